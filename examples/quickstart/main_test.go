@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+)
+
+func TestMain(m *testing.M) {
+	demo.ServeIfChild()
+	goleak.VerifyTestMain(m)
+}
+
+// The README's first command must keep working.
+func TestQuickstart(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"connected to mcpbridge-demo",
+		"add_note",
+		"added note #1: Try mcpbridge",
+		"#1 Try mcpbridge [go]",
+		"<image/png image,",
+		`error for the model: tool "get_note" failed: no note with id 42`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	// DefaultMaxLineLength is the inbound message size limit when
+	// [Command.MaxLineLength] is 0; it matches go-sdk's.
+	DefaultMaxLineLength = 16 << 20
+	// DefaultProbeTimeout is how long a "server/discover" request may go
+	// unanswered when [Command.ProbeTimeout] is 0. A server that supports it
+	// answers at once; one that ignores unknown methods never does.
+	DefaultProbeTimeout = 2 * time.Second
+	// DefaultStopTimeout is each bounded wait while stopping a server when
+	// [Command.StopTimeout] is 0.
+	DefaultStopTimeout = 2 * time.Second
+)
+
+// Command describes an MCP server to start as a subprocess; it implements
+// mcp.Transport. Each Connect starts a new process, so a Command may be
+// reused.
+type Command struct {
+	// Path is the executable. A name without a slash is looked up in this
+	// process's PATH, as exec.Command does. No shell is involved, so
+	// nothing in Path or Args is expanded or interpreted.
+	Path string
+	// Args are the arguments after the program name.
+	Args []string
+	// Env is added to [MinimalEnv], replacing variables of the same name.
+	// Nothing else of this process's environment passes to the server.
+	Env map[string]string
+	// Dir is the server's working directory; empty means this process's.
+	Dir string
+	// Stderr receives the server's stderr; nil means os.Stderr. An
+	// *os.File is handed to the server as is; any other writer is fed by a
+	// goroutine and must be safe to call from it.
+	Stderr io.Writer
+	// MaxLineLength bounds each inbound message in bytes; 0 means
+	// DefaultMaxLineLength and a negative value means no limit. A longer
+	// message is skipped, failing the request it answers.
+	MaxLineLength int
+	// ProbeTimeout bounds how long a "server/discover" request may go
+	// unanswered before it is failed with "method not found"; 0 means
+	// DefaultProbeTimeout.
+	ProbeTimeout time.Duration
+	// StopTimeout is each of the bounded waits when stopping the server
+	// (after closing stdin, after SIGTERM, after SIGKILL); 0 means
+	// DefaultStopTimeout.
+	StopTimeout time.Duration
+	// Logger receives the start and exit (at debug level) and anomalies,
+	// but never argument or environment values, which may be secrets, nor
+	// message contents; nil discards.
+	Logger *slog.Logger
+}
+
+var _ mcp.Transport = (*Command)(nil)
+
+var errEmptyPath = errors.New("stdio: Command.Path is empty")
+
+// Connect implements mcp.Transport by starting the server; see [Command.Start].
+func (c *Command) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := c.Start(ctx)
+	if err != nil {
+		return nil, err // not a typed nil *Conn in the interface
+	}
+	return conn, nil
+}
+
+// Start starts the server and returns its connection. ctx only bounds the
+// start: go-sdk passes the context of the connect call, which often ends
+// long before the session should, so the process is not tied to it.
+func (c *Command) Start(ctx context.Context) (*Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if c.Path == "" {
+		return nil, errEmptyPath
+	}
+	env, err := buildEnv(c.Env)
+	if err != nil {
+		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+	}
+	logger := c.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	limit := c.MaxLineLength
+	if limit == 0 {
+		limit = DefaultMaxLineLength
+	}
+	probeTimeout := orDefault(c.ProbeTimeout, DefaultProbeTimeout)
+	stopTimeout := orDefault(c.StopTimeout, DefaultStopTimeout)
+
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = env
+	cmd.Dir = c.Dir
+	setProcessGroup(cmd)
+	// All three stdio streams are files, so exec starts no copying
+	// goroutines today; should that change, Wait must still not hang on a
+	// pipe that a surviving grandchild holds open.
+	cmd.WaitDelay = stopTimeout
+
+	// Our own pipes rather than StdoutPipe: exec closes those in Wait,
+	// which the reaper calls while output may still be unread.
+	var toClose []*os.File
+	closeAll := func() {
+		for _, f := range toClose {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			toClose = append(toClose, r, w)
+		}
+		return r, w, err
+	}
+	stdinR, stdinW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+	}
+	stdoutR, stdoutW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+	}
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	var stderrR, stderrW *os.File
+	if f, ok := c.Stderr.(*os.File); ok && f != nil {
+		cmd.Stderr = f
+	} else if c.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	} else {
+		if stderrR, stderrW, err = pipe(); err != nil {
+			closeAll()
+			return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		}
+		cmd.Stderr = stderrW
+	}
+
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		// Named by the program alone: the arguments may hold secrets.
+		return nil, fmt.Errorf("stdio: starting MCP server %q: %w", c.Path, err)
+	}
+	// The child has its copies; ours would keep its stdin from ever
+	// reaching EOF and our stdout/stderr reads from ever seeing one.
+	stdinR.Close()
+	stdoutW.Close()
+	if stderrW != nil {
+		stderrW.Close()
+	}
+	logger.Debug("started MCP server", "command", c.Path, "pid", cmd.Process.Pid)
+
+	conn := newConn(connConfig{
+		name:         c.Path,
+		cmd:          cmd,
+		stdin:        stdinW,
+		stdout:       stdoutR,
+		stderr:       stderrR,
+		stderrTo:     c.Stderr,
+		limit:        limit,
+		probeTimeout: probeTimeout,
+		stopTimeout:  stopTimeout,
+		logger:       logger,
+	})
+	return conn, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}

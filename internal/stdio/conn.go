@@ -1,0 +1,519 @@
+package stdio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	methodDiscover = "server/discover"
+
+	// maxGroupGrace caps the wait between SIGTERM and SIGKILL for what is
+	// left of the process group once the server itself has exited: those
+	// are helpers of a server that is gone, and Done waits for them.
+	maxGroupGrace = 500 * time.Millisecond
+
+	// drainQuantum is how long the reader waits for more output on a pipe
+	// that outlived the server (see stdoutReader) before calling it EOF.
+	drainQuantum = 50 * time.Millisecond
+
+	// killWait is the least time Close waits for a SIGKILLed server to be
+	// reaped before reporting that it could not be stopped.
+	killWait = time.Second
+)
+
+// errClosed is what Read and Write return once Close has been called; it
+// wraps mcp.ErrConnectionClosed, which go-sdk and its callers test for.
+var errClosed = fmt.Errorf("stdio: %w", mcp.ErrConnectionClosed)
+
+// Conn is the connection to a started MCP server process. It implements
+// mcp.Connection and also reports on the process.
+type Conn struct {
+	name         string // Command.Path; never the arguments
+	cmd          *exec.Cmd
+	pid          int
+	logger       *slog.Logger
+	limit        int
+	probeTimeout time.Duration
+	stopTimeout  time.Duration
+
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File // our end of the stderr pipe; nil if the server writes to a file itself
+
+	writeMu sync.Mutex // one message per line: writes must not interleave
+	enc     *encoder   // guarded by writeMu
+
+	incoming   chan jsonrpc.Message // unbuffered, so readerDone implies all were taken
+	wake       chan struct{}        // a synthetic message was queued in pending
+	readerDone chan struct{}
+	readErr    error // set before readerDone is closed
+
+	mu      sync.Mutex
+	probes  map[jsonrpc.ID]*probe
+	pending []jsonrpc.Message // synthetic messages for Read, ahead of incoming
+
+	closing   chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+
+	exited     chan struct{} // the server process has been reaped
+	exitErr    error         // set before exited is closed
+	done       chan struct{} // exited, and its process group is gone
+	stderrDone chan struct{} // nil when there is no stderr copier
+
+	replies sync.WaitGroup // answers written back by the reader
+}
+
+// probe is an outstanding "server/discover" request.
+type probe struct {
+	timer   *time.Timer
+	expired bool // answered for the server; a late real answer is dropped
+}
+
+var _ mcp.Connection = (*Conn)(nil)
+
+type connConfig struct {
+	name                      string
+	cmd                       *exec.Cmd
+	stdin, stdout, stderr     *os.File
+	stderrTo                  io.Writer
+	limit                     int
+	probeTimeout, stopTimeout time.Duration
+	logger                    *slog.Logger
+}
+
+func newConn(cfg connConfig) *Conn {
+	c := &Conn{
+		name:         cfg.name,
+		cmd:          cfg.cmd,
+		pid:          cfg.cmd.Process.Pid,
+		logger:       cfg.logger,
+		limit:        cfg.limit,
+		probeTimeout: cfg.probeTimeout,
+		stopTimeout:  cfg.stopTimeout,
+		stdin:        cfg.stdin,
+		stdout:       cfg.stdout,
+		stderr:       cfg.stderr,
+		enc:          newEncoder(),
+		incoming:     make(chan jsonrpc.Message),
+		wake:         make(chan struct{}, 1),
+		readerDone:   make(chan struct{}),
+		closing:      make(chan struct{}),
+		exited:       make(chan struct{}),
+		done:         make(chan struct{}),
+	}
+	if c.stderr != nil {
+		c.stderrDone = make(chan struct{})
+		go c.copyStderr(cfg.stderrTo)
+	}
+	go c.reap()
+	go c.readLoop(newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize))
+	return c
+}
+
+// Pid returns the server's process id, which is also its process group id
+// on Unix.
+func (c *Conn) Pid() int { return c.pid }
+
+// Done returns a channel closed once the server process has exited and no
+// other member of its process group is left.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// ExitError returns nil while the server process runs, and afterwards an
+// error saying how it ended, such as "exit status 1" or "signal: killed"
+// (an *exec.ExitError, also for exit status 0: an MCP server is not meant
+// to exit by itself, so callers explaining a failure want to say so).
+func (c *Conn) ExitError() error {
+	select {
+	case <-c.exited:
+		return c.exitErr
+	default:
+		return nil
+	}
+}
+
+// SessionID implements mcp.Connection; stdio has no sessions.
+func (c *Conn) SessionID() string { return "" }
+
+// Read implements mcp.Connection. It returns messages in the order the
+// server wrote them, with synthetic error responses for requests whose
+// answers were too long or that timed out as a discovery probe. Once the
+// server has exited it returns an error wrapping io.EOF that says how.
+func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for {
+		if m := c.popPending(); m != nil {
+			return m, nil
+		}
+		select {
+		case m := <-c.incoming:
+			return m, nil
+		case <-c.wake:
+		case <-c.readerDone:
+			if m := c.popPending(); m != nil {
+				return m, nil
+			}
+			return nil, c.readErr
+		case <-c.closing:
+			return nil, errClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Write implements mcp.Connection, sending msg as one line. A write the
+// server does not read blocks until Close; ctx is only checked first, as
+// abandoning a half-written line would corrupt the stream.
+func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if c.isClosing() {
+		return errClosed
+	}
+	var probeID jsonrpc.ID
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
+		// Armed before the write: the answer may arrive before Write
+		// returns, and must find the probe to disarm.
+		probeID = req.ID
+		c.startProbe(probeID)
+	}
+	err := c.write(msg)
+	if err != nil && probeID.IsValid() {
+		c.cancelProbe(probeID)
+	}
+	return err
+}
+
+func (c *Conn) write(msg jsonrpc.Message) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	line, err := c.enc.encode(msg)
+	if err != nil {
+		return err
+	}
+	if _, err := c.stdin.Write(line); err != nil {
+		if c.isClosing() {
+			return errClosed
+		}
+		select {
+		case <-c.exited:
+			return fmt.Errorf("stdio: MCP server %q exited (%v): %w", c.name, c.exitErr, err)
+		default:
+			return fmt.Errorf("stdio: writing to MCP server %q: %w", c.name, err)
+		}
+	}
+	return nil
+}
+
+// Close stops the server as the MCP specification asks: close its stdin;
+// if it has not exited within StopTimeout, SIGTERM; if not within another
+// StopTimeout, SIGKILL. Signals go to its whole process group, so that
+// processes it started go too. It returns nil once the process is gone,
+// however it exited (see ExitError), and an error only if it could not be
+// stopped. Close is idempotent, safe from any goroutine, and unblocks
+// pending Reads and Writes.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() { c.closeErr = c.stop() })
+	return c.closeErr
+}
+
+func (c *Conn) stop() error {
+	close(c.closing)
+	c.stopProbes()
+	_ = c.stdin.Close()
+	var err error
+	if !waitFor(c.done, c.stopTimeout) {
+		c.logger.Debug("MCP server did not exit after its stdin closed; sending SIGTERM", "command", c.name, "pid", c.pid)
+		c.terminate()
+		if !waitFor(c.done, c.stopTimeout) {
+			c.logger.Warn("MCP server did not exit after SIGTERM; sending SIGKILL", "command", c.name, "pid", c.pid)
+			c.kill()
+			// Not the server's courtesy any more but the kernel's, which
+			// may take a moment on a loaded machine.
+			if !waitFor(c.done, max(c.stopTimeout, killWait)) {
+				err = fmt.Errorf("stdio: MCP server %q (pid %d) did not exit after SIGKILL", c.name, c.pid)
+				c.logger.Error("MCP server did not exit after SIGKILL", "command", c.name, "pid", c.pid)
+			}
+		}
+	}
+	// The reader may be blocked on a pipe still held open; closing our end
+	// unblocks it.
+	_ = c.stdout.Close()
+	<-c.readerDone
+	c.replies.Wait()
+	if c.stderr != nil && !waitFor(c.stderrDone, c.stopTimeout) {
+		// Held open by a process outside the group, or Stderr is blocking.
+		_ = c.stderr.Close()
+		waitFor(c.stderrDone, c.stopTimeout)
+	}
+	return err
+}
+
+// reap waits for the server to exit, then makes sure nothing of its process
+// group survives it: helpers left behind would hold its pipes open, keeping
+// Read from seeing EOF, and would leak.
+func (c *Conn) reap() {
+	err := c.cmd.Wait()
+	if err == nil && c.cmd.ProcessState != nil {
+		err = &exec.ExitError{ProcessState: c.cmd.ProcessState}
+	}
+	c.exitErr = err
+	close(c.exited)
+	stopGroup(c.pid, min(c.stopTimeout, maxGroupGrace))
+	// A process that left the group (setsid) may still hold stdout open;
+	// this bounds how long the reader waits on it (see stdoutReader).
+	_ = c.stdout.SetReadDeadline(time.Now().Add(c.stopTimeout))
+	c.logger.Debug("MCP server exited", "command", c.name, "pid", c.pid, "status", describe(err))
+	close(c.done)
+}
+
+func (c *Conn) copyStderr(to io.Writer) {
+	defer close(c.stderrDone)
+	_, _ = io.Copy(to, c.stderr)
+	_ = c.stderr.Close()
+}
+
+func (c *Conn) readLoop(fr *frameReader) {
+	defer close(c.readerDone)
+	var d decoder
+	for {
+		line, over, err := fr.next()
+		if err != nil {
+			c.readErr = c.readError(err)
+			return
+		}
+		if over != nil {
+			c.oversized(over)
+			continue
+		}
+		if first := bytes.TrimLeft(line, " \t\r"); first[0] == '[' {
+			msgs, err := d.decodeBatch(line)
+			if err != nil {
+				c.skip(line, err)
+				continue
+			}
+			for _, m := range msgs {
+				c.deliver(m)
+			}
+			continue
+		}
+		m, err := d.decode(line)
+		if err != nil {
+			c.skip(line, err)
+			continue
+		}
+		c.deliver(m)
+	}
+}
+
+// skip notes a line that is not JSON-RPC. Servers print banners and stray
+// debug output to stdout; ending the session for that would be harsh.
+func (c *Conn) skip(line []byte, err error) {
+	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
+		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
+}
+
+// readError turns the error that ended reading into the one Read returns.
+func (c *Conn) readError(err error) error {
+	if c.isClosing() {
+		return errClosed
+	}
+	if !errors.Is(err, io.EOF) {
+		return fmt.Errorf("stdio: reading from MCP server %q: %w", c.name, err)
+	}
+	// The server closes stdout as it exits; give the reaper a moment so the
+	// error can say how it exited.
+	t := time.NewTimer(c.stopTimeout)
+	defer t.Stop()
+	select {
+	case <-c.exited:
+		return fmt.Errorf("stdio: MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
+	case <-c.closing:
+		return errClosed
+	case <-t.C:
+		return fmt.Errorf("stdio: MCP server %q closed its stdout: %w", c.name, io.EOF)
+	}
+}
+
+func describe(exitErr error) string {
+	if exitErr == nil {
+		return "unknown status"
+	}
+	return exitErr.Error()
+}
+
+// deliver hands m to Read, unless it is the late answer to a probe that was
+// already answered for the server.
+func (c *Conn) deliver(m jsonrpc.Message) {
+	if resp, ok := m.(*jsonrpc.Response); ok && c.settleProbe(resp.ID) {
+		c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
+		return
+	}
+	select {
+	case c.incoming <- m:
+	case <-c.closing:
+		// Keep reading and discarding: a server blocked writing to a full
+		// stdout could not notice its stdin closing.
+	}
+}
+
+// oversized deals with a message that exceeded the line limit and was
+// discarded.
+func (c *Conn) oversized(o *oversized) {
+	attrs := []any{"command", c.name, "pid", c.pid, "bytes", o.size, "limit", c.limit}
+	switch {
+	case !o.hasID:
+		c.logger.Warn("skipped a notification from MCP server over the line limit", attrs...)
+	case o.isRequest:
+		// A request from the server: refuse it so the server does not wait
+		// forever. From a goroutine, as the server may be blocked writing
+		// to us while our write to it is blocked.
+		c.logger.Warn("refused a request from MCP server over the line limit", append(attrs, "id", o.id.Raw())...)
+		resp := &jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
+			Code:    jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("request of %d bytes exceeds the client's %d-byte line limit", o.size, c.limit),
+		}}
+		c.replies.Go(func() { _ = c.write(resp) })
+	default:
+		c.logger.Warn("failed a request whose answer from MCP server is over the line limit", append(attrs, "id", o.id.Raw())...)
+		c.deliver(&jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
+			Code:    jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte line limit (raise the line limit)", o.size, c.limit),
+		}})
+	}
+}
+
+func (c *Conn) startProbe(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.probes == nil {
+		c.probes = make(map[jsonrpc.ID]*probe)
+	}
+	if old := c.probes[id]; old != nil {
+		old.timer.Stop()
+	}
+	p := &probe{}
+	p.timer = time.AfterFunc(c.probeTimeout, func() { c.expireProbe(id, p) })
+	c.probes[id] = p
+}
+
+// expireProbe answers an unanswered probe for the server with "method not
+// found", which makes go-sdk's client fall back to initialize.
+func (c *Conn) expireProbe(id jsonrpc.ID, p *probe) {
+	c.mu.Lock()
+	if c.probes[id] != p || p.expired || c.isClosing() {
+		c.mu.Unlock()
+		return
+	}
+	p.expired = true
+	c.pending = append(c.pending, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeMethodNotFound,
+		Message: fmt.Sprintf("MCP server did not answer %s within %v", methodDiscover, c.probeTimeout),
+	}})
+	c.mu.Unlock()
+	c.logger.Debug("MCP server did not answer server/discover in time; falling back to initialize",
+		"command", c.name, "pid", c.pid, "timeout", c.probeTimeout)
+	select {
+	case c.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// settleProbe records the answer to id and reports whether it must be
+// dropped, having been answered for the server already.
+func (c *Conn) settleProbe(id jsonrpc.ID) (drop bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.probes[id]
+	if !ok {
+		return false
+	}
+	delete(c.probes, id)
+	p.timer.Stop()
+	return p.expired
+}
+
+func (c *Conn) cancelProbe(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.probes[id]; ok && !p.expired {
+		p.timer.Stop()
+		delete(c.probes, id)
+	}
+}
+
+func (c *Conn) stopProbes() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, p := range c.probes {
+		p.timer.Stop()
+		delete(c.probes, id)
+	}
+}
+
+func (c *Conn) popPending() jsonrpc.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) == 0 {
+		return nil
+	}
+	m := c.pending[0]
+	c.pending[0] = nil
+	c.pending = c.pending[1:]
+	return m
+}
+
+func (c *Conn) isClosing() bool {
+	select {
+	case <-c.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitFor reports whether ch closed within d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// stdoutReader reads the server's stdout. Once the server has exited, the
+// reaper sets a read deadline: whatever is still in the pipe is drained,
+// but a pipe held open by a process that escaped the group, and silent for
+// drainQuantum, counts as EOF instead of blocking Read until Close.
+type stdoutReader struct{ f *os.File }
+
+func (r stdoutReader) Read(p []byte) (int, error) {
+	n, err := r.f.Read(p)
+	if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+		_ = r.f.SetReadDeadline(time.Now().Add(drainQuantum))
+		n, err = r.f.Read(p)
+		if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+			return 0, io.EOF
+		}
+	}
+	return n, err
+}

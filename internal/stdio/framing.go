@@ -1,0 +1,305 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+const (
+	// readBufferSize is the bufio size for stdout. Typical messages fit,
+	// so they are decoded straight from bufio's buffer without a copy.
+	readBufferSize = 64 << 10
+	// keepBufferCap is the largest line buffer kept for the next line; one
+	// huge message should not pin its memory for the life of the session.
+	keepBufferCap = 1 << 20
+)
+
+// frameReader splits a stream into newline-delimited lines, enforcing a
+// length limit without ever buffering more than the limit.
+type frameReader struct {
+	br    *bufio.Reader
+	limit int // bytes per line, newline excluded; <= 0 means none
+	buf   []byte
+}
+
+// oversized describes a line that exceeded the limit and was discarded.
+type oversized struct {
+	size      int64      // bytes in the line, newline excluded
+	id        jsonrpc.ID // the message's top-level id, if hasID
+	hasID     bool
+	isRequest bool // it had a "method": a request from the server
+}
+
+func newFrameReader(r io.Reader, limit, bufSize int) *frameReader {
+	return &frameReader{br: bufio.NewReaderSize(r, bufSize), limit: limit}
+}
+
+// next returns the next line that is not blank, or a description of the
+// next line if it is too long. The line is valid until the following call.
+func (r *frameReader) next() (line []byte, over *oversized, err error) {
+	for {
+		line, over, err = r.readLine()
+		if err != nil || over != nil || len(bytes.TrimSpace(line)) > 0 {
+			return line, over, err
+		}
+	}
+}
+
+func (r *frameReader) readLine() ([]byte, *oversized, error) {
+	if cap(r.buf) > keepBufferCap {
+		r.buf = nil
+	}
+	r.buf = r.buf[:0]
+	for {
+		frag, err := r.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			n := len(r.buf) + len(frag) - 1
+			if r.limit > 0 && n > r.limit {
+				return nil, r.discard(frag, true), nil
+			}
+			if len(r.buf) == 0 {
+				return frag, nil, nil
+			}
+			return append(r.buf, frag...), nil, nil
+		case err == bufio.ErrBufferFull:
+			if r.limit > 0 && len(r.buf)+len(frag) > r.limit {
+				return nil, r.discard(frag, false), nil
+			}
+			r.buf = append(r.buf, frag...)
+		case len(r.buf)+len(frag) > 0 && err == io.EOF:
+			// A last line without a newline is still a message; the EOF
+			// comes again on the next call.
+			if r.limit > 0 && len(r.buf)+len(frag) > r.limit {
+				return nil, r.discard(frag, true), nil
+			}
+			return append(r.buf, frag...), nil, nil
+		default:
+			return nil, nil, err
+		}
+	}
+}
+
+// discard consumes the rest of an oversized line, already read up to and
+// including frag, feeding everything through an idScanner so that the
+// request it answers can still be failed. Only bufio's buffer is used.
+func (r *frameReader) discard(frag []byte, final bool) *oversized {
+	var sc idScanner
+	sc.feed(r.buf)
+	sc.feed(frag)
+	size := int64(len(r.buf) + len(frag))
+	r.buf = r.buf[:0]
+	for !final {
+		var err error
+		frag, err = r.br.ReadSlice('\n')
+		sc.feed(frag)
+		size += int64(len(frag))
+		// On EOF or another error the line is cut short; report what was
+		// seen, and the error comes again on the next read.
+		final = err != bufio.ErrBufferFull
+	}
+	if len(frag) > 0 && frag[len(frag)-1] == '\n' {
+		size--
+	}
+	id, hasID, isRequest := sc.result()
+	return &oversized{size: size, id: id, hasID: hasID, isRequest: isRequest}
+}
+
+// wireIn is the decode form of any JSON-RPC message.
+type wireIn struct {
+	Version versionTag      `json:"jsonrpc"`
+	ID      any             `json:"id"`
+	Method  *string         `json:"method"` // a pointer, as "method":"" is still a request
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   *jsonrpc.Error  `json:"error"`
+}
+
+// versionTag checks "jsonrpc":"2.0" without allocating a string for it.
+type versionTag bool
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (v *versionTag) UnmarshalJSON(b []byte) error {
+	*v = string(b) == `"2.0"`
+	return nil
+}
+
+var (
+	errNoID         = errors.New("response without an id")
+	errTrailingData = errors.New("data after the message")
+)
+
+// decoder turns lines into messages. Its wire struct and json.Decoder are
+// reused from line to line: json.Unmarshal would allocate its state, error
+// context and scanner stack anew for every message. Nothing decoded aliases
+// them or the line, as RawMessage fields are copied.
+type decoder struct {
+	wire wireIn
+	src  bytes.Reader
+	dec  *json.Decoder
+	fed  int64 // bytes dec has read from src over its life
+}
+
+// unmarshal is json.Unmarshal(line, v) through the reused json.Decoder.
+func (d *decoder) unmarshal(line []byte, v any) error {
+	if len(line) > keepBufferCap {
+		// The Decoder would keep a buffer this size for good.
+		return json.Unmarshal(line, v)
+	}
+	if d.dec == nil {
+		d.src.Reset(nil)
+		d.dec = json.NewDecoder(&d.src)
+		d.fed = 0
+	}
+	// Bytes of the previous line the Decoder never read (whitespace, as
+	// checked below) are dropped, and so is their place in the stream.
+	d.fed -= int64(d.src.Len())
+	start := d.fed
+	d.src.Reset(line)
+	d.fed += int64(len(line))
+	err := d.dec.Decode(v)
+	if err == nil {
+		// A Decoder reads a stream of values; a line must hold just one.
+		end := d.dec.InputOffset() - start
+		if end < 0 || end > int64(len(line)) || len(bytes.TrimSpace(line[end:])) > 0 {
+			err = errTrailingData
+		}
+	}
+	if err != nil {
+		// Its buffer may hold the rest of this line, or it may be stuck
+		// on a syntax error: start afresh.
+		d.dec = nil
+	}
+	return err
+}
+
+// decode parses one JSON-RPC message (not a batch).
+func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
+	w := &d.wire
+	*w = wireIn{}
+	defer func() { *w = wireIn{} }() // do not keep the payload alive
+	if err := d.unmarshal(line, w); err != nil {
+		return nil, err
+	}
+	if !w.Version {
+		return nil, errors.New(`missing or wrong "jsonrpc" version`)
+	}
+	id, err := jsonrpc.MakeID(w.ID)
+	if err != nil {
+		return nil, err
+	}
+	if w.Method != nil {
+		return &jsonrpc.Request{ID: id, Method: *w.Method, Params: w.Params}, nil
+	}
+	if !id.IsValid() {
+		return nil, errNoID
+	}
+	resp := &jsonrpc.Response{ID: id, Result: w.Result}
+	if w.Error != nil { // not a typed nil in the error interface
+		resp.Error = w.Error
+	}
+	return resp, nil
+}
+
+// decodeBatch parses a line holding a JSON array of messages, which servers
+// speaking protocol versions before 2025-06-18 may send.
+func (d *decoder) decodeBatch(line []byte) ([]jsonrpc.Message, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil {
+		return nil, err
+	}
+	if len(raws) == 0 {
+		return nil, errors.New("empty batch")
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	for _, raw := range raws {
+		msg, err := d.decode(raw)
+		if err != nil {
+			return nil, fmt.Errorf("batch: %w", err)
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs, nil
+}
+
+// wireOut is the encode form of any JSON-RPC message, kept in the Conn and
+// reused under its write lock.
+type wireOut struct {
+	Version string          `json:"jsonrpc"`
+	ID      any             `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+var jsonNull = json.RawMessage("null")
+
+// encoder writes messages as single lines into a reused buffer.
+type encoder struct {
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	wire wireOut
+}
+
+func newEncoder() *encoder {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	// Match go-sdk, which does not escape <, > and & either.
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// encode returns msg as one line ending in '\n'. json.Encoder compacts
+// RawMessage params and results, so an indented payload cannot break the
+// framing with a newline of its own.
+func (e *encoder) encode(msg jsonrpc.Message) ([]byte, error) {
+	if e.buf.Cap() > keepBufferCap {
+		e.buf = bytes.Buffer{}
+	}
+	e.buf.Reset()
+	e.wire = wireOut{Version: "2.0"}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		e.wire.ID, e.wire.Method, e.wire.Params = m.ID.Raw(), m.Method, m.Params
+	case *jsonrpc.Response:
+		e.wire.ID, e.wire.Result, e.wire.Error = m.ID.Raw(), m.Result, toWireError(m.Error)
+		if e.wire.Result == nil && e.wire.Error == nil {
+			// A response must carry one of the two; strict servers reject
+			// one with neither.
+			e.wire.Result = jsonNull
+		}
+	default:
+		return nil, fmt.Errorf("stdio: cannot send %T", msg)
+	}
+	err := e.enc.Encode(&e.wire)
+	e.wire = wireOut{} // do not keep the caller's payload alive
+	if err != nil {
+		return nil, fmt.Errorf("stdio: encoding message: %w", err)
+	}
+	return e.buf.Bytes(), nil
+}
+
+// toWireError converts a handler's error as go-sdk does: a *jsonrpc.Error
+// as is, any other error with its text, keeping the code of a wrapped
+// *jsonrpc.Error.
+func toWireError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if w, ok := err.(*jsonrpc.Error); ok {
+		return w
+	}
+	w := &jsonrpc.Error{Message: err.Error()}
+	var wrapped *jsonrpc.Error
+	if errors.As(err, &wrapped) {
+		w.Code = wrapped.Code
+	}
+	return w
+}

@@ -1,0 +1,338 @@
+package stdio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+func mustID(v any) jsonrpc.ID {
+	id, err := jsonrpc.MakeID(v)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// scan runs an idScanner over msg fed in pieces of n bytes, so that state
+// must carry across piece boundaries.
+func scan(msg string, n int) (jsonrpc.ID, bool, bool) {
+	var s idScanner
+	for p := []byte(msg); len(p) > 0; {
+		k := min(n, len(p))
+		s.feed(p[:k])
+		p = p[k:]
+	}
+	return s.result()
+}
+
+func TestIDScanner(t *testing.T) {
+	for _, tc := range []struct {
+		msg       string
+		id        any // nil: none
+		isRequest bool
+	}{
+		{`{"jsonrpc":"2.0","id":3,"result":{"x":1}}`, float64(3), false},
+		{`{"result":{"content":[{"id":9,"text":"\"id\":8"}]},"jsonrpc":"2.0","id":3}`, float64(3), false},
+		{` { "result" : [ 1, {"id": 2}, "a\\", {} ] , "id" : "abc" } `, "abc", false},
+		{`{"id":"q\"uo\\te\u00e9","result":null}`, "q\"uo\\te\u00e9", false},
+		{`{"result":"}{\"id\":1}","id":-12}`, float64(-12), false},
+		{`{"id":1.5e1,"result":true}`, float64(15), false},
+		{`{"\u0069d":4,"result":{}}`, float64(4), false},
+		{`{"method":"sampling/createMessage","params":{"id":1},"id":"s1"}`, "s1", true},
+		{`{"params":{"method":"x"},"id":2}`, float64(2), false},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"id"}}`, nil, true},
+		{`{"id":null,"error":{"code":-32700,"message":"parse error"}}`, nil, false},
+		{`{"id":{"a":1},"result":1}`, nil, false},
+		{`{"id":true,"result":1}`, nil, false},
+		{`{"result":{"id":1}}`, nil, false},
+		{`[{"id":1}]`, nil, false},
+		{`{"result":"` + strings.Repeat("x", 5000), nil, false}, // cut short
+		{`{"result":"` + strings.Repeat("x", 5000) + `","id":77}`, float64(77), false},
+		{`{"id":"` + strings.Repeat("l", maxScanToken+1) + `"}`, nil, false},
+	} {
+		for _, n := range []int{1, 3, 4096} {
+			id, ok, isReq := scan(tc.msg, n)
+			want := jsonrpc.ID{}
+			if tc.id != nil {
+				want = mustID(tc.id)
+			}
+			if ok != (tc.id != nil) || id != want || isReq != tc.isRequest {
+				t.Errorf("scan(%.60q, pieces of %d) = %v, %v, request %v; want %v, %v, request %v",
+					tc.msg, n, id.Raw(), ok, isReq, want.Raw(), tc.id != nil, tc.isRequest)
+			}
+		}
+	}
+}
+
+// FuzzIDScanner checks the scanner against encoding/json on valid objects:
+// the first top-level "id" that is a number or string, and whether there is
+// a top-level string "method".
+func FuzzIDScanner(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":3,"result":{"x":1}}`,
+		`{"result":{"id":"n","a":[1,"\"",{"id":2}]},"id":"top"}`,
+		`{"method":"m","id":null,"params":[]}`,
+		`{"\u006dethod":"m","i\u0064":-0.5e3}`,
+		`{"id":[1],"id":2}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		if !json.Valid([]byte(msg)) {
+			return
+		}
+		wantID, wantOK, wantReq, valid := oracle(msg)
+		if !valid {
+			return
+		}
+		id, ok, isReq := scan(msg, 7)
+		if ok != wantOK || id != wantID || isReq != wantReq {
+			t.Errorf("scan(%q) = %v, %v, %v; encoding/json says %v, %v, %v", msg, id.Raw(), ok, isReq, wantID.Raw(), wantOK, wantReq)
+		}
+	})
+}
+
+func oracle(msg string) (id jsonrpc.ID, hasID, hasMethod, valid bool) {
+	dec := json.NewDecoder(strings.NewReader(msg))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return id, false, false, err == nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return id, false, false, false
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return id, false, false, false
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return id, false, false, false // e.g. a number out of float64 range
+		}
+		switch tok {
+		case "id":
+			if hasID {
+				break
+			}
+			// The scanner keeps at most maxScanToken bytes of an id.
+			if s, ok := v.(string); ok && len(raw)-2 <= maxScanToken {
+				id, hasID = mustID(s), true
+			}
+			if f, ok := v.(float64); ok && len(raw) <= maxScanToken {
+				id, hasID = mustID(f), true
+			}
+		case "method":
+			if _, ok := v.(string); ok {
+				hasMethod = true
+			}
+		}
+	}
+	return id, hasID, hasMethod, true
+}
+
+// chunkReader returns at most n bytes per Read, as a pipe may.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+func TestFrameReader(t *testing.T) {
+	long := strings.Repeat("a", 100)
+	input := "first\n\n  \r\n" + // blank lines are skipped
+		long + "\n" + // 100: fits the limit exactly, spans bufio fills
+		`{"id":5,"result":"` + long + `"}` + "\n" + // over the limit
+		"second\r\n" +
+		`{"result":"` + long + `"}` + "\n" + // over, without an id
+		"last without newline"
+	fr := newFrameReader(chunkReader{strings.NewReader(input), 7}, 100, 16)
+	type item struct {
+		line string
+		over *oversized
+	}
+	var got []item
+	for {
+		line, over, err := fr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, item{string(line), over})
+	}
+	want := []item{
+		{"first\n", nil},
+		{long + "\n", nil},
+		{"", &oversized{size: int64(len(`{"id":5,"result":"` + long + `"}`)), id: mustID(float64(5)), hasID: true}},
+		{"second\r\n", nil},
+		{"", &oversized{size: int64(len(`{"result":"` + long + `"}`))}},
+		{"last without newline", nil},
+	}
+	if !slices.EqualFunc(got, want, func(a, b item) bool {
+		return a.line == b.line && (a.over == nil) == (b.over == nil) && (a.over == nil || *a.over == *b.over)
+	}) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestFrameReaderNoLimit(t *testing.T) {
+	long := strings.Repeat("b", 1000)
+	fr := newFrameReader(strings.NewReader(long+"\n"), -1, 16)
+	line, over, err := fr.next()
+	if err != nil || over != nil || string(line) != long+"\n" {
+		t.Errorf("got %d bytes, %v, %v", len(line), over, err)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	var d decoder
+	for _, tc := range []struct {
+		line string
+		want jsonrpc.Message // nil: an error
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"a":1}}`, &jsonrpc.Request{ID: mustID(float64(1)), Method: "tools/list", Params: json.RawMessage(`{"a":1}`)}},
+		{`{"jsonrpc":"2.0","method":"notifications/x"}`, &jsonrpc.Request{Method: "notifications/x"}},
+		{`{"jsonrpc":"2.0","id":"a","method":""}`, &jsonrpc.Request{ID: mustID("a")}},
+		{`{"result":{"ok":true},"jsonrpc":"2.0","id":"s"}`, &jsonrpc.Response{ID: mustID("s"), Result: json.RawMessage(`{"ok":true}`)}},
+		{`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}`, &jsonrpc.Response{ID: mustID(float64(2)), Error: &jsonrpc.Error{Code: -32601, Message: "nope"}}},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, nil},
+		{`{"jsonrpc":"1.0","id":1,"result":1}`, nil},
+		{`{"id":1,"result":1}`, nil},
+		{`{"jsonrpc":"2.0","id":[1],"result":1}`, nil},
+		{`not json`, nil},
+		{`{"jsonrpc":"2.0","id":3,"result":1} {"jsonrpc":"2.0","id":4,"result":1}`, nil},
+		{`{"jsonrpc":"2.0","id":3,"result":1}}`, nil},
+		{"\t{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":[]} \r\n", &jsonrpc.Response{ID: mustID(float64(5)), Result: json.RawMessage(`[]`)}},
+		{`{"jsonrpc":"2.0","method":"after/errors"}`, &jsonrpc.Request{Method: "after/errors"}},
+	} {
+		got, err := d.decode([]byte(tc.line))
+		if tc.want == nil {
+			if err == nil {
+				t.Errorf("decode(%s) = %+v, want an error", tc.line, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("decode(%s): %v", tc.line, err)
+			continue
+		}
+		gotJSON, _ := jsonrpc.EncodeMessage(got)
+		wantJSON, _ := jsonrpc.EncodeMessage(tc.want)
+		if !bytes.Equal(gotJSON, wantJSON) {
+			t.Errorf("decode(%s) = %s, want %s", tc.line, gotJSON, wantJSON)
+		}
+	}
+}
+
+// TestDecodeDoesNotAlias checks that decoded payloads survive the reuse of
+// the line buffer and of the wire struct.
+func TestDecodeDoesNotAlias(t *testing.T) {
+	var d decoder
+	line := []byte(`{"jsonrpc":"2.0","id":1,"result":{"n":1}}`)
+	m, err := d.decode(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(line, bytes.Repeat([]byte("#"), len(line)))
+	if _, err := d.decode([]byte(`{"jsonrpc":"2.0","id":2,"result":{"n":2}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(m.(*jsonrpc.Response).Result); got != `{"n":1}` {
+		t.Errorf("first result became %s", got)
+	}
+}
+
+func TestEncode(t *testing.T) {
+	e := newEncoder()
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Request{ID: mustID(float64(1)), Method: "tools/call", Params: json.RawMessage("{\n  \"q\": \"<a&b>\"\n}")},
+		&jsonrpc.Request{Method: "notifications/initialized"},
+		&jsonrpc.Response{ID: mustID("x"), Result: json.RawMessage(`[1, 2]`)},
+		&jsonrpc.Response{ID: mustID(float64(0)), Error: &jsonrpc.Error{Code: -32601, Message: "no"}},
+		&jsonrpc.Response{ID: mustID(float64(3))},
+	} {
+		line, err := e.encode(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(line, '\n') != len(line)-1 {
+			t.Errorf("encode(%+v) = %q: not one line", msg, line)
+		}
+		back, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			t.Errorf("go-sdk cannot decode %s: %v", line, err)
+			continue
+		}
+		want, _ := jsonrpc.EncodeMessage(msg)
+		got, _ := jsonrpc.EncodeMessage(back)
+		if resp, ok := msg.(*jsonrpc.Response); ok && resp.Result == nil && resp.Error == nil {
+			want = []byte(`{"jsonrpc":"2.0","id":3,"result":null}`)
+			got = bytes.TrimSpace(line)
+		}
+		var cw, cg bytes.Buffer
+		_ = json.Compact(&cw, want)
+		_ = json.Compact(&cg, got)
+		if cw.String() != cg.String() {
+			t.Errorf("round trip: got %s, want %s", cg.String(), cw.String())
+		}
+	}
+	if _, err := e.encode(&jsonrpc.Request{Method: "x", Params: json.RawMessage(`{bad`)}); err == nil {
+		t.Error("encoding invalid params succeeded")
+	}
+}
+
+func TestMinimalEnv(t *testing.T) {
+	key := minimalEnvKeys[0]
+	t.Setenv(key, "value-of-"+key)
+	t.Setenv("STDIO_TEST_NOT_MINIMAL", "x")
+	t.Setenv(minimalEnvKeys[1], "() { :; }; echo pwned")
+	env := MinimalEnv()
+	if !slices.Contains(env, key+"=value-of-"+key) {
+		t.Errorf("MinimalEnv() = %q lacks %s", env, key)
+	}
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(minimalEnvKeys, name) {
+			t.Errorf("MinimalEnv() has %s", kv)
+		}
+		if name == minimalEnvKeys[1] {
+			t.Errorf("MinimalEnv() kept a shell function: %s", kv)
+		}
+	}
+}
+
+func TestBuildEnv(t *testing.T) {
+	key := minimalEnvKeys[0]
+	t.Setenv(key, "parent")
+	env, err := buildEnv(map[string]string{key: "override", "B": "2", "A": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []string
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); name == key || name == "A" || name == "B" {
+			mine = append(mine, kv)
+		}
+	}
+	if want := []string{"A=1", "B=2", key + "=override"}; !slices.Equal(mine, want) {
+		t.Errorf("buildEnv = %q, want %q (sorted, overridden once)", mine, want)
+	}
+	for _, bad := range []string{"", "A=B", "A\x00"} {
+		if _, err := buildEnv(map[string]string{bad: "v"}); err == nil {
+			t.Errorf("buildEnv accepted name %q", bad)
+		}
+	}
+	if _, err := buildEnv(map[string]string{"K": "secret\x00"}); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("buildEnv with a NUL in a value: %v", err)
+	}
+}

@@ -1,0 +1,147 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// catalog is what discovery learnt: every listed tool, and the names of
+// those offered to the model, in the server's order.
+type catalog struct {
+	listed  map[string]*listedTool
+	offered []string
+	offers  map[string]bool
+}
+
+// listedTool is one tool of the listing with its output schema compiled.
+type listedTool struct {
+	def       tool.Definition
+	output    *jsonschema.Resolved // nil when the tool declares none
+	outputErr error                // why the declared output schema cannot be used
+}
+
+// discover lists the server's tools, following every cursor, within the page
+// cap and refusing a cursor seen before (a listing that would never end).
+func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (catalog, error) {
+	cat := catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
+	params := &mcp.ListToolsParams{}
+	seen := map[string]bool{}
+	for page := 1; ; page++ {
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return cat, classify(p.name, "tools/list", err, false)
+		}
+		for _, t := range res.Tools {
+			p.add(&cat, t)
+		}
+		next := res.NextCursor
+		if next == "" {
+			break
+		}
+		if seen[next] {
+			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("cursor %q repeated on page %d: the listing would never end", next, page+1)}
+		}
+		if page == p.cfg.maxPages {
+			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %d pages (raise the page cap with WithMaxPages)", p.cfg.maxPages)}
+		}
+		seen[next] = true
+		params = &mcp.ListToolsParams{Cursor: next}
+	}
+	if p.cfg.allowedSet {
+		for _, name := range p.cfg.allowedTools {
+			if cat.listed[name] == nil {
+				p.cfg.logger.Warn("allowed tool not offered by the server", "server", p.name, "tool", name)
+			}
+		}
+	}
+	return cat, nil
+}
+
+func (p *Provider) add(cat *catalog, t *mcp.Tool) {
+	if t == nil || cat.listed[t.Name] != nil {
+		p.cfg.logger.Debug("tool listed twice; keeping the first", "server", p.name)
+		return
+	}
+	lt := &listedTool{def: p.definition(t)}
+	if len(lt.def.OutputSchema) > 0 {
+		lt.output, lt.outputErr = compile(lt.def.OutputSchema)
+	}
+	cat.listed[t.Name] = lt
+	if p.offer(t.Name) {
+		cat.offered = append(cat.offered, t.Name)
+		cat.offers[t.Name] = true
+	}
+}
+
+func (p *Provider) offer(name string) bool {
+	if p.cfg.toolFilter != nil && !p.cfg.toolFilter(name) {
+		return false
+	}
+	return !p.cfg.allowedSet || slices.Contains(p.cfg.allowedTools, name)
+}
+
+// definition converts a listed tool, cutting its description to the maximum.
+func (p *Provider) definition(t *mcp.Tool) tool.Definition {
+	def := tool.Definition{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: truncate(t.Description, p.cfg.maxDescription),
+		Meta:        maps.Clone(t.Meta),
+	}
+	if t.InputSchema != nil {
+		def.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	if t.OutputSchema != nil {
+		def.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
+	if def.Meta != nil {
+		def.Meta = deepCopy(def.Meta)
+	}
+	if a := t.Annotations; a != nil {
+		def.Annotations = &tool.Annotations{
+			Title:           a.Title,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+		}
+	}
+	return def
+}
+
+// truncationMark ends a description that was cut.
+const truncationMark = " […]"
+
+func truncate(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + truncationMark
+		}
+		n++
+	}
+	return s
+}
+
+// compile prepares a schema for validation. A $ref resolves within the
+// schema only: with no loader, a reference to anything else fails here and is
+// never fetched.
+func compile(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
+}

@@ -1,0 +1,33 @@
+// Package mcptool makes one MCP (Model Context Protocol) server a set of
+// tools for an agent: a [Provider] connects to the server, reached by URL
+// ([FromURL]: streamable HTTP, or legacy SSE) or started as a subprocess
+// ([FromCommand]: stdio), lists its tools once, and hands them over as
+// [tool.Definition] values plus one [tool.Handler] that runs the model's
+// calls.
+//
+// It is the Go counterpart of the MCP tool providers of agent frameworks in
+// other languages, with their behaviour and a few guarantees more:
+//
+//   - Connect is bounded by a deadline, and a half-made connection (a server
+//     that exits during the handshake, say) is fully closed before the error
+//     returns. Close stops a started server and every process it started.
+//   - The tools are listed once, following every page within a bound; no call
+//     ever lists them again.
+//   - The handler serves the tools it offered and declines any other name
+//     ([tool.UnservedError]), so it composes with local tools through
+//     [tool.Compose]; the alias mcp__<server>__<tool> works everywhere a tool
+//     name does.
+//   - Results become what a model can read (see [ToResult]): text, images a
+//     vision model takes, and one-line notes for everything else; never
+//     base64 noise.
+//   - Structured results are checked against the tool's output schema, whose
+//     $ref never reaches the network.
+//   - Errors have types that say what went wrong and name the server:
+//     [TransportError] (with whether a retry may help), [ProtocolError],
+//     [ConfigError], [SchemaError], and [tool.FailedError] for a tool that ran
+//     and failed.
+//
+// The server is untrusted: descriptions are cut to a maximum length, nothing
+// it sends is logged above debug level, and a stdio server gets a minimal
+// environment plus only what [WithEnv] adds.
+package mcptool

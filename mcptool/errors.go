@@ -1,0 +1,170 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A TransportError says the server could not be reached or the connection
+// failed: it would not start, it exited, the HTTP request failed, no answer
+// came in time. Retryable reports whether trying again (on a new connection,
+// if the old one is gone) may help; a refused credential, say, will not.
+type TransportError struct {
+	// Server is the provider's name for the server.
+	Server string
+	// Op is what was being done: "connect", or a method and its subject,
+	// such as `tools/call "add_note"`.
+	Op string
+	// Retryable reports whether a retry may succeed.
+	Retryable bool
+	// Timeout reports whether the error is a deadline this package set
+	// (the connect or request timeout) passing.
+	Timeout bool
+	// Err is the cause.
+	Err error
+}
+
+func (e *TransportError) Error() string { return format(e.Server, e.Op, e.Err) }
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// A ProtocolError says the server answered, but not as the protocol allows:
+// a JSON-RPC error, a malformed result, an unsupported negotiated protocol
+// version, a listing that never ends. Retrying the same request will not help.
+type ProtocolError struct {
+	// Server is the provider's name for the server.
+	Server string
+	// Op is what was being done, as in [TransportError].
+	Op string
+	// Code is the JSON-RPC error code, or 0 if the error is not a JSON-RPC
+	// error response.
+	Code int64
+	// Err is the cause.
+	Err error
+}
+
+func (e *ProtocolError) Error() string { return format(e.Server, e.Op, e.Err) }
+func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// A ConfigError says the provider's settings are unusable. Option names the
+// setting at fault.
+type ConfigError struct {
+	// Server is the provider's name for the server.
+	Server string
+	// Option is the setting at fault, such as "transport" or "url".
+	Option string
+	// Err says what is wrong with it.
+	Err error
+}
+
+func (e *ConfigError) Error() string {
+	return format(e.Server, "option "+e.Option, e.Err)
+}
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// A SchemaError says a tool's schema could not be used, or a value broke it:
+// for an output schema, a successful result whose structured content does not
+// match (or is missing). Pointer is a JSON pointer into the schema or value
+// where the problem lies, when known.
+type SchemaError struct {
+	// Server is the provider's name for the server.
+	Server string
+	// Tool is the tool whose schema is at fault.
+	Tool string
+	// Pointer locates the problem, if known.
+	Pointer string
+	// Err says what is wrong.
+	Err error
+}
+
+func (e *SchemaError) Error() string {
+	op := fmt.Sprintf("tool %q", e.Tool)
+	if e.Pointer != "" {
+		op += " at " + e.Pointer
+	}
+	return format(e.Server, op, e.Err)
+}
+func (e *SchemaError) Unwrap() error { return e.Err }
+
+func format(server, op string, err error) string {
+	return fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err)
+}
+
+// The JSON-RPC codes go-sdk's jsonrpc2 uses for failures of its own side.
+const (
+	codeClientClosing = -32003
+	codeServerClosing = -32004
+	codeRejected      = -32005
+)
+
+// classify turns an error from go-sdk into one of this package's types,
+// naming server and operation. expired reports whether a deadline this
+// package set has passed (rather than the caller's).
+func classify(server, op string, err error, expired bool) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		te *TransportError
+		pe *ProtocolError
+		ce *ConfigError
+		se *SchemaError
+	)
+	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) {
+		return err
+	}
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) {
+		switch wire.Code {
+		case codeRejected, codeServerClosing, codeClientClosing:
+			// go-sdk's own codes for a request the transport could not
+			// deliver, not an answer from the server.
+			return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
+		}
+		return &ProtocolError{Server: server, Op: op, Code: wire.Code, Err: err}
+	}
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &typ) ||
+		strings.Contains(err.Error(), "unsupported protocol version") ||
+		strings.Contains(err.Error(), "unmarshaling") {
+		return &ProtocolError{Server: server, Op: op, Err: err}
+	}
+	if errors.Is(err, context.DeadlineExceeded) && expired {
+		return &TransportError{Server: server, Op: op, Retryable: true, Timeout: true, Err: err}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The caller's own cancellation is not the server's failure.
+		return fmt.Errorf("mcptool: server %q: %s: %w", server, op, err)
+	}
+	return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
+}
+
+func retryable(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	// go-sdk formats some transport errors with %v, losing their type.
+	msg := err.Error()
+	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return errors.Is(err, mcp.ErrConnectionClosed) ||
+		errors.Is(err, mcp.ErrSessionMissing) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
+}

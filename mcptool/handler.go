@@ -1,0 +1,227 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// AliasPrefix starts the alias mcp__<server>__<tool> under which some agents
+// and prompts name an MCP tool. A call by the alias runs <tool>; the <server>
+// part is not checked, so gates must judge a call under both names (package
+// policy does) and their patterns are best written against the tool's own
+// name.
+const AliasPrefix = "mcp__"
+
+// A HandlerOption configures [Provider.Handler].
+type HandlerOption func(*handlerConfig)
+
+type handlerConfig struct{ gated bool }
+
+// GateDiscovery sets whether the handler serves only the tools the provider
+// offers (true, the default) or forwards every name to the server (false).
+//
+// Gated, a name the provider did not offer is an [tool.UnservedError], which
+// lets [tool.Compose] try the next handler. Ungated is for a gateway that
+// serves tools its listing never showed this connection, behind a host that
+// has its own allow-list; such a handler never declines a call, so it goes
+// last in a composition.
+func GateDiscovery(on bool) HandlerOption { return func(c *handlerConfig) { c.gated = on } }
+
+// Handler returns the [tool.Handler] that runs a model's calls on this
+// server. It may be taken before Connect; calls made while the provider is
+// not connected fail with [ErrNotConnected].
+//
+// The handler accepts the alias mcp__<server>__<tool> for any tool. A result
+// the server marks isError becomes a [tool.FailedError] (failed, not
+// refused), as does a successful result that breaks the tool's output schema
+// (wrapping a [SchemaError]). Results are converted for the model as
+// [ToResult] describes.
+func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
+	cfg := handlerConfig{gated: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+		s, err := p.live(fmt.Sprintf("tools/call %q", name))
+		if err != nil {
+			return tool.Result{}, err
+		}
+		target := name
+		if cfg.gated {
+			var ok bool
+			if target, ok = s.catalog.resolve(name, s.catalog.isOffered); !ok {
+				return tool.Result{}, &tool.UnservedError{Name: name}
+			}
+		} else {
+			target, _ = s.catalog.resolve(name, s.catalog.isOffered)
+		}
+		res, err := p.call(ctx, s, target, args)
+		var se *SchemaError
+		switch {
+		case errors.As(err, &se):
+			return tool.Result{}, &tool.FailedError{Name: name, Message: "the server's result does not match the tool's output schema: " + se.Err.Error(), Err: err}
+		case err != nil:
+			return tool.Result{}, err
+		case res.IsError:
+			return tool.Result{}, &tool.FailedError{Name: name, Message: ToText(res)}
+		}
+		return ToResult(res), nil
+	})
+}
+
+// resolve maps a called name to the server's tool name: the name itself if
+// known, else, for an alias, the first tool named after a "__" of it that is
+// known. ok reports whether the result is known; if not, name is the alias's
+// tool part (or name itself), for an ungated call.
+func (c catalog) resolve(name string, known func(string) bool) (target string, ok bool) {
+	if known(name) {
+		return name, true
+	}
+	rest, isAlias := strings.CutPrefix(name, AliasPrefix)
+	if !isAlias {
+		return name, false
+	}
+	first := ""
+	for i := strings.Index(rest, "__"); i >= 0; {
+		candidate := rest[i+2:]
+		if first == "" {
+			first = candidate
+		}
+		if known(candidate) {
+			return candidate, true
+		}
+		j := strings.Index(candidate, "__")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	if first == "" {
+		return name, false
+	}
+	return first, false
+}
+
+// CallTool calls any tool of the server, offered or not (the filters shape
+// what a model sees, not what the host may call), and returns its result as
+// one string: a single text as it is; several parts as a JSON array of
+// strings, each non-text part as a one-line note; a result marked isError as
+// {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
+// too.
+func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
+	res, err := p.CallToolResult(ctx, name, args)
+	if err != nil {
+		return "", err
+	}
+	if res.IsError {
+		data, _ := json.Marshal(map[string]string{"error": ToText(res)})
+		return string(data), nil
+	}
+	return ToText(res), nil
+}
+
+// CallToolResult calls any tool of the server, as [Provider.CallTool] does,
+// and returns the server's result as it is, isError included, for a host
+// relaying it (an MCP App's frame, say). A successful result of a tool whose
+// listing declared an output schema is checked against it; a breach, or a
+// missing structured result, is a [SchemaError].
+//
+// args is anything that encodes as a JSON object (a json.RawMessage is sent
+// as it is); nil sends {}.
+func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	s, err := p.live(fmt.Sprintf("tools/call %q", name))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := encodeArgs(args)
+	if err != nil {
+		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
+	}
+	target, _ := s.catalog.resolve(name, s.catalog.isListed)
+	return p.call(ctx, s, target, raw)
+}
+
+func (c catalog) isOffered(name string) bool { return c.offers[name] }
+func (c catalog) isListed(name string) bool  { return c.listed[name] != nil }
+
+// call sends one tools/call and checks the result against the output schema.
+func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	args = tool.ObjectArgs(args)
+	if !isObject(args) {
+		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+	}
+	var res *mcp.CallToolResult
+	err := p.request(ctx, s, fmt.Sprintf("tools/call %q", name), func(ctx context.Context) error {
+		var err error
+		res, err = s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !res.IsError {
+		if err := p.checkOutput(s, name, res); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// checkOutput validates a successful result against the output schema the
+// tool's listing declared. A tool the listing did not name is not checked.
+func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult) error {
+	lt := s.catalog.listed[name]
+	if lt == nil || len(lt.def.OutputSchema) == 0 {
+		return nil
+	}
+	switch {
+	case lt.outputErr != nil:
+		return &SchemaError{Server: p.name, Tool: name, Pointer: "/outputSchema", Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+	case res.StructuredContent == nil:
+		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: errors.New("the tool declares an output schema but its result has no structured content")}
+	}
+	v := res.StructuredContent
+	if raw, ok := v.(json.RawMessage); ok {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
+		}
+	}
+	if err := lt.output.Validate(v); err != nil {
+		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
+	}
+	return nil
+}
+
+func encodeArgs(args any) (json.RawMessage, error) {
+	switch a := args.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		return tool.ObjectArgs(a), nil
+	case []byte:
+		return tool.ObjectArgs(a), nil
+	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	return tool.ObjectArgs(data), nil
+}
+
+func isObject(data json.RawMessage) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
+}

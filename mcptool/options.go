@@ -1,0 +1,172 @@
+package mcptool
+
+import (
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Transport names how a [Provider] reaches its server.
+type Transport string
+
+// The transports a [Provider] speaks.
+const (
+	// StreamableHTTP is the MCP streamable HTTP transport, the default for a URL.
+	StreamableHTTP Transport = "streamable_http"
+	// SSE is the legacy HTTP+SSE transport (protocol 2024-11-05), chosen for
+	// a URL whose path ends in /sse unless a transport is given.
+	SSE Transport = "sse"
+	// Stdio is a subprocess speaking MCP on its stdin and stdout, set by
+	// [FromCommand].
+	Stdio Transport = "stdio"
+)
+
+// Defaults of the provider's limits.
+const (
+	// DefaultConnectTimeout bounds Connect: starting or reaching the server,
+	// the handshake and the tool listing.
+	DefaultConnectTimeout = 60 * time.Second
+	// DefaultRequestTimeout bounds each request (a tool call, a resource
+	// read, a raw request) whose context has no earlier deadline.
+	DefaultRequestTimeout = 30 * time.Second
+	// DefaultMaxPages bounds how many pages of tools/list discovery follows.
+	DefaultMaxPages = 100
+	// DefaultMaxDescription is how many characters (runes) of a tool's
+	// description are kept; the rest is cut, so a server cannot inflate
+	// every prompt that carries its tools.
+	DefaultMaxDescription = 2048
+	// DefaultMaxLineLength is the largest message, in bytes, read from a
+	// stdio server; a larger one fails the request it answers.
+	DefaultMaxLineLength = 16 << 20
+)
+
+// An Option configures a [Provider].
+type Option func(*config)
+
+type config struct {
+	name           string
+	transport      Transport
+	headers        map[string]string
+	httpClient     *http.Client
+	toolFilter     func(name string) bool
+	allowedTools   []string
+	allowedSet     bool
+	env            map[string]string
+	dir            string
+	stderr         io.Writer
+	discover       bool
+	connectTimeout time.Duration
+	requestTimeout time.Duration
+	maxPages       int
+	maxDescription int
+	maxLineLength  int
+	logger         *slog.Logger
+}
+
+func defaults() config {
+	return config{
+		discover:       true,
+		connectTimeout: DefaultConnectTimeout,
+		requestTimeout: DefaultRequestTimeout,
+		maxPages:       DefaultMaxPages,
+		maxDescription: DefaultMaxDescription,
+		maxLineLength:  DefaultMaxLineLength,
+	}
+}
+
+// WithName sets the provider's name for the server, used in every error and
+// log line. The default is the URL's host, or the command's base name.
+func WithName(name string) Option { return func(c *config) { c.name = name } }
+
+// WithTransport chooses the HTTP transport for [FromURL], overriding the
+// choice by URL path. [Stdio] is for [FromCommand] only.
+func WithTransport(t Transport) Option { return func(c *config) { c.transport = t } }
+
+// WithHeaders adds HTTP headers sent with every request of either HTTP
+// transport (an Authorization header, say). Later calls add to earlier ones.
+// Header values never appear in logs or errors.
+func WithHeaders(headers map[string]string) Option {
+	return func(c *config) {
+		if c.headers == nil {
+			c.headers = make(map[string]string, len(headers))
+		}
+		maps.Copy(c.headers, headers)
+	}
+}
+
+// WithHTTPClient sets the HTTP client of the HTTP transports. The client is
+// not modified: headers are added by a copy that wraps its transport.
+func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.httpClient = client } }
+
+// WithToolFilter keeps, of the server's tools, those whose name the predicate
+// accepts: it shapes what [Provider.Tools] offers a model and what the
+// provider's gated handler serves. It does not limit [Provider.CallTool] or
+// [Provider.CallToolResult], which a host uses for its own calls.
+func WithToolFilter(keep func(name string) bool) Option {
+	return func(c *config) { c.toolFilter = keep }
+}
+
+// WithAllowedTools keeps only the named tools, like [WithToolFilter] with a
+// list of names. An empty list is refused at Connect, since it would offer
+// nothing; a name the server does not list is logged and otherwise ignored.
+func WithAllowedTools(names ...string) Option {
+	return func(c *config) {
+		c.allowedTools = slices.Clone(names)
+		c.allowedSet = true
+	}
+}
+
+// WithEnv adds variables to the stdio server's environment, on top of the
+// minimal one it always gets (on POSIX HOME, LOGNAME, PATH, SHELL, TERM and
+// USER). Nothing else of this process's environment reaches the server.
+func WithEnv(env map[string]string) Option {
+	return func(c *config) {
+		if c.env == nil {
+			c.env = make(map[string]string, len(env))
+		}
+		maps.Copy(c.env, env)
+	}
+}
+
+// WithDir sets the stdio server's working directory.
+func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
+
+// WithStderr sends the stdio server's stderr to w instead of this process's
+// stderr. Use io.Discard to silence it.
+func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
+
+// WithoutDiscovery connects without listing the server's tools. Then
+// [Provider.Tools] and [Provider.ToolMeta] are empty, the gated handler serves
+// no name, and no result is checked against an output schema;
+// [Provider.CallTool], [Provider.CallToolResult], [Provider.ReadResource] and
+// [Provider.Request] still work. For a host that only reads resources.
+func WithoutDiscovery() Option { return func(c *config) { c.discover = false } }
+
+// WithConnectTimeout bounds Connect (default [DefaultConnectTimeout]).
+func WithConnectTimeout(d time.Duration) Option { return func(c *config) { c.connectTimeout = d } }
+
+// WithRequestTimeout bounds each request whose context has no earlier
+// deadline (default [DefaultRequestTimeout]); zero or less means no bound but
+// the caller's.
+func WithRequestTimeout(d time.Duration) Option { return func(c *config) { c.requestTimeout = d } }
+
+// WithMaxPages bounds how many pages of the tool listing discovery follows
+// (default [DefaultMaxPages]).
+func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
+
+// WithMaxDescription sets how many characters of a tool description are kept
+// (default [DefaultMaxDescription]).
+func WithMaxDescription(n int) Option { return func(c *config) { c.maxDescription = n } }
+
+// WithMaxLineLength sets the largest message in bytes read from a stdio
+// server (default [DefaultMaxLineLength]). A larger message fails the request
+// it answers with an error that says so; the session goes on.
+func WithMaxLineLength(n int) Option { return func(c *config) { c.maxLineLength = n } }
+
+// WithLogger sets the logger. Nothing a server sends is logged above debug
+// level, and no header value, environment value or command argument is
+// logged at all.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

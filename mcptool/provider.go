@@ -1,0 +1,405 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// ErrConnected is returned by Connect on a provider that is already
+// connected or connecting.
+var ErrConnected = errors.New("provider already connected")
+
+// ErrNotConnected is returned by a call on a provider that is not connected.
+var ErrNotConnected = errors.New("provider not connected")
+
+// clientInfo is how mcpbridge introduces itself to servers.
+var clientInfo = mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"}
+
+// A Provider is one MCP server as tools. Build it with [FromURL] or
+// [FromCommand], call Connect, hand [Provider.Tools] and [Provider.Handler] to
+// an agent, and Close it when done.
+//
+// Connect lists the server's tools once, following every page; nothing lists
+// them again, so a call costs one request. A Provider is safe for concurrent
+// use; Close may be called from any goroutine, any number of times.
+//
+// The server is treated as untrusted: its descriptions are cut to a
+// maximum length, its schemas are kept whole (they validate arguments), and
+// nothing it sends is logged above debug level.
+type Provider struct {
+	name    string
+	url     string
+	command string
+	args    []string
+	custom  mcp.Transport
+	cfg     config
+
+	mu         sync.Mutex
+	sess       *session
+	connecting chan struct{} // closed when a Connect in progress returns
+	abort      context.CancelFunc
+}
+
+// session is one live connection and what was learnt on it.
+type session struct {
+	cs      *mcp.ClientSession
+	conn    mcp.Connection
+	init    *mcp.InitializeResult
+	client  *mcp.Client
+	catalog catalog
+	done    chan struct{} // closed when the connection ends
+
+	customMu sync.Mutex
+	custom   map[string]bool // methods registered for Request
+}
+
+// FromURL returns a provider for the server at url, reached over streamable
+// HTTP, or over the legacy SSE transport when the URL's path ends in /sse
+// (unless [WithTransport] says otherwise).
+func FromURL(url string, opts ...Option) *Provider {
+	p := &Provider{url: url, cfg: defaults()}
+	p.apply(opts)
+	return p
+}
+
+// FromCommand returns a provider for a server it starts as a subprocess
+// speaking MCP over stdio: command with args, run directly (no shell), with a
+// minimal environment plus [WithEnv]. The process runs in its own process
+// group and is stopped, with every process it started, by Close.
+func FromCommand(command string, args []string, opts ...Option) *Provider {
+	p := &Provider{command: command, args: append([]string(nil), args...), cfg: defaults()}
+	p.cfg.transport = Stdio
+	p.apply(opts)
+	return p
+}
+
+// FromTransport returns a provider for a server reached over a go-sdk
+// transport the caller builds: an in-memory pair in a test, a custom
+// transport. The transport is used for one connection, so a provider built
+// this way connects once. Options that only concern URLs or commands are
+// refused at Connect.
+func FromTransport(name string, t mcp.Transport, opts ...Option) *Provider {
+	p := &Provider{custom: t, cfg: defaults()}
+	p.apply(append([]Option{WithName(name)}, opts...))
+	return p
+}
+
+func (p *Provider) apply(opts []Option) {
+	for _, o := range opts {
+		o(&p.cfg)
+	}
+	if p.cfg.logger == nil {
+		p.cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	p.name = p.cfg.name
+	if p.name == "" {
+		if p.command != "" {
+			p.name = filepath.Base(p.command)
+		} else if u, err := url.Parse(p.url); err == nil && u.Host != "" {
+			p.name = u.Host
+		} else {
+			p.name = p.url
+		}
+	}
+}
+
+// Name returns the provider's name for its server: [WithName], or else the
+// URL's host or the command's base name.
+func (p *Provider) Name() string { return p.name }
+
+// Connect connects to the server (starting it, for a command), makes the MCP
+// handshake, and lists its tools, all within the connect timeout. If any step
+// fails, everything already opened is closed (a started process is stopped)
+// before the error returns. Connect on a connected provider returns
+// [ErrConnected]; after Close, a provider may connect again.
+func (p *Provider) Connect(ctx context.Context) error {
+	p.mu.Lock()
+	if p.sess != nil || p.connecting != nil {
+		p.mu.Unlock()
+		return fmt.Errorf("mcptool: server %q: connect: %w", p.name, ErrConnected)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	connecting := make(chan struct{})
+	p.connecting, p.abort = connecting, cancel
+	p.mu.Unlock()
+
+	sess, err := p.connect(ctx)
+
+	p.mu.Lock()
+	aborted := p.abort == nil // Close ran meanwhile
+	p.connecting, p.abort = nil, nil
+	if err == nil && !aborted {
+		p.sess = sess
+	}
+	p.mu.Unlock()
+	close(connecting)
+	cancel()
+	if err == nil && aborted {
+		sess.close()
+		err = fmt.Errorf("mcptool: server %q: connect: closed while connecting", p.name)
+	}
+	return err
+}
+
+func (p *Provider) connect(parent context.Context) (*session, error) {
+	t, err := p.transport()
+	if err != nil {
+		return nil, err
+	}
+	if p.cfg.allowedSet && len(p.cfg.allowedTools) == 0 {
+		return nil, &ConfigError{Server: p.name, Option: "allowed tools", Err: errors.New("empty list: the server would offer nothing")}
+	}
+	if p.cfg.maxPages < 1 {
+		return nil, &ConfigError{Server: p.name, Option: "max pages", Err: fmt.Errorf("%d: want at least 1", p.cfg.maxPages)}
+	}
+	ctx := parent
+	if p.cfg.connectTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(parent, p.cfg.connectTimeout)
+		defer cancel()
+	}
+	if p.command != "" {
+		// The command alone: its arguments may carry secrets.
+		p.cfg.logger.Info("starting MCP server", "server", p.name, "command", p.command)
+	} else {
+		p.cfg.logger.Info("connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
+	}
+	captured := &capture{Transport: t}
+	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
+		// Claim no capability this client does not have (no roots,
+		// sampling or elicitation).
+		Capabilities: &mcp.ClientCapabilities{},
+		Logger:       slog.New(debugOnly{p.cfg.logger.Handler()}),
+	})
+	cs, err := client.Connect(ctx, captured, nil)
+	if err != nil {
+		captured.close()
+		return nil, p.connectError(ctx, parent, captured, err)
+	}
+	sess := &session{cs: cs, client: client, conn: captured.connection(), init: cs.InitializeResult(), done: make(chan struct{})}
+	go func() {
+		cs.Wait()
+		close(sess.done)
+	}()
+	if p.cfg.discover {
+		if sess.catalog, err = p.discover(ctx, cs); err != nil {
+			sess.close()
+			return nil, p.connectError(ctx, parent, captured, err)
+		}
+	}
+	p.cfg.logger.Info("connected to MCP server", "server", p.name,
+		"protocol", sess.init.ProtocolVersion, "tools", len(sess.catalog.offered))
+	return sess, nil
+}
+
+// connectError names a failed connect, adding why the process ended when
+// a stdio server exited.
+func (p *Provider) connectError(ctx, parent context.Context, c *capture, err error) error {
+	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
+	if expired {
+		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout, err)
+	}
+	return classify(p.name, "connect", withExit(c.connection(), err), expired)
+}
+
+// withExit adds how a stdio server's process ended to an error caused by it.
+func withExit(conn mcp.Connection, err error) error {
+	ex, ok := conn.(interface{ ExitError() error })
+	if !ok || err == nil {
+		return err
+	}
+	if why := ex.ExitError(); why != nil {
+		return fmt.Errorf("%w (server process: %v)", err, why)
+	}
+	return err
+}
+
+func (s *session) close() {
+	s.cs.Close()
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	<-s.done
+}
+
+// Close ends the connection: an HTTP session is closed on the server, a
+// started process and every process it started are stopped (stdin closed,
+// then SIGTERM, then SIGKILL, each after a bounded wait). A Connect in
+// progress is aborted. Close is idempotent and safe from any goroutine.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	sess, connecting, abort := p.sess, p.connecting, p.abort
+	p.sess, p.abort = nil, nil
+	p.mu.Unlock()
+	if abort != nil {
+		abort()
+		<-connecting
+	}
+	if sess != nil {
+		sess.close()
+		p.cfg.logger.Info("closed MCP server", "server", p.name)
+	}
+	return nil
+}
+
+// Connected reports whether the provider is connected and the connection
+// is live: Connect succeeded, Close has not been called, and the server has
+// not gone away.
+func (p *Provider) Connected() bool {
+	s := p.session()
+	if s == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (p *Provider) session() *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sess
+}
+
+// live returns the current session, or an error naming op.
+func (p *Provider) live(op string) (*session, error) {
+	if s := p.session(); s != nil {
+		return s, nil
+	}
+	return nil, &TransportError{Server: p.name, Op: op, Err: ErrNotConnected}
+}
+
+// request runs fn under the request timeout and names its error.
+func (p *Provider) request(ctx context.Context, s *session, op string, fn func(context.Context) error) error {
+	rctx := ctx
+	if d := p.cfg.requestTimeout; d > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	err := fn(rctx)
+	if err == nil {
+		return nil
+	}
+	expired := rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+	if expired {
+		err = fmt.Errorf("no answer within %v: %w", p.cfg.requestTimeout, err)
+	}
+	return classify(p.name, op, withExit(s.conn, err), expired)
+}
+
+// Tools returns the definitions of the tools the server offers, in the
+// server's order, after [WithToolFilter] and [WithAllowedTools]. The slice is
+// a copy; it is empty before Connect and without discovery.
+func (p *Provider) Tools() []tool.Definition {
+	s := p.session()
+	if s == nil {
+		return nil
+	}
+	defs := make([]tool.Definition, len(s.catalog.offered))
+	for i, name := range s.catalog.offered {
+		defs[i] = s.catalog.listed[name].def
+	}
+	return defs
+}
+
+// ToolNames returns the names of the tools [Provider.Tools] offers.
+func (p *Provider) ToolNames() []string {
+	s := p.session()
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s.catalog.offered...)
+}
+
+// ToolMeta returns each listed tool's _meta object (an MCP App's "ui" entry,
+// say) from the listing made at Connect, by tool name. It covers the whole
+// listing, filters aside, since a host reads it for tools the model does not
+// see (an app-only tool a frame calls). Tools without _meta are left out.
+func (p *Provider) ToolMeta() map[string]map[string]any {
+	s := p.session()
+	meta := map[string]map[string]any{}
+	if s == nil {
+		return meta
+	}
+	for name, t := range s.catalog.listed {
+		if len(t.def.Meta) > 0 {
+			meta[name] = deepCopy(t.def.Meta)
+		}
+	}
+	return meta
+}
+
+// Instructions returns what the server published, when it connected, on how
+// to use its tools, or "" if it published nothing. It is the server's text:
+// hand it to a model inside a block it cannot close (package agent does).
+func (p *Provider) Instructions() string {
+	if s := p.session(); s != nil {
+		return s.init.Instructions
+	}
+	return ""
+}
+
+// ServerInfo returns what the server said of itself when it connected (name,
+// version, title), a copy; the zero value when not connected.
+func (p *Provider) ServerInfo() mcp.Implementation {
+	if s := p.session(); s != nil && s.init.ServerInfo != nil {
+		return deepCopy(*s.init.ServerInfo)
+	}
+	return mcp.Implementation{}
+}
+
+// ProtocolVersion returns the MCP protocol version negotiated at Connect.
+func (p *Provider) ProtocolVersion() string {
+	if s := p.session(); s != nil {
+		return s.init.ProtocolVersion
+	}
+	return ""
+}
+
+// ServerCapabilities returns the capabilities the server declared when it
+// connected, a copy; nil when not connected.
+func (p *Provider) ServerCapabilities() *mcp.ServerCapabilities {
+	if s := p.session(); s != nil && s.init.Capabilities != nil {
+		c := deepCopy(*s.init.Capabilities)
+		return &c
+	}
+	return nil
+}
+
+// ServerExtensions returns the extensions the server declared when it
+// connected (capabilities.extensions), by identifier, a copy. It is empty
+// when the server declared none.
+func (p *Provider) ServerExtensions() map[string]any {
+	if c := p.ServerCapabilities(); c != nil && c.Extensions != nil {
+		return c.Extensions
+	}
+	return map[string]any{}
+}
+
+// deepCopy copies a JSON-shaped value through its encoding, so a caller can
+// never modify what the provider keeps.
+func deepCopy[T any](v T) T {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out T
+	if json.Unmarshal(data, &out) != nil {
+		return v
+	}
+	return out
+}

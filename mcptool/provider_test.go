@@ -1,0 +1,488 @@
+package mcptool_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// inProcess connects a provider to server over an in-memory transport and
+// counts the requests the server receives, by method.
+func inProcess(t *testing.T, server *mcp.Server, opts ...mcptool.Option) (*mcptool.Provider, *counter) {
+	t.Helper()
+	c := &counter{}
+	server.AddReceivingMiddleware(c.middleware)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	p := mcptool.FromTransport("notes", ct, opts...)
+	if err := p.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p, c
+}
+
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		c.mu.Lock()
+		if c.n == nil {
+			c.n = map[string]int{}
+		}
+		c.n[method]++
+		c.mu.Unlock()
+		return next(ctx, method, req)
+	}
+}
+
+func (c *counter) get(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[method]
+}
+
+func call(t *testing.T, h tool.Handler, name, args string) tool.Result {
+	t.Helper()
+	res, err := h.Call(context.Background(), name, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("%s(%s): %v", name, args, err)
+	}
+	return res
+}
+
+func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
+	p, c := inProcess(t, demo.New())
+	names := p.ToolNames()
+	for _, want := range []string{"add_note", "list_notes", "search_notes", "delete_note", "get_note", "note_stats", "color_swatch"} {
+		if !contains(names, want) {
+			t.Errorf("tool %s not discovered; have %v", want, names)
+		}
+	}
+	h := p.Handler()
+	call(t, h, "add_note", `{"title": "milk", "body": "buy milk"}`)
+	call(t, h, "list_notes", ``)
+	if _, err := p.CallTool(context.Background(), "search_notes", map[string]any{"query": "milk"}); err != nil {
+		t.Fatal(err)
+	}
+	// A tool the listing never named, forwarded ungated: still no listing.
+	_, err := p.Handler(mcptool.GateDiscovery(false)).Call(context.Background(), "no_such_tool", nil)
+	if err == nil {
+		t.Fatal("calling an unknown tool on the server should fail")
+	}
+	if n := c.get("tools/list"); n != 1 {
+		t.Fatalf("tools/list sent %d times, want exactly once", n)
+	}
+	if n := c.get("tools/call"); n != 4 {
+		t.Fatalf("tools/call sent %d times, want 4", n)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFilterAndAllowedTools(t *testing.T) {
+	p, _ := inProcess(t, demo.New(), mcptool.WithToolFilter(func(name string) bool {
+		return strings.HasSuffix(name, "_notes")
+	}))
+	if got := strings.Join(p.ToolNames(), ","); got != "list_notes,search_notes" {
+		t.Fatalf("filtered tools %s", got)
+	}
+	ctx := context.Background()
+	// The gated handler serves only what is offered ...
+	if _, err := p.Handler().Call(ctx, "add_note", json.RawMessage(`{"title":"a","body":"b"}`)); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("filtered-out tool through the handler: %v, want unserved", err)
+	}
+	// ... while the host may still call anything.
+	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "a", "body": "b"}); err != nil {
+		t.Fatalf("CallTool of a filtered-out tool: %v", err)
+	}
+	// ToolMeta and output checks use the whole listing.
+	p2, _ := inProcess(t, demo.New(), mcptool.WithAllowedTools("get_note", "note_stats", "missing_tool"))
+	if got := strings.Join(p2.ToolNames(), ","); got != "get_note,note_stats" {
+		t.Fatalf("allowed tools %s", got)
+	}
+	if defs := p2.Tools(); len(defs) != 2 || defs[1].Name != "note_stats" || len(defs[1].OutputSchema) == 0 {
+		t.Fatalf("Tools() = %+v", defs)
+	}
+}
+
+func TestHandlerGateAliasAndFailure(t *testing.T) {
+	p, _ := inProcess(t, demo.New())
+	ctx := context.Background()
+	h := p.Handler()
+	if _, err := h.Call(ctx, "nope", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("undiscovered name: %v, want unserved", err)
+	}
+	res := call(t, h, "mcp__whatever__add_note", `{"title": "via alias", "body": "b"}`)
+	if !strings.Contains(res.Text(), "added note #1") {
+		t.Fatalf("alias call: %q", res.Text())
+	}
+	// The failing tool: isError is a FailedError, not a refusal.
+	_, err := h.Call(ctx, "get_note", json.RawMessage(`{"id": 7}`))
+	var failed *tool.FailedError
+	if !errors.As(err, &failed) || failed.Message != "no note with id 7" {
+		t.Fatalf("isError through the handler: %v", err)
+	}
+	// CallTool returns the {"error": ...} string form instead.
+	s, err := p.CallTool(ctx, "get_note", map[string]any{"id": 7})
+	if err != nil || s != `{"error":"no note with id 7"}` {
+		t.Fatalf("CallTool isError: %q, %v", s, err)
+	}
+	// CallToolResult keeps isError intact.
+	r, err := p.CallToolResult(ctx, "get_note", map[string]any{"id": 7})
+	if err != nil || !r.IsError {
+		t.Fatalf("CallToolResult: %+v, %v", r, err)
+	}
+	// Ungated, every name goes to the server; an alias still runs its tool.
+	res = call(t, p.Handler(mcptool.GateDiscovery(false)), "mcp__x__get_note", `{"id": 1}`)
+	if !strings.Contains(res.Text(), "via alias") {
+		t.Fatalf("ungated alias: %q", res.Text())
+	}
+	// Composition: the provider declines what it does not serve.
+	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		return tool.Text("local " + name), nil
+	})
+	if got := call(t, tool.Compose(h, local), "clock", "").Text(); got != "local clock" {
+		t.Fatalf("compose fall-through: %q", got)
+	}
+}
+
+func TestConnectTwiceRefusedCloseIdempotent(t *testing.T) {
+	p, _ := inProcess(t, demo.New())
+	if err := p.Connect(context.Background()); !errors.Is(err, mcptool.ErrConnected) {
+		t.Fatalf("second Connect: %v, want ErrConnected", err)
+	}
+	if !p.Connected() {
+		t.Fatal("not connected")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Close()
+		}()
+	}
+	wg.Wait()
+	p.Close()
+	if p.Connected() {
+		t.Fatal("connected after Close")
+	}
+	_, err := p.CallTool(context.Background(), "list_notes", nil)
+	if !errors.Is(err, mcptool.ErrNotConnected) {
+		t.Fatalf("call after Close: %v", err)
+	}
+}
+
+func TestServerFacts(t *testing.T) {
+	p, _ := inProcess(t, demo.New())
+	if !strings.Contains(p.Instructions(), "notes") {
+		t.Errorf("instructions %q", p.Instructions())
+	}
+	if info := p.ServerInfo(); info.Name != demo.Name || info.Version != demo.Version {
+		t.Errorf("server info %+v", info)
+	}
+	if p.ProtocolVersion() == "" {
+		t.Error("no protocol version")
+	}
+	res, err := p.ReadResource(context.Background(), "notes://all")
+	if err != nil || len(res.Contents) != 1 || res.Contents[0].MIMEType != "text/markdown" {
+		t.Fatalf("ReadResource: %+v, %v", res, err)
+	}
+	// Copies: changing what was returned changes nothing inside.
+	info := p.ServerInfo()
+	info.Name = "changed"
+	if p.ServerInfo().Name != demo.Name {
+		t.Error("ServerInfo is not a copy")
+	}
+}
+
+func TestWithoutDiscovery(t *testing.T) {
+	p, c := inProcess(t, outputServer(`{"type":"object","required":["n"]}`, `{"m": 1}`), mcptool.WithoutDiscovery())
+	if len(p.Tools()) != 0 || len(p.ToolMeta()) != 0 {
+		t.Fatal("tools without discovery")
+	}
+	if _, err := p.Handler().Call(context.Background(), "shaped", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("gated handler without discovery: %v", err)
+	}
+	// CallTool works, and no output schema is checked.
+	if _, err := p.CallToolResult(context.Background(), "shaped", nil); err != nil {
+		t.Fatalf("CallToolResult without discovery: %v", err)
+	}
+	if c.get("tools/list") != 0 {
+		t.Fatal("tools/list sent without discovery")
+	}
+}
+
+// outputServer serves one tool, "shaped", with the given output schema and
+// structured result (either may be empty), and one tool with _meta.
+func outputServer(schema, structured string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "1"}, nil)
+	t := &mcp.Tool{Name: "shaped", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if schema != "" {
+		t.OutputSchema = json.RawMessage(schema)
+	}
+	s.AddTool(t, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "shaped"}}}
+		if structured != "" {
+			res.StructuredContent = json.RawMessage(structured)
+		}
+		return res, nil
+	})
+	s.AddTool(&mcp.Tool{
+		Name:        "board",
+		Description: strings.Repeat("long description ", 500),
+		InputSchema: json.RawMessage(`{"type":"object","x-vendor-keyword":{"kept":true},"properties":{"z":{"type":"string"},"a":{"type":"string"}}}`),
+		Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": "ui://board/view"}},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SERVER-SECRET-RESULT"}}}, nil
+	})
+	return s
+}
+
+func TestOutputSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, schema, structured, wantErr string
+	}{
+		{"matches", `{"type":"object","required":["n"],"properties":{"n":{"type":"integer"}}}`, `{"n": 3}`, ""},
+		{"breach", `{"type":"object","required":["n"],"properties":{"n":{"type":"integer"}}}`, `{"n": "three"}`, "structuredContent"},
+		{"missing", `{"type":"object"}`, ``, "no structured content"},
+		{"local ref", `{"$defs":{"n":{"type":"integer"}},"type":"object","properties":{"n":{"$ref":"#/$defs/n"}}}`, `{"n": "x"}`, "structuredContent"},
+		{"no schema", ``, `{"anything": true}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// A filter that hides the tool does not stop the check.
+			p, _ := inProcess(t, outputServer(tc.schema, tc.structured), mcptool.WithAllowedTools("board"))
+			_, err := p.CallToolResult(ctx, "shaped", nil)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			var se *mcptool.SchemaError
+			if !errors.As(err, &se) || se.Tool != "shaped" || se.Server != "notes" || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("got %v; want a SchemaError mentioning %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestOutputSchemaRemoteRefNeverFetched(t *testing.T) {
+	var hits atomic.Int32
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, `{"type":"integer"}`)
+	}))
+	defer remote.Close()
+	schema := `{"type":"object","properties":{"n":{"$ref":"` + remote.URL + `/n.json"}}}`
+	p, _ := inProcess(t, outputServer(schema, `{"n": 1}`))
+	_, err := p.CallToolResult(context.Background(), "shaped", nil)
+	var se *mcptool.SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v; want a SchemaError (the remote $ref cannot be used)", err)
+	}
+	// Through the handler the same failure is a FailedError the model reads.
+	_, err = p.Handler().Call(context.Background(), "shaped", nil)
+	var failed *tool.FailedError
+	if !errors.As(err, &failed) || !errors.As(err, &se) {
+		t.Fatalf("handler: %v; want FailedError wrapping SchemaError", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("the schema's $ref was fetched %d times", n)
+	}
+}
+
+func TestUntrustedServer(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	p, _ := inProcess(t, outputServer("", ""), mcptool.WithLogger(logger), mcptool.WithMaxDescription(100))
+	var board tool.Definition
+	for _, d := range p.Tools() {
+		if d.Name == "board" {
+			board = d
+		}
+	}
+	if n := len([]rune(board.Description)); n > 100+len(" […]") || !strings.HasSuffix(board.Description, "[…]") {
+		t.Fatalf("description not cut: %d runes", n)
+	}
+	// The schema is kept whole, unknown keywords included.
+	var schema map[string]any
+	json.Unmarshal(board.InputSchema, &schema)
+	if _, ok := schema["x-vendor-keyword"]; !ok || len(schema["properties"].(map[string]any)) != 2 {
+		t.Fatalf("schema not whole: %s", board.InputSchema)
+	}
+	if meta := p.ToolMeta()["board"]; meta["ui"].(map[string]any)["resourceUri"] != "ui://board/view" {
+		t.Fatalf("ToolMeta: %v", p.ToolMeta())
+	}
+	if _, err := p.CallTool(context.Background(), "board", nil); err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); strings.Contains(out, "long description") || strings.Contains(out, "SERVER-SECRET-RESULT") {
+		t.Fatalf("server content logged at info level:\n%s", out)
+	}
+}
+
+// httpServer serves the demo over streamable HTTP at /mcp and SSE at /sse,
+// recording the headers of every request.
+type httpServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	requests []*http.Request
+}
+
+func newHTTPServer(t *testing.T) *httpServer {
+	s := &httpServer{}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", demo.HTTPHandler())
+	sse := demo.SSEHandler()
+	mux.Handle("/sse", sse)
+	mux.Handle("/custom/events", sse)
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests = append(s.requests, r.Clone(context.Background()))
+		s.mu.Unlock()
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *httpServer) seen() []*http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*http.Request(nil), s.requests...)
+}
+
+func TestHTTPTransports(t *testing.T) {
+	srv := newHTTPServer(t)
+	for _, tc := range []struct {
+		name, path string
+		opts       []mcptool.Option
+		wantSSE    bool
+	}{
+		{"streamable by default", "/mcp", nil, false},
+		{"sse by path", "/sse", nil, true},
+		{"sse forced", "/custom/events", []mcptool.Option{mcptool.WithTransport(mcptool.SSE)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var through atomic.Int32
+			client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				through.Add(1)
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+			before := len(srv.seen())
+			opts := append([]mcptool.Option{
+				mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken", "X-Tenant": "acme"}),
+				mcptool.WithHTTPClient(client),
+			}, tc.opts...)
+			p := mcptool.FromURL(srv.URL+tc.path, opts...)
+			if err := p.Connect(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
+			p.Close()
+			reqs := srv.seen()[before:]
+			if len(reqs) < 3 {
+				t.Fatalf("only %d requests", len(reqs))
+			}
+			sse := false
+			for i, r := range reqs {
+				if r.Header.Get("Authorization") != "Bearer t0ken" || r.Header.Get("X-Tenant") != "acme" {
+					t.Fatalf("request %d (%s %s) lacks the headers: %v", i, r.Method, r.URL, r.Header)
+				}
+				// The legacy transport posts to the endpoint its stream named,
+				// with the session in the query.
+				if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") != "" {
+					sse = true
+				}
+			}
+			if sse != tc.wantSSE {
+				t.Errorf("spoke SSE: %v, want %v", sse, tc.wantSSE)
+			}
+			if through.Load() == 0 {
+				t.Error("the custom HTTP client was not used")
+			}
+		})
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestConfigErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		p      *mcptool.Provider
+		option string
+	}{
+		{mcptool.FromURL("ftp://example.com/mcp", mcptool.WithName("files")), "url"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithTransport("carrier-pigeon")), "transport"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithTransport(mcptool.Stdio)), "transport"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithAllowedTools()), "allowed tools"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithEnv(map[string]string{"A": "b"})), "env/dir"},
+		{mcptool.FromCommand("", nil, mcptool.WithName("files")), "command"},
+	} {
+		err := tc.p.Connect(ctx)
+		var ce *mcptool.ConfigError
+		if !errors.As(err, &ce) || ce.Option != tc.option || ce.Server != "files" || !strings.Contains(err.Error(), `server "files"`) {
+			t.Errorf("got %v; want a ConfigError for %q naming the server", err, tc.option)
+		}
+		if tc.p.Connected() {
+			t.Error("connected after a config error")
+		}
+	}
+}
+
+func TestTransportErrorUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	p := mcptool.FromURL(url+"/mcp", mcptool.WithName("gone"))
+	err := p.Connect(context.Background())
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || te.Server != "gone" || !te.Retryable {
+		t.Fatalf("got %v; want a retryable TransportError naming the server", err)
+	}
+}
+
+func TestRequestTimeout(t *testing.T) {
+	p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
+	_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 50, "delay_ms": 1000}`))
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Timeout || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+		t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
+	}
+}

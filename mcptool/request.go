@@ -1,0 +1,187 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ReadResource reads the resource at uri (an MCP App's HTML, a document) and
+// returns the server's result as it is. It works with or without discovery.
+func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
+	op := fmt.Sprintf("resources/read %q", uri)
+	s, err := p.live(op)
+	if err != nil {
+		return nil, err
+	}
+	var res *mcp.ReadResourceResult
+	err = p.request(ctx, s, op, func(ctx context.Context) error {
+		var err error
+		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		return err
+	})
+	return res, err
+}
+
+// Request sends any JSON-RPC request, such as a method go-sdk does not model
+// (skills/list, say), and returns its result as raw JSON. params is anything
+// that encodes as a JSON object, or nil; a json.RawMessage is sent as it is.
+// A JSON-RPC error answer is a [ProtocolError] with its code.
+//
+// For the methods go-sdk models (ping, tools/list, resources/read and the
+// other standard requests), the request goes through go-sdk's typed call and
+// the result is re-encoded, so key order and unknown members may differ from
+// what the server sent.
+func (p *Provider) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	s, err := p.live(method)
+	if err != nil {
+		return nil, err
+	}
+	body, err := encodeParams(params)
+	if err != nil {
+		return nil, &ConfigError{Server: p.name, Option: "params", Err: err}
+	}
+	var out json.RawMessage
+	err = p.request(ctx, s, method, func(ctx context.Context) error {
+		if std, ok := standard[method]; ok {
+			var err error
+			out, err = std(ctx, s.cs, body)
+			return err
+		}
+		if err := s.register(method); err != nil {
+			return err
+		}
+		res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, s.cs, method, &rawParams{raw: body})
+		if err != nil {
+			return err
+		}
+		out = res.raw
+		return nil
+	})
+	return out, err
+}
+
+func encodeParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	}
+	return json.Marshal(params)
+}
+
+// register makes method sendable on the session's client; go-sdk refuses to
+// send a method it was not told of.
+func (s *session) register(method string) error {
+	s.customMu.Lock()
+	defer s.customMu.Unlock()
+	if s.custom[method] {
+		return nil
+	}
+	if err := mcp.AddSendingCustomMethod[*rawParams, *rawResult](s.client, method); err != nil {
+		return err
+	}
+	if s.custom == nil {
+		s.custom = map[string]bool{}
+	}
+	s.custom[method] = true
+	return nil
+}
+
+// rawParams sends params as they are, with any _meta go-sdk adds merged in.
+type rawParams struct {
+	mcp.ParamsBase
+	raw json.RawMessage
+}
+
+func (p *rawParams) MarshalJSON() ([]byte, error) {
+	if len(p.Meta) == 0 {
+		if len(p.raw) == 0 {
+			return []byte("{}"), nil
+		}
+		return p.raw, nil
+	}
+	fields := map[string]json.RawMessage{}
+	if len(p.raw) > 0 {
+		if err := json.Unmarshal(p.raw, &fields); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	meta := map[string]any(p.Meta)
+	if existing, ok := fields["_meta"]; ok {
+		var m map[string]any
+		if err := json.Unmarshal(existing, &m); err == nil {
+			for k, v := range p.Meta {
+				m[k] = v
+			}
+			meta = m
+		}
+	}
+	data, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	fields["_meta"] = data
+	return json.Marshal(fields)
+}
+
+// rawResult keeps a result's JSON as it came.
+type rawResult struct {
+	mcp.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) UnmarshalJSON(data []byte) error {
+	r.raw = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// standard sends the requests go-sdk models through its typed calls.
+var standard = map[string]func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error){
+	"ping": func(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage("{}"), cs.Ping(ctx, nil)
+	},
+	"tools/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
+		return cs.ListTools
+	}),
+	"resources/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListResourcesParams) (*mcp.ListResourcesResult, error) {
+		return cs.ListResources
+	}),
+	"resources/templates/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListResourceTemplatesParams) (*mcp.ListResourceTemplatesResult, error) {
+		return cs.ListResourceTemplates
+	}),
+	"resources/read": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+		return cs.ReadResource
+	}),
+	"prompts/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListPromptsParams) (*mcp.ListPromptsResult, error) {
+		return cs.ListPrompts
+	}),
+	"prompts/get": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+		return cs.GetPrompt
+	}),
+	"tools/call": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+		return cs.CallTool
+	}),
+	"completion/complete": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+		return cs.Complete
+	}),
+}
+
+func typed[P any, R any](method func(*mcp.ClientSession) func(context.Context, *P) (R, error)) func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error) {
+	return func(ctx context.Context, cs *mcp.ClientSession, raw json.RawMessage) (json.RawMessage, error) {
+		params := new(P)
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, params); err != nil {
+				return nil, fmt.Errorf("params: %w", err)
+			}
+		}
+		res, err := method(cs)(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
+	}
+}

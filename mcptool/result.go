@@ -1,0 +1,205 @@
+package mcptool
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"image"
+	_ "image/gif" // decoders for the image formats vision models take
+	_ "image/jpeg"
+	_ "image/png"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "golang.org/x/image/webp"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// visionFormats maps the image formats vision models take, as the image
+// package names them, to their MIME types.
+var visionFormats = map[string]string{
+	"png":  "image/png",
+	"jpeg": "image/jpeg",
+	"gif":  "image/gif",
+	"webp": "image/webp",
+}
+
+// ToResult converts an MCP tool result into what a model reads, by the
+// result-serialization rules:
+//
+//   - a single text part: that text;
+//   - several parts and no image a vision model can take: one text, the JSON
+//     array of the parts' strings;
+//   - a PNG, JPEG, GIF or WebP image whose payload really decodes (checked by
+//     decoding, not by the declared MIME type): the parts in the server's
+//     order, text as text, each such image as a [tool.ImagePart] with the
+//     MIME type of what it decoded as;
+//   - anything else (another image format, a corrupt payload, audio, a blob
+//     resource): a one-line note such as
+//     "[audio content (audio/wav) not shown to the model]", never base64 text,
+//     which is noise the model pays for and a bad image would fail the whole
+//     request at the vendor.
+//
+// An embedded text resource is its text; a resource link is a note with its
+// URI. The structured content is kept apart, in [tool.Result.Structured], for
+// the host.
+func ToResult(res *mcp.CallToolResult) tool.Result {
+	out := tool.Result{Structured: structured(res)}
+	images := false
+	parts := make([]tool.Part, len(res.Content))
+	for i, c := range res.Content {
+		if img, ok := c.(*mcp.ImageContent); ok {
+			if mime, data, ok := visionImage(img.Data); ok {
+				parts[i] = tool.ImagePart{MIMEType: mime, Data: data}
+				images = true
+				continue
+			}
+		}
+		parts[i] = tool.TextPart{Text: contentText(c)}
+	}
+	if images {
+		out.Parts = parts
+		return out
+	}
+	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
+	return out
+}
+
+// ToText converts an MCP tool result into one string: a single part's text,
+// or the JSON array of every part's string, a non-text part as its one-line
+// note (images included: a string has no room for them).
+func ToText(res *mcp.CallToolResult) string {
+	parts := make([]tool.Part, len(res.Content))
+	for i, c := range res.Content {
+		parts[i] = tool.TextPart{Text: contentText(c)}
+	}
+	return joinTexts(parts)
+}
+
+func joinTexts(parts []tool.Part) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0].(tool.TextPart).Text
+	}
+	texts := make([]string, len(parts))
+	for i, p := range parts {
+		texts[i] = p.(tool.TextPart).Text
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(texts)
+	return string(bytes.TrimRight(b.Bytes(), "\n"))
+}
+
+// contentText is a content part as text: its text, or a note.
+func contentText(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return c.Text
+	case *mcp.ImageContent:
+		return note("image", c.MIMEType)
+	case *mcp.AudioContent:
+		return note("audio", c.MIMEType)
+	case *mcp.EmbeddedResource:
+		if r := c.Resource; r != nil {
+			if r.Blob == nil {
+				return r.Text
+			}
+			return note("resource", r.MIMEType)
+		}
+		return note("resource", "")
+	case *mcp.ResourceLink:
+		return fmt.Sprintf("[resource link: %s]", c.URI)
+	}
+	return note("unknown", "")
+}
+
+func note(kind, mime string) string {
+	if mime == "" {
+		mime = "unknown type"
+	}
+	return fmt.Sprintf("[%s content (%s) not shown to the model]", kind, mime)
+}
+
+// visionImage reports whether data decodes as an image in a format a vision
+// model takes, with its MIME type and the bytes to send. The whole image is
+// decoded: a valid header on a corrupt body would still fail at the vendor.
+//
+// A PNG whose only fault is an ancillary chunk with a bad checksum (common in
+// the wild: the MCP logo that server-everything serves has a broken iCCP
+// chunk) is sent without that chunk, which is what a lenient decoder would
+// read anyway.
+func visionImage(data []byte) (mime string, out []byte, ok bool) {
+	_, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "", nil, false
+	}
+	mime, ok = visionFormats[format]
+	if !ok {
+		return "", nil, false
+	}
+	if _, _, err := image.Decode(bytes.NewReader(data)); err == nil {
+		return mime, data, true
+	}
+	if format != "png" {
+		return "", nil, false
+	}
+	repaired, changed := dropBadAncillaryChunks(data)
+	if !changed {
+		return "", nil, false
+	}
+	if _, _, err := image.Decode(bytes.NewReader(repaired)); err != nil {
+		return "", nil, false
+	}
+	return mime, repaired, true
+}
+
+// dropBadAncillaryChunks returns a PNG without its ancillary chunks (those
+// whose type starts with a lower-case letter, which a decoder may skip) whose
+// CRC does not match. A malformed chunk structure is left as it is.
+func dropBadAncillaryChunks(data []byte) ([]byte, bool) {
+	const sigLen = 8
+	if len(data) < sigLen {
+		return data, false
+	}
+	out := append(make([]byte, 0, len(data)), data[:sigLen]...)
+	changed := false
+	for i := sigLen; i < len(data); {
+		if len(data)-i < 12 {
+			return data, false
+		}
+		n := int(binary.BigEndian.Uint32(data[i:]))
+		if n < 0 || n > len(data)-i-12 {
+			return data, false
+		}
+		chunk := data[i : i+12+n]
+		typ := chunk[4:8]
+		sum := binary.BigEndian.Uint32(chunk[8+n:])
+		if typ[0]&0x20 != 0 && crc32.ChecksumIEEE(chunk[4:8+n]) != sum {
+			changed = true
+		} else {
+			out = append(out, chunk...)
+		}
+		i += 12 + n
+	}
+	return out, changed
+}
+
+func structured(res *mcp.CallToolResult) json.RawMessage {
+	if res.StructuredContent == nil {
+		return nil
+	}
+	if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+		return raw
+	}
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil
+	}
+	return data
+}

@@ -1,0 +1,293 @@
+package mcptool_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// raw starts the test binary as a rawServer in mode over stdio.
+func raw(t *testing.T, mode string, opts ...mcptool.Option) *mcptool.Provider {
+	t.Helper()
+	opts = append([]mcptool.Option{mcptool.WithName("raw"), mcptool.WithEnv(childEnv(rawEnv, mode))}, opts...)
+	p := mcptool.FromCommand(self(t), nil, opts...)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func connect(t *testing.T, p *mcptool.Provider) {
+	t.Helper()
+	if err := p.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the writer goroutine exec starts.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestStdioDemo(t *testing.T) {
+	p := mcptool.FromCommand(self(t), nil, mcptool.WithEnv(demoEnv()))
+	defer p.Close()
+	connect(t, p)
+	if p.Name() != filepath.Base(self(t)) {
+		t.Errorf("default name %q", p.Name())
+	}
+	h := p.Handler()
+	call(t, h, "add_note", `{"title":"over stdio","body":"b"}`)
+	if got := call(t, h, "search_notes", `{"query":"stdio"}`).Text(); !strings.Contains(got, "over stdio") {
+		t.Fatalf("search: %q", got)
+	}
+	// The 2026-07-28 handshake works over our stdio connection.
+	if v := p.ProtocolVersion(); v != "2026-07-28" {
+		t.Errorf("protocol %s", v)
+	}
+}
+
+func TestStdioEnvironmentDirStderrAndLogging(t *testing.T) {
+	t.Setenv("MCPTOOL_PARENT_SECRET", "hunter2")
+	dir := t.TempDir()
+	var stderr syncBuffer
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	env := childEnv(rawEnv, "stderr", "SERVER_TOKEN", "given")
+	p := mcptool.FromCommand(self(t), []string{"--api-key=sk-top-secret"},
+		mcptool.WithEnv(env), mcptool.WithDir(dir), mcptool.WithStderr(&stderr), mcptool.WithLogger(logger))
+	defer p.Close()
+	connect(t, p)
+	ctx := context.Background()
+	environ, err := p.CallTool(ctx, "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(environ, "hunter2") {
+		t.Fatal("a secret of the parent's environment reached the server")
+	}
+	if !strings.Contains(environ, "SERVER_TOKEN=given") || !strings.Contains(environ, "PATH=") {
+		t.Fatalf("environment lacks the addition or the minimal set:\n%s", environ)
+	}
+	cwd, err := p.CallTool(ctx, "cwd", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(dir); cwd != dir && cwd != want {
+		t.Fatalf("cwd %q, want %q", cwd, dir)
+	}
+	eventually(t, "the server's stderr", func() bool {
+		return strings.Contains(stderr.String(), "hello from the server's stderr")
+	})
+	p.Close()
+	if out := logs.String(); strings.Contains(out, "sk-top-secret") || strings.Contains(out, "given") {
+		t.Fatalf("arguments or environment logged:\n%s", out)
+	} else if !strings.Contains(out, filepath.Base(self(t))) {
+		t.Fatalf("the command was not logged:\n%s", out)
+	}
+}
+
+func TestStdioCloseStopsGrandchildren(t *testing.T) {
+	p := raw(t, "spawn")
+	connect(t, p)
+	out, err := p.CallTool(context.Background(), "spawn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(out)
+	if err != nil {
+		t.Fatalf("spawn answered %q", out)
+	}
+	if gone(pid) {
+		t.Fatal("the grandchild is not running")
+	}
+	p.Close()
+	eventually(t, "the grandchild to be gone", func() bool { return gone(pid) })
+}
+
+func TestStdioDiscoverProbeDoesNotHang(t *testing.T) {
+	p := raw(t, "ignore-discover")
+	connect(t, p) // would hang until the connect deadline without the probe bound
+	if v := p.ProtocolVersion(); v != "2025-06-18" {
+		t.Fatalf("protocol %s; want the initialize fallback", v)
+	}
+	if got, _ := p.CallTool(context.Background(), "echo", map[string]string{"text": "hi"}); got != "hi" {
+		t.Fatalf("echo %q", got)
+	}
+}
+
+func TestConnectDeadline(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	p := raw(t, "hang", mcptool.WithConnectTimeout(300*time.Millisecond),
+		mcptool.WithEnv(map[string]string{"MCPTOOL_PIDFILE": pidfile}))
+	err := p.Connect(context.Background())
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Timeout || te.Server != "raw" {
+		t.Fatalf("got %v; want a timeout TransportError", err)
+	}
+	if p.Connected() {
+		t.Fatal("connected")
+	}
+	// The half-made connection was closed: the server process is gone.
+	data, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	if pid == 0 || !gone(pid) {
+		t.Fatalf("server process %d still running after the failed Connect", pid)
+	}
+}
+
+func TestConnectServerExitsHalfWay(t *testing.T) {
+	var stderr syncBuffer
+	p := raw(t, "exit-at-init", mcptool.WithStderr(&stderr))
+	err := p.Connect(context.Background())
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 3") {
+		t.Fatalf("got %v; want a TransportError saying the server exited with status 3", err)
+	}
+	// goleak (TestMain) checks that nothing of the half-made connection lives on.
+}
+
+func TestConnectBadProtocolVersion(t *testing.T) {
+	p := raw(t, "bad-version")
+	err := p.Connect(context.Background())
+	var pe *mcptool.ProtocolError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "1999-01-01") {
+		t.Fatalf("got %v; want a ProtocolError naming the version", err)
+	}
+}
+
+func TestLineLimit(t *testing.T) {
+	p := raw(t, "big", mcptool.WithMaxLineLength(4096))
+	connect(t, p)
+	ctx := context.Background()
+	_, err := p.CallTool(ctx, "big", map[string]any{"size": 10000})
+	if err == nil || !strings.Contains(err.Error(), "line limit") || !strings.Contains(err.Error(), `tools/call "big"`) {
+		t.Fatalf("got %v; want an error about the line limit naming the call", err)
+	}
+	// The session goes on.
+	if got, err := p.CallTool(ctx, "big", map[string]any{"size": 10}); err != nil || got != "aaaaaaaaaa" {
+		t.Fatalf("after the over-limit message: %q, %v", got, err)
+	}
+}
+
+func TestServerDiesMidSession(t *testing.T) {
+	p := raw(t, "exit")
+	connect(t, p)
+	_, err := p.CallTool(context.Background(), "exit", nil)
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Retryable {
+		t.Fatalf("got %v; want a retryable TransportError", err)
+	}
+	eventually(t, "the provider to see the connection gone", func() bool { return !p.Connected() })
+	_, err = p.CallTool(context.Background(), "echo", nil)
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 4") {
+		t.Fatalf("later call: %v; want a TransportError with the exit status", err)
+	}
+}
+
+// pipeProvider connects a provider to a rawServer in this process.
+func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.Provider, *rawServer, error) {
+	t.Helper()
+	s := &rawServer{mode: mode}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.serve(sr, sw)
+		sw.Close()
+	}()
+	t.Cleanup(func() {
+		cw.Close()
+		<-done
+	})
+	p := mcptool.FromTransport("piped", &mcp.IOTransport{Reader: cr, Writer: cw}, opts...)
+	t.Cleanup(func() { p.Close() })
+	return p, s, p.Connect(context.Background())
+}
+
+func TestPagination(t *testing.T) {
+	p, s, err := pipeProvider(t, "pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(p.ToolNames(), ","); got != "tool_,tool_p2,tool_p3" {
+		t.Fatalf("tools %s", got)
+	}
+	if s.count("tools/list") != 3 {
+		t.Fatalf("%d pages requested", s.count("tools/list"))
+	}
+	_, _, err = pipeProvider(t, "cursor-loop")
+	var pe *mcptool.ProtocolError
+	if !errors.As(err, &pe) || pe.Server != "piped" || !strings.Contains(err.Error(), "repeated") {
+		t.Fatalf("repeated cursor: %v", err)
+	}
+	_, s, err = pipeProvider(t, "endless", mcptool.WithMaxPages(5))
+	if !errors.As(err, &pe) || pe.Server != "piped" || !strings.Contains(err.Error(), "more than 5 pages") {
+		t.Fatalf("page cap: %v", err)
+	}
+	if s.count("tools/list") != 5 {
+		t.Fatalf("%d pages requested past the cap of 5", s.count("tools/list"))
+	}
+}
+
+func TestRawRequest(t *testing.T) {
+	p, _, err := pipeProvider(t, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	out, err := p.Request(ctx, "skills/list", map[string]any{"cursor": "c1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != `{"skills":[{"name":"cooking"}],"zeta":1,"alpha":2}` {
+		t.Fatalf("raw result %s; want it as the server sent it", out)
+	}
+	if _, err := p.Request(ctx, "ping", nil); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+	tools, err := p.Request(ctx, "tools/list", nil)
+	if err != nil || !strings.Contains(string(tools), `"echo"`) {
+		t.Fatalf("tools/list: %s, %v", tools, err)
+	}
+	if ext := p.ServerExtensions(); ext["io.modelcontextprotocol/skills"] == nil {
+		t.Fatalf("extensions %v", ext)
+	}
+	p2, _, err := pipeProvider(t, "no-skills")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p2.Request(ctx, "skills/list", nil)
+	var pe *mcptool.ProtocolError
+	if !errors.As(err, &pe) || pe.Code != -32601 || !strings.Contains(err.Error(), `server "piped": skills/list`) {
+		t.Fatalf("JSON-RPC error: %v", err)
+	}
+}

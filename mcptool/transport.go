@@ -1,0 +1,179 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// transport builds the go-sdk transport the settings describe, or a
+// ConfigError naming the setting at fault.
+func (p *Provider) transport() (mcp.Transport, error) {
+	c := &p.cfg
+	if p.custom != nil {
+		if len(c.env) > 0 || c.dir != "" || len(c.headers) > 0 || c.httpClient != nil || c.transport != "" {
+			return nil, &ConfigError{Server: p.name, Option: "transport", Err: errors.New("a given transport takes no URL, command, header or HTTP client options")}
+		}
+		return p.custom, nil
+	}
+	if p.command != "" || p.url == "" && c.transport == Stdio {
+		if p.command == "" {
+			return nil, &ConfigError{Server: p.name, Option: "command", Err: errors.New("empty command")}
+		}
+		if c.transport != "" && c.transport != Stdio {
+			return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q needs a URL; a command speaks stdio", c.transport)}
+		}
+		if c.maxLineLength == 0 {
+			return nil, &ConfigError{Server: p.name, Option: "max line length", Err: errors.New("must not be zero")}
+		}
+		stderr := c.stderr
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		return &stdio.Command{
+			Path:          p.command,
+			Args:          p.args,
+			Env:           c.env,
+			Dir:           c.dir,
+			Stderr:        stderr,
+			MaxLineLength: c.maxLineLength,
+			Logger:        c.logger,
+		}, nil
+	}
+	u, err := url.Parse(p.url)
+	if err != nil {
+		return nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL")}
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: want http or https with a host", u.Scheme)}
+	}
+	if len(c.env) > 0 || c.dir != "" {
+		return nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
+	}
+	client := httpClient(c.httpClient, c.headers)
+	switch t := c.transport; {
+	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
+		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client}, nil
+	case t == SSE || t == "":
+		return &detached{&mcp.SSEClientTransport{Endpoint: p.url, HTTPClient: client}}, nil
+	default:
+		return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
+	}
+}
+
+// httpClient returns the client to use: base (or the default client) as it
+// is when there are no headers, else a copy whose transport adds them.
+func httpClient(base *http.Client, headers map[string]string) *http.Client {
+	if base == nil {
+		base = http.DefaultClient
+	}
+	if len(headers) == 0 {
+		return base
+	}
+	next := base.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	h := make(http.Header, len(headers))
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	c := *base
+	c.Transport = &headerTransport{headers: h, next: next}
+	return &c
+}
+
+// headerTransport adds fixed headers to every request, on a clone, as a
+// RoundTripper must not modify the request it is given.
+type headerTransport struct {
+	headers http.Header
+	next    http.RoundTripper
+}
+
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header[k] = v
+	}
+	return t.next.RoundTrip(req)
+}
+
+// detached gives a transport whose connection lives on the context passed to
+// Connect (go-sdk's SSE client ties its event stream to it) a context that
+// lives until the connection is closed, while Connect itself still honours
+// the caller's deadline.
+type detached struct{ inner mcp.Transport }
+
+func (d *detached) Connect(ctx context.Context) (mcp.Connection, error) {
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	type result struct {
+		conn mcp.Connection
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		conn, err := d.inner.Connect(life)
+		done <- result{conn, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			cancel()
+			return nil, r.err
+		}
+		return &cancelOnClose{Connection: r.conn, cancel: cancel}, nil
+	case <-ctx.Done():
+		cancel()
+		if r := <-done; r.conn != nil {
+			r.conn.Close()
+		}
+		return nil, ctx.Err()
+	}
+}
+
+type cancelOnClose struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
+}
+
+// capture remembers the connection its transport made, so that a connection
+// go-sdk leaves open when its handshake fails half-way is closed all the same.
+type capture struct {
+	mcp.Transport
+	mu   sync.Mutex
+	conn mcp.Connection
+}
+
+func (c *capture) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	c.mu.Lock()
+	c.conn = conn
+	c.mu.Unlock()
+	return conn, err
+}
+
+func (c *capture) connection() mcp.Connection {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn
+}
+
+func (c *capture) close() {
+	if conn := c.connection(); conn != nil {
+		conn.Close()
+	}
+}

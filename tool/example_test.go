@@ -1,0 +1,43 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A local Go function becomes a tool with a derived schema, and composes with
+// any other handler, such as an MCP server's.
+func ExampleFunc() {
+	type weatherArgs struct {
+		City string `json:"city" jsonschema:"the city to report on"`
+	}
+	weather, err := tool.Func("get_weather", "Current weather in a city.",
+		func(_ context.Context, in weatherArgs) (string, error) {
+			return "20°C and clear in " + in.City, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	remote := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		if name != "add" {
+			return tool.Result{}, &tool.UnservedError{Name: name}
+		}
+		return tool.Text("3"), nil
+	})
+	h := tool.Compose(tool.Serve(weather), remote)
+
+	ctx := context.Background()
+	res, _ := h.Call(ctx, "get_weather", json.RawMessage(`{"city": "Montreal"}`))
+	fmt.Println(res.Text())
+	res, _ = h.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`))
+	fmt.Println(res.Text())
+	_, err = h.Call(ctx, "unknown", nil)
+	fmt.Println(err)
+	// Output:
+	// 20°C and clear in Montreal
+	// 3
+	// tool "unknown": not served
+}

@@ -1,0 +1,166 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// A Tool is a local tool: its definition and the handler that serves it. A
+// Tool's Call serves its own name and returns an [UnservedError] for any other.
+type Tool interface {
+	Definition() Definition
+	Handler
+}
+
+// Func makes a local [Tool] from a typed Go function.
+//
+// The input schema is derived from In, which must be a struct (a tool's
+// arguments are a JSON object): field names come from `json` tags and
+// descriptions from `jsonschema` tags, as in
+// [github.com/google/jsonschema-go/jsonschema.For]. Before fn runs, the
+// arguments are checked against that schema; a violation is a [FailedError]
+// naming the field, so the model can correct itself, and fn never sees it.
+// Missing arguments are read as {}.
+//
+// What fn returns becomes the [Result]: a string is its text; a [Result] is
+// used as it is; anything else is encoded as JSON, both as the text the model
+// reads and as the structured content for the host (and, when Out is a struct
+// or map, its schema is the definition's output schema). An error from fn
+// becomes a [FailedError] carrying its message, unless it already is a
+// [FailedError] or [RefusedError], or the context is done.
+func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Tool, error) {
+	if name == "" {
+		return nil, errors.New("tool.Func: empty name")
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("tool.Func %q: nil function", name)
+	}
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+	}
+	if in.Type != "object" {
+		return nil, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+	}
+	def := Definition{Name: name, Description: description}
+	if def.InputSchema, err = json.Marshal(in); err != nil {
+		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+	}
+	structured := true
+	switch reflect.TypeFor[Out]() {
+	case reflect.TypeFor[string](), reflect.TypeFor[Result]():
+		structured = false
+	default:
+		if out, err := jsonschema.For[Out](nil); err == nil && out.Type == "object" {
+			if def.OutputSchema, err = json.Marshal(out); err != nil {
+				return nil, fmt.Errorf("tool.Func %q: output schema: %w", name, err)
+			}
+		}
+	}
+	return &funcTool[In, Out]{def: def, in: resolved, fn: fn, structured: structured}, nil
+}
+
+type funcTool[In, Out any] struct {
+	def        Definition
+	in         *jsonschema.Resolved
+	fn         func(context.Context, In) (Out, error)
+	structured bool
+}
+
+func (t *funcTool[In, Out]) Definition() Definition { return t.def }
+
+func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	if name != t.def.Name {
+		return Result{}, &UnservedError{Name: name}
+	}
+	args = ObjectArgs(args)
+	var generic any
+	if err := json.Unmarshal(args, &generic); err != nil {
+		return Result{}, &FailedError{Name: name, Message: "the arguments are not valid JSON: " + err.Error(), Err: err}
+	}
+	if err := t.in.Validate(generic); err != nil {
+		return Result{}, &FailedError{Name: name, Message: "invalid arguments: " + err.Error(), Err: err}
+	}
+	var in In
+	if err := json.Unmarshal(args, &in); err != nil {
+		return Result{}, &FailedError{Name: name, Message: "invalid arguments: " + err.Error(), Err: err}
+	}
+	out, err := t.fn(ctx, in)
+	if err != nil {
+		var failed *FailedError
+		var refused *RefusedError
+		switch {
+		case errors.As(err, &failed), errors.As(err, &refused):
+			return Result{}, err
+		case ctx.Err() != nil:
+			return Result{}, err
+		}
+		return Result{}, &FailedError{Name: name, Message: err.Error(), Err: err}
+	}
+	switch v := any(out).(type) {
+	case string:
+		return Text(v), nil
+	case Result:
+		return v, nil
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return Result{}, &FailedError{Name: name, Message: "the result could not be encoded as JSON", Err: err}
+	}
+	res := Text(string(data))
+	if t.structured {
+		res.Structured = data
+	}
+	return res, nil
+}
+
+// ObjectArgs normalizes the arguments a model wrote for a call: none at all
+// (nil, empty, or JSON null) becomes {}, and a JSON string that holds a JSON
+// object (models sometimes stringify the arguments) becomes that object.
+// Anything else is returned as it is.
+func ObjectArgs(args json.RawMessage) json.RawMessage {
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return json.RawMessage("{}")
+	}
+	if trimmed[0] == '"' {
+		var s string
+		if json.Unmarshal(trimmed, &s) == nil {
+			inner := bytes.TrimSpace([]byte(s))
+			if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+				return json.RawMessage(inner)
+			}
+		}
+	}
+	return args
+}
+
+// Serve returns a handler for local tools: it runs the tool with the called
+// name and returns an [UnservedError] for any other name. When two tools have
+// the same name, the first is served.
+func Serve(tools ...Tool) Handler {
+	byName := make(map[string]Tool, len(tools))
+	for _, t := range tools {
+		name := t.Definition().Name
+		if _, dup := byName[name]; !dup {
+			byName[name] = t
+		}
+	}
+	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+		t, ok := byName[name]
+		if !ok {
+			return Result{}, &UnservedError{Name: name}
+		}
+		return t.Call(ctx, name, args)
+	})
+}

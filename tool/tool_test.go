@@ -1,0 +1,254 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+func serving(served string, answer tool.Result) tool.Handler {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		if name != served {
+			return tool.Result{}, &tool.UnservedError{Name: name}
+		}
+		return answer, nil
+	})
+}
+
+func legacy(served string) tool.Handler {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		if name != served {
+			return tool.Text(`{"error": "Unknown tool: ` + name + `"}`), nil
+		}
+		return tool.Text("legacy " + name), nil
+	})
+}
+
+func TestComposeFirstMatchWins(t *testing.T) {
+	h := tool.Compose(serving("a", tool.Text("first")), serving("a", tool.Text("second")), serving("b", tool.Text("b")))
+	ctx := context.Background()
+	if res, err := h.Call(ctx, "a", nil); err != nil || res.Text() != "first" {
+		t.Fatalf("a: %q, %v; want first", res.Text(), err)
+	}
+	if res, err := h.Call(ctx, "b", nil); err != nil || res.Text() != "b" {
+		t.Fatalf("b: %q, %v", res.Text(), err)
+	}
+}
+
+func TestComposeLegacyEnvelopePassesOn(t *testing.T) {
+	h := tool.Compose(legacy("x"), serving("y", tool.Text("from y")))
+	res, err := h.Call(context.Background(), "y", nil)
+	if err != nil || res.Text() != "from y" {
+		t.Fatalf("y: %q, %v; want the second handler's answer", res.Text(), err)
+	}
+}
+
+func TestComposeLastAnswerIsTheComposition(t *testing.T) {
+	ctx := context.Background()
+	// The last handler's decline is returned as it is.
+	h := tool.Compose(serving("a", tool.Text("a")), legacy("b"))
+	res, err := h.Call(ctx, "zzz", nil)
+	if err != nil || !tool.IsUnknownToolEnvelope(res) {
+		t.Fatalf("got %q, %v; want the last handler's envelope", res.Text(), err)
+	}
+	h = tool.Compose(legacy("b"), serving("a", tool.Text("a")))
+	_, err = h.Call(ctx, "zzz", nil)
+	var u *tool.UnservedError
+	if !errors.As(err, &u) || u.Name != "zzz" || !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("got %v; want UnservedError for zzz", err)
+	}
+}
+
+func TestComposeOtherErrorsStop(t *testing.T) {
+	boom := errors.New("boom")
+	failing := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
+		return tool.Result{}, boom
+	})
+	called := false
+	after := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
+		called = true
+		return tool.Text("after"), nil
+	})
+	_, err := tool.Compose(failing, after).Call(context.Background(), "a", nil)
+	if !errors.Is(err, boom) || called {
+		t.Fatalf("err=%v called=%v; want boom and no further handler", err, called)
+	}
+	// A wrapped unserved error still passes on.
+	wrapped := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		return tool.Result{}, errors.Join(errors.New("context"), &tool.UnservedError{Name: name})
+	})
+	if res, err := tool.Compose(wrapped, after).Call(context.Background(), "a", nil); err != nil || res.Text() != "after" {
+		t.Fatalf("wrapped unserved: %q, %v", res.Text(), err)
+	}
+}
+
+func TestComposeEmpty(t *testing.T) {
+	_, err := tool.Compose().Call(context.Background(), "a", nil)
+	if !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("got %v; want unserved", err)
+	}
+}
+
+func TestIsUnknownToolEnvelope(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"error": "Unknown tool: x"}`:          true,
+		`{"error":"Unknown tool: x"}`:           true,
+		`{"error": "Unknown tool: x", "a": 1}`:  false,
+		`{"error": "failed: Unknown tool: x"}`:  false,
+		`Unknown tool: x`:                       false,
+		`{"error": {"message":"Unknown tool"}}`: false,
+	} {
+		if got := tool.IsUnknownToolEnvelope(tool.Text(text)); got != want {
+			t.Errorf("%s: got %v, want %v", text, got, want)
+		}
+	}
+	two := tool.Result{Parts: []tool.Part{tool.TextPart{Text: `{"error": "Unknown tool: x"}`}, tool.TextPart{Text: "more"}}}
+	if tool.IsUnknownToolEnvelope(two) {
+		t.Error("two parts are not an envelope")
+	}
+}
+
+func TestResultText(t *testing.T) {
+	r := tool.Result{Parts: []tool.Part{
+		tool.TextPart{Text: "before"},
+		tool.ImagePart{MIMEType: "image/png", Data: []byte{1}},
+		tool.TextPart{Text: "after"},
+	}}
+	if got, want := r.Text(), "before\n[image]\nafter"; got != want {
+		t.Fatalf("Text() = %q, want %q", got, want)
+	}
+	if !r.HasImages() || tool.Text("x").HasImages() {
+		t.Fatal("HasImages wrong")
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	f := false
+	var none *tool.Annotations
+	if !none.Destructive() || none.ReadOnly() || none.Idempotent() || !none.OpenWorld() {
+		t.Error("nil annotations must read as the specification's defaults")
+	}
+	ro := &tool.Annotations{ReadOnlyHint: true}
+	if ro.Destructive() || !ro.ReadOnly() || !ro.Idempotent() {
+		t.Error("read-only")
+	}
+	safe := &tool.Annotations{DestructiveHint: &f, IdempotentHint: true, OpenWorldHint: &f}
+	if safe.Destructive() || !safe.Idempotent() || safe.OpenWorld() {
+		t.Error("explicit hints")
+	}
+}
+
+type addArgs struct {
+	A int    `json:"a" jsonschema:"the first addend"`
+	B int    `json:"b"`
+	N string `json:"note,omitempty"`
+}
+
+type sum struct {
+	Sum int `json:"sum"`
+}
+
+func TestFunc(t *testing.T) {
+	add, err := tool.Func("add", "Adds two numbers.", func(_ context.Context, in addArgs) (sum, error) {
+		return sum{in.A + in.B}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := add.Definition()
+	var schema struct {
+		Type       string                     `json:"type"`
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(def.InputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema.Type != "object" || len(schema.Properties) != 3 || strings.Join(schema.Required, ",") != "a,b" {
+		t.Fatalf("input schema %s", def.InputSchema)
+	}
+	if !strings.Contains(string(schema.Properties["a"]), "the first addend") {
+		t.Errorf("description tag lost: %s", schema.Properties["a"])
+	}
+	if len(def.OutputSchema) == 0 {
+		t.Error("no output schema for a struct result")
+	}
+	ctx := context.Background()
+	res, err := add.Call(ctx, "add", json.RawMessage(`{"a": 2, "b": 3}`))
+	if err != nil || res.Text() != `{"sum":5}` || string(res.Structured) != `{"sum":5}` {
+		t.Fatalf("call: %q %s %v", res.Text(), res.Structured, err)
+	}
+	// Stringified arguments are accepted.
+	if res, err = add.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err != nil || res.Text() != `{"sum":2}` {
+		t.Fatalf("stringified: %q %v", res.Text(), err)
+	}
+	// A schema violation never reaches the function and names the field.
+	var failed *tool.FailedError
+	_, err = add.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
+	if !errors.As(err, &failed) || !strings.Contains(failed.Message, "a") {
+		t.Fatalf("bad type: %v", err)
+	}
+	_, err = add.Call(ctx, "add", nil)
+	if !errors.As(err, &failed) || !strings.Contains(failed.Message, "b") {
+		t.Fatalf("missing arguments: %v", err)
+	}
+	if _, err = add.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("other name: %v", err)
+	}
+}
+
+func TestFuncErrorsAndResults(t *testing.T) {
+	type none struct{}
+	fail, err := tool.Func("fail", "", func(context.Context, none) (string, error) {
+		return "", errors.New("disk full")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fail.Call(context.Background(), "fail", nil)
+	var failed *tool.FailedError
+	if !errors.As(err, &failed) || failed.Message != "disk full" {
+		t.Fatalf("got %v", err)
+	}
+	text, _ := tool.Func("hello", "", func(context.Context, none) (string, error) { return "hi", nil })
+	if res, err := text.Call(context.Background(), "hello", json.RawMessage("null")); err != nil || res.Text() != "hi" || res.Structured != nil {
+		t.Fatalf("string result: %q %s %v", res.Text(), res.Structured, err)
+	}
+	if _, err := tool.Func("bad", "", func(context.Context, int) (string, error) { return "", nil }); err == nil {
+		t.Fatal("a non-struct input type must be refused")
+	}
+}
+
+func TestServe(t *testing.T) {
+	type none struct{}
+	a, _ := tool.Func("a", "", func(context.Context, none) (string, error) { return "A", nil })
+	b, _ := tool.Func("b", "", func(context.Context, none) (string, error) { return "B", nil })
+	h := tool.Serve(a, b)
+	if res, err := h.Call(context.Background(), "b", nil); err != nil || res.Text() != "B" {
+		t.Fatalf("b: %q %v", res.Text(), err)
+	}
+	if _, err := h.Call(context.Background(), "c", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("c: %v", err)
+	}
+}
+
+func TestObjectArgs(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "{}",
+		"null":             "{}",
+		" ":                "{}",
+		`{"a":1}`:          `{"a":1}`,
+		`"{\"a\":1}"`:      `{"a":1}`,
+		`"not an object"`:  `"not an object"`,
+		`[1,2]`:            `[1,2]`,
+		`"{\"a\":broken}"`: `"{\"a\":broken}"`,
+	} {
+		if got := string(tool.ObjectArgs(json.RawMessage(in))); got != want {
+			t.Errorf("ObjectArgs(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
