@@ -1,0 +1,47 @@
+// Package policy gates tool calls: allow and deny patterns over tool names,
+// judged under every name a call goes by, and an approval hook asked before a
+// call runs.
+//
+// A [Policy] wraps a [tool.Handler] ([Policy.Handler]); a call it refuses
+// never reaches the handler and comes back as a [*tool.RefusedError] whose
+// Message tells the model, in plain words, which rule refused it:
+//
+//	the tool "delete_file" is denied by policy pattern "delete_*"
+//	the user declined to run "delete_file"
+//
+// [Policy.Check] judges a call without running it, and [Policy.Allowed] tells
+// a host which definitions to offer the model at all.
+//
+// # Patterns
+//
+// Patterns are globs with [path.Match] syntax (*, ?, [a-z], \ to escape),
+// checked when the policy is made. Deny wins over allow; with no allow
+// patterns, everything not denied is allowed.
+//
+// # Every name
+//
+// One MCP tool goes by several names: its own (search), the namespaced name a
+// host offers when it serves many servers (kb_search), and the alias
+// mcp__kb__search that some agents and prompts use. A call is judged under
+// all of them, so that a tool refused under one name cannot be reached
+// through another: Deny "delete_*" refuses delete_file, fs_delete_file and
+// mcp__fs__delete_file alike. The policy learns the other names from the
+// host's [Resolver]; without one it knows the called name and, for an alias,
+// its tool part, which is enough for a deny pattern on the tool's own name to
+// hold.
+//
+// The exact rule is in the documentation of [Policy]. In short: a call is
+// refused if any of its names is denied, and otherwise allowed if any name
+// that surely belongs to it is allowed. The server part of an alias is
+// nobody's promise (a handler runs mcp__anything__search as search), so it
+// never allows a call by itself. Write patterns against the tool's own
+// name: it is the one name every call of the tool is judged under.
+//
+// # Approval
+//
+// An [Approver] is asked about each call the patterns let through, with the
+// call's names, arguments and annotations; [AskUnlessReadOnly] asks only about
+// tools not annotated read-only.
+//
+// A Policy holds no global state and starts no goroutines.
+package policy

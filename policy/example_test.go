@@ -1,0 +1,64 @@
+package policy_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A host serving the tools of an MCP server "fs" under namespaced names gates
+// them: delete_* is denied under every name, read-only tools run freely, and
+// anything else asks the user first (here, a user who always says no).
+func Example() {
+	// What the host knows: each tool by its namespaced name, its own name and
+	// its alias. A real host builds this from its tool catalog.
+	known := map[string]policy.Names{}
+	for _, n := range []policy.Names{
+		{Tool: "read_file", Server: "fs", Namespaced: "fs_read_file", Annotations: &tool.Annotations{ReadOnlyHint: true}},
+		{Tool: "write_file", Server: "fs", Namespaced: "fs_write_file"},
+		{Tool: "delete_file", Server: "fs", Namespaced: "fs_delete_file"},
+	} {
+		known[n.Namespaced], known[n.Tool], known["mcp__fs__"+n.Tool] = n, n, n
+	}
+
+	p, err := policy.New(policy.Config{
+		Deny: []string{"delete_*"}, // the tool's own name: it holds under every name
+		Resolver: func(name string) (policy.Names, bool) {
+			n, ok := known[name]
+			return n, ok
+		},
+		Approver: policy.AskUnlessReadOnly(func(_ context.Context, c policy.Call) (policy.Decision, error) {
+			fmt.Printf("asking the user about %s %s\n", c.Tool, c.Args)
+			return policy.Refuse(""), nil
+		}),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	fs := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		return tool.Text("ran " + name), nil
+	})
+	h := p.Handler(fs)
+
+	for _, name := range []string{"fs_read_file", "fs_write_file", "fs_delete_file", "mcp__fs__delete_file"} {
+		res, err := h.Call(context.Background(), name, json.RawMessage(`{"path": "notes.txt"}`))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(res.Text())
+	}
+	fmt.Println("offer fs_delete_file:", p.Allowed("fs_delete_file"))
+	// Output:
+	// ran fs_read_file
+	// asking the user about write_file {"path": "notes.txt"}
+	// tool "fs_write_file" refused: the user declined to run "fs_write_file"
+	// tool "fs_delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
+	// tool "mcp__fs__delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
+	// offer fs_delete_file: false
+}

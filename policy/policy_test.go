@@ -1,0 +1,362 @@
+package policy_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+var (
+	readOnly    = &tool.Annotations{ReadOnlyHint: true}
+	destructive = &tool.Annotations{}
+)
+
+// hostNames is what a host serving two servers, kb and fs, namespaced, knows.
+// Every tool is known by its own name, its namespaced name and its alias.
+func hostNames() policy.Resolver {
+	tools := []policy.Names{
+		{Tool: "search", Server: "kb", Namespaced: "kb_search", Annotations: readOnly},
+		{Tool: "delete_file", Server: "fs", Namespaced: "fs_delete_file", Annotations: destructive},
+		{Tool: "read_file", Server: "fs", Namespaced: "fs_read_file", Annotations: readOnly},
+		{Tool: "write_file", Server: "fs", Namespaced: "fs_write_file"},
+	}
+	byName := map[string]policy.Names{}
+	for _, n := range tools {
+		byName[n.Tool] = n
+		byName[n.Namespaced] = n
+		byName["mcp__"+n.Server+"__"+n.Tool] = n
+	}
+	return func(name string) (policy.Names, bool) {
+		n, ok := byName[name]
+		return n, ok
+	}
+}
+
+func mustNew(t *testing.T, c policy.Config) *policy.Policy {
+	t.Helper()
+	p, err := policy.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// refusal returns the refusal message of a check, or "" if it passed, failing
+// the test on any other error.
+func refusal(t *testing.T, p *policy.Policy, name string) string {
+	t.Helper()
+	err := p.Check(context.Background(), name, nil)
+	if err == nil {
+		return ""
+	}
+	var r *tool.RefusedError
+	if !errors.As(err, &r) {
+		t.Fatalf("%s: %v is not a refusal", name, err)
+	}
+	if r.Name != name {
+		t.Errorf("%s: refusal names %q, want the called name", name, r.Name)
+	}
+	return r.Message
+}
+
+// Proves that bad patterns fail New with an error naming the pattern and its
+// list, so that a typo never silently matches nothing.
+func TestNewRejectsBadPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		c       policy.Config
+		want    string
+		syntax  bool
+		comment string
+	}{
+		{policy.Config{Deny: []string{"ok_*", "[delete"}}, `deny pattern "[delete"`, true, "unclosed class"},
+		{policy.Config{Allow: []string{`read\`}}, `allow pattern "read\\"`, true, "trailing escape"},
+		{policy.Config{Allow: []string{"*["}}, `allow pattern "*["`, true, "bad class after a star, which Match sees only when checked in full"},
+		{policy.Config{Deny: []string{""}}, `deny pattern ""`, false, "empty pattern"},
+	} {
+		_, err := policy.New(tc.c)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error naming %s", tc.comment, err, tc.want)
+			continue
+		}
+		if got := errors.Is(err, path.ErrBadPattern); got != tc.syntax {
+			t.Errorf("%s: errors.Is(err, path.ErrBadPattern) = %v", tc.comment, got)
+		}
+	}
+}
+
+// Proves the pattern rules on plain names: glob syntax, deny wins over allow,
+// and no allow patterns means everything not denied is allowed.
+func TestPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		allow, deny []string
+		call        string
+		allowed     bool
+	}{
+		{"no patterns allow all", nil, nil, "anything", true},
+		{"no allow: undenied allowed", nil, []string{"delete_*"}, "read_file", true},
+		{"no allow: denied refused", nil, []string{"delete_*"}, "delete_file", false},
+		{"deny wins over allow star", []string{"*"}, []string{"delete_*"}, "delete_file", false},
+		{"deny wins over exact allow", []string{"delete_file"}, []string{"delete_*"}, "delete_file", false},
+		{"allow listed", []string{"read_*", "search"}, nil, "read_file", true},
+		{"allow exact", []string{"read_*", "search"}, nil, "search", true},
+		{"not in allow", []string{"read_*", "search"}, nil, "write_file", false},
+		{"glob is whole-name", []string{"read"}, nil, "read_file", false},
+		{"question mark", []string{"?ead_file"}, nil, "read_file", true},
+		{"class", []string{"[rw]*_file"}, nil, "write_file", true},
+		{"negated class", []string{"[^d]*"}, nil, "delete_file", false},
+		{"escaped star is literal", []string{`star\*`}, nil, "star*", true},
+		{"escaped star is not a glob", []string{`star\*`}, nil, "stars", false},
+		{"star stops at slash (path.Match)", []string{"fs*"}, nil, "fs/read", false},
+		{"case matters", nil, []string{"delete_*"}, "Delete_file", true},
+	} {
+		p := mustNew(t, policy.Config{Allow: tc.allow, Deny: tc.deny})
+		if got := refusal(t, p, tc.call) == ""; got != tc.allowed {
+			t.Errorf("%s: %s allowed = %v, want %v", tc.name, tc.call, got, tc.allowed)
+		}
+		if got := p.Allowed(tc.call); got != tc.allowed {
+			t.Errorf("%s: Allowed(%s) = %v, want %v", tc.name, tc.call, got, tc.allowed)
+		}
+	}
+}
+
+// Proves that a call is judged under every name it goes by: a tool denied by
+// one of its names cannot be reached through its own name, its namespaced
+// name, or its alias (with any server part written).
+func TestEveryNameDenied(t *testing.T) {
+	names := []string{"delete_file", "fs_delete_file", "mcp__fs__delete_file", "mcp__kb__delete_file"}
+	for _, tc := range []struct {
+		deny     string
+		resolver policy.Resolver
+		names    []string
+	}{
+		// A pattern on the tool's own name holds under every name.
+		{"delete_*", hostNames(), names},
+		// Without a resolver, the own name and every alias still fail.
+		{"delete_*", nil, []string{"delete_file", "mcp__fs__delete_file", "mcp__kb__delete_file", "mcp__a__b__delete_file"}},
+		// A pattern on the namespaced name holds once the resolver knows it.
+		{"fs_delete_file", hostNames(), names[:3]},
+		// So does one on the alias, for the names the resolver knows.
+		{"mcp__fs__delete_*", hostNames(), names[:3]},
+	} {
+		p := mustNew(t, policy.Config{Allow: []string{"*"}, Deny: []string{tc.deny}, Resolver: tc.resolver})
+		for _, n := range tc.names {
+			if refusal(t, p, n) == "" {
+				t.Errorf("deny %q (resolver %v): %s was allowed", tc.deny, tc.resolver != nil, n)
+			}
+			if p.Allowed(n) {
+				t.Errorf("deny %q: Allowed(%s) = true", tc.deny, n)
+			}
+		}
+		// Another tool of the same server is untouched.
+		if msg := refusal(t, p, "fs_read_file"); msg != "" {
+			t.Errorf("deny %q: fs_read_file refused: %s", tc.deny, msg)
+		}
+	}
+}
+
+// Proves that a tool allowed only by its own name is allowed under its
+// other names, the alias included, with or without a resolver.
+func TestAllowedByOwnName(t *testing.T) {
+	withResolver := mustNew(t, policy.Config{Allow: []string{"search"}, Resolver: hostNames()})
+	for _, n := range []string{"search", "kb_search", "mcp__kb__search"} {
+		if msg := refusal(t, withResolver, n); msg != "" {
+			t.Errorf("with resolver: %s refused: %s", n, msg)
+		}
+	}
+	bare := mustNew(t, policy.Config{Allow: []string{"search"}})
+	for _, n := range []string{"search", "mcp__kb__search"} {
+		if msg := refusal(t, bare, n); msg != "" {
+			t.Errorf("without resolver: %s refused: %s", n, msg)
+		}
+	}
+	// Without a resolver, a namespaced name is just another name.
+	if refusal(t, bare, "kb_search") == "" {
+		t.Error("without resolver: kb_search allowed by a pattern for search")
+	}
+}
+
+// Proves that the server part of a called alias is not trusted: it cannot
+// allow a call by itself (the handler runs the tool part whatever server is
+// written), while a server the resolver vouches for can.
+func TestAliasServerPartNotChecked(t *testing.T) {
+	bare := mustNew(t, policy.Config{Allow: []string{"mcp__kb__*"}})
+	for _, n := range []string{"mcp__kb__search", "mcp__kb__delete_file", "search"} {
+		if refusal(t, bare, n) == "" {
+			t.Errorf("without resolver: %s allowed by a pattern on the alias's server part", n)
+		}
+	}
+	vouched := mustNew(t, policy.Config{Allow: []string{"mcp__kb__*"}, Resolver: hostNames()})
+	for n, want := range map[string]bool{
+		"search":               true,  // the resolver says kb serves it
+		"kb_search":            true,  // likewise
+		"mcp__kb__search":      true,  // likewise
+		"mcp__kb__delete_file": false, // unknown: the written server proves nothing
+		"mcp__fs__delete_file": false, // fs serves it
+		"fs_delete_file":       false,
+	} {
+		if got := refusal(t, vouched, n) == ""; got != want {
+			t.Errorf("with resolver: %s allowed = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// Proves the rule for aliases whose tool part has several readings: any
+// denied reading refuses, and an allow needs every reading allowed, since the
+// handler may run any of them.
+func TestAmbiguousAlias(t *testing.T) {
+	for _, tc := range []struct {
+		allow, deny []string
+		call        string
+		allowed     bool
+	}{
+		{nil, []string{"c"}, "mcp__x__evil__c", false},       // reading "c" denied
+		{nil, []string{"evil__c"}, "mcp__x__evil__c", false}, // reading "evil__c" denied
+		{[]string{"c"}, nil, "mcp__x__evil__c", false},       // "evil__c" not allowed
+		{[]string{"c", "evil__c"}, nil, "mcp__x__evil__c", true},
+		{[]string{"*c"}, nil, "mcp__x__evil__c", true},
+		{nil, []string{"b"}, "mcp__a___b", false},             // overlapping "__": readings "_b" and "b"
+		{[]string{"mcp__nothing"}, nil, "mcp__nothing", true}, // no "__" after the prefix: a plain name
+	} {
+		p := mustNew(t, policy.Config{Allow: tc.allow, Deny: tc.deny})
+		if got := refusal(t, p, tc.call) == ""; got != tc.allowed {
+			t.Errorf("allow %q deny %q: %s allowed = %v, want %v", tc.allow, tc.deny, tc.call, got, tc.allowed)
+		}
+	}
+}
+
+// Proves that a resolver that does not know an alias cannot make it escape a
+// deny pattern on its tool part.
+func TestUnknownAliasDenied(t *testing.T) {
+	knowsNothing := func(string) (policy.Names, bool) { return policy.Names{}, false }
+	p := mustNew(t, policy.Config{Deny: []string{"delete_*"}, Resolver: knowsNothing})
+	if got, want := refusal(t, p, "mcp__made_up__delete_file"), `the tool "delete_file" is denied by policy pattern "delete_*"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Proves the refusal messages name the rule in plain words.
+func TestRefusalMessages(t *testing.T) {
+	p := mustNew(t, policy.Config{Allow: []string{"read_*", "search"}, Deny: []string{"delete_*"}, Resolver: hostNames()})
+	for call, want := range map[string]string{
+		"delete_file":          `the tool "delete_file" is denied by policy pattern "delete_*"`,
+		"mcp__fs__delete_file": `the tool "delete_file" is denied by policy pattern "delete_*"`,
+		"fs_write_file":        `the tool "fs_write_file" is not allowed by policy: it matches none of the allowed patterns "read_*", "search"`,
+	} {
+		if got := refusal(t, p, call); got != want {
+			t.Errorf("%s: got %q, want %q", call, got, want)
+		}
+	}
+	err := p.Check(context.Background(), "delete_file", nil)
+	if want := `tool "delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"`; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err, want)
+	}
+}
+
+// counting is a handler that records its calls.
+type counting struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *counting) Call(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, name)
+	return tool.Text("ran " + name), nil
+}
+
+// Proves that the gate runs allowed calls on the wrapped handler, unchanged,
+// and returns refusals without calling it.
+func TestHandler(t *testing.T) {
+	next := &counting{}
+	p := mustNew(t, policy.Config{Deny: []string{"delete_*"}, Resolver: hostNames()})
+	h := p.Handler(next)
+	ctx := context.Background()
+	for _, n := range []string{"delete_file", "fs_delete_file", "mcp__fs__delete_file", "mcp__x__delete_file"} {
+		res, err := h.Call(ctx, n, nil)
+		var r *tool.RefusedError
+		if !errors.As(err, &r) || len(res.Parts) != 0 {
+			t.Errorf("%s: %q, %v; want a refusal", n, res.Text(), err)
+		}
+	}
+	if len(next.calls) != 0 {
+		t.Fatalf("the wrapped handler ran %q on refusal", next.calls)
+	}
+	res, err := h.Call(ctx, "mcp__fs__read_file", json.RawMessage(`{"path": "a"}`))
+	if err != nil || res.Text() != "ran mcp__fs__read_file" {
+		t.Fatalf("allowed call: %q, %v", res.Text(), err)
+	}
+}
+
+// Proves that Allowed filters definitions by every name a tool goes by, and
+// that no name at all is not allowed.
+func TestAllowed(t *testing.T) {
+	p := mustNew(t, policy.Config{Deny: []string{"delete_*"}, Resolver: hostNames()})
+	var offered []string
+	for _, def := range []string{"kb_search", "fs_delete_file", "fs_read_file", "local_tool"} {
+		if p.Allowed(def) {
+			offered = append(offered, def)
+		}
+	}
+	if got, want := strings.Join(offered, ","), "kb_search,fs_read_file,local_tool"; got != want {
+		t.Errorf("offered %s, want %s", got, want)
+	}
+	// Names given together are one tool's: one denied name denies it.
+	bare := mustNew(t, policy.Config{Deny: []string{"delete_*"}})
+	if bare.Allowed("fs_delete_file", "delete_file") {
+		t.Error(`Allowed("fs_delete_file", "delete_file") with no resolver: want false`)
+	}
+	if p.Allowed() || p.Allowed("") {
+		t.Error("Allowed with no name: want false")
+	}
+}
+
+// Proves that New copies its patterns, so a Config changed later does not
+// change a policy in use.
+func TestConfigCopied(t *testing.T) {
+	c := policy.Config{Deny: []string{"delete_*"}}
+	p := mustNew(t, c)
+	c.Deny[0] = "nothing"
+	if p.Allowed("delete_file") {
+		t.Fatal("changing the Config after New changed the policy")
+	}
+}
+
+// Proves that one policy serves concurrent calls (run with -race).
+func TestConcurrent(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	p := mustNew(t, policy.Config{
+		Deny:     []string{"delete_*"},
+		Resolver: hostNames(),
+		Approver: func(context.Context, policy.Call) (policy.Decision, error) {
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			return policy.Approve(), nil
+		},
+	})
+	h := p.Handler(&counting{})
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			name := []string{"kb_search", "mcp__fs__delete_file"}[i%2]
+			_, err := h.Call(context.Background(), name, nil)
+			if (err == nil) != (name == "kb_search") {
+				t.Errorf("%s: %v", name, err)
+			}
+		})
+	}
+	wg.Wait()
+	if asked != 25 {
+		t.Errorf("approver asked %d times, want 25", asked)
+	}
+}
