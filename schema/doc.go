@@ -1,0 +1,22 @@
+// Package schema makes MCP tools acceptable to each model vendor, and checks
+// the arguments a model sends.
+//
+// MCP servers name tools freely and describe arguments with any JSON Schema;
+// the OpenAI, Anthropic and Gemini APIs each refuse some names and some
+// schemas, and one refused tool fails a whole request. This package:
+//
+//   - checks names against each vendor's rule ([CheckName]) and assigns
+//     vendor-safe, reversible names ([Namer]);
+//   - lowers a schema for a vendor ([Lower]): Anthropic gets it untouched,
+//     Gemini gets its OpenAPI subset (references inlined, type arrays made
+//     nullable, unknown keywords dropped), OpenAI gets strict mode when the
+//     schema allows it;
+//   - lists every problem of a tool for a vendor ([Lint]), so a host can
+//     quarantine one tool with a diagnostic naming the JSON pointer instead
+//     of failing a session;
+//   - validates arguments against the tool's original schema ([Compile],
+//     [Validator.Validate]) with messages a model can act on.
+//
+// Lowering only loosens: what a vendor cannot express is dropped from what
+// the model is shown, and enforced locally by the [Validator].
+package schema

@@ -1,0 +1,406 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The Gemini API takes function parameters as its Schema object, "a select
+// subset of an OpenAPI 3.0 schema object" (Gemini API reference, Schema;
+// google-genai SDK types.Schema). Its fields are: type (one value), format,
+// title, description, nullable, enum (strings), items, properties, required,
+// propertyOrdering, anyOf, minItems, maxItems, minLength, maxLength, pattern,
+// minProperties, maxProperties, minimum, maximum, default, example. There is
+// no $ref/$defs, no type array, no additionalProperties, oneOf, allOf, not or
+// const. Formats: "enum" and "date-time" for strings, "float"/"double" and
+// "int32"/"int64" for numbers (Gemini API Schema.format; Firebase AI Logic
+// says other string formats make Gemini Developer API requests fail).
+//
+// Newer Gemini models also take parametersJsonSchema (full JSON Schema);
+// lowering targets the Schema object, which every model accepts.
+var geminiKept = map[string]bool{
+	"type": true, "format": true, "title": true, "description": true, "nullable": true,
+	"enum": true, "items": true, "properties": true, "required": true,
+	"propertyOrdering": true, "anyOf": true, "minItems": true, "maxItems": true,
+	"minLength": true, "maxLength": true, "pattern": true, "minProperties": true,
+	"maxProperties": true, "minimum": true, "maximum": true, "default": true, "example": true,
+}
+
+// maxInlined bounds the subschemas one Gemini lowering may produce.
+const maxInlined = 10000
+
+var geminiFormats = map[string]map[string]bool{
+	"string":  {"enum": true, "date-time": true},
+	"number":  {"float": true, "double": true},
+	"integer": {"int32": true, "int64": true},
+}
+
+// geminiTypeKeywords says which keywords belong to which type, to split a
+// schema with a type array of several types into anyOf branches.
+var geminiTypeKeywords = map[string]string{
+	"items": "array", "minItems": "array", "maxItems": "array",
+	"properties": "object", "required": "object", "propertyOrdering": "object",
+	"minProperties": "object", "maxProperties": "object",
+	"minLength": "string", "maxLength": "string", "pattern": "string",
+	"minimum": "number", "maximum": "number",
+}
+
+// gemini lowers l.root:
+//   - a local $ref ("#/$defs/x", "#/definitions/x", any "#/..." pointer) is
+//     replaced by a copy of its target, its sibling keywords laid over it; a
+//     recursive reference cannot be inlined (fatal), nor can a remote one;
+//   - "type": ["string","null"] becomes "type":"string" + "nullable":true,
+//     several non-null types become anyOf branches;
+//   - const becomes a one-value enum; null in an enum becomes nullable;
+//     an enum of non-strings is moved into the description;
+//   - oneOf becomes anyOf (exclusivity is not enforced by the model);
+//   - allOf of plain object schemas is merged, anything else is fatal;
+//   - every other keyword Gemini lacks is dropped with a diagnostic.
+func (l *lowering) gemini() json.RawMessage {
+	out := l.gem(l.root, "", nil)
+	if o, ok := out.(*object); ok {
+		if !o.has("type") && !o.has("anyOf") {
+			o.set("type", "object")
+		}
+		if ts := typeNames(o); len(ts) == 1 && ts[0] == "object" && !o.has("properties") {
+			o.set("properties", &object{})
+		}
+	}
+	if l.hasFatal() {
+		return nil
+	}
+	return encodeOrdered(out)
+}
+
+func (l *lowering) hasFatal() bool {
+	for _, d := range l.diags {
+		if d.Fatal {
+			return true
+		}
+	}
+	return false
+}
+
+// gem lowers the schema s found at ptr; refs holds the references being
+// inlined, to catch recursion.
+func (l *lowering) gem(s any, ptr string, refs []string) any {
+	if len(refs) > 64 {
+		l.fatal(ptr, "$ref", "references nested too deeply to inline")
+		return &object{}
+	}
+	// Inlining can grow a schema exponentially (a definition referring twice
+	// to one referring twice ...): bound the work.
+	if l.nodes++; l.nodes > maxInlined {
+		if l.nodes == maxInlined+1 {
+			l.fatal(ptr, "$ref", "schema too large once references are inlined (over %d subschemas)", maxInlined)
+		}
+		return &object{}
+	}
+	switch s := s.(type) {
+	case bool:
+		if !s {
+			l.fatal(ptr, "", "schema false accepts nothing; Gemini cannot express it")
+		}
+		return &object{}
+	case *object:
+		return l.gemObject(s, ptr, refs)
+	}
+	l.fatal(ptr, "", "not a schema (want an object or a boolean)")
+	return &object{}
+}
+
+func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
+	if ref, ok := s.get("$ref"); ok {
+		return l.gemRef(s, ref, ptr, refs)
+	}
+	out := &object{}
+	nullable, split := false, false
+	for _, m := range s.members {
+		kp := pointerJoin(ptr, m.key)
+		switch m.key {
+		case "$defs", "definitions":
+			// Inlined where referenced.
+		case "type":
+			types := typeNames(s)
+			var nonNull []string
+			for _, t := range types {
+				if t == "null" {
+					nullable = true
+				} else {
+					nonNull = append(nonNull, t)
+				}
+			}
+			switch {
+			case len(nonNull) == 1:
+				out.set("type", nonNull[0])
+			case len(nonNull) > 1:
+				split = true
+				out.set("anyOf", splitTypes(s, nonNull, l, ptr, refs))
+			case len(types) == 0:
+				l.fatal(kp, "type", "malformed type")
+			}
+		case "const":
+			l.gemEnum(out, []any{m.val}, kp, "const", &nullable)
+		case "enum":
+			vals, ok := m.val.([]any)
+			if !ok {
+				l.fatal(kp, "enum", "enum is not an array")
+				continue
+			}
+			l.gemEnum(out, vals, kp, "enum", &nullable)
+		case "oneOf", "anyOf":
+			subs, ok := m.val.([]any)
+			if !ok {
+				l.fatal(kp, m.key, "%s is not an array", m.key)
+				continue
+			}
+			if m.key == "oneOf" {
+				l.note(kp, "oneOf", "oneOf became anyOf: Gemini has no oneOf, so exclusivity is not enforced")
+			}
+			var branches []any
+			for i, sub := range subs {
+				b := l.gem(sub, pointerJoin(kp, itoa(i)), refs)
+				if isNullSchema(b) {
+					nullable = true
+					continue
+				}
+				branches = append(branches, b)
+			}
+			if len(branches) == 1 && !out.has("anyOf") {
+				mergeInto(out, branches[0].(*object))
+			} else if len(branches) > 0 {
+				if prev, ok := out.get("anyOf"); ok {
+					branches = append(prev.([]any), branches...)
+				}
+				out.set("anyOf", branches)
+			}
+		case "allOf":
+			l.gemAllOf(out, m.val, kp, refs)
+		case "properties":
+			props, ok := m.val.(*object)
+			if !ok {
+				l.fatal(kp, "properties", "properties is not an object")
+				continue
+			}
+			lp := &object{}
+			for _, p := range props.members {
+				lp.set(p.key, l.gem(p.val, pointerJoin(kp, p.key), refs))
+			}
+			out.set("properties", lp)
+		case "items":
+			switch it := m.val.(type) {
+			case []any: // draft-07 tuple
+				var bs []any
+				for i, sub := range it {
+					bs = append(bs, l.gem(sub, pointerJoin(kp, itoa(i)), refs))
+				}
+				l.note(kp, "items", "tuple items became one item schema (anyOf): Gemini has no tuples")
+				out.set("items", &object{members: []member{{"anyOf", bs}}})
+			default:
+				out.set("items", l.gem(it, kp, refs))
+			}
+		case "format":
+			f, _ := m.val.(string)
+			t := ""
+			if ts := typeNames(s); len(ts) > 0 {
+				t = ts[0]
+			}
+			if geminiFormats[t][f] {
+				out.set("format", f)
+			} else {
+				l.note(kp, "format", "dropped format %q: Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers", f)
+				appendDescription(out, s, fmt.Sprintf("Format: %s.", f))
+			}
+		case "exclusiveMinimum", "exclusiveMaximum":
+			l.note(kp, m.key, "dropped %s: Gemini has only minimum and maximum", m.key)
+		default:
+			if geminiKept[m.key] {
+				if _, done := out.get(m.key); !done || m.key != "description" {
+					out.set(m.key, m.val)
+				}
+				continue
+			}
+			l.note(kp, m.key, "dropped %s: not in Gemini's Schema object", m.key)
+		}
+	}
+	if split { // the type-specific keywords went into the branches
+		for k := range geminiTypeKeywords {
+			out.del(k)
+		}
+		out.del("format")
+	}
+	if nullable {
+		out.set("nullable", true)
+	}
+	return out
+}
+
+// gemRef inlines a local reference.
+func (l *lowering) gemRef(s *object, refv any, ptr string, refs []string) any {
+	kp := pointerJoin(ptr, "$ref")
+	ref, _ := refv.(string)
+	target, ok := localRef(ref)
+	if !ok {
+		l.fatal(kp, "$ref", "reference %q is not local to the schema; mcpbridge never fetches schemas", ref)
+		return &object{}
+	}
+	for _, r := range refs {
+		if r == ref {
+			l.fatal(kp, "$ref", "reference %q is recursive; Gemini's Schema cannot express recursion", ref)
+			return &object{}
+		}
+	}
+	t, found := resolvePointer(l.root, target)
+	if !found {
+		l.fatal(kp, "$ref", "reference %q points at nothing", ref)
+		return &object{}
+	}
+	lowered := l.gem(t, target, append(refs[:len(refs):len(refs)], ref))
+	siblings := &object{}
+	for _, m := range s.members {
+		if m.key != "$ref" {
+			siblings.set(m.key, m.val)
+		}
+	}
+	if len(siblings.members) == 0 {
+		return lowered
+	}
+	out := clone(lowered).(*object)
+	mergeInto(out, l.gem(siblings, ptr, refs).(*object))
+	return out
+}
+
+// gemEnum sets out's enum from vals (of "enum" or "const").
+func (l *lowering) gemEnum(out *object, vals []any, ptr, kw string, nullable *bool) {
+	var strs []any
+	var other []string
+	for _, v := range vals {
+		switch v := v.(type) {
+		case nil:
+			*nullable = true
+		case string:
+			strs = append(strs, v)
+		default:
+			other = append(other, string(encodeOrdered(v)))
+		}
+	}
+	if len(other) > 0 {
+		all := make([]string, 0, len(vals))
+		for _, v := range vals {
+			all = append(all, string(encodeOrdered(v)))
+		}
+		l.note(ptr, kw, "moved %s into the description: Gemini's enum holds only strings", kw)
+		appendDescription(out, nil, "One of: "+strings.Join(all, ", ")+".")
+		return
+	}
+	if kw == "const" {
+		l.note(ptr, kw, "const became a one-value enum")
+	}
+	if len(strs) > 0 {
+		out.set("enum", strs)
+	}
+}
+
+// gemAllOf merges allOf branches that are plain object schemas into out.
+func (l *lowering) gemAllOf(out *object, v any, ptr string, refs []string) {
+	subs, ok := v.([]any)
+	if !ok {
+		l.fatal(ptr, "allOf", "allOf is not an array")
+		return
+	}
+	for i, sub := range subs {
+		sp := pointerJoin(ptr, itoa(i))
+		b, _ := l.gem(sub, sp, refs).(*object)
+		if b == nil {
+			continue
+		}
+		for _, m := range b.members {
+			switch m.key {
+			case "type":
+				if m.val != "object" {
+					l.fatal(sp, "allOf", "allOf of non-object schemas cannot be merged for Gemini")
+					return
+				}
+				out.set("type", "object")
+			case "properties":
+				props, _ := out.get("properties")
+				po, _ := props.(*object)
+				if po == nil {
+					po = &object{}
+				}
+				for _, p := range m.val.(*object).members {
+					if po.has(p.key) {
+						l.fatal(sp, "allOf", "allOf branches both define property %q; cannot merge for Gemini", p.key)
+						return
+					}
+					po.set(p.key, p.val)
+				}
+				out.set("properties", po)
+			case "required":
+				prev, _ := out.get("required")
+				pr, _ := prev.([]any)
+				rq, _ := m.val.([]any)
+				out.set("required", append(pr, rq...))
+			case "description", "title":
+				if !out.has(m.key) {
+					out.set(m.key, m.val)
+				}
+			default:
+				l.fatal(sp, "allOf", "allOf branch has %q; only plain object schemas can be merged for Gemini", m.key)
+				return
+			}
+		}
+	}
+	l.note(ptr, "allOf", "allOf merged into one object schema")
+}
+
+// splitTypes turns a schema with several types into anyOf branches, each
+// taking the keywords of its type.
+func splitTypes(s *object, types []string, l *lowering, ptr string, refs []string) []any {
+	l.note(pointerJoin(ptr, "type"), "type", "type array %v became anyOf: Gemini takes one type per schema", types)
+	var bs []any
+	for _, t := range types {
+		b := &object{members: []member{{"type", t}}}
+		for _, m := range s.members {
+			kt := geminiTypeKeywords[m.key]
+			if kt == t || kt == "number" && t == "integer" {
+				sub := l.gemObject(&object{members: []member{{"type", t}, {m.key, m.val}}}, ptr, refs).(*object)
+				if v, ok := sub.get(m.key); ok {
+					b.set(m.key, v)
+				}
+			}
+		}
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+// mergeInto lays src's keywords over dst.
+func mergeInto(dst, src *object) {
+	for _, m := range src.members {
+		dst.set(m.key, m.val)
+	}
+}
+
+func isNullSchema(v any) bool {
+	o, ok := v.(*object)
+	if !ok {
+		return false
+	}
+	// A lowered {"type":"null"} is {"nullable":true}.
+	n, _ := o.get("nullable")
+	return n == true && len(o.members) == 1
+}
+
+func appendDescription(out, orig *object, text string) {
+	d, ok := out.get("description")
+	if !ok && orig != nil {
+		d, ok = orig.get("description")
+	}
+	if s, _ := d.(string); ok && s != "" {
+		out.set("description", s+" "+text)
+		return
+	}
+	out.set("description", text)
+}

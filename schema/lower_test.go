@@ -1,0 +1,281 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// compact normalizes a JSON literal written in a test, keeping key order.
+func compact(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		t.Fatalf("bad test JSON %s: %v", s, err)
+	}
+	return b.String()
+}
+
+func hasDiag(ds []Diagnostic, ptr, kw string) bool {
+	for _, d := range ds {
+		if d.Pointer == ptr && d.Keyword == kw {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLowerAnthropicUntouched(t *testing.T) {
+	in := json.RawMessage("{ \"type\":\"object\",\n \"$defs\":{}, \"properties\":{\"a\":{\"$ref\":\"#/$defs/x\"}} }")
+	low, err := Lower(Anthropic, in)
+	if err != nil || !bytes.Equal(low.Schema, in) || len(low.Diagnostics) != 0 {
+		t.Fatalf("Lower(Anthropic) = %s, %v, %v; want the input byte for byte", low.Schema, low.Diagnostics, err)
+	}
+	low, _ = Lower(Anthropic, nil)
+	if string(low.Schema) != `{"type":"object","properties":{}}` {
+		t.Errorf("empty schema became %s", low.Schema)
+	}
+	if _, err := Lower(Anthropic, json.RawMessage(`{`)); err == nil {
+		t.Error("invalid JSON: no error")
+	}
+}
+
+func TestLowerGemini(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		want  string
+		diags [][2]string // pointer, keyword
+	}{{
+		name: "ref to $defs inlined, property order kept",
+		in: `{"type":"object","properties":{"z":{"$ref":"#/$defs/pt","description":"where"},"a":{"type":"string"}},
+			"$defs":{"pt":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}},"required":["y","x"]}}}`,
+		want: `{"type":"object","properties":{"z":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}},"required":["y","x"],"description":"where"},"a":{"type":"string"}}}`,
+	}, {
+		name:  "draft-07 definitions",
+		in:    `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"m":{"$ref":"#/definitions/mode"}},"definitions":{"mode":{"type":"string","enum":["a","b"]}},"additionalProperties":false}`,
+		want:  `{"type":"object","properties":{"m":{"type":"string","enum":["a","b"]}}}`,
+		diags: [][2]string{{"/$schema", "$schema"}, {"/additionalProperties", "additionalProperties"}},
+	}, {
+		name: "type array with null becomes nullable",
+		in:   `{"type":"object","properties":{"n":{"type":["string","null"],"maxLength":5}}}`,
+		want: `{"type":"object","properties":{"n":{"type":"string","maxLength":5,"nullable":true}}}`,
+	}, {
+		name:  "two types become anyOf, keywords split",
+		in:    `{"type":"object","properties":{"v":{"type":["string","array"],"items":{"type":"integer"},"minLength":1}}}`,
+		want:  `{"type":"object","properties":{"v":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"integer"}}]}}}`,
+		diags: [][2]string{{"/properties/v/type", "type"}},
+	}, {
+		name:  "const becomes enum; anyOf with null becomes nullable; oneOf becomes anyOf",
+		in:    `{"type":"object","properties":{"k":{"type":"string","const":"x"},"o":{"anyOf":[{"type":"string"},{"type":"null"}]},"u":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`,
+		want:  `{"type":"object","properties":{"k":{"type":"string","enum":["x"]},"o":{"type":"string","nullable":true},"u":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`,
+		diags: [][2]string{{"/properties/k/const", "const"}, {"/properties/u/oneOf", "oneOf"}},
+	}, {
+		name: "refused keywords dropped with pointers",
+		in:   `{"type":"object","$id":"urn:x","properties":{"p":{"type":"object","patternProperties":{"^x":{}},"properties":{"q":{"type":"string","format":"uri","examples":["a"]}},"additionalProperties":{"type":"string"}},"e":{"type":"integer","exclusiveMinimum":0,"enum":[1,2]}},"if":{},"then":{}}`,
+		want: `{"type":"object","properties":{"p":{"type":"object","properties":{"q":{"type":"string","description":"Format: uri."}}},"e":{"type":"integer","description":"One of: 1, 2."}}}`,
+		diags: [][2]string{
+			{"/$id", "$id"}, {"/properties/p/patternProperties", "patternProperties"},
+			{"/properties/p/properties/q/format", "format"}, {"/properties/p/properties/q/examples", "examples"},
+			{"/properties/p/additionalProperties", "additionalProperties"},
+			{"/properties/e/exclusiveMinimum", "exclusiveMinimum"}, {"/properties/e/enum", "enum"},
+			{"/if", "if"}, {"/then", "then"},
+		},
+	}, {
+		name: "allOf of objects merged",
+		in:   `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"b":{"type":"integer"}}}]}`,
+		want: `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"]}`,
+	}, {
+		name: "empty schema",
+		in:   `{}`,
+		want: `{"type":"object","properties":{}}`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, err := Lower(Gemini, json.RawMessage(tt.in))
+			if err != nil {
+				t.Fatalf("Lower: %v", err)
+			}
+			if got, want := string(low.Schema), compact(t, tt.want); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+			for _, d := range tt.diags {
+				if !hasDiag(low.Diagnostics, d[0], d[1]) {
+					t.Errorf("no diagnostic at %s %s; have %v", d[0], d[1], low.Diagnostics)
+				}
+			}
+			for _, d := range low.Diagnostics {
+				if d.Fatal {
+					t.Errorf("fatal diagnostic %v", d)
+				}
+			}
+		})
+	}
+}
+
+func TestLowerGeminiFatal(t *testing.T) {
+	tests := []struct{ name, in, ptr string }{
+		{"recursive ref", `{"type":"object","properties":{"tree":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`, "/$defs/node/properties/kids/items/$ref"},
+		{"root recursion", `{"type":"object","properties":{"self":{"$ref":"#"}}}`, "/properties/self/$ref"},
+		{"remote ref", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, "/properties/a/$ref"},
+		{"dangling ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/none"}}}`, "/properties/a/$ref"},
+		{"allOf not mergeable", `{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"minLength":2}]}}}`, "/properties/a/allOf/0"},
+		{"false schema", `{"type":"object","properties":{"a":false}}`, "/properties/a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, err := Lower(Gemini, json.RawMessage(tt.in))
+			var le *LowerError
+			if !errors.As(err, &le) {
+				t.Fatalf("err = %v, want *LowerError", err)
+			}
+			if le.Pointer != tt.ptr {
+				t.Errorf("pointer %q, want %q (%v)", le.Pointer, tt.ptr, err)
+			}
+			if low.Schema != nil {
+				t.Errorf("schema %s returned with a fatal error", low.Schema)
+			}
+		})
+	}
+}
+
+func TestLowerOpenAIStrict(t *testing.T) {
+	tests := []struct{ name, in, want string }{{
+		name: "optional fields become nullable and required",
+		in: `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{
+			"q":{"type":"string","default":"x"},
+			"n":{"type":"integer"},
+			"mode":{"type":"string","enum":["a","b"]},
+			"pt":{"$ref":"#/$defs/pt"},
+			"tags":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"]}}},
+			"required":["q"],
+			"$defs":{"pt":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`,
+		want: `{"type":"object","properties":{
+			"q":{"type":"string"},
+			"n":{"type":["integer","null"]},
+			"mode":{"type":["string","null"],"enum":["a","b",null]},
+			"pt":{"anyOf":[{"$ref":"#/$defs/pt"},{"type":"null"}]},
+			"tags":{"type":["array","null"],"items":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"additionalProperties":false}}},
+			"required":["q","n","mode","pt","tags"],
+			"$defs":{"pt":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}},
+			"additionalProperties":false}`,
+	}, {
+		name: "empty schema",
+		in:   `{}`,
+		want: `{"type":"object","properties":{},"additionalProperties":false,"required":[]}`,
+	}, {
+		name: "recursive ref allowed",
+		in:   `{"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},"required":["n"],"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["kids"]}}}`,
+		want: `{"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},"required":["n"],"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["kids"],"additionalProperties":false}},"additionalProperties":false}`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, err := Lower(OpenAI, json.RawMessage(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !low.Strict {
+				t.Errorf("not strict: %v", low.Diagnostics)
+			}
+			if got, want := string(low.Schema), compact(t, tt.want); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+func TestLowerOpenAINotStrict(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     string // "" → the input itself
+		ptr, kw  string
+	}{
+		{"additionalProperties true", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true}`, "", "/additionalProperties", "additionalProperties"},
+		{"free-form nested object", `{"type":"object","properties":{"meta":{"type":"object"}}}`, "", "/properties/meta", "properties"},
+		{"patternProperties", `{"type":"object","properties":{},"patternProperties":{"^x":{}}}`, "", "/patternProperties", "patternProperties"},
+		{"oneOf", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, "", "/properties/a/oneOf", "oneOf"},
+		{"minLength", `{"type":"object","properties":{"a":{"type":"string","minLength":2}}}`, "", "/properties/a/minLength", "minLength"},
+		{"root anyOf", `{"type":"object","anyOf":[{"properties":{"a":{"type":"string"}}}]}`, "", "/anyOf", "anyOf"},
+		{"missing root type fixed", `{"properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`,
+			`{"properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}},"type":"object"}`, "/properties/m/additionalProperties", "additionalProperties"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, err := Lower(OpenAI, json.RawMessage(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if low.Strict {
+				t.Fatalf("strict: %s", low.Schema)
+			}
+			want := tt.in
+			if tt.want != "" {
+				want = tt.want
+			}
+			if string(low.Schema) != want {
+				t.Errorf("got  %s\nwant %s", low.Schema, want)
+			}
+			if !hasDiag(low.Diagnostics, tt.ptr, tt.kw) {
+				t.Errorf("no diagnostic at %s %s: %v", tt.ptr, tt.kw, low.Diagnostics)
+			}
+		})
+	}
+	if _, err := Lower(OpenAI, json.RawMessage(`{"type":"string"}`)); err == nil {
+		t.Error("root type string: no error")
+	}
+}
+
+func TestDropNullOptionals(t *testing.T) {
+	s := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"},"z":{"type":["string","null"]},
+		"o":{"$ref":"#/$defs/o"}},"required":["q"],"$defs":{"o":{"type":"object","properties":{"x":{"type":"string"}}}}}`)
+	got, err := DropNullOptionals(s, json.RawMessage(`{"q":null,"n":null,"z":null,"o":{"x":null}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"q":null,"z":null,"o":{}}`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	same := json.RawMessage(`{ "q": "a" }`)
+	if got, _ := DropNullOptionals(s, same); !bytes.Equal(got, same) {
+		t.Errorf("unchanged args re-encoded: %s", got)
+	}
+}
+
+func TestLint(t *testing.T) {
+	ds := Lint(Gemini, "1.search", json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"http://x/y"}},"additionalProperties":false}`))
+	if !hasDiag(ds, "", "name") || !hasDiag(ds, "/properties/a/$ref", "$ref") || !hasDiag(ds, "/additionalProperties", "additionalProperties") {
+		t.Errorf("Lint: %v", ds)
+	}
+	fatal := 0
+	for _, d := range ds {
+		if d.Fatal {
+			fatal++
+		}
+	}
+	if fatal != 2 {
+		t.Errorf("want 2 fatal (name, ref), got %d: %v", fatal, ds)
+	}
+	if ds := Lint(Anthropic, "ok_name", json.RawMessage(`{"type":"object"}`)); len(ds) != 0 {
+		t.Errorf("clean tool: %v", ds)
+	}
+	if ds := Lint(OpenAI, "x", json.RawMessage(`[`)); len(ds) != 1 || !ds[0].Fatal || !strings.Contains(ds[0].Message, "JSON") {
+		t.Errorf("invalid JSON: %v", ds)
+	}
+}
+
+func TestLowerGeminiExponentialRefs(t *testing.T) {
+	// Each definition refers twice to the next: 2^40 subschemas if inlined.
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, `"d%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}}},`, i, i+1, i+1)
+	}
+	b.WriteString(`"d40":{"type":"string"}}}`)
+	_, err := Lower(Gemini, json.RawMessage(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("err = %v, want too large", err)
+	}
+}

@@ -1,0 +1,150 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseVendor(t *testing.T) {
+	for in, want := range map[string]Vendor{"openai": OpenAI, " OpenAI ": OpenAI, "claude": Anthropic, "anthropic": Anthropic, "google": Gemini, "Gemini": Gemini} {
+		got, err := ParseVendor(in)
+		if err != nil || got != want {
+			t.Errorf("ParseVendor(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseVendor("mistral"); err == nil {
+		t.Error("ParseVendor(mistral): no error")
+	}
+}
+
+func TestCheckName(t *testing.T) {
+	tests := []struct {
+		vendor Vendor
+		name   string
+		ok     bool
+		rule   string // part of the error
+	}{
+		{OpenAI, "get_weather-v2", true, ""},
+		{OpenAI, strings.Repeat("a", 64), true, ""},
+		{OpenAI, strings.Repeat("a", 65), false, "more than 64"},
+		{OpenAI, "kb.search", false, `'.'`},
+		{OpenAI, "kb:search", false, `':'`},
+		{OpenAI, "1tool", true, ""},
+		{OpenAI, "", false, "empty"},
+		{OpenAI, "héllo", false, "not allowed"},
+		{Anthropic, strings.Repeat("a", 128), true, ""},
+		{Anthropic, strings.Repeat("a", 129), false, "more than 128"},
+		{Anthropic, "kb.search", false, `'.'`},
+		{Anthropic, "kb search", false, `' '`},
+		{Gemini, "kb.search:v1-x", true, ""},
+		{Gemini, "_private", true, ""},
+		{Gemini, strings.Repeat("a", 64), true, ""},
+		{Gemini, strings.Repeat("a", 65), false, "more than 64"},
+		{Gemini, "1tool", false, "must start with a letter"},
+		{Gemini, "-tool", false, "must start with a letter"},
+		{Gemini, "kb/search", false, `'/'`},
+	}
+	for _, tt := range tests {
+		err := CheckName(tt.vendor, tt.name)
+		if (err == nil) != tt.ok {
+			t.Errorf("CheckName(%s, %q) = %v, want ok=%v", tt.vendor, tt.name, err, tt.ok)
+			continue
+		}
+		if err != nil && !strings.Contains(err.Error(), tt.rule) {
+			t.Errorf("CheckName(%s, %q) = %v, want it to mention %q", tt.vendor, tt.name, err, tt.rule)
+		}
+	}
+	if err := CheckName("nope", "x"); err == nil {
+		t.Error("unknown vendor: no error")
+	}
+}
+
+func TestNamer(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	tests := []struct {
+		vendor             Vendor
+		server, tool, want string
+		final              string // "" → only checked valid
+		hashed             bool
+	}{
+		{OpenAI, "kb", "search", "kb_search", "kb_search", false},
+		{OpenAI, "kb", "search.docs", "kb_search.docs", "kb_search_docs", false},
+		{Gemini, "kb", "search.docs", "kb_search.docs", "kb_search.docs", false},
+		{Gemini, "9x", "t", "9x_t", "_9x_t", false},
+		{OpenAI, "fs", "lire-le-fichier-élevé", "", "lire-le-fichier-_lev_", false},
+		{OpenAI, "s", long, "", "", true},
+		{Anthropic, "s", long, "", long, false},
+		{Anthropic, "s", long + long, "", "", true},
+	}
+	for _, tt := range tests {
+		n := NewNamer(tt.vendor)
+		got, err := n.Add(tt.server, tt.tool, tt.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckName(tt.vendor, got); err != nil {
+			t.Errorf("%s %q: %v", tt.vendor, got, err)
+		}
+		if tt.final != "" && got != tt.final {
+			t.Errorf("%s Add(%q, %q, %q) = %q, want %q", tt.vendor, tt.server, tt.tool, tt.want, got, tt.final)
+		}
+		if tt.hashed && !strings.Contains(got, "_") {
+			t.Errorf("%q: want a hash suffix", got)
+		}
+		s, tl, ok := n.Lookup(got)
+		if !ok || s != tt.server || tl != tt.tool {
+			t.Errorf("Lookup(%q) = %q, %q, %v", got, s, tl, ok)
+		}
+	}
+}
+
+func TestNamerCollisions(t *testing.T) {
+	n := NewNamer(OpenAI)
+	a, _ := n.Add("a", "x.y", "x.y")
+	b, _ := n.Add("b", "x_y", "x_y")
+	c, _ := n.Add("c", "x y", "x y")
+	if a != "x_y" || b == a || c == a || c == b {
+		t.Fatalf("names %q %q %q: want first plain, others distinct", a, b, c)
+	}
+	for _, name := range []string{b, c} {
+		if len(name) != len("x_y")+1+hashLen {
+			t.Errorf("%q: want x_y plus a %d-digit hash", name, hashLen)
+		}
+	}
+	// The same pair keeps its name; the hash depends on the pair, not on order.
+	if again, _ := n.Add("b", "x_y", "other"); again != b {
+		t.Errorf("re-Add = %q, want %q", again, b)
+	}
+	m := NewNamer(OpenAI)
+	m.Add("z", "x_y", "x_y")
+	if b2, _ := m.Add("b", "x_y", "x_y"); b2 != b {
+		t.Errorf("hash suffix depends on order: %q vs %q", b2, b)
+	}
+	// Two long names sharing a prefix stay distinct and under the limit.
+	p := strings.Repeat("p", 80)
+	l1, _ := n.Add("s", p+"1", "")
+	l2, _ := n.Add("s", p+"2", "")
+	if l1 == l2 || len(l1) > 64 || len(l2) > 64 {
+		t.Errorf("long names %q, %q", l1, l2)
+	}
+}
+
+func TestNamerAlias(t *testing.T) {
+	n := NewNamer(OpenAI)
+	n.Add("kb", "search", "kb_search")
+	if s, tl, ok := n.Lookup("mcp__kb__search"); !ok || s != "kb" || tl != "search" {
+		t.Errorf("alias: %q %q %v", s, tl, ok)
+	}
+	if _, _, ok := n.Lookup("mcp__kb__nothing"); ok {
+		t.Error("alias of an unknown tool found")
+	}
+	// "mcp__a__b__c" could be (a, b__c) or (a__b, c): refused.
+	n.Add("a", "b__c", "")
+	n.Add("a__b", "c", "")
+	if _, _, ok := n.Lookup("mcp__a__b__c"); ok {
+		t.Error("ambiguous alias resolved")
+	}
+	if _, _, ok := n.Lookup("nothing"); ok {
+		t.Error("unknown name found")
+	}
+}

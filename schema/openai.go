@@ -1,0 +1,232 @@
+package schema
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// OpenAI function parameters are a JSON Schema whose root is an object
+// (OpenAI API reference, function tool "parameters"). With "strict": true
+// the schema must follow the Structured Outputs subset (OpenAI guide,
+// Structured Outputs, "Supported schemas"):
+//
+//   - every object has "additionalProperties": false and lists every
+//     property in "required"; an optional field is written as a union with
+//     null ("type": ["string", "null"]);
+//   - the keywords are: type, properties, required, additionalProperties,
+//     items, enum, const, anyOf (not at the root), $ref/$defs (recursion
+//     allowed), description, title; for strings pattern and format (date-time,
+//     time, date, duration, email, hostname, ipv4, ipv6, uuid); for numbers
+//     multipleOf, minimum, maximum, exclusiveMinimum, exclusiveMaximum; for
+//     arrays minItems, maxItems;
+//   - allOf, oneOf, not, if/then/else, dependentRequired, dependentSchemas,
+//     patternProperties, unevaluatedProperties, propertyNames,
+//     minProperties/maxProperties, contains, uniqueItems, minLength/maxLength
+//     and tuples are not supported, nor is a free-form object.
+var openaiStrictKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"items": true, "enum": true, "const": true, "anyOf": true, "$ref": true,
+	"$defs": true, "definitions": true, "description": true, "title": true,
+	"pattern": true, "format": true, "multipleOf": true, "maximum": true,
+	"exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true,
+	"minItems": true, "maxItems": true,
+}
+
+// openaiAnnotations are keywords that do not constrain a value; strict mode
+// refuses them, so they are dropped rather than turning strict off.
+var openaiAnnotations = map[string]bool{
+	"default": true, "examples": true, "example": true, "$schema": true, "$id": true,
+	"$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"contentEncoding": true, "contentMediaType": true,
+}
+
+var openaiFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+}
+
+// openai lowers l.root. It returns a strict schema when every construct
+// allows it, else the original bytes, fixed only at the root (a missing
+// "type" becomes "object", a missing "properties" becomes {}), with a
+// diagnostic for each reason strict is off.
+//
+// Making an optional property nullable changes what the model sends: it
+// passes null where it would have left the property out. Use
+// [DropNullOptionals] on the arguments before calling the tool.
+func (l *lowering) openai(orig json.RawMessage) (json.RawMessage, bool) {
+	root, ok := l.root.(*object)
+	if !ok {
+		if b, isBool := l.root.(bool); isBool && b {
+			return emptyObject, true
+		}
+		l.fatal("", "", "root schema is not an object; OpenAI parameters must be an object schema")
+		return nil, false
+	}
+	fixed := clone(root).(*object)
+	changed := false
+	if ts := typeNames(fixed); ts == nil {
+		if !fixed.has("anyOf") && !fixed.has("oneOf") && !fixed.has("allOf") {
+			fixed.set("type", "object")
+			changed = true
+		}
+	} else if !slices.Contains(ts, "object") {
+		l.fatal("", "type", "root type is %v; OpenAI parameters must be an object schema", ts)
+		return nil, false
+	}
+	branched := fixed.has("anyOf") || fixed.has("oneOf") || fixed.has("allOf")
+	if ts := typeNames(fixed); len(ts) == 1 && ts[0] == "object" && !fixed.has("properties") && !branched {
+		fixed.set("properties", &object{})
+		changed = true
+	}
+
+	s := &strictening{l: l}
+	strict := clone(fixed)
+	s.walk(strict, "", true)
+	if len(s.reasons) == 0 {
+		l.diags = append(l.diags, s.notes...)
+		return encodeOrdered(strict), true
+	}
+	l.diags = append(l.diags, s.reasons...)
+	if changed {
+		return encodeOrdered(fixed), false
+	}
+	return orig, false
+}
+
+// strictening rewrites a schema for strict mode in place, collecting the
+// reasons it cannot be strict and notes on what it changed.
+type strictening struct {
+	l       *lowering
+	reasons []Diagnostic
+	notes   []Diagnostic
+}
+
+func (s *strictening) off(ptr, kw, msg string) {
+	s.reasons = append(s.reasons, Diagnostic{Pointer: ptr, Keyword: kw, Message: "strict mode off: " + msg})
+}
+
+func (s *strictening) note(ptr, kw, msg string) {
+	s.notes = append(s.notes, Diagnostic{Pointer: ptr, Keyword: kw, Message: msg})
+}
+
+func (s *strictening) walk(v any, ptr string, root bool) {
+	o, ok := v.(*object)
+	if !ok {
+		s.off(ptr, "", "a boolean schema cannot be strict")
+		return
+	}
+	if root && o.has("anyOf") {
+		s.off(pointerJoin(ptr, "anyOf"), "anyOf", "anyOf at the root is not supported")
+	}
+	for _, m := range slices.Clone(o.members) {
+		kp := pointerJoin(ptr, m.key)
+		switch {
+		case openaiAnnotations[m.key]:
+			o.del(m.key)
+			s.note(kp, m.key, "dropped "+m.key+": strict mode refuses it")
+		case !openaiStrictKeywords[m.key]:
+			s.off(kp, m.key, m.key+" is not supported")
+		case m.key == "format":
+			if f, _ := m.val.(string); !openaiFormats[f] {
+				o.del("format")
+				s.note(kp, "format", "dropped format "+string(encodeOrdered(m.val))+": strict mode does not support it")
+			}
+		case m.key == "$ref":
+			if ref, _ := m.val.(string); !isLocal(ref) {
+				s.off(kp, "$ref", "reference "+string(encodeOrdered(m.val))+" is not local")
+			}
+		case m.key == "$defs" || m.key == "definitions":
+			if defs, ok := m.val.(*object); ok {
+				for _, d := range defs.members {
+					s.walk(d.val, pointerJoin(kp, d.key), false)
+				}
+			}
+		case m.key == "items":
+			if _, tuple := m.val.([]any); tuple {
+				s.off(kp, "items", "tuples are not supported")
+			} else {
+				s.walk(m.val, kp, false)
+			}
+		case m.key == "anyOf":
+			if subs, ok := m.val.([]any); ok {
+				for i, sub := range subs {
+					s.walk(sub, pointerJoin(kp, itoa(i)), false)
+				}
+			}
+		}
+	}
+	ts := typeNames(o)
+	isObject := slices.Contains(ts, "object") || o.has("properties")
+	if !isObject {
+		return
+	}
+	if ap, ok := o.get("additionalProperties"); ok && ap != false {
+		s.off(pointerJoin(ptr, "additionalProperties"), "additionalProperties", "the object allows additional properties")
+		return
+	}
+	pv, ok := o.get("properties")
+	props, isObj := pv.(*object)
+	if !ok || !isObj {
+		s.off(ptr, "properties", "a free-form object (no properties) is not supported")
+		return
+	}
+	o.set("additionalProperties", false)
+	req := map[string]bool{}
+	if rv, ok := o.get("required"); ok {
+		rs, _ := rv.([]any)
+		for _, r := range rs {
+			if name, ok := r.(string); ok {
+				req[name] = true
+			}
+		}
+	}
+	all := make([]any, 0, len(props.members))
+	for i, p := range props.members {
+		pp := pointerJoin(pointerJoin(ptr, "properties"), p.key)
+		s.walk(p.val, pp, false)
+		if !req[p.key] {
+			props.members[i].val = makeNullable(p.val)
+			s.note(pp, "required", "optional property made required and nullable for strict mode")
+		}
+		all = append(all, p.key)
+	}
+	o.set("required", all)
+}
+
+func isLocal(ref string) bool { _, ok := localRef(ref); return ok }
+
+// makeNullable returns a schema that also accepts null.
+func makeNullable(v any) any {
+	o, ok := v.(*object)
+	if !ok {
+		return v
+	}
+	ts := typeNames(o)
+	if slices.Contains(ts, "null") {
+		return o
+	}
+	_, hasRef := o.get("$ref")
+	_, hasAny := o.get("anyOf")
+	_, hasConst := o.get("const")
+	if ts != nil && !hasRef && !hasAny && !hasConst {
+		types := make([]any, 0, len(ts)+1)
+		for _, t := range ts {
+			types = append(types, t)
+		}
+		o.set("type", append(types, "null"))
+		if ev, ok := o.get("enum"); ok {
+			if vals, ok := ev.([]any); ok && !slices.Contains(vals, nil) {
+				o.set("enum", append(vals, nil))
+			}
+		}
+		return o
+	}
+	if hasAny && !hasRef && ts == nil {
+		subs, _ := o.get("anyOf")
+		if branches, ok := subs.([]any); ok {
+			o.set("anyOf", append(branches, &object{members: []member{{"type", "null"}}}))
+			return o
+		}
+	}
+	return &object{members: []member{{"anyOf", []any{o, &object{members: []member{{"type", "null"}}}}}}}
+}
