@@ -1,0 +1,60 @@
+package toolset_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// A Claude Desktop file, parsed, checked, and turned into providers. The
+// token comes from the environment; printing the config never shows it.
+func ExampleParse() {
+	data := []byte(`{
+	  "mcpServers": {
+	    "github": {
+	      "command": "npx",
+	      "args": ["-y", "@modelcontextprotocol/server-github"],
+	      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${env:GITHUB_TOKEN:-none}"},
+	      "disabledTools": ["delete_repository"]
+	    },
+	    "docs": {"url": "https://mcp.context7.com/mcp", "prefix": "docs", "timeout": "20s"}
+	  }
+	}`)
+	config, err := toolset.Parse(data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := config.Validate(); err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range config.Servers {
+		p := s.Provider() // connect it, hand its tools to an agent, close it
+		fmt.Printf("%s: tools prefixed %q\n", p.Name(), s.ToolPrefix())
+		fmt.Println(s)
+	}
+	// Output:
+	// github: tools prefixed "github"
+	// server "github" command "npx" args [… …] env {"GITHUB_PERSONAL_ACCESS_TOKEN": "…"} disabledTools [delete_repository]
+	// docs: tools prefixed "docs"
+	// server "docs" url https://mcp.context7.com/… prefix docs timeout 20s
+}
+
+// Validate reports every mistake at once, one per line, naming the server
+// and the key.
+func ExampleConfig_Validate() {
+	config, err := toolset.Parse([]byte(`{"mcpServers": {
+	  "files": {"comand": "files-server", "allowedTools": []},
+	  "web": {"url": "ftp://example.com", "headers": {"Authorization": "Bearer secret"}, "timeout": -1}
+	}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(config.Validate())
+	// Output:
+	// toolset: server "files": key "comand": unknown key; did you mean "command"?
+	// toolset: server "files": key "command": missing: set "command" to start the server, or "url" to reach it
+	// toolset: server "files": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true
+	// toolset: server "web": key "url": scheme "ftp": want http or https
+	// toolset: server "web": key "timeout": negative (-1s)
+}
