@@ -1,0 +1,340 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// Defaults of [Config].
+const (
+	DefaultMaxSteps        = 16
+	DefaultResultBudget    = 20000
+	DefaultToolTokenBudget = 12000
+)
+
+// ErrStepLimit is returned by Run, with the conversation so far, when the
+// model is still calling tools after the step limit.
+var ErrStepLimit = errors.New("agent: step limit reached")
+
+// Config builds an [Agent].
+type Config struct {
+	// Model answers each turn. Required.
+	Model llm.Model
+	// System is the agent's own prompt.
+	System string
+	// Tools are local tools, tried before Handler.
+	Tools []tool.Tool
+	// Handler serves the tools of Definitions (an MCP provider's handler, or
+	// a composition of several).
+	Handler tool.Handler
+	// Definitions are the tools Handler serves, as the model should see them.
+	Definitions []tool.Definition
+	// ServerInstructions maps the host's label for each MCP server to the
+	// instructions it published (mcptool.Provider.Instructions). A label is
+	// 1 to 64 letters, digits, '_', '.' or '-'; an empty text is left out, as
+	// is a server left out of the map (the way to keep its text from the
+	// model). A text over [MaxInstructions] characters is cut, with a warning.
+	ServerInstructions map[string]string
+	// Policy, if set, judges every call before it runs.
+	Policy *policy.Policy
+	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
+	MaxSteps int
+	// ResultBudget is how many characters of a tool result's text the model
+	// reads; the rest is cut with a note (default DefaultResultBudget;
+	// negative: no limit). Images are kept.
+	ResultBudget int
+	// ToolTokenBudget is the estimated size, in tokens, above which the tool
+	// definitions are not all sent and the model searches and loads tools
+	// instead (default DefaultToolTokenBudget; negative: always send all).
+	ToolTokenBudget int
+	// Logger receives warnings (instructions cut) and debug lines; nil discards.
+	Logger *slog.Logger
+}
+
+// An Agent runs the tool loop. It is safe for concurrent use: each Run
+// keeps its own conversation.
+type Agent struct {
+	cfg      Config
+	system   string
+	defs     []tool.Definition // every tool the model may call, local first
+	handler  tool.Handler
+	catalog  *catalog // nil unless the definitions exceed the token budget
+	maxSteps int
+}
+
+// New checks the configuration and composes the system prompt.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Model == nil {
+		return nil, errors.New("agent: no model")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	section, err := instructionsSection(cfg.ServerInstructions, cfg.Logger)
+	if err != nil {
+		return nil, err
+	}
+	system := cfg.System
+	if section != "" {
+		if system != "" {
+			system += "\n\n"
+		}
+		system += section
+	}
+	a := &Agent{cfg: cfg, system: system, maxSteps: cfg.MaxSteps}
+	if a.maxSteps <= 0 {
+		a.maxSteps = DefaultMaxSteps
+	}
+	if a.cfg.ResultBudget == 0 {
+		a.cfg.ResultBudget = DefaultResultBudget
+	}
+	seen := map[string]bool{}
+	for _, t := range cfg.Tools {
+		d := t.Definition()
+		if seen[d.Name] {
+			return nil, fmt.Errorf("agent: two local tools named %q", d.Name)
+		}
+		seen[d.Name] = true
+		a.defs = append(a.defs, d)
+	}
+	for _, d := range cfg.Definitions {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			a.defs = append(a.defs, d)
+		}
+	}
+	if cfg.Policy != nil {
+		allowed := a.defs[:0:0]
+		for _, d := range a.defs {
+			if cfg.Policy.Allowed(d.Name) {
+				allowed = append(allowed, d)
+			}
+		}
+		a.defs = allowed
+	}
+	handlers := []tool.Handler{tool.Serve(cfg.Tools...)}
+	if cfg.Handler != nil {
+		handlers = append(handlers, cfg.Handler)
+	}
+	a.handler = tool.Compose(handlers...)
+	if cfg.Policy != nil {
+		a.handler = cfg.Policy.Handler(a.handler)
+	}
+	budget := cfg.ToolTokenBudget
+	if budget == 0 {
+		budget = DefaultToolTokenBudget
+	}
+	if budget > 0 && EstimateTokens(a.defs) > budget {
+		a.catalog = newCatalog(a.defs)
+	}
+	return a, nil
+}
+
+// System returns the system prompt every turn sends.
+func (a *Agent) System() string { return a.system }
+
+// A Result is what one Run produced.
+type Result struct {
+	// Messages is the whole conversation: the messages given, then every
+	// message of this run.
+	Messages []llm.Message
+	// Text is the model's final answer.
+	Text string
+	// Usage adds up every turn.
+	Usage llm.Usage
+	// Steps is how many model turns ran.
+	Steps int
+	// ToolTokens is the estimated size of the tool definitions the model was
+	// sent, added up over the turns.
+	ToolTokens int
+}
+
+// Run goes round the tool loop from messages until the model answers
+// without calling a tool, the step limit is reached ([ErrStepLimit], with the
+// result so far), an error makes going on pointless, or ctx is done. A model's
+// parallel tool calls run concurrently; their results go back in the order of
+// the calls.
+func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error) {
+	res := &Result{Messages: append([]llm.Message(nil), messages...)}
+	var loaded loadedSet
+	for res.Steps < a.maxSteps {
+		defs := a.offered(&loaded)
+		res.ToolTokens += EstimateTokens(defs)
+		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
+		res.Steps++
+		if err != nil {
+			return res, fmt.Errorf("agent: model turn %d: %w", res.Steps, err)
+		}
+		res.Usage = res.Usage.Add(resp.Usage)
+		msg := resp.Message
+		msg.Role = llm.RoleAssistant
+		res.Messages = append(res.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			res.Text = msg.Text()
+			return res, nil
+		}
+		results, err := a.runCalls(ctx, msg.ToolCalls, &loaded)
+		res.Messages = append(res.Messages, results...)
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, ErrStepLimit
+}
+
+// runCalls runs one turn's calls concurrently.
+func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, loaded *loadedSet) ([]llm.Message, error) {
+	out := make([]llm.Message, len(calls))
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Go(func() {
+			out[i], errs[i] = a.runCall(ctx, c, loaded)
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// runCall runs one call and says what the model reads of it; the error is
+// set only when going on is pointless.
+func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (llm.Message, error) {
+	if a.catalog != nil {
+		if res, ok := a.catalog.serve(c, loaded); ok {
+			return llm.ToolResult(c, res), nil
+		}
+	}
+	res, err := a.handler.Call(ctx, c.Name, c.Arguments)
+	if err == nil {
+		return llm.ToolResult(c, a.forModel(res)), nil
+	}
+	if ctx.Err() != nil {
+		return llm.ToolError(c, "cancelled"), fmt.Errorf("agent: tool %q: %w", c.Name, ctx.Err())
+	}
+	text, fatal := explain(c.Name, err)
+	a.cfg.Logger.Debug("tool call failed", "tool", c.Name, "error", err)
+	if fatal {
+		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
+	}
+	return llm.ToolError(c, text), nil
+}
+
+// explain says in words what a failed call means for the model, and whether
+// going on is pointless.
+func explain(name string, err error) (text string, fatal bool) {
+	var (
+		failed    *tool.FailedError
+		refused   *tool.RefusedError
+		transport *mcptool.TransportError
+		config    *mcptool.ConfigError
+	)
+	switch {
+	case errors.Is(err, tool.ErrUnserved):
+		return fmt.Sprintf("There is no tool named %q. Call only the tools you were given.", name), false
+	case errors.As(err, &refused):
+		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
+	case errors.As(err, &failed):
+		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
+	case errors.As(err, &transport) && transport.Timeout:
+		return fmt.Sprintf("The tool did not answer in time and was cancelled; its outcome is unknown. (%v)", transport.Err), false
+	case errors.As(err, &config):
+		return "The tool is misconfigured on the host and cannot run.", true
+	case errors.As(err, &transport) && !transport.Retryable:
+		return "The tool's server cannot be reached.", true
+	case errors.As(err, &transport):
+		return "The tool's server could not be reached just now; the call did not complete. Try again or do without it.", false
+	}
+	return fmt.Sprintf("The call failed: %v", err), false
+}
+
+// forModel fits a result to the model: images as text marks for a model
+// without vision, text over the budget cut with a note.
+func (a *Agent) forModel(res tool.Result) tool.Result {
+	if !a.cfg.Model.Vision() && res.HasImages() {
+		res = tool.Text(res.Text())
+	}
+	budget := a.cfg.ResultBudget
+	if budget < 0 {
+		return res
+	}
+	out := tool.Result{Structured: res.Structured, Parts: make([]tool.Part, 0, len(res.Parts))}
+	left := budget
+	for _, p := range res.Parts {
+		t, ok := p.(tool.TextPart)
+		if !ok {
+			out.Parts = append(out.Parts, p)
+			continue
+		}
+		runes := []rune(t.Text)
+		if len(runes) <= left {
+			left -= len(runes)
+			out.Parts = append(out.Parts, t)
+			continue
+		}
+		cut := len(runes) - left
+		text := string(runes[:left])
+		left = 0
+		out.Parts = append(out.Parts, tool.TextPart{Text: fmt.Sprintf("%s\n[… %d more characters of this result were left out]", text, cut)})
+	}
+	return out
+}
+
+// offered returns the definitions to send this turn: all of them, or under
+// progressive disclosure the search and load tools and what was loaded.
+func (a *Agent) offered(loaded *loadedSet) []tool.Definition {
+	if a.catalog == nil {
+		return a.defs
+	}
+	return a.catalog.offered(loaded)
+}
+
+// EstimateTokens estimates how many tokens the definitions cost a model:
+// their JSON size over four, the usual rule for English and JSON.
+func EstimateTokens(defs []tool.Definition) int {
+	n := 0
+	for _, d := range defs {
+		data, _ := json.Marshal(d)
+		n += len(data)
+	}
+	return (n + 3) / 4
+}
+
+// loadedSet holds the tools a run loaded through progressive disclosure.
+type loadedSet struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (l *loadedSet) add(names ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, n := range names {
+		if !contains(l.names, n) {
+			l.names = append(l.names, n)
+		}
+	}
+}
+
+func (l *loadedSet) snapshot() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.names...)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,342 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// scripted is a model that answers each turn from a script and records what
+// it was sent.
+type scripted struct {
+	vision bool
+	turns  []func(req llm.Request) llm.Message
+
+	mu   sync.Mutex
+	seen []llm.Request
+}
+
+func (s *scripted) Vision() bool { return s.vision }
+
+func (s *scripted) Generate(_ context.Context, req llm.Request) (*llm.Response, error) {
+	s.mu.Lock()
+	n := len(s.seen)
+	s.seen = append(s.seen, req)
+	s.mu.Unlock()
+	if n >= len(s.turns) {
+		return nil, errors.New("script exhausted")
+	}
+	return &llm.Response{Message: s.turns[n](req), Usage: llm.Usage{InputTokens: 10, OutputTokens: 2}}, nil
+}
+
+func calls(cs ...llm.ToolCall) func(llm.Request) llm.Message {
+	return func(llm.Request) llm.Message { return llm.Message{ToolCalls: cs} }
+}
+
+func answer(text string) func(llm.Request) llm.Message {
+	return func(llm.Request) llm.Message { return llm.Message{Parts: []tool.Part{tool.TextPart{Text: text}}} }
+}
+
+func tc(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+}
+
+// demoProvider connects to the demo server in process.
+func demoProvider(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	p := mcptool.FromTransport("notes", ct, opts...)
+	if err := p.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// toolResult finds the tool message answering the call id.
+func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
+	t.Helper()
+	for _, m := range msgs {
+		if m.Role == llm.RoleTool && m.ToolCallID == id {
+			return m
+		}
+	}
+	t.Fatalf("no result for call %s", id)
+	return llm.Message{}
+}
+
+func TestLoopWithMCPAndLocalTools(t *testing.T) {
+	notes := demoProvider(t)
+	// A local tool with the name of a server tool is tried first.
+	shadow, _ := tool.Func("list_notes", "local list", func(context.Context, struct{}) (string, error) {
+		return "local list_notes", nil
+	})
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("1", "add_note", `{"title":"milk","body":"buy milk"}`)),
+		calls(tc("2", "search_notes", `{"query":"milk"}`), tc("3", "list_notes", ``)),
+		answer("You have a note about milk."),
+	}}
+	a, err := agent.New(agent.Config{
+		Model:              model,
+		System:             "You keep notes.",
+		Tools:              []tool.Tool{shadow},
+		Handler:            notes.Handler(),
+		Definitions:        notes.Tools(),
+		ServerInstructions: map[string]string{"notes": notes.Instructions()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("Do I have a note about milk?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "You have a note about milk." || res.Steps != 3 || res.Usage.InputTokens != 30 {
+		t.Fatalf("result %+v", res)
+	}
+	if got := toolResult(t, res.Messages, "2").Text(); !strings.Contains(got, "#1 milk") {
+		t.Fatalf("search result %q", got)
+	}
+	if got := toolResult(t, res.Messages, "3").Text(); got != "local list_notes" {
+		t.Fatalf("local tool not tried first: %q", got)
+	}
+	// The system prompt: own prompt, then the instructions; the same bytes
+	// on every turn.
+	first := model.seen[0].System
+	if !strings.HasPrefix(first, "You keep notes.\n\n# Instructions from MCP servers") || !strings.Contains(first, "<server_instructions>") {
+		t.Fatalf("system prompt:\n%s", first)
+	}
+	for i, req := range model.seen {
+		if req.System != first {
+			t.Fatalf("turn %d system prompt differs", i)
+		}
+	}
+	// Local tools first in the definitions, no duplicate name.
+	names := map[string]int{}
+	for _, d := range model.seen[0].Tools {
+		names[d.Name]++
+	}
+	if names["list_notes"] != 1 || names["add_note"] != 1 || model.seen[0].Tools[0].Name != "list_notes" {
+		t.Fatalf("definitions %v", names)
+	}
+}
+
+func TestParallelCallsRunConcurrently(t *testing.T) {
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	both := make(chan struct{})
+	go func() { arrived.Wait(); close(both) }()
+	wait, _ := tool.Func("wait", "", func(ctx context.Context, _ struct{}) (string, error) {
+		arrived.Done()
+		select {
+		case <-both:
+			return "together", nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	})
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("a", "wait", ``), tc("b", "wait", ``)),
+		answer("done"),
+	}}
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Tool{wait}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
+	if err != nil {
+		t.Fatalf("calls did not run concurrently: %v", err)
+	}
+	// Results in the order of the calls.
+	if res.Messages[2].ToolCallID != "a" || res.Messages[3].ToolCallID != "b" {
+		t.Fatalf("order %s %s", res.Messages[2].ToolCallID, res.Messages[3].ToolCallID)
+	}
+}
+
+func TestFailuresReachTheModel(t *testing.T) {
+	notes := demoProvider(t, mcptool.WithRequestTimeout(50*time.Millisecond))
+	gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(
+			tc("unserved", "no_such_tool", `{}`),
+			tc("failed", "get_note", `{"id": 7}`),
+			tc("refused", "mcp__notes__delete_note", `{"id": 1}`),
+			tc("timeout", "slow_count", `{"to": 50, "delay_ms": 1000}`),
+		),
+		answer("ok"),
+	}}
+	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), Policy: gate})
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{
+		"unserved": `There is no tool named "no_such_tool"`,
+		"failed":   "The tool ran and failed: no note with id 7",
+		"refused":  "The call was refused and did not run",
+		"timeout":  "did not answer in time",
+	} {
+		m := toolResult(t, res.Messages, id)
+		if !m.IsError || !strings.Contains(m.Text(), want) {
+			t.Errorf("%s: %q (error %v), want %q", id, m.Text(), m.IsError, want)
+		}
+	}
+	// The denied tool is not even offered.
+	for _, d := range model.seen[0].Tools {
+		if d.Name == "delete_note" {
+			t.Fatal("a denied tool was offered")
+		}
+	}
+}
+
+func TestPointlessErrorsEndRun(t *testing.T) {
+	notes := demoProvider(t)
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("1", "list_notes", ``)),
+		answer("never"),
+	}}
+	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools()})
+	notes.Close() // the server is gone for good
+	_, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %v; want Run to end with the transport error", err)
+	}
+}
+
+func TestImagesAndBudget(t *testing.T) {
+	notes := demoProvider(t)
+	long, _ := tool.Func("long", "", func(context.Context, struct{}) (string, error) {
+		return strings.Repeat("x", 500), nil
+	})
+	run := func(vision bool) *agent.Result {
+		model := &scripted{vision: vision, turns: []func(llm.Request) llm.Message{
+			calls(tc("img", "color_swatch", `{"color":"red"}`), tc("long", "long", ``)),
+			answer("ok"),
+		}}
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Tool{long}, Handler: notes.Handler(), Definitions: notes.Tools(), ResultBudget: 100})
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(true)
+	if img := toolResult(t, res.Messages, "img"); !img.Result().HasImages() {
+		t.Fatal("a vision model should get the image")
+	}
+	if got := toolResult(t, res.Messages, "long").Text(); !strings.HasPrefix(got, strings.Repeat("x", 100)+"\n[… 400 more characters") {
+		t.Fatalf("budget: %q", got)
+	}
+	res = run(false)
+	img := toolResult(t, res.Messages, "img")
+	if img.Result().HasImages() || !strings.Contains(img.Text(), tool.ImageMark) {
+		t.Fatalf("a model without vision should read [image]: %q", img.Text())
+	}
+}
+
+func TestStepLimitAndCancel(t *testing.T) {
+	loop := func(llm.Request) llm.Message {
+		return llm.Message{ToolCalls: []llm.ToolCall{tc("x", "list_notes", ``)}}
+	}
+	notes := demoProvider(t)
+	model := &scripted{turns: []func(llm.Request) llm.Message{loop, loop, loop}}
+	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), MaxSteps: 2})
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+	if !errors.Is(err, agent.ErrStepLimit) || res.Steps != 2 {
+		t.Fatalf("got %v after %d steps", err, res.Steps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	block, _ := tool.Func("block", "", func(ctx context.Context, _ struct{}) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+	model = &scripted{turns: []func(llm.Request) llm.Message{calls(tc("b", "block", ``)), answer("no")}}
+	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Tool{block}})
+	if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	if _, err := agent.New(agent.Config{}); err == nil {
+		t.Fatal("no model accepted")
+	}
+	if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{"bad label": "x"}}); err == nil || !strings.Contains(err.Error(), "bad label") {
+		t.Fatalf("bad label: %v", err)
+	}
+}
+
+func TestProgressiveDisclosure(t *testing.T) {
+	var defs []tool.Definition
+	for i := range 200 {
+		defs = append(defs, tool.Definition{
+			Name:        fmt.Sprintf("service%03d_action", i),
+			Description: fmt.Sprintf("Performs action %d of service %d: reads records, filters them by the given fields and returns a page of results with cursors.", i, i),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":"string"}},"required":["query"]}`),
+		})
+	}
+	defs = append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		return tool.Text("ran " + name), nil
+	})
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("1", agent.FindToolsName, `{"query":"weather"}`)),
+		calls(tc("2", agent.LoadToolsName, `{"names":["weather_now","nope"]}`)),
+		calls(tc("3", "weather_now", `{"city":"Montreal"}`)),
+		answer("sunny"),
+	}}
+	a, _ := agent.New(agent.Config{Model: model, Handler: handler, Definitions: defs})
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("weather?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := agent.EstimateTokens(defs)
+	t.Logf("201-tool catalog: %d tokens of definitions per turn sent whole; with progressive disclosure %d tokens over %d turns (%d on the first)",
+		whole, res.ToolTokens, res.Steps, agent.EstimateTokens(model.seen[0].Tools))
+	fmt.Printf("progressive disclosure, 201 tools: whole catalog %d tokens/turn, disclosed %d tokens/turn on average\n", whole, res.ToolTokens/res.Steps)
+	if res.ToolTokens >= whole {
+		t.Fatalf("disclosure sent %d tokens over the run, more than the whole catalog's %d for one turn", res.ToolTokens, whole)
+	}
+	if len(model.seen[0].Tools) != 2 {
+		t.Fatalf("first turn offered %d tools", len(model.seen[0].Tools))
+	}
+	if got := toolResult(t, res.Messages, "1").Text(); !strings.HasPrefix(got, "weather_now:") {
+		t.Fatalf("find: %q", got)
+	}
+	if got := toolResult(t, res.Messages, "2").Text(); !strings.Contains(got, "Loaded weather_now") || !strings.Contains(got, "nope") {
+		t.Fatalf("load: %q", got)
+	}
+	last := model.seen[2].Tools
+	if len(last) != 3 || last[2].Name != "weather_now" {
+		t.Fatalf("the loaded tool did not join the next turn: %v", last)
+	}
+	if got := toolResult(t, res.Messages, "3").Text(); got != "ran weather_now" {
+		t.Fatalf("call: %q", got)
+	}
+}

@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// The tools a model gets instead of a catalog too large to send whole.
+const (
+	FindToolsName = "find_tools"
+	LoadToolsName = "load_tools"
+	// maxFound bounds one search's answer.
+	maxFound = 12
+)
+
+var disclosureTools = []tool.Definition{
+	{
+		Name:        FindToolsName,
+		Description: "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches; load the ones you need with load_tools before calling them.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"words describing the task, e.g. \"search notes\" or \"create calendar event\""}},"required":["query"]}`),
+	},
+	{
+		Name:        LoadToolsName,
+		Description: "Load tools by name (from find_tools) so that you can call them from your next step on.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"the tool names to load"}},"required":["names"]}`),
+	},
+}
+
+// catalog is the whole set of tools under progressive disclosure.
+type catalog struct {
+	defs   []tool.Definition
+	byName map[string]tool.Definition
+}
+
+func newCatalog(defs []tool.Definition) *catalog {
+	c := &catalog{defs: defs, byName: make(map[string]tool.Definition, len(defs))}
+	for _, d := range defs {
+		c.byName[d.Name] = d
+	}
+	return c
+}
+
+// offered is the search and load tools, then the loaded ones in load order.
+func (c *catalog) offered(loaded *loadedSet) []tool.Definition {
+	defs := slices.Clone(disclosureTools)
+	for _, name := range loaded.snapshot() {
+		defs = append(defs, c.byName[name])
+	}
+	return defs
+}
+
+// serve answers the search and load tools; ok is false for any other call.
+func (c *catalog) serve(call llm.ToolCall, loaded *loadedSet) (tool.Result, bool) {
+	switch call.Name {
+	case FindToolsName:
+		var in struct{ Query string }
+		json.Unmarshal(tool.ObjectArgs(call.Arguments), &in)
+		return tool.Text(c.find(in.Query)), true
+	case LoadToolsName:
+		var in struct{ Names []string }
+		json.Unmarshal(tool.ObjectArgs(call.Arguments), &in)
+		var ok, unknown []string
+		for _, n := range in.Names {
+			if _, known := c.byName[n]; known {
+				ok = append(ok, n)
+			} else {
+				unknown = append(unknown, n)
+			}
+		}
+		loaded.add(ok...)
+		var b strings.Builder
+		if len(ok) > 0 {
+			fmt.Fprintf(&b, "Loaded %s; you can call them from your next step.", strings.Join(ok, ", "))
+		}
+		if len(unknown) > 0 {
+			fmt.Fprintf(&b, " No tool is named %s; use find_tools.", strings.Join(unknown, ", "))
+		}
+		return tool.Text(strings.TrimSpace(b.String())), true
+	}
+	return tool.Result{}, false
+}
+
+// find ranks the tools by how many of the query's words their name and
+// description contain, a name match counting double.
+func (c *catalog) find(query string) string {
+	words := strings.Fields(strings.ToLower(query))
+	type hit struct {
+		def   tool.Definition
+		score int
+	}
+	var hits []hit
+	for _, d := range c.defs {
+		name, desc := strings.ToLower(d.Name), strings.ToLower(d.Description)
+		score := 0
+		for _, w := range words {
+			if strings.Contains(name, w) {
+				score += 2
+			}
+			if strings.Contains(desc, w) {
+				score++
+			}
+		}
+		if score > 0 {
+			hits = append(hits, hit{d, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	if len(hits) == 0 {
+		return fmt.Sprintf("No tool matches %q. Try other words.", query)
+	}
+	var b strings.Builder
+	for i, h := range hits {
+		if i == maxFound {
+			fmt.Fprintf(&b, "(%d more; narrow the query)\n", len(hits)-maxFound)
+			break
+		}
+		line, _, _ := strings.Cut(h.def.Description, "\n")
+		fmt.Fprintf(&b, "%s: %s\n", h.def.Name, line)
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,72 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// An agent on the demo server's tools. The model here is scripted; a real
+// one is llm/openai.New or llm/anthropic.New, and a real server is
+// mcptool.FromCommand or mcptool.FromURL.
+func Example() {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New().Connect(ctx, st, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ss.Close()
+	notes := mcptool.FromTransport("notes", ct)
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(llm.ToolCall{ID: "1", Name: "add_note", Arguments: json.RawMessage(`{"title": "Call Ada", "body": "about the launch", "tags": ["work"]}`)}),
+		calls(llm.ToolCall{ID: "2", Name: "search_notes", Arguments: json.RawMessage(`{"query": "ada"}`)}),
+		func(req llm.Request) llm.Message {
+			last := req.Messages[len(req.Messages)-1]
+			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: "Saved: " + last.Text()}}}
+		},
+	}}
+	a, err := agent.New(agent.Config{
+		Model:              model,
+		System:             "You are a note-taking assistant.",
+		Handler:            notes.Handler(),
+		Definitions:        notes.Tools(),
+		ServerInstructions: map[string]string{"notes": notes.Instructions()},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := a.Run(ctx, []llm.Message{llm.UserText("Remind me to call Ada about the launch.")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range res.Messages {
+		for _, c := range m.ToolCalls {
+			fmt.Printf("model called %s %s\n", c.Name, c.Arguments)
+		}
+		if m.Role == llm.RoleTool {
+			fmt.Printf("tool answered: %s\n", m.Text())
+		}
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// model called add_note {"title": "Call Ada", "body": "about the launch", "tags": ["work"]}
+	// tool answered: added note #1: Call Ada
+	// model called search_notes {"query": "ada"}
+	// tool answered: #1 Call Ada [work]
+	// Saved: #1 Call Ada [work]
+}

@@ -1,0 +1,80 @@
+// Command agent runs a model on an MCP server's tools: the README's "agent in
+// under 30 lines". It talks to any OpenAI-compatible endpoint (OpenAI,
+// Ollama, vLLM, llama.cpp, LM Studio) and, with no MCP command given, to the
+// bundled demo server.
+//
+//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b go run ./examples/agent "Add a note to buy milk"
+//	OPENAI_API_KEY=sk-... go run ./examples/agent "What notes do I have?" -- npx -y @modelcontextprotocol/server-memory
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"slices"
+
+	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/openai"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+func main() {
+	demo.ServeIfChild() // this binary doubles as the demo server
+	if len(os.Args) < 2 {
+		log.Fatal(`usage: agent "PROMPT" [-- MCP server command...]`)
+	}
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(argv []string, w io.Writer) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	command, env := self, map[string]string{demo.ChildEnv: "stdio"}
+	var args []string
+	if i := slices.Index(argv, "--"); i > 0 && i+1 < len(argv) {
+		command, args, env = argv[i+1], argv[i+2:], nil
+	}
+	ctx := context.Background()
+
+	// The agent: one MCP server, one OpenAI-compatible model.
+	server := mcptool.FromCommand(command, args, mcptool.WithName("tools"), mcptool.WithEnv(env))
+	if err := server.Connect(ctx); err != nil {
+		return err
+	}
+	defer server.Close()
+	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), openai.WithBaseURL(envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")))
+	if err != nil {
+		return err
+	}
+	a, err := agent.New(agent.Config{
+		Model:              model,
+		System:             "You are a helpful assistant. Use the tools when they help.",
+		Handler:            server.Handler(),
+		Definitions:        server.Tools(),
+		ServerInstructions: map[string]string{"tools": server.Instructions()},
+	})
+	if err != nil {
+		return err
+	}
+	res, err := a.Run(ctx, []llm.Message{llm.UserText(argv[0])})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, res.Text)
+	return err
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}

@@ -1,0 +1,33 @@
+// Package anthropic is an [llm.Model] on the Anthropic Messages API, through
+// the official SDK ([github.com/anthropics/anthropic-sdk-go/v2]).
+//
+// How the conversation maps onto the wire:
+//
+//   - [llm.Request.System] is the request's "system" field, a prefix the API
+//     can cache; [WithPromptCaching] marks it with cache_control ephemeral,
+//     which caches the tool definitions too (they come before it).
+//   - A tool definition becomes {name, description, input_schema}, its input
+//     schema passed through byte for byte (keyword order and unknown keywords
+//     kept); an empty schema is sent as {"type": "object", "properties": {}}.
+//   - An assistant message becomes text blocks and tool_use blocks, in that
+//     order, each tool_use carrying its call's ID and its arguments as the
+//     input object.
+//   - Tool results become tool_result blocks (tool_use_id, is_error when the
+//     message is flagged, content of text blocks and base64 image blocks with
+//     their media_type). Consecutive tool results, and a user message right
+//     after them, go in one user message, as the API requires.
+//   - A model without vision ([WithVision](false)) gets [tool.ImageMark] text
+//     wherever an image was.
+//
+// max_tokens is required by the API: it is [llm.Request.MaxTokens], else
+// [WithMaxTokens], else 4096. The SDK refuses a non-streaming request whose
+// max_tokens could take more than ten minutes (about 21,000 tokens); this
+// package does not stream.
+//
+// The answer's stop_reason maps onto [llm.StopReason] ("end_turn" and
+// "stop_sequence" to [llm.StopEndTurn], "tool_use" to [llm.StopToolUse],
+// "max_tokens" and "model_context_window_exceeded" to [llm.StopMaxTokens],
+// "refusal" to [llm.StopRefusal]). Anthropic counts cached input apart from
+// input_tokens; [llm.Usage] adds them up, so InputTokens is the whole prompt
+// as with OpenAI.
+package anthropic

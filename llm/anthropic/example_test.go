@@ -1,0 +1,47 @@
+package anthropic_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/anthropic"
+)
+
+// A Model for Claude, here against a stand-in for api.anthropic.com that
+// answers every request the same way.
+func Example() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+			"content": [{"type": "text", "text": "Bonjour !"}], "stop_reason": "end_turn", "stop_sequence": null,
+			"usage": {"input_tokens": 2, "cache_read_input_tokens": 10, "output_tokens": 4}}`)
+	}))
+	defer srv.Close()
+
+	model, err := anthropic.New("claude-sonnet-4-5",
+		anthropic.WithBaseURL(srv.URL),         // omit for api.anthropic.com
+		anthropic.WithAPIKey("sk-ant-example"), // omit to read ANTHROPIC_API_KEY
+		anthropic.WithHTTPClient(srv.Client()), // the stand-in's client; omit for the SDK's
+		anthropic.WithPromptCaching(true),      // cache tools and system prompt
+	)
+	if err != nil {
+		panic(err)
+	}
+	resp, err := model.Generate(context.Background(), llm.Request{
+		System:   "Answer in French.",
+		Messages: []llm.Message{llm.UserText("Say hello.")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(resp.Message.Text())
+	u := resp.Usage
+	fmt.Println(resp.StopReason, u.InputTokens, u.CachedInputTokens, u.OutputTokens)
+	// Output:
+	// Bonjour !
+	// end_turn 12 10 4
+}

@@ -1,0 +1,80 @@
+package llm_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// scripted is a stand-in for a vendor's Model: it calls the weather tool,
+// then answers with what the tool said.
+type scripted struct{}
+
+func (scripted) Vision() bool { return false }
+
+func (scripted) Generate(_ context.Context, req llm.Request) (*llm.Response, error) {
+	last := req.Messages[len(req.Messages)-1]
+	if last.Role == llm.RoleTool {
+		return &llm.Response{
+			Message:    llm.Message{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "It is " + last.Result().Text() + "."}}},
+			StopReason: llm.StopEndTurn,
+			Usage:      llm.Usage{InputTokens: 30, OutputTokens: 8},
+		}, nil
+	}
+	call := llm.ToolCall{ID: "call_1", Name: req.Tools[0].Name, Arguments: []byte(`{"city": "Montreal"}`)}
+	return &llm.Response{
+		Message:    llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call}},
+		StopReason: llm.StopToolUse,
+		Usage:      llm.Usage{InputTokens: 20, OutputTokens: 10},
+	}, nil
+}
+
+// The tool loop: send the conversation, run the calls the model asks for,
+// send their results back, until the model answers. Any [llm.Model] works the
+// same way; this one is scripted.
+func Example() {
+	type weatherArgs struct {
+		City string `json:"city"`
+	}
+	weather, err := tool.Func("get_weather", "Current weather in a city.",
+		func(_ context.Context, in weatherArgs) (string, error) { return "20°C in " + in.City, nil })
+	if err != nil {
+		panic(err)
+	}
+	handler := tool.Serve(weather)
+
+	var model llm.Model = scripted{}
+	ctx := context.Background()
+	req := llm.Request{
+		System:   "You report the weather.",
+		Messages: []llm.Message{llm.UserText("How warm is it in Montreal?")},
+		Tools:    []tool.Definition{weather.Definition()},
+	}
+	var total llm.Usage
+	for {
+		resp, err := model.Generate(ctx, req)
+		if err != nil {
+			panic(err)
+		}
+		total = total.Add(resp.Usage)
+		req.Messages = append(req.Messages, resp.Message)
+		if len(resp.Message.ToolCalls) == 0 {
+			fmt.Println(resp.Message.Text())
+			break
+		}
+		for _, call := range resp.Message.ToolCalls {
+			res, err := handler.Call(ctx, call.Name, call.Arguments)
+			if err != nil {
+				req.Messages = append(req.Messages, llm.ToolError(call, err.Error()))
+				continue
+			}
+			req.Messages = append(req.Messages, llm.ToolResult(call, res))
+		}
+	}
+	fmt.Println(total.InputTokens, total.OutputTokens)
+	// Output:
+	// It is 20°C in Montreal.
+	// 50 18
+}

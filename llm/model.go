@@ -1,0 +1,96 @@
+package llm
+
+import (
+	"context"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A Model is a chat model that can call tools. Implementations are safe for
+// concurrent use: each Generate is one independent request.
+//
+// Generate sends the whole conversation every time; a Model keeps no state
+// between calls. It returns an error only when there is no answer to read (the
+// request could not be built or sent, or the API answered with an HTTP error,
+// as an [*APIError]); a refusal or a token limit is a [Response] with the
+// matching [StopReason].
+type Model interface {
+	Generate(ctx context.Context, req Request) (*Response, error)
+	// Vision reports whether the model reads images. When it does not, the
+	// Model sends each image as [tool.ImageMark] text, so a host may pass
+	// images either way; a host that knows may also spare the tokens.
+	Vision() bool
+}
+
+// A Request is one call to a [Model].
+type Request struct {
+	// System is the system prompt, sent apart from the messages.
+	System string
+	// Messages is the conversation so far, oldest first.
+	Messages []Message
+	// Tools are the tools the model may call. Their input schemas are sent as
+	// they are; lowering a schema for a vendor is the caller's business.
+	Tools []tool.Definition
+	// MaxTokens caps the answer's length; zero means the Model's default.
+	MaxTokens int
+	// Temperature, if set, is the sampling temperature; nil leaves it to the
+	// vendor (some models take no other value than their default).
+	Temperature *float64
+}
+
+// A Response is the model's answer to one [Request].
+type Response struct {
+	// Message is the assistant's message: text and tool calls. Append it to
+	// the conversation as it is.
+	Message Message
+	// Usage counts the tokens of this request.
+	Usage Usage
+	// StopReason says why the model stopped.
+	StopReason StopReason
+	// VendorStopReason is the reason as the vendor said it ("stop",
+	// "end_turn", "pause_turn", ...), for what StopReason does not tell.
+	VendorStopReason string
+}
+
+// Usage counts the tokens of one request, in the same terms for every
+// vendor.
+type Usage struct {
+	// InputTokens is every token of the prompt, cached or not.
+	InputTokens int
+	// OutputTokens is the tokens the model wrote.
+	OutputTokens int
+	// CachedInputTokens is the part of InputTokens read from the vendor's
+	// prompt cache (billed lower).
+	CachedInputTokens int
+	// CacheWriteInputTokens is the part of InputTokens written to the prompt
+	// cache, for vendors that count it apart (Anthropic; billed higher).
+	CacheWriteInputTokens int
+}
+
+// Add returns the sum of two usages, to total a conversation.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
+	}
+}
+
+// A StopReason says why a model stopped writing.
+type StopReason string
+
+const (
+	// StopEndTurn: the model finished its answer (or hit a stop sequence).
+	StopEndTurn StopReason = "end_turn"
+	// StopToolUse: the model wants its tool calls run.
+	StopToolUse StopReason = "tool_use"
+	// StopMaxTokens: the answer was cut at the token limit (or the context
+	// window is full); its text may be incomplete and its tool calls missing.
+	StopMaxTokens StopReason = "max_tokens"
+	// StopRefusal: the model, or the vendor's content filter, declined to
+	// answer. The message's text, if any, says why.
+	StopRefusal StopReason = "refusal"
+	// StopOther: any other reason; see [Response.VendorStopReason].
+	StopOther StopReason = "other"
+)

@@ -1,0 +1,238 @@
+package openai
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/internal/content"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// emptySchema is the parameters of a tool that declared none: the API wants
+// an object schema.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// params builds the Chat Completions request.
+func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
+	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.name)}
+	if req.System != "" {
+		p.Messages = append(p.Messages, oai.SystemMessage(req.System))
+	}
+	msgs, err := m.messages(req.Messages)
+	if err != nil {
+		return p, err
+	}
+	p.Messages = append(p.Messages, msgs...)
+	for _, d := range req.Tools {
+		t, err := toolParam(d)
+		if err != nil {
+			return p, err
+		}
+		p.Tools = append(p.Tools, t)
+	}
+	if n := cmp.Or(req.MaxTokens, m.cfg.maxTokens); n > 0 {
+		if m.cfg.legacyMaxTokens {
+			p.MaxTokens = oai.Int(int64(n))
+		} else {
+			p.MaxCompletionTokens = oai.Int(int64(n))
+		}
+	}
+	if req.Temperature != nil {
+		p.Temperature = oai.Float(*req.Temperature)
+	}
+	return p, nil
+}
+
+// toolParam encodes a definition as a function tool. The function object is
+// written here, with the schema as raw JSON, and handed to the SDK as an
+// override: the SDK's own type holds parameters as a map, which would reorder
+// the schema's keywords.
+func toolParam(d tool.Definition) (oai.ChatCompletionToolUnionParam, error) {
+	if d.Name == "" {
+		return oai.ChatCompletionToolUnionParam{}, errors.New("openai: tool definition without a name")
+	}
+	schema := d.InputSchema
+	if len(bytes.TrimSpace(schema)) == 0 {
+		schema = emptySchema
+	} else if !json.Valid(schema) {
+		return oai.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: input schema is not valid JSON", d.Name)
+	}
+	fn, err := json.Marshal(struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}{d.Name, d.Description, schema})
+	if err != nil {
+		return oai.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: %w", d.Name, err)
+	}
+	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn))), nil
+}
+
+// messages maps the conversation. Images of a run of tool messages are held
+// back and sent in one user message after the run, because the API wants an
+// assistant's tool calls answered by contiguous tool messages.
+func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnion, error) {
+	var out []oai.ChatCompletionMessageParamUnion
+	var held []oai.ChatCompletionContentPartUnionParam
+	flush := func() {
+		if len(held) > 0 {
+			out = append(out, oai.UserMessage(held))
+			held = nil
+		}
+	}
+	for i, msg := range in {
+		if msg.Role != llm.RoleTool {
+			flush()
+		}
+		switch msg.Role {
+		case llm.RoleUser:
+			out = append(out, m.userMessage(msg.Parts))
+		case llm.RoleAssistant:
+			out = append(out, assistantMessage(msg))
+		case llm.RoleTool:
+			if msg.ToolCallID == "" {
+				return nil, fmt.Errorf("openai: message %d: tool result without a call ID", i)
+			}
+			res := msg.Result()
+			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
+			if m.cfg.vision && res.HasImages() {
+				held = append(held, oai.TextContentPart(imagesIntro(msg)))
+				for _, p := range msg.Parts {
+					if img, ok := p.(tool.ImagePart); ok {
+						held = append(held, imagePart(img))
+					}
+				}
+			}
+		default:
+			return nil, fmt.Errorf("openai: message %d: unknown role %q", i, msg.Role)
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// imagesIntro is the text before the images of one tool result, so the model
+// can tell which call they came from.
+func imagesIntro(msg llm.Message) string {
+	name := ""
+	if msg.ToolName != "" {
+		name = " (" + msg.ToolName + ")"
+	}
+	return fmt.Sprintf("The images of the result of tool call %s%s, in the order of its %s marks:", msg.ToolCallID, name, tool.ImageMark)
+}
+
+// userMessage sends text alone as a plain string, which every compatible
+// server takes, and anything else as content parts.
+func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUnion {
+	if !m.cfg.vision {
+		parts = content.TextOnly(parts)
+	}
+	if len(parts) == 1 {
+		if t, ok := parts[0].(tool.TextPart); ok {
+			return oai.UserMessage(t.Text)
+		}
+	}
+	if !(tool.Result{Parts: parts}).HasImages() {
+		return oai.UserMessage(tool.Result{Parts: parts}.Text())
+	}
+	var cps []oai.ChatCompletionContentPartUnionParam
+	for _, p := range parts {
+		switch p := p.(type) {
+		case tool.TextPart:
+			cps = append(cps, oai.TextContentPart(p.Text))
+		case tool.ImagePart:
+			cps = append(cps, imagePart(p))
+		}
+	}
+	return oai.UserMessage(cps)
+}
+
+func imagePart(img tool.ImagePart) oai.ChatCompletionContentPartUnionParam {
+	return oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{
+		URL: "data:" + img.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
+	})
+}
+
+func assistantMessage(msg llm.Message) oai.ChatCompletionMessageParamUnion {
+	var a oai.ChatCompletionAssistantMessageParam
+	if text := msg.Text(); text != "" {
+		a.Content.OfString = oai.String(text)
+	}
+	for _, c := range msg.ToolCalls {
+		args := string(bytes.TrimSpace(c.Arguments))
+		if args == "" {
+			args = "{}"
+		}
+		a.ToolCalls = append(a.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
+				ID:       c.ID,
+				Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+			},
+		})
+	}
+	return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+}
+
+// response reads the first choice.
+func response(c *oai.ChatCompletion) (*llm.Response, error) {
+	if len(c.Choices) == 0 {
+		return nil, errors.New("openai: the answer has no choices")
+	}
+	choice := c.Choices[0]
+	msg := llm.Message{Role: llm.RoleAssistant}
+	if choice.Message.Content != "" {
+		msg.Parts = append(msg.Parts, tool.TextPart{Text: choice.Message.Content})
+	}
+	if choice.Message.Refusal != "" {
+		msg.Parts = append(msg.Parts, tool.TextPart{Text: choice.Message.Refusal})
+	}
+	for i, tc := range choice.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue // a custom tool; none is ever declared
+		}
+		id := tc.ID
+		if id == "" {
+			// Some compatible servers leave IDs out; the answer to a call
+			// must still name it.
+			id = "call_" + strconv.Itoa(i)
+		}
+		args := json.RawMessage(strings.TrimSpace(tc.Function.Arguments))
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args})
+	}
+	resp := &llm.Response{
+		Message:          msg,
+		VendorStopReason: choice.FinishReason,
+		Usage: llm.Usage{
+			InputTokens:       int(c.Usage.PromptTokens),
+			OutputTokens:      int(c.Usage.CompletionTokens),
+			CachedInputTokens: int(c.Usage.PromptTokensDetails.CachedTokens),
+		},
+	}
+	switch {
+	case choice.Message.Refusal != "" || choice.FinishReason == "content_filter":
+		resp.StopReason = llm.StopRefusal
+	case choice.FinishReason == "length":
+		resp.StopReason = llm.StopMaxTokens
+	case len(msg.ToolCalls) > 0:
+		resp.StopReason = llm.StopToolUse
+	case choice.FinishReason == "stop":
+		resp.StopReason = llm.StopEndTurn
+	default:
+		resp.StopReason = llm.StopOther
+	}
+	return resp, nil
+}

@@ -1,0 +1,69 @@
+package openai
+
+import (
+	"net/http"
+
+	"github.com/openai/openai-go/v3/option"
+)
+
+// An Option configures a [Model] made by [New].
+type Option func(*config)
+
+type config struct {
+	baseURL         string
+	apiKey          string
+	httpClient      *http.Client
+	vision          bool
+	maxTokens       int
+	legacyMaxTokens bool
+	maxRetries      int
+	setRetries      bool
+	requestOptions  []option.RequestOption
+}
+
+// WithBaseURL sends requests to an OpenAI-compatible server instead of
+// api.openai.com: the URL up to and including /v1, such as
+// http://localhost:11434/v1 for Ollama. Without it, OPENAI_BASE_URL is read,
+// as the SDK does.
+func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
+
+// WithAPIKey sets the API key. Without it, OPENAI_API_KEY is read, as the SDK
+// does. The key goes in the Authorization header only; no error carries it.
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithHTTPClient sends requests through client, for a proxy, a custom
+// transport or a timeout. The default is the SDK's.
+func WithHTTPClient(client *http.Client) Option {
+	return func(c *config) { c.httpClient = client }
+}
+
+// WithVision says whether the model reads images (default true). Set it
+// false for a text-only model: images are then sent as [tool.ImageMark] text,
+// instead of a request the server would reject.
+func WithVision(vision bool) Option { return func(c *config) { c.vision = vision } }
+
+// WithMaxTokens sets the answer's token limit used when a request sets none.
+// Without it, and without [llm.Request.MaxTokens], the server's default
+// applies.
+func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
+
+// WithLegacyMaxTokens sends the limit as "max_tokens" instead of
+// "max_completion_tokens". OpenAI deprecated max_tokens (its reasoning models
+// refuse it), but some older OpenAI-compatible servers know only that one.
+func WithLegacyMaxTokens(legacy bool) Option {
+	return func(c *config) { c.legacyMaxTokens = legacy }
+}
+
+// WithMaxRetries sets how many times the SDK retries a failed request (a
+// connection error, 408, 409, 429 or 5xx) before returning the error; the
+// SDK's default is 2. Zero sends each request once.
+func WithMaxRetries(n int) Option {
+	return func(c *config) { c.maxRetries, c.setRetries = max(n, 0), true }
+}
+
+// WithRequestOptions passes SDK options on to every request: extra headers
+// (for a gateway such as OpenRouter), an organization or project, middleware.
+// They are applied after the options above.
+func WithRequestOptions(opts ...option.RequestOption) Option {
+	return func(c *config) { c.requestOptions = append(c.requestOptions, opts...) }
+}
