@@ -259,8 +259,8 @@ func explain(name string, err error) (text string, fatal bool) {
 // forModel fits a result to the model: images as text marks for a model
 // without vision, text over the budget cut with a note.
 func (a *Agent) forModel(res tool.Result) tool.Result {
-	if !a.cfg.Model.Vision() && res.HasImages() {
-		res = tool.Text(res.Text())
+	if !a.cfg.Model.Vision() {
+		res.Parts = tool.TextOnly(res.Parts)
 	}
 	budget := a.cfg.ResultBudget
 	if budget < 0 {

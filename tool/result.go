@@ -69,6 +69,23 @@ func (r Result) Text() string {
 	return b.String()
 }
 
+// TextOnly returns parts with each image replaced by a [TextPart] holding
+// [ImageMark], for a model that does not take images: it still learns that an
+// image was there. It returns parts itself when there is no image.
+func TextOnly(parts []Part) []Part {
+	if !(Result{Parts: parts}).HasImages() {
+		return parts
+	}
+	out := make([]Part, len(parts))
+	for i, p := range parts {
+		if _, ok := p.(ImagePart); ok {
+			p = TextPart{Text: ImageMark}
+		}
+		out[i] = p
+	}
+	return out
+}
+
 // HasImages reports whether any part is an image.
 func (r Result) HasImages() bool {
 	for _, p := range r.Parts {

@@ -124,6 +124,13 @@ func TestResultText(t *testing.T) {
 	if !r.HasImages() || tool.Text("x").HasImages() {
 		t.Fatal("HasImages wrong")
 	}
+	only := tool.TextOnly(r.Parts)
+	if len(only) != 3 || (tool.Result{Parts: only}).HasImages() || only[1] != (tool.TextPart{Text: tool.ImageMark}) {
+		t.Fatalf("TextOnly = %#v", only)
+	}
+	if _, ok := r.Parts[1].(tool.ImagePart); !ok {
+		t.Fatal("TextOnly changed its input")
+	}
 }
 
 func TestAnnotations(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/llm/internal/content"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -119,7 +118,7 @@ func (m *Model) messages(in []llm.Message) ([]sdk.MessageParam, error) {
 // text block.
 func (m *Model) blocks(parts []tool.Part) []sdk.ContentBlockParamUnion {
 	if !m.cfg.vision {
-		parts = content.TextOnly(parts)
+		parts = tool.TextOnly(parts)
 	}
 	var out []sdk.ContentBlockParamUnion
 	for _, p := range parts {
@@ -142,7 +141,7 @@ func (m *Model) toolResult(msg llm.Message) sdk.ContentBlockParamUnion {
 	}
 	parts := msg.Parts
 	if !m.cfg.vision {
-		parts = content.TextOnly(parts)
+		parts = tool.TextOnly(parts)
 	}
 	for _, p := range parts {
 		switch p := p.(type) {

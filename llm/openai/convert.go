@@ -15,7 +15,6 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/llm/internal/content"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -136,7 +135,7 @@ func imagesIntro(msg llm.Message) string {
 // server takes, and anything else as content parts.
 func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUnion {
 	if !m.cfg.vision {
-		parts = content.TextOnly(parts)
+		parts = tool.TextOnly(parts)
 	}
 	if len(parts) == 1 {
 		if t, ok := parts[0].(tool.TextPart); ok {
