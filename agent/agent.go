@@ -68,6 +68,7 @@ type Agent struct {
 	defs     []tool.Definition // every tool the model may call, local first
 	handler  tool.Handler
 	catalog  *catalog // nil unless the definitions exceed the token budget
+	tokens   int      // EstimateTokens(defs), computed once
 	maxSteps int
 }
 
@@ -133,7 +134,8 @@ func New(cfg Config) (*Agent, error) {
 	if budget == 0 {
 		budget = DefaultToolTokenBudget
 	}
-	if budget > 0 && EstimateTokens(a.defs) > budget {
+	a.tokens = EstimateTokens(a.defs)
+	if budget > 0 && a.tokens > budget {
 		a.catalog = newCatalog(a.defs)
 	}
 	return a, nil
@@ -167,8 +169,8 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 	res := &Result{Messages: append([]llm.Message(nil), messages...)}
 	var loaded loadedSet
 	for res.Steps < a.maxSteps {
-		defs := a.offered(&loaded)
-		res.ToolTokens += EstimateTokens(defs)
+		defs, tokens := a.offered(&loaded)
+		res.ToolTokens += tokens
 		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
 		res.Steps++
 		if err != nil {
@@ -288,13 +290,15 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 	return out
 }
 
-// offered returns the definitions to send this turn: all of them, or under
-// progressive disclosure the search and load tools and what was loaded.
-func (a *Agent) offered(loaded *loadedSet) []tool.Definition {
+// offered returns the definitions to send this turn and their estimated
+// size: all of them, or under progressive disclosure the search and load
+// tools and what was loaded.
+func (a *Agent) offered(loaded *loadedSet) ([]tool.Definition, int) {
 	if a.catalog == nil {
-		return a.defs
+		return a.defs, a.tokens
 	}
-	return a.catalog.offered(loaded)
+	defs := a.catalog.offered(loaded)
+	return defs, EstimateTokens(defs)
 }
 
 // EstimateTokens estimates how many tokens the definitions cost a model:

@@ -49,7 +49,7 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		o(&cfg)
 	}
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-		s, err := p.live(fmt.Sprintf("tools/call %q", name))
+		s, err := p.live(operation{"tools/call", name})
 		if err != nil {
 			return tool.Result{}, err
 		}
@@ -61,6 +61,10 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 			}
 		} else {
 			target, _ = s.catalog.resolve(name, s.catalog.isOffered)
+		}
+		args = tool.ObjectArgs(args)
+		if !isObject(args) {
+			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
 		}
 		res, err := p.call(ctx, s, target, args)
 		var se *SchemaError
@@ -136,7 +140,7 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 // args is anything that encodes as a JSON object (a json.RawMessage is sent
 // as it is); nil sends {}.
 func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	s, err := p.live(fmt.Sprintf("tools/call %q", name))
+	s, err := p.live(operation{"tools/call", name})
 	if err != nil {
 		return nil, err
 	}
@@ -153,12 +157,8 @@ func (c catalog) isListed(name string) bool  { return c.listed[name] != nil }
 
 // call sends one tools/call and checks the result against the output schema.
 func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	args = tool.ObjectArgs(args)
-	if !isObject(args) {
-		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
-	}
 	var res *mcp.CallToolResult
-	err := p.request(ctx, s, fmt.Sprintf("tools/call %q", name), func(ctx context.Context) error {
+	err := p.request(ctx, s, operation{"tools/call", name}, func(ctx context.Context) error {
 		var err error
 		res, err = s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		return err
@@ -199,20 +199,25 @@ func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult)
 	return nil
 }
 
+// encodeArgs encodes a host's arguments as the JSON object a call sends.
 func encodeArgs(args any) (json.RawMessage, error) {
+	var data json.RawMessage
 	switch a := args.(type) {
-	case nil:
-		return json.RawMessage("{}"), nil
 	case json.RawMessage:
-		return tool.ObjectArgs(a), nil
+		data = a
 	case []byte:
-		return tool.ObjectArgs(a), nil
+		data = a
+	default:
+		var err error
+		if data, err = json.Marshal(args); err != nil {
+			return nil, err
+		}
 	}
-	data, err := json.Marshal(args)
-	if err != nil {
-		return nil, err
+	data = tool.ObjectArgs(data)
+	if !isObject(data) {
+		return nil, errors.New("the arguments must encode as a JSON object")
 	}
-	return tool.ObjectArgs(data), nil
+	return data, nil
 }
 
 func isObject(data json.RawMessage) bool {

@@ -274,16 +274,28 @@ func (p *Provider) session() *session {
 	return p.sess
 }
 
+// An operation names what a request does, for errors: a method and, if it
+// has one, its subject (a tool name, a URI). It is formatted only when an
+// error needs it, keeping the call path free of formatting.
+type operation struct{ method, subject string }
+
+func (o operation) String() string {
+	if o.subject == "" {
+		return o.method
+	}
+	return fmt.Sprintf("%s %q", o.method, o.subject)
+}
+
 // live returns the current session, or an error naming op.
-func (p *Provider) live(op string) (*session, error) {
+func (p *Provider) live(op operation) (*session, error) {
 	if s := p.session(); s != nil {
 		return s, nil
 	}
-	return nil, &TransportError{Server: p.name, Op: op, Err: ErrNotConnected}
+	return nil, &TransportError{Server: p.name, Op: op.String(), Err: ErrNotConnected}
 }
 
 // request runs fn under the request timeout and names its error.
-func (p *Provider) request(ctx context.Context, s *session, op string, fn func(context.Context) error) error {
+func (p *Provider) request(ctx context.Context, s *session, op operation, fn func(context.Context) error) error {
 	rctx := ctx
 	if d := p.cfg.requestTimeout; d > 0 {
 		var cancel context.CancelFunc
@@ -298,7 +310,7 @@ func (p *Provider) request(ctx context.Context, s *session, op string, fn func(c
 	if expired {
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.requestTimeout, err)
 	}
-	return classify(p.name, op, withExit(s.conn, err), expired)
+	return classify(p.name, op.String(), withExit(s.conn, err), expired)
 }
 
 // Tools returns the definitions of the tools the server offers, in the

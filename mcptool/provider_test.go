@@ -168,6 +168,15 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 	if !strings.Contains(res.Text(), "via alias") {
 		t.Fatalf("ungated alias: %q", res.Text())
 	}
+	// Arguments that are not an object never reach the server: for the
+	// model a failure it can correct, for the host a configuration error.
+	if _, err := h.Call(ctx, "get_note", json.RawMessage(`[1]`)); !errors.As(err, &failed) || !strings.Contains(failed.Message, "JSON object") {
+		t.Fatalf("array arguments through the handler: %v", err)
+	}
+	var ce *mcptool.ConfigError
+	if _, err := p.CallTool(ctx, "get_note", []int{1}); !errors.As(err, &ce) || ce.Option != "arguments" {
+		t.Fatalf("array arguments from the host: %v", err)
+	}
 	// Composition: the provider declines what it does not serve.
 	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
 		return tool.Text("local " + name), nil

@@ -11,7 +11,7 @@ import (
 // ReadResource reads the resource at uri (an MCP App's HTML, a document) and
 // returns the server's result as it is. It works with or without discovery.
 func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
-	op := fmt.Sprintf("resources/read %q", uri)
+	op := operation{"resources/read", uri}
 	s, err := p.live(op)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,8 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // the result is re-encoded, so key order and unknown members may differ from
 // what the server sent.
 func (p *Provider) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	s, err := p.live(method)
+	op := operation{method: method}
+	s, err := p.live(op)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 		return nil, &ConfigError{Server: p.name, Option: "params", Err: err}
 	}
 	var out json.RawMessage
-	err = p.request(ctx, s, method, func(ctx context.Context) error {
+	err = p.request(ctx, s, op, func(ctx context.Context) error {
 		if std, ok := standard[method]; ok {
 			var err error
 			out, err = std(ctx, s.cs, body)
