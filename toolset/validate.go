@@ -1,0 +1,268 @@
+package toolset
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// suggest returns the key of known that key was probably meant to be, or "".
+// Case, underscores and hyphens do not count ("allowed_tools" is
+// "allowedTools"), and otherwise a key may be one edit away, two when it is
+// longer than four characters.
+func suggest(key string, known []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(s))
+	}
+	n := norm(key)
+	if k, ok := keyAliases[n]; ok && slices.Contains(known, k) {
+		return k
+	}
+	if len(n) > 64 {
+		return "" // nothing is that long, and distance is quadratic
+	}
+	best, bestDist := "", 3
+	for _, k := range known {
+		if norm(k) == n {
+			return k
+		}
+		if d := editDistance(n, norm(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if bestDist > 1 && utf8.RuneCountInString(n) <= 4 {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours each cost one,
+// so "tpye" is one edit from "type".
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
+}
+
+// A Problem is one mistake in a config.
+type Problem struct {
+	// Server is the server's name; empty for a problem of the whole file.
+	Server string
+	// Key is the file key at fault ("url", "env"), or empty for the server
+	// entry as a whole.
+	Key string
+	// Message says what is wrong. It never quotes the value of an
+	// environment variable, a header, an argument or a URL.
+	Message string
+}
+
+// String formats the problem as server "name": key "key": message.
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Server != "" || p.Key == "" {
+		fmt.Fprintf(&b, "server %q: ", p.Server)
+	}
+	if p.Key != "" {
+		fmt.Fprintf(&b, "key %q: ", p.Key)
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// A ValidationError lists every problem [Config.Validate] found, so that one
+// run shows everything to fix.
+type ValidationError struct {
+	// Problems come server by server in the order of the file, except
+	// that server entries which are not objects at all come first.
+	Problems []Problem
+}
+
+// Error returns one line per problem.
+func (e *ValidationError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = "toolset: " + p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Validate reports every problem of the config at once, as a
+// *[ValidationError]: what parsing found (unknown keys, values of the wrong
+// type, variables that are not set) and what the settings get wrong
+// together. It returns nil for a config that is fit to start.
+func (c *Config) Validate() error {
+	problems := slices.Clone(c.problems)
+	byName := map[string]bool{}
+	byPrefix := map[string]string{}
+	for _, s := range c.Servers {
+		problems = append(problems, s.problems...)
+		if byName[s.Name] {
+			problems = append(problems, Problem{Server: s.Name, Message: "defined more than once"})
+		}
+		byName[s.Name] = true
+		// A key parsing found at fault is not judged again: a URL left as
+		// written because its variable is unset is not also a bad URL.
+		for _, p := range s.check() {
+			if !slices.Contains(s.unresolved, p.Key) && !slices.ContainsFunc(s.problems, func(q Problem) bool { return q.Key == p.Key }) {
+				problems = append(problems, p)
+			}
+		}
+		if p := s.ToolPrefix(); p != "" && !s.Disabled {
+			if other, ok := byPrefix[p]; ok && other != s.Name {
+				problems = append(problems, Problem{Server: s.Name, Key: "prefix",
+					Message: fmt.Sprintf("its tools would be named like those of server %q (prefix %q); set another prefix", other, p)})
+			}
+			byPrefix[p] = s.Name
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: problems}
+}
+
+// check returns what is wrong with the server's fields.
+func (s ServerConfig) check() []Problem {
+	var problems []Problem
+	problem := func(key, format string, args ...any) {
+		problems = append(problems, Problem{Server: s.Name, Key: key, Message: fmt.Sprintf(format, args...)})
+	}
+	if s.Name == "" {
+		problem("", "empty server name")
+	} else if strings.ContainsFunc(s.Name, unicode.IsControl) {
+		problem("", "server name has a control character")
+	}
+
+	stdio, remote := s.Command != "", s.URL != ""
+	transportKey := s.transportKey
+	if transportKey == "" {
+		transportKey = "transport"
+	}
+	switch s.Transport {
+	case "":
+	case mcptool.Stdio:
+		if remote && !stdio {
+			problem(transportKey, `"stdio" is for a server started by command, and this one has a url`)
+		}
+	case mcptool.StreamableHTTP, mcptool.SSE:
+		if stdio && !remote {
+			problem(transportKey, "%q is for a server reached by url, and this one has a command", s.Transport)
+		}
+	default:
+		problem(transportKey, "%q is not a transport; want stdio, http (or streamable-http) or sse", s.Transport)
+	}
+	switch {
+	case stdio && remote:
+		problem("url", `set together with "command": a server is either started by command or reached by url`)
+	case !stdio && !remote:
+		problem("command", `missing: set "command" to start the server, or "url" to reach it`)
+	case remote:
+		// The URL itself is never quoted: it may carry a token.
+		if u, err := url.Parse(s.URL); err != nil {
+			problem("url", "not a valid URL")
+		} else if u.Scheme != "http" && u.Scheme != "https" {
+			problem("url", "scheme %q: want http or https", u.Scheme)
+		} else if u.Host == "" {
+			problem("url", "no host")
+		}
+	}
+	if remote {
+		const msg = "only for a server started by command, and this one has a url"
+		if len(s.Args) > 0 {
+			problem("args", msg)
+		}
+		if len(s.Env) > 0 {
+			problem("env", msg)
+		}
+		if s.Dir != "" {
+			problem("cwd", msg)
+		}
+	}
+	if stdio && len(s.Headers) > 0 {
+		problem("headers", "only for a server reached by url, and this one has a command")
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		switch {
+		case k == "" || strings.ContainsAny(k, "=\x00"):
+			problem("env", "%q is not a variable name", k)
+		case strings.ContainsRune(s.Env[k], 0):
+			problem("env", "the value of %q has a NUL byte", k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		switch {
+		case k == "" || strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r == ':' || r >= 0x7f }):
+			problem("headers", "%q is not a header name", k)
+		case strings.ContainsAny(s.Headers[k], "\r\n\x00"):
+			problem("headers", "the value of %q has a line break or NUL byte", k)
+		}
+	}
+
+	if s.Prefix != "" && !isIdentifier(s.Prefix) {
+		problem("prefix", "%q is not an identifier: use letters, digits and underscores, not starting with a digit", s.Prefix)
+	}
+	switch s.Namespace {
+	case "", NamespaceServer, NamespaceNone:
+		if s.Namespace != "" && s.Prefix != "" {
+			problem("namespace", `set together with "prefix", which already names the namespace`)
+		}
+	default:
+		problem("namespace", `%q: want "server" or "none" (or set "prefix")`, s.Namespace)
+	}
+
+	if s.AllowedTools != nil && len(s.AllowedTools) == 0 {
+		problem("allowedTools", `empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true`)
+	}
+	allowed := map[string]bool{}
+	for _, name := range s.AllowedTools {
+		switch {
+		case name == "":
+			problem("allowedTools", "an empty tool name")
+		case allowed[name]:
+			problem("allowedTools", "%q is listed twice", name)
+		}
+		allowed[name] = true
+	}
+	for _, name := range s.DisabledTools {
+		switch {
+		case name == "":
+			problem("disabledTools", "an empty tool name")
+		case allowed[name]:
+			problem("disabledTools", "%q is also in allowedTools", name)
+		}
+	}
+
+	if s.Timeout < 0 {
+		problem("timeout", "negative (%v)", s.Timeout)
+	}
+	if s.CallTimeout < 0 {
+		problem("callTimeout", "negative (%v)", s.CallTimeout)
+	}
+	return problems
+}
