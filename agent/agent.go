@@ -246,6 +246,8 @@ func explain(name string, err error) (text string, fatal bool) {
 		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
 	case errors.As(err, &failed):
 		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
+	case errors.As(err, &transport) && transport.OutcomeUnknown:
+		return "The connection to the tool's server was lost during the call, so whether the tool ran is unknown. Check its effect before calling it again.", false
 	case errors.As(err, &transport) && transport.Timeout:
 		return fmt.Sprintf("The tool did not answer in time and was cancelled; its outcome is unknown. (%v)", transport.Err), false
 	case errors.As(err, &config):

@@ -213,6 +213,21 @@ func TestFailuresReachTheModel(t *testing.T) {
 	}
 }
 
+func TestOutcomeUnknownReachesTheModel(t *testing.T) {
+	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+		return tool.Result{}, &mcptool.TransportError{Server: "s", Op: "tools/call", OutcomeUnknown: true, Err: errors.New("EOF")}
+	})
+	model := &scripted{turns: []func(llm.Request) llm.Message{calls(tc("1", "pay", `{}`)), answer("checked")}}
+	a, _ := agent.New(agent.Config{Model: model, Handler: lost})
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+	if err != nil {
+		t.Fatalf("a call with an unknown outcome must not end the run: %v", err)
+	}
+	if m := toolResult(t, res.Messages, "1"); !strings.Contains(m.Text(), "whether the tool ran is unknown") {
+		t.Fatalf("result %q", m.Text())
+	}
+}
+
 func TestPointlessErrorsEndRun(t *testing.T) {
 	notes := demoProvider(t)
 	model := &scripted{turns: []func(llm.Request) llm.Message{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -20,6 +21,8 @@ type catalog struct {
 	listed  map[string]*listedTool
 	offered []string
 	offers  map[string]bool
+	// expires is when the listing goes stale by the server's ttlMs, or zero.
+	expires time.Time
 }
 
 // listedTool is one tool of the listing with its output schema compiled.
@@ -31,8 +34,17 @@ type listedTool struct {
 
 // discover lists the server's tools, following every cursor, within the page
 // cap and refusing a cursor seen before (a listing that would never end).
-func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (catalog, error) {
-	cat := catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
+//
+// On protocol 2026-07-28, a positive ttlMs on the listing sets when it goes
+// stale ([Provider.RefreshIfStale]). A ttlMs of 0 is read as no hint, not as
+// "stale at once": go-sdk cannot tell it from an absent one, and re-listing on
+// every turn would change the tools under the model and defeat prompt
+// caching; such servers announce changes with list_changed. cacheScope does
+// not matter here: the listing is kept for this connection only.
+func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (*catalog, error) {
+	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
+	start := time.Now()
+	ttl := time.Duration(0)
 	params := &mcp.ListToolsParams{}
 	seen := map[string]bool{}
 	for page := 1; ; page++ {
@@ -41,7 +53,10 @@ func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (catalog
 			return cat, classify(p.name, "tools/list", err, false)
 		}
 		for _, t := range res.Tools {
-			p.add(&cat, t)
+			p.add(cat, t)
+		}
+		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && cs.InitializeResult().ProtocolVersion >= "2026-07-28" {
+			ttl = page
 		}
 		next := res.NextCursor
 		if next == "" {
@@ -55,6 +70,9 @@ func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (catalog
 		}
 		seen[next] = true
 		params = &mcp.ListToolsParams{Cursor: next}
+	}
+	if ttl > 0 {
+		cat.expires = start.Add(ttl)
 	}
 	if p.cfg.allowedSet {
 		for _, name := range p.cfg.allowedTools {

@@ -22,6 +22,14 @@
 //     base64 noise.
 //   - Structured results are checked against the tool's output schema, whose
 //     $ref never reaches the network.
+//   - A lost connection can be rebuilt ([WithReconnect]): a tool call caught
+//     by the loss is sent again only for a tool annotated read-only or
+//     idempotent, and otherwise fails saying its outcome is unknown. The
+//     provider's [State] is readable and reported ([WithStateChange]).
+//   - A tool call's timeout ([WithCallTimeout]) restarts whenever the server
+//     reports progress on it; when it passes, the call is cancelled on the
+//     wire. notifications/tools/list_changed and a listing's ttlMs make the
+//     provider list again ([Provider.Refresh], [WithToolsChanged]).
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], and [tool.FailedError] for a tool that ran

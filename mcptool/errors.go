@@ -27,8 +27,13 @@ type TransportError struct {
 	// Retryable reports whether a retry may succeed.
 	Retryable bool
 	// Timeout reports whether the error is a deadline this package set
-	// (the connect or request timeout) passing.
+	// (the connect, request or call timeout) passing.
 	Timeout bool
+	// OutcomeUnknown reports that the connection was lost while a tool call
+	// was in flight, so the tool may or may not have run. The call is not
+	// resent, since running a tool that is not idempotent twice may do harm;
+	// Retryable is false for the same reason.
+	OutcomeUnknown bool
 	// Err is the cause.
 	Err error
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,11 +58,11 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		target := name
 		if cfg.gated {
 			var ok bool
-			if target, ok = s.catalog.resolve(name, s.catalog.isOffered); !ok {
+			if target, ok = s.catalog().resolve(name, s.catalog().isOffered); !ok {
 				return tool.Result{}, &tool.UnservedError{Name: name}
 			}
 		} else {
-			target, _ = s.catalog.resolve(name, s.catalog.isOffered)
+			target, _ = s.catalog().resolve(name, s.catalog().isOffered)
 		}
 		args = tool.ObjectArgs(args)
 		if !isObject(args) {
@@ -84,7 +86,7 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 // known, else, for an alias, the first tool named after a "__" of it that is
 // known. ok reports whether the result is known; if not, name is the alias's
 // tool part (or name itself), for an ungated call.
-func (c catalog) resolve(name string, known func(string) bool) (target string, ok bool) {
+func (c *catalog) resolve(name string, known func(string) bool) (target string, ok bool) {
 	if known(name) {
 		return name, true
 	}
@@ -148,19 +150,49 @@ func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*
 	if err != nil {
 		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
 	}
-	target, _ := s.catalog.resolve(name, s.catalog.isListed)
+	target, _ := s.catalog().resolve(name, s.catalog().isListed)
 	return p.call(ctx, s, target, raw)
 }
 
-func (c catalog) isOffered(name string) bool { return c.offers[name] }
-func (c catalog) isListed(name string) bool  { return c.listed[name] != nil }
+func (c *catalog) isOffered(name string) bool { return c.offers[name] }
+func (c *catalog) isListed(name string) bool  { return c.listed[name] != nil }
 
-// call sends one tools/call and checks the result against the output schema.
+// call sends one tools/call and checks the result against the output
+// schema. If the connection is lost during the call, the call is sent again
+// on the rebuilt connection only when the tool is annotated read-only or
+// idempotent; otherwise the caller learns that the outcome is unknown.
 func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	res, err := p.callOnce(ctx, s, name, args)
+	if err == nil || !p.lostDuring(ctx, s, err) {
+		return res, err
+	}
+	op := operation{"tools/call", name}
+	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && p.reconnects() {
+		p.cfg.logger.Info("connection lost during a call; resending it on the new connection", "server", p.name, "tool", name)
+		next, werr := p.waitReady(ctx)
+		if werr == nil {
+			return p.callOnce(ctx, next, name, args)
+		}
+		return nil, classify(p.name, op.String(), werr, false)
+	}
+	var te *TransportError
+	errors.As(err, &te) // lostDuring holds only for a TransportError
+	return nil, &TransportError{Server: p.name, Op: op.String(), OutcomeUnknown: true,
+		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
+}
+
+// callOnce sends one tools/call under the call timeout, which each progress
+// notification for the call restarts.
+func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	token := "mcpbridge-" + strconv.FormatInt(p.tokens.Add(1), 10)
 	var res *mcp.CallToolResult
-	err := p.request(ctx, s, operation{"tools/call", name}, func(ctx context.Context) error {
+	err := p.request(ctx, s, operation{"tools/call", name}, p.cfg.callTimeout(), func(ctx context.Context, extend func()) error {
+		p.progress.Store(token, extend)
+		defer p.progress.Delete(token)
+		params := &mcp.CallToolParams{Name: name, Arguments: args}
+		params.SetProgressToken(token)
 		var err error
-		res, err = s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err = s.cs.CallTool(ctx, params)
 		return err
 	})
 	if err != nil {
@@ -174,10 +206,40 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 	return res, nil
 }
 
+// progressed restarts the timeout of the call a progress notification is
+// about.
+func (p *Provider) progressed(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	if extend, ok := p.progress.Load(fmt.Sprint(req.Params.ProgressToken)); ok {
+		extend.(func())()
+	}
+}
+
+// lostDuring reports whether err means the connection s ended during the
+// call (rather than the call failing on a live connection).
+func (p *Provider) lostDuring(ctx context.Context, s *session, err error) bool {
+	var te *TransportError
+	if !errors.As(err, &te) || te.Timeout || ctx.Err() != nil {
+		return false
+	}
+	// go-sdk fails the call as soon as the connection breaks, a moment
+	// before the session reports its end.
+	select {
+	case <-s.done:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-time.After(time.Second):
+		return false
+	}
+}
+
 // checkOutput validates a successful result against the output schema the
 // tool's listing declared. A tool the listing did not name is not checked.
 func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult) error {
-	lt := s.catalog.listed[name]
+	lt := s.catalog().listed[name]
 	if lt == nil || len(lt.def.OutputSchema) == 0 {
 		return nil
 	}

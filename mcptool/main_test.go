@@ -119,6 +119,14 @@ var echoTool = map[string]any{
 	"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}},
 }
 
+// flakyTool is read-only: safe to send again. Its first call kills the
+// server (see "flaky" below).
+var flakyTool = map[string]any{
+	"name":        "flaky",
+	"inputSchema": map[string]any{"type": "object"},
+	"annotations": map[string]any{"readOnlyHint": true},
+}
+
 func (s *rawServer) answer(msg rawMessage) (string, bool) {
 	switch msg.Method {
 	case "server/discover":
@@ -157,7 +165,7 @@ func (s *rawServer) answer(msg rawMessage) (string, bool) {
 			tool := map[string]any{"name": "tool_" + p.Cursor, "inputSchema": map[string]any{"type": "object"}}
 			return result(msg.ID, map[string]any{"tools": []any{tool}, "nextCursor": page}), true
 		}
-		return result(msg.ID, map[string]any{"tools": []any{echoTool}}), true
+		return result(msg.ID, map[string]any{"tools": []any{echoTool, flakyTool}}), true
 	case "tools/call":
 		var p struct {
 			Name      string
@@ -182,6 +190,14 @@ func (s *rawServer) answer(msg rawMessage) (string, bool) {
 			text = fmt.Sprint(cmd.Process.Pid)
 		case "exit":
 			os.Exit(4)
+		case "flaky":
+			// The first call dies mid-call; the next server answers.
+			marker := os.Getenv("MCPTOOL_MARKER")
+			if _, err := os.Stat(marker); err != nil {
+				os.WriteFile(marker, nil, 0o600)
+				os.Exit(5)
+			}
+			text = "answered on the second try"
 		}
 		return result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}), true
 	case "skills/list":

@@ -64,6 +64,18 @@ type config struct {
 	maxDescription int
 	maxLineLength  int
 	logger         *slog.Logger
+	callTimeoutSet bool
+	callTimeoutD   time.Duration
+	reconnect      *Reconnect
+	onState        func(State, error)
+	onToolsChanged func()
+}
+
+func (c *config) callTimeout() time.Duration {
+	if c.callTimeoutSet {
+		return c.callTimeoutD
+	}
+	return c.requestTimeout
 }
 
 func defaults() config {
@@ -170,3 +182,32 @@ func WithMaxLineLength(n int) Option { return func(c *config) { c.maxLineLength 
 // level, and no header value, environment value or command argument is
 // logged at all.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithCallTimeout bounds each tool call (default: the request timeout). The
+// bound restarts whenever the server reports progress on the call, so a long
+// task that keeps reporting is not cut off; when it passes, the call is
+// cancelled on the wire (notifications/cancelled) and fails with a
+// [TransportError] whose Timeout is set, naming server and tool. Zero or less
+// means no bound but the caller's.
+func WithCallTimeout(d time.Duration) Option {
+	return func(c *config) { c.callTimeoutD, c.callTimeoutSet = d, true }
+}
+
+// WithReconnect makes the provider rebuild a lost connection as r says,
+// listing the tools again. Meanwhile calls fail with a retryable
+// [TransportError] saying the connection is being rebuilt; a call in flight
+// when the connection was lost is sent again on the new connection only if
+// the tool is annotated read-only or idempotent, and otherwise fails with
+// OutcomeUnknown set. A provider made by [FromTransport] cannot reconnect.
+func WithReconnect(r Reconnect) Option { return func(c *config) { c.reconnect = &r } }
+
+// WithStateChange calls fn at every change of the provider's [State], with
+// the error for a failed or lost connection. Calls are never concurrent; fn
+// must not block for long.
+func WithStateChange(fn func(State, error)) Option { return func(c *config) { c.onState = fn } }
+
+// WithToolsChanged calls fn after the tools the provider offers changed: the
+// server sent list_changed, the listing's ttl passed, or a rebuilt connection
+// listed different tools. Calls are never concurrent with each other or with
+// the state callback.
+func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChanged = fn } }

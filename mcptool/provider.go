@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -48,16 +50,27 @@ type Provider struct {
 	sess       *session
 	connecting chan struct{} // closed when a Connect in progress returns
 	abort      context.CancelFunc
+	state      State
+	stateErr   error
+	changed    chan struct{}   // closed and replaced at every state change
+	life       context.Context // from Connect to Close: the background work's
+	stop       context.CancelFunc
+
+	notifyMu  sync.Mutex     // serializes the state and tools callbacks
+	bg        sync.WaitGroup // the supervisor and the refresher
+	refreshes chan struct{}  // list_changed notifications, coalesced
+	tokens    atomic.Int64   // progress tokens
+	progress  sync.Map       // progress token -> func() extending its call
 }
 
 // session is one live connection and what was learnt on it.
 type session struct {
-	cs      *mcp.ClientSession
-	conn    mcp.Connection
-	init    *mcp.InitializeResult
-	client  *mcp.Client
-	catalog catalog
-	done    chan struct{} // closed when the connection ends
+	cs     *mcp.ClientSession
+	conn   mcp.Connection
+	init   *mcp.InitializeResult
+	client *mcp.Client
+	cat    atomic.Pointer[catalog]
+	done   chan struct{} // closed when the connection ends
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -67,7 +80,7 @@ type session struct {
 // HTTP, or over the legacy SSE transport when the URL's path ends in /sse
 // (unless [WithTransport] says otherwise).
 func FromURL(url string, opts ...Option) *Provider {
-	p := &Provider{url: url, cfg: defaults()}
+	p := &Provider{url: url, cfg: defaults(), changed: make(chan struct{})}
 	p.apply(opts)
 	return p
 }
@@ -77,7 +90,7 @@ func FromURL(url string, opts ...Option) *Provider {
 // minimal environment plus [WithEnv]. The process runs in its own process
 // group and is stopped, with every process it started, by Close.
 func FromCommand(command string, args []string, opts ...Option) *Provider {
-	p := &Provider{command: command, args: append([]string(nil), args...), cfg: defaults()}
+	p := &Provider{command: command, args: append([]string(nil), args...), cfg: defaults(), changed: make(chan struct{})}
 	p.cfg.transport = Stdio
 	p.apply(opts)
 	return p
@@ -89,7 +102,7 @@ func FromCommand(command string, args []string, opts ...Option) *Provider {
 // this way connects once. Options that only concern URLs or commands are
 // refused at Connect.
 func FromTransport(name string, t mcp.Transport, opts ...Option) *Provider {
-	p := &Provider{custom: t, cfg: defaults()}
+	p := &Provider{custom: t, cfg: defaults(), changed: make(chan struct{})}
 	p.apply(append([]Option{WithName(name)}, opts...))
 	return p
 }
@@ -132,6 +145,7 @@ func (p *Provider) Connect(ctx context.Context) error {
 	connecting := make(chan struct{})
 	p.connecting, p.abort = connecting, cancel
 	p.mu.Unlock()
+	p.setState(StateConnecting, nil)
 
 	sess, err := p.connect(ctx)
 
@@ -140,13 +154,24 @@ func (p *Provider) Connect(ctx context.Context) error {
 	p.connecting, p.abort = nil, nil
 	if err == nil && !aborted {
 		p.sess = sess
+		p.life, p.stop = context.WithCancel(context.Background())
+		p.refreshes = make(chan struct{}, 1)
+		p.bg.Add(2)
+		go p.supervise(p.life, sess)
+		go p.refresher(p.life, p.refreshes)
 	}
 	p.mu.Unlock()
 	close(connecting)
 	cancel()
-	if err == nil && aborted {
+	switch {
+	case err == nil && aborted:
 		sess.close()
 		err = fmt.Errorf("mcptool: server %q: connect: closed while connecting", p.name)
+		p.setState(StateClosed, nil)
+	case err != nil:
+		p.setState(StateFailed, err)
+	default:
+		p.setState(StateReady, nil)
 	}
 	return err
 }
@@ -178,8 +203,10 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
 		// Claim no capability this client does not have (no roots,
 		// sampling or elicitation).
-		Capabilities: &mcp.ClientCapabilities{},
-		Logger:       slog.New(debugOnly{p.cfg.logger.Handler()}),
+		Capabilities:                &mcp.ClientCapabilities{},
+		Logger:                      slog.New(debugOnly{p.cfg.logger.Handler()}),
+		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.listChanged() },
+		ProgressNotificationHandler: p.progressed,
 	})
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
@@ -191,14 +218,16 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 		cs.Wait()
 		close(sess.done)
 	}()
+	cat := &catalog{}
 	if p.cfg.discover {
-		if sess.catalog, err = p.discover(ctx, cs); err != nil {
+		if cat, err = p.discover(ctx, cs); err != nil {
 			sess.close()
 			return nil, p.connectError(ctx, parent, captured, err)
 		}
 	}
+	sess.cat.Store(cat)
 	p.cfg.logger.Info("connected to MCP server", "server", p.name,
-		"protocol", sess.init.ProtocolVersion, "tools", len(sess.catalog.offered))
+		"protocol", sess.init.ProtocolVersion, "tools", len(cat.offered))
 	return sess, nil
 }
 
@@ -224,6 +253,9 @@ func withExit(conn mcp.Connection, err error) error {
 	return err
 }
 
+// catalog is the session's current listing.
+func (s *session) catalog() *catalog { return s.cat.Load() }
+
 func (s *session) close() {
 	s.cs.Close()
 	if s.conn != nil {
@@ -238,16 +270,25 @@ func (s *session) close() {
 // progress is aborted. Close is idempotent and safe from any goroutine.
 func (p *Provider) Close() error {
 	p.mu.Lock()
-	sess, connecting, abort := p.sess, p.connecting, p.abort
-	p.sess, p.abort = nil, nil
+	sess, connecting, abort, stop := p.sess, p.connecting, p.abort, p.stop
+	p.sess, p.abort, p.stop = nil, nil, nil
 	p.mu.Unlock()
 	if abort != nil {
 		abort()
 		<-connecting
 	}
+	if stop != nil {
+		stop()
+	}
 	if sess != nil {
 		sess.close()
+	}
+	// The supervisor may have swapped in a new session before it saw the
+	// stop; it closes that one itself.
+	p.bg.Wait()
+	if sess != nil {
 		p.cfg.logger.Info("closed MCP server", "server", p.name)
+		p.setState(StateClosed, nil)
 	}
 	return nil
 }
@@ -286,31 +327,58 @@ func (o operation) String() string {
 	return fmt.Sprintf("%s %q", o.method, o.subject)
 }
 
-// live returns the current session, or an error naming op.
+// live returns the current session, or an error naming op: not connected,
+// or the connection lost (and being rebuilt, if the provider reconnects).
 func (p *Provider) live(op operation) (*session, error) {
-	if s := p.session(); s != nil {
+	p.mu.Lock()
+	s, state, why := p.sess, p.state, p.stateErr
+	p.mu.Unlock()
+	if s == nil {
+		return nil, &TransportError{Server: p.name, Op: op.String(), Err: ErrNotConnected}
+	}
+	select {
+	case <-s.done:
+	default:
 		return s, nil
 	}
-	return nil, &TransportError{Server: p.name, Op: op.String(), Err: ErrNotConnected}
+	if why == nil {
+		why = withExit(s.conn, mcp.ErrConnectionClosed)
+	}
+	if state == StateReconnecting {
+		return nil, &TransportError{Server: p.name, Op: op.String(), Retryable: true, Err: fmt.Errorf("the connection was lost and is being rebuilt: %w", why)}
+	}
+	return nil, &TransportError{Server: p.name, Op: op.String(), Retryable: true, Err: fmt.Errorf("the connection was lost: %w", why)}
 }
 
-// request runs fn under the request timeout and names its error.
-func (p *Provider) request(ctx context.Context, s *session, op operation, fn func(context.Context) error) error {
-	rctx := ctx
-	if d := p.cfg.requestTimeout; d > 0 {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
+// request runs fn under the timeout d (none if d <= 0) and names its
+// error. fn may call extend to restart the timeout, as a tool call does
+// whenever the server reports progress on it.
+func (p *Provider) request(ctx context.Context, s *session, op operation, d time.Duration, fn func(ctx context.Context, extend func()) error) error {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var expired atomic.Bool
+	extend := func() {}
+	if d > 0 {
+		timer := time.AfterFunc(d, func() {
+			expired.Store(true)
+			cancel()
+		})
+		defer timer.Stop()
+		extend = func() {
+			if !expired.Load() {
+				timer.Reset(d)
+			}
+		}
 	}
-	err := fn(rctx)
+	err := fn(rctx, extend)
 	if err == nil {
 		return nil
 	}
-	expired := rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
-	if expired {
-		err = fmt.Errorf("no answer within %v: %w", p.cfg.requestTimeout, err)
+	timedOut := expired.Load() && ctx.Err() == nil
+	if timedOut {
+		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
 	}
-	return classify(p.name, op.String(), withExit(s.conn, err), expired)
+	return classify(p.name, op.String(), withExit(s.conn, err), timedOut)
 }
 
 // Tools returns the definitions of the tools the server offers, in the
@@ -321,9 +389,10 @@ func (p *Provider) Tools() []tool.Definition {
 	if s == nil {
 		return nil
 	}
-	defs := make([]tool.Definition, len(s.catalog.offered))
-	for i, name := range s.catalog.offered {
-		defs[i] = s.catalog.listed[name].def
+	cat := s.catalog()
+	defs := make([]tool.Definition, len(cat.offered))
+	for i, name := range cat.offered {
+		defs[i] = cat.listed[name].def
 	}
 	return defs
 }
@@ -334,7 +403,7 @@ func (p *Provider) ToolNames() []string {
 	if s == nil {
 		return nil
 	}
-	return append([]string(nil), s.catalog.offered...)
+	return append([]string(nil), s.catalog().offered...)
 }
 
 // ToolMeta returns each listed tool's _meta object (an MCP App's "ui" entry,
@@ -347,7 +416,7 @@ func (p *Provider) ToolMeta() map[string]map[string]any {
 	if s == nil {
 		return meta
 	}
-	for name, t := range s.catalog.listed {
+	for name, t := range s.catalog().listed {
 		if len(t.def.Meta) > 0 {
 			meta[name] = deepCopy(t.def.Meta)
 		}

@@ -17,7 +17,7 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		return nil, err
 	}
 	var res *mcp.ReadResourceResult
-	err = p.request(ctx, s, op, func(ctx context.Context) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
 		var err error
 		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		return err
@@ -45,7 +45,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 		return nil, &ConfigError{Server: p.name, Option: "params", Err: err}
 	}
 	var out json.RawMessage
-	err = p.request(ctx, s, op, func(ctx context.Context) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
 		if std, ok := standard[method]; ok {
 			var err error
 			out, err = std(ctx, s.cs, body)

@@ -202,9 +202,13 @@ func TestServerDiesMidSession(t *testing.T) {
 	connect(t, p)
 	_, err := p.CallTool(context.Background(), "exit", nil)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Retryable {
-		t.Fatalf("got %v; want a retryable TransportError", err)
+	if !errors.As(err, &te) || !te.OutcomeUnknown || te.Retryable || !strings.Contains(err.Error(), "whether the tool ran is unknown") {
+		t.Fatalf("got %v; want a TransportError saying the outcome is unknown", err)
 	}
+	eventually(t, "the provider to fail", func() bool {
+		state, why := p.State()
+		return state == mcptool.StateFailed && why != nil
+	})
 	eventually(t, "the provider to see the connection gone", func() bool { return !p.Connected() })
 	_, err = p.CallTool(context.Background(), "echo", nil)
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 4") {

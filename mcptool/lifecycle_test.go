@@ -1,0 +1,235 @@
+package mcptool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// states records a provider's state changes.
+type states struct {
+	mu  sync.Mutex
+	all []mcptool.State
+}
+
+func (s *states) record(st mcptool.State, _ error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.all = append(s.all, st)
+}
+
+func (s *states) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for _, st := range s.all {
+		names = append(names, st.String())
+	}
+	return strings.Join(names, ",")
+}
+
+var fastReconnect = mcptool.WithReconnect(mcptool.Reconnect{MinDelay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond})
+
+func TestStates(t *testing.T) {
+	var seen states
+	p := raw(t, "plain", mcptool.WithStateChange(seen.record))
+	if st, _ := p.State(); st != mcptool.StateIdle {
+		t.Fatalf("before Connect: %v", st)
+	}
+	connect(t, p)
+	p.Close()
+	if got := seen.String(); got != "connecting,ready,closed" {
+		t.Fatalf("states %s", got)
+	}
+	bad := mcptool.FromCommand(filepath.Join(t.TempDir(), "no-such-server"), nil)
+	err := bad.Connect(context.Background())
+	if st, why := bad.State(); st != mcptool.StateFailed || why == nil || err == nil {
+		t.Fatalf("a server that cannot start: %v, %v", st, why)
+	}
+}
+
+// Killing the real subprocess mid-call: the call that was in flight is not
+// resent (its outcome is unknown), the server is started again and its
+// tools listed again, and later calls work.
+func TestReconnectAfterServerDies(t *testing.T) {
+	var seen states
+	p := raw(t, "plain", fastReconnect, mcptool.WithStateChange(seen.record))
+	connect(t, p)
+	ctx := context.Background()
+	_, err := p.CallTool(ctx, "exit", nil)
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.OutcomeUnknown {
+		t.Fatalf("the interrupted call: %v; want OutcomeUnknown", err)
+	}
+	eventually(t, "the provider to reconnect", func() bool {
+		st, _ := p.State()
+		return st == mcptool.StateReady && p.Connected()
+	})
+	if got, err := p.CallTool(ctx, "echo", map[string]any{"text": "back"}); err != nil || got != "back" {
+		t.Fatalf("after reconnecting: %q, %v", got, err)
+	}
+	if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
+		t.Fatalf("states %s", got)
+	}
+}
+
+// A read-only tool interrupted by the server's death is sent again on the
+// new connection.
+func TestReconnectResendsIdempotentCall(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "died-once")
+	p := raw(t, "plain", fastReconnect, mcptool.WithEnv(map[string]string{"MCPTOOL_MARKER": marker}))
+	connect(t, p)
+	got, err := p.CallTool(context.Background(), "flaky", nil)
+	if err != nil || got != "answered on the second try" {
+		t.Fatalf("got %q, %v; want the answer of the restarted server", got, err)
+	}
+}
+
+// While the connection is being rebuilt, calls fail at once with an error
+// that says so; Close stops the rebuilding.
+func TestCallsWhileReconnecting(t *testing.T) {
+	p := raw(t, "plain", mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
+	connect(t, p)
+	p.CallTool(context.Background(), "exit", nil)
+	eventually(t, "the provider to start reconnecting", func() bool {
+		st, _ := p.State()
+		return st == mcptool.StateReconnecting
+	})
+	_, err := p.CallTool(context.Background(), "echo", nil)
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Retryable || !strings.Contains(err.Error(), "being rebuilt") || !strings.Contains(err.Error(), "exit status 4") {
+		t.Fatalf("got %v; want a retryable error saying the connection is being rebuilt and why", err)
+	}
+	p.Close() // returns although the next attempt is an hour away
+}
+
+// An HTTP session the server forgot (404) is rebuilt, and a read-only call
+// caught by it is sent again.
+func TestReconnectExpiredHTTPSession(t *testing.T) {
+	var expired sync.Map // session IDs the server no longer knows
+	var forget atomic.Bool
+	inner := demo.HTTPHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		if id != "" && forget.Load() {
+			expired.Store(id, true)
+			forget.Store(false)
+		}
+		if _, gone := expired.Load(id); gone && id != "" {
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		// End the sessions the client was refused, as a server that
+		// expires them would.
+		expired.Range(func(id, _ any) bool {
+			req := httptest.NewRequest(http.MethodDelete, "/", nil)
+			req.Header.Set("Mcp-Session-Id", id.(string))
+			inner.ServeHTTP(httptest.NewRecorder(), req)
+			return true
+		})
+	})
+	var seen states
+	p := mcptool.FromURL(srv.URL, fastReconnect, mcptool.WithStateChange(seen.record))
+	t.Cleanup(func() { p.Close() })
+	connect(t, p)
+	ctx := context.Background()
+	call(t, p.Handler(), "add_note", `{"title":"kept","body":"on the server"}`)
+	forget.Store(true)
+	res := call(t, p.Handler(), "list_notes", ``) // read-only: resent on the new session
+	if !strings.Contains(res.Text(), "#1 kept") {
+		t.Fatalf("after the session expired: %q", res.Text())
+	}
+	if !strings.Contains(seen.String(), "reconnecting,ready") {
+		t.Fatalf("states %s", seen.String())
+	}
+	if _, err := p.CallTool(ctx, "list_notes", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCallTimeoutExtendedByProgress(t *testing.T) {
+	p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(400*time.Millisecond))
+	h := p.Handler()
+	// Six steps of 150 ms: longer than the bound in all, but each step
+	// reports progress and restarts it.
+	if got := call(t, h, "slow_count", `{"to": 6, "delay_ms": 150}`).Text(); got != "counted to 6" {
+		t.Fatalf("slow_count: %q", got)
+	}
+	// One step longer than the bound: cancelled, on the wire too.
+	_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 5000}`))
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Timeout || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+		t.Fatalf("got %v; want a timeout naming server and tool", err)
+	}
+	eventually(t, "notifications/cancelled at the server", func() bool { return c.get("notifications/cancelled") == 1 })
+}
+
+func TestListChangedRefreshes(t *testing.T) {
+	server := demo.New()
+	changed := make(chan struct{}, 4)
+	p, c := inProcess(t, server, mcptool.WithToolsChanged(func() { changed <- struct{}{} }))
+	before := len(p.Tools())
+	// Two changes in a burst: one refresh.
+	for _, name := range []string{"new_tool_a", "new_tool_b"} {
+		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no refresh after list_changed")
+	}
+	eventually(t, "both new tools", func() bool { return len(p.Tools()) == before+2 })
+	if n := c.get("tools/list"); n > 3 {
+		t.Fatalf("%d listings for one burst", n)
+	}
+}
+
+func TestRefreshIfStale(t *testing.T) {
+	ttl := 0
+	var mu sync.Mutex
+	server := mcp.NewServer(&mcp.Implementation{Name: "ttl", Version: "1"}, &mcp.ServerOptions{
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			mu.Lock()
+			defer mu.Unlock()
+			c.TTLMs = ttl
+		},
+	})
+	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	// A ttl of 0 is no hint: the listing stays.
+	p, c := inProcess(t, server)
+	if err := p.RefreshIfStale(context.Background()); err != nil || c.get("tools/list") != 1 {
+		t.Fatalf("ttl 0 re-listed: %v, %d listings", err, c.get("tools/list"))
+	}
+	mu.Lock()
+	ttl = 1
+	mu.Unlock()
+	p2, c2 := inProcess(t, server)
+	if p2.ProtocolVersion() < "2026-07-28" {
+		t.Skip("ttlMs needs protocol 2026-07-28")
+	}
+	eventually(t, "the 1 ms listing to go stale and be listed again", func() bool {
+		if err := p2.RefreshIfStale(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return c2.get("tools/list") >= 2
+	})
+}
