@@ -189,7 +189,9 @@ func TestListChangedRefreshes(t *testing.T) {
 	// Two changes in a burst: one refresh.
 	for _, name := range []string{"new_tool_a", "new_tool_b"} {
 		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	select {
 	case <-changed:
@@ -213,7 +215,9 @@ func TestRefreshIfStale(t *testing.T) {
 		},
 	})
 	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	// A ttl of 0 is no hint: the listing stays.
 	p, c := inProcess(t, server)
 	if err := p.RefreshIfStale(context.Background()); err != nil || c.get("tools/list") != 1 {
