@@ -1,8 +1,28 @@
-// Package toolset will run many MCP servers as one set of tools. For now it
-// holds what that starts from: the configuration, read from the mcpServers
-// file people already keep for Claude Desktop, Cursor, Claude Code or VS
-// Code ([Load], [Parse]), checked all at once ([Config.Validate]), and turned
-// server by server into [mcptool.Provider] values ([ServerConfig.Provider]).
-// Starting the servers together and joining their tools into one catalog
-// come next.
+// Package toolset runs many MCP servers as one set of tools for an agent.
+//
+// It starts from the configuration people already keep: the mcpServers file
+// of Claude Desktop, Cursor or Claude Code, or VS Code's servers file ([Load],
+// [Parse]), checked all at once ([Config.Validate]) and turned server by
+// server into [mcptool.Provider] values ([ServerConfig.Provider]).
+//
+// [Start] connects every enabled server at once, each within its own
+// timeout. A server that fails is logged and left out, unless it is
+// required: then nothing is left running and Start fails. Each server's
+// tools are namespaced ({server}_{tool} by default), named and lowered for
+// one model vendor ([WithVendor]: [schema.Namer], [schema.Lower]), and
+// joined into one catalog; a tool whose schema the vendor cannot take is
+// quarantined with a [Diagnostic] while its server's other tools serve, and
+// two servers claiming one name fail Start.
+//
+// A host takes a [Snapshot] per turn: its definitions and handler do not
+// change during the turn, whatever the servers re-list meanwhile, so a
+// vendor's prompt cache stays valid. The handler checks arguments against
+// each tool's own schema before anything is sent, and accepts the alias
+// mcp__<server>__<tool>. Every tool's definition is pinned by hash when first
+// seen; a change arriving later is logged and put to [OnToolChanged], which
+// may refuse it.
+//
+// [Toolset.Status] (and [OnStatus], during Start too) says where each
+// server stands; [Toolset.Instructions] is ready for the agent's system
+// prompt; [Toolset.Close] stops everything.
 package toolset

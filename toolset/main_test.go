@@ -4,6 +4,13 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// The test binary doubles as the demo server the tests start as
+// subprocesses (demo.ChildEnv=stdio).
+func TestMain(m *testing.M) {
+	demo.ServeIfChild()
+	goleak.VerifyTestMain(m)
+}

@@ -1,0 +1,299 @@
+package toolset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A server is one enabled server of a Toolset and its part of the catalog.
+type server struct {
+	cfg  ServerConfig
+	t    *Toolset
+	p    *mcptool.Provider
+	call tool.Handler // the provider's ungated handler: the catalog gates
+
+	syncMu sync.Mutex // held while the catalog takes in a listing
+
+	// Guarded by t.mu.
+	state   state
+	err     error
+	out     bool // left out at Start
+	listed  bool // the first listing has been taken in
+	dirty   bool // the provider re-listed since
+	entries []*toolEntry
+	diags   []Diagnostic
+	pins    map[string]pin
+	refused map[string]string     // tool name → the refused definition's hash
+	built   map[string]*toolEntry // tool name → its last entry, by hash
+}
+
+func (s *server) status() ServerStatus {
+	return ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.err, Tools: len(s.entries)}
+}
+
+// A pin is a tool's definition as the host accepted it.
+type pin struct {
+	hash string
+	def  tool.Definition
+}
+
+// pinHash is the SHA-256 of what a tool tells a model and a host: its name,
+// title, description, schemas and annotations.
+func pinHash(d tool.Definition) string {
+	data, _ := json.Marshal(struct {
+		Name, Title, Description  string
+		InputSchema, OutputSchema json.RawMessage
+		Annotations               *tool.Annotations
+	}{d.Name, d.Title, d.Description, nonEmpty(d.InputSchema), nonEmpty(d.OutputSchema), d.Annotations})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func nonEmpty(m json.RawMessage) json.RawMessage {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// A toolEntry is one tool of the catalog, or one left out of it (diag set).
+type toolEntry struct {
+	server *server
+	tool   string // the server's name for it
+	hash   string
+	def    tool.Definition // the final name and the lowered schema
+	input  json.RawMessage // the tool's own input schema
+	strict bool            // the lowered schema is OpenAI strict
+	diag   *Diagnostic     // why the tool is out, if it is
+
+	once      sync.Once
+	validator *schema.Validator
+}
+
+// check validates args against the tool's own input schema, compiled on
+// first use. A schema the validator cannot compile is logged once, and the
+// arguments then go unchecked to the server, which judges them itself.
+func (e *toolEntry) check(name string, args json.RawMessage) error {
+	e.once.Do(func() {
+		v, err := schema.Compile(e.input)
+		if err != nil {
+			e.server.t.log.Warn("toolset: arguments not checked locally: the input schema does not compile",
+				"server", e.server.cfg.Name, "tool", e.tool, "err", err)
+			return
+		}
+		e.validator = v
+	})
+	if e.validator == nil {
+		return nil
+	}
+	err := e.validator.Validate(args)
+	var ve *schema.ValidationError
+	if errors.As(err, &ve) {
+		return &tool.FailedError{Name: name, Message: ve.Message, Err: err}
+	}
+	if err != nil {
+		return &tool.FailedError{Name: name, Message: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// A collisionError says two servers offer a tool under one namespaced name.
+type collisionError struct {
+	name          string
+	first, second pair
+}
+
+func (e *collisionError) Error() string {
+	return fmt.Sprintf("toolset: servers %q and %q both offer a tool named %q (their tools %q and %q): give one of them a \"prefix\", or keep the default namespace",
+		e.first.server, e.second.server, e.name, e.first.tool, e.second.tool)
+}
+
+// build makes the entry of a listed tool, t.mu held: its namespaced name,
+// checked against the other servers', its lowered schema and its final
+// name. An entry with a diag is out of the catalog.
+func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, error) {
+	if e := s.built[d.Name]; e != nil && e.hash == hash {
+		return e, nil
+	}
+	wanted := d.Name
+	if prefix := s.cfg.ToolPrefix(); prefix != "" {
+		wanted = prefix + "_" + d.Name
+	}
+	me := pair{s.cfg.Name, d.Name}
+	if o, ok := t.owners[wanted]; ok && o != me {
+		return nil, &collisionError{name: wanted, first: o, second: me}
+	}
+	t.owners[wanted] = me
+	e := &toolEntry{server: s, tool: d.Name, hash: hash, input: d.InputSchema}
+	low, err := schema.Lower(t.opts.vendor, d.InputSchema)
+	if err != nil {
+		diag := Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
+		var le *schema.LowerError
+		if errors.As(err, &le) {
+			diag.Pointer = le.Pointer
+			diag.Message = fmt.Sprintf("input schema cannot be lowered for %s: %s", le.Vendor, le.Message)
+		}
+		e.diag = &diag
+		t.log.Warn("toolset: tool quarantined", "diagnostic", diag.String())
+	} else if final, err := t.namer.Add(s.cfg.Name, d.Name, wanted); err != nil {
+		e.diag = &Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
+		t.log.Warn("toolset: tool quarantined", "diagnostic", e.diag.String())
+	} else {
+		e.def = d
+		e.def.Name = final
+		e.def.InputSchema = low.Schema
+		e.strict = low.Strict
+	}
+	s.built[d.Name] = e
+	return e, nil
+}
+
+// buildAll takes in the first listing of every server that started, in
+// config order, so that the earlier server keeps a contested name.
+func (t *Toolset) buildAll() error {
+	for _, s := range t.servers {
+		t.mu.Lock()
+		out := s.out
+		t.mu.Unlock()
+		if out {
+			continue
+		}
+		s.syncMu.Lock()
+		err := t.apply(s, s.p.Tools())
+		s.syncMu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply makes defs, a listing of s, its part of the catalog, s.syncMu held.
+// A tool not pinned yet is pinned; one that changed since is let in, asked
+// about (OnToolChanged, t.mu not held) or kept out as refused. It returns
+// the first name collision with another server, whose tool is also kept
+// out.
+func (t *Toolset) apply(s *server, defs []tool.Definition) error {
+	type change struct {
+		old, new tool.Definition
+		hash     string
+	}
+	var changes []change
+	var first error
+	t.mu.Lock()
+	initial := !s.listed
+	s.listed = true
+	before := len(s.entries)
+	entries := make([]*toolEntry, 0, len(defs))
+	var diags []Diagnostic
+	for _, d := range defs {
+		h := pinHash(d)
+		p, pinned := s.pins[d.Name]
+		switch {
+		case !pinned:
+			s.pins[d.Name] = pin{hash: h, def: d}
+			if !initial {
+				t.log.Info("toolset: new tool", "server", s.cfg.Name, "tool", d.Name)
+			}
+		case p.hash == h:
+			delete(s.refused, d.Name)
+		case s.refused[d.Name] == h:
+			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"})
+			continue
+		case t.opts.onToolChanged != nil:
+			t.log.Warn("toolset: tool changed since it was pinned; asking the host", "server", s.cfg.Name, "tool", d.Name)
+			changes = append(changes, change{p.def, d, h})
+			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"})
+			continue
+		default:
+			t.log.Warn("toolset: tool changed since it was pinned; accepted", "server", s.cfg.Name, "tool", d.Name)
+			s.pins[d.Name] = pin{hash: h, def: d}
+		}
+		e, err := t.build(s, d, h)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			t.log.Warn("toolset: tool left out", "server", s.cfg.Name, "tool", d.Name, "err", err)
+			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
+			continue
+		}
+		if e.diag != nil {
+			diags = append(diags, *e.diag)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	s.entries, s.diags = entries, diags
+	t.snap = nil
+	status := s.status()
+	t.mu.Unlock()
+	if len(entries) != before || initial {
+		t.notify(status)
+	}
+	if len(changes) == 0 {
+		return first
+	}
+	for _, c := range changes {
+		ok := t.opts.onToolChanged(s.cfg.Name, c.old, c.new)
+		t.mu.Lock()
+		if ok {
+			s.pins[c.new.Name] = pin{hash: c.hash, def: c.new}
+			delete(s.refused, c.new.Name)
+		} else {
+			s.refused[c.new.Name] = c.hash
+			t.log.Warn("toolset: tool change refused; the tool is out of the catalog", "server", s.cfg.Name, "tool", c.new.Name)
+		}
+		t.mu.Unlock()
+	}
+	// Every change is now pinned or refused, so this asks nothing.
+	return t.apply(s, defs)
+}
+
+// changed records that s re-listed its tools, from its provider's
+// callback, and wakes the worker; it never blocks.
+func (t *Toolset) changed(s *server) {
+	t.mu.Lock()
+	s.dirty = true
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sync takes in the current listing of s if it changed since the last.
+func (t *Toolset) sync(s *server) {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	t.mu.Lock()
+	dirty := s.dirty && !s.out && s.listed
+	s.dirty = false
+	t.mu.Unlock()
+	if dirty {
+		t.apply(s, s.p.Tools())
+	}
+}
+
+// work takes in re-listings until Close.
+func (t *Toolset) work() {
+	defer t.worker.Done()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-t.wake:
+			for _, s := range t.servers {
+				t.sync(s)
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A Snapshot is the catalog of a [Toolset] at one moment: the tools a model
+// is offered for one turn, and the handler that serves exactly those. It
+// never changes: a re-listing after it was taken shows in the next
+// snapshot only, so the tools of a turn, and a vendor's prompt cache keyed
+// on them, stay put while the turn runs.
+type Snapshot struct {
+	namer  *schema.Namer
+	defs   []tool.Definition
+	byName map[string]*toolEntry
+	byPair map[pair]*toolEntry
+}
+
+// Snapshot returns the current catalog. It first re-lists the tools of every
+// server whose listing has outlived its time to live (an error is logged,
+// and the old listing kept), and takes in every re-listing made so far,
+// asking an [OnToolChanged] function about changed tools; it therefore waits
+// for such a function still running. Between changes it returns the same
+// *Snapshot.
+func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
+	var wg sync.WaitGroup
+	for _, s := range t.servers {
+		t.mu.Lock()
+		out := s.out
+		t.mu.Unlock()
+		if out {
+			continue
+		}
+		wg.Go(func() {
+			if err := refreshIfStale(ctx, s.p); err != nil {
+				t.log.Warn("toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
+			}
+			t.sync(s)
+		})
+	}
+	wg.Wait()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.snap != nil {
+		return t.snap
+	}
+	snap := &Snapshot{namer: t.namer, byName: map[string]*toolEntry{}, byPair: map[pair]*toolEntry{}}
+	for _, s := range t.servers {
+		for _, e := range s.entries {
+			snap.defs = append(snap.defs, e.def)
+			snap.byName[e.def.Name] = e
+			snap.byPair[pair{s.cfg.Name, e.tool}] = e
+		}
+	}
+	t.snap = snap
+	return snap
+}
+
+// Definitions returns the tools of the snapshot as a model should see them:
+// final names, schemas lowered for the vendor, servers in config order and
+// each server's tools in its order. The slice is a copy.
+func (s *Snapshot) Definitions() []tool.Definition { return slices.Clone(s.defs) }
+
+// Handler returns the handler of the snapshot's tools: the snapshot itself.
+func (s *Snapshot) Handler() tool.Handler { return s }
+
+// Lookup returns the server and the server's own name of the tool a final
+// name, or its alias mcp__<server>__<tool>, stands for in this snapshot.
+func (s *Snapshot) Lookup(name string) (server, toolName string, ok bool) {
+	e := s.find(name)
+	if e == nil {
+		return "", "", false
+	}
+	return e.server.cfg.Name, e.tool, true
+}
+
+// Strict reports whether the named tool's schema was made strict for OpenAI
+// (Structured Outputs), so that the host may send it with "strict": true.
+func (s *Snapshot) Strict(name string) bool {
+	e := s.find(name)
+	return e != nil && e.strict
+}
+
+func (s *Snapshot) find(name string) *toolEntry {
+	if e := s.byName[name]; e != nil {
+		return e
+	}
+	if server, toolName, ok := s.namer.Lookup(name); ok {
+		return s.byPair[pair{server, toolName}]
+	}
+	return nil
+}
+
+// Call runs a call to one of the snapshot's tools, by its final name or its
+// alias; any other name is a [tool.UnservedError]. The arguments (none
+// meaning {}, a stringified object accepted) are checked against the tool's
+// own input schema first: a violation is a [tool.FailedError] naming the
+// argument, and the server never sees the call. For a tool lowered to
+// OpenAI's strict mode, the nulls the model sends for optional arguments are
+// removed first (see [schema.DropNullOptionals]).
+func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	e := s.find(name)
+	if e == nil {
+		return tool.Result{}, &tool.UnservedError{Name: name}
+	}
+	args = tool.ObjectArgs(args)
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(args, &probe) != nil || probe == nil {
+		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+	}
+	if e.strict {
+		var err error
+		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
+			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+		}
+	}
+	if err := e.check(name, args); err != nil {
+		return tool.Result{}, err
+	}
+	res, err := e.server.call.Call(ctx, e.tool, args)
+	var fe *tool.FailedError
+	if errors.As(err, &fe) && fe.Name != name {
+		// The model called it by its final name; say that one.
+		return res, &tool.FailedError{Name: name, Message: fe.Message, Err: fe.Err}
+	}
+	return res, err
+}

@@ -1,0 +1,419 @@
+package toolset_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// demoTools are the demo server's tools, in the order it lists them.
+var demoTools = []string{"add_note", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "search_notes", "slow_count"}
+
+// stdioDemo is a server entry that starts the test binary as the demo
+// server, with no 1 s pause at exit under the race detector.
+func stdioDemo(t testing.TB, name string) toolset.ServerConfig {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return toolset.ServerConfig{Name: name, Command: exe, Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
+}
+
+// serve puts handler on loopback for the test's duration.
+func serve(t *testing.T, handler http.Handler) string {
+	t.Helper()
+	ts := httptest.NewServer(handler)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// serveMCP serves a go-sdk server over streamable HTTP on loopback.
+func serveMCP(t *testing.T, server *mcp.Server) string {
+	t.Helper()
+	return serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+}
+
+// logBuffer is a logger whose output a test can read.
+type logBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	watches map[string]chan struct{}
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for s, ch := range b.watches {
+		if bytes.Contains(p, []byte(s)) {
+			close(ch)
+			delete(b.watches, s)
+		}
+	}
+	return b.buf.Write(p)
+}
+
+// watch returns a channel closed when a line containing s is logged.
+func (b *logBuffer) watch(s string) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.watches == nil {
+		b.watches = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	b.watches[s] = ch
+	return ch
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func start(t *testing.T, cfg *toolset.Config, opts ...toolset.Option) *toolset.Toolset {
+	t.Helper()
+	ts, err := toolset.Start(context.Background(), cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := ts.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return ts
+}
+
+func names(defs []tool.Definition) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func call(t *testing.T, h tool.Handler, name string, args json.RawMessage) string {
+	t.Helper()
+	res, err := h.Call(context.Background(), name, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Text()
+}
+
+// Three stdio servers start together; each is ready with its tools, the
+// catalog lists them server by server, and calls reach the right one.
+func TestStartParallel(t *testing.T) {
+	var mu sync.Mutex
+	var events []toolset.ServerStatus
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{stdioDemo(t, "a"), stdioDemo(t, "b"), stdioDemo(t, "c")}}
+	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, s)
+	}))
+	for _, s := range ts.Status() {
+		if s.State != mcptool.StateReady || s.Err != nil || s.Tools != len(demoTools) {
+			t.Errorf("status %+v, want ready with %d tools", s, len(demoTools))
+		}
+	}
+	mu.Lock()
+	for _, name := range []string{"a", "b", "c"} {
+		var seen []string
+		for _, e := range events {
+			if e.Name == name {
+				seen = append(seen, e.State.String())
+			}
+		}
+		if !slices.Contains(seen, "connecting") || !slices.Contains(seen, "ready") {
+			t.Errorf("server %s: status events %v, want connecting and ready", name, seen)
+		}
+	}
+	mu.Unlock()
+	snap := ts.Snapshot(context.Background())
+	var want []string
+	for _, server := range []string{"a", "b", "c"} {
+		for _, tl := range demoTools {
+			want = append(want, server+"_"+tl)
+		}
+	}
+	if got := names(snap.Definitions()); !slices.Equal(got, want) {
+		t.Fatalf("names %v, want %v", got, want)
+	}
+	h := snap.Handler()
+	call(t, h, "b_add_note", json.RawMessage(`{"title": "milk", "body": "buy milk"}`))
+	if got := call(t, h, "b_list_notes", nil); !strings.Contains(got, "milk") {
+		t.Errorf("b_list_notes: %q, want the note added on b", got)
+	}
+	if got := call(t, h, "a_list_notes", nil); strings.Contains(got, "milk") {
+		t.Errorf("a_list_notes: %q shows b's note", got)
+	}
+	if got := ts.Instructions(); len(got) != 3 || got["a"] == "" {
+		t.Errorf("instructions for %d servers, want 3", len(got))
+	}
+}
+
+// An optional server that cannot start is logged and left out; the others
+// serve, and its status says why.
+func TestOptionalServerLeftOut(t *testing.T) {
+	var log logBuffer
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "broken", Command: "/nonexistent/mcp-server"},
+		stdioDemo(t, "notes"),
+	}}
+	ts := start(t, cfg, toolset.WithLogger(log.logger()))
+	st := ts.Status()
+	if st[0].Name != "broken" || st[0].State != mcptool.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
+		t.Errorf("broken: %+v, want failed with its error", st[0])
+	}
+	if st[1].State != mcptool.StateReady || st[1].Tools != len(demoTools) {
+		t.Errorf("notes: %+v, want ready", st[1])
+	}
+	if l := log.String(); !strings.Contains(l, "broken") || !strings.Contains(l, "left out") || !strings.Contains(l, "nonexistent") {
+		t.Errorf("log does not name the server and its error:\n%s", l)
+	}
+	if got := len(ts.Snapshot(context.Background()).Definitions()); got != len(demoTools) {
+		t.Errorf("%d tools, want the demo's %d", got, len(demoTools))
+	}
+	if ins := ts.Instructions(); len(ins) != 1 {
+		t.Errorf("instructions %v, want only notes'", ins)
+	}
+}
+
+// A required server that fails fails Start with its error, after the
+// servers already started are closed: the demo's HTTP session is deleted.
+func TestRequiredServerFails(t *testing.T) {
+	gate := make(chan struct{})
+	required := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-gate // until the other server is ready, so that there is one to close
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	var deletes atomic.Int32
+	handler := demo.HTTPHandler()
+	notes := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			deletes.Add(1)
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "vault", URL: required, Required: true},
+		{Name: "notes", URL: notes},
+	}}
+	var once sync.Once
+	ts, err := toolset.Start(context.Background(), cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
+		if s.Name == "notes" && s.State == mcptool.StateReady {
+			once.Do(func() { close(gate) })
+		}
+	}))
+	once.Do(func() { close(gate) })
+	if err == nil {
+		ts.Close()
+		t.Fatal("Start succeeded without its required server")
+	}
+	if !strings.Contains(err.Error(), `"vault"`) || !strings.Contains(err.Error(), "required") {
+		t.Errorf("error %q does not name the required server", err)
+	}
+	if deletes.Load() != 1 {
+		t.Errorf("the started server's session was deleted %d times, want 1", deletes.Load())
+	}
+}
+
+// Two servers offering the same tool collide without namespaces, and the
+// error names both and the tool; the default namespaces keep them apart.
+func TestCollision(t *testing.T) {
+	one, two := serve(t, demo.HTTPHandler()), serve(t, demo.HTTPHandler())
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "home", URL: one, Namespace: toolset.NamespaceNone},
+		{Name: "work", URL: two, Namespace: toolset.NamespaceNone},
+	}}
+	ts, err := toolset.Start(context.Background(), cfg)
+	if err == nil {
+		ts.Close()
+		t.Fatal("Start accepted two servers offering add_note under one name")
+	}
+	for _, want := range []string{`"home"`, `"work"`, `"add_note"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+	cfg.Servers[0].Namespace, cfg.Servers[1].Namespace = "", ""
+	ts = start(t, cfg)
+	got := names(ts.Snapshot(context.Background()).Definitions())
+	if !slices.Contains(got, "home_add_note") || !slices.Contains(got, "work_add_note") {
+		t.Errorf("names %v, want both add_note tools namespaced", got)
+	}
+}
+
+// A server name too long for OpenAI gives hash-suffixed names that OpenAI
+// accepts; Lookup maps them back, and the alias works through the handler.
+func TestVendorNames(t *testing.T) {
+	long := strings.Repeat("knowledge-base-", 5) + "notes"
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: long, URL: serve(t, demo.HTTPHandler())}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	snap := ts.Snapshot(context.Background())
+	defs := snap.Definitions()
+	if len(defs) != len(demoTools) {
+		t.Fatalf("%d tools, want %d", len(defs), len(demoTools))
+	}
+	for i, d := range defs {
+		if err := schema.CheckName(schema.OpenAI, d.Name); err != nil {
+			t.Error(err)
+		}
+		if !strings.HasPrefix(d.Name, "knowledge-base-") || len(d.Name) != 64 {
+			t.Errorf("name %q, want a readable 64-byte cut with a hash suffix", d.Name)
+		}
+		server, tl, ok := snap.Lookup(d.Name)
+		if !ok || server != long || tl != demoTools[i] {
+			t.Errorf("Lookup(%q) = %q, %q, %v; want %q, %q", d.Name, server, tl, ok, long, demoTools[i])
+		}
+	}
+	alias := "mcp__" + long + "__add_note"
+	if server, tl, ok := snap.Lookup(alias); !ok || server != long || tl != "add_note" {
+		t.Errorf("Lookup(alias) = %q, %q, %v", server, tl, ok)
+	}
+	h := snap.Handler()
+	call(t, h, alias, json.RawMessage(`{"title": "by alias", "body": "x"}`))
+	final, _ := schema.NewNamer(schema.OpenAI).Add(long, "list_notes", long+"_list_notes")
+	if got := call(t, h, final, nil); !strings.Contains(got, "by alias") {
+		t.Errorf("list_notes by its final name: %q, want the note added by alias", got)
+	}
+	_, err := h.Call(context.Background(), "add_note", nil)
+	if !errors.Is(err, tool.ErrUnserved) {
+		t.Errorf("a name not in the catalog: %v, want unserved", err)
+	}
+}
+
+var recursive = json.RawMessage(`{"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}},
+	"$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}`)
+
+// counting adds a tool that answers "ok" and counts its calls.
+func counting(server *mcp.Server, name string, input json.RawMessage, calls *atomic.Int32) {
+	server.AddTool(&mcp.Tool{Name: name, Description: "Counts.", InputSchema: input},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			calls.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+}
+
+// A tool whose schema Gemini cannot take is quarantined with a diagnostic
+// naming server, tool and pointer; the server's other tool still serves.
+func TestQuarantine(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "trees", Version: "1"}, nil)
+	var calls atomic.Int32
+	counting(server, "plant", recursive, &calls)
+	counting(server, "water", json.RawMessage(`{"type": "object", "properties": {"litres": {"type": ["number", "null"]}}}`), &calls)
+	var log logBuffer
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "garden", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.Gemini), toolset.WithLogger(log.logger()))
+	snap := ts.Snapshot(context.Background())
+	if got := names(snap.Definitions()); !slices.Equal(got, []string{"garden_water"}) {
+		t.Fatalf("catalog %v, want only garden_water", got)
+	}
+	diags := ts.Diagnostics()
+	if len(diags) != 1 || diags[0].Server != "garden" || diags[0].Tool != "plant" || !strings.HasPrefix(diags[0].Pointer, "/") {
+		t.Fatalf("diagnostics %+v, want one for garden/plant with a pointer", diags)
+	}
+	if !strings.Contains(log.String(), "quarantined") || !strings.Contains(log.String(), diags[0].Pointer) {
+		t.Errorf("the quarantine is not logged with its pointer:\n%s", log.String())
+	}
+	if st := ts.Status()[0]; st.Tools != 1 {
+		t.Errorf("status counts %d tools, want 1", st.Tools)
+	}
+	call(t, snap.Handler(), "garden_water", json.RawMessage(`{"litres": 2}`))
+	if _, err := snap.Handler().Call(context.Background(), "garden_plant", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Errorf("the quarantined tool: %v, want unserved", err)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("%d calls reached the server, want 1", calls.Load())
+	}
+}
+
+// Arguments that break the tool's own schema never reach the server; the
+// model reads which argument is wrong. No arguments are {}, and a
+// stringified object is accepted.
+func TestLocalValidation(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "counter", Version: "1"}, nil)
+	var calls atomic.Int32
+	counting(server, "add", json.RawMessage(`{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]}`), &calls)
+	counting(server, "reset", json.RawMessage(`{"type": "object"}`), &calls)
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "c", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	h := ts.Snapshot(context.Background()).Handler()
+	ctx := context.Background()
+	for _, args := range []string{`{"n": "two"}`, `{"n": 0}`, `{}`, `[1]`, `"{\"n\": 1.5}"`} {
+		_, err := h.Call(ctx, "c_add", json.RawMessage(args))
+		var fe *tool.FailedError
+		if !errors.As(err, &fe) || fe.Name != "c_add" {
+			t.Errorf("args %s: %v, want a failed error naming c_add", args, err)
+			continue
+		}
+		if args != `[1]` && !strings.Contains(fe.Message, `"n"`) {
+			t.Errorf("args %s: message %q does not name the argument", args, fe.Message)
+		}
+	}
+	if calls.Load() != 0 {
+		t.Fatalf("%d bad calls reached the server", calls.Load())
+	}
+	call(t, h, "c_add", json.RawMessage(`"{\"n\": 2}"`))
+	call(t, h, "c_reset", nil)
+	if calls.Load() != 2 {
+		t.Errorf("%d calls reached the server, want 2", calls.Load())
+	}
+}
+
+// Between changes, Snapshot returns the same catalog; its definitions are
+// copies the caller cannot alter.
+func TestSnapshotStable(t *testing.T) {
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "n", URL: serve(t, demo.HTTPHandler())}}}
+	ts := start(t, cfg)
+	one := ts.Snapshot(context.Background())
+	defs := one.Definitions()
+	defs[0].Name = "changed"
+	two := ts.Snapshot(context.Background())
+	if one != two || two.Definitions()[0].Name != "n_add_note" {
+		t.Error("a second snapshot differs though nothing changed")
+	}
+}
+
+// Start returns Validate's error, and Close is idempotent.
+func TestStartValidatesAndCloses(t *testing.T) {
+	_, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x"}}})
+	var ve *toolset.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Start on a bad config: %v, want a ValidationError", err)
+	}
+	ts, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.Status()) != 0 || len(ts.Snapshot(context.Background()).Definitions()) != 0 {
+		t.Error("a disabled server was started")
+	}
+	if ts.Close() != nil || ts.Close() != nil {
+		t.Error("Close failed")
+	}
+}
