@@ -23,7 +23,7 @@ type server struct {
 	syncMu sync.Mutex // held while the catalog takes in a listing
 
 	// Guarded by t.mu.
-	state   state
+	state   mcptool.State
 	err     error
 	out     bool // left out at Start
 	listed  bool // the first listing has been taken in

@@ -501,7 +501,7 @@ func (s ServerConfig) Options() []mcptool.Option {
 		opts = append(opts, mcptool.WithConnectTimeout(s.Timeout))
 	}
 	if s.CallTimeout > 0 {
-		opts = append(opts, mcptool.WithRequestTimeout(s.CallTimeout))
+		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
 	}
 	return opts
 }

@@ -39,7 +39,7 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 			continue
 		}
 		wg.Go(func() {
-			if err := refreshIfStale(ctx, s.p); err != nil {
+			if err := s.p.RefreshIfStale(ctx); err != nil {
 				t.log.Warn("toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
 			}
 			t.sync(s)

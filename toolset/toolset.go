@@ -110,16 +110,13 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 			continue
 		}
 		s := &server{cfg: sc, t: t, pins: map[string]pin{}, refused: map[string]string{}, built: map[string]*toolEntry{}}
-		popts := []mcptool.Option{mcptool.WithLogger(log)}
+		// A server that dies is started again by default; the host's
+		// provider options come after, so they may say otherwise.
+		popts := []mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}
 		popts = append(popts, o.provider...)
-		for _, opt := range []mcptool.Option{
-			withStateChange(func(st state, err error) { t.setState(s, st, err) }),
-			withToolsChanged(func() { t.changed(s) }),
-		} {
-			if opt != nil {
-				popts = append(popts, opt)
-			}
-		}
+		popts = append(popts,
+			mcptool.WithStateChange(func(st mcptool.State, err error) { t.setState(s, st, err) }),
+			mcptool.WithToolsChanged(func() { t.changed(s) }))
 		s.p = sc.Provider(popts...)
 		s.call = s.p.Handler(mcptool.GateDiscovery(false))
 		t.servers = append(t.servers, s)
@@ -147,11 +144,11 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for i, s := range t.servers {
 		wg.Go(func() {
-			t.setState(s, stateConnecting, nil)
+			t.setState(s, mcptool.StateConnecting, nil)
 			err := s.p.Connect(ctx)
 			errs[i] = err
 			if err == nil {
-				t.setState(s, stateReady, nil)
+				t.setState(s, mcptool.StateReady, nil)
 				return
 			}
 			t.fail(s, err)
@@ -177,7 +174,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 // fail marks s as left out, failed with err, and closes its provider.
 func (t *Toolset) fail(s *server, err error) {
 	t.mu.Lock()
-	s.out, s.state, s.err = true, stateFailed, err
+	s.out, s.state, s.err = true, mcptool.StateFailed, err
 	st := s.status()
 	t.mu.Unlock()
 	s.p.Close()
@@ -185,7 +182,7 @@ func (t *Toolset) fail(s *server, err error) {
 }
 
 // setState records a transition of s, from its provider or from Start.
-func (t *Toolset) setState(s *server, st state, err error) {
+func (t *Toolset) setState(s *server, st mcptool.State, err error) {
 	t.mu.Lock()
 	if s.out || s.state == st && s.err == err {
 		t.mu.Unlock()
