@@ -108,7 +108,8 @@ type ServerConfig struct {
 	// handshake and the tool listing. Zero means
 	// [mcptool.DefaultConnectTimeout].
 	Timeout time.Duration
-	// CallTimeout bounds each request, a tool call say. Zero means
+	// CallTimeout bounds each tool call, restarting while the server reports
+	// progress on it (see mcptool.WithCallTimeout). Zero means
 	// [mcptool.DefaultRequestTimeout].
 	CallTimeout time.Duration
 
