@@ -41,6 +41,12 @@ func children(t *testing.T) []int {
 func TestServerRestartedAfterDeath(t *testing.T) {
 	before := children(t)
 	ts := start(t, &toolset.Config{Servers: []toolset.ServerConfig{stdioDemo(t, "notes")}})
+	if p, ok := ts.Provider("notes"); !ok || p.Name() != "notes" {
+		t.Fatal("Provider(notes)")
+	}
+	if _, ok := ts.Provider("nope"); ok {
+		t.Fatal("Provider of an unknown server")
+	}
 	var server int
 	for _, pid := range children(t) {
 		if !containsInt(before, pid) {

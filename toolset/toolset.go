@@ -243,6 +243,21 @@ func (t *Toolset) Instructions() map[string]string {
 	return out
 }
 
+// Provider returns the running provider of the named server, for what the
+// catalog does not carry: reading a resource, the server's info, a raw
+// request. It reports false for a server that is not running (disabled, or
+// left out at Start).
+func (t *Toolset) Provider(name string) (*mcptool.Provider, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range t.servers {
+		if s.cfg.Name == name && !s.out {
+			return s.p, true
+		}
+	}
+	return nil, false
+}
+
 // Close closes every server, all at once, and waits for them and for the
 // set's own goroutine (an [OnToolChanged] function it runs included) to
 // end. It is idempotent and returns the joined errors of the first call.
