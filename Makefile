@@ -23,4 +23,4 @@ fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 demo:
-	go run ./examples/quickstart
+	go run ./cmd/mcpbridge tools

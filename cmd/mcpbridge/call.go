@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+var callCmd = &command{
+	name:    "call",
+	usage:   "call TOOL [ARGS_JSON | -] [--raw] [--out DIR] [target]",
+	summary: "Call a tool, its arguments checked first, and print what the model would read.",
+	examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'
+  echo '{"message":"hi"}' | mcpbridge call echo - -- npx -y @modelcontextprotocol/server-everything
+  mcpbridge call color_swatch '{"color":"teal"}' --out /tmp
+  mcpbridge call get_note '{"id":1}' --raw`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		t := addTarget(fs)
+		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
+		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
+		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+			if len(pos) == 0 || len(pos) > 2 {
+				return usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
+			}
+			args := json.RawMessage("{}")
+			if len(pos) == 2 {
+				text := pos[1]
+				if text == "-" {
+					data, err := io.ReadAll(s.in)
+					if err != nil {
+						return err
+					}
+					text = string(data)
+				}
+				if !json.Valid([]byte(text)) {
+					return usagef("the arguments are not valid JSON")
+				}
+				args = json.RawMessage(text)
+			}
+			ts, _, err := t.start(ctx, serverCmd, s)
+			if err != nil {
+				return err
+			}
+			defer ts.Close()
+			snap := ts.Snapshot(ctx)
+			name, err := findTool(snap, pos[0])
+			if err != nil {
+				return err
+			}
+			if *raw {
+				return callRaw(ctx, ts, snap, name, args, s)
+			}
+			res, err := snap.Call(ctx, name, args)
+			if err != nil {
+				return err
+			}
+			return printResult(s.out, res, name, *out)
+		}
+	},
+}
+
+// findTool accepts a final name, an alias, or a tool's own name when only
+// one server has it.
+func findTool(snap *toolset.Snapshot, name string) (string, error) {
+	if _, _, ok := snap.Lookup(name); ok {
+		return name, nil
+	}
+	var matches []string
+	for _, d := range snap.Definitions() {
+		if _, own, ok := snap.Lookup(d.Name); ok && own == name {
+			matches = append(matches, d.Name)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return "", usagef("no tool %q; run mcpbridge tools to see them", name)
+	}
+	return "", usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))
+}
+
+// printResult prints a result as a model reads it; images are saved to
+// files whose paths are printed.
+func printResult(w io.Writer, res tool.Result, name, dir string) error {
+	n := 0
+	for _, p := range res.Parts {
+		switch p := p.(type) {
+		case tool.TextPart:
+			fmt.Fprintln(w, p.Text)
+		case tool.ImagePart:
+			n++
+			path, err := saveImage(dir, name, n, p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "[image %s, %d bytes, saved to %s]\n", p.MIMEType, len(p.Data), path)
+		}
+	}
+	return nil
+}
+
+func saveImage(dir, name string, n int, img tool.ImagePart) (string, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	ext := "." + strings.TrimPrefix(img.MIMEType, "image/")
+	f, err := os.CreateTemp(dir, fmt.Sprintf("mcpbridge-%s-%d-*%s", safeFile(name), n, ext))
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(img.Data); err != nil {
+		f.Close()
+		return "", err
+	}
+	return f.Name(), f.Close()
+}
+
+func safeFile(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == os.PathSeparator {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// callRaw calls the tool on its server directly and prints the MCP result.
+func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *streams) error {
+	server, own, _ := snap.Lookup(name)
+	p, ok := ts.Provider(server)
+	if !ok {
+		return fmt.Errorf("server %q is not running", server)
+	}
+	res, err := p.CallToolResult(ctx, own, args)
+	if res != nil {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return &exitError{code: exitFailed, err: fmt.Errorf("tool %q failed (isError)", name)}
+	}
+	return nil
+}

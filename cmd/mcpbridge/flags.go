@@ -1,0 +1,121 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// A usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// errReported marks an error whose message was already printed.
+var errReported = errors.New("reported")
+
+// exitCode maps an error to the exit status the contract promises.
+func exitCode(err error) int {
+	var (
+		usage     *usageError
+		invalid   *toolset.ValidationError
+		config    *mcptool.ConfigError
+		transport *mcptool.TransportError
+		protocol  *mcptool.ProtocolError
+		exit      *exitError
+	)
+	switch {
+	case errors.As(err, &exit):
+		return exit.code
+	case errors.As(err, &usage), errors.As(err, &invalid), errors.As(err, &config):
+		return exitUsage
+	case errors.As(err, &transport), errors.As(err, &protocol):
+		return exitTransport
+	}
+	return exitFailed
+}
+
+// An exitError carries an exit status chosen by the command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses flags wherever they stand among the positional arguments,
+// and splits off the server command after "--".
+func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, serverCmd = args[:i], args[i+1:]
+		if len(serverCmd) == 0 {
+			return nil, nil, usagef(`nothing after "--": give the server's command`)
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, err
+			}
+			return nil, nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, serverCmd, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// headers is a repeatable "K: V" flag.
+type headers map[string]string
+
+func (h headers) String() string { return "" }
+func (h headers) Set(v string) error {
+	k, val, ok := cutHeader(v)
+	if !ok {
+		return fmt.Errorf("want 'Name: value', got %q", redactValue(v))
+	}
+	h[k] = val
+	return nil
+}
+
+// vendorFlag is a schema.Vendor flag.
+type vendorFlag struct{ v schema.Vendor }
+
+func (f *vendorFlag) String() string { return string(f.v) }
+func (f *vendorFlag) Set(s string) error {
+	v, err := schema.ParseVendor(s)
+	if err != nil {
+		return err
+	}
+	f.v = v
+	return nil
+}
+
+// isTerminal reports whether f is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,162 @@
+// Command mcpbridge shows MCP servers' tools as a model sees them, calls
+// them, checks a config against each model vendor's rules, and talks to the
+// servers through a model.
+//
+//	mcpbridge tools                       # the bundled demo server's tools
+//	mcpbridge tools -- npx -y @modelcontextprotocol/server-everything
+//	mcpbridge call echo '{"message":"hi"}' --url http://localhost:3001/mcp
+//	mcpbridge lint --config mcp.json
+//	mcpbridge chat -p "What notes do I have?"
+//
+// Servers come from a command after --, from --url, or from --config (the
+// mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,
+// ./mcp.json if it exists, else the bundled demo server.
+//
+// Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
+// 2 usage or configuration error; 3 connection, transport or protocol error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// version is the release; a build may set it with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK        = 0
+	exitFailed    = 1
+	exitUsage     = 2
+	exitTransport = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// streams are the command's standard streams, so tests can run it in-process.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// A command registers its flags on fs and returns what runs it, given the
+// positional arguments and the server command after "--" (if any).
+type command struct {
+	name, usage, summary, examples string
+	setup                          func(fs *flag.FlagSet) runFunc
+}
+
+type runFunc func(ctx context.Context, pos, serverCmd []string, s *streams) error
+
+var commands []*command
+
+func init() {
+	commands = []*command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveDemoCmd}
+}
+
+func run(ctx context.Context, args []string, s *streams) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			if c := find(args[1]); c != nil {
+				printHelp(s.out, c)
+				return exitOK
+			}
+		}
+		printUsage(s.out)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "version" {
+		fmt.Fprintln(s.out, "mcpbridge", version)
+		return exitOK
+	}
+	c := find(args[0])
+	if c == nil {
+		fmt.Fprintf(s.err, "mcpbridge: unknown command %q; run mcpbridge --help\n", args[0])
+		return exitUsage
+	}
+	fs := newFlags(c.name)
+	runner := c.setup(fs)
+	pos, serverCmd, err := parse(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(s.out, c)
+		return exitOK
+	}
+	if err == nil {
+		err = runner(ctx, pos, serverCmd, s)
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	if !errors.Is(err, errReported) {
+		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, oneLine(err.Error()))
+	}
+	if code == exitUsage && errors.As(err, new(*usageError)) {
+		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)
+	}
+	return code
+}
+
+func find(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, `mcpbridge %s: MCP servers' tools as a model sees them
+
+Usage: mcpbridge COMMAND [flags] [target]
+
+Commands:
+`, version)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Target (where the servers come from), for every command but serve-demo:
+  -- COMMAND ARGS...     a server started over stdio
+  --url URL              a server over streamable HTTP (SSE if the path ends in /sse)
+  --config FILE          an mcpServers / VS Code config; --server NAME picks one
+  (none)                 ./mcp.json if present, else the bundled demo server
+
+Run mcpbridge COMMAND --help for a command's flags and examples.
+Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error.
+`)
+}
+
+func printHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: mcpbridge %s\n\n%s\n", c.usage, c.summary)
+	fs := newFlags(c.name)
+	c.setup(fs)
+	fmt.Fprintln(w, "\nFlags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	if c.examples != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
+	}
+}
+
+// oneLine keeps an error to the single line the contract promises.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

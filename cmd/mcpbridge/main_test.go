@@ -1,0 +1,422 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// bin is the mcpbridge binary, built once for every test.
+var bin string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("MCPBRIDGE_TEST_SERVER") == "recursive" {
+		os.Exit(serveRecursive())
+	}
+	dir, err := os.MkdirTemp("", "mcpbridge-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "mcpbridge")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building mcpbridge:", err)
+		os.Exit(1)
+	}
+	code := func() int {
+		defer os.RemoveAll(dir)
+		return runWithLeakCheck(m)
+	}()
+	os.Exit(code)
+}
+
+func runWithLeakCheck(m *testing.M) int {
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return code
+}
+
+// serveRecursive is an MCP server with one tool whose schema Gemini cannot
+// take (a recursive $ref) and one it can.
+func serveRecursive() int {
+	s := mcp.NewServer(&mcp.Implementation{Name: "recursive", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "tree", InputSchema: json.RawMessage(`{"type":"object","$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}},"properties":{"root":{"$ref":"#/$defs/node"}}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "flat", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+type result struct {
+	out, err string
+	code     int
+}
+
+// mcpbridge runs the binary with args, in dir (if not empty), with extra
+// environment, feeding stdin.
+func mcpbridge(t *testing.T, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running mcpbridge %v: %v", args, err)
+	}
+	if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), "panic:") {
+		t.Fatalf("a Go stack trace on stderr:\n%s", errb.String())
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func expect(t *testing.T, r result, code int, outHas ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.out, r.err)
+	}
+	for _, s := range outHas {
+		if !strings.Contains(r.out+r.err, s) {
+			t.Fatalf("output lacks %q\nstdout:\n%s\nstderr:\n%s", s, r.out, r.err)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	expect(t, mcpbridge(t, "", "", nil, "--version"), 0, "mcpbridge ")
+	expect(t, mcpbridge(t, "", "", nil, "--help"), 0, "Commands:", "tools", "serve-demo")
+	for _, c := range []string{"tools", "call", "read", "info", "lint", "chat", "serve-demo"} {
+		expect(t, mcpbridge(t, "", "", nil, c, "--help"), 0, "Usage: mcpbridge "+c, "Examples:")
+	}
+	expect(t, mcpbridge(t, "", "", nil, "frobnicate"), 2, "unknown command")
+	expect(t, mcpbridge(t, "", "", nil, "tools", "--bogus"), 2, "flag provided but not defined")
+}
+
+func TestToolsOnTheDemo(t *testing.T) {
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools")
+	expect(t, r, 0, "add_note", "parameters: body* string", "[read-only", "demo: ready, 8 tools")
+	if strings.Contains(r.out, "\x1b[") {
+		t.Fatal("colour codes with NO_COLOR set and no terminal")
+	}
+	var openai []struct {
+		Type     string
+		Function struct {
+			Name       string
+			Parameters map[string]any
+		}
+	}
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json", "--vendor", "openai")
+	expect(t, r, 0)
+	if err := json.Unmarshal([]byte(r.out), &openai); err != nil || len(openai) != 8 || openai[0].Type != "function" || openai[0].Function.Parameters["type"] != "object" {
+		t.Fatalf("openai wire format: %v\n%s", err, r.out)
+	}
+	var anthropic []struct {
+		Name        string
+		InputSchema map[string]any `json:"input_schema"`
+	}
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json")
+	if err := json.Unmarshal([]byte(r.out), &anthropic); err != nil || len(anthropic) != 8 || anthropic[0].InputSchema == nil {
+		t.Fatalf("anthropic wire format: %v\n%s", err, r.out)
+	}
+	var gemini []struct {
+		FunctionDeclarations []struct{ Name string } `json:"functionDeclarations"`
+	}
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json", "--vendor", "gemini")
+	if err := json.Unmarshal([]byte(r.out), &gemini); err != nil || len(gemini) != 1 || len(gemini[0].FunctionDeclarations) != 8 {
+		t.Fatalf("gemini wire format: %v\n%s", err, r.out)
+	}
+}
+
+func TestCall(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, mcpbridge(t, dir, "", nil, "call", "add_note", `{"title":"milk","body":"buy milk"}`), 0, "added note #1: milk")
+	expect(t, mcpbridge(t, dir, `{"title":"from stdin","body":"b"}`, nil, "call", "add_note", "-"), 0, "added note #1: from stdin")
+	// The tool ran and failed.
+	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":7}`), 1, `tool "get_note" failed: no note with id 7`)
+	// Bad arguments are caught before the server sees them.
+	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 1, `argument "id"`)
+	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{not json`), 2, "not valid JSON")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "no_such_tool"), 2, `no tool "no_such_tool"`)
+	// Images are saved to files whose paths are printed.
+	r := mcpbridge(t, dir, "", nil, "call", "color_swatch", `{"color":"teal"}`, "--out", dir)
+	expect(t, r, 0, "64x64 swatch of #008080", "saved to "+dir)
+	path := regexp.MustCompile(`saved to (\S+)\]`).FindStringSubmatch(r.out)[1]
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatalf("saved image: %v", err)
+	}
+	// --raw prints the MCP result as JSON, isError intact.
+	r = mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":7}`, "--raw")
+	expect(t, r, 1, `"isError": true`)
+}
+
+// demoHTTP runs "mcpbridge serve-demo --http 127.0.0.1:0" and returns its
+// base URL.
+func demoHTTP(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve-demo", "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve-demo said %q: %v", line, err)
+	}
+	m := regexp.MustCompile(`http://[^/ ]+`).FindString(line)
+	if m == "" {
+		t.Fatalf("no address in %q", line)
+	}
+	return m
+}
+
+func TestOverHTTP(t *testing.T) {
+	base := demoHTTP(t)
+	dir := t.TempDir()
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--url", base+"/mcp"), 0, "add_note")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "add_note", `{"title":"over http","body":"b"}`, "--url", base+"/mcp"), 0, "added note #1")
+	// The HTTP server keeps its notes across sessions; SSE reaches the same store.
+	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all", "--url", base+"/mcp"), 0, "over http")
+	expect(t, mcpbridge(t, dir, "", nil, "info", "--url", base+"/sse"), 0, "server:       mcpbridge-demo", "protocol:", "instructions:")
+}
+
+func TestServerEverything(t *testing.T) {
+	npm := os.Getenv("MCPBRIDGE_NPM_DIR")
+	if npm == "" {
+		t.Skip("needs the npm MCP servers: run `make test`, which installs them")
+	}
+	everything := filepath.Join(npm, "node_modules", ".bin", "mcp-server-everything")
+	dir := t.TempDir()
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", everything, "stdio"), 0, "echo", "get-tiny-image")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "echo", `{"message":"hello from the CLI"}`, "--", everything, "stdio"), 0, "hello from the CLI")
+	r := mcpbridge(t, dir, "", nil, "call", "get-tiny-image", "--out", dir, "--", everything, "stdio")
+	expect(t, r, 0, "[image image/png")
+	expect(t, mcpbridge(t, dir, "", nil, "lint", "--", everything, "stdio"), 0, "0 refused")
+}
+
+func TestConnectionFailures(t *testing.T) {
+	dir := t.TempDir()
+	r := mcpbridge(t, dir, "", nil, "tools", "--", filepath.Join(dir, "no-such-server"))
+	expect(t, r, 3, "no-such-server", "no such file")
+	// A server that exits at once.
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", "false"), 3, "exit status 1")
+	// Nothing listens there; the header's secret never shows.
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	r = mcpbridge(t, dir, "", nil, "tools", "--url", url+"/mcp", "--header", "Authorization: Bearer sk-TOPSECRET")
+	expect(t, r, 3, "connection refused")
+	if strings.Contains(r.out+r.err, "TOPSECRET") {
+		t.Fatal("the header's secret was printed")
+	}
+	if lines := strings.Count(strings.TrimSpace(r.err), "\n"); lines > 0 {
+		t.Fatalf("want one line on stderr, got:\n%s", r.err)
+	}
+}
+
+func writeConfig(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "servers.json", fmt.Sprintf(`{"mcpServers": {
+		"home": {"command": %q, "args": ["serve-demo"]},
+		"work": {"command": %q, "args": ["serve-demo"], "prefix": "job"},
+		"broken": {"command": %q}
+	}}`, bin, bin, filepath.Join(dir, "missing")))
+	r := mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
+	expect(t, r, 0, "home_add_note", "job_add_note", "home: ready", "work: ready", "broken:")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "job_add_note", `{"title":"t","body":"b"}`, "--config", cfg), 0, "added note #1")
+	// A tool's own name is ambiguous across servers.
+	expect(t, mcpbridge(t, dir, "", nil, "call", "add_note", `{}`, "--config", cfg), 2, "several servers")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", cfg, "--server", "work"), 0, "job_add_note")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", cfg, "--server", "nope"), 2, `no server "nope"`)
+	// ./mcp.json is the default target.
+	writeConfig(t, dir, "mcp.json", fmt.Sprintf(`{"servers": {"local": {"type": "stdio", "command": %q, "args": ["serve-demo"]}}}`, bin))
+	expect(t, mcpbridge(t, dir, "", nil, "tools"), 0, "local_add_note")
+}
+
+func TestBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeConfig(t, dir, "bad.json", `{"mcpServers": {"x": {"comand": "npx", "url": "ftp://h"}, "y": {"url": "http://h", "headers": {"Authorization": "Bearer sk-SECRET"}, "prefix": "9bad"}}}`)
+	r := mcpbridge(t, dir, "", nil, "tools", "--config", bad)
+	expect(t, r, 2, `server "x": key "comand"`, `did you mean "command"`, `server "y": key "prefix"`)
+	if strings.Contains(r.err, "SECRET") {
+		t.Fatal("a secret in the error")
+	}
+	broken := writeConfig(t, dir, "broken.json", `{"mcpServers": {`)
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", broken), 2, "broken.json")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--url", "http://x/mcp", "--", "cmd"), 2, "one target")
+}
+
+func TestLint(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, mcpbridge(t, dir, "", nil, "lint"), 0, "0 refused")
+	env := []string{"MCPBRIDGE_TEST_SERVER=recursive"}
+	self, _ := os.Executable()
+	cfg := writeConfig(t, dir, "rec.json", fmt.Sprintf(`{"mcpServers": {"rec": {"command": %q, "env": {"MCPBRIDGE_TEST_SERVER": "recursive"}}}}`, self))
+	r := mcpbridge(t, dir, "", env, "lint", "--vendor", "gemini", "--config", cfg)
+	expect(t, r, 1, `refused gemini: server "rec" tool "tree"`, "1 refused")
+	if strings.Contains(r.out, `tool "flat"`) {
+		t.Fatalf("the clean tool was reported:\n%s", r.out)
+	}
+}
+
+// fakeOpenAI is a scripted Chat Completions endpoint: a tool call, then an
+// answer that quotes the tool's result.
+func fakeOpenAI(t *testing.T) string {
+	var mu sync.Mutex
+	turn := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Messages []map[string]any `json:"messages"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		turn++
+		n := turn
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if n%2 == 1 {
+			io.WriteString(w, `{"id":"1","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"add_note","arguments":"{\"title\":\"milk\",\"body\":\"buy milk\"}"}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+			return
+		}
+		last := body.Messages[len(body.Messages)-1]
+		answer, _ := json.Marshal("The tool said: " + fmt.Sprint(last["content"]))
+		fmt.Fprintf(w, `{"id":"2","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, answer)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+func TestChat(t *testing.T) {
+	dir := t.TempDir()
+	clean := []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "ANTHROPIC_API_KEY="}
+	expect(t, mcpbridge(t, dir, "", clean, "chat", "-p", "hi"), 2, "OPENAI_API_KEY", "ANTHROPIC_API_KEY")
+	env := append(clean, "OPENAI_BASE_URL="+fakeOpenAI(t), "OPENAI_API_KEY=test")
+	r := mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
+	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← added note #1: milk")
+	// Interactive, from stdin.
+	r = mcpbridge(t, dir, "remember milk\n", env, "chat", "--model", "test-model")
+	expect(t, r, 0, "The tool said: added note #1: milk")
+}
+
+// children lists the pids whose parent is pid.
+func children(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []int
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+		if len(fields) > 1 && fields[0] != "Z" && fields[1] == strconv.Itoa(pid) {
+			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// Ctrl-C while chatting: mcpbridge exits and its server is gone.
+func TestInterruptStopsServers(t *testing.T) {
+	cmd := exec.Command(bin, "chat", "--model", "m")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL=http://127.0.0.1:1/v1", "OPENAI_API_KEY=x")
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the demo server is ready: then it is a child of mcpbridge.
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil || !strings.Contains(line, "ready") {
+		t.Fatalf("waiting for the server: %q, %v", line, err)
+	}
+	kids := children(cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("%d child processes, want the demo server", len(kids))
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("mcpbridge did not exit on Ctrl-C")
+	}
+	if alive(kids[0]) {
+		t.Fatalf("the server (pid %d) outlived mcpbridge", kids[0])
+	}
+}

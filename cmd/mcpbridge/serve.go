@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+)
+
+var serveDemoCmd = &command{
+	name:    "serve-demo",
+	usage:   "serve-demo [--http ADDR]",
+	summary: "Run the bundled demo MCP server (notes, an image tool, an output schema, a failing tool) over stdio or HTTP.",
+	examples: `  mcpbridge serve-demo                       # stdio, for a client that starts it
+  mcpbridge serve-demo --http 127.0.0.1:3001   # streamable HTTP at /mcp, SSE at /sse`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		addr := fs.String("http", "", "serve streamable HTTP (at /mcp) and SSE (at /sse) on `ADDR` instead of stdio")
+		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+			if len(pos) > 0 || len(serverCmd) > 0 {
+				return usagef("serve-demo takes no arguments")
+			}
+			if *addr == "" {
+				return demo.ServeStdio(ctx)
+			}
+			ln, err := net.Listen("tcp", *addr)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			mux := http.NewServeMux()
+			mux.Handle("/mcp", demo.HTTPHandler())
+			mux.Handle("/sse", demo.SSEHandler())
+			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(s.err, "demo MCP server: http://%s/mcp (SSE: http://%s/sse)\n", ln.Addr(), ln.Addr())
+			done := make(chan error, 1)
+			go func() { done <- srv.Serve(ln) }()
+			select {
+			case err := <-done:
+				return err
+			case <-ctx.Done():
+				shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				srv.Shutdown(shutdown)
+				if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			}
+		}
+	},
+}

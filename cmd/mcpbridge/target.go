@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// defaultConfig is the file used when no target is given.
+const defaultConfig = "mcp.json"
+
+// target says where the servers come from.
+type target struct {
+	url       string
+	transport string
+	headers   headers
+	env       headers
+	config    string
+	server    string
+	vendor    vendorFlag
+	verbose   bool
+}
+
+func addTarget(fs *flag.FlagSet) *target {
+	t := &target{headers: headers{}, env: headers{}, vendor: vendorFlag{schema.Anthropic}}
+	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
+	fs.StringVar(&t.transport, "transport", "", "force the HTTP transport: streamable_http or sse")
+	fs.Var(t.headers, "header", "an HTTP header 'Name: value' for --url (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "an environment variable NAME=value for a server after -- (repeatable)")
+	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
+	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
+	fs.Var(&t.vendor, "vendor", "the model vendor whose rules names and schemas follow: openai, anthropic or gemini")
+	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
+	return t
+}
+
+// envFlag is a repeatable NAME=value flag.
+type envFlag struct{ m map[string]string }
+
+func (e envFlag) String() string { return "" }
+func (e envFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return errors.New("want NAME=value")
+	}
+	e.m[k] = val
+	return nil
+}
+
+func cutHeader(v string) (name, value string, ok bool) {
+	name, value, ok = strings.Cut(v, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	return name, value, ok && name != ""
+}
+
+// redactValue shows a flag value's shape without its secret part.
+func redactValue(v string) string {
+	if len(v) > 8 {
+		return v[:4] + "…"
+	}
+	return "…"
+}
+
+// resolve turns the target flags and the command after "--" into a config.
+func (t *target) resolve(serverCmd []string) (*toolset.Config, error) {
+	given := 0
+	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
+		if set {
+			given++
+		}
+	}
+	if given > 1 {
+		return nil, usagef("give one target: a command after --, --url, or --config")
+	}
+	if t.server != "" && t.config == "" && given > 0 {
+		return nil, usagef("--server picks a server of --config")
+	}
+	if len(t.headers) > 0 && t.url == "" {
+		return nil, usagef("--header goes with --url")
+	}
+	switch {
+	case len(serverCmd) > 0:
+		return &toolset.Config{Servers: []toolset.ServerConfig{{
+			Name: serverName(filepath.Base(serverCmd[0])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
+			Required: true, Namespace: toolset.NamespaceNone,
+		}}}, nil
+	case t.url != "":
+		u, err := url.Parse(t.url)
+		if err != nil || u.Host == "" {
+			return nil, usagef("--url %q is not a URL", t.url)
+		}
+		return &toolset.Config{Servers: []toolset.ServerConfig{{
+			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.Transport(t.transport),
+			Required: true, Namespace: toolset.NamespaceNone,
+		}}}, nil
+	}
+	path := t.config
+	if path == "" {
+		if _, err := os.Stat(defaultConfig); err == nil {
+			path = defaultConfig
+		}
+	}
+	if path == "" {
+		if t.server != "" {
+			return nil, usagef("--server needs --config (or ./%s)", defaultConfig)
+		}
+		self, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		return &toolset.Config{Servers: []toolset.ServerConfig{{
+			Name: "demo", Command: self, Args: []string{"serve-demo"},
+			Required: true, Namespace: toolset.NamespaceNone,
+		}}}, nil
+	}
+	cfg, err := toolset.Load(path)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	if t.server != "" {
+		var picked []toolset.ServerConfig
+		var names []string
+		for _, s := range cfg.Servers {
+			names = append(names, s.Name)
+			if s.Name == t.server {
+				s.Disabled, s.Required = false, true
+				picked = append(picked, s)
+			}
+		}
+		if len(picked) == 0 {
+			return nil, usagef("no server %q in %s (it has %s)", t.server, path, strings.Join(names, ", "))
+		}
+		cfg.Servers = picked
+	}
+	return cfg, nil
+}
+
+// serverName makes a server name out of a command: its base name without
+// an extension (server.py is "server").
+func serverName(s string) string {
+	s = strings.TrimSuffix(s, filepath.Ext(s))
+	if s == "" {
+		return "server"
+	}
+	return s
+}
+
+// start resolves the target and starts its servers, showing a line per
+// server as it becomes ready or fails.
+func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*toolset.Toolset, *toolset.Config, error) {
+	cfg, err := t.resolve(serverCmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if t.verbose {
+		logger = slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	p := newProgress(s.err)
+	for _, sc := range cfg.Servers {
+		if sc.Required {
+			// Start's error says why a required server failed.
+			p.quiet[sc.Name] = true
+		}
+	}
+	ts, err := toolset.Start(ctx, cfg,
+		toolset.WithVendor(t.vendor.v),
+		toolset.WithLogger(logger),
+		toolset.OnStatus(p.update),
+		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))
+	if err != nil {
+		var invalid *toolset.ValidationError
+		if errors.As(err, &invalid) {
+			return nil, nil, &exitError{code: exitUsage, err: err}
+		}
+		return nil, nil, err
+	}
+	p.ready(ts.Status())
+	return ts, cfg, nil
+}
+
+// serverStderr is where servers' own stderr goes: ours with -v, else
+// nowhere, so that a command's output is its own.
+func serverStderr(w io.Writer, verbose bool) io.Writer {
+	if verbose {
+		return w
+	}
+	return io.Discard
+}
+
+// progress shows the servers starting: one line per server, rewritten in
+// place on a terminal, plain lines otherwise.
+type progress struct {
+	w     io.Writer
+	term  bool
+	color bool
+
+	mu      sync.Mutex
+	started map[string]time.Time
+	took    map[string]time.Duration
+	done    map[string]bool
+	quiet   map[string]bool // servers whose failure is reported otherwise
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, term: isTerminal(w), color: useColor(w), started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
+}
+
+func (p *progress) update(st toolset.ServerStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch st.State {
+	case mcptool.StateConnecting:
+		if _, ok := p.started[st.Name]; !ok {
+			p.started[st.Name] = time.Now()
+			if p.term {
+				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), st.Name)
+			}
+		}
+	case mcptool.StateReady:
+		// Said by ready, once the catalog has the server's tools.
+		if _, ok := p.took[st.Name]; !ok {
+			p.took[st.Name] = p.elapsed(st.Name)
+		}
+	case mcptool.StateFailed:
+		if p.done[st.Name] || p.quiet[st.Name] {
+			return
+		}
+		p.done[st.Name] = true
+		why := "failed"
+		if st.Err != nil {
+			why = oneLine(st.Err.Error())
+		}
+		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), st.Name, why, p.elapsed(st.Name))
+	}
+}
+
+// ready says which servers are serving, with their tools, once Start is done.
+func (p *progress) ready(all []toolset.ServerStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, st := range all {
+		if st.State == mcptool.StateReady && !p.done[st.Name] {
+			p.done[st.Name] = true
+			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), st.Name, st.Tools, p.took[st.Name])
+		}
+	}
+}
+
+func (p *progress) elapsed(name string) time.Duration {
+	if t, ok := p.started[name]; ok {
+		return time.Since(t).Round(time.Millisecond)
+	}
+	return 0
+}
+
+func (p *progress) paint(c, s string) string { return paint(p.color, c, s) }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// ANSI colours.
+const (
+	red   = "31"
+	green = "32"
+	cyan  = "36"
+	dim   = "2"
+)
+
+// useColor reports whether to colour output to w: a terminal, and NO_COLOR
+// unset (https://no-color.org).
+func useColor(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func paint(on bool, color, s string) string {
+	if !on {
+		return s
+	}
+	return "\x1b[" + color + "m" + s + "\x1b[0m"
+}
+
+// spinner shows that the program is waiting, on a terminal only.
+type spinner struct {
+	stopOnce sync.Once
+	quit     chan struct{}
+	done     chan struct{}
+}
+
+// spin starts a spinner with a label on w if w is a terminal; stop it before
+// writing anything else to w.
+func spin(w io.Writer, label string) *spinner {
+	s := &spinner{quit: make(chan struct{}), done: make(chan struct{})}
+	if !isTerminal(w) {
+		close(s.done)
+		return s
+	}
+	go func() {
+		defer close(s.done)
+		frames := []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			fmt.Fprintf(w, "\r%c %s", frames[i%len(frames)], label)
+			select {
+			case <-s.quit:
+				fmt.Fprint(w, "\r\x1b[K")
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+func (s *spinner) stop() {
+	s.stopOnce.Do(func() { close(s.quit) })
+	<-s.done
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+var toolsCmd = &command{
+	name:    "tools",
+	usage:   "tools [--json] [--vendor openai|anthropic|gemini] [target]",
+	summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
+	examples: `  mcpbridge tools
+  mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
+  mcpbridge tools --config ~/.cursor/mcp.json`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		t := addTarget(fs)
+		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
+		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+			if len(pos) > 0 {
+				return usagef("tools takes no arguments, got %q", pos[0])
+			}
+			ts, _, err := t.start(ctx, serverCmd, s)
+			if err != nil {
+				return err
+			}
+			defer ts.Close()
+			snap := ts.Snapshot(ctx)
+			defs := snap.Definitions()
+			if *asJSON {
+				return printWire(s.out, t.vendor.v, defs, snap.Strict)
+			}
+			printTools(s.out, defs, useColor(s.out))
+			for _, d := range ts.Diagnostics() {
+				fmt.Fprintf(s.err, "left out: %s\n", d)
+			}
+			return nil
+		}
+	},
+}
+
+// printTools prints the catalog for a person.
+func printTools(w io.Writer, defs []tool.Definition, color bool) {
+	if len(defs) == 0 {
+		fmt.Fprintln(w, "no tools")
+		return
+	}
+	for i, d := range defs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s\n", paint(color, cyan, d.Name))
+		if line, _, _ := strings.Cut(strings.TrimSpace(d.Description), "\n"); line != "" {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+		if params := summarize(d.InputSchema); params != "" {
+			fmt.Fprintf(w, "  parameters: %s\n", params)
+		}
+		if hints := hints(d.Annotations); hints != "" {
+			fmt.Fprintf(w, "  %s\n", paint(color, dim, hints))
+		}
+	}
+}
+
+// summarize lists a schema's parameters as "name type", required ones
+// marked with "*", in the schema's order.
+func summarize(raw json.RawMessage) string {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if json.Unmarshal(raw, &s) != nil || len(s.Properties) == 0 {
+		return ""
+	}
+	var parts []string
+	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
+	if _, err := dec.Token(); err != nil {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var prop struct {
+			Type any `json:"type"`
+		}
+		if dec.Decode(&prop) != nil {
+			break
+		}
+		name := fmt.Sprint(key)
+		typ := "any"
+		switch t := prop.Type.(type) {
+		case string:
+			typ = t
+		case []any:
+			var ts []string
+			for _, x := range t {
+				ts = append(ts, fmt.Sprint(x))
+			}
+			typ = strings.Join(ts, "|")
+		}
+		if slices.Contains(s.Required, name) {
+			name += "*"
+		}
+		parts = append(parts, name+" "+typ)
+	}
+	return strings.Join(parts, ", ") + requiredNote(s.Required)
+}
+
+func requiredNote(required []string) string {
+	if len(required) == 0 {
+		return ""
+	}
+	return "  (* required)"
+}
+
+// hints describes the annotations that matter to a person deciding to call.
+func hints(a *tool.Annotations) string {
+	if a == nil {
+		return ""
+	}
+	var h []string
+	switch {
+	case a.ReadOnly():
+		h = append(h, "read-only")
+	case a.Destructive():
+		h = append(h, "destructive")
+	default:
+		h = append(h, "writes")
+	}
+	if a.IdempotentHint && !a.ReadOnly() {
+		h = append(h, "idempotent")
+	}
+	if !a.OpenWorld() {
+		h = append(h, "closed-world")
+	}
+	return "[" + strings.Join(h, ", ") + "]"
+}
+
+// printWire prints the definitions exactly as the vendor's API takes them.
+func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition, strict func(string) bool) error {
+	var out any
+	switch v {
+	case schema.OpenAI:
+		type function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Parameters  json.RawMessage `json:"parameters"`
+			Strict      bool            `json:"strict,omitempty"`
+		}
+		type wire struct {
+			Type     string   `json:"type"`
+			Function function `json:"function"`
+		}
+		var tools []wire
+		for _, d := range defs {
+			tools = append(tools, wire{"function", function{d.Name, d.Description, params(d), strict(d.Name)}})
+		}
+		out = tools
+	case schema.Gemini:
+		type decl struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}
+		var decls []decl
+		for _, d := range defs {
+			decls = append(decls, decl{d.Name, d.Description, params(d)})
+		}
+		out = []map[string]any{{"functionDeclarations": decls}}
+	default:
+		type wire struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			InputSchema json.RawMessage `json:"input_schema"`
+		}
+		var tools []wire
+		for _, d := range defs {
+			tools = append(tools, wire{d.Name, d.Description, params(d)})
+		}
+		out = tools
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func params(d tool.Definition) json.RawMessage {
+	if len(d.InputSchema) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return d.InputSchema
+}
