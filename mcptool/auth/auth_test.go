@@ -1,0 +1,436 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestAuthorizationCode(t *testing.T) {
+	ts := newTestServer(t, func(ts *testServer) {
+		ts.scopes = []string{"read"}
+		ts.toolScope = map[string]string{"write": "write"}
+		ts.issParam = true
+		ts.refresh = true
+		ts.expiresIn = 1 // renewed after half its lifetime
+		ts.authMethods = []string{"none"}
+	})
+	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
+		Authorizer:  AuthorizerFunc(followRedirect),
+		RedirectURL: "http://127.0.0.1/cb",
+		Client:      PublicClient("cli"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	got, err := callTool(ctx, ts, h, nil, "echo", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{"echo:hi", "write:hi"}) {
+		t.Errorf("results %q", got)
+	}
+	// Step-up: the second authorization asks for the granted and the challenged scope.
+	second := strings.Fields(ts.authScopes[len(ts.authScopes)-1])
+	slices.Sort(second)
+	if want := []string{"read", "write"}; len(ts.authScopes) != 2 || ts.authScopes[0] != "read" || !slices.Equal(second, want) {
+		t.Errorf("authorization scopes %q, want %q", ts.authScopes, want)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
+		t.Fatal(err)
+	}
+	if g := ts.grantTypes(); !slices.Contains(g, "refresh_token") {
+		t.Errorf("grants %q: no refresh", g)
+	}
+	if len(ts.authScopes) != 2 {
+		t.Errorf("user asked %d times, want 2", len(ts.authScopes))
+	}
+}
+
+func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
+	ts := newTestServer(t, func(ts *testServer) { ts.issParam = true; ts.wrongIss = true })
+	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
+		Authorizer:  AuthorizerFunc(followRedirect),
+		RedirectURL: "http://127.0.0.1/cb",
+		Client:      ClientSecret("cli", "code-secret-123"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	var e *Error
+	if !errors.As(err, &e) || e.Step != StepAuthorization || !strings.Contains(err.Error(), "issuer") {
+		t.Fatalf("err = %v, want an authorization step error about the issuer", err)
+	}
+	if strings.Contains(err.Error(), "code-secret-123") {
+		t.Error("secret in error")
+	}
+	if g := ts.grantTypes(); len(g) != 0 {
+		t.Errorf("token requests %q after an issuer mismatch", g)
+	}
+}
+
+func TestClientCredentialsSecret(t *testing.T) {
+	for _, method := range []string{"client_secret_basic", "client_secret_post"} {
+		t.Run(method, func(t *testing.T) {
+			ts := newTestServer(t, func(ts *testServer) {
+				ts.authMethods = []string{method}
+				ts.scopes = []string{"read"}
+				ts.checkToken = func(r *http.Request, f url.Values) *oauthErr {
+					id, secret, basic := r.BasicAuth()
+					id, _ = url.QueryUnescape(id)
+					secret, _ = url.QueryUnescape(secret)
+					if method == "client_secret_post" {
+						id, secret = f.Get("client_id"), f.Get("client_secret")
+						basic = r.Header.Get("Authorization") != ""
+					}
+					if f.Get("grant_type") != GrantClientCredentials || f.Get("scope") != "read" ||
+						id != "svc" || secret != "s3cr3t:/+" || (method == "client_secret_basic") != basic {
+						return &oauthErr{401, "invalid_client", "bad client authentication"}
+					}
+					return nil
+				}
+			})
+			ca := ClientSecretBasic("svc", "s3cr3t:/+")
+			if method == "client_secret_post" {
+				ca = ClientSecretPost("svc", "s3cr3t:/+")
+			}
+			store := NewMemoryStore()
+			h, err := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{Store: store}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := testCtx(t)
+			if _, err := callTool(ctx, ts, h, nil, "echo", "echo"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
+				t.Fatal(err)
+			}
+			// A new handler sharing the store reuses the stored token.
+			h2, _ := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{Store: store}})
+			if _, err := callTool(ctx, ts, h2, nil, "echo"); err != nil {
+				t.Fatal(err)
+			}
+			if g := ts.grantTypes(); len(g) != 1 {
+				t.Errorf("%d token requests (%q), want 1 (cached, then stored)", len(g), g)
+			}
+		})
+	}
+}
+
+func TestClientCredentialsSecretNeverShown(t *testing.T) {
+	const secret = "very-secret-value-42"
+	ts := newTestServer(t, func(ts *testServer) {
+		ts.checkToken = func(*http.Request, url.Values) *oauthErr {
+			return &oauthErr{401, "invalid_client", "client authentication failed"}
+		}
+	})
+	var logs bytes.Buffer
+	ca := ClientSecretPost("svc", secret)
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "client", ca)
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	var e *Error
+	if !errors.As(err, &e) || e.Step != StepTokenRequest || e.Code != "invalid_client" || e.Status != 401 {
+		t.Fatalf("err = %v, want a token request error with invalid_client", err)
+	}
+	if !strings.Contains(err.Error(), "client credentials: token request: invalid_client (client authentication failed)") {
+		t.Errorf("error text %q", err)
+	}
+	for what, s := range map[string]string{"error": err.Error(), "logs": logs.String(), "%v": fmtAll(ca)} {
+		if strings.Contains(s, secret) {
+			t.Errorf("secret appears in %s: %s", what, s)
+		}
+	}
+	if !strings.Contains(logs.String(), "discovered") {
+		t.Errorf("no debug log: %s", logs.String())
+	}
+}
+
+func fmtAll(v any) string {
+	var b strings.Builder
+	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+		b.WriteString(sprintf(f, v))
+	}
+	return b.String()
+}
+
+func TestPrivateKeyJWT(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	for _, aud := range []string{AudienceIssuer, AudienceTokenEndpoint} {
+		t.Run(aud, func(t *testing.T) {
+			var ts *testServer
+			ts = newTestServer(t, func(s *testServer) {
+				s.authMethods = []string{"private_key_jwt"}
+				s.checkToken = func(r *http.Request, f url.Values) *oauthErr {
+					bad := func(why string) *oauthErr { return &oauthErr{401, "invalid_client", why} }
+					if f.Get("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" || f.Get("client_secret") != "" {
+						return bad("assertion type")
+					}
+					jws, err := jose.ParseSigned(f.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
+					if err != nil {
+						return bad(err.Error())
+					}
+					if jws.Signatures[0].Header.KeyID != "k1" {
+						return bad("kid")
+					}
+					payload, err := jws.Verify(&key.PublicKey)
+					if err != nil {
+						return bad("signature")
+					}
+					var c struct {
+						Iss, Sub, Aud, Jti string
+						Exp, Iat           int64
+					}
+					json.Unmarshal(payload, &c)
+					wantAud := ts.URL
+					if aud == AudienceTokenEndpoint {
+						wantAud = ts.URL + "/token"
+					}
+					if c.Iss != "jwt-client" || c.Sub != "jwt-client" || c.Aud != wantAud || c.Jti == "" || c.Exp <= time.Now().Unix() {
+						return bad("claims")
+					}
+					return nil
+				}
+			})
+			signer, err := ParsePrivateKeyPEM(pemKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk := &PrivateKeyJWT{ID: "jwt-client", Key: signer, KeyID: "k1", Audience: aud}
+			h, err := NewClientCredentials(ClientCredentialsConfig{Client: pk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+				t.Fatal(err)
+			}
+			if s := fmtAll(pk); strings.Contains(s, "D:") || !strings.Contains(s, "jwt-client") {
+				t.Errorf("formatted key: %s", s)
+			}
+		})
+	}
+}
+
+func TestJWTBearer(t *testing.T) {
+	const assertion = "eyJhbGciOiJFUzI1NiJ9.workload-identity.sig"
+	path := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(path, []byte(assertion+"\n"), 0o600)
+	reject := false
+	ts := newTestServer(t, func(ts *testServer) {
+		ts.authMethods = []string{"none"}
+		ts.checkToken = func(r *http.Request, f url.Values) *oauthErr {
+			if reject {
+				return &oauthErr{400, "invalid_grant", "assertion expired"}
+			}
+			if f.Get("grant_type") != GrantJWTBearer || f.Get("assertion") != assertion || f.Get("client_id") != "wl" {
+				return &oauthErr{400, "invalid_request", "bad jwt-bearer request"}
+			}
+			return nil
+		}
+	})
+	h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+		t.Fatal(err)
+	}
+
+	reject = true
+	h, _ = NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "invalid_grant" || e.Step != StepTokenRequest {
+		t.Fatalf("err = %v, want invalid_grant at the token request", err)
+	}
+	if strings.Contains(err.Error(), assertion) {
+		t.Error("assertion in error")
+	}
+	if g := ts.grantTypes(); len(g) != 2 {
+		t.Errorf("token requests %q: a refused grant must not be retried", g)
+	}
+
+	_, err = callTool(testCtx(t), ts, mustJWTBearer(t, filepath.Join(t.TempDir(), "missing")), nil, "echo")
+	if !errors.As(err, &e) || e.Step != StepAssertion {
+		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+func mustJWTBearer(t *testing.T, path string) *grantHandler {
+	h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.(*grantHandler)
+}
+
+func TestEnterprise(t *testing.T) {
+	const idToken = "id-token-of-alice"
+	var ts *testServer
+	var jag string
+	ts = newTestServer(t, func(s *testServer) {
+		s.authMethods = []string{"client_secret_basic"}
+		s.scopes = []string{"read"}
+		s.checkToken = func(r *http.Request, f url.Values) *oauthErr {
+			id, secret, _ := r.BasicAuth()
+			if id != "mcp-client" || secret != "mcp-secret" {
+				return &oauthErr{401, "invalid_client", "bad MCP client"}
+			}
+			if f.Get("grant_type") != GrantJWTBearer || f.Get("assertion") != jag || jag == "" {
+				return &oauthErr{400, "invalid_grant", "bad ID-JAG"}
+			}
+			return nil
+		}
+	})
+	idp := http.NewServeMux()
+	idp.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		f := r.PostForm
+		if f.Get("grant_type") != GrantTokenExchange || f.Get("requested_token_type") != TokenTypeIDJAG ||
+			f.Get("subject_token") != idToken || f.Get("subject_token_type") != TokenTypeIDToken ||
+			f.Get("audience") != ts.URL || f.Get("resource") != ts.URL+"/mcp" || f.Get("scope") != "read" ||
+			f.Get("client_id") != "idp-client" || f.Get("client_secret") != "idp-secret" {
+			writeJSON(w, 400, map[string]string{"error": "invalid_request", "error_description": "bad exchange " + f.Encode()})
+			return
+		}
+		jag = "jag-" + f.Get("audience")
+		writeJSON(w, 200, map[string]any{"access_token": jag, "issued_token_type": TokenTypeIDJAG, "token_type": "N_A", "expires_in": 300})
+	})
+	idpSrv := newHTTPServer(t, idp)
+	h, err := NewEnterprise(EnterpriseConfig{
+		IdPTokenEndpoint: idpSrv.URL + "/token",
+		IdPClient:        ClientSecretPost("idp-client", "idp-secret"),
+		SubjectToken: func(context.Context) (string, string, error) {
+			return idToken, TokenTypeIDToken, nil
+		},
+		Client: ClientSecretBasic("mcp-client", "mcp-secret"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+		t.Fatal(err)
+	}
+
+	// A refused exchange names the step and hides the subject token.
+	h, _ = NewEnterprise(EnterpriseConfig{
+		IdPTokenEndpoint: idpSrv.URL + "/token",
+		IdPClient:        ClientSecretPost("idp-client", "wrong"),
+		SubjectToken:     func(context.Context) (string, string, error) { return idToken, TokenTypeIDToken, nil },
+		Client:           ClientSecretBasic("mcp-client", "mcp-secret"),
+	})
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	var e *Error
+	if !errors.As(err, &e) || e.Step != StepTokenExchange || e.Code != "invalid_request" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDPoP(t *testing.T) {
+	for _, nonce := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "nonce"}[nonce], func(t *testing.T) {
+			ts := newTestServer(t, func(ts *testServer) {
+				ts.dpop, ts.dpopNonce = true, nonce
+				ts.authMethods = []string{"client_secret_basic"}
+			})
+			d, err := NewDPoP(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := d.Client(nil)
+			h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := callTool(testCtx(t), ts, h, client, "echo", "echo"); err != nil {
+				t.Fatal(err)
+			}
+			if nonce && (!ts.asNonceHit || !ts.rsNonceHit) {
+				t.Errorf("nonce challenges: AS %v, RS %v", ts.asNonceHit, ts.rsNonceHit)
+			}
+			if len(d.Thumbprint()) != 43 {
+				t.Errorf("thumbprint %q", d.Thumbprint())
+			}
+		})
+	}
+}
+
+func TestDPoPAuthorizationCode(t *testing.T) {
+	ts := newTestServer(t, func(ts *testServer) {
+		ts.dpop, ts.dpopNonce = true, true
+		ts.authMethods = []string{"none"}
+	})
+	d, _ := NewDPoP(nil)
+	client := d.Client(nil)
+	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
+		Authorizer:  AuthorizerFunc(followRedirect),
+		RedirectURL: "http://127.0.0.1/cb",
+		Client:      PublicClient("cli"),
+		Options:     Options{HTTPClient: client},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callTool(testCtx(t), ts, h, client, "echo"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseCallbackError(t *testing.T) {
+	u, _ := url.Parse("http://127.0.0.1/cb?error=access_denied&error_description=no&state=x")
+	_, err := ParseCallback(u)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "access_denied" || e.Step != StepAuthorization {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestExpiring(t *testing.T) {
+	now := time.Now()
+	long := &oauth2Token{AccessToken: "a", Expiry: now.Add(time.Hour)}
+	if expiring(long, now, DefaultSkew) {
+		t.Error("an hour-long token is expiring")
+	}
+	if !expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew) {
+		t.Error("a token 10 s from expiry is not expiring")
+	}
+	if expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew) {
+		t.Error("a fresh 10 s token should live half its life")
+	}
+	_ = base64.RawURLEncoding
+}

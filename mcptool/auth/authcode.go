@@ -1,0 +1,264 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// Callback is what the authorization server sent back to the redirect URI.
+type Callback struct {
+	Code  string
+	State string
+	// Iss is the RFC 9207 iss parameter, if the server sent one.
+	Iss string
+}
+
+// ParseCallback reads a [Callback] from the redirect URI the authorization
+// server sent the browser to. An error response (RFC 6749 section 4.1.2.1)
+// becomes an *[Error] with its code.
+func ParseCallback(u *url.URL) (*Callback, error) {
+	q := u.Query()
+	if code := q.Get("error"); code != "" {
+		return nil, &Error{Step: StepAuthorization, Code: code, Description: q.Get("error_description")}
+	}
+	if q.Get("code") == "" {
+		return nil, &Error{Step: StepAuthorization, Err: errors.New("redirect carries no code")}
+	}
+	return &Callback{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+}
+
+// Authorizer obtains the user's authorization: it shows authURL to the
+// user (a CLI opens a browser and listens on a loopback redirect URI; a web
+// host redirects its user) and returns what the authorization server sent
+// to the redirect URI. The handler checks state and iss.
+type Authorizer interface {
+	Authorize(ctx context.Context, authURL string) (*Callback, error)
+}
+
+// AuthorizerFunc adapts a function to [Authorizer].
+type AuthorizerFunc func(ctx context.Context, authURL string) (*Callback, error)
+
+// Authorize implements [Authorizer].
+func (f AuthorizerFunc) Authorize(ctx context.Context, authURL string) (*Callback, error) {
+	return f(ctx, authURL)
+}
+
+// AuthorizationCodeConfig configures [NewAuthorizationCode]. The client is
+// identified, in go-sdk's order, by its client ID metadata document (if the
+// authorization server supports them), else the pre-registered Client,
+// else dynamic registration with Registration. At least one is required.
+type AuthorizationCodeConfig struct {
+	// Authorizer obtains the user's authorization. Required.
+	Authorizer Authorizer
+	// RedirectURL is where the authorization server sends the user back.
+	// Required unless Registration lists redirect URIs (the first is used).
+	RedirectURL string
+	// ClientIDMetadataURL is an HTTPS URL of the client's metadata document
+	// (SEP-991), used as the client ID where supported.
+	ClientIDMetadataURL string
+	// Client is a pre-registered client: [ClientSecret], [ClientSecretBasic],
+	// [ClientSecretPost] (go-sdk picks basic or post from the server's
+	// metadata) or [PublicClient].
+	Client ClientAuth
+	// Issuer, if set, binds Client to that authorization server (SEP-2352).
+	Issuer string
+	// Registration is the metadata for dynamic client registration (RFC 7591).
+	Registration *oauthex.ClientRegistrationMetadata
+	// RequestRefreshToken asks for offline_access when the server offers it.
+	RequestRefreshToken bool
+	// AcceptUnadvertisedIss accepts a matching iss the server does not
+	// advertise (RFC 9207); a mismatching iss is always refused.
+	AcceptUnadvertisedIss bool
+	Options
+}
+
+// AuthorizationCode is the OAuth 2.1 authorization code flow with PKCE,
+// for a user who can visit a browser. It wraps go-sdk's
+// auth.AuthorizationCodeHandler, which does discovery (RFC 9728, RFC 8414,
+// OIDC), client ID metadata documents, dynamic registration, PKCE S256,
+// the resource indicator, RFC 9207 issuer checks and step-up on 403
+// insufficient_scope (asking for the union of granted and challenged
+// scopes). This wrapper adds the pluggable [Authorizer], renewal with the
+// refresh token before expiry, the [TokenStore], and errors that name the
+// failing step.
+type AuthorizationCode struct {
+	inner *sdkauth.AuthorizationCodeHandler
+	opts  Options
+	store TokenStore
+
+	mu     sync.Mutex
+	key    string       // store key of the server being authorized
+	stepUp bool         // the current Authorize answers a 403
+	stored *cachedToken // a token from the store, used until it expires
+}
+
+var _ sdkauth.OAuthHandler = (*AuthorizationCode)(nil)
+
+// NewAuthorizationCode returns an [AuthorizationCode] handler.
+func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, error) {
+	if cfg.Authorizer == nil {
+		return nil, errors.New("auth: authorization code: an Authorizer is required")
+	}
+	h := &AuthorizationCode{opts: cfg.Options, store: cfg.store()}
+	sc := &sdkauth.AuthorizationCodeHandlerConfig{
+		RedirectURL:           cfg.RedirectURL,
+		RequestRefreshToken:   cfg.RequestRefreshToken,
+		AcceptUnadvertisedIss: cfg.AcceptUnadvertisedIss,
+		Client:                cfg.client(),
+		AuthorizationCodeFetcher: func(ctx context.Context, args *sdkauth.AuthorizationArgs) (*sdkauth.AuthorizationResult, error) {
+			cb, err := cfg.Authorizer.Authorize(ctx, args.URL)
+			if err != nil {
+				return nil, &Error{Step: StepAuthorization, Err: err}
+			}
+			return &sdkauth.AuthorizationResult{Code: cb.Code, State: cb.State, Iss: cb.Iss}, nil
+		},
+		NewTokenSource: h.newTokenSource,
+	}
+	if cfg.ClientIDMetadataURL != "" {
+		sc.ClientIDMetadataDocumentConfig = &sdkauth.ClientIDMetadataDocumentConfig{URL: cfg.ClientIDMetadataURL}
+	}
+	if cfg.Client != nil {
+		pc := &oauthex.ClientCredentials{ClientID: cfg.Client.ClientID(), Issuer: cfg.Issuer}
+		switch c := cfg.Client.(type) {
+		case *secretAuth:
+			pc.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: c.secret}
+		case publicClient:
+		default:
+			return nil, fmt.Errorf("auth: authorization code: client authentication %s is not supported by go-sdk's flow", cfg.Client.Method())
+		}
+		sc.PreregisteredClient = pc
+	}
+	if cfg.Registration != nil {
+		sc.DynamicClientRegistrationConfig = &sdkauth.DynamicClientRegistrationConfig{Metadata: cfg.Registration}
+	}
+	if len(cfg.Scopes) > 0 {
+		sc.ScopeFilter = func(discovered []string) []string {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if h.stepUp {
+				return discovered
+			}
+			return cfg.Scopes
+		}
+	}
+	inner, err := sdkauth.NewAuthorizationCodeHandler(sc)
+	if err != nil {
+		return nil, fmt.Errorf("auth: authorization code: %w", err)
+	}
+	h.inner = inner
+	return h, nil
+}
+
+// TokenSource implements go-sdk's auth.OAuthHandler.
+func (h *AuthorizationCode) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	stored := h.stored
+	h.mu.Unlock()
+	if stored != nil {
+		return stored, nil
+	}
+	return h.inner.TokenSource(ctx)
+}
+
+// Authorize implements go-sdk's auth.OAuthHandler. A usable token in the
+// [TokenStore] for this server is used without asking the user.
+func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	key := "authorization_code " + redactURL(req.URL)
+	h.mu.Lock()
+	h.key, h.stepUp = key, resp.StatusCode == http.StatusForbidden
+	h.stored = nil
+	h.mu.Unlock()
+	if resp.StatusCode == http.StatusUnauthorized {
+		if tok, _ := h.store.Get(ctx, key); tok != nil && tok.AccessToken != bearerToken(req) && !expiring(tok, time.Time{}, h.opts.skew()) {
+			resp.Body.Close()
+			c := &cachedToken{skew: h.opts.skew(), renew: func(*oauth2.Token) (*oauth2.Token, error) {
+				// Without the token endpoint a stored token cannot be refreshed:
+				// let the transport send no token, so that the 401 reruns the flow.
+				return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant"}
+			}}
+			c.set(tok)
+			h.mu.Lock()
+			h.stored = c
+			h.mu.Unlock()
+			return nil
+		}
+	}
+	if err := h.inner.Authorize(ctx, req, resp); err != nil {
+		return classifySDKError(err)
+	}
+	return nil
+}
+
+// newTokenSource is go-sdk's NewTokenSource hook: a cached source that
+// refreshes with the refresh token before expiry and saves each token.
+func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	key := h.key
+	h.mu.Unlock()
+	c := &cachedToken{skew: h.opts.skew()}
+	c.set(tok)
+	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
+		if old == nil || old.RefreshToken == "" {
+			return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "token expired and there is no refresh token"}
+		}
+		t, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: old.RefreshToken}).Token()
+		if err != nil {
+			var re *oauth2.RetrieveError
+			if errors.As(err, &re) && re.ErrorCode != "" {
+				return nil, &Error{Mechanism: "authorization code", Step: StepRefresh, Code: re.ErrorCode, Description: re.ErrorDescription,
+					Err: &oauth2.RetrieveError{ErrorCode: re.ErrorCode, ErrorDescription: re.ErrorDescription}}
+			}
+			return nil, classifySDKError(err)
+		}
+		return t, nil
+	}
+	c.saved = func(t *oauth2.Token) { _ = h.store.Put(context.Background(), key, t) }
+	_ = h.store.Put(ctx, key, tok)
+	return c, nil
+}
+
+// classifySDKError turns an error of go-sdk's authorization code handler
+// into an *Error naming the step, dropping any raw response body.
+func classifySDKError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Mechanism == "" {
+			e.Mechanism = "authorization code"
+		}
+		return e
+	}
+	out := &Error{Mechanism: "authorization code", Err: err}
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		out.Step, out.Code, out.Description, out.Err = StepTokenRequest, re.ErrorCode, re.ErrorDescription, nil
+		if re.Response != nil {
+			out.Status = re.Response.StatusCode
+		}
+		if re.ErrorCode != "" {
+			out.Err = &oauth2.RetrieveError{ErrorCode: re.ErrorCode, ErrorDescription: re.ErrorDescription}
+		}
+		return out
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "register"):
+		out.Step = StepRegistration
+	case strings.Contains(msg, "metadata"), strings.Contains(msg, "WWW-Authenticate"), strings.Contains(msg, "PKCE"):
+		out.Step = StepDiscovery
+	case strings.Contains(msg, "token exchange"), strings.Contains(msg, "token source"):
+		out.Step = StepTokenRequest
+	default:
+		out.Step = StepAuthorization // state, iss
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// Subject token types for [SubjectTokenSource] (RFC 8693 section 3).
+const (
+	TokenTypeIDToken      = oauthex.TokenTypeIDToken
+	TokenTypeRefreshToken = "urn:ietf:params:oauth:token-type:refresh_token"
+	TokenTypeSAML2        = oauthex.TokenTypeSAML2
+	TokenTypeIDJAG        = oauthex.TokenTypeIDJAG
+)
+
+// SubjectTokenSource returns the token that proves the user's identity at
+// the enterprise identity provider, and its RFC 8693 type: typically the ID
+// token of the host's single sign-on ([TokenTypeIDToken]; go-sdk's
+// extauth.PerformOIDCLogin obtains one), or an IdP refresh token
+// ([TokenTypeRefreshToken]).
+type SubjectTokenSource func(ctx context.Context) (token, tokenType string, err error)
+
+// EnterpriseConfig configures [NewEnterprise].
+type EnterpriseConfig struct {
+	// IdPTokenEndpoint is the identity provider's token endpoint. If empty
+	// it is discovered from IdPIssuer.
+	IdPTokenEndpoint string
+	// IdPIssuer is the identity provider's issuer identifier, used to
+	// discover its token endpoint when IdPTokenEndpoint is empty.
+	IdPIssuer string
+	// IdPClient is the MCP client's registration at the identity provider.
+	// Required.
+	IdPClient ClientAuth
+	// SubjectToken supplies the user's identity assertion. Required.
+	SubjectToken SubjectTokenSource
+	// Client is the MCP client's registration at the MCP server's
+	// authorization server, which must match the client_id the identity
+	// provider writes into the ID-JAG. Required.
+	Client ClientAuth
+	Options
+}
+
+// NewEnterprise returns a handler for enterprise-managed authorization
+// (MCP extension SEP-990, "cross-app access"): the enterprise identity
+// provider decides whether the user may use the MCP server, with no consent
+// screen. On the server's first 401 the handler
+//
+//  1. discovers the MCP server's authorization server (RFC 9728, RFC 8414);
+//  2. exchanges the user's subject token at the identity provider for an
+//     Identity Assertion JWT Authorization Grant (ID-JAG) with RFC 8693
+//     token exchange (requested_token_type id-jag, audience the
+//     authorization server's issuer, resource the MCP server);
+//  3. presents the ID-JAG to the MCP authorization server with the RFC 7523
+//     JWT-bearer grant, authenticated as Client.
+//
+// It differs from go-sdk's extauth.EnterpriseHandler in that both client
+// authentications are any [ClientAuth] (the SDK always posts the secret in
+// the body), the MCP authorization server is discovered rather than
+// configured, and the token is cached, stored and renewed.
+func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
+	switch {
+	case cfg.IdPTokenEndpoint == "" && cfg.IdPIssuer == "":
+		return nil, errors.New("auth: enterprise: IdPTokenEndpoint or IdPIssuer is required")
+	case cfg.IdPClient == nil:
+		return nil, errors.New("auth: enterprise: IdPClient is required")
+	case cfg.SubjectToken == nil:
+		return nil, errors.New("auth: enterprise: SubjectToken is required")
+	case cfg.Client == nil:
+		return nil, errors.New("auth: enterprise: Client is required")
+	}
+	grant := func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
+		client := cfg.client()
+		idpEndpoint, idpIssuer := cfg.IdPTokenEndpoint, cfg.IdPIssuer
+		var idpMethods []string
+		if idpEndpoint == "" {
+			meta, err := sdkauth.GetAuthServerMetadata(ctx, cfg.IdPIssuer, client)
+			if err != nil || meta == nil {
+				if err == nil {
+					err = fmt.Errorf("no metadata at %s", cfg.IdPIssuer)
+				}
+				return nil, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
+			}
+			idpEndpoint, idpIssuer, idpMethods = meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported
+		}
+		subject, subjectType, err := cfg.SubjectToken(ctx)
+		if err != nil {
+			return nil, &Error{Step: StepAssertion, Err: err}
+		}
+		form := url.Values{
+			"grant_type":           {GrantTokenExchange},
+			"requested_token_type": {TokenTypeIDJAG},
+			"audience":             {info.asm.Issuer},
+			"resource":             {info.resource},
+			"subject_token":        {subject},
+			"subject_token_type":   {subjectType},
+		}
+		if len(scopes) > 0 {
+			form.Set("scope", strings.Join(scopes, " "))
+		}
+		jag, err := postToken(ctx, client, idpEndpoint, idpIssuer, idpMethods, form, cfg.IdPClient, StepTokenExchange)
+		if err != nil {
+			return nil, err
+		}
+		if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
+			return nil, &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
+		}
+		return jwtBearer(ctx, client, info, jag.AccessToken, scopes, cfg.Client)
+	}
+	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant), nil
+}
