@@ -2,6 +2,8 @@ package mcptool
 
 import (
 	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -69,6 +71,7 @@ type config struct {
 	reconnect      *Reconnect
 	onState        func(State, error)
 	onToolsChanged func()
+	oauth          auth.OAuthHandler
 }
 
 func (c *config) callTimeout() time.Duration {
@@ -211,3 +214,13 @@ func WithStateChange(fn func(State, error)) Option { return func(c *config) { c.
 // listed different tools. Calls are never concurrent with each other or with
 // the state callback.
 func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChanged = fn } }
+
+// WithOAuth authorizes the streamable HTTP transport's requests with h: on a
+// 401 or 403 the handler runs its flow (discovery, then its grant) and the
+// request is retried with the token. Package
+// [github.com/mcpbridge/mcpbridge/mcptool/auth] has handlers for the
+// authorization-code flow, client credentials (secret or private-key JWT),
+// JWT-bearer grants and enterprise-managed authorization; for DPoP, also pass
+// its client with [WithHTTPClient]. The legacy SSE transport cannot be
+// authorized this way (go-sdk's has no OAuth hook): Connect refuses it.
+func WithOAuth(h auth.OAuthHandler) Option { return func(c *config) { c.oauth = h } }

@@ -31,6 +31,9 @@ func (p *Provider) transport() (mcp.Transport, error) {
 		if c.transport != "" && c.transport != Stdio {
 			return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q needs a URL; a command speaks stdio", c.transport)}
 		}
+		if c.oauth != nil {
+			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("a command (stdio) server takes no OAuth; pass credentials with WithEnv")}
+		}
 		if c.maxLineLength == 0 {
 			return nil, &ConfigError{Server: p.name, Option: "max line length", Err: errors.New("must not be zero")}
 		}
@@ -61,8 +64,11 @@ func (p *Provider) transport() (mcp.Transport, error) {
 	client := httpClient(c.httpClient, c.headers)
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
-		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client}, nil
+		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client, OAuthHandler: c.oauth}, nil
 	case t == SSE || t == "":
+		if c.oauth != nil {
+			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
+		}
 		return &detached{&mcp.SSEClientTransport{Endpoint: p.url, HTTPClient: client}}, nil
 	default:
 		return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
