@@ -231,6 +231,16 @@ func TestOverHTTP(t *testing.T) {
 	// The HTTP server keeps its notes across sessions; SSE reaches the same store.
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all", "--url", base+"/mcp"), 0, "over http")
 	expect(t, mcpbridge(t, dir, "", nil, "info", "--url", base+"/sse"), 0, "server:       mcpbridge-demo", "protocol:", "instructions:")
+	expect(t, mcpbridge(t, dir, "", nil, "info", "--url", base+"/mcp"), 0, "server:       mcpbridge-demo")
+	expect(t, mcpbridge(t, dir, "", nil, "lint", "--url", base+"/mcp"), 0, "0 refused")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--url", base+"/sse"), 0, "add_note")
+}
+
+func TestInfoAndReadOverStdio(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        8", "instructions:")
+	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0, "")
+	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://999"), 3, "notes://999")
 }
 
 func TestServerEverything(t *testing.T) {
