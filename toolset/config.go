@@ -112,6 +112,9 @@ type ServerConfig struct {
 	// progress on it (see mcptool.WithCallTimeout). Zero means
 	// [mcptool.DefaultRequestTimeout].
 	CallTimeout time.Duration
+	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
+	// for (see [AuthConfig]).
+	Auth *AuthConfig
 
 	// transportKey is the file key Transport came from ("type" or
 	// "transport"), so that a problem names the key the user wrote.
@@ -187,7 +190,7 @@ func (l Loader) Parse(data []byte) (*Config, error) { return l.parse(data, "") }
 var serverKeys = []string{
 	"command", "args", "env", "cwd", "url", "headers", "type", "transport",
 	"prefix", "namespace", "allowedTools", "disabledTools", "required",
-	"disabled", "timeout", "callTimeout",
+	"disabled", "timeout", "callTimeout", "auth",
 }
 
 // keyAliases maps keys other clients use for what we call otherwise, so an
@@ -366,6 +369,8 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 			want = decode(e.value, &s.Disabled, "true or false")
 		case "timeout":
 			want = duration(e.value, &s.Timeout, mcptool.DefaultConnectTimeout)
+		case "auth":
+			s.Auth = parseAuth(e.value, problem)
 		case "callTimeout":
 			want = duration(e.value, &s.CallTimeout, mcptool.DefaultRequestTimeout)
 		default:
@@ -503,6 +508,9 @@ func (s ServerConfig) Options() []mcptool.Option {
 	}
 	if s.CallTimeout > 0 {
 		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
+	}
+	if s.Auth != nil {
+		opts = append(opts, s.Auth.options(s.Name)...)
 	}
 	return opts
 }

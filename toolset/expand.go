@@ -37,6 +37,12 @@ func (s *ServerConfig) expand(lookup func(string) (string, bool)) {
 	field("cwd", "", &s.Dir)
 	field("url", "", &s.URL)
 	mapField("headers", s.Headers)
+	if s.Auth != nil {
+		fields := s.Auth.fields()
+		for _, key := range slices.Sorted(maps.Keys(fields)) {
+			field(key, "", fields[key])
+		}
+	}
 }
 
 // expand replaces the references in s (see [Loader.Parse]). On failure it

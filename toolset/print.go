@@ -58,6 +58,9 @@ func (s ServerConfig) String() string {
 	if s.CallTimeout != 0 {
 		add("callTimeout", s.CallTimeout.String())
 	}
+	if s.Auth != nil {
+		add("auth", s.Auth.String())
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -110,6 +113,9 @@ func (s ServerConfig) GoString() string {
 	}
 	if s.CallTimeout != 0 {
 		add("CallTimeout", fmt.Sprintf("%d", s.CallTimeout))
+	}
+	if s.Auth != nil {
+		add("Auth", fmt.Sprintf("%q", s.Auth.String()))
 	}
 	return "toolset.ServerConfig{" + strings.Join(fields, ", ") + "}"
 }

@@ -177,6 +177,14 @@ func (s ServerConfig) check() []Problem {
 	default:
 		problem(transportKey, "%q is not a transport; want stdio, http (or streamable-http) or sse", s.Transport)
 	}
+	if s.Auth != nil {
+		if stdio {
+			problem("auth", "only a server reached by url takes OAuth; pass a command server its credentials with env")
+		} else if s.Transport == mcptool.SSE {
+			problem("auth", "the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")
+		}
+		s.Auth.check(problem)
+	}
 	switch {
 	case stdio && remote:
 		problem("url", `set together with "command": a server is either started by command or reached by url`)

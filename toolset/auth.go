@@ -1,0 +1,315 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"golang.org/x/oauth2"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+)
+
+// AuthConfig is a server's "auth" entry: how a headless host obtains the
+// OAuth token an HTTP server asks for. Secrets may come from the
+// environment with ${VAR}, and files are read when the server connects.
+//
+//	"auth": {"grant": "client_credentials", "clientId": "agent", "clientSecret": "${AGENT_SECRET}"}
+//	"auth": {"grant": "client_credentials", "clientId": "agent", "clientAuth": "private_key_jwt", "privateKeyFile": "/etc/agent/key.pem", "keyId": "k1"}
+//	"auth": {"grant": "jwt_bearer", "clientId": "agent", "clientAuth": "none", "assertionFile": "/var/run/secrets/token"}
+//	"auth": {"grant": "enterprise", "clientId": "agent", "clientSecret": "${S}", "idpTokenEndpoint": "https://idp/token",
+//	         "idpClientId": "agent-at-idp", "idpClientSecret": "${IDP_S}", "subjectTokenFile": "/run/id_token"}
+//
+// Add "dpop": true to bind the tokens to a key of the host's (RFC 9449).
+type AuthConfig struct {
+	// Grant is "client_credentials", "jwt_bearer" or "enterprise".
+	Grant string
+	// ClientID is the client's registration at the server's authorization
+	// server.
+	ClientID string
+	// ClientSecret authenticates a confidential client.
+	ClientSecret string
+	// ClientAuth is how the client authenticates: "basic" (the default with
+	// a secret), "post", "private_key_jwt", or "none" (the default without).
+	ClientAuth string
+	// PrivateKeyFile is the PEM private key of private_key_jwt; KeyID its
+	// kid.
+	PrivateKeyFile, KeyID string
+	// AssertionFile holds the JWT of a jwt_bearer grant, read at every grant
+	// (workload tokens are rotated in place).
+	AssertionFile string
+	// Scopes are requested with the token.
+	Scopes []string
+	// DPoP binds tokens to a key generated at start.
+	DPoP bool
+	// IdPTokenEndpoint, IdPClientID, IdPClientSecret and SubjectTokenFile
+	// configure the identity provider's token exchange of an enterprise
+	// grant.
+	IdPTokenEndpoint, IdPClientID, IdPClientSecret, SubjectTokenFile string
+}
+
+var authKeys = []string{"grant", "clientId", "clientSecret", "clientAuth", "privateKeyFile", "keyId",
+	"assertionFile", "scopes", "dpop", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "subjectTokenFile"}
+
+// parseAuth decodes an "auth" entry, reporting unknown keys and wrong types
+// as problems of the server.
+func parseAuth(data json.RawMessage, problem func(key, format string, args ...any)) *AuthConfig {
+	entries, err := objectEntries(data)
+	if err != nil {
+		problem("auth", "want an object")
+		return nil
+	}
+	a := &AuthConfig{}
+	for _, e := range entries {
+		key := "auth." + e.key
+		var want string
+		switch e.key {
+		case "grant":
+			want = decode(e.value, &a.Grant, "a string")
+		case "clientId":
+			want = decode(e.value, &a.ClientID, "a string")
+		case "clientSecret":
+			want = decode(e.value, &a.ClientSecret, "a string")
+		case "clientAuth":
+			want = decode(e.value, &a.ClientAuth, "a string")
+		case "privateKeyFile":
+			want = decode(e.value, &a.PrivateKeyFile, "a string")
+		case "keyId":
+			want = decode(e.value, &a.KeyID, "a string")
+		case "assertionFile":
+			want = decode(e.value, &a.AssertionFile, "a string")
+		case "scopes":
+			want = decode(e.value, &a.Scopes, "an array of strings")
+		case "dpop":
+			want = decode(e.value, &a.DPoP, "true or false")
+		case "idpTokenEndpoint":
+			want = decode(e.value, &a.IdPTokenEndpoint, "a string")
+		case "idpClientId":
+			want = decode(e.value, &a.IdPClientID, "a string")
+		case "idpClientSecret":
+			want = decode(e.value, &a.IdPClientSecret, "a string")
+		case "subjectTokenFile":
+			want = decode(e.value, &a.SubjectTokenFile, "a string")
+		default:
+			if k := suggest(e.key, authKeys); k != "" {
+				problem(key, "unknown key; did you mean %q?", k)
+			} else {
+				problem(key, "unknown key")
+			}
+		}
+		if want != "" {
+			problem(key, "want %s", want)
+		}
+	}
+	return a
+}
+
+// fields lists the auth entry's expandable strings with their keys.
+func (a *AuthConfig) fields() map[string]*string {
+	return map[string]*string{
+		"auth.clientId": &a.ClientID, "auth.clientSecret": &a.ClientSecret,
+		"auth.privateKeyFile": &a.PrivateKeyFile, "auth.assertionFile": &a.AssertionFile,
+		"auth.idpTokenEndpoint": &a.IdPTokenEndpoint, "auth.idpClientId": &a.IdPClientID,
+		"auth.idpClientSecret": &a.IdPClientSecret, "auth.subjectTokenFile": &a.SubjectTokenFile,
+	}
+}
+
+// check reports what makes the entry unusable.
+func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
+	if a.ClientID == "" {
+		problem("auth.clientId", "required")
+	}
+	method := a.method()
+	switch method {
+	case "basic", "post":
+		if a.ClientSecret == "" {
+			problem("auth.clientSecret", "required with clientAuth %q", method)
+		}
+	case "private_key_jwt":
+		if a.PrivateKeyFile == "" {
+			problem("auth.privateKeyFile", "required with clientAuth \"private_key_jwt\"")
+		}
+	case "none":
+	default:
+		problem("auth.clientAuth", "%q: want basic, post, private_key_jwt or none", a.ClientAuth)
+	}
+	files := map[string]string{"auth.privateKeyFile": a.PrivateKeyFile}
+	switch a.Grant {
+	case "client_credentials":
+		if method == "none" {
+			problem("auth.clientAuth", "a client_credentials grant needs client authentication")
+		}
+	case "jwt_bearer":
+		if a.AssertionFile == "" {
+			problem("auth.assertionFile", "required for a jwt_bearer grant")
+		}
+		files["auth.assertionFile"] = a.AssertionFile
+	case "enterprise":
+		for key, v := range map[string]string{"auth.idpTokenEndpoint": a.IdPTokenEndpoint, "auth.idpClientId": a.IdPClientID, "auth.subjectTokenFile": a.SubjectTokenFile} {
+			if v == "" {
+				problem(key, "required for an enterprise grant")
+			}
+		}
+		files["auth.subjectTokenFile"] = a.SubjectTokenFile
+	case "":
+		problem("auth.grant", "required: client_credentials, jwt_bearer or enterprise")
+	default:
+		problem("auth.grant", "%q: want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/auth)", a.Grant)
+	}
+	for _, key := range slices.Sorted(maps.Keys(files)) {
+		if path := files[key]; path != "" {
+			if _, err := os.Stat(path); err != nil {
+				problem(key, "cannot read the file: %v", errors.Unwrap(err))
+			}
+		}
+	}
+}
+
+func (a *AuthConfig) method() string {
+	switch {
+	case a.ClientAuth != "":
+		return a.ClientAuth
+	case a.ClientSecret != "":
+		return "basic"
+	case a.PrivateKeyFile != "":
+		return "private_key_jwt"
+	}
+	return "none"
+}
+
+// options returns the provider options the entry makes: the OAuth handler,
+// built when the server first asks for a token, and for DPoP the HTTP client
+// that adds the proofs.
+func (a *AuthConfig) options(server string) []mcptool.Option {
+	var client *http.Client
+	if a.DPoP {
+		d, err := auth.NewDPoP(nil)
+		if err != nil {
+			return []mcptool.Option{mcptool.WithOAuth(failed{fmt.Errorf("server %q: DPoP key: %w", server, err)})}
+		}
+		client = d.Client(nil)
+	}
+	lazy := &lazyHandler{build: func() (sdkauth.OAuthHandler, error) { return a.handler(client) }}
+	opts := []mcptool.Option{mcptool.WithOAuth(lazy)}
+	if client != nil {
+		opts = append(opts, mcptool.WithHTTPClient(client))
+	}
+	return opts
+}
+
+func (a *AuthConfig) clientAuth(id, secret, method string) (auth.ClientAuth, error) {
+	switch method {
+	case "post":
+		return auth.ClientSecretPost(id, secret), nil
+	case "private_key_jwt":
+		pem, err := os.ReadFile(a.PrivateKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("reading auth.privateKeyFile: %w", errors.Unwrap(err))
+		}
+		key, err := auth.ParsePrivateKeyPEM(pem)
+		if err != nil {
+			return nil, fmt.Errorf("auth.privateKeyFile: %w", err)
+		}
+		return &auth.PrivateKeyJWT{ID: id, Key: key, KeyID: a.KeyID}, nil
+	case "none":
+		return auth.PublicClient(id), nil
+	}
+	return auth.ClientSecretBasic(id, secret), nil
+}
+
+func (a *AuthConfig) handler(client *http.Client) (sdkauth.OAuthHandler, error) {
+	c, err := a.clientAuth(a.ClientID, a.ClientSecret, a.method())
+	if err != nil {
+		return nil, err
+	}
+	opts := auth.Options{HTTPClient: client, Scopes: a.Scopes}
+	switch a.Grant {
+	case "jwt_bearer":
+		return auth.NewJWTBearer(auth.JWTBearerConfig{Assertion: auth.AssertionFromFile(a.AssertionFile), Client: c, Options: opts})
+	case "enterprise":
+		idpMethod := "basic"
+		if a.IdPClientSecret == "" {
+			idpMethod = "none"
+		}
+		idp, err := a.clientAuth(a.IdPClientID, a.IdPClientSecret, idpMethod)
+		if err != nil {
+			return nil, err
+		}
+		return auth.NewEnterprise(auth.EnterpriseConfig{
+			IdPTokenEndpoint: a.IdPTokenEndpoint, IdPClient: idp,
+			SubjectToken: subjectFromFile(a.SubjectTokenFile), Client: c, Options: opts,
+		})
+	}
+	return auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: c, Options: opts})
+}
+
+// lazyHandler builds its handler on first use, so that reading a key or
+// token file happens when the server connects and its failure is that
+// server's.
+type lazyHandler struct {
+	build func() (sdkauth.OAuthHandler, error)
+	once  sync.Once
+	h     sdkauth.OAuthHandler
+	err   error
+}
+
+func (l *lazyHandler) get() (sdkauth.OAuthHandler, error) {
+	l.once.Do(func() { l.h, l.err = l.build() })
+	return l.h, l.err
+}
+
+func (l *lazyHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.TokenSource(ctx)
+}
+
+func (l *lazyHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	h, err := l.get()
+	if err != nil {
+		resp.Body.Close()
+		return err
+	}
+	return h.Authorize(ctx, req, resp)
+}
+
+// failed is a handler that can only fail.
+type failed struct{ err error }
+
+func (f failed) TokenSource(context.Context) (oauth2.TokenSource, error) { return nil, f.err }
+func (f failed) Authorize(_ context.Context, _ *http.Request, resp *http.Response) error {
+	resp.Body.Close()
+	return f.err
+}
+
+// subjectFromFile reads the identity assertion of an enterprise grant.
+func subjectFromFile(path string) auth.SubjectTokenSource {
+	assertion := auth.AssertionFromFile(path)
+	return func(ctx context.Context) (string, string, error) {
+		token, err := assertion(ctx, "")
+		return token, auth.TokenTypeIDToken, err
+	}
+}
+
+// String keeps secrets out of a printed entry.
+func (a *AuthConfig) String() string {
+	parts := []string{"grant=" + a.Grant, "clientId=" + a.ClientID, "clientAuth=" + a.method()}
+	if a.ClientSecret != "" {
+		parts = append(parts, "clientSecret=…")
+	}
+	if a.DPoP {
+		parts = append(parts, "dpop")
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
