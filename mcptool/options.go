@@ -1,9 +1,11 @@
 package mcptool
 
 import (
+	"context"
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -72,6 +74,7 @@ type config struct {
 	onState        func(State, error)
 	onToolsChanged func()
 	oauth          auth.OAuthHandler
+	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 }
 
 func (c *config) callTimeout() time.Duration {
@@ -224,3 +227,14 @@ func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChan
 // its client with [WithHTTPClient]. The legacy SSE transport cannot be
 // authorized this way (go-sdk's has no OAuth hook): Connect refuses it.
 func WithOAuth(h auth.OAuthHandler) Option { return func(c *config) { c.oauth = h } }
+
+// WithElicitation lets the server ask the user for input during a call
+// (elicitation/create), and declares the elicitation capability so that it
+// may. fn answers for the user: accept with content, decline, or cancel. On
+// protocol 2026-07-28 the same handler answers the input a tool's
+// multi-round-trip result asks for, and go-sdk sends the call again with the
+// answers. Without it the provider claims no such capability and a server
+// cannot ask.
+func WithElicitation(fn func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) Option {
+	return func(c *config) { c.elicit = fn }
+}

@@ -207,6 +207,7 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 		Logger:                      slog.New(debugOnly{p.cfg.logger.Handler()}),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.listChanged() },
 		ProgressNotificationHandler: p.progressed,
+		ElicitationHandler:          p.cfg.elicit,
 	})
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
