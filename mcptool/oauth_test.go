@@ -2,15 +2,13 @@ package mcptool_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/mcptool/auth"
 )
@@ -18,42 +16,10 @@ import (
 // A demo server behind OAuth: a client-credentials grant through
 // WithOAuth gets the token that opens it.
 func TestWithOAuth(t *testing.T) {
-	var tokens atomic.Int32
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	writeJSON := func(w http.ResponseWriter, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(v)
-	}
-	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
-	})
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": srv.URL, "token_endpoint": srv.URL + "/token",
-			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
-	})
-	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+	srv := oauthtest.New(t, demo.HTTPHandler(), []string{"client_secret_basic"}, func(r *http.Request) bool {
 		id, secret, ok := r.BasicAuth()
-		if !ok || id != "agent" || secret != "s3cret" || r.FormValue("grant_type") != "client_credentials" {
-			w.WriteHeader(http.StatusUnauthorized)
-			writeJSON(w, map[string]string{"error": "invalid_client"})
-			return
-		}
-		tokens.Add(1)
-		writeJSON(w, map[string]any{"access_token": "good-token", "token_type": "Bearer", "expires_in": 3600})
+		return ok && id == "agent" && secret == "s3cret" && r.FormValue("grant_type") == "client_credentials"
 	})
-	protected := demo.HTTPHandler()
-	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer good-token" {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		protected.ServeHTTP(w, r)
-	})
-
 	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("agent", "s3cret")})
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +30,8 @@ func TestWithOAuth(t *testing.T) {
 	if got := call(t, p.Handler(), "add_note", `{"title":"authorized","body":"b"}`).Text(); !strings.Contains(got, "added note #1") {
 		t.Fatalf("call: %q", got)
 	}
-	if tokens.Load() != 1 {
-		t.Fatalf("%d token requests, want 1 (cached)", tokens.Load())
+	if srv.Tokens.Load() != 1 {
+		t.Fatalf("%d token requests, want 1 (cached)", srv.Tokens.Load())
 	}
 
 	// A wrong secret fails Connect without showing the secret.

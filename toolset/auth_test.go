@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -65,39 +64,8 @@ func TestAuthConfigProblems(t *testing.T) {
 
 // A config's client-credentials entry opens a server behind OAuth.
 func TestAuthConfigClientCredentials(t *testing.T) {
-	var tokens atomic.Int32
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	writeJSON := func(w http.ResponseWriter, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(v)
-	}
-	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
-	})
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": srv.URL, "token_endpoint": srv.URL + "/token",
-			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"client_secret_post"}})
-	})
-	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		if r.FormValue("client_id") != "agent" || r.FormValue("client_secret") != "from-env" || r.FormValue("scope") != "notes" {
-			w.WriteHeader(http.StatusUnauthorized)
-			writeJSON(w, map[string]string{"error": "invalid_client"})
-			return
-		}
-		tokens.Add(1)
-		writeJSON(w, map[string]any{"access_token": "tok", "token_type": "Bearer", "expires_in": 3600})
-	})
-	protected := demo.HTTPHandler()
-	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer tok" {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		protected.ServeHTTP(w, r)
+	srv := oauthtest.New(t, demo.HTTPHandler(), []string{"client_secret_post"}, func(r *http.Request) bool {
+		return r.FormValue("client_id") == "agent" && r.FormValue("client_secret") == "from-env" && r.FormValue("scope") == "notes"
 	})
 	t.Setenv("NOTES_SECRET", "from-env")
 	path := filepath.Join(t.TempDir(), "mcp.json")
@@ -112,7 +80,7 @@ func TestAuthConfigClientCredentials(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text(), "added note #1") {
 		t.Fatalf("call: %q, %v", res.Text(), err)
 	}
-	if tokens.Load() != 1 {
-		t.Fatalf("%d token requests", tokens.Load())
+	if srv.Tokens.Load() != 1 {
+		t.Fatalf("%d token requests", srv.Tokens.Load())
 	}
 }
