@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/internal/check"
 	"github.com/mcpbridge/mcpbridge/llm/internal/redact"
 )
 
@@ -28,25 +28,18 @@ var _ llm.Model = (*Model)(nil)
 // the options but sends nothing: a wrong key or an unreachable server shows in
 // the first [Model.Generate].
 func New(model string, opts ...Option) (*Model, error) {
-	if model == "" {
-		return nil, errors.New("anthropic: empty model name")
-	}
 	cfg := config{vision: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.maxTokens < 0 {
-		return nil, fmt.Errorf("anthropic: max tokens %d is negative", cfg.maxTokens)
+	if err := check.New("anthropic", model, cfg.maxTokens, cfg.baseURL); err != nil {
+		return nil, err
 	}
 	if cfg.maxTokens == 0 {
 		cfg.maxTokens = DefaultMaxTokens
 	}
 	var ropts []option.RequestOption
 	if cfg.baseURL != "" {
-		u, err := url.Parse(cfg.baseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL", cfg.baseURL)
-		}
 		ropts = append(ropts, option.WithBaseURL(cfg.baseURL))
 	}
 	if cfg.apiKey != "" {
