@@ -208,8 +208,11 @@ func WithCallTimeout(d time.Duration) Option {
 func WithReconnect(r Reconnect) Option { return func(c *config) { c.reconnect = &r } }
 
 // WithStateChange calls fn at every change of the provider's [State], with
-// the error for a failed or lost connection. Calls are never concurrent; fn
-// must not block for long.
+// the error for a failed or lost connection. Calls are never concurrent and
+// come in the order of the changes; fn must not block for long. fn is called
+// before the change is visible through [Provider.State] and to calls waiting
+// for a rebuilt connection, so once a call on the new connection returns, fn
+// has seen the state it was made in.
 func WithStateChange(fn func(State, error)) Option { return func(c *config) { c.onState = fn } }
 
 // WithToolsChanged calls fn after the tools the provider offers changed: the

@@ -55,17 +55,21 @@ func (p *Provider) State() (State, error) {
 	return p.state, p.stateErr
 }
 
+// setState reports the change to the WithStateChange callback before
+// publishing it, so that what the callback records is already current when
+// a call that waited for the new state goes on; notifyMu keeps callbacks and
+// changes in one order.
 func (p *Provider) setState(s State, err error) {
+	p.notifyMu.Lock()
+	defer p.notifyMu.Unlock()
+	if fn := p.cfg.onState; fn != nil {
+		fn(s, err)
+	}
 	p.mu.Lock()
 	p.state, p.stateErr = s, err
 	close(p.changed)
 	p.changed = make(chan struct{})
 	p.mu.Unlock()
-	if fn := p.cfg.onState; fn != nil {
-		p.notifyMu.Lock()
-		defer p.notifyMu.Unlock()
-		fn(s, err)
-	}
 }
 
 // Reconnect configures how a provider rebuilds a lost connection: a stdio
