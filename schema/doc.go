@@ -9,8 +9,12 @@
 //     vendor-safe, reversible names ([Namer]);
 //   - lowers a schema for a vendor ([Lower]): Anthropic gets it untouched,
 //     Gemini gets its OpenAPI subset (references inlined, type arrays made
-//     nullable, unknown keywords dropped), OpenAI gets strict mode when the
-//     schema allows it;
+//     nullable, unknown keywords dropped, free-form objects asked for as
+//     JSON strings), OpenAI gets strict mode when the schema allows it and
+//     fits its size limits;
+//   - repairs what a model sends before it is validated: strings holding
+//     the object or array the schema wants ([DecodeStringified]), nulls
+//     strict mode forced on optional arguments ([DropNullOptionals]);
 //   - lists every problem of a tool for a vendor ([Lint]), so a host can
 //     quarantine one tool with a diagnostic naming the JSON pointer instead
 //     of failing a session;

@@ -61,7 +61,7 @@ func FuzzLower(f *testing.F) {
 			}
 			if err == nil && v == Gemini {
 				out, _ := decodeOrdered(low.Schema)
-				if k := geminiRefused(out); k != "" {
+				if k := geminiRefused(out, true); k != "" {
 					t.Fatalf("Gemini output %s keeps %s", low.Schema, k)
 				}
 			}
@@ -72,16 +72,27 @@ func FuzzLower(f *testing.F) {
 				t.Fatalf("DropNullOptionals gave invalid JSON %q", out)
 			}
 		}
+		if out, err := DecodeStringified(schema, args); err == nil && json.Valid(args) {
+			if !json.Valid(out) {
+				t.Fatalf("DecodeStringified gave invalid JSON %q", out)
+			}
+		}
 		if val, err := Compile(schema); err == nil {
 			_ = val.Validate(args)
 		}
 	})
 }
 
-// geminiRefused returns a keyword of a lowered schema Gemini would refuse.
-func geminiRefused(v any) string {
+// geminiRefused returns a keyword of a lowered schema Gemini would refuse;
+// root says v is the parameters' schema itself.
+func geminiRefused(v any, root bool) string {
 	switch v := v.(type) {
 	case *object:
+		if ts := typeNames(v); !root && len(ts) == 1 && ts[0] == "object" {
+			if ps, _ := v.get("properties"); ps == nil || len(ps.(*object).members) == 0 {
+				return "an object without properties"
+			}
+		}
 		for _, m := range v.members {
 			if !geminiKept[m.key] {
 				return m.key
@@ -95,18 +106,18 @@ func geminiRefused(v any) string {
 			case "properties":
 				if ps, ok := m.val.(*object); ok {
 					for _, p := range ps.members {
-						if k := geminiRefused(p.val); k != "" {
+						if k := geminiRefused(p.val, false); k != "" {
 							return k
 						}
 					}
 				}
 			case "items":
-				if k := geminiRefused(m.val); k != "" {
+				if k := geminiRefused(m.val, false); k != "" {
 					return k
 				}
 			case "anyOf":
 				for _, b := range m.val.([]any) {
-					if k := geminiRefused(b); k != "" {
+					if k := geminiRefused(b, false); k != "" {
 						return k
 					}
 				}

@@ -56,9 +56,14 @@ var geminiTypeKeywords = map[string]string{
 //     an enum of non-strings is moved into the description;
 //   - oneOf becomes anyOf (exclusivity is not enforced by the model);
 //   - allOf of plain object schemas is merged, anything else is fatal;
-//   - every other keyword Gemini lacks is dropped with a diagnostic.
+//   - every other keyword Gemini lacks is dropped with a diagnostic;
+//   - an object below the root without properties (free-form) becomes a
+//     string holding JSON: Gemini refuses an object schema without
+//     properties, and [DecodeStringified] turns the string back into the
+//     object the server's schema asks for.
 func (l *lowering) gemini() json.RawMessage {
 	out := l.gem(l.root, "", nil)
+	l.gemFreeForm(out, "")
 	if o, ok := out.(*object); ok {
 		if !o.has("type") && !o.has("anyOf") {
 			o.set("type", "object")
@@ -403,4 +408,43 @@ func appendDescription(out, orig *object, text string) {
 		return
 	}
 	out.set("description", text)
+}
+
+// gemFreeForm rewrites, below the lowered schema v found at ptr, every object
+// schema without properties as a string schema asking for JSON.
+func (l *lowering) gemFreeForm(v any, ptr string) {
+	o, ok := v.(*object)
+	if !ok {
+		return
+	}
+	if ptr != "" {
+		ts := typeNames(o)
+		props, _ := o.get("properties")
+		po, _ := props.(*object)
+		if len(ts) == 1 && ts[0] == "object" && (po == nil || len(po.members) == 0) {
+			for _, k := range []string{"properties", "required", "propertyOrdering", "minProperties", "maxProperties"} {
+				o.del(k)
+			}
+			o.set("type", "string")
+			appendDescription(o, nil, "A JSON object, written as a string.")
+			l.note(ptr, "properties", "free-form object became a string holding JSON: Gemini refuses an object without properties")
+			return
+		}
+	}
+	if props, ok := o.get("properties"); ok {
+		if po, ok := props.(*object); ok {
+			for _, p := range po.members {
+				l.gemFreeForm(p.val, pointerJoin(pointerJoin(ptr, "properties"), p.key))
+			}
+		}
+	}
+	if it, ok := o.get("items"); ok {
+		l.gemFreeForm(it, pointerJoin(ptr, "items"))
+	}
+	if av, ok := o.get("anyOf"); ok {
+		bs, _ := av.([]any)
+		for i, b := range bs {
+			l.gemFreeForm(b, pointerJoin(pointerJoin(ptr, "anyOf"), itoa(i)))
+		}
+	}
 }

@@ -127,6 +127,39 @@ func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	return out, nil
 }
 
+// NoArguments reports whether the schema s declares no arguments at all: it
+// is empty, or an object schema with no properties and nothing else that
+// admits one (additionalProperties, patternProperties, a branch). Gemini
+// refuses an object schema without properties as a function's parameters,
+// so a Gemini function declaration leaves parameters out when NoArguments
+// holds for its lowered schema.
+func NoArguments(s json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(s)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return true
+	}
+	v, err := decodeOrdered(trimmed)
+	o, ok := v.(*object)
+	if err != nil || !ok {
+		return false
+	}
+	for _, m := range o.members {
+		switch m.key {
+		case "type":
+			if ts := typeNames(o); len(ts) != 1 || ts[0] != "object" {
+				return false
+			}
+		case "properties":
+			if p, ok := m.val.(*object); !ok || len(p.members) > 0 {
+				return false
+			}
+		case "additionalProperties", "patternProperties", "anyOf", "oneOf", "allOf", "$ref", "minProperties":
+			return false
+		}
+	}
+	return true
+}
+
 // lowering is the state of one call to Lower.
 type lowering struct {
 	vendor Vendor

@@ -92,6 +92,24 @@ func TestLowerGemini(t *testing.T) {
 		name: "empty schema",
 		in:   `{}`,
 		want: `{"type":"object","properties":{}}`,
+	}, {
+		name: "free-form objects below the root become JSON strings",
+		in: `{"type":"object","properties":{
+			"meta":{"type":"object","description":"Any labels.","additionalProperties":{"type":"string"}},
+			"none":{"type":"object","properties":{}},
+			"maybe":{"type":["object","null"]},
+			"rows":{"type":"array","items":{"type":"object"}},
+			"kept":{"type":"object","properties":{"k":{"type":"string"}}}}}`,
+		want: `{"type":"object","properties":{
+			"meta":{"type":"string","description":"Any labels. A JSON object, written as a string."},
+			"none":{"type":"string","description":"A JSON object, written as a string."},
+			"maybe":{"type":"string","nullable":true,"description":"A JSON object, written as a string."},
+			"rows":{"type":"array","items":{"type":"string","description":"A JSON object, written as a string."}},
+			"kept":{"type":"object","properties":{"k":{"type":"string"}}}}}`,
+		diags: [][2]string{
+			{"/properties/meta", "properties"}, {"/properties/none", "properties"},
+			{"/properties/maybe", "properties"}, {"/properties/rows/items", "properties"},
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,5 +295,107 @@ func TestLowerGeminiExponentialRefs(t *testing.T) {
 	_, err := Lower(Gemini, json.RawMessage(b.String()))
 	if err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Fatalf("err = %v, want too large", err)
+	}
+}
+
+// OpenAI's size limits on strict schemas: at the limit a schema stays
+// strict, one over it turns strict off with a diagnostic saying which limit.
+func TestLowerOpenAIStrictLimits(t *testing.T) {
+	props := func(n int) string { // n string properties, all required
+		var p, r []string
+		for i := range n {
+			p = append(p, fmt.Sprintf(`"p%d":{"type":"string"}`, i))
+			r = append(r, fmt.Sprintf(`"p%d"`, i))
+		}
+		return `{"type":"object","properties":{` + strings.Join(p, ",") + `},"required":[` + strings.Join(r, ",") + `]}`
+	}
+	nested := func(levels int) string { // levels objects, one inside the other
+		s := `{"type":"object","properties":{}}`
+		for range levels - 1 {
+			s = `{"type":"object","properties":{"n":` + s + `},"required":["n"]}`
+		}
+		return s
+	}
+	enums := func(n, size int) string { // n enum values of size characters
+		var vals []string
+		for i := range n {
+			vals = append(vals, fmt.Sprintf(`"%0*d"`, size, i))
+		}
+		return `{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(vals, ",") + `]}},"required":["e"]}`
+	}
+	tests := []struct {
+		name, at, over string
+		msg            string
+	}{
+		{"properties", props(5000), props(5001), "5001 object properties"},
+		{"nesting", nested(10), nested(11), "11 levels of object nesting"},
+		{"enum values", enums(1000, 4), enums(1001, 4), "1001 enum values"},
+		{"characters", enums(1000, 119), enums(1000, 121), "characters long in all"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, err := Lower(OpenAI, json.RawMessage(tt.at))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !low.Strict {
+				t.Errorf("at the limit: not strict: %v", low.Diagnostics)
+			}
+			low, err = Lower(OpenAI, json.RawMessage(tt.over))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if low.Strict {
+				t.Fatal("over the limit: still strict")
+			}
+			found := false
+			for _, d := range low.Diagnostics {
+				found = found || strings.Contains(d.Message, tt.msg)
+			}
+			if !found {
+				t.Errorf("no diagnostic saying %q: %v", tt.msg, low.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestDecodeStringified(t *testing.T) {
+	s := json.RawMessage(`{"type":"object","properties":{
+		"meta":{"type":"object"},
+		"list":{"type":"array","items":{"$ref":"#/$defs/row"}},
+		"text":{"type":["string","object"]},
+		"any":{},
+		"bad":{"type":"object"}},
+		"additionalProperties":{"type":"object"},
+		"$defs":{"row":{"type":"object","properties":{"inner":{"type":"object"}}}}}`)
+	got, err := DecodeStringified(s, json.RawMessage(
+		`{"meta":"{\"a\":1}","list":"[{\"inner\":\"{\\\"b\\\":2}\"}]","text":"{\"c\":3}","any":"{}","bad":"{not json","extra":"{\"d\":4}"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"meta":{"a":1},"list":[{"inner":{"b":2}}],"text":"{\"c\":3}","any":"{}","bad":"{not json","extra":{"d":4}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	same := json.RawMessage(`{"meta": {"a": 1}}`)
+	if got, _ := DecodeStringified(s, same); !bytes.Equal(got, same) {
+		t.Errorf("arguments with nothing to decode came back as %s", got)
+	}
+}
+
+func TestNoArguments(t *testing.T) {
+	for s, want := range map[string]bool{
+		``:                                  true,
+		`{}`:                                true,
+		`{"type":"object","properties":{}}`: true,
+		`{"type":"object","description":"No arguments.","required":[]}`: true,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`:        false,
+		`{"type":"object","additionalProperties":{"type":"string"}}`:    false,
+		`{"anyOf":[{"type":"object"}]}`:                                 false,
+		`{"type":"string"}`:                                             false,
+	} {
+		if got := NoArguments(json.RawMessage(s)); got != want {
+			t.Errorf("NoArguments(%s) = %v, want %v", s, got, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 )
 
@@ -22,7 +23,11 @@ import (
 //   - allOf, oneOf, not, if/then/else, dependentRequired, dependentSchemas,
 //     patternProperties, unevaluatedProperties, propertyNames,
 //     minProperties/maxProperties, contains, uniqueItems, minLength/maxLength
-//     and tuples are not supported, nor is a free-form object.
+//     and tuples are not supported, nor is a free-form object;
+//   - a schema has at most 5000 object properties in all, 10 levels of
+//     object nesting and 1000 enum values in all, and the property names,
+//     definition names, enum and const values together are at most 120,000
+//     characters long.
 var openaiStrictKeywords = map[string]bool{
 	"type": true, "properties": true, "required": true, "additionalProperties": true,
 	"items": true, "enum": true, "const": true, "anyOf": true, "$ref": true,
@@ -39,6 +44,14 @@ var openaiAnnotations = map[string]bool{
 	"$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true,
 	"contentEncoding": true, "contentMediaType": true,
 }
+
+// The size limits of a strict schema (see above).
+const (
+	openaiMaxProperties = 5000
+	openaiMaxDepth      = 10
+	openaiMaxEnums      = 1000
+	openaiMaxChars      = 120000
+)
 
 var openaiFormats = map[string]bool{
 	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
@@ -81,7 +94,8 @@ func (l *lowering) openai(orig json.RawMessage) (json.RawMessage, bool) {
 
 	s := &strictening{l: l}
 	strict := clone(fixed)
-	s.walk(strict, "", true)
+	s.walk(strict, "", 0)
+	s.checkSize()
 	if len(s.reasons) == 0 {
 		l.diags = append(l.diags, s.notes...)
 		return encodeOrdered(strict), true
@@ -99,6 +113,37 @@ type strictening struct {
 	l       *lowering
 	reasons []Diagnostic
 	notes   []Diagnostic
+
+	// What counts against the size limits, and where the deepest object is.
+	props, enums, chars int
+	depth               int
+	deepest             string
+}
+
+func (s *strictening) checkSize() {
+	if s.props > openaiMaxProperties {
+		s.off("", "properties", fmt.Sprintf("%d object properties in all, over the limit of %d", s.props, openaiMaxProperties))
+	}
+	if s.depth > openaiMaxDepth {
+		s.off(s.deepest, "properties", fmt.Sprintf("%d levels of object nesting, over the limit of %d", s.depth, openaiMaxDepth))
+	}
+	if s.enums > openaiMaxEnums {
+		s.off("", "enum", fmt.Sprintf("%d enum values in all, over the limit of %d", s.enums, openaiMaxEnums))
+	}
+	if s.chars > openaiMaxChars {
+		s.off("", "", fmt.Sprintf("property names, definition names, enum and const values are %d characters long in all, over the limit of %d", s.chars, openaiMaxChars))
+	}
+}
+
+// countValues adds the enum or const values vals to the size counts.
+func (s *strictening) countValues(vals ...any) {
+	for _, v := range vals {
+		if str, ok := v.(string); ok {
+			s.chars += len(str)
+		} else {
+			s.chars += len(encodeOrdered(v))
+		}
+	}
 }
 
 func (s *strictening) off(ptr, kw, msg string) {
@@ -109,12 +154,15 @@ func (s *strictening) note(ptr, kw, msg string) {
 	s.notes = append(s.notes, Diagnostic{Pointer: ptr, Keyword: kw, Message: msg})
 }
 
-func (s *strictening) walk(v any, ptr string, root bool) {
+// walk checks and rewrites the schema v found at ptr, inside depth
+// enclosing object schemas.
+func (s *strictening) walk(v any, ptr string, depth int) {
 	o, ok := v.(*object)
 	if !ok {
 		s.off(ptr, "", "a boolean schema cannot be strict")
 		return
 	}
+	root := ptr == ""
 	if root && o.has("anyOf") {
 		s.off(pointerJoin(ptr, "anyOf"), "anyOf", "anyOf at the root is not supported")
 	}
@@ -138,21 +186,28 @@ func (s *strictening) walk(v any, ptr string, root bool) {
 		case m.key == "$defs" || m.key == "definitions":
 			if defs, ok := m.val.(*object); ok {
 				for _, d := range defs.members {
-					s.walk(d.val, pointerJoin(kp, d.key), false)
+					s.chars += len(d.key)
+					s.walk(d.val, pointerJoin(kp, d.key), depth)
 				}
 			}
 		case m.key == "items":
 			if _, tuple := m.val.([]any); tuple {
 				s.off(kp, "items", "tuples are not supported")
 			} else {
-				s.walk(m.val, kp, false)
+				s.walk(m.val, kp, depth)
 			}
 		case m.key == "anyOf":
 			if subs, ok := m.val.([]any); ok {
 				for i, sub := range subs {
-					s.walk(sub, pointerJoin(kp, itoa(i)), false)
+					s.walk(sub, pointerJoin(kp, itoa(i)), depth)
 				}
 			}
+		case m.key == "enum":
+			vals, _ := m.val.([]any)
+			s.enums += len(vals)
+			s.countValues(vals...)
+		case m.key == "const":
+			s.countValues(m.val)
 		}
 	}
 	ts := typeNames(o)
@@ -171,19 +226,16 @@ func (s *strictening) walk(v any, ptr string, root bool) {
 		return
 	}
 	o.set("additionalProperties", false)
-	req := map[string]bool{}
-	if rv, ok := o.get("required"); ok {
-		rs, _ := rv.([]any)
-		for _, r := range rs {
-			if name, ok := r.(string); ok {
-				req[name] = true
-			}
-		}
+	if depth++; depth > s.depth {
+		s.depth, s.deepest = depth, ptr
 	}
+	req := required(o)
 	all := make([]any, 0, len(props.members))
 	for i, p := range props.members {
 		pp := pointerJoin(pointerJoin(ptr, "properties"), p.key)
-		s.walk(p.val, pp, false)
+		s.props++
+		s.chars += len(p.key)
+		s.walk(p.val, pp, depth)
 		if !req[p.key] {
 			props.members[i].val = makeNullable(p.val)
 			s.note(pp, "required", "optional property made required and nullable for strict mode")

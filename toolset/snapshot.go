@@ -100,9 +100,10 @@ func (s *Snapshot) find(name string) *toolEntry {
 
 // Call runs a call to one of the snapshot's tools, by its final name or its
 // alias; any other name is a [tool.UnservedError]. The arguments (none
-// meaning {}, a stringified object accepted) are checked against the tool's
-// own input schema first: a violation is a [tool.FailedError] naming the
-// argument, and the server never sees the call. For a tool lowered to
+// meaning {}; a stringified object or array accepted at the top and wherever
+// the schema wants one, see [schema.DecodeStringified]) are checked against
+// the tool's own input schema first: a violation is a [tool.FailedError]
+// naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
 // removed first (see [schema.DropNullOptionals]).
 func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
@@ -115,8 +116,11 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 	if json.Unmarshal(args, &probe) != nil || probe == nil {
 		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
+	var err error
+	if args, err = schema.DecodeStringified(e.input, args); err != nil {
+		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+	}
 	if e.strict {
-		var err error
 		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
 			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
 		}

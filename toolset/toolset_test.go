@@ -385,6 +385,35 @@ func TestLocalValidation(t *testing.T) {
 	}
 }
 
+// Gemini cannot declare a free-form object, so the model is asked for it as
+// a JSON string; the server receives the object its schema asks for.
+func TestGeminiFreeFormObject(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "tags", Version: "1"}, nil)
+	got := make(chan string, 1)
+	server.AddTool(&mcp.Tool{Name: "label", InputSchema: json.RawMessage(
+		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got <- string(req.Params.Arguments)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.Gemini))
+	snap := ts.Snapshot(context.Background())
+	defs := snap.Definitions()
+	if len(defs) != 1 || !strings.Contains(string(defs[0].InputSchema), `"labels":{"type":"string"`) {
+		t.Fatalf("definitions %+v, want labels asked for as a string", defs)
+	}
+	call(t, snap.Handler(), "t_label", json.RawMessage(`{"labels": "{\"env\": \"prod\"}"}`))
+	if args := <-got; args != `{"labels":{"env":"prod"}}` {
+		t.Errorf("the server received %s, want the labels as an object", args)
+	}
+	_, err := snap.Handler().Call(context.Background(), "t_label", json.RawMessage(`{"labels": "{\"env\": 1}"}`))
+	var fe *tool.FailedError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Message, "labels") {
+		t.Errorf("a decoded object that breaks the schema: %v, want a failed error naming labels", err)
+	}
+}
+
 // Between changes, Snapshot returns the same catalog; its definitions are
 // copies the caller cannot alter.
 func TestSnapshotStable(t *testing.T) {

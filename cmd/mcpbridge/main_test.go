@@ -161,11 +161,21 @@ func TestToolsOnTheDemo(t *testing.T) {
 		t.Fatalf("anthropic wire format: %v\n%s", err, r.out)
 	}
 	var gemini []struct {
-		FunctionDeclarations []struct{ Name string } `json:"functionDeclarations"`
+		FunctionDeclarations []struct {
+			Name       string
+			Parameters json.RawMessage
+		} `json:"functionDeclarations"`
 	}
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json", "--vendor", "gemini")
 	if err := json.Unmarshal([]byte(r.out), &gemini); err != nil || len(gemini) != 1 || len(gemini[0].FunctionDeclarations) != 8 {
 		t.Fatalf("gemini wire format: %v\n%s", err, r.out)
+	}
+	// Gemini refuses an object without properties: a tool without
+	// arguments is declared without parameters.
+	for _, d := range gemini[0].FunctionDeclarations {
+		if none := d.Name == "list_notes" || d.Name == "note_stats"; none != (d.Parameters == nil) {
+			t.Errorf("gemini declaration of %s: parameters %s", d.Name, d.Parameters)
+		}
 	}
 }
 

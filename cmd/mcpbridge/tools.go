@@ -169,11 +169,15 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition, strict func
 		type decl struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description,omitempty"`
-			Parameters  json.RawMessage `json:"parameters"`
+			Parameters  json.RawMessage `json:"parameters,omitempty"`
 		}
 		var decls []decl
 		for _, d := range defs {
-			decls = append(decls, decl{d.Name, d.Description, params(d)})
+			var p json.RawMessage
+			if !schema.NoArguments(d.InputSchema) { // Gemini refuses an object without properties
+				p = params(d)
+			}
+			decls = append(decls, decl{d.Name, d.Description, p})
 		}
 		out = []map[string]any{{"functionDeclarations": decls}}
 	default:
