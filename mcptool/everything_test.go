@@ -2,34 +2,16 @@ package mcptool_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// npmServer returns the path of an npm-installed MCP server's binary. `make
-// test` (and so CI) installs them into the directory MCPBRIDGE_NPM_DIR names
-// and the test must run there; a plain `go test` without it skips, saying
-// how to run it.
-func npmServer(t *testing.T, bin string) string {
-	t.Helper()
-	dir := os.Getenv("MCPBRIDGE_NPM_DIR")
-	if dir == "" {
-		t.Skip("needs the npm MCP servers: run `make test`, which installs them")
-	}
-	path := filepath.Join(dir, "node_modules", ".bin", bin)
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("MCPBRIDGE_NPM_DIR is set but %s is not installed: %v", bin, err)
-	}
-	return path
-}
-
 func TestServerEverything(t *testing.T) {
-	bin := npmServer(t, "mcp-server-everything")
+	bin := npmtest.Bin(t, "mcp-server-everything")
 	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
 	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {

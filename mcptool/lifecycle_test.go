@@ -228,7 +228,7 @@ func TestRefreshIfStale(t *testing.T) {
 	mu.Unlock()
 	p2, c2 := inProcess(t, server)
 	if p2.ProtocolVersion() < "2026-07-28" {
-		t.Skip("ttlMs needs protocol 2026-07-28")
+		t.Fatalf("negotiated %s; ttlMs needs protocol 2026-07-28", p2.ProtocolVersion())
 	}
 	eventually(t, "the 1 ms listing to go stale and be listed again", func() bool {
 		if err := p2.RefreshIfStale(context.Background()); err != nil {

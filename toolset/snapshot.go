@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -39,8 +40,12 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 			continue
 		}
 		wg.Go(func() {
-			if err := s.p.RefreshIfStale(ctx); err != nil {
-				t.log.Warn("toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
+			// A server not ready (closed, being rebuilt) has nothing to
+			// refresh from; its last listing stands.
+			if st, _ := s.p.State(); st == mcptool.StateReady {
+				if err := s.p.RefreshIfStale(ctx); err != nil {
+					t.log.Warn("toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
+				}
 			}
 			t.sync(s)
 		})

@@ -24,6 +24,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 )
 
 // bin is the mcpbridge binary, built once for every test.
@@ -254,11 +256,7 @@ func TestInfoAndReadOverStdio(t *testing.T) {
 }
 
 func TestServerEverything(t *testing.T) {
-	npm := os.Getenv("MCPBRIDGE_NPM_DIR")
-	if npm == "" {
-		t.Skip("needs the npm MCP servers: run `make test`, which installs them")
-	}
-	everything := filepath.Join(npm, "node_modules", ".bin", "mcp-server-everything")
+	everything := npmtest.Bin(t, "mcp-server-everything")
 	dir := t.TempDir()
 	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", everything, "stdio"), 0, "echo", "get-tiny-image")
 	expect(t, mcpbridge(t, dir, "", nil, "call", "echo", `{"message":"hello from the CLI"}`, "--", everything, "stdio"), 0, "hello from the CLI")

@@ -527,7 +527,7 @@ func TestSSE(t *testing.T) {
 func TestSubprocess(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
-		t.Skipf("no executable path: %v", err)
+		t.Fatalf("no executable path: %v", err)
 	}
 	// -test.run=^$ keeps the child from running tests should ServeIfChild
 	// ever fail to take over.
