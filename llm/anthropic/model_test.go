@@ -4,87 +4,42 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
+	"github.com/mcpbridge/mcpbridge/llm/internal/fakeapi"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 const testKey = "sk-ant-test-0123456789abcdef-secret"
 
-// A step is one scripted exchange: the fake checks the request body and
-// answers with status and body.
-type step struct {
-	check  func(t *testing.T, body []byte)
-	status int
-	answer string
+type step = fakeapi.Step
+
+// messages is the Messages API as the fake plays it.
+var messages = fakeapi.API{
+	Path: "/v1/messages",
+	Headers: func(t *testing.T, h http.Header) {
+		// The SDK sends the key as a bearer token; the API also takes x-api-key.
+		if auth, key := h.Get("Authorization"), h.Get("X-Api-Key"); auth != "Bearer "+testKey && key != testKey {
+			t.Errorf("no API key: Authorization %q, X-Api-Key %q", auth, key)
+		}
+		if h.Get("Anthropic-Version") == "" {
+			t.Error("no anthropic-version header")
+		}
+	},
+	Unexpected: `{"type":"error","error":{"type":"api_error","message":"unexpected"}}`,
 }
 
-// fake is a scripted Messages API server on loopback.
-type fake struct {
-	t     *testing.T
-	srv   *httptest.Server
-	mu    sync.Mutex
-	steps []step
-	calls int
-}
+type fake struct{ srv *fakeapi.Server }
 
 func newFake(t *testing.T, steps ...step) *fake {
 	t.Helper()
-	f := &fake{t: t, steps: steps}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(func() {
-		f.srv.Close()
-		if f.calls != len(f.steps) {
-			t.Errorf("fake served %d requests, script has %d", f.calls, len(f.steps))
-		}
-	})
-	return f
-}
-
-func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	i := f.calls
-	f.calls++
-	f.mu.Unlock()
-	if i >= len(f.steps) {
-		f.t.Errorf("unexpected request %d to %s", i, r.URL.Path)
-		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"unexpected"}}`, http.StatusInternalServerError)
-		return
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-		f.t.Errorf("request %s %s, want POST /v1/messages", r.Method, r.URL.Path)
-	}
-	// The SDK sends the key as a bearer token; the API also takes x-api-key.
-	if auth, key := r.Header.Get("Authorization"), r.Header.Get("X-Api-Key"); auth != "Bearer "+testKey && key != testKey {
-		f.t.Errorf("no API key: Authorization %q, X-Api-Key %q", auth, key)
-	}
-	if r.Header.Get("Anthropic-Version") == "" {
-		f.t.Error("no anthropic-version header")
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		f.t.Errorf("reading body: %v", err)
-	}
-	s := f.steps[i]
-	if s.check != nil {
-		s.check(f.t, body)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	status := s.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	io.WriteString(w, s.answer)
+	return &fake{fakeapi.Start(t, messages, steps...)}
 }
 
 func (f *fake) model(t *testing.T, opts ...anthropic.Option) *anthropic.Model {
@@ -102,37 +57,6 @@ func (f *fake) model(t *testing.T, opts ...anthropic.Option) *anthropic.Model {
 	return m
 }
 
-// field decodes the request body and returns the value at the given path of
-// object keys.
-func field(t *testing.T, body []byte, keys ...string) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		t.Fatalf("request body is not JSON: %v\n%s", err, body)
-	}
-	for _, k := range keys {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			t.Fatalf("at %q: not an object in %s", k, body)
-		}
-		v = obj[k]
-	}
-	return v
-}
-
-// wantJSON fails unless got equals the JSON value want.
-func wantJSON(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON for %s: %v", what, err)
-	}
-	if !reflect.DeepEqual(got, w) {
-		g, _ := json.Marshal(got)
-		t.Errorf("%s:\n got %s\nwant %s", what, g, want)
-	}
-}
-
 func answer(content, stop, usage string) string {
 	return `{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
 		"content": ` + content + `, "stop_reason": "` + stop + `", "stop_sequence": null,
@@ -143,19 +67,19 @@ const smallUsage = `{"input_tokens": 1, "output_tokens": 1}`
 
 func TestPlainText(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "model", field(t, body, "model"), `"claude-test"`)
-			wantJSON(t, "max_tokens", field(t, body, "max_tokens"), `4096`)
-			wantJSON(t, "system", field(t, body, "system"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "model", fakeapi.Field(t, body, "model"), `"claude-test"`)
+			fakeapi.WantJSON(t, "max_tokens", fakeapi.Field(t, body, "max_tokens"), `4096`)
+			fakeapi.WantJSON(t, "system", fakeapi.Field(t, body, "system"), `[
 				{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}
 			]`)
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": [{"type": "text", "text": "Say hello."}]}
 			]`)
-			wantJSON(t, "temperature", field(t, body, "temperature"), `0.5`)
-			wantJSON(t, "tools", field(t, body, "tools"), `null`)
+			fakeapi.WantJSON(t, "temperature", fakeapi.Field(t, body, "temperature"), `0.5`)
+			fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), `null`)
 		},
-		answer: answer(`[{"type": "text", "text": "Hello!"}]`, "end_turn",
+		Answer: answer(`[{"type": "text", "text": "Hello!"}]`, "end_turn",
 			`{"input_tokens": 4, "output_tokens": 3, "cache_read_input_tokens": 16, "cache_creation_input_tokens": 2}`),
 	})
 	temp := 0.5
@@ -185,17 +109,17 @@ const weatherSchema = `{"type":"object","properties":{"city":{"type":"string"},"
 
 func TestParallelToolCalls(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "tools", field(t, body, "tools"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), `[
 				{"name": "get_weather", "description": "Weather in a city.", "input_schema": `+weatherSchema+`},
 				{"name": "get_time", "input_schema": {"type": "object", "properties": {}}}
 			]`)
 			if !strings.Contains(string(body), `"input_schema":`+weatherSchema) {
 				t.Errorf("schema not passed through verbatim:\n%s", body)
 			}
-			wantJSON(t, "max_tokens", field(t, body, "max_tokens"), `1000`)
+			fakeapi.WantJSON(t, "max_tokens", fakeapi.Field(t, body, "max_tokens"), `1000`)
 		},
-		answer: answer(`[
+		Answer: answer(`[
 			{"type": "text", "text": "Let me check."},
 			{"type": "tool_use", "id": "toolu_a", "name": "get_weather", "input": {"city": "Paris"}},
 			{"type": "tool_use", "id": "toolu_b", "name": "get_time", "input": {}}
@@ -266,8 +190,8 @@ const assistantWire = `{"role": "assistant", "content": [
 
 func TestToolResultsWithImage(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": [{"type": "text", "text": "Weather in Paris, and show me the screen."}]},
 				`+assistantWire+`,
 				{"role": "user", "content": [
@@ -281,7 +205,7 @@ func TestToolResultsWithImage(t *testing.T) {
 				]}
 			]`)
 		},
-		answer: doneAnswer,
+		Answer: doneAnswer,
 	})
 	resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: toolTurn()})
 	if err != nil {
@@ -294,8 +218,8 @@ func TestToolResultsWithImage(t *testing.T) {
 
 func TestNoVision(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": [
 					{"type": "text", "text": "Look:"},
 					{"type": "text", "text": "[image]"},
@@ -313,7 +237,7 @@ func TestNoVision(t *testing.T) {
 				]}
 			]`)
 		},
-		answer: doneAnswer,
+		Answer: doneAnswer,
 	})
 	m := f.model(t, anthropic.WithVision(false))
 	if m.Vision() {
@@ -337,7 +261,7 @@ func TestStopReasons(t *testing.T) {
 		{"pause_turn", llm.StopOther},
 	} {
 		t.Run(tc.stop, func(t *testing.T) {
-			f := newFake(t, step{answer: answer(`[{"type": "text", "text": "..."}]`, tc.stop, smallUsage)})
+			f := newFake(t, step{Answer: answer(`[{"type": "text", "text": "..."}]`, tc.stop, smallUsage)})
 			resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}})
 			if err != nil {
 				t.Fatal(err)
@@ -367,7 +291,7 @@ func TestAPIError(t *testing.T) {
 			true, []string{"anthropic", "529", "overloaded_error"}},
 	} {
 		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
-			f := newFake(t, step{status: tc.status, answer: tc.body})
+			f := newFake(t, step{Status: tc.status, Answer: tc.body})
 			resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}})
 			if err == nil {
 				t.Fatalf("no error; response %+v", resp)

@@ -4,85 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/internal/fakeapi"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 const testKey = "sk-test-0123456789abcdef-secret"
 
-// A step is one scripted exchange: the fake checks the request body and
-// answers with status and body.
-type step struct {
-	check  func(t *testing.T, body []byte)
-	status int
-	answer string
+type step = fakeapi.Step
+
+// chatCompletions is the Chat Completions API as the fake plays it.
+var chatCompletions = fakeapi.API{
+	Path: "/v1/chat/completions",
+	Headers: func(t *testing.T, h http.Header) {
+		if got := h.Get("Authorization"); got != "Bearer "+testKey {
+			t.Errorf("Authorization = %q", got)
+		}
+	},
+	Unexpected: `{"error":{"message":"unexpected"}}`,
 }
 
-// fake is a scripted Chat Completions server on loopback.
-type fake struct {
-	t     *testing.T
-	srv   *httptest.Server
-	mu    sync.Mutex
-	steps []step
-	calls int
-}
+type fake struct{ srv *fakeapi.Server }
 
 func newFake(t *testing.T, steps ...step) *fake {
 	t.Helper()
-	f := &fake{t: t, steps: steps}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(func() {
-		f.srv.Close()
-		if f.calls != len(f.steps) {
-			t.Errorf("fake served %d requests, script has %d", f.calls, len(f.steps))
-		}
-	})
-	return f
-}
-
-func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	i := f.calls
-	f.calls++
-	f.mu.Unlock()
-	if i >= len(f.steps) {
-		f.t.Errorf("unexpected request %d to %s", i, r.URL.Path)
-		http.Error(w, `{"error":{"message":"unexpected"}}`, http.StatusInternalServerError)
-		return
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		f.t.Errorf("request %s %s, want POST /v1/chat/completions", r.Method, r.URL.Path)
-	}
-	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
-		f.t.Errorf("Authorization = %q", got)
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		f.t.Errorf("reading body: %v", err)
-	}
-	s := f.steps[i]
-	if s.check != nil {
-		s.check(f.t, body)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(cmpStatus(s.status))
-	io.WriteString(w, s.answer)
-}
-
-func cmpStatus(s int) int {
-	if s == 0 {
-		return http.StatusOK
-	}
-	return s
+	return &fake{fakeapi.Start(t, chatCompletions, steps...)}
 }
 
 func (f *fake) model(t *testing.T, opts ...openai.Option) *openai.Model {
@@ -100,59 +52,19 @@ func (f *fake) model(t *testing.T, opts ...openai.Option) *openai.Model {
 	return m
 }
 
-// field decodes the request body and returns the value at the given path of
-// object keys and array indexes.
-func field(t *testing.T, body []byte, path ...any) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		t.Fatalf("request body is not JSON: %v\n%s", err, body)
-	}
-	for _, p := range path {
-		switch p := p.(type) {
-		case string:
-			obj, ok := v.(map[string]any)
-			if !ok {
-				t.Fatalf("at %q: not an object in %s", p, body)
-			}
-			v = obj[p]
-		case int:
-			arr, ok := v.([]any)
-			if !ok || p >= len(arr) {
-				t.Fatalf("at %d: not an array that long in %s", p, body)
-			}
-			v = arr[p]
-		}
-	}
-	return v
-}
-
-// wantJSON fails unless got equals the JSON value want.
-func wantJSON(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON for %s: %v", what, err)
-	}
-	if !reflect.DeepEqual(got, w) {
-		g, _ := json.Marshal(got)
-		t.Errorf("%s:\n got %s\nwant %s", what, g, want)
-	}
-}
-
 func TestPlainText(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "model", field(t, body, "model"), `"gpt-test"`)
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "model", fakeapi.Field(t, body, "model"), `"gpt-test"`)
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "system", "content": "Be brief."},
 				{"role": "user", "content": "Say hello."}
 			]`)
-			wantJSON(t, "max_completion_tokens", field(t, body, "max_completion_tokens"), `100`)
-			wantJSON(t, "temperature", field(t, body, "temperature"), `0.5`)
-			wantJSON(t, "tools", field(t, body, "tools"), `null`)
+			fakeapi.WantJSON(t, "max_completion_tokens", fakeapi.Field(t, body, "max_completion_tokens"), `100`)
+			fakeapi.WantJSON(t, "temperature", fakeapi.Field(t, body, "temperature"), `0.5`)
+			fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), `null`)
 		},
-		answer: `{
+		Answer: `{
 			"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
 			"choices": [{"index": 0, "finish_reason": "stop",
 				"message": {"role": "assistant", "content": "Hello!", "refusal": null}}],
@@ -187,8 +99,8 @@ const weatherSchema = `{"type":"object","properties":{"city":{"type":"string"},"
 
 func TestParallelToolCalls(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "tools", field(t, body, "tools"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), `[
 				{"type": "function", "function": {"name": "get_weather", "description": "Weather in a city.",
 					"parameters": `+weatherSchema+`}},
 				{"type": "function", "function": {"name": "get_time",
@@ -198,7 +110,7 @@ func TestParallelToolCalls(t *testing.T) {
 				t.Errorf("schema not passed through verbatim:\n%s", body)
 			}
 		},
-		answer: `{
+		Answer: `{
 			"id": "chatcmpl-2", "object": "chat.completion", "created": 1, "model": "gpt-test",
 			"choices": [{"index": 0, "finish_reason": "tool_calls",
 				"message": {"role": "assistant", "content": null, "tool_calls": [
@@ -261,8 +173,8 @@ const doneAnswer = `{
 
 func TestToolResultsWithImage(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": "Weather in Paris, and show me the screen."},
 				{"role": "assistant", "content": "Checking.", "tool_calls": [
 					{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
@@ -276,7 +188,7 @@ func TestToolResultsWithImage(t *testing.T) {
 				]}
 			]`)
 		},
-		answer: doneAnswer,
+		Answer: doneAnswer,
 	})
 	resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: toolTurn()})
 	if err != nil {
@@ -289,8 +201,8 @@ func TestToolResultsWithImage(t *testing.T) {
 
 func TestNoVision(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": "Look:\n[image]"},
 				{"role": "user", "content": "Weather in Paris, and show me the screen."},
 				{"role": "assistant", "content": "Checking.", "tool_calls": [
@@ -301,7 +213,7 @@ func TestNoVision(t *testing.T) {
 				{"role": "tool", "tool_call_id": "call_b", "content": "The screen:\n[image]"}
 			]`)
 		},
-		answer: doneAnswer,
+		Answer: doneAnswer,
 	})
 	m := f.model(t, openai.WithVision(false))
 	if m.Vision() {
@@ -315,15 +227,15 @@ func TestNoVision(t *testing.T) {
 
 func TestUserImage(t *testing.T) {
 	f := newFake(t, step{
-		check: func(t *testing.T, body []byte) {
-			wantJSON(t, "messages", field(t, body, "messages"), `[
+		Check: func(t *testing.T, body []byte) {
+			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": [
 					{"type": "text", "text": "What is this?"},
 					{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgpmYWtl"}}
 				]}
 			]`)
 		},
-		answer: doneAnswer,
+		Answer: doneAnswer,
 	})
 	msg := llm.User(tool.TextPart{Text: "What is this?"}, tool.ImagePart{MIMEType: "image/png", Data: png})
 	if _, err := f.model(t).Generate(context.Background(), llm.Request{Messages: []llm.Message{msg}}); err != nil {
@@ -343,7 +255,7 @@ func TestStopReasons(t *testing.T) {
 		{"tool calls with stop", `{"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}`, "stop", llm.StopToolUse},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, step{answer: `{"id": "x", "object": "chat.completion", "created": 1, "model": "gpt-test",
+			f := newFake(t, step{Answer: `{"id": "x", "object": "chat.completion", "created": 1, "model": "gpt-test",
 				"choices": [{"index": 0, "finish_reason": "` + tc.finish + `", "message": ` + tc.message + `}]}`})
 			resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}})
 			if err != nil {
@@ -377,7 +289,7 @@ func TestAPIError(t *testing.T) {
 			true, []string{"openai", "429", "rate_limit_exceeded"}},
 	} {
 		t.Run(http.StatusText(tc.status), func(t *testing.T) {
-			f := newFake(t, step{status: tc.status, answer: tc.body})
+			f := newFake(t, step{Status: tc.status, Answer: tc.body})
 			resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}})
 			if err == nil {
 				t.Fatalf("no error; response %+v", resp)
