@@ -41,7 +41,8 @@ type listedTool struct {
 // every turn would change the tools under the model and defeat prompt
 // caching; such servers announce changes with list_changed. cacheScope does
 // not matter here: the listing is kept for this connection only.
-func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (*catalog, error) {
+func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
+	cs := s.cs
 	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
 	start := time.Now()
 	ttl := time.Duration(0)
@@ -53,7 +54,7 @@ func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (*catalo
 			return cat, classify(p.name, "tools/list", err, false)
 		}
 		for _, t := range res.Tools {
-			p.add(cat, t)
+			p.add(cat, t, s.schemas)
 		}
 		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && cs.InitializeResult().ProtocolVersion >= "2026-07-28" {
 			ttl = page
@@ -84,12 +85,12 @@ func (p *Provider) discover(ctx context.Context, cs *mcp.ClientSession) (*catalo
 	return cat, nil
 }
 
-func (p *Provider) add(cat *catalog, t *mcp.Tool) {
+func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *schemaKeeper) {
 	if t == nil || cat.listed[t.Name] != nil {
 		p.cfg.logger.Debug("tool listed twice; keeping the first", "server", p.name)
 		return
 	}
-	lt := &listedTool{def: p.definition(t)}
+	lt := &listedTool{def: p.definition(t, schemas)}
 	if len(lt.def.OutputSchema) > 0 {
 		lt.output, lt.outputErr = compile(lt.def.OutputSchema)
 	}
@@ -107,20 +108,17 @@ func (p *Provider) offer(name string) bool {
 	return !p.cfg.allowedSet || slices.Contains(p.cfg.allowedTools, name)
 }
 
-// definition converts a listed tool, cutting its description to the maximum.
-func (p *Provider) definition(t *mcp.Tool) tool.Definition {
+// definition converts a listed tool, cutting its description to the maximum
+// and taking its schemas as the server wrote them when schemas has them.
+func (p *Provider) definition(t *mcp.Tool, schemas *schemaKeeper) tool.Definition {
 	def := tool.Definition{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: truncate(t.Description, p.cfg.maxDescription),
 		Meta:        maps.Clone(t.Meta),
 	}
-	if t.InputSchema != nil {
-		def.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	if t.OutputSchema != nil {
-		def.OutputSchema, _ = json.Marshal(t.OutputSchema)
-	}
+	def.InputSchema = schemas.schema(t.Name, false, t.InputSchema)
+	def.OutputSchema = schemas.schema(t.Name, true, t.OutputSchema)
 	if def.Meta != nil {
 		def.Meta = deepCopy(def.Meta)
 	}

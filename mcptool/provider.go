@@ -37,7 +37,9 @@ var clientInfo = mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"}
 //
 // The server is treated as untrusted: its descriptions are cut to a
 // maximum length, its schemas are kept whole (they validate arguments), and
-// nothing it sends is logged above debug level.
+// nothing it sends is logged above debug level. Over stdio a schema keeps the
+// server's order of properties, which models follow when they fill
+// arguments; over HTTP go-sdk's decoding puts them in name order.
 type Provider struct {
 	name    string
 	url     string
@@ -65,12 +67,13 @@ type Provider struct {
 
 // session is one live connection and what was learnt on it.
 type session struct {
-	cs     *mcp.ClientSession
-	conn   mcp.Connection
-	init   *mcp.InitializeResult
-	client *mcp.Client
-	cat    atomic.Pointer[catalog]
-	done   chan struct{} // closed when the connection ends
+	cs      *mcp.ClientSession
+	conn    mcp.Connection
+	schemas *schemaKeeper
+	init    *mcp.InitializeResult
+	client  *mcp.Client
+	cat     atomic.Pointer[catalog]
+	done    chan struct{} // closed when the connection ends
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -214,14 +217,14 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 		captured.close()
 		return nil, p.connectError(ctx, parent, captured, err)
 	}
-	sess := &session{cs: cs, client: client, conn: captured.connection(), init: cs.InitializeResult(), done: make(chan struct{})}
+	sess := &session{cs: cs, client: client, conn: captured.connection(), schemas: captured.keeper, init: cs.InitializeResult(), done: make(chan struct{})}
 	go func() {
 		cs.Wait()
 		close(sess.done)
 	}()
 	cat := &catalog{}
 	if p.cfg.discover {
-		if cat, err = p.discover(ctx, cs); err != nil {
+		if cat, err = p.discover(ctx, sess); err != nil {
 			sess.close()
 			return nil, p.connectError(ctx, parent, captured, err)
 		}

@@ -23,7 +23,7 @@ func (p *Provider) Refresh(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, max(p.cfg.requestTimeout, p.cfg.connectTimeout))
 	defer cancel()
-	cat, err := p.discover(ctx, s.cs)
+	cat, err := p.discover(ctx, s)
 	if err != nil {
 		return err
 	}

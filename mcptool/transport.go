@@ -158,18 +158,30 @@ func (c *cancelOnClose) Close() error {
 
 // capture remembers the connection its transport made, so that a connection
 // go-sdk leaves open when its handshake fails half-way is closed all the same.
+// A connection of ours (stdio) goes to go-sdk with a [schemaKeeper] on it.
+// Another transport's connection cannot be wrapped: go-sdk finds unexported
+// methods on it (the streamable client's sessionUpdated, which opens the
+// stream that carries the server's notifications) that a wrapper hides.
 type capture struct {
 	mcp.Transport
-	mu   sync.Mutex
-	conn mcp.Connection
+	mu     sync.Mutex
+	conn   mcp.Connection
+	keeper *schemaKeeper
 }
 
 func (c *capture) Connect(ctx context.Context) (mcp.Connection, error) {
 	conn, err := c.Transport.Connect(ctx)
+	if err != nil {
+		return conn, err
+	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.conn = conn
-	c.mu.Unlock()
-	return conn, err
+	if _, ours := conn.(*stdio.Conn); !ours {
+		return conn, nil
+	}
+	c.keeper = keepSchemas(conn)
+	return c.keeper, nil
 }
 
 func (c *capture) connection() mcp.Connection {

@@ -138,7 +138,7 @@ func TestVersionAndHelp(t *testing.T) {
 
 func TestToolsOnTheDemo(t *testing.T) {
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools")
-	expect(t, r, 0, "add_note", "parameters: body* string", "[read-only", "demo: ready, 8 tools")
+	expect(t, r, 0, "add_note", "parameters: title* string, body* string, tags array", "[read-only", "demo: ready, 8 tools")
 	if strings.Contains(r.out, "\x1b[") {
 		t.Fatal("colour codes with NO_COLOR set and no terminal")
 	}
