@@ -226,7 +226,9 @@ func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
 				}
 				continue
 			}
-			l.note(kp, m.key, "dropped %s: not in Gemini's Schema object", m.key)
+			if !silent[m.key] {
+				l.note(kp, m.key, "dropped %s: not in Gemini's Schema object", m.key)
+			}
 		}
 	}
 	if split { // the type-specific keywords went into the branches

@@ -160,6 +160,11 @@ func NoArguments(s json.RawMessage) bool {
 	return true
 }
 
+// silent are the keywords a lowering drops without a diagnostic: they
+// speak to schema tools, not to a model, so leaving them out changes nothing
+// the model is told (and every zod-made schema carries $schema).
+var silent = map[string]bool{"$schema": true, "$id": true, "$comment": true}
+
 // lowering is the state of one call to Lower.
 type lowering struct {
 	vendor Vendor

@@ -169,9 +169,16 @@ func (s *strictening) walk(v any, ptr string, depth int) {
 	for _, m := range slices.Clone(o.members) {
 		kp := pointerJoin(ptr, m.key)
 		switch {
+		case m.key == "default":
+			// The model should still know it; strict mode refuses the keyword.
+			o.del(m.key)
+			appendDescription(o, nil, "Default: "+string(encodeOrdered(m.val))+".")
+			s.note(kp, m.key, "moved default into the description: strict mode refuses the keyword")
 		case openaiAnnotations[m.key]:
 			o.del(m.key)
-			s.note(kp, m.key, "dropped "+m.key+": strict mode refuses it")
+			if !silent[m.key] {
+				s.note(kp, m.key, "dropped "+m.key+": strict mode refuses it")
+			}
 		case !openaiStrictKeywords[m.key]:
 			s.off(kp, m.key, m.key+" is not supported")
 		case m.key == "format":

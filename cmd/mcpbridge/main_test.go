@@ -265,6 +265,37 @@ func TestServerEverything(t *testing.T) {
 	expect(t, mcpbridge(t, dir, "", nil, "lint", "--", everything, "stdio"), 0, "0 refused")
 }
 
+// Three real servers from npm as one config: every vendor takes every tool,
+// and each server answers a call through its own name.
+func TestRealServersFromOneConfig(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "files")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from a real server\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": npmtest.Bin(t, "mcp-server-everything"), "args": []string{"stdio"}},
+		"files":      map[string]any{"command": npmtest.Bin(t, "mcp-server-filesystem"), "args": []string{root}, "required": true},
+		"memory": map[string]any{"command": npmtest.Bin(t, "mcp-server-memory"), "required": true,
+			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}},
+	}})
+	cfg := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(cfg, config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, mcpbridge(t, dir, "", nil, "lint", "--config", cfg), 0, "0 refused")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "read_text_file", `{"path":"`+filepath.Join(root, "hello.txt")+`"}`, "--config", cfg, "--server", "files"),
+		0, "hello from a real server")
+	// Outside the allowed directory: the server refuses, the tool failed.
+	expect(t, mcpbridge(t, dir, "", nil, "call", "read_text_file", `{"path":"/etc/passwd"}`, "--config", cfg, "--server", "files"), 1, "read_text_file")
+	entities := `{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]}`
+	expect(t, mcpbridge(t, dir, "", nil, "call", "create_entities", entities, "--config", cfg, "--server", "memory"), 0, "Ada")
+	expect(t, mcpbridge(t, dir, "", nil, "call", "search_nodes", `{"query":"program"}`, "--config", cfg, "--server", "memory"), 0, "wrote the first program")
+}
+
 func TestConnectionFailures(t *testing.T) {
 	dir := t.TempDir()
 	r := mcpbridge(t, dir, "", nil, "tools", "--", filepath.Join(dir, "no-such-server"))
