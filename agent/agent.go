@@ -223,11 +223,25 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 		return llm.ToolError(c, "cancelled"), fmt.Errorf("agent: tool %q: %w", c.Name, ctx.Err())
 	}
 	text, fatal := explain(c.Name, err)
+	if errors.Is(err, tool.ErrUnserved) {
+		if near := tool.Suggest(c.Name, a.names()); near != "" {
+			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
+		}
+	}
 	a.cfg.Logger.Debug("tool call failed", "tool", c.Name, "error", err)
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
 	return llm.ToolError(c, text), nil
+}
+
+// names returns the names of every tool the agent may offer.
+func (a *Agent) names() []string {
+	names := make([]string, len(a.defs))
+	for i, d := range a.defs {
+		names[i] = d.Name
+	}
+	return names
 }
 
 // explain says in words what a failed call means for the model, and whether

@@ -183,6 +183,7 @@ func TestFailuresReachTheModel(t *testing.T) {
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(
 			tc("unserved", "no_such_tool", `{}`),
+			tc("misspelt", "get-notes", `{"id": 1}`),
 			tc("failed", "get_note", `{"id": 7}`),
 			tc("refused", "mcp__notes__delete_note", `{"id": 1}`),
 			tc("timeout", "slow_count", `{"to": 50, "delay_ms": 1000}`),
@@ -195,7 +196,8 @@ func TestFailuresReachTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{
-		"unserved": `There is no tool named "no_such_tool"`,
+		"unserved": `There is no tool named "no_such_tool". Call only`,
+		"misspelt": `There is no tool named "get-notes"; did you mean "get_note"?`,
 		"failed":   "The tool ran and failed: no note with id 7",
 		"refused":  "The call was refused and did not run",
 		"timeout":  "did not answer in time",

@@ -259,3 +259,26 @@ func TestObjectArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	names := []string{"notes_add_note", "notes_list_notes", "search_web", "get_weather", "get_whether_ok"}
+	for name, want := range map[string]string{
+		"add_note":            "notes_add_note",   // prefix left out
+		"notes-list-notes":    "notes_list_notes", // dashes
+		"Search_Web":          "search_web",       // case
+		"fs_search_web":       "search_web",       // a prefix too many
+		"get_weathr":          "get_weather",      // a letter missing
+		"delete_everything":   "",                 // nothing close
+		"get_wether_ok":       "get_whether_ok",
+		"":                    "",
+		"notes_add_note_list": "",
+	} {
+		if got := tool.Suggest(name, names); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// Two names equally close: no guess.
+	if got := tool.Suggest("get_a", []string{"get_b", "get_c"}); got != "" {
+		t.Errorf("a tie gave %q", got)
+	}
+}

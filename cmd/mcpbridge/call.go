@@ -72,8 +72,9 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 	if _, _, ok := snap.Lookup(name); ok {
 		return name, nil
 	}
-	var matches []string
+	var matches, all []string
 	for _, d := range snap.Definitions() {
+		all = append(all, d.Name)
 		if _, own, ok := snap.Lookup(d.Name); ok && own == name {
 			matches = append(matches, d.Name)
 		}
@@ -82,6 +83,9 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 	case 1:
 		return matches[0], nil
 	case 0:
+		if near := tool.Suggest(name, all); near != "" {
+			return "", usagef("no tool %q; did you mean %q?", name, near)
+		}
 		return "", usagef("no tool %q; run mcpbridge tools to see them", name)
 	}
 	return "", usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))

@@ -190,7 +190,8 @@ func TestCall(t *testing.T) {
 	// Bad arguments are caught before the server sees them.
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 1, `argument "id"`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{not json`), 2, "not valid JSON")
-	expect(t, mcpbridge(t, dir, "", nil, "call", "no_such_tool"), 2, `no tool "no_such_tool"`)
+	expect(t, mcpbridge(t, dir, "", nil, "call", "no_such_tool"), 2, `no tool "no_such_tool"; run mcpbridge tools`)
+	expect(t, mcpbridge(t, dir, "", nil, "call", "add-nte"), 2, `no tool "add-nte"; did you mean "add_note"?`)
 	// Images are saved to files whose paths are printed.
 	r := mcpbridge(t, dir, "", nil, "call", "color_swatch", `{"color":"teal"}`, "--out", dir)
 	expect(t, r, 0, "64x64 swatch of #008080", "saved to "+dir)
