@@ -25,13 +25,17 @@ type Validator struct {
 	root     any // the schema as ordered JSON, to locate failures
 }
 
-// A ValidationError says which argument breaks the schema and how.
+// A ValidationError says which arguments break the schema and how: every
+// problem found (up to ten), so that a model can fix them in one go.
 type ValidationError struct {
-	// Pointer is the JSON pointer of the offending value in the arguments;
-	// "" is the arguments object itself.
+	// Pointer is the JSON pointer of the first offending value in the
+	// arguments; "" is the arguments object itself.
 	Pointer string
-	// Message is the whole sentence, naming the argument.
+	// Message is the whole sentence, naming the argument; with several
+	// problems, their messages joined by "; ".
 	Message string
+	// Problems lists each problem when there are several, else it is nil.
+	Problems []*ValidationError
 }
 
 // Error returns the message, meant to be shown to the model as is.
@@ -96,7 +100,8 @@ func (v *Validator) Validate(args json.RawMessage) error {
 	ordered, derr := decodeOrdered(args)
 	if derr == nil {
 		loc := &locator{root: v.root}
-		if e := loc.find(v.root, ordered, nil, 0); e != nil {
+		loc.find(v.root, ordered, nil, 0)
+		if e := loc.result(); e != nil {
 			return e
 		}
 	}
@@ -111,8 +116,14 @@ func (v *Validator) Validate(args json.RawMessage) error {
 	return &ValidationError{Message: "arguments do not match the input schema: " + msg}
 }
 
-// locator finds the first failure of the common keywords, with its place.
-type locator struct{ root any }
+// maxProblems bounds the problems one ValidationError lists.
+const maxProblems = 10
+
+// locator finds the failures of the common keywords, each with its place.
+type locator struct {
+	root any
+	errs []*ValidationError
+}
 
 type seg struct {
 	name  string
@@ -150,8 +161,32 @@ func pointer(path []seg) string {
 	return p
 }
 
-func (l *locator) fail(path []seg, format string, args ...any) *ValidationError {
-	return &ValidationError{Pointer: pointer(path), Message: describe(path) + ": " + fmt.Sprintf(format, args...)}
+func (l *locator) fail(path []seg, format string, args ...any) {
+	l.add(&ValidationError{Pointer: pointer(path), Message: describe(path) + ": " + fmt.Sprintf(format, args...)})
+}
+
+func (l *locator) add(e *ValidationError) {
+	if len(l.errs) < maxProblems {
+		l.errs = append(l.errs, e)
+	}
+}
+
+// result is the one error that says every problem found, or nil.
+func (l *locator) result() *ValidationError {
+	switch len(l.errs) {
+	case 0:
+		return nil
+	case 1:
+		return l.errs[0]
+	}
+	msgs := make([]string, len(l.errs))
+	for i, e := range l.errs {
+		msgs[i] = e.Message
+	}
+	first := *l.errs[0]
+	first.Message = strings.Join(msgs, "; ")
+	first.Problems = l.errs
+	return &first
 }
 
 func jsonType(v any) string {
@@ -186,27 +221,25 @@ func number(v any) (float64, bool) {
 	return f, err == nil
 }
 
-func (l *locator) find(s, inst any, path []seg, depth int) *ValidationError {
-	if depth > 64 {
-		return nil
+func (l *locator) find(s, inst any, path []seg, depth int) {
+	if depth > 64 || len(l.errs) >= maxProblems {
+		return
 	}
 	if b, ok := s.(bool); ok {
 		if !b {
-			return l.fail(path, "not allowed")
+			l.fail(path, "not allowed")
 		}
-		return nil
+		return
 	}
 	o, ok := s.(*object)
 	if !ok {
-		return nil
+		return
 	}
 	if ref, ok := o.get("$ref"); ok {
 		r, _ := ref.(string)
 		if ptr, local := localRef(r); local {
 			if t, found := resolvePointer(l.root, ptr); found {
-				if e := l.find(t, inst, path, depth+1); e != nil {
-					return e
-				}
+				l.find(t, inst, path, depth+1)
 			}
 		}
 	}
@@ -214,56 +247,51 @@ func (l *locator) find(s, inst any, path []seg, depth int) *ValidationError {
 	if ts := typeNames(o); ts != nil {
 		ok := slices.Contains(ts, got) || got == "integer" && slices.Contains(ts, "number")
 		if !ok {
-			want := strings.Join(ts, " or ")
-			if len(path) == 0 {
-				return &ValidationError{Message: fmt.Sprintf("arguments: want %s, got %s", want, got)}
-			}
-			return l.fail(path, "want %s, got %s", want, got)
+			l.fail(path, "want %s, got %s", strings.Join(ts, " or "), got)
+			return // the other keywords are about a value of another type
 		}
 	}
 	if ev, ok := o.get("enum"); ok {
 		if vals, ok := ev.([]any); ok && !containsJSON(vals, inst) {
-			return l.fail(path, "want one of %s, got %s", encodeOrdered(vals), encodeOrdered(inst))
+			l.fail(path, "want one of %s, got %s", encodeOrdered(vals), encodeOrdered(inst))
 		}
 	}
 	if cv, ok := o.get("const"); ok && !containsJSON([]any{cv}, inst) {
-		return l.fail(path, "want %s, got %s", encodeOrdered(cv), encodeOrdered(inst))
+		l.fail(path, "want %s, got %s", encodeOrdered(cv), encodeOrdered(inst))
 	}
 	if f, ok := number(inst); ok {
 		if m, ok := number(get(o, "minimum")); ok && f < m {
-			return l.fail(path, "%v is less than the minimum %v", inst, m)
+			l.fail(path, "%v is less than the minimum %v", inst, m)
 		}
 		if m, ok := number(get(o, "maximum")); ok && f > m {
-			return l.fail(path, "%v is more than the maximum %v", inst, m)
+			l.fail(path, "%v is more than the maximum %v", inst, m)
 		}
 	}
 	switch in := inst.(type) {
 	case string:
 		n := utf8.RuneCountInString(in)
 		if m, ok := number(get(o, "minLength")); ok && float64(n) < m {
-			return l.fail(path, "want at least %v characters, got %d", m, n)
+			l.fail(path, "want at least %v characters, got %d", m, n)
 		}
 		if m, ok := number(get(o, "maxLength")); ok && float64(n) > m {
-			return l.fail(path, "want at most %v characters, got %d", m, n)
+			l.fail(path, "want at most %v characters, got %d", m, n)
 		}
 		if p, ok := get(o, "pattern").(string); ok {
 			if re, err := regexp.Compile(p); err == nil && !re.MatchString(in) {
-				return l.fail(path, "%q does not match the pattern %q", in, p)
+				l.fail(path, "%q does not match the pattern %q", in, p)
 			}
 		}
 	case []any:
 		if m, ok := number(get(o, "minItems")); ok && float64(len(in)) < m {
-			return l.fail(path, "want at least %v items, got %d", m, len(in))
+			l.fail(path, "want at least %v items, got %d", m, len(in))
 		}
 		if m, ok := number(get(o, "maxItems")); ok && float64(len(in)) > m {
-			return l.fail(path, "want at most %v items, got %d", m, len(in))
+			l.fail(path, "want at most %v items, got %d", m, len(in))
 		}
 		if it, ok := o.get("items"); ok {
 			if _, tuple := it.([]any); !tuple {
 				for i, e := range in {
-					if err := l.find(it, e, child(path, seg{index: i}), depth+1); err != nil {
-						return err
-					}
+					l.find(it, e, child(path, seg{index: i}), depth+1)
 				}
 			}
 		}
@@ -273,7 +301,7 @@ func (l *locator) find(s, inst any, path []seg, depth int) *ValidationError {
 			for _, r := range rs {
 				if name, ok := r.(string); ok && !in.has(name) {
 					full := child(path, seg{name: name})
-					return &ValidationError{Pointer: pointer(full), Message: "missing required " + describe(full)}
+					l.add(&ValidationError{Pointer: pointer(full), Message: "missing required " + describe(full)})
 				}
 			}
 		}
@@ -282,9 +310,7 @@ func (l *locator) find(s, inst any, path []seg, depth int) *ValidationError {
 			p := child(path, seg{name: m.key, index: -1})
 			if props != nil {
 				if ps, ok := props.get(m.key); ok {
-					if e := l.find(ps, m.val, p, depth+1); e != nil {
-						return e
-					}
+					l.find(ps, m.val, p, depth+1)
 					continue
 				}
 			}
@@ -300,16 +326,14 @@ func (l *locator) find(s, inst any, path []seg, depth int) *ValidationError {
 				if len(allowed) > 0 {
 					msg += " (allowed: " + strings.Join(allowed, ", ") + ")"
 				}
-				return &ValidationError{Pointer: pointer(p), Message: msg}
+				l.add(&ValidationError{Pointer: pointer(p), Message: msg})
+				continue
 			}
 			if hasAP {
-				if e := l.find(ap, m.val, p, depth+1); e != nil {
-					return e
-				}
+				l.find(ap, m.val, p, depth+1)
 			}
 		}
 	}
-	return nil
 }
 
 func get(o *object, k string) any { v, _ := o.get(k); return v }

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,8 @@ func TestValidator(t *testing.T) {
 		{"nullable union", `{"type":"object","properties":{"n":{"type":["integer","null"]}}}`, `{"n":true}`, `argument "n": want integer or null, got boolean`, "/n"},
 		{"fallback message", `{"type":"object","properties":{"a":{"type":"string","not":{"const":"x"}}}}`, `{"a":"x"}`, "arguments do not match the input schema: not: validated against", ""},
 		{"invalid JSON", `{}`, `{`, "arguments are not valid JSON", ""},
+		{"every problem at once", draft07, `{"count":0,"mode":"turbo","b":1,"items":[{"id":7}]}`,
+			`missing required argument "a"; argument "count": 0 is less than the minimum 1; argument "mode": want one of ["fast","slow"], got "turbo"; unexpected argument "b" (allowed: a, count, mode, items); argument "items[0].id": want string, got integer`, "/a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +59,9 @@ func TestValidator(t *testing.T) {
 			}
 			if ve.Pointer != tt.ptr {
 				t.Errorf("pointer %q, want %q", ve.Pointer, tt.ptr)
+			}
+			if n := strings.Count(tt.want, "; ") + 1; n > 1 && len(ve.Problems) != n {
+				t.Errorf("%d problems listed, want %d", len(ve.Problems), n)
 			}
 		})
 	}
