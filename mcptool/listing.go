@@ -4,53 +4,77 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// schemaKeeper sits on a stdio connection and keeps the tool schemas of
-// every tools/list result it reads, as the server wrote them. go-sdk decodes
-// a schema into a map, which loses the order of its properties; models fill
+// A schemaKeeper keeps the tool schemas of every tools/list result a
+// connection receives, as the server wrote them. go-sdk decodes a schema
+// into a map, which loses the order of its properties; models fill
 // arguments in the order they are declared, and a server orders them so
-// (the title before the body). Discovery takes the schemas from here. Over
-// HTTP there is no keeper (see [capture]), and properties come in name order.
+// (the title before the body). Discovery takes the schemas from here.
+//
+// It is fed by the stdio connection itself ([schemaKeeper.conn]) and, over
+// HTTP, by the client's transport ([schemaKeeper.client]): a go-sdk HTTP
+// connection cannot be wrapped, as go-sdk calls unexported methods on it
+// (the streamable client's sessionUpdated opens the stream that carries the
+// server's notifications). A transport given to [FromTransport] feeds no
+// keeper, and its schemas come with properties in name order.
 type schemaKeeper struct {
-	mcp.Connection
-
 	mu      sync.Mutex
-	pending map[jsonrpc.ID]bool   // tools/list requests awaiting their result
+	pending map[string]bool       // request IDs of tools/list awaiting their result
 	schemas map[string]rawSchemas // by tool name, from the latest listing
 }
 
 type rawSchemas struct{ input, output json.RawMessage }
 
-func keepSchemas(conn mcp.Connection) *schemaKeeper {
-	return &schemaKeeper{Connection: conn, pending: map[jsonrpc.ID]bool{}, schemas: map[string]rawSchemas{}}
+func newSchemaKeeper() *schemaKeeper {
+	return &schemaKeeper{pending: map[string]bool{}, schemas: map[string]rawSchemas{}}
 }
 
-func (k *schemaKeeper) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.ID.IsValid() {
-		k.mu.Lock()
-		k.pending[req.ID] = true
-		k.mu.Unlock()
+// idKey makes a request ID comparable across its decoded forms.
+func idKey(id any) string {
+	switch id := id.(type) {
+	case string:
+		return "s" + id
+	case float64:
+		return "n" + strconv.FormatFloat(id, 'f', -1, 64)
+	case int64:
+		return "n" + strconv.FormatInt(id, 10)
 	}
-	return k.Connection.Write(ctx, msg)
+	return ""
 }
 
-func (k *schemaKeeper) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := k.Connection.Read(ctx)
-	resp, ok := msg.(*jsonrpc.Response)
-	if err != nil || !ok {
-		return msg, err
+func (k *schemaKeeper) sent(id any, method string) {
+	if method != "tools/list" || idKey(id) == "" {
+		return
 	}
 	k.mu.Lock()
+	k.pending[idKey(id)] = true
+	k.mu.Unlock()
+}
+
+func (k *schemaKeeper) waiting() bool {
+	k.mu.Lock()
 	defer k.mu.Unlock()
-	if !k.pending[resp.ID] {
-		return msg, err
+	return len(k.pending) > 0
+}
+
+// received takes in the result of request id, if it is a listing.
+func (k *schemaKeeper) received(id any, result json.RawMessage) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	key := idKey(id)
+	if !k.pending[key] {
+		return
 	}
-	delete(k.pending, resp.ID)
+	delete(k.pending, key)
 	var page struct {
 		Tools []struct {
 			Name         string          `json:"name"`
@@ -58,17 +82,16 @@ func (k *schemaKeeper) Read(ctx context.Context) (jsonrpc.Message, error) {
 			OutputSchema json.RawMessage `json:"outputSchema"`
 		} `json:"tools"`
 	}
-	if resp.Error == nil && json.Unmarshal(resp.Result, &page) == nil {
+	if json.Unmarshal(result, &page) == nil {
 		for _, t := range page.Tools {
 			k.schemas[t.Name] = rawSchemas{t.InputSchema, t.OutputSchema}
 		}
 	}
-	return msg, err
 }
 
 // schema returns the input or output schema of the named tool as the server
-// wrote it, if it is the one go-sdk decoded into v (a listing read since
-// may have changed it); otherwise v encoded.
+// wrote it (compacted), if it says the same as v, go-sdk's decoding of it; a
+// listing read since may have changed it. Otherwise it returns v encoded.
 func (k *schemaKeeper) schema(name string, output bool, v any) json.RawMessage {
 	if v == nil {
 		return nil
@@ -87,8 +110,6 @@ func (k *schemaKeeper) schema(name string, output bool, v any) json.RawMessage {
 	if output {
 		raw = s.output
 	}
-	// The raw schema is used only when it says the same as the decoded one,
-	// so that what is validated and what the model sees never differ.
 	var compact bytes.Buffer
 	if len(raw) == 0 || json.Compact(&compact, raw) != nil || !sameJSON(raw, decoded) {
 		return decoded
@@ -105,4 +126,159 @@ func sameJSON(a, b json.RawMessage) bool {
 	ca, _ := json.Marshal(x)
 	cb, _ := json.Marshal(y)
 	return string(ca) == string(cb)
+}
+
+// conn returns c with the keeper reading its messages.
+func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{c, k} }
+
+type keptConn struct {
+	mcp.Connection
+	k *schemaKeeper
+}
+
+func (c *keptConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		c.k.sent(req.ID.Raw(), req.Method)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil && resp.Error == nil {
+		c.k.received(resp.ID.Raw(), resp.Result)
+	}
+	return msg, err
+}
+
+// client returns a copy of base whose transport shows the keeper every
+// JSON-RPC request sent and every message received, in a JSON body or in
+// an event stream.
+func (k *schemaKeeper) client(base *http.Client) *http.Client {
+	next := base.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c := *base
+	c.Transport = &tap{k: k, next: next}
+	return &c
+}
+
+type tap struct {
+	k    *schemaKeeper
+	next http.RoundTripper
+}
+
+// maxTapped bounds the bytes of one message the tap reads for the keeper.
+const maxTapped = 64 << 20
+
+func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			var msg struct {
+				ID     any    `json:"id"`
+				Method string `json:"method"`
+			}
+			if json.NewDecoder(io.LimitReader(body, maxTapped)).Decode(&msg) == nil {
+				t.k.sent(msg.ID, msg.Method)
+			}
+			body.Close()
+		}
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
+	case "application/json":
+		if t.k.waiting() {
+			resp.Body = &tapped{ReadCloser: resp.Body, k: t.k}
+		}
+	case "text/event-stream":
+		// The legacy SSE transport's one stream carries every answer, and
+		// it opens before any listing: always read along.
+		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k, events: true}
+	}
+	return resp, err
+}
+
+// tapped is a response body the keeper reads along with its reader: a JSON
+// body whole at its end, an event stream event by event.
+type tapped struct {
+	io.ReadCloser
+	k      *schemaKeeper
+	events bool
+	body   bytes.Buffer // the JSON body, or the event stream's unfinished line
+	data   []byte       // the data of the event being read
+}
+
+func (t *tapped) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if t.events {
+		t.lines(p[:n])
+		return n, err
+	}
+	if n > 0 && t.body.Len()+n <= maxTapped {
+		t.body.Write(p[:n])
+	}
+	if err == io.EOF {
+		t.k.message(t.body.Bytes())
+	}
+	return n, err
+}
+
+// lines takes in a chunk of an event stream, passing each event's data to
+// the keeper while it waits for a listing.
+func (t *tapped) lines(chunk []byte) {
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			if t.body.Len()+len(chunk) <= maxTapped {
+				t.body.Write(chunk)
+			}
+			return
+		}
+		t.body.Write(chunk[:i])
+		chunk = chunk[i+1:]
+		line := bytes.TrimSuffix(t.body.Bytes(), []byte("\r"))
+		switch {
+		case len(line) == 0:
+			if len(t.data) > 0 {
+				t.k.message(t.data)
+			}
+			t.data = t.data[:0]
+		case bytes.HasPrefix(line, []byte("data:")) && t.k.waiting():
+			if len(t.data) > 0 {
+				t.data = append(t.data, '\n')
+			}
+			t.data = append(t.data, bytes.TrimPrefix(line[len("data:"):], []byte(" "))...)
+		}
+		t.body.Reset()
+	}
+}
+
+// message shows the keeper one JSON-RPC message or batch.
+func (k *schemaKeeper) message(data []byte) {
+	type response struct {
+		ID     any             `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	data = bytes.TrimSpace(data)
+	var batch []response
+	if len(data) > 0 && data[0] == '[' {
+		if json.Unmarshal(data, &batch) != nil {
+			return
+		}
+	} else {
+		var one response
+		if json.Unmarshal(data, &one) != nil {
+			return
+		}
+		batch = append(batch, one)
+	}
+	for _, r := range batch {
+		if len(r.Result) > 0 {
+			k.received(r.ID, r.Result)
+		}
+	}
 }

@@ -37,9 +37,10 @@ var clientInfo = mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"}
 //
 // The server is treated as untrusted: its descriptions are cut to a
 // maximum length, its schemas are kept whole (they validate arguments), and
-// nothing it sends is logged above debug level. Over stdio a schema keeps the
-// server's order of properties, which models follow when they fill
-// arguments; over HTTP go-sdk's decoding puts them in name order.
+// nothing it sends is logged above debug level. A schema keeps the server's
+// order of properties, which models follow when they fill arguments (except
+// over a transport given to [FromTransport], where go-sdk's decoding puts
+// them in name order).
 type Provider struct {
 	name    string
 	url     string
@@ -180,7 +181,8 @@ func (p *Provider) Connect(ctx context.Context) error {
 }
 
 func (p *Provider) connect(parent context.Context) (*session, error) {
-	t, err := p.transport()
+	keeper := newSchemaKeeper()
+	t, err := p.transport(keeper)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +204,7 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 	} else {
 		p.cfg.logger.Info("connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
-	captured := &capture{Transport: t}
+	captured := &capture{Transport: t, keeper: keeper}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
 		// Claim no capability this client does not have (no roots,
 		// sampling or elicitation).
@@ -217,7 +219,7 @@ func (p *Provider) connect(parent context.Context) (*session, error) {
 		captured.close()
 		return nil, p.connectError(ctx, parent, captured, err)
 	}
-	sess := &session{cs: cs, client: client, conn: captured.connection(), schemas: captured.keeper, init: cs.InitializeResult(), done: make(chan struct{})}
+	sess := &session{cs: cs, client: client, conn: captured.connection(), schemas: keeper, init: cs.InitializeResult(), done: make(chan struct{})}
 	go func() {
 		cs.Wait()
 		close(sess.done)

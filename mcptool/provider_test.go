@@ -394,6 +394,18 @@ func (s *httpServer) seen() []*http.Request {
 	return append([]*http.Request(nil), s.requests...)
 }
 
+// inServersOrder fails unless the demo's add_note schema reached p as the
+// server wrote it, properties in its order (go-sdk's decoding sorts them).
+func inServersOrder(t *testing.T, p *mcptool.Provider) {
+	t.Helper()
+	for _, d := range p.Tools() {
+		s := string(d.InputSchema)
+		if d.Name == "add_note" && !(strings.Index(s, `"title"`) < strings.Index(s, `"body"`) && strings.Index(s, `"body"`) < strings.Index(s, `"tags"`)) {
+			t.Errorf("add_note's schema lost the server's order: %s", s)
+		}
+	}
+}
+
 func TestHTTPTransports(t *testing.T) {
 	srv := newHTTPServer(t)
 	for _, tc := range []struct {
@@ -420,6 +432,7 @@ func TestHTTPTransports(t *testing.T) {
 			if err := p.Connect(context.Background()); err != nil {
 				t.Fatal(err)
 			}
+			inServersOrder(t, p)
 			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
 			p.Close()
 			reqs := srv.seen()[before:]

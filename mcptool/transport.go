@@ -15,8 +15,9 @@ import (
 )
 
 // transport builds the go-sdk transport the settings describe, or a
-// ConfigError naming the setting at fault.
-func (p *Provider) transport() (mcp.Transport, error) {
+// ConfigError naming the setting at fault. An HTTP transport's client shows
+// keeper the listings it receives.
+func (p *Provider) transport(keeper *schemaKeeper) (mcp.Transport, error) {
 	c := &p.cfg
 	if p.custom != nil {
 		if len(c.env) > 0 || c.dir != "" || len(c.headers) > 0 || c.httpClient != nil || c.transport != "" {
@@ -61,7 +62,7 @@ func (p *Provider) transport() (mcp.Transport, error) {
 	if len(c.env) > 0 || c.dir != "" {
 		return nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
 	}
-	client := httpClient(c.httpClient, c.headers)
+	client := keeper.client(httpClient(c.httpClient, c.headers))
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
 		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client, OAuthHandler: c.oauth}, nil
@@ -158,10 +159,8 @@ func (c *cancelOnClose) Close() error {
 
 // capture remembers the connection its transport made, so that a connection
 // go-sdk leaves open when its handshake fails half-way is closed all the same.
-// A connection of ours (stdio) goes to go-sdk with a [schemaKeeper] on it.
-// Another transport's connection cannot be wrapped: go-sdk finds unexported
-// methods on it (the streamable client's sessionUpdated, which opens the
-// stream that carries the server's notifications) that a wrapper hides.
+// A connection of ours (stdio) goes to go-sdk with keeper reading it; a
+// go-sdk connection cannot be wrapped (see [schemaKeeper]).
 type capture struct {
 	mcp.Transport
 	mu     sync.Mutex
@@ -180,8 +179,7 @@ func (c *capture) Connect(ctx context.Context) (mcp.Connection, error) {
 	if _, ours := conn.(*stdio.Conn); !ours {
 		return conn, nil
 	}
-	c.keeper = keepSchemas(conn)
-	return c.keeper, nil
+	return c.keeper.conn(conn), nil
 }
 
 func (c *capture) connection() mcp.Connection {
