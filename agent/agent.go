@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -44,6 +46,12 @@ type Config struct {
 	// is a server left out of the map (the way to keep its text from the
 	// model). A text over [MaxInstructions] characters is cut, with a warning.
 	ServerInstructions map[string]string
+	// Skills are the skills servers publish (the MCP Skills extension). Each
+	// is one line of the system prompt, after the server instructions; the
+	// model takes one up with the load_skill tool and reads its files with
+	// read_skill_file, every read verified against the server's listing. A
+	// skill costs its line until it is used.
+	Skills []SkillSet
 	// Policy, if set, judges every call before it runs.
 	Policy *policy.Policy
 	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
@@ -85,12 +93,24 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	system := cfg.System
+	var tools []tool.Tool
+	if len(cfg.Skills) > 0 {
+		shelf, err := newSkillShelf(cfg.Skills)
+		if err != nil {
+			return nil, err
+		}
+		if tools, err = shelf.tools(); err != nil {
+			return nil, err
+		}
+		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
+	}
 	if section != "" {
 		if system != "" {
 			system += "\n\n"
 		}
 		system += section
 	}
+	cfg.Tools = append(slices.Clip(cfg.Tools), tools...)
 	a := &Agent{cfg: cfg, system: system, maxSteps: cfg.MaxSteps}
 	if a.maxSteps <= 0 {
 		a.maxSteps = DefaultMaxSteps

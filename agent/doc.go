@@ -7,8 +7,14 @@
 //
 //   - The system prompt is the agent's own prompt, then the servers'
 //     instructions, each inside a block the server's text cannot close, with a
-//     preamble saying they grant no permission. It is composed once, so it is
+//     preamble saying they grant no permission, then the skills the servers
+//     publish ([SkillSet]), one line each. It is composed once, so it is
 //     byte-identical on every turn and a vendor's prompt cache keeps hitting.
+//   - A skill is read only when the model takes it up (load_skill, then
+//     read_skill_file for its other files), every read verified against the
+//     server's listing by package skills.
+//   - A call to a tool that does not exist is answered with the name the
+//     model most likely meant ([tool.Suggest]), never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each
 //     comes back to the model as a tool result in words that say which, so it
 //     can act on it. Only errors that make going on pointless (a bad

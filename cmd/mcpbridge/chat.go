@@ -15,7 +15,9 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
+	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 const chatSystem = "You are a helpful assistant with tools from MCP servers. Use them when they help; say what you did."
@@ -43,11 +45,12 @@ ANTHROPIC_API_KEY is set.`,
 			if err != nil {
 				return err
 			}
-			ts, _, err := t.start(ctx, serverCmd, s)
+			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer ts.Close()
+			sets := skillSets(ctx, ts, cfg, s)
 			var history []llm.Message
 			turn := func(text string) error {
 				snap := ts.Snapshot(ctx)
@@ -57,6 +60,7 @@ ANTHROPIC_API_KEY is set.`,
 					Handler:            &shown{next: snap, s: s},
 					Definitions:        snap.Definitions(),
 					ServerInstructions: labels(ts.Instructions()),
+					Skills:             sets,
 				})
 				if err != nil {
 					return err
@@ -145,17 +149,44 @@ func chooseModel(name string) (llm.Model, error) {
 
 var labelChars = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
+// label makes a server name a valid label for the agent.
+func label(name string) string {
+	l := labelChars.ReplaceAllString(name, "_")
+	if len(l) > 64 {
+		l = l[:64]
+	}
+	return l
+}
+
 // labels makes server names valid instruction labels.
 func labels(in map[string]string) map[string]string {
 	out := make(map[string]string, len(in))
 	for name, text := range in {
-		label := labelChars.ReplaceAllString(name, "_")
-		if len(label) > 64 {
-			label = label[:64]
-		}
-		out[label] = text
+		out[label(name)] = text
 	}
 	return out
+}
+
+// skillSets lists the skills of every running server that publishes some.
+// A server whose listing fails is named on stderr and its skills left out.
+func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, s *streams) []agent.SkillSet {
+	var sets []agent.SkillSet
+	for _, sc := range cfg.Servers {
+		p, ok := ts.Provider(sc.Name)
+		if !ok || !skills.Declared(p.ServerExtensions()) {
+			continue
+		}
+		c := skills.New(p)
+		list, err := c.List(ctx)
+		if err != nil {
+			fmt.Fprintf(s.err, "%s: skills left out: %v\n", sc.Name, err)
+			continue
+		}
+		if len(list) > 0 {
+			sets = append(sets, agent.SkillSet{Server: label(sc.Name), Client: c, Skills: list})
+		}
+	}
+	return sets
 }
 
 // spinning shows a spinner while the model thinks.

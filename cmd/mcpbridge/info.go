@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var infoCmd = &command{
 	name:    "info",
 	usage:   "info [target]",
-	summary: "Show each server's info, protocol version, capabilities, extensions and instructions.",
+	summary: "Show each server's info, protocol version, capabilities, extensions, skills and instructions.",
 	examples: `  mcpbridge info
   mcpbridge info --url http://localhost:3001/mcp --header 'Authorization: Bearer $TOKEN'`,
 	setup: func(fs *flag.FlagSet) runFunc {
@@ -57,6 +58,19 @@ var infoCmd = &command{
 					fmt.Fprintf(s.out, "  extensions:   %s\n", strings.Join(names, ", "))
 				}
 				fmt.Fprintf(s.out, "  tools:        %d\n", len(p.ToolNames()))
+				if skills.Declared(p.ServerExtensions()) {
+					list, err := skills.New(p).List(ctx)
+					if err != nil {
+						fmt.Fprintf(s.out, "  skills:       not listed: %v\n", err)
+					}
+					for i, sk := range list {
+						head := "  skills:       "
+						if i > 0 {
+							head = "                "
+						}
+						fmt.Fprintf(s.out, "%s%s: %s\n", head, sk.Name, oneLine(sk.Description))
+					}
+				}
 				if text := p.Instructions(); text != "" {
 					fmt.Fprintf(s.out, "  instructions:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n    "))
 				}

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -251,7 +252,8 @@ func TestOverHTTP(t *testing.T) {
 
 func TestInfoAndReadOverStdio(t *testing.T) {
 	dir := t.TempDir()
-	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        8", "instructions:")
+	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        8",
+		"skills:       weekly-review: Review the week's notes", "instructions:")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0, "")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://999"), 3, "notes://999")
 }
@@ -373,17 +375,31 @@ func TestLint(t *testing.T) {
 
 // fakeOpenAI is a scripted Chat Completions endpoint: a tool call, then an
 // answer that quotes the tool's result.
-func fakeOpenAI(t *testing.T) string {
+// fakeOpenAI serves a scripted Chat Completions API; what it returns besides
+// the URL gives the system prompt and tool names of the latest request.
+func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 	var mu sync.Mutex
 	turn := 0
+	var system string
+	var tools []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Messages []map[string]any `json:"messages"`
+			Tools    []struct {
+				Function struct{ Name string } `json:"function"`
+			} `json:"tools"`
 		}
 		json.NewDecoder(r.Body).Decode(&body)
 		mu.Lock()
 		turn++
 		n := turn
+		if len(body.Messages) > 0 && body.Messages[0]["role"] == "system" {
+			system = fmt.Sprint(body.Messages[0]["content"])
+		}
+		tools = tools[:0]
+		for _, tl := range body.Tools {
+			tools = append(tools, tl.Function.Name)
+		}
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if n%2 == 1 {
@@ -395,16 +411,29 @@ func fakeOpenAI(t *testing.T) string {
 		fmt.Fprintf(w, `{"id":"2","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, answer)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/v1"
+	return srv.URL + "/v1", func() (string, []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		return system, slices.Clone(tools)
+	}
 }
 
 func TestChat(t *testing.T) {
 	dir := t.TempDir()
 	clean := []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "ANTHROPIC_API_KEY="}
 	expect(t, mcpbridge(t, dir, "", clean, "chat", "-p", "hi"), 2, "OPENAI_API_KEY", "ANTHROPIC_API_KEY")
-	env := append(clean, "OPENAI_BASE_URL="+fakeOpenAI(t), "OPENAI_API_KEY=test")
+	url, seen := fakeOpenAI(t)
+	env := append(clean, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=test")
 	r := mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
 	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← added note #1: milk")
+	// The model is told the server's instructions and offered its skill.
+	system, tools := seen()
+	if !strings.Contains(system, "<server_instructions>") || !strings.Contains(system, "\n- demo/weekly-review: Review the week's notes") {
+		t.Errorf("system prompt lacks the instructions or the skill:\n%s", system)
+	}
+	if !slices.Contains(tools, "load_skill") || !slices.Contains(tools, "add_note") {
+		t.Errorf("tools offered: %v", tools)
+	}
 	// Interactive, from stdin.
 	r = mcpbridge(t, dir, "remember milk\n", env, "chat", "--model", "test-model")
 	expect(t, r, 0, "The tool said: added note #1: milk")

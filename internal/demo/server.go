@@ -56,12 +56,21 @@ func New() *mcp.Server {
 		Name:    Name,
 		Title:   "mcpbridge demo notes server",
 		Version: Version,
-	}, &mcp.ServerOptions{Instructions: instructions})
+	}, &mcp.ServerOptions{Instructions: instructions, Capabilities: capabilities()})
 
 	addNoteTools(s, st)
 	addDemoTools(s)
 	addNoteResources(s, st)
+	addSkills(s)
 	return s
+}
+
+// capabilities declares what the server offers beyond what go-sdk infers
+// from its tools and resources: the Skills extension.
+func capabilities() *mcp.ServerCapabilities {
+	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}}
+	caps.AddExtension(skillsExtension, nil)
+	return caps
 }
 
 type addNoteIn struct {
