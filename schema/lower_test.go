@@ -188,6 +188,10 @@ func TestLowerOpenAIStrict(t *testing.T) {
 		in:   `{}`,
 		want: `{"type":"object","properties":{},"additionalProperties":false,"required":[]}`,
 	}, {
+		name: "unsupported format moved into the description",
+		in:   `{"type":"object","properties":{"u":{"type":"string","format":"uri","description":"Where."},"d":{"type":"string","format":"date"}},"required":["u","d"]}`,
+		want: `{"type":"object","properties":{"u":{"type":"string","description":"Where. Format: uri."},"d":{"type":"string","format":"date"}},"required":["u","d"],"additionalProperties":false}`,
+	}, {
 		name: "recursive ref allowed",
 		in:   `{"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},"required":["n"],"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["kids"]}}}`,
 		want: `{"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},"required":["n"],"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["kids"],"additionalProperties":false}},"additionalProperties":false}`,

@@ -184,7 +184,8 @@ func (s *strictening) walk(v any, ptr string, depth int) {
 		case m.key == "format":
 			if f, _ := m.val.(string); !openaiFormats[f] {
 				o.del("format")
-				s.note(kp, "format", "dropped format "+string(encodeOrdered(m.val))+": strict mode does not support it")
+				appendDescription(o, nil, "Format: "+f+".")
+				s.note(kp, "format", "moved format "+string(encodeOrdered(m.val))+" into the description: strict mode does not support it")
 			}
 		case m.key == "$ref":
 			if ref, _ := m.val.(string); !isLocal(ref) {
