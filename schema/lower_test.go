@@ -188,6 +188,10 @@ func TestLowerOpenAIStrict(t *testing.T) {
 		in:   `{}`,
 		want: `{"type":"object","properties":{},"additionalProperties":false,"required":[]}`,
 	}, {
+		name: "length bounds moved into the description",
+		in:   `{"type":"object","properties":{"a":{"type":"string","minLength":2},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["a","tags"]}`,
+		want: `{"type":"object","properties":{"a":{"type":"string","description":"minLength: 2."},"tags":{"type":"array","items":{"type":"string"},"description":"uniqueItems: true."}},"required":["a","tags"],"additionalProperties":false}`,
+	}, {
 		name: "unsupported format moved into the description",
 		in:   `{"type":"object","properties":{"u":{"type":"string","format":"uri","description":"Where."},"d":{"type":"string","format":"date"}},"required":["u","d"]}`,
 		want: `{"type":"object","properties":{"u":{"type":"string","description":"Where. Format: uri."},"d":{"type":"string","format":"date"}},"required":["u","d"],"additionalProperties":false}`,
@@ -227,7 +231,6 @@ func TestLowerOpenAINotStrict(t *testing.T) {
 		{"free-form nested object", `{"type":"object","properties":{"meta":{"type":"object"}}}`, "", "/properties/meta", "properties"},
 		{"patternProperties", `{"type":"object","properties":{},"patternProperties":{"^x":{}}}`, "", "/patternProperties", "patternProperties"},
 		{"oneOf", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, "", "/properties/a/oneOf", "oneOf"},
-		{"minLength", `{"type":"object","properties":{"a":{"type":"string","minLength":2}}}`, "", "/properties/a/minLength", "minLength"},
 		{"root anyOf", `{"type":"object","anyOf":[{"properties":{"a":{"type":"string"}}}]}`, "", "/anyOf", "anyOf"},
 		{"missing root type fixed", `{"properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`,
 			`{"properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}},"type":"object"}`, "/properties/m/additionalProperties", "additionalProperties"},

@@ -21,9 +21,12 @@ import (
 //     multipleOf, minimum, maximum, exclusiveMinimum, exclusiveMaximum; for
 //     arrays minItems, maxItems;
 //   - allOf, oneOf, not, if/then/else, dependentRequired, dependentSchemas,
-//     patternProperties, unevaluatedProperties, propertyNames,
-//     minProperties/maxProperties, contains, uniqueItems, minLength/maxLength
-//     and tuples are not supported, nor is a free-form object;
+//     patternProperties, unevaluatedProperties, propertyNames, contains and
+//     tuples are not supported, nor is a free-form object;
+//   - minLength/maxLength, minProperties/maxProperties and uniqueItems are
+//     not supported either, but only bound a value the schema already
+//     shapes: lowering moves them into the description and keeps the schema
+//     strict (the Validator still enforces them);
 //   - a schema has at most 5000 object properties in all, 10 levels of
 //     object nesting and 1000 enum values in all, and the property names,
 //     definition names, enum and const values together are at most 120,000
@@ -52,6 +55,12 @@ const (
 	openaiMaxEnums      = 1000
 	openaiMaxChars      = 120000
 )
+
+// openaiWorded are the keywords strict mode refuses that lowering says in
+// the description instead of turning strict mode off.
+var openaiWorded = map[string]bool{
+	"minLength": true, "maxLength": true, "minProperties": true, "maxProperties": true, "uniqueItems": true,
+}
 
 var openaiFormats = map[string]bool{
 	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
@@ -174,6 +183,10 @@ func (s *strictening) walk(v any, ptr string, depth int) {
 			o.del(m.key)
 			appendDescription(o, nil, "Default: "+string(encodeOrdered(m.val))+".")
 			s.note(kp, m.key, "moved default into the description: strict mode refuses the keyword")
+		case openaiWorded[m.key]:
+			o.del(m.key)
+			appendDescription(o, nil, m.key+": "+string(encodeOrdered(m.val))+".")
+			s.note(kp, m.key, "moved "+m.key+" into the description: strict mode refuses the keyword")
 		case openaiAnnotations[m.key]:
 			o.del(m.key)
 			if !silent[m.key] {

@@ -26,6 +26,10 @@ type Definition struct {
 	// Meta is the tool's _meta object, as its source declared it (for an MCP
 	// App, the "ui" entry with its resource URI).
 	Meta map[string]any `json:"_meta,omitempty"`
+	// Strict says that InputSchema meets OpenAI's Structured Outputs rules
+	// (schema.Lower sets it), so the tool may be sent with "strict": true and
+	// the model's arguments are then guaranteed to match it.
+	Strict bool `json:"-"`
 }
 
 // Annotations are the behaviour hints of the MCP specification. The zero value

@@ -71,7 +71,6 @@ type toolEntry struct {
 	hash   string
 	def    tool.Definition // the final name and the lowered schema
 	input  json.RawMessage // the tool's own input schema
-	strict bool            // the lowered schema is OpenAI strict
 	diag   *Diagnostic     // why the tool is out, if it is
 
 	once      sync.Once
@@ -150,7 +149,7 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 		e.def = d
 		e.def.Name = final
 		e.def.InputSchema = low.Schema
-		e.strict = low.Strict
+		e.def.Strict = low.Strict
 	}
 	s.built[d.Name] = e
 	return e, nil

@@ -86,13 +86,6 @@ func (s *Snapshot) Lookup(name string) (server, toolName string, ok bool) {
 	return e.server.cfg.Name, e.tool, true
 }
 
-// Strict reports whether the named tool's schema was made strict for OpenAI
-// (Structured Outputs), so that the host may send it with "strict": true.
-func (s *Snapshot) Strict(name string) bool {
-	e := s.find(name)
-	return e != nil && e.strict
-}
-
 func (s *Snapshot) find(name string) *toolEntry {
 	if e := s.byName[name]; e != nil {
 		return e
@@ -125,7 +118,7 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 	if args, err = schema.DecodeStringified(e.input, args); err != nil {
 		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
 	}
-	if e.strict {
+	if e.def.Strict {
 		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
 			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
 		}

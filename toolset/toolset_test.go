@@ -385,6 +385,31 @@ func TestLocalValidation(t *testing.T) {
 	}
 }
 
+// For OpenAI, a schema that can be strict is: the definition says so, an
+// optional argument becomes required and nullable, and the null a model
+// sends for it never reaches the server.
+func TestOpenAIStrict(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
+	got := make(chan string, 1)
+	server.AddTool(&mcp.Tool{Name: "find", InputSchema: json.RawMessage(
+		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got <- string(req.Params.Arguments)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	snap := ts.Snapshot(context.Background())
+	d := snap.Definitions()[0]
+	if !d.Strict || !strings.Contains(string(d.InputSchema), `"limit":{"type":["integer","null"]}`) || !strings.Contains(string(d.InputSchema), `"required":["q","limit"]`) {
+		t.Fatalf("definition %s (strict %v), want strict with limit required and nullable", d.InputSchema, d.Strict)
+	}
+	call(t, snap.Handler(), "s_find", json.RawMessage(`{"q": "go", "limit": null}`))
+	if args := <-got; args != `{"q":"go"}` {
+		t.Errorf("the server received %s, want the null left out", args)
+	}
+}
+
 // Gemini cannot declare a free-form object, so the model is asked for it as
 // a JSON string; the server receives the object its schema asks for.
 func TestGeminiFreeFormObject(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -44,6 +45,13 @@ ANTHROPIC_API_KEY is set.`,
 			model, err := chooseModel(*modelName)
 			if err != nil {
 				return err
+			}
+			// Names and schemas follow the model's vendor unless --vendor
+			// says otherwise.
+			vendorSet := false
+			fs.Visit(func(f *flag.Flag) { vendorSet = vendorSet || f.Name == "vendor" })
+			if _, isOpenAI := model.(*openai.Model); isOpenAI && !vendorSet {
+				t.vendor.v = schema.OpenAI
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {

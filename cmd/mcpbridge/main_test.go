@@ -376,7 +376,8 @@ func TestLint(t *testing.T) {
 // fakeOpenAI is a scripted Chat Completions endpoint: a tool call, then an
 // answer that quotes the tool's result.
 // fakeOpenAI serves a scripted Chat Completions API; what it returns besides
-// the URL gives the system prompt and tool names of the latest request.
+// the URL gives the system prompt and tool names of the latest request, a
+// tool sent with "strict": true marked " (strict)".
 func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 	var mu sync.Mutex
 	turn := 0
@@ -386,7 +387,10 @@ func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 		var body struct {
 			Messages []map[string]any `json:"messages"`
 			Tools    []struct {
-				Function struct{ Name string } `json:"function"`
+				Function struct {
+					Name   string
+					Strict bool
+				} `json:"function"`
 			} `json:"tools"`
 		}
 		json.NewDecoder(r.Body).Decode(&body)
@@ -398,7 +402,11 @@ func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 		}
 		tools = tools[:0]
 		for _, tl := range body.Tools {
-			tools = append(tools, tl.Function.Name)
+			name := tl.Function.Name
+			if tl.Function.Strict {
+				name += " (strict)"
+			}
+			tools = append(tools, name)
 		}
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
@@ -431,7 +439,8 @@ func TestChat(t *testing.T) {
 	if !strings.Contains(system, "<server_instructions>") || !strings.Contains(system, "\n- demo/weekly-review: Review the week's notes") {
 		t.Errorf("system prompt lacks the instructions or the skill:\n%s", system)
 	}
-	if !slices.Contains(tools, "load_skill") || !slices.Contains(tools, "add_note") {
+	// An OpenAI model gets OpenAI's names and strict schemas.
+	if !slices.Contains(tools, "load_skill") || !slices.Contains(tools, "get_note (strict)") {
 		t.Errorf("tools offered: %v", tools)
 	}
 	// Interactive, from stdin.

@@ -35,7 +35,7 @@ var toolsCmd = &command{
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				return printWire(s.out, t.vendor.v, defs, snap.Strict)
+				return printWire(s.out, t.vendor.v, defs)
 			}
 			printTools(s.out, defs, useColor(s.out))
 			for _, d := range ts.Diagnostics() {
@@ -146,7 +146,7 @@ func hints(a *tool.Annotations) string {
 }
 
 // printWire prints the definitions exactly as the vendor's API takes them.
-func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition, strict func(string) bool) error {
+func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 	var out any
 	switch v {
 	case schema.OpenAI:
@@ -162,7 +162,7 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition, strict func
 		}
 		var tools []wire
 		for _, d := range defs {
-			tools = append(tools, wire{"function", function{d.Name, d.Description, params(d), strict(d.Name)}})
+			tools = append(tools, wire{"function", function{d.Name, d.Description, params(d), d.Strict}})
 		}
 		out = tools
 	case schema.Gemini:

@@ -34,7 +34,7 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 	}
 	p.Messages = append(p.Messages, msgs...)
 	for _, d := range req.Tools {
-		t, err := toolParam(d)
+		t, err := toolParam(d, d.Strict && !m.cfg.noStrict)
 		if err != nil {
 			return p, err
 		}
@@ -53,11 +53,11 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 	return p, nil
 }
 
-// toolParam encodes a definition as a function tool. The function object is
-// written here, with the schema as raw JSON, and handed to the SDK as an
-// override: the SDK's own type holds parameters as a map, which would reorder
-// the schema's keywords.
-func toolParam(d tool.Definition) (oai.ChatCompletionToolUnionParam, error) {
+// toolParam encodes a definition as a function tool, with "strict": true if
+// strict. The function object is written here, with the schema as raw JSON,
+// and handed to the SDK as an override: the SDK's own type holds parameters
+// as a map, which would reorder the schema's keywords.
+func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam, error) {
 	if d.Name == "" {
 		return oai.ChatCompletionToolUnionParam{}, errors.New("openai: tool definition without a name")
 	}
@@ -71,7 +71,8 @@ func toolParam(d tool.Definition) (oai.ChatCompletionToolUnionParam, error) {
 		Name        string          `json:"name"`
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
-	}{d.Name, d.Description, schema})
+		Strict      bool            `json:"strict,omitempty"`
+	}{d.Name, d.Description, schema, strict})
 	if err != nil {
 		return oai.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: %w", d.Name, err)
 	}

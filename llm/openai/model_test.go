@@ -97,6 +97,35 @@ func TestPlainText(t *testing.T) {
 // keyword, to show the schema is passed through byte for byte.
 const weatherSchema = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"],"x-extra":true}`
 
+// A definition lowered to strict mode goes with "strict": true, unless the
+// model was told not to send it.
+func TestStrictTools(t *testing.T) {
+	strictSchema := `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+	tools := []tool.Definition{
+		{Name: "get_weather", InputSchema: json.RawMessage(strictSchema), Strict: true},
+		{Name: "get_time"},
+	}
+	answer := `{"id": "x", "object": "chat.completion", "created": 1, "model": "gpt-test",
+		"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}]}`
+	for _, tc := range []struct {
+		opts []openai.Option
+		want string
+	}{
+		{nil, `[{"type": "function", "function": {"name": "get_weather", "parameters": ` + strictSchema + `, "strict": true}},
+			{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}]`},
+		{[]openai.Option{openai.WithStrict(false)}, `[{"type": "function", "function": {"name": "get_weather", "parameters": ` + strictSchema + `}},
+			{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}]`},
+	} {
+		f := newFake(t, step{
+			Check:  func(t *testing.T, body []byte) { fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), tc.want) },
+			Answer: answer,
+		})
+		if _, err := f.model(t, tc.opts...).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}, Tools: tools}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestParallelToolCalls(t *testing.T) {
 	f := newFake(t, step{
 		Check: func(t *testing.T, body []byte) {

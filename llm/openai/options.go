@@ -16,6 +16,7 @@ type config struct {
 	vision          bool
 	maxTokens       int
 	legacyMaxTokens bool
+	noStrict        bool
 	maxRetries      int
 	setRetries      bool
 	requestOptions  []option.RequestOption
@@ -53,6 +54,13 @@ func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
 func WithLegacyMaxTokens(legacy bool) Option {
 	return func(c *config) { c.legacyMaxTokens = legacy }
 }
+
+// WithStrict says whether a tool whose definition is Strict (its schema
+// lowered for OpenAI's Structured Outputs, as toolset does with
+// schema.OpenAI) is sent with "strict": true, so that the model's arguments
+// always match the schema (default true). Turn it off for an
+// OpenAI-compatible server that refuses the field.
+func WithStrict(on bool) Option { return func(c *config) { c.noStrict = !on } }
 
 // WithMaxRetries sets how many times the SDK retries a failed request (a
 // connection error, 408, 409, 429 or 5xx) before returning the error; the
