@@ -117,7 +117,9 @@ func TestStrictTools(t *testing.T) {
 			{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}]`},
 	} {
 		f := newFake(t, step{
-			Check:  func(t *testing.T, body []byte) { fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), tc.want) },
+			Check: func(t *testing.T, body []byte) {
+				fakeapi.WantJSON(t, "tools", fakeapi.Field(t, body, "tools"), tc.want)
+			},
 			Answer: answer,
 		})
 		if _, err := f.model(t, tc.opts...).Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}, Tools: tools}); err != nil {
