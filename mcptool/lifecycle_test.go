@@ -165,15 +165,15 @@ func TestReconnectExpiredHTTPSession(t *testing.T) {
 }
 
 func TestCallTimeoutExtendedByProgress(t *testing.T) {
-	p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(400*time.Millisecond))
+	p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(time.Second))
 	h := p.Handler()
-	// Six steps of 150 ms: longer than the bound in all, but each step
-	// reports progress and restarts it.
-	if got := call(t, h, "slow_count", `{"to": 6, "delay_ms": 150}`).Text(); got != "counted to 6" {
+	// Four steps of 400 ms: longer than the bound in all, but each step
+	// reports progress and restarts it (600 ms to spare on a loaded machine).
+	if got := call(t, h, "slow_count", `{"to": 4, "delay_ms": 400}`).Text(); got != "counted to 4" {
 		t.Fatalf("slow_count: %q", got)
 	}
 	// One step longer than the bound: cancelled, on the wire too.
-	_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 5000}`))
+	_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 10000}`))
 	var te *mcptool.TransportError
 	if !errors.As(err, &te) || !te.Timeout || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
 		t.Fatalf("got %v; want a timeout naming server and tool", err)

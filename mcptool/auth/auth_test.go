@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,10 +40,12 @@ func TestAuthorizationCode(t *testing.T) {
 		ts.expiresIn = 1 // renewed after half its lifetime
 		ts.authMethods = []string{"none"}
 	})
+	var later atomic.Int64 // how far the test moved the clock on
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
 		Authorizer:  AuthorizerFunc(followRedirect),
 		RedirectURL: "http://127.0.0.1/cb",
 		Client:      PublicClient("cli"),
+		Options:     Options{now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +64,7 @@ func TestAuthorizationCode(t *testing.T) {
 	if want := []string{"read", "write"}; len(ts.authScopes) != 2 || ts.authScopes[0] != "read" || !slices.Equal(second, want) {
 		t.Errorf("authorization scopes %q, want %q", ts.authScopes, want)
 	}
-	time.Sleep(600 * time.Millisecond)
+	later.Store(int64(600 * time.Millisecond)) // past half the token's second
 	if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
 		t.Fatal(err)
 	}
@@ -423,13 +426,13 @@ func TestParseCallbackError(t *testing.T) {
 func TestExpiring(t *testing.T) {
 	now := time.Now()
 	long := &oauth2Token{AccessToken: "a", Expiry: now.Add(time.Hour)}
-	if expiring(long, now, DefaultSkew) {
+	if expiring(long, now, DefaultSkew, now) {
 		t.Error("an hour-long token is expiring")
 	}
-	if !expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew) {
+	if !expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew, now) {
 		t.Error("a token 10 s from expiry is not expiring")
 	}
-	if expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew) {
+	if expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew, now) {
 		t.Error("a fresh 10 s token should live half its life")
 	}
 	_ = base64.RawURLEncoding

@@ -17,16 +17,25 @@ type cachedToken struct {
 	tok      *oauth2.Token
 	obtained time.Time
 	skew     time.Duration
+	// now is the clock; nil means time.Now.
+	now func() time.Time
 	// renew returns a new token to replace old (refresh or new grant).
 	renew func(old *oauth2.Token) (*oauth2.Token, error)
 	// saved is called with each new token (persist it).
 	saved func(*oauth2.Token)
 }
 
+func (c *cachedToken) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
+}
+
 func (c *cachedToken) set(tok *oauth2.Token) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.tok, c.obtained = tok, time.Now()
+	c.tok, c.obtained = tok, c.clock()
 }
 
 func (c *cachedToken) current() *oauth2.Token {
@@ -39,7 +48,7 @@ func (c *cachedToken) current() *oauth2.Token {
 func (c *cachedToken) Token() (*oauth2.Token, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew) {
+	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew, c.clock()) {
 		return c.tok, nil
 	}
 	if c.renew == nil {
@@ -52,15 +61,15 @@ func (c *cachedToken) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.tok, c.obtained = tok, time.Now()
+	c.tok, c.obtained = tok, c.clock()
 	if c.saved != nil {
 		c.saved(tok)
 	}
 	return tok, nil
 }
 
-// expiring reports whether tok, obtained at obtained, should be renewed now.
-func expiring(tok *oauth2.Token, obtained time.Time, skew time.Duration) bool {
+// expiring reports whether tok, obtained at obtained, should be renewed at now.
+func expiring(tok *oauth2.Token, obtained time.Time, skew time.Duration, now time.Time) bool {
 	if tok.AccessToken == "" {
 		return true
 	}
@@ -72,5 +81,5 @@ func expiring(tok *oauth2.Token, obtained time.Time, skew time.Duration) bool {
 			skew = half
 		}
 	}
-	return !time.Now().Add(skew).Before(tok.Expiry)
+	return !now.Add(skew).Before(tok.Expiry)
 }

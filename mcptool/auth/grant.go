@@ -86,7 +86,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if resp.StatusCode == http.StatusUnauthorized {
 		// A stored token other than the one just refused may still be good.
 		refused := bearerToken(req)
-		if tok, _ := h.store.Get(ctx, key); tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, h.opts.skew()) {
+		if tok, _ := h.store.Get(ctx, key); tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, h.opts.skew(), h.opts.clock()) {
 			log.Debug("auth: using stored token")
 			h.install(info, tok, key, nil)
 			return nil
@@ -137,7 +137,7 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 		h.granted = requested
 	}
 	scopes := h.granted
-	c := &cachedToken{skew: h.opts.skew()}
+	c := &cachedToken{skew: h.opts.skew(), now: h.opts.now}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		ctx := context.Background()
