@@ -405,7 +405,11 @@ func appendDescription(out, orig *object, text string) {
 	if !ok && orig != nil {
 		d, ok = orig.get("description")
 	}
-	if s, _ := d.(string); ok && s != "" {
+	if s, _ := d.(string); ok && strings.TrimSpace(s) != "" {
+		s = strings.TrimSpace(s)
+		if !strings.ContainsAny(s[len(s)-1:], ".!?") {
+			s += "." // the added sentence is not read as part of the last one
+		}
 		out.set("description", s+" "+text)
 		return
 	}

@@ -189,8 +189,8 @@ func TestLowerOpenAIStrict(t *testing.T) {
 		want: `{"type":"object","properties":{},"additionalProperties":false,"required":[]}`,
 	}, {
 		name: "length bounds moved into the description",
-		in:   `{"type":"object","properties":{"a":{"type":"string","minLength":2},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["a","tags"]}`,
-		want: `{"type":"object","properties":{"a":{"type":"string","description":"minLength: 2."},"tags":{"type":"array","items":{"type":"string"},"description":"uniqueItems: true."}},"required":["a","tags"],"additionalProperties":false}`,
+		in:   `{"type":"object","properties":{"a":{"type":"string","minLength":2,"description":"A name"},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["a","tags"]}`,
+		want: `{"type":"object","properties":{"a":{"type":"string","description":"A name. minLength: 2."},"tags":{"type":"array","items":{"type":"string"},"description":"uniqueItems: true."}},"required":["a","tags"],"additionalProperties":false}`,
 	}, {
 		name: "unsupported format moved into the description",
 		in:   `{"type":"object","properties":{"u":{"type":"string","format":"uri","description":"Where."},"d":{"type":"string","format":"date"}},"required":["u","d"]}`,
