@@ -75,8 +75,9 @@ type Agent struct {
 	system   string
 	defs     []tool.Definition // every tool the model may call, local first
 	handler  tool.Handler
-	catalog  *catalog // nil unless the definitions exceed the token budget
-	tokens   int      // EstimateTokens(defs), computed once
+	catalog  *catalog          // nil unless the definitions exceed the token budget
+	pinned   []tool.Definition // offered even under the catalog: the skill tools
+	tokens   int               // EstimateTokens(defs), computed once
 	maxSteps int
 }
 
@@ -93,13 +94,13 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	system := cfg.System
-	var tools []tool.Tool
+	var skillTools []tool.Tool
 	if len(cfg.Skills) > 0 {
 		shelf, err := newSkillShelf(cfg.Skills)
 		if err != nil {
 			return nil, err
 		}
-		if tools, err = shelf.tools(); err != nil {
+		if skillTools, err = shelf.tools(); err != nil {
 			return nil, err
 		}
 		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
@@ -110,7 +111,7 @@ func New(cfg Config) (*Agent, error) {
 		}
 		system += section
 	}
-	cfg.Tools = append(slices.Clip(cfg.Tools), tools...)
+	cfg.Tools = append(slices.Clip(cfg.Tools), skillTools...)
 	a := &Agent{cfg: cfg, system: system, maxSteps: cfg.MaxSteps}
 	if a.maxSteps <= 0 {
 		a.maxSteps = DefaultMaxSteps
@@ -156,7 +157,17 @@ func New(cfg Config) (*Agent, error) {
 	}
 	a.tokens = EstimateTokens(a.defs)
 	if budget > 0 && a.tokens > budget {
-		a.catalog = newCatalog(a.defs)
+		// The skill tools stay offered: the system prompt tells the model
+		// to use them.
+		var rest []tool.Definition
+		for _, d := range a.defs {
+			if len(skillTools) > 0 && (d.Name == LoadSkillName || d.Name == ReadSkillFileName) {
+				a.pinned = append(a.pinned, d)
+			} else {
+				rest = append(rest, d)
+			}
+		}
+		a.catalog = newCatalog(rest)
 	}
 	return a, nil
 }
@@ -334,6 +345,7 @@ func (a *Agent) offered(loaded *loadedSet) ([]tool.Definition, int) {
 		return a.defs, a.tokens
 	}
 	defs := a.catalog.offered(loaded)
+	defs = slices.Insert(defs, len(disclosureTools), a.pinned...)
 	return defs, EstimateTokens(defs)
 }
 

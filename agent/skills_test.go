@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +86,35 @@ func TestSkillsConfigErrors(t *testing.T) {
 		if _, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{set}}); err == nil {
 			t.Errorf("%+v: no error", set)
 		}
+	}
+}
+
+// Under progressive disclosure the skill tools are still offered: the
+// system prompt tells the model to use them.
+func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
+	notes := demoProvider(t)
+	client := skills.New(notes)
+	list, err := client.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
+	a, err := agent.New(agent.Config{
+		Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), ToolTokenBudget: 1,
+		Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range model.seen[0].Tools {
+		names = append(names, d.Name)
+	}
+	want := []string{agent.FindToolsName, agent.LoadToolsName, agent.LoadSkillName, agent.ReadSkillFileName}
+	if !slices.Equal(names, want) {
+		t.Errorf("offered %v, want %v", names, want)
 	}
 }
