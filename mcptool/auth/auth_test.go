@@ -393,6 +393,37 @@ func TestDPoP(t *testing.T) {
 	}
 }
 
+// A DPoP-bound token refused for its scope (403 insufficient_scope in a
+// DPoP challenge) is replaced by one with the granted and the challenged
+// scopes, bound to the same key.
+func TestDPoPStepUp(t *testing.T) {
+	ts := newTestServer(t, func(ts *testServer) {
+		ts.dpop = true
+		ts.authMethods = []string{"client_secret_basic"}
+		ts.scopes = []string{"read"}
+		ts.toolScope = map[string]string{"write": "write"}
+	})
+	d, err := NewDPoP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := d.Client(nil)
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := callTool(testCtx(t), ts, h, client, "echo", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{"echo:hi", "write:hi"}) {
+		t.Errorf("results %q", got)
+	}
+	if g := ts.grantTypes(); len(g) != 2 {
+		t.Errorf("%d token requests (%q), want 2: the first grant, then the step-up", len(g), g)
+	}
+}
+
 func TestDPoPAuthorizationCode(t *testing.T) {
 	ts := newTestServer(t, func(ts *testServer) {
 		ts.dpop, ts.dpopNonce = true, true
