@@ -175,13 +175,7 @@ const maxTapped = 64 << 20
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
-			var msg struct {
-				ID     any    `json:"id"`
-				Method string `json:"method"`
-			}
-			if json.NewDecoder(io.LimitReader(body, maxTapped)).Decode(&msg) == nil {
-				t.k.sent(msg.ID, msg.Method)
-			}
+			t.k.request(body)
 			body.Close()
 		}
 	}
@@ -200,6 +194,24 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k, events: true}
 	}
 	return resp, err
+}
+
+// request notes a tools/list request from its body. Only a listing is
+// decoded: go-sdk writes the method near the start, so a look at the first
+// bytes spares every other request (a tool call's arguments may be large).
+func (k *schemaKeeper) request(body io.Reader) {
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(body, head)
+	if !bytes.Contains(head[:n], []byte(`"tools/list"`)) {
+		return
+	}
+	var msg struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+	}
+	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), io.LimitReader(body, maxTapped))).Decode(&msg) == nil {
+		k.sent(msg.ID, msg.Method)
+	}
 }
 
 // tapped is a response body the keeper reads along with its reader: a JSON
