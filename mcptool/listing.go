@@ -222,6 +222,7 @@ type tapped struct {
 	events bool
 	body   bytes.Buffer // the JSON body, or the event stream's unfinished line
 	data   []byte       // the data of the event being read
+	skip   bool         // passing by the rest of a line nobody awaits
 }
 
 func (t *tapped) Read(p []byte) (int, error) {
@@ -244,6 +245,14 @@ func (t *tapped) Read(p []byte) (int, error) {
 func (t *tapped) lines(chunk []byte) {
 	for len(chunk) > 0 {
 		i := bytes.IndexByte(chunk, '\n')
+		if t.skip || t.body.Len() == 0 && len(t.data) == 0 && !t.k.waiting() {
+			// No listing awaited: let the line by without copying it.
+			if t.skip = i < 0; t.skip {
+				return
+			}
+			chunk = chunk[i+1:]
+			continue
+		}
 		if i < 0 {
 			if t.body.Len()+len(chunk) <= maxTapped {
 				t.body.Write(chunk)
