@@ -20,12 +20,13 @@ import (
 // arguments in the order they are declared, and a server orders them so
 // (the title before the body). Discovery takes the schemas from here.
 //
-// It is fed by the stdio connection itself ([schemaKeeper.conn]) and, over
-// HTTP, by the client's transport ([schemaKeeper.client]): a go-sdk HTTP
-// connection cannot be wrapped, as go-sdk calls unexported methods on it
-// (the streamable client's sessionUpdated opens the stream that carries the
-// server's notifications). A transport given to [FromTransport] feeds no
-// keeper, and its schemas come with properties in name order.
+// It is fed by the connection itself ([schemaKeeper.conn]) over stdio and
+// go-sdk's in-memory, io and command transports, and over HTTP by the
+// client's transport ([schemaKeeper.client]): a go-sdk HTTP connection
+// cannot be wrapped, as go-sdk calls unexported methods on it (the
+// streamable client's sessionUpdated opens the stream that carries the
+// server's notifications). Any other transport given to [FromTransport]
+// feeds no keeper, and its schemas come with properties in name order.
 type schemaKeeper struct {
 	mu      sync.Mutex
 	pending map[string]bool       // request IDs of tools/list awaiting their result

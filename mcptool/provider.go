@@ -39,8 +39,8 @@ var clientInfo = mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"}
 // maximum length, its schemas are kept whole (they validate arguments), and
 // nothing it sends is logged above debug level. A schema keeps the server's
 // order of properties, which models follow when they fill arguments (except
-// over a transport given to [FromTransport], where go-sdk's decoding puts
-// them in name order).
+// over a transport of another kind than go-sdk's given to [FromTransport],
+// where go-sdk's decoding puts them in name order).
 type Provider struct {
 	name    string
 	url     string

@@ -333,6 +333,28 @@ func TestOutputSchemaRemoteRefNeverFetched(t *testing.T) {
 	}
 }
 
+// Schemas reach the model as the server wrote them, in process too: go-sdk
+// decodes them into maps, but the order of properties is the server's.
+// (This also guards the recognition of go-sdk's in-memory connection, which
+// mcptool finds by its type's name.)
+func TestSchemasKeepTheServersOrder(t *testing.T) {
+	const in = `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{},"x":{}}}},"required":["zeta"]}`
+	const out = `{"type":"object","properties":{"total":{"type":"integer"},"avg":{"type":"number"}}}`
+	server := mcp.NewServer(&mcp.Implementation{Name: "ordered", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage("{\n  " + in[1:]), OutputSchema: json.RawMessage(out)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: map[string]any{"total": 1, "avg": 1.5}}, nil
+		})
+	p, _ := inProcess(t, server)
+	def := p.Tools()[0]
+	if string(def.InputSchema) != in || string(def.OutputSchema) != out {
+		t.Fatalf("schemas\n in  %s\n out %s\nwant the server's, compacted", def.InputSchema, def.OutputSchema)
+	}
+	if _, err := p.CallTool(context.Background(), "t", map[string]any{"zeta": "z"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestUntrustedServer(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"reflect"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
@@ -159,8 +160,8 @@ func (c *cancelOnClose) Close() error {
 
 // capture remembers the connection its transport made, so that a connection
 // go-sdk leaves open when its handshake fails half-way is closed all the same.
-// A connection of ours (stdio) goes to go-sdk with keeper reading it; a
-// go-sdk connection cannot be wrapped (see [schemaKeeper]).
+// A connection that can be wrapped ([wrappable]) goes to go-sdk with keeper
+// reading it.
 type capture struct {
 	mcp.Transport
 	mu     sync.Mutex
@@ -176,10 +177,21 @@ func (c *capture) Connect(ctx context.Context) (mcp.Connection, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.conn = conn
-	if _, ours := conn.(*stdio.Conn); !ours {
+	if !wrappable(conn) {
 		return conn, nil
 	}
 	return c.keeper.conn(conn), nil
+}
+
+// wrappable reports whether conn may go to go-sdk behind a wrapper: ours, or
+// go-sdk's stream connection (in-memory, io and command transports), which
+// has no method go-sdk looks for on a client's connection. Any other may
+// (the streamable client's does), and a wrapper would hide it.
+func wrappable(conn mcp.Connection) bool {
+	if _, ours := conn.(*stdio.Conn); ours {
+		return true
+	}
+	return reflect.TypeOf(conn).String() == "*mcp.ioConn"
 }
 
 func (c *capture) connection() mcp.Connection {
