@@ -12,7 +12,9 @@
 //     that exits during the handshake, say) is fully closed before the error
 //     returns. Close stops a started server and every process it started.
 //   - The tools are listed once, following every page within a bound; no call
-//     ever lists them again.
+//     ever lists them again. Their schemas are kept as the server wrote them,
+//     the order of properties included (models fill arguments in that order),
+//     where go-sdk alone would hand them over re-encoded in name order.
 //   - The handler serves the tools it offered and declines any other name
 //     ([tool.UnservedError]), so it composes with local tools through
 //     [tool.Compose]; the alias mcp__<server>__<tool> works everywhere a tool
