@@ -140,6 +140,9 @@ func TestVersionAndHelp(t *testing.T) {
 func TestToolsOnTheDemo(t *testing.T) {
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools")
 	expect(t, r, 0, "add_note", "parameters: title* string, body* string, tags array", "[read-only", "demo: ready, 8 tools")
+	// As an OpenAI model sees them: optional arguments nullable, strict.
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--vendor", "openai")
+	expect(t, r, 0, "parameters: title* string, body* string, tags* array|null", "strict: the model's arguments always match the schema")
 	if strings.Contains(r.out, "\x1b[") {
 		t.Fatal("colour codes with NO_COLOR set and no terminal")
 	}

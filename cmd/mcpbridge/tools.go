@@ -66,6 +66,9 @@ func printTools(w io.Writer, defs []tool.Definition, color bool) {
 		if hints := hints(d.Annotations); hints != "" {
 			fmt.Fprintf(w, "  %s\n", paint(color, dim, hints))
 		}
+		if d.Strict {
+			fmt.Fprintf(w, "  %s\n", paint(color, dim, "strict: the model's arguments always match the schema"))
+		}
 	}
 }
 
