@@ -150,7 +150,7 @@ func chooseModel(name string) (llm.Model, error) {
 		if name == "" {
 			name = "claude-sonnet-4-5"
 		}
-		return anthropic.New(name)
+		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
 	}
 	return nil, usagef("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1), or ANTHROPIC_API_KEY")
 }
