@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -69,4 +71,54 @@ func Example() {
 	// model called search_notes {"query": "ada"}
 	// tool answered: #1 Call Ada [work]
 	// Saved: #1 Call Ada [work]
+}
+
+// The skills a server publishes: one line each in the system prompt, and the
+// model loads the one it needs. The demo server publishes weekly-review.
+func ExampleSkillSet() {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New().Connect(ctx, st, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ss.Close()
+	notes := mcptool.FromTransport("notes", ct)
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+
+	c := skills.New(notes)
+	list, err := c.List(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(llm.ToolCall{ID: "1", Name: agent.LoadSkillName, Arguments: json.RawMessage(`{"skill": "notes/weekly-review"}`)}),
+		func(req llm.Request) llm.Message {
+			last := req.Messages[len(req.Messages)-1]
+			first, _, _ := strings.Cut(last.Text(), "\n")
+			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: first}}}
+		},
+	}}
+	a, err := agent.New(agent.Config{
+		Model:       model,
+		Handler:     notes.Handler(),
+		Definitions: notes.Tools(),
+		Skills:      []agent.SkillSet{{Server: "notes", Client: c, Skills: list}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, section, _ := strings.Cut(a.System(), "\n- ")
+	fmt.Println("in the system prompt: " + section)
+	res, err := a.Run(ctx, []llm.Message{llm.UserText("Do my weekly review.")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
+	// Skill notes/weekly-review, from MCP server notes:
 }
