@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -32,8 +33,10 @@ var chatCmd = &command{
   ANTHROPIC_API_KEY=... mcpbridge chat --config mcp.json
 
 The model: any OpenAI-compatible server when OPENAI_API_KEY or OPENAI_BASE_URL
-is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI), else Anthropic when
-ANTHROPIC_API_KEY is set.`,
+is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI, or Gemini at
+https://generativelanguage.googleapis.com/v1beta/openai/), else Anthropic when
+ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
+unless --vendor says otherwise.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
@@ -51,7 +54,7 @@ ANTHROPIC_API_KEY is set.`,
 			vendorSet := false
 			fs.Visit(func(f *flag.Flag) { vendorSet = vendorSet || f.Name == "vendor" })
 			if _, isOpenAI := model.(*openai.Model); isOpenAI && !vendorSet {
-				t.vendor.v = schema.OpenAI
+				t.vendor.v = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
@@ -156,6 +159,16 @@ func chooseModel(name string) (llm.Model, error) {
 }
 
 var labelChars = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// openAIVendor is whose rules tools follow for an OpenAI-compatible server
+// at base: Gemini's for Google's endpoint (its OpenAI layer passes schemas on
+// to Gemini), OpenAI's for any other.
+func openAIVendor(base string) schema.Vendor {
+	if u, err := url.Parse(base); err == nil && strings.HasSuffix(u.Hostname(), "generativelanguage.googleapis.com") {
+		return schema.Gemini
+	}
+	return schema.OpenAI
+}
 
 // label makes a server name a valid label for the agent.
 func label(name string) string {
