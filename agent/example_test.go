@@ -22,17 +22,8 @@ import (
 // mcptool.FromCommand or mcptool.FromURL.
 func Example() {
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New().Connect(ctx, st, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer ss.Close()
-	notes := mcptool.FromTransport("notes", ct)
-	if err := notes.Connect(ctx); err != nil {
-		log.Fatal(err)
-	}
-	defer notes.Close()
+	notes, stop := demoNotes(ctx)
+	defer stop()
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(llm.ToolCall{ID: "1", Name: "add_note", Arguments: json.RawMessage(`{"title": "Call Ada", "body": "about the launch", "tags": ["work"]}`)}),
@@ -77,17 +68,8 @@ func Example() {
 // model loads the one it needs. The demo server publishes weekly-review.
 func ExampleSkillSet() {
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New().Connect(ctx, st, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer ss.Close()
-	notes := mcptool.FromTransport("notes", ct)
-	if err := notes.Connect(ctx); err != nil {
-		log.Fatal(err)
-	}
-	defer notes.Close()
+	notes, stop := demoNotes(ctx)
+	defer stop()
 
 	c := skills.New(notes)
 	list, err := c.List(ctx)
@@ -121,4 +103,19 @@ func ExampleSkillSet() {
 	// Output:
 	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
+}
+
+// demoNotes connects to the demo server run in process; a real server is
+// mcptool.FromCommand or mcptool.FromURL.
+func demoNotes(ctx context.Context) (*mcptool.Provider, func()) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New().Connect(ctx, st, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	notes := mcptool.FromTransport("notes", ct)
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	return notes, func() { notes.Close(); ss.Close() }
 }
