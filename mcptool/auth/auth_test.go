@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 func testCtx(t *testing.T) context.Context {
@@ -371,15 +372,7 @@ func TestDPoP(t *testing.T) {
 				ts.dpop, ts.dpopNonce = true, nonce
 				ts.authMethods = []string{"client_secret_basic"}
 			})
-			d, err := NewDPoP(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			client := d.Client(nil)
-			h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d, client, h := dpopClientCredentials(t)
 			if _, err := callTool(testCtx(t), ts, h, client, "echo", "echo"); err != nil {
 				t.Fatal(err)
 			}
@@ -393,6 +386,22 @@ func TestDPoP(t *testing.T) {
 	}
 }
 
+// dpopClientCredentials returns a DPoP key, the client that signs proofs
+// with it, and a client-credentials handler that gets its tokens through it.
+func dpopClientCredentials(t *testing.T) (*DPoP, *http.Client, sdkauth.OAuthHandler) {
+	t.Helper()
+	d, err := NewDPoP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := d.Client(nil)
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, client, h
+}
+
 // A DPoP-bound token refused for its scope (403 insufficient_scope in a
 // DPoP challenge) is replaced by one with the granted and the challenged
 // scopes, bound to the same key.
@@ -403,15 +412,7 @@ func TestDPoPStepUp(t *testing.T) {
 		ts.scopes = []string{"read"}
 		ts.toolScope = map[string]string{"write": "write"}
 	})
-	d, err := NewDPoP(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := d.Client(nil)
-	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, client, h := dpopClientCredentials(t)
 	got, err := callTool(testCtx(t), ts, h, client, "echo", "write")
 	if err != nil {
 		t.Fatal(err)
