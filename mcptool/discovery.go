@@ -42,6 +42,7 @@ type listedTool struct {
 // caching; such servers announce changes with list_changed. cacheScope does
 // not matter here: the listing is kept for this connection only.
 func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
+	defer s.schemas.settle()
 	cs := s.cs
 	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
 	start := time.Now()

@@ -61,6 +61,18 @@ func (k *schemaKeeper) sent(id any, method string) {
 	k.mu.Unlock()
 }
 
+// settle forgets the listings still awaited: one that failed or was
+// cancelled is never answered, and while one is awaited the keeper reads
+// along with every answer.
+func (k *schemaKeeper) settle() {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	clear(k.pending)
+	k.mu.Unlock()
+}
+
 func (k *schemaKeeper) waiting() bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -38,3 +38,16 @@ func TestTappedEventStream(t *testing.T) {
 		}
 	}
 }
+
+// A listing that is never answered stops being awaited once discovery is
+// over, so the tap does not read along with every later answer.
+func TestSettleForgetsUnansweredListings(t *testing.T) {
+	k := newSchemaKeeper()
+	k.sent(float64(1), "tools/list")
+	k.settle()
+	if k.waiting() {
+		t.Fatal("still waiting after settle")
+	}
+	var none *schemaKeeper
+	none.settle() // a provider without a keeper
+}
