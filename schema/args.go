@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 )
@@ -51,6 +52,41 @@ func repair(schema, args json.RawMessage, w *argWalker) (json.RawMessage, error)
 		return args, nil
 	}
 	return encodeOrdered(a), nil
+}
+
+// Prepare readies the arguments a model sent for the tool's server, decoding
+// them once: it refuses anything but a JSON object (empty args mean {}),
+// repairs them in one walk as [DecodeStringified] does and, with dropNulls,
+// as [DropNullOptionals] does, and validates the result as
+// [Validator.Validate] does. It returns the arguments to send, args itself
+// when nothing was repaired, or a *ValidationError.
+//
+// Calling it costs one decode of the arguments; the schema was decoded once
+// by [Compile]. Calling the two repairs and Validate in turn decodes the
+// schema twice more and the arguments thrice, which on a large schema is most
+// of the cost of a call.
+func (v *Validator) Prepare(args json.RawMessage, dropNulls bool) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	a, err := decodeOrdered(args)
+	if err != nil {
+		return nil, &ValidationError{Message: "arguments are not valid JSON: " + err.Error()}
+	}
+	if _, ok := a.(*object); !ok {
+		// Checked here, not left to the schema: an empty schema accepts
+		// anything, and an MCP server takes only an object.
+		return nil, &ValidationError{Message: "the arguments must be a JSON object"}
+	}
+	w := &argWalker{root: v.root, decodeStrings: true, dropNulls: dropNulls}
+	a = w.walk(v.root, a, 0)
+	if w.changed {
+		args = encodeOrdered(a)
+	}
+	if err := v.validate(a); err != nil {
+		return nil, err
+	}
+	return args, nil
 }
 
 // argWalker walks arguments alongside the schema they were written for,
@@ -109,7 +145,12 @@ func (w *argWalker) walk(s, a any, depth int) any {
 			}
 			if !declared {
 				if w.decodeStrings && extra != nil {
+					// Only strings are decoded under additionalProperties;
+					// nulls stay, as DropNullOptionals promises.
+					drop := w.dropNulls
+					w.dropNulls = false
 					a.set(m.key, w.walk(extra, m.val, depth+1))
+					w.dropNulls = drop
 				}
 				continue
 			}

@@ -62,8 +62,9 @@ var geminiTypeKeywords = map[string]string{
 //     properties, and [DecodeStringified] turns the string back into the
 //     object the server's schema asks for.
 func (l *lowering) gemini() json.RawMessage {
+	l.origin = map[*object]string{}
 	out := l.gem(l.root, "", nil)
-	l.gemFreeForm(out, "")
+	l.gemFreeForm(out, "", "", map[string]bool{})
 	if o, ok := out.(*object); ok {
 		if !o.has("type") && !o.has("anyOf") {
 			o.set("type", "object")
@@ -240,6 +241,7 @@ func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
 	if nullable {
 		out.set("nullable", true)
 	}
+	l.origin[out] = ptr
 	return out
 }
 
@@ -274,6 +276,11 @@ func (l *lowering) gemRef(s *object, refv any, ptr string, refs []string) any {
 		return lowered
 	}
 	out := clone(lowered).(*object)
+	if o, ok := lowered.(*object); ok {
+		if p, ok := l.origin[o]; ok {
+			l.origin[out] = p // what makes it free-form, if anything, is the target's
+		}
+	}
 	mergeInto(out, l.gem(siblings, ptr, refs).(*object))
 	return out
 }
@@ -416,12 +423,20 @@ func appendDescription(out, orig *object, text string) {
 	out.set("description", text)
 }
 
-// gemFreeForm rewrites, below the lowered schema v found at ptr, every object
-// schema without properties as a string schema asking for JSON.
-func (l *lowering) gemFreeForm(v any, ptr string) {
+// gemFreeForm rewrites, below the lowered schema v found at ptr in the
+// output, every object schema without properties as a string schema asking
+// for JSON. It runs on the lowered tree, so that properties merged from
+// allOf, oneOf or a $ref count; but a diagnostic points into the original
+// schema, so each note is made at orig, the original pointer of v or of the
+// nearest schema above it that has one (a $ref target, a oneOf branch). A
+// target inlined twice is noted once.
+func (l *lowering) gemFreeForm(v any, ptr, orig string, noted map[string]bool) {
 	o, ok := v.(*object)
 	if !ok {
 		return
+	}
+	if p, ok := l.origin[o]; ok {
+		orig = p
 	}
 	if ptr != "" {
 		ts := typeNames(o)
@@ -433,24 +448,27 @@ func (l *lowering) gemFreeForm(v any, ptr string) {
 			}
 			o.set("type", "string")
 			appendDescription(o, nil, "A JSON object, written as a string.")
-			l.note(ptr, "properties", "free-form object became a string holding JSON: Gemini refuses an object without properties")
+			if !noted[orig] {
+				noted[orig] = true
+				l.note(orig, "properties", "free-form object became a string holding JSON: Gemini refuses an object without properties")
+			}
 			return
 		}
 	}
 	if props, ok := o.get("properties"); ok {
 		if po, ok := props.(*object); ok {
 			for _, p := range po.members {
-				l.gemFreeForm(p.val, pointerJoin(pointerJoin(ptr, "properties"), p.key))
+				l.gemFreeForm(p.val, pointerJoin(pointerJoin(ptr, "properties"), p.key), orig, noted)
 			}
 		}
 	}
 	if it, ok := o.get("items"); ok {
-		l.gemFreeForm(it, pointerJoin(ptr, "items"))
+		l.gemFreeForm(it, pointerJoin(ptr, "items"), orig, noted)
 	}
 	if av, ok := o.get("anyOf"); ok {
 		bs, _ := av.([]any)
 		for i, b := range bs {
-			l.gemFreeForm(b, pointerJoin(pointerJoin(ptr, "anyOf"), itoa(i)))
+			l.gemFreeForm(b, pointerJoin(pointerJoin(ptr, "anyOf"), itoa(i)), orig, noted)
 		}
 	}
 }

@@ -171,6 +171,10 @@ type lowering struct {
 	root   any
 	diags  []Diagnostic
 	nodes  int // subschemas lowered so far
+
+	// origin maps a lowered object to the pointer of the original schema
+	// it was lowered from, for diagnostics made on the lowered tree.
+	origin map[*object]string
 }
 
 func (l *lowering) note(ptr, kw, format string, args ...any) {

@@ -110,6 +110,20 @@ func TestLowerGemini(t *testing.T) {
 			{"/properties/meta", "properties"}, {"/properties/none", "properties"},
 			{"/properties/maybe", "properties"}, {"/properties/rows/items", "properties"},
 		},
+	}, {
+		// The pointer is where the original schema declares the free-form
+		// object, not the path in the lowered one.
+		name: "free-form objects through $ref and oneOf point into the original",
+		in: `{"type":"object","properties":{
+			"x":{"$ref":"#/$defs/X"},
+			"y":{"$ref":"#/$defs/X","description":"again"},
+			"u":{"oneOf":[{"type":"object"},{"type":"string"}]}},
+			"$defs":{"X":{"type":"object","properties":{"meta":{"type":"object"}}}}}`,
+		want: `{"type":"object","properties":{
+			"x":{"type":"object","properties":{"meta":{"type":"string","description":"A JSON object, written as a string."}}},
+			"y":{"type":"object","properties":{"meta":{"type":"string","description":"A JSON object, written as a string."}},"description":"again"},
+			"u":{"anyOf":[{"type":"string","description":"A JSON object, written as a string."},{"type":"string"}]}}}`,
+		diags: [][2]string{{"/$defs/X/properties/meta", "properties"}, {"/properties/u/oneOf/0", "properties"}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,7 +139,14 @@ func TestLowerGemini(t *testing.T) {
 					t.Errorf("no diagnostic at %s %s; have %v", d[0], d[1], low.Diagnostics)
 				}
 			}
+			orig, err := decodeOrdered([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, d := range low.Diagnostics {
+				if _, found := resolvePointer(orig, d.Pointer); !found {
+					t.Errorf("diagnostic pointer %q is not in the original schema: %v", d.Pointer, d)
+				}
 				if d.Fatal {
 					t.Errorf("fatal diagnostic %v", d)
 				}

@@ -49,18 +49,41 @@ var supportedDrafts = []string{
 
 // Compile prepares schema for [Validator.Validate]. An empty schema accepts
 // any object. "$ref" is followed only within the schema: a remote reference
-// is an error, never a fetch. A "$schema" naming draft-07 or 2020-12 selects
-// that draft; any other "$schema" (draft-04, 2019-09, a draft without the
-// trailing '#') is removed, and the schema read as 2020-12, because MCP
-// servers declare drafts loosely and jsonschema-go refuses the ones it does
-// not know.
+// is an error, never a fetch. Drafts are read as [Resolve] reads them.
 func Compile(schema json.RawMessage) (*Validator, error) {
+	root, rs, err := resolve(schema)
+	if err != nil {
+		return nil, fmt.Errorf("schema: compiling: %w", err)
+	}
+	return &Validator{resolved: rs, root: root}, nil
+}
+
+// Resolve prepares schema for jsonschema-go's Validate, as [Compile] does for
+// arguments; it is for a schema whose failures need no message for a model,
+// such as a tool's output schema. An empty schema accepts anything. "$ref" is
+// followed only within the schema: a remote reference is an error, never a
+// fetch. A "$schema" naming draft-07 or 2020-12 selects that draft; any other
+// "$schema" (draft-04, 2019-09, a draft without the trailing '#') is removed,
+// and the schema read as 2020-12, because MCP servers declare drafts loosely
+// and jsonschema-go refuses the ones it does not know.
+func Resolve(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	_, rs, err := resolve(schema)
+	if err != nil {
+		return nil, fmt.Errorf("schema: resolving: %w", err)
+	}
+	return rs, nil
+}
+
+// resolve decodes schema, normalises its draft and resolves it with no
+// loader. It returns the decoded schema too, for the locator and the
+// argument walker.
+func resolve(schema json.RawMessage) (any, *jsonschema.Resolved, error) {
 	if len(strings.TrimSpace(string(schema))) == 0 {
 		schema = json.RawMessage(`{}`)
 	}
 	root, err := decodeOrdered(schema)
 	if err != nil {
-		return nil, fmt.Errorf("schema: compiling: %w", err)
+		return nil, nil, err
 	}
 	if o, ok := root.(*object); ok {
 		if d, ok := o.get("$schema"); ok {
@@ -74,13 +97,13 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(encodeOrdered(root), &s); err != nil {
-		return nil, fmt.Errorf("schema: compiling: %w", err)
+		return nil, nil, err
 	}
 	rs, err := s.Resolve(nil) // no Loader: a remote $ref fails
 	if err != nil {
-		return nil, fmt.Errorf("schema: compiling: %w", err)
+		return nil, nil, err
 	}
-	return &Validator{resolved: rs, root: root}, nil
+	return root, rs, nil
 }
 
 // Validate checks args, a JSON object; empty args mean {}. It returns nil or
@@ -89,21 +112,27 @@ func (v *Validator) Validate(args json.RawMessage) error {
 	if len(strings.TrimSpace(string(args))) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	var inst any
-	if err := json.Unmarshal(args, &inst); err != nil {
+	a, err := decodeOrdered(args)
+	if err != nil {
 		return &ValidationError{Message: "arguments are not valid JSON: " + err.Error()}
 	}
-	err := v.resolved.Validate(inst)
+	return v.validate(a)
+}
+
+// validate checks a, arguments as decodeOrdered returns them.
+func (v *Validator) validate(a any) error {
+	inst, err := plain(a)
+	if err != nil {
+		return &ValidationError{Message: "arguments are not valid JSON: " + err.Error()}
+	}
+	err = v.resolved.Validate(inst)
 	if err == nil {
 		return nil
 	}
-	ordered, derr := decodeOrdered(args)
-	if derr == nil {
-		loc := &locator{root: v.root}
-		loc.find(v.root, ordered, nil, 0)
-		if e := loc.result(); e != nil {
-			return e
-		}
+	loc := &locator{root: v.root}
+	loc.find(v.root, a, nil, 0)
+	if e := loc.result(); e != nil {
+		return e
 	}
 	msg := err.Error()
 	for strings.HasPrefix(msg, "validating ") {
@@ -114,6 +143,40 @@ func (v *Validator) Validate(args json.RawMessage) error {
 		msg = msg[i+2:]
 	}
 	return &ValidationError{Message: "arguments do not match the input schema: " + msg}
+}
+
+// plain turns a value decodeOrdered returns into what json.Unmarshal into an
+// any returns, which is what jsonschema-go validates, without parsing the
+// JSON again.
+func plain(v any) (any, error) {
+	switch v := v.(type) {
+	case *object:
+		m := make(map[string]any, len(v.members))
+		for _, mb := range v.members {
+			e, err := plain(mb.val)
+			if err != nil {
+				return nil, err
+			}
+			m[mb.key] = e
+		}
+		return m, nil
+	case []any:
+		s := make([]any, len(v))
+		for i, e := range v {
+			var err error
+			if s[i], err = plain(e); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %s: %w", v, err) // out of range, as json.Unmarshal finds
+		}
+		return f, nil
+	}
+	return v, nil
 }
 
 // maxProblems bounds the problems one ValidationError lists.

@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,4 +77,122 @@ func TestCompileRefusesRemoteRef(t *testing.T) {
 	if _, err := Compile(json.RawMessage(`{"type":`)); err == nil {
 		t.Fatal("invalid JSON compiled")
 	}
+}
+
+// Prepare does both repairs in one walk, then validates: a stringified
+// object is decoded and the optional nulls inside it dropped, and a null
+// under additionalProperties stays, as DropNullOptionals leaves it.
+func TestPrepare(t *testing.T) {
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{
+		"q":{"type":"string"},
+		"o":{"$ref":"#/$defs/o"},
+		"m":{"type":"object","additionalProperties":{"type":"object","properties":{"y":{"type":"string"}}}}},
+		"required":["q"],
+		"$defs":{"o":{"type":"object","properties":{"x":{"type":"string"},"n":{"type":"integer"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.Prepare(json.RawMessage(`{"q":"a","o":"{\"x\":null,\"n\":2}","m":"{\"k\":{\"y\":\"z\"}}"}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"q":"a","o":{"n":2},"m":{"k":{"y":"z"}}}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, err := v.Prepare(json.RawMessage(`{"q":"a","m":{"k":{"y":null}}}`), true); err == nil || !strings.Contains(err.Error(), `"m.k.y"`) {
+		t.Errorf("null under additionalProperties: err = %v, want it kept and refused", err)
+	}
+	if got, err := v.Prepare(json.RawMessage(`{"q":"a","o":{"x":null}}`), false); err == nil {
+		t.Errorf("a null kept without dropNulls passed validation: %s", got)
+	}
+	same := json.RawMessage(`{ "q": "a" }`)
+	if got, err := v.Prepare(same, true); err != nil || !bytes.Equal(got, same) {
+		t.Errorf("unchanged args came back as %s, %v", got, err)
+	}
+	if got, err := v.Prepare(nil, true); err == nil {
+		t.Errorf("empty args, q required: %s passed", got)
+	}
+	// An empty schema accepts anything, but an MCP server takes an object.
+	any, err := Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`[1]`, `"x"`, `{`} {
+		var ve *ValidationError
+		if _, err := any.Prepare(json.RawMessage(args), false); !errors.As(err, &ve) {
+			t.Errorf("args %s: err = %v, want *ValidationError", args, err)
+		}
+	}
+	if got, err := any.Prepare(nil, false); err != nil || string(got) != `{}` {
+		t.Errorf("empty args: %s, %v; want {}", got, err)
+	}
+}
+
+// Resolve reads loosely declared drafts as Compile does, for schemas such as
+// a tool's output schema.
+func TestResolve(t *testing.T) {
+	for _, tt := range []struct{ name, schema string }{
+		{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
+		{"draft-07 without #", `{"$schema":"http://json-schema.org/draft-07/schema","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
+		{"2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := Resolve(json.RawMessage(tt.schema))
+			if err != nil {
+				t.Fatalf("Resolve: %v", err)
+			}
+			if err := rs.Validate(map[string]any{"n": 1.0}); err != nil {
+				t.Errorf("valid output refused: %v", err)
+			}
+			if err := rs.Validate(map[string]any{"n": "one"}); err == nil {
+				t.Error("invalid output accepted")
+			}
+			v, err := Compile(json.RawMessage(tt.schema))
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			if err := v.Validate(json.RawMessage(`{}`)); err == nil {
+				t.Error("Compile: missing n accepted")
+			}
+		})
+	}
+	if _, err := Resolve(nil); err != nil {
+		t.Errorf("empty schema: %v", err)
+	}
+	if _, err := Resolve(json.RawMessage(`{"properties":{"a":{"$ref":"https://example.com/a.json"}}}`)); err == nil {
+		t.Error("remote $ref resolved")
+	}
+}
+
+// BenchmarkPrepare measures the work of a call on a large schema: one
+// Prepare against the two repairs and Validate it replaces.
+func BenchmarkPrepare(b *testing.B) {
+	var props []string
+	for i := range 60 {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"object","description":"property number %d of a large schema","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, i, i))
+	}
+	s := json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":["p0"]}`)
+	args := json.RawMessage(`{"p0":{"a":"x","b":null},"p1":"{\"a\":\"y\"}"}`)
+	v, err := Compile(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Prepare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := v.Prepare(args, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("separately", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			a, _ := DecodeStringified(s, args)
+			a, _ = DropNullOptionals(s, a)
+			if err := v.Validate(a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

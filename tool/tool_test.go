@@ -282,3 +282,40 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("a tie gave %q", got)
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"type", "type", 0},
+		{"tpye", "type", 1}, // a transposition is one edit
+		{"café", "cafe", 1}, // runes, not bytes
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+		{"ca", "abc", 3}, // optimal string alignment: no edit of a transposed pair
+	} {
+		if got := tool.EditDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := tool.EditDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+// The name comes from a model: one too long to be a tool's is not compared,
+// nor is a candidate that long.
+func TestSuggestLongNames(t *testing.T) {
+	long := strings.Repeat("a", 200)
+	if got := tool.Suggest(long, []string{long[1:]}); got != "" {
+		t.Errorf("a %d-rune name gave %q", len(long), got)
+	}
+	if got := tool.Suggest("aaaa", []string{long, "aaab"}); got != "aaab" {
+		t.Errorf("got %q, want aaab", got)
+	}
+	if got := tool.Suggest("get_wehater", []string{"get_weather", "get_whether"}); got != "get_weather" {
+		t.Errorf("a transposition: got %q, want get_weather", got)
+	}
+}

@@ -77,10 +77,13 @@ type toolEntry struct {
 	validator *schema.Validator
 }
 
-// check validates args against the tool's own input schema, compiled on
-// first use. A schema the validator cannot compile is logged once, and the
-// arguments then go unchecked to the server, which judges them itself.
-func (e *toolEntry) check(name string, args json.RawMessage) error {
+// prepare readies args, an object already unwrapped by [tool.ObjectArgs],
+// for the server: repaired for the tool's own input schema and checked
+// against it (see [Snapshot.Call]). The schema is compiled on first use and
+// decoded only then, not on every call. A schema the validator cannot
+// compile is logged once, and the arguments then go unchecked to the server,
+// which judges them itself.
+func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage, error) {
 	e.once.Do(func() {
 		v, err := schema.Compile(e.input)
 		if err != nil {
@@ -91,17 +94,36 @@ func (e *toolEntry) check(name string, args json.RawMessage) error {
 		e.validator = v
 	})
 	if e.validator == nil {
-		return nil
+		return e.repair(name, args)
 	}
-	err := e.validator.Validate(args)
+	args, err := e.validator.Prepare(args, e.def.Strict)
 	var ve *schema.ValidationError
 	if errors.As(err, &ve) {
-		return &tool.FailedError{Name: name, Message: ve.Message, Err: err}
+		return nil, &tool.FailedError{Name: name, Message: ve.Message, Err: err}
 	}
 	if err != nil {
-		return &tool.FailedError{Name: name, Message: err.Error(), Err: err}
+		return nil, &tool.FailedError{Name: name, Message: err.Error(), Err: err}
 	}
-	return nil
+	return args, nil
+}
+
+// repair repairs args without checking them, for a schema that does not
+// compile. It is the slow way, taken only for such rare schemas.
+func (e *toolEntry) repair(name string, args json.RawMessage) (json.RawMessage, error) {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(args, &probe) != nil || probe == nil {
+		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+	}
+	var err error
+	if args, err = schema.DecodeStringified(e.input, args); err != nil {
+		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+	}
+	if e.def.Strict {
+		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
+			return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+		}
+	}
+	return args, nil
 }
 
 // A collisionError says two servers offer a tool under one namespaced name.
@@ -230,6 +252,23 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 			continue
 		}
 		entries = append(entries, e)
+	}
+	// A tool the server no longer lists gives up its name, so that another
+	// server may list one by that name later without a collision, and its
+	// entry, so that it is checked for collisions again if it comes back.
+	listed := make(map[string]bool, len(defs))
+	for _, d := range defs {
+		listed[d.Name] = true
+	}
+	for name, p := range t.owners {
+		if p.server == s.cfg.Name && !listed[p.tool] {
+			delete(t.owners, name)
+		}
+	}
+	for name := range s.built {
+		if !listed[name] {
+			delete(s.built, name)
+		}
 	}
 	s.entries, s.diags = entries, diags
 	t.snap = nil

@@ -109,21 +109,8 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 	if e == nil {
 		return tool.Result{}, &tool.UnservedError{Name: name}
 	}
-	args = tool.ObjectArgs(args)
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(args, &probe) != nil || probe == nil {
-		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
-	}
-	var err error
-	if args, err = schema.DecodeStringified(e.input, args); err != nil {
-		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
-	}
-	if e.def.Strict {
-		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
-			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
-		}
-	}
-	if err := e.check(name, args); err != nil {
+	args, err := e.prepare(name, tool.ObjectArgs(args))
+	if err != nil {
 		return tool.Result{}, err
 	}
 	res, err := e.server.call.Call(ctx, e.tool, args)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -469,5 +470,55 @@ func TestStartValidatesAndCloses(t *testing.T) {
 	}
 	if ts.Close() != nil || ts.Close() != nil {
 		t.Error("Close failed")
+	}
+}
+
+// A tool name one server stops listing is free for another: a server that
+// lists it later is not in a collision with the one that left it.
+func TestNameMovesBetweenServers(t *testing.T) {
+	a := mcp.NewServer(&mcp.Implementation{Name: "a", Version: "1"}, nil)
+	b := mcp.NewServer(&mcp.Implementation{Name: "b", Version: "1"}, nil)
+	var calls atomic.Int32
+	counting(a, "x", json.RawMessage(`{"type": "object"}`), &calls)
+	counting(a, "keep_a", json.RawMessage(`{"type": "object"}`), &calls)
+	counting(b, "keep_b", json.RawMessage(`{"type": "object"}`), &calls)
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "a", URL: serveMCP(t, a), Namespace: toolset.NamespaceNone},
+		{Name: "b", URL: serveMCP(t, b), Namespace: toolset.NamespaceNone},
+	}}
+	ts := start(t, cfg)
+	ctx := context.Background()
+	// until waits for a re-listing to show in the catalog.
+	until := func(what string, ok func(*toolset.Snapshot) bool) *toolset.Snapshot {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			snap := ts.Snapshot(ctx)
+			if ok(snap) {
+				return snap
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: catalog %v, diagnostics %v", what, names(snap.Definitions()), ts.Diagnostics())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	servedBy := func(snap *toolset.Snapshot, server string) bool {
+		for _, d := range snap.Definitions() {
+			if s, tl, _ := snap.Lookup(d.Name); s == server && tl == "x" {
+				return true
+			}
+		}
+		return false
+	}
+	until("x of a", func(s *toolset.Snapshot) bool { return servedBy(s, "a") })
+	a.RemoveTools("x")
+	until("x gone from a", func(s *toolset.Snapshot) bool { return !servedBy(s, "a") })
+	counting(b, "x", json.RawMessage(`{"type": "object"}`), &calls)
+	snap := until("x of b", func(s *toolset.Snapshot) bool { return servedBy(s, "b") })
+	if d := ts.Diagnostics(); len(d) != 0 {
+		t.Errorf("diagnostics %v, want none", d)
+	}
+	if got := names(snap.Definitions()); len(got) != 3 {
+		t.Errorf("catalog %v, want keep_a, keep_b and x of b", got)
 	}
 }

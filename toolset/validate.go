@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // suggest returns the key of known that key was probably meant to be, or "".
@@ -32,7 +33,7 @@ func suggest(key string, known []string) string {
 		if norm(k) == n {
 			return k
 		}
-		if d := editDistance(n, norm(k)); d < bestDist {
+		if d := tool.EditDistance(n, norm(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -40,34 +41,6 @@ func suggest(key string, known []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours each cost one,
-// so "tpye" is one edit from "type".
-func editDistance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	d := make([][]int, len(x)+1)
-	for i := range d {
-		d[i] = make([]int, len(y)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(x)][len(y)]
 }
 
 // A Problem is one mistake in a config.
