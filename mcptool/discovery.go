@@ -2,7 +2,6 @@ package mcptool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -57,7 +57,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 		for _, t := range res.Tools {
 			p.add(cat, t, s.schemas)
 		}
-		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && cs.InitializeResult().ProtocolVersion >= "2026-07-28" {
+		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && s.init.ProtocolVersion >= "2026-07-28" {
 			ttl = page
 		}
 		next := res.NextCursor
@@ -93,7 +93,9 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *schemaKeeper) {
 	}
 	lt := &listedTool{def: p.definition(t, schemas)}
 	if len(lt.def.OutputSchema) > 0 {
-		lt.output, lt.outputErr = compile(lt.def.OutputSchema)
+		// A $ref resolves within the schema only, never over the network;
+		// a loosely declared draft is read as the input schemas are.
+		lt.output, lt.outputErr = schema.Resolve(lt.def.OutputSchema)
 	}
 	cat.listed[t.Name] = lt
 	if p.offer(t.Name) {
@@ -150,15 +152,4 @@ func truncate(s string, max int) string {
 		n++
 	}
 	return s
-}
-
-// compile prepares a schema for validation. A $ref resolves within the
-// schema only: with no loader, a reference to anything else fails here and is
-// never fetched.
-func compile(raw json.RawMessage) (*jsonschema.Resolved, error) {
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, err
-	}
-	return s.Resolve(nil)
 }

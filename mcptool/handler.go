@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -184,13 +185,18 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 // callOnce sends one tools/call under the call timeout, which each progress
 // notification for the call restarts.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	token := "mcpbridge-" + strconv.FormatInt(p.tokens.Add(1), 10)
 	var res *mcp.CallToolResult
-	err := p.request(ctx, s, operation{"tools/call", name}, p.cfg.callTimeout(), func(ctx context.Context, extend func()) error {
-		p.progress.Store(token, extend)
-		defer p.progress.Delete(token)
+	d := p.cfg.callTimeout()
+	err := p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		params := &mcp.CallToolParams{Name: name, Arguments: args}
-		params.SetProgressToken(token)
+		// Progress only matters as a restart of the timeout; without one,
+		// asking the server for progress would only cost notifications.
+		if d > 0 {
+			token := "mcpbridge-" + strconv.FormatInt(p.tokens.Add(1), 10)
+			p.progress.Store(token, extend)
+			defer p.progress.Delete(token)
+			params.SetProgressToken(token)
+		}
 		var err error
 		res, err = s.cs.CallTool(ctx, params)
 		return err
@@ -221,11 +227,13 @@ func (p *Provider) progressed(_ context.Context, req *mcp.ProgressNotificationCl
 // call (rather than the call failing on a live connection).
 func (p *Provider) lostDuring(ctx context.Context, s *session, err error) bool {
 	var te *TransportError
-	if !errors.As(err, &te) || te.Timeout || ctx.Err() != nil {
+	if !errors.As(err, &te) || te.Timeout || ctx.Err() != nil || !connectionGone(err) {
 		return false
 	}
 	// go-sdk fails the call as soon as the connection breaks, a moment
-	// before the session reports its end.
+	// before the session reports its end. Only an error that says the
+	// connection is gone is worth the wait: one on a live connection (an
+	// HTTP status, say) would be delayed by the whole second.
 	select {
 	case <-s.done:
 		return true
@@ -234,6 +242,16 @@ func (p *Provider) lostDuring(ctx context.Context, s *session, err error) bool {
 	case <-time.After(time.Second):
 		return false
 	}
+}
+
+// connectionGone reports whether err says the connection ended: go-sdk
+// closed it, the server forgot the HTTP session, or a stdio server's output
+// ended (its process exited).
+func connectionGone(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) ||
+		errors.Is(err, mcp.ErrSessionMissing) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // checkOutput validates a successful result against the output schema the

@@ -1,9 +1,11 @@
 package mcptool_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -236,4 +238,69 @@ func TestRefreshIfStale(t *testing.T) {
 		}
 		return c2.get("tools/list") >= 2
 	})
+}
+
+// An error on a live connection (here an HTTP status) is a transport error
+// with a known outcome, and the connection stays up. (That it does not wait
+// for the session to end is TestConnectionGone's.)
+func TestCallErrorOnLiveConnection(t *testing.T) {
+	inner := demo.HTTPHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(body), `"list_notes"`) {
+				http.Error(w, "overloaded", http.StatusInternalServerError)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := mcptool.FromURL(srv.URL, mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
+	t.Cleanup(func() { p.Close() })
+	connect(t, p)
+	_, err := p.CallTool(context.Background(), "list_notes", nil)
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || te.OutcomeUnknown {
+		t.Fatalf("got %v; want a TransportError with a known outcome", err)
+	}
+	if !p.Connected() {
+		t.Fatal("the connection did not survive the failed request")
+	}
+}
+
+// Refresh with no bound on requests or connecting lists again; a zero bound
+// means none, not an expired one.
+func TestRefreshWithoutBounds(t *testing.T) {
+	p, c := inProcess(t, demo.New(), mcptool.WithRequestTimeout(0), mcptool.WithConnectTimeout(0))
+	if err := p.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.get("tools/list"); n != 2 {
+		t.Fatalf("%d listings; want 2", n)
+	}
+}
+
+// Without a call timeout, progress would restart nothing, so none is asked
+// for; with one, every call asks.
+func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		timeout time.Duration
+		want    string
+	}{{0, "no token"}, {time.Minute, "token"}} {
+		server := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "1"}, nil)
+		server.AddTool(&mcp.Tool{Name: "token", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				text := "no token"
+				if req.Params.GetProgressToken() != nil {
+					text = "token"
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+			})
+		p, _ := inProcess(t, server, mcptool.WithCallTimeout(tc.timeout))
+		if got, err := p.CallTool(context.Background(), "token", nil); err != nil || got != tc.want {
+			t.Errorf("call timeout %v: %q, %v; want %q", tc.timeout, got, err, tc.want)
+		}
+	}
 }

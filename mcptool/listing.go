@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,9 +29,13 @@ import (
 // server's notifications). Any other transport given to [FromTransport]
 // feeds no keeper, and its schemas come with properties in name order.
 type schemaKeeper struct {
+	// awaited is len(pending), read without the lock so that every other
+	// response passes by at the cost of one atomic load.
+	awaited atomic.Int64
+
 	mu      sync.Mutex
 	pending map[string]bool       // request IDs of tools/list awaiting their result
-	schemas map[string]rawSchemas // by tool name, from the latest listing
+	schemas map[string]rawSchemas // by tool name, from the current listing
 }
 
 type rawSchemas struct{ input, output json.RawMessage }
@@ -52,13 +57,31 @@ func idKey(id any) string {
 	return ""
 }
 
-func (k *schemaKeeper) sent(id any, method string) {
-	if method != "tools/list" || idKey(id) == "" {
+// sent notes request id, if it is a listing. params are its parameters: a
+// listing without a cursor starts over, so the schemas of the last one are
+// dropped (a tool it named may be gone), and never grow stale.
+func (k *schemaKeeper) sent(id any, method string, params json.RawMessage) {
+	key := idKey(id)
+	if method != "tools/list" || key == "" {
 		return
 	}
 	k.mu.Lock()
-	k.pending[idKey(id)] = true
-	k.mu.Unlock()
+	defer k.mu.Unlock()
+	if !hasCursor(params) {
+		clear(k.schemas)
+	}
+	if !k.pending[key] {
+		k.pending[key] = true
+		k.awaited.Add(1)
+	}
+}
+
+// hasCursor reports whether tools/list params ask for a later page.
+func hasCursor(params json.RawMessage) bool {
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	return len(params) > 0 && json.Unmarshal(params, &p) == nil && p.Cursor != ""
 }
 
 // settle forgets the listings still awaited: one that failed or was
@@ -70,14 +93,12 @@ func (k *schemaKeeper) settle() {
 	}
 	k.mu.Lock()
 	clear(k.pending)
+	k.awaited.Store(0)
 	k.mu.Unlock()
 }
 
-func (k *schemaKeeper) waiting() bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return len(k.pending) > 0
-}
+// waiting reports whether a listing is awaited.
+func (k *schemaKeeper) waiting() bool { return k.awaited.Load() > 0 }
 
 // received takes in the result of request id, if it is a listing.
 func (k *schemaKeeper) received(id any, result json.RawMessage) {
@@ -88,6 +109,7 @@ func (k *schemaKeeper) received(id any, result json.RawMessage) {
 		return
 	}
 	delete(k.pending, key)
+	k.awaited.Add(-1)
 	var page struct {
 		Tools []struct {
 			Name         string          `json:"name"`
@@ -151,13 +173,16 @@ type keptConn struct {
 
 func (c *keptConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		c.k.sent(req.ID.Raw(), req.Method)
+		c.k.sent(req.ID.Raw(), req.Method, req.Params)
 	}
 	return c.Connection.Write(ctx, msg)
 }
 
 func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if !c.k.waiting() {
+		return msg, err
+	}
 	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil && resp.Error == nil {
 		c.k.received(resp.ID.Raw(), resp.Result)
 	}
@@ -186,9 +211,10 @@ type tap struct {
 const maxTapped = 64 << 20
 
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
+	listing := false
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
-			t.k.request(body)
+			listing = t.k.request(body)
 			body.Close()
 		}
 	}
@@ -196,35 +222,42 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
+	// A POST's response answers that POST alone (streamable HTTP), so only
+	// a listing's is read: a tool result's bytes pass by untouched. A GET
+	// stream is read along always, for the legacy SSE transport's one
+	// stream carries every answer and opens before any listing.
+	if req.Method == http.MethodPost && !listing {
+		return resp, err
+	}
 	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
 	case "application/json":
-		if t.k.waiting() {
-			resp.Body = &tapped{ReadCloser: resp.Body, k: t.k}
-		}
+		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k}
 	case "text/event-stream":
-		// The legacy SSE transport's one stream carries every answer, and
-		// it opens before any listing: always read along.
 		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k, events: true}
 	}
 	return resp, err
 }
 
-// request notes a tools/list request from its body. Only a listing is
-// decoded: go-sdk writes the method near the start, so a look at the first
-// bytes spares every other request (a tool call's arguments may be large).
-func (k *schemaKeeper) request(body io.Reader) {
+// request notes a tools/list request from its body and reports whether it
+// is one. Only a listing is decoded: go-sdk writes the method near the
+// start, so a look at the first bytes spares every other request (a tool
+// call's arguments may be large).
+func (k *schemaKeeper) request(body io.Reader) bool {
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(body, head)
 	if !bytes.Contains(head[:n], []byte(`"tools/list"`)) {
-		return
+		return false
 	}
 	var msg struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
+		ID     any             `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
 	}
-	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), io.LimitReader(body, maxTapped))).Decode(&msg) == nil {
-		k.sent(msg.ID, msg.Method)
+	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), io.LimitReader(body, maxTapped))).Decode(&msg) != nil || msg.Method != "tools/list" {
+		return false
 	}
+	k.sent(msg.ID, msg.Method, msg.Params)
+	return true
 }
 
 // tapped is a response body the keeper reads along with its reader: a JSON

@@ -1,7 +1,9 @@
 package mcptool
 
 import (
+	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -22,7 +24,7 @@ func TestTappedEventStream(t *testing.T) {
 		read := 0
 		for {
 			if read >= len(before) && len(k.pending) == 0 && k.schemas["t"].input == nil {
-				k.sent(float64(7), "tools/list")
+				k.sent(float64(7), "tools/list", nil)
 			}
 			n, err := body.Read(buf)
 			read += n
@@ -43,7 +45,7 @@ func TestTappedEventStream(t *testing.T) {
 // over, so the tap does not read along with every later answer.
 func TestSettleForgetsUnansweredListings(t *testing.T) {
 	k := newSchemaKeeper()
-	k.sent(float64(1), "tools/list")
+	k.sent(float64(1), "tools/list", nil)
 	k.settle()
 	if k.waiting() {
 		t.Fatal("still waiting after settle")
@@ -51,3 +53,80 @@ func TestSettleForgetsUnansweredListings(t *testing.T) {
 	var none *schemaKeeper
 	none.settle() // a provider without a keeper
 }
+
+// A listing's first page drops the schemas of the last listing, so that a
+// tool gone from the server leaves none behind; a later page adds to them.
+func TestFirstPageClearsSchemas(t *testing.T) {
+	k := newSchemaKeeper()
+	page := func(id float64, params, tool string) {
+		k.sent(id, "tools/list", json.RawMessage(params))
+		k.received(id, json.RawMessage(`{"tools":[{"name":"`+tool+`","inputSchema":{"type":"object"}}]}`))
+	}
+	page(1, `{}`, "gone")
+	page(2, `{"cursor":"2"}`, "kept")
+	if len(k.schemas) != 2 {
+		t.Fatalf("after two pages of one listing: %v", k.schemas)
+	}
+	page(3, ``, "new")
+	if _, ok := k.schemas["gone"]; ok || len(k.schemas) != 1 {
+		t.Fatalf("a new listing kept the last one's schemas: %v", k.schemas)
+	}
+	if k.waiting() {
+		t.Fatal("a listing is still awaited after every page was answered")
+	}
+}
+
+// The same request ID noted twice is awaited once: the count the readers
+// check without the lock must agree with the set of awaited IDs.
+func TestAwaitedCount(t *testing.T) {
+	k := newSchemaKeeper()
+	k.sent("a", "tools/list", nil)
+	k.sent("a", "tools/list", nil)
+	k.sent("b", "tools/call", nil)
+	k.received("a", json.RawMessage(`{"tools":[]}`))
+	if k.waiting() {
+		t.Fatal("waiting after the only listing was answered")
+	}
+}
+
+// Over streamable HTTP, the response to a POST answers that POST alone, so
+// the tap reads only a listing's; a GET stream may carry any answer.
+func TestTapReadsOnlyListings(t *testing.T) {
+	for _, tc := range []struct {
+		name, method, body, contentType string
+		tapped                          bool
+	}{
+		{"tool call, event stream", http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}`, "text/event-stream", false},
+		{"tool call, JSON", http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}`, "application/json", false},
+		{"listing, event stream", http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}`, "text/event-stream", true},
+		{"listing, JSON", http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}`, "application/json", true},
+		{"GET stream", http.MethodGet, ``, "text/event-stream", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := newSchemaKeeper()
+			next := roundTripper(func(*http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {tc.contentType}}, Body: io.NopCloser(strings.NewReader(""))}, nil
+			})
+			c := k.client(&http.Client{Transport: next})
+			var body io.Reader
+			if tc.body != "" {
+				body = strings.NewReader(tc.body)
+			}
+			req, err := http.NewRequest(tc.method, "http://example.invalid/mcp", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Transport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := resp.Body.(*tapped); ok != tc.tapped {
+				t.Fatalf("response read by the tap: %v, want %v", ok, tc.tapped)
+			}
+		})
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

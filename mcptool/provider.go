@@ -84,7 +84,7 @@ type session struct {
 // HTTP, or over the legacy SSE transport when the URL's path ends in /sse
 // (unless [WithTransport] says otherwise).
 func FromURL(url string, opts ...Option) *Provider {
-	p := &Provider{url: url, cfg: defaults(), changed: make(chan struct{})}
+	p := &Provider{url: url, cfg: defaults()}
 	p.apply(opts)
 	return p
 }
@@ -94,7 +94,7 @@ func FromURL(url string, opts ...Option) *Provider {
 // minimal environment plus [WithEnv]. The process runs in its own process
 // group and is stopped, with every process it started, by Close.
 func FromCommand(command string, args []string, opts ...Option) *Provider {
-	p := &Provider{command: command, args: append([]string(nil), args...), cfg: defaults(), changed: make(chan struct{})}
+	p := &Provider{command: command, args: append([]string(nil), args...), cfg: defaults()}
 	p.cfg.transport = Stdio
 	p.apply(opts)
 	return p
@@ -106,12 +106,14 @@ func FromCommand(command string, args []string, opts ...Option) *Provider {
 // this way connects once. Options that only concern URLs or commands are
 // refused at Connect.
 func FromTransport(name string, t mcp.Transport, opts ...Option) *Provider {
-	p := &Provider{custom: t, cfg: defaults(), changed: make(chan struct{})}
+	p := &Provider{custom: t, cfg: defaults()}
 	p.apply(append([]Option{WithName(name)}, opts...))
 	return p
 }
 
+// apply completes a new provider: every constructor calls it.
 func (p *Provider) apply(opts []Option) {
+	p.changed = make(chan struct{})
 	for _, o := range opts {
 		o(&p.cfg)
 	}

@@ -289,6 +289,9 @@ func TestOutputSchema(t *testing.T) {
 		{"missing", `{"type":"object"}`, ``, "no structured content"},
 		{"local ref", `{"$defs":{"n":{"type":"integer"}},"type":"object","properties":{"n":{"$ref":"#/$defs/n"}}}`, `{"n": "x"}`, "structuredContent"},
 		{"no schema", ``, `{"anything": true}`, ""},
+		// Servers declare drafts loosely; jsonschema-go would refuse to validate these.
+		{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"integer"}}}`, `{"n": 3}`, ""},
+		{"draft-07 without #", `{"$schema":"http://json-schema.org/draft-07/schema","type":"object","properties":{"n":{"type":"integer"}}}`, `{"n": "x"}`, "structuredContent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A filter that hides the tool does not stop the check.
@@ -400,6 +403,7 @@ func newHTTPServer(t *testing.T) *httpServer {
 	sse := demo.SSEHandler()
 	mux.Handle("/sse", sse)
 	mux.Handle("/custom/events", sse)
+	mux.Handle("/json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.requests = append(s.requests, r.Clone(context.Background()))
@@ -421,11 +425,16 @@ func (s *httpServer) seen() []*http.Request {
 func inServersOrder(t *testing.T, p *mcptool.Provider) {
 	t.Helper()
 	for _, d := range p.Tools() {
+		if d.Name != "add_note" {
+			continue
+		}
 		s := string(d.InputSchema)
-		if d.Name == "add_note" && !(strings.Index(s, `"title"`) < strings.Index(s, `"body"`) && strings.Index(s, `"body"`) < strings.Index(s, `"tags"`)) {
+		if !(strings.Index(s, `"title"`) < strings.Index(s, `"body"`) && strings.Index(s, `"body"`) < strings.Index(s, `"tags"`)) {
 			t.Errorf("add_note's schema lost the server's order: %s", s)
 		}
+		return
 	}
+	t.Error("the server offers no add_note, whose schema's order is checked")
 }
 
 func TestHTTPTransports(t *testing.T) {
@@ -436,6 +445,7 @@ func TestHTTPTransports(t *testing.T) {
 		wantSSE    bool
 	}{
 		{"streamable by default", "/mcp", nil, false},
+		{"streamable with JSON responses", "/json", nil, false},
 		{"sse by path", "/sse", nil, true},
 		{"sse forced", "/custom/events", []mcptool.Option{mcptool.WithTransport(mcptool.SSE)}, true},
 	} {

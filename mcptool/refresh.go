@@ -21,9 +21,14 @@ func (p *Provider) Refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, max(p.cfg.requestTimeout, p.cfg.connectTimeout))
-	defer cancel()
-	cat, err := p.discover(ctx, s)
+	// A listing may take several pages, so it gets the longer of the two
+	// bounds; p.request treats 0 as no bound, as the options promise.
+	var cat *catalog
+	err = p.request(ctx, s, operation{method: "tools/list"}, max(p.cfg.requestTimeout, p.cfg.connectTimeout), func(ctx context.Context, _ func()) error {
+		var err error
+		cat, err = p.discover(ctx, s)
+		return err
+	})
 	if err != nil {
 		return err
 	}
