@@ -1,16 +1,18 @@
 package auth
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -24,6 +26,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
 )
 
 func testCtx(t *testing.T) context.Context {
@@ -186,7 +190,7 @@ func TestClientCredentialsSecretNeverShown(t *testing.T) {
 func fmtAll(v any) string {
 	var b strings.Builder
 	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
-		b.WriteString(sprintf(f, v))
+		b.WriteString(fmt.Sprintf(f, v))
 	}
 	return b.String()
 }
@@ -457,15 +461,144 @@ func TestParseCallbackError(t *testing.T) {
 
 func TestExpiring(t *testing.T) {
 	now := time.Now()
-	long := &oauth2Token{AccessToken: "a", Expiry: now.Add(time.Hour)}
+	long := &oauth2.Token{AccessToken: "a", Expiry: now.Add(time.Hour)}
 	if expiring(long, now, DefaultSkew, now) {
 		t.Error("an hour-long token is expiring")
 	}
-	if !expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew, now) {
+	if !expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew, now) {
 		t.Error("a token 10 s from expiry is not expiring")
 	}
-	if expiring(&oauth2Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew, now) {
+	if expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew, now) {
 		t.Error("a fresh 10 s token should live half its life")
 	}
-	_ = base64.RawURLEncoding
+}
+
+// The non-interactive handlers renew a token before it expires: with the
+// refresh token if the server issued one (keeping it when the refresh
+// answer brings none), else by running the grant again.
+func TestClientCredentialsRenewal(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refresh bool
+		want    []string
+	}{
+		{"refresh", true, []string{GrantClientCredentials, GrantRefreshToken, GrantRefreshToken}},
+		{"grant", false, []string{GrantClientCredentials, GrantClientCredentials, GrantClientCredentials}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestServer(t, func(ts *testServer) {
+				ts.authMethods = []string{"client_secret_basic"}
+				ts.refresh, ts.keepRefresh = tc.refresh, true
+				ts.expiresIn = 100 // renewed 30 s (DefaultSkew) before expiry
+			})
+			var later atomic.Int64 // how far the test moved the clock on
+			h, err := NewClientCredentials(ClientCredentialsConfig{
+				Client:  ClientSecretBasic("svc", "pw"),
+				Options: Options{now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := testCtx(t)
+			// Token expiries come from the real clock, renewal times from
+			// the moved one: the first token is renewed from 70 s on (30 s
+			// before expiry), the second, obtained at 72 s, lives until
+			// 86 s (half its 28 s), the third until 93 s.
+			for i, d := range []time.Duration{0, 72 * time.Second, 86 * time.Second} {
+				later.Store(int64(d))
+				if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
+					t.Fatalf("call %d: %v", i, err)
+				}
+			}
+			if g := ts.grantTypes(); !slices.Equal(g, tc.want) {
+				t.Errorf("token requests %q, want %q", g, tc.want)
+			}
+		})
+	}
+}
+
+// A renewal has a deadline: it runs under the cached token's lock, so a
+// token endpoint that never answers must not stall every request for good.
+func TestRenewalDeadline(t *testing.T) {
+	for _, refreshToken := range []string{"", "rt"} {
+		var withDeadline []bool
+		check := func(ctx context.Context) {
+			_, ok := ctx.Deadline()
+			withDeadline = append(withDeadline, ok)
+		}
+		client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			check(r.Context())
+			return &http.Response{
+				StatusCode: http.StatusOK,
+				Header:     http.Header{"Content-Type": {"application/json"}},
+				Body:       io.NopCloser(strings.NewReader(`{"access_token":"refreshed","token_type":"Bearer"}`)),
+			}, nil
+		})}
+		h := newGrantHandler("test", Options{HTTPClient: client}, nil, func(ctx context.Context, _ *serverInfo, _ []string) (*oauth2.Token, error) {
+			check(ctx)
+			return &oauth2.Token{AccessToken: "granted"}, nil
+		})
+		info := &serverInfo{resource: "https://mcp.example/mcp", asm: &oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpoint: "https://as.example/token"}}
+		h.install(info, &oauth2.Token{AccessToken: "old", RefreshToken: refreshToken, Expiry: time.Now().Add(-time.Minute)}, "key", nil)
+		if _, err := h.cache.Token(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(withDeadline, []bool{true}) {
+			t.Errorf("refresh token %q: renewal requests had deadlines %v, want one with", refreshToken, withDeadline)
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// An MCP POST sent without a token (initialize) through the DPoP client is
+// no token request: its answer, an event stream the server holds open,
+// reaches the caller at once instead of being read ahead.
+func TestDPoPPassesEventStream(t *testing.T) {
+	release := make(chan struct{})
+	srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, "event: message\ndata: {}\n\n")
+		w.(http.Flusher).Flush()
+		<-release
+	}))
+	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handler
+	d, err := NewDPoP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the fix the read-ahead ends only at this deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := d.Client(nil).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var event string
+	for !strings.HasSuffix(event, "\n\n") {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the first event: %v (read %q)", err, event)
+		}
+		event += line
+	}
+	if event != "event: message\ndata: {}\n\n" {
+		t.Errorf("first event %q", event)
+	}
+	if ctx.Err() != nil {
+		t.Error("the answer was held back until the request's deadline")
+	}
+	select {
+	case <-release:
+		t.Error("the server was released")
+	default: // the stream is still open: the event came while it was held
+	}
 }

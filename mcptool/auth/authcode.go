@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -179,9 +178,9 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 	h.stored = nil
 	h.mu.Unlock()
 	if resp.StatusCode == http.StatusUnauthorized {
-		if tok, _ := h.store.Get(ctx, key); tok != nil && tok.AccessToken != bearerToken(req) && !expiring(tok, time.Time{}, h.opts.skew(), h.opts.clock()) {
+		if tok, _ := h.store.Get(ctx, key); h.opts.usable(tok, bearerToken(req)) {
 			resp.Body.Close()
-			c := &cachedToken{skew: h.opts.skew(), now: h.opts.now, renew: func(*oauth2.Token) (*oauth2.Token, error) {
+			c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock, renew: func(*oauth2.Token) (*oauth2.Token, error) {
 				// Without the token endpoint a stored token cannot be refreshed:
 				// let the transport send no token, so that the 401 reruns the flow.
 				return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant"}
@@ -205,7 +204,7 @@ func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Conf
 	h.mu.Lock()
 	key := h.key
 	h.mu.Unlock()
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.now}
+	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		if old == nil || old.RefreshToken == "" {

@@ -17,7 +17,7 @@ type cachedToken struct {
 	tok      *oauth2.Token
 	obtained time.Time
 	skew     time.Duration
-	// now is the clock; nil means time.Now.
+	// now is the clock, the owning handler's Options.clock; required.
 	now func() time.Time
 	// renew returns a new token to replace old (refresh or new grant).
 	renew func(old *oauth2.Token) (*oauth2.Token, error)
@@ -25,30 +25,17 @@ type cachedToken struct {
 	saved func(*oauth2.Token)
 }
 
-func (c *cachedToken) clock() time.Time {
-	if c.now != nil {
-		return c.now()
-	}
-	return time.Now()
-}
-
 func (c *cachedToken) set(tok *oauth2.Token) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.tok, c.obtained = tok, c.clock()
-}
-
-func (c *cachedToken) current() *oauth2.Token {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.tok
+	c.tok, c.obtained = tok, c.now()
 }
 
 // Token implements oauth2.TokenSource.
 func (c *cachedToken) Token() (*oauth2.Token, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew, c.clock()) {
+	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew, c.now()) {
 		return c.tok, nil
 	}
 	if c.renew == nil {
@@ -61,11 +48,17 @@ func (c *cachedToken) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.tok, c.obtained = tok, c.clock()
+	c.tok, c.obtained = tok, c.now()
 	if c.saved != nil {
 		c.saved(tok)
 	}
 	return tok, nil
+}
+
+// usable reports whether tok, read from the store, may be used instead of
+// refused, the access token the server has just refused.
+func (o *Options) usable(tok *oauth2.Token, refused string) bool {
+	return tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, o.skew(), o.clock())
 }
 
 // expiring reports whether tok, obtained at obtained, should be renewed at now.

@@ -20,14 +20,13 @@ type serverInfo struct {
 
 // challenge is what a 401/403 answer says.
 type challenge struct {
-	status      int
 	errorCode   string   // error= of a Bearer or DPoP challenge
 	scopes      []string // scope= of a Bearer or DPoP challenge
 	metadataURL string   // resource_metadata=
 }
 
 func parseChallenge(resp *http.Response) (challenge, error) {
-	c := challenge{status: resp.StatusCode}
+	var c challenge
 	cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	if err != nil {
 		return c, err

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -29,9 +30,10 @@ import (
 // both HTTP clients involved:
 //
 //   - the client that sends token requests ([Options.HTTPClient] of any
-//     mechanism): a POST without an Authorization token gets a DPoP proof
-//     (htm, htu, iat, jti); a use_dpop_nonce error from the token endpoint
-//     is retried once with the nonce the server supplied (RFC 9449 section 8);
+//     mechanism): a token request (a form POST without an Authorization
+//     token) gets a DPoP proof (htm, htu, iat, jti); a use_dpop_nonce error
+//     from the token endpoint is retried once with the nonce the server
+//     supplied (RFC 9449 section 8);
 //   - the client of the MCP transport (mcp.StreamableClientTransport's
 //     HTTPClient): a request carrying "Authorization: Bearer T" is sent as
 //     "Authorization: DPoP T" with a fresh proof that also carries ath, the
@@ -104,8 +106,11 @@ func (t *dpopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resource && t.d.isBearer(token) {
 		return t.base.RoundTrip(req)
 	}
-	if !resource && req.Method != http.MethodPost {
-		return t.base.RoundTrip(req) // discovery
+	if !resource && !isTokenRequest(req) {
+		// Discovery, registration, or an MCP message sent before there is
+		// a token: no proof, and the answer (maybe an open event stream)
+		// is not read here.
+		return t.base.RoundTrip(req)
 	}
 	if req.Body != nil && req.GetBody == nil {
 		// Make the body replayable for a nonce retry.
@@ -138,7 +143,11 @@ func (t *dpopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return resp, nil
 		}
-		// Token endpoint.
+		// Token endpoint. Only a JSON answer is read ahead: anything else
+		// is no token response and its body may never end.
+		if !isJSON(resp.Header.Get("Content-Type")) {
+			return resp, nil
+		}
 		if resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized {
 			body := peek(resp)
 			var e struct{ Error string }
@@ -238,6 +247,22 @@ func dpopNonceChallenge(resp *http.Response) bool {
 		}
 	}
 	return false
+}
+
+// isTokenRequest reports whether req looks like a token request: a form POST
+// (RFC 6749 section 3.2), as postToken and golang.org/x/oauth2 send. MCP
+// messages are JSON, so an MCP POST without a token is not mistaken for one.
+func isTokenRequest(req *http.Request) bool {
+	if req.Method != http.MethodPost {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	return mt == "application/x-www-form-urlencoded"
+}
+
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json"
 }
 
 // peek reads up to 1 MiB of resp's body and puts it back.

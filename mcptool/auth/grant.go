@@ -32,7 +32,6 @@ type grantHandler struct {
 	mu        sync.Mutex
 	refused   *Error // the last refusal of the grant, held for refusalHold
 	refusedAt time.Time
-	info      *serverInfo
 	granted   []string
 	cache     *cachedToken
 }
@@ -85,8 +84,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	key := storeKey(h.clientID(), info.resource)
 	if resp.StatusCode == http.StatusUnauthorized {
 		// A stored token other than the one just refused may still be good.
-		refused := bearerToken(req)
-		if tok, _ := h.store.Get(ctx, key); tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, h.opts.skew(), h.opts.clock()) {
+		if tok, _ := h.store.Get(ctx, key); h.opts.usable(tok, bearerToken(req)) {
 			log.Debug("auth: using stored token")
 			h.install(info, tok, key, nil)
 			return nil
@@ -115,6 +113,11 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	return nil
 }
 
+// renewTimeout bounds a renewal. It runs under the cached token's lock, so
+// a token endpoint that never answers (with an HTTP client without a
+// timeout) would otherwise stall every request for good.
+const renewTimeout = 30 * time.Second
+
 // refusalHold is how long a refused grant is not retried.
 const refusalHold = time.Minute
 
@@ -130,17 +133,17 @@ func refusal(code string) bool {
 
 // install makes tok the current token; h.mu is held.
 func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, requested []string) {
-	h.info = info
 	if s := tokenScopes(tok); s != nil {
 		h.granted = s
 	} else if requested != nil {
 		h.granted = requested
 	}
 	scopes := h.granted
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.now}
+	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
-		ctx := context.Background()
+		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)
+		defer cancel()
 		if old != nil && old.RefreshToken != "" {
 			form := url.Values{"grant_type": {GrantRefreshToken}, "refresh_token": {old.RefreshToken}, "resource": {info.resource}}
 			t, err := postToken(ctx, h.opts.client(), info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported, form, h.client, StepRefresh)

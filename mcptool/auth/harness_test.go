@@ -22,7 +22,6 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
-	"golang.org/x/oauth2"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -42,6 +41,7 @@ type testServer struct {
 	issParam    bool                                          // authorization_response_iss_parameter_supported
 	expiresIn   int                                           // 0 = 3600
 	refresh     bool                                          // issue refresh tokens
+	keepRefresh bool                                          // but none in a refresh answer: the old one stays
 	checkToken  func(r *http.Request, f url.Values) *oauthErr // judges a token request
 	scopes      []string                                      // PRM scopes_supported
 	toolScope   map[string]string                             // tool -> required scope
@@ -215,7 +215,7 @@ func (ts *testServer) token(w http.ResponseWriter, r *http.Request) {
 	if ts.dpop {
 		resp["token_type"] = "DPoP"
 	}
-	if ts.refresh {
+	if ts.refresh && !(ts.keepRefresh && f.Get("grant_type") == GrantRefreshToken) {
 		rt := fmt.Sprintf("rt-%d", ts.n)
 		ts.refreshes[rt] = scopes
 		resp["refresh_token"] = rt
@@ -273,7 +273,7 @@ func (ts *testServer) checkProof(r *http.Request, token string, wantNonce bool) 
 	if wantNonce && c.Nonce != want {
 		return "", errNonce
 	}
-	tp, _ := h.JSONWebKey.Thumbprint(cryptoSHA256)
+	tp, _ := h.JSONWebKey.Thumbprint(crypto.SHA256)
 	return base64.RawURLEncoding.EncodeToString(tp), nil
 }
 
@@ -375,17 +375,11 @@ func followRedirect(ctx context.Context, authURL string) (*Callback, error) {
 	return ParseCallback(loc)
 }
 
-const cryptoSHA256 = crypto.SHA256
-
 func readAndRestore(r *http.Request) ([]byte, error) {
 	b, err := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	return b, err
 }
-
-type oauth2Token = oauth2.Token
-
-func sprintf(f string, v any) string { return fmt.Sprintf(f, v) }
 
 func newHTTPServer(t *testing.T, h http.Handler) *httptest.Server {
 	s := httptest.NewServer(h)
