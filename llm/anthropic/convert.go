@@ -4,19 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/internal/check"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// emptySchema is the input schema of a tool that declared none: the API wants
-// an object schema.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // params builds the Messages request.
 func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
@@ -51,14 +47,9 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
 // of the input schema, so it is sent as it is instead of being rebuilt from
 // the SDK's few typed fields.
 func toolParam(d tool.Definition) (sdk.ToolUnionParam, error) {
-	if d.Name == "" {
-		return sdk.ToolUnionParam{}, errors.New("anthropic: tool definition without a name")
-	}
-	schema := d.InputSchema
-	if len(bytes.TrimSpace(schema)) == 0 {
-		schema = emptySchema
-	} else if !json.Valid(schema) {
-		return sdk.ToolUnionParam{}, fmt.Errorf("anthropic: tool %q: input schema is not valid JSON", d.Name)
+	schema, err := check.Schema("anthropic", d)
+	if err != nil {
+		return sdk.ToolUnionParam{}, err
 	}
 	t := sdk.ToolParam{
 		Name:        d.Name,
@@ -178,9 +169,9 @@ func assistantBlocks(msg llm.Message) []sdk.ContentBlockParamUnion {
 // be. Arguments that are not one (from a call another vendor's model wrote
 // badly) are sent as {}, rather than failing the whole conversation.
 func inputObject(args json.RawMessage) json.RawMessage {
-	args = tool.ObjectArgs(args)
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+	// ObjectArgs turns blank arguments into {}, so trimmed is never empty.
+	trimmed := bytes.TrimSpace(tool.ObjectArgs(args))
+	if trimmed[0] != '{' || !json.Valid(trimmed) {
 		return json.RawMessage("{}")
 	}
 	return trimmed
@@ -196,11 +187,7 @@ func response(msg *sdk.Message) *llm.Response {
 		case "text":
 			out.Parts = append(out.Parts, tool.TextPart{Text: b.Text})
 		case "tool_use":
-			args := json.RawMessage(bytes.TrimSpace(b.Input))
-			if len(args) == 0 {
-				args = json.RawMessage("{}")
-			}
-			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
+			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{ID: b.ID, Name: b.Name, Arguments: tool.ObjectArgs(b.Input)})
 		}
 	}
 	u := msg.Usage

@@ -20,6 +20,9 @@ type Model struct {
 	name   string
 	client sdk.Client
 	cfg    config
+	// secrets are scrubbed from the vendor's error messages: the keys the
+	// SDK may have sent, as they stood when it read them in New.
+	secrets []string
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -45,14 +48,14 @@ func New(model string, opts ...Option) (*Model, error) {
 	if cfg.apiKey != "" {
 		ropts = append(ropts, option.WithAPIKey(cfg.apiKey))
 	}
-	if cfg.httpClient != nil {
-		ropts = append(ropts, option.WithHTTPClient(cfg.httpClient))
-	}
-	if cfg.setRetries {
-		ropts = append(ropts, option.WithMaxRetries(cfg.maxRetries))
-	}
+	ropts = append(ropts, cfg.sdkOptions...)
 	ropts = append(ropts, cfg.requestOptions...)
-	return &Model{name: model, client: sdk.NewClient(ropts...), cfg: cfg}, nil
+	return &Model{
+		name:    model,
+		client:  sdk.NewClient(ropts...),
+		cfg:     cfg,
+		secrets: []string{cfg.apiKey, os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("ANTHROPIC_AUTH_TOKEN")},
+	}, nil
 }
 
 // Vision reports whether the model reads images, as set by [WithVision].
@@ -88,13 +91,12 @@ func (m *Model) wrapError(err error) error {
 	if !errors.As(err, &apiErr) {
 		return fmt.Errorf("anthropic: messages with %q: %w", m.name, err)
 	}
-	secrets := []string{m.cfg.apiKey, os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("ANTHROPIC_AUTH_TOKEN")}
 	return &llm.APIError{
 		Vendor:     "anthropic",
 		StatusCode: apiErr.StatusCode,
-		Type:       redact.Scrub(string(apiErr.Type()), secrets...),
-		Code:       redact.Scrub(string(apiErr.ErrorCode()), secrets...),
-		Message:    redact.Scrub(apiErr.Message, secrets...),
+		Type:       redact.Scrub(string(apiErr.Type()), m.secrets...),
+		Code:       redact.Scrub(string(apiErr.ErrorCode()), m.secrets...),
+		Message:    redact.Scrub(apiErr.Message, m.secrets...),
 		Err:        apiErr,
 	}
 }

@@ -8,7 +8,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
@@ -122,7 +125,8 @@ func TestParallelToolCalls(t *testing.T) {
 		Answer: answer(`[
 			{"type": "text", "text": "Let me check."},
 			{"type": "tool_use", "id": "toolu_a", "name": "get_weather", "input": {"city": "Paris"}},
-			{"type": "tool_use", "id": "toolu_b", "name": "get_time", "input": {}}
+			{"type": "tool_use", "id": "toolu_b", "name": "get_time", "input": {}},
+			{"type": "tool_use", "id": "toolu_c", "name": "get_weather", "input": "{\"city\": \"Rome\"}"}
 		]`, "tool_use", smallUsage),
 	})
 	resp, err := f.model(t, anthropic.WithMaxTokens(1000)).Generate(context.Background(), llm.Request{
@@ -138,6 +142,8 @@ func TestParallelToolCalls(t *testing.T) {
 	want := []llm.ToolCall{
 		{ID: "toolu_a", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris"}`)},
 		{ID: "toolu_b", Name: "get_time", Arguments: json.RawMessage(`{}`)},
+		// Arguments stringified (by a gateway's model) are unwrapped.
+		{ID: "toolu_c", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Rome"}`)},
 	}
 	if !reflect.DeepEqual(resp.Message.ToolCalls, want) {
 		t.Errorf("tool calls = %s", mustJSON(resp.Message.ToolCalls))
@@ -191,6 +197,10 @@ const assistantWire = `{"role": "assistant", "content": [
 func TestToolResultsWithImage(t *testing.T) {
 	f := newFake(t, step{
 		Check: func(t *testing.T, body []byte) {
+			// Without prompt caching the system prompt has no cache_control.
+			fakeapi.WantJSON(t, "system", fakeapi.Field(t, body, "system"), `[{"type": "text", "text": "Be brief."}]`)
+			// The request's limit takes precedence over the model's.
+			fakeapi.WantJSON(t, "max_tokens", fakeapi.Field(t, body, "max_tokens"), `200`)
 			fakeapi.WantJSON(t, "messages", fakeapi.Field(t, body, "messages"), `[
 				{"role": "user", "content": [{"type": "text", "text": "Weather in Paris, and show me the screen."}]},
 				`+assistantWire+`,
@@ -207,7 +217,11 @@ func TestToolResultsWithImage(t *testing.T) {
 		},
 		Answer: doneAnswer,
 	})
-	resp, err := f.model(t).Generate(context.Background(), llm.Request{Messages: toolTurn()})
+	resp, err := f.model(t, anthropic.WithMaxTokens(1000)).Generate(context.Background(), llm.Request{
+		System:    "Be brief.",
+		MaxTokens: 200,
+		Messages:  toolTurn(),
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,5 +349,33 @@ func TestCanceled(t *testing.T) {
 	var apiErr *llm.APIError
 	if !errors.Is(err, context.Canceled) || errors.As(err, &apiErr) {
 		t.Errorf("error = %v, want context.Canceled and no APIError", err)
+	}
+}
+
+// countingTransport counts the requests it carries.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The SDK options of WithRequestOptions are applied after the package's own
+// options, whatever the order they are given in; and a nil HTTP client
+// leaves the SDK's default in place instead of breaking every request.
+func TestOptionOrder(t *testing.T) {
+	f := newFake(t, step{Answer: doneAnswer})
+	var c countingTransport
+	m := f.model(t,
+		anthropic.WithRequestOptions(option.WithHTTPClient(&http.Client{Transport: &c})),
+		anthropic.WithHTTPClient(f.srv.Client()),
+		anthropic.WithHTTPClient(nil),
+		anthropic.WithMaxRetries(0),
+	)
+	if _, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 1 {
+		t.Errorf("the request options' client carried %d requests, want 1", n)
 	}
 }

@@ -14,14 +14,14 @@ const DefaultMaxTokens = 4096
 type Option func(*config)
 
 type config struct {
-	baseURL        string
-	apiKey         string
-	httpClient     *http.Client
-	vision         bool
-	maxTokens      int
-	promptCaching  bool
-	maxRetries     int
-	setRetries     bool
+	baseURL       string
+	apiKey        string
+	vision        bool
+	maxTokens     int
+	promptCaching bool
+	// sdkOptions are the SDK options the options above set; they go before
+	// requestOptions, which may override them.
+	sdkOptions     []option.RequestOption
 	requestOptions []option.RequestOption
 }
 
@@ -37,7 +37,12 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // WithHTTPClient sends requests through client, for a proxy, a custom
 // transport or a timeout. The default is the SDK's.
 func WithHTTPClient(client *http.Client) Option {
-	return func(c *config) { c.httpClient = client }
+	return func(c *config) {
+		// The SDK refuses a nil client; nil means its default, as documented.
+		if client != nil {
+			c.sdkOptions = append(c.sdkOptions, option.WithHTTPClient(client))
+		}
+	}
 }
 
 // WithVision says whether the model reads images (default true; every current
@@ -58,7 +63,9 @@ func WithPromptCaching(on bool) Option { return func(c *config) { c.promptCachin
 // connection error, 408, 409, 429 or 5xx) before returning the error; the
 // SDK's default is 2. Zero sends each request once.
 func WithMaxRetries(n int) Option {
-	return func(c *config) { c.maxRetries, c.setRetries = max(n, 0), true }
+	return func(c *config) {
+		c.sdkOptions = append(c.sdkOptions, option.WithMaxRetries(max(n, 0)))
+	}
 }
 
 // WithRequestOptions passes SDK options on to every request: extra headers

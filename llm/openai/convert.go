@@ -1,26 +1,21 @@
 package openai
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/internal/check"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// emptySchema is the parameters of a tool that declared none: the API wants
-// an object schema.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // params builds the Chat Completions request.
 func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
@@ -58,24 +53,18 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 // and handed to the SDK as an override: the SDK's own type holds parameters
 // as a map, which would reorder the schema's keywords.
 func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam, error) {
-	if d.Name == "" {
-		return oai.ChatCompletionToolUnionParam{}, errors.New("openai: tool definition without a name")
+	schema, err := check.Schema("openai", d)
+	if err != nil {
+		return oai.ChatCompletionToolUnionParam{}, err
 	}
-	schema := d.InputSchema
-	if len(bytes.TrimSpace(schema)) == 0 {
-		schema = emptySchema
-	} else if !json.Valid(schema) {
-		return oai.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: input schema is not valid JSON", d.Name)
-	}
-	fn, err := json.Marshal(struct {
+	// Marshal cannot fail: the schema is valid JSON and the rest are a
+	// string and a bool.
+	fn, _ := json.Marshal(struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
 		Strict      bool            `json:"strict,omitempty"`
 	}{d.Name, d.Description, schema, strict})
-	if err != nil {
-		return oai.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: %w", d.Name, err)
-	}
 	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn))), nil
 }
 
@@ -170,10 +159,7 @@ func assistantMessage(msg llm.Message) oai.ChatCompletionMessageParamUnion {
 		a.Content.OfString = oai.String(text)
 	}
 	for _, c := range msg.ToolCalls {
-		args := string(bytes.TrimSpace(c.Arguments))
-		if args == "" {
-			args = "{}"
-		}
+		args := string(tool.ObjectArgs(c.Arguments))
 		a.ToolCalls = append(a.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
 			OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
 				ID:       c.ID,
@@ -207,10 +193,7 @@ func response(c *oai.ChatCompletion) (*llm.Response, error) {
 			// must still name it.
 			id = "call_" + strconv.Itoa(i)
 		}
-		args := json.RawMessage(strings.TrimSpace(tc.Function.Arguments))
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
+		args := tool.ObjectArgs(json.RawMessage(tc.Function.Arguments))
 		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args})
 	}
 	resp := &llm.Response{

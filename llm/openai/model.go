@@ -20,6 +20,9 @@ type Model struct {
 	name   string
 	client oai.Client
 	cfg    config
+	// secrets are scrubbed from the vendor's error messages: the keys the
+	// SDK may have sent, as they stood when it read them in New.
+	secrets []string
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -42,14 +45,14 @@ func New(model string, opts ...Option) (*Model, error) {
 	if cfg.apiKey != "" {
 		ropts = append(ropts, option.WithAPIKey(cfg.apiKey))
 	}
-	if cfg.httpClient != nil {
-		ropts = append(ropts, option.WithHTTPClient(cfg.httpClient))
-	}
-	if cfg.setRetries {
-		ropts = append(ropts, option.WithMaxRetries(cfg.maxRetries))
-	}
+	ropts = append(ropts, cfg.sdkOptions...)
 	ropts = append(ropts, cfg.requestOptions...)
-	return &Model{name: model, client: oai.NewClient(ropts...), cfg: cfg}, nil
+	return &Model{
+		name:    model,
+		client:  oai.NewClient(ropts...),
+		cfg:     cfg,
+		secrets: []string{cfg.apiKey, os.Getenv("OPENAI_API_KEY")},
+	}, nil
 }
 
 // Vision reports whether the model reads images, as set by [WithVision].
@@ -82,13 +85,12 @@ func (m *Model) wrapError(err error) error {
 	if !errors.As(err, &apiErr) {
 		return fmt.Errorf("openai: chat completion with %q: %w", m.name, err)
 	}
-	secrets := []string{m.cfg.apiKey, os.Getenv("OPENAI_API_KEY")}
 	return &llm.APIError{
 		Vendor:     "openai",
 		StatusCode: apiErr.StatusCode,
-		Type:       redact.Scrub(apiErr.Type, secrets...),
-		Code:       redact.Scrub(apiErr.Code, secrets...),
-		Message:    redact.Scrub(apiErr.Message, secrets...),
+		Type:       redact.Scrub(apiErr.Type, m.secrets...),
+		Code:       redact.Scrub(apiErr.Code, m.secrets...),
+		Message:    redact.Scrub(apiErr.Message, m.secrets...),
 		Err:        apiErr,
 	}
 }

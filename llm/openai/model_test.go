@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/internal/fakeapi"
@@ -140,19 +143,23 @@ func TestParallelToolCalls(t *testing.T) {
 			if !strings.Contains(string(body), `"parameters":`+weatherSchema) {
 				t.Errorf("schema not passed through verbatim:\n%s", body)
 			}
+			// The request's limit takes precedence over the model's.
+			fakeapi.WantJSON(t, "max_completion_tokens", fakeapi.Field(t, body, "max_completion_tokens"), `50`)
 		},
 		Answer: `{
 			"id": "chatcmpl-2", "object": "chat.completion", "created": 1, "model": "gpt-test",
 			"choices": [{"index": 0, "finish_reason": "tool_calls",
 				"message": {"role": "assistant", "content": null, "tool_calls": [
 					{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
-					{"id": "call_b", "type": "function", "function": {"name": "get_time", "arguments": ""}}
+					{"id": "call_b", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+					{"id": "call_c", "type": "function", "function": {"name": "get_weather", "arguments": "\"{\\\"city\\\":\\\"Rome\\\"}\""}}
 				]}}],
 			"usage": {"prompt_tokens": 50, "completion_tokens": 30, "total_tokens": 80}
 		}`,
 	})
-	resp, err := f.model(t).Generate(context.Background(), llm.Request{
-		Messages: []llm.Message{llm.UserText("Weather and time in Paris?")},
+	resp, err := f.model(t, openai.WithMaxTokens(100)).Generate(context.Background(), llm.Request{
+		MaxTokens: 50,
+		Messages:  []llm.Message{llm.UserText("Weather and time in Paris?")},
 		Tools: []tool.Definition{
 			{Name: "get_weather", Description: "Weather in a city.", InputSchema: json.RawMessage(weatherSchema)},
 			{Name: "get_time"},
@@ -164,6 +171,8 @@ func TestParallelToolCalls(t *testing.T) {
 	want := []llm.ToolCall{
 		{ID: "call_a", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
 		{ID: "call_b", Name: "get_time", Arguments: json.RawMessage(`{}`)},
+		// Arguments stringified by the model are unwrapped.
+		{ID: "call_c", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Rome"}`)},
 	}
 	if !reflect.DeepEqual(resp.Message.ToolCalls, want) {
 		t.Errorf("tool calls = %+v", resp.Message.ToolCalls)
@@ -179,20 +188,21 @@ func TestParallelToolCalls(t *testing.T) {
 var png = []byte("\x89PNG\r\n\x1a\nfake")
 
 // toolTurn is a conversation whose last turn answers two parallel calls, the
-// second with an image.
+// first with an image, so that its images must wait for the second's tool
+// message. The screenshot's arguments are null, which goes as {}.
 func toolTurn() []llm.Message {
 	calls := []llm.ToolCall{
 		{ID: "call_a", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
-		{ID: "call_b", Name: "screenshot", Arguments: json.RawMessage(`{}`)},
+		{ID: "call_b", Name: "screenshot", Arguments: json.RawMessage(`null`)},
 	}
 	return []llm.Message{
 		llm.UserText("Weather in Paris, and show me the screen."),
 		{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "Checking."}}, ToolCalls: calls},
-		llm.ToolResult(calls[0], tool.Text("20°C")),
 		llm.ToolResult(calls[1], tool.Result{Parts: []tool.Part{
 			tool.TextPart{Text: "The screen:"},
 			tool.ImagePart{MIMEType: "image/png", Data: png},
 		}}),
+		llm.ToolResult(calls[0], tool.Text("20°C")),
 	}
 }
 
@@ -211,8 +221,8 @@ func TestToolResultsWithImage(t *testing.T) {
 					{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
 					{"id": "call_b", "type": "function", "function": {"name": "screenshot", "arguments": "{}"}}
 				]},
-				{"role": "tool", "tool_call_id": "call_a", "content": "20°C"},
 				{"role": "tool", "tool_call_id": "call_b", "content": "The screen:\n[image]"},
+				{"role": "tool", "tool_call_id": "call_a", "content": "20°C"},
 				{"role": "user", "content": [
 					{"type": "text", "text": "The images of the result of tool call call_b (screenshot), in the order of its [image] marks:"},
 					{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgpmYWtl"}}
@@ -240,8 +250,8 @@ func TestNoVision(t *testing.T) {
 					{"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
 					{"id": "call_b", "type": "function", "function": {"name": "screenshot", "arguments": "{}"}}
 				]},
-				{"role": "tool", "tool_call_id": "call_a", "content": "20°C"},
-				{"role": "tool", "tool_call_id": "call_b", "content": "The screen:\n[image]"}
+				{"role": "tool", "tool_call_id": "call_b", "content": "The screen:\n[image]"},
+				{"role": "tool", "tool_call_id": "call_a", "content": "20°C"}
 			]`)
 		},
 		Answer: doneAnswer,
@@ -366,5 +376,33 @@ func TestCanceled(t *testing.T) {
 	var apiErr *llm.APIError
 	if !errors.Is(err, context.Canceled) || errors.As(err, &apiErr) {
 		t.Errorf("error = %v, want context.Canceled and no APIError", err)
+	}
+}
+
+// countingTransport counts the requests it carries.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The SDK options of WithRequestOptions are applied after the package's own
+// options, whatever the order they are given in; and a nil HTTP client
+// leaves the SDK's default in place instead of breaking every request.
+func TestOptionOrder(t *testing.T) {
+	f := newFake(t, step{Answer: doneAnswer})
+	var c countingTransport
+	m := f.model(t,
+		openai.WithRequestOptions(option.WithHTTPClient(&http.Client{Transport: &c})),
+		openai.WithHTTPClient(f.srv.Client()),
+		openai.WithHTTPClient(nil),
+		openai.WithMaxRetries(0),
+	)
+	if _, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("?")}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 1 {
+		t.Errorf("the request options' client carried %d requests, want 1", n)
 	}
 }

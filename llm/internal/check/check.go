@@ -1,11 +1,15 @@
 // Package check holds the checks the vendor packages of llm make alike on
-// the settings of a new model.
+// the settings of a new model and on the tools of a request.
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // New checks a model's name, token limit and base URL, naming the vendor.
@@ -23,4 +27,24 @@ func New(vendor, model string, maxTokens int, baseURL string) error {
 		}
 	}
 	return nil
+}
+
+// emptySchema is the schema of a tool that declared none: both APIs want an
+// object schema.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// Schema checks a tool definition and returns the input schema to send,
+// naming the vendor in an error: the name must be set, and the schema must be
+// valid JSON or empty, which stands for an object without properties.
+func Schema(vendor string, d tool.Definition) (json.RawMessage, error) {
+	if d.Name == "" {
+		return nil, errors.New(vendor + ": tool definition without a name")
+	}
+	if len(bytes.TrimSpace(d.InputSchema)) == 0 {
+		return emptySchema, nil
+	}
+	if !json.Valid(d.InputSchema) {
+		return nil, fmt.Errorf("%s: tool %q: input schema is not valid JSON", vendor, d.Name)
+	}
+	return d.InputSchema, nil
 }

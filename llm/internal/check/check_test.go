@@ -1,8 +1,11 @@
 package check
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 func TestNew(t *testing.T) {
@@ -21,6 +24,24 @@ func TestNew(t *testing.T) {
 		err := New("openai", tc.model, tc.max, tc.base)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("New(%q, %d, %q) = %v, want %q", tc.model, tc.max, tc.base, err, tc.want)
+		}
+	}
+}
+
+func TestSchema(t *testing.T) {
+	for _, tc := range []struct {
+		d         tool.Definition
+		want, err string
+	}{
+		{tool.Definition{Name: "f", InputSchema: json.RawMessage(`{"type":"object"}`)}, `{"type":"object"}`, ""},
+		{tool.Definition{Name: "f"}, `{"type":"object","properties":{}}`, ""},
+		{tool.Definition{Name: "f", InputSchema: json.RawMessage(" \n")}, `{"type":"object","properties":{}}`, ""},
+		{tool.Definition{InputSchema: json.RawMessage(`{}`)}, "", "openai: tool definition without a name"},
+		{tool.Definition{Name: "f", InputSchema: json.RawMessage(`{"type":`)}, "", `openai: tool "f": input schema is not valid JSON`},
+	} {
+		got, err := Schema("openai", tc.d)
+		if tc.err == "" && (err != nil || string(got) != tc.want) || tc.err != "" && (err == nil || err.Error() != tc.err) {
+			t.Errorf("Schema(%+v) = %s, %v; want %s, %q", tc.d, got, err, tc.want, tc.err)
 		}
 	}
 }

@@ -94,25 +94,30 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // Field decodes a request body and returns the value at path, a list of
-// object keys (strings) and array indexes (ints).
-func Field(t *testing.T, body []byte, path ...any) any {
+// object keys (strings) and array indexes (ints). It reports a failure with
+// Errorf and returns nil, never FailNow: it runs in a Step's Check, on the
+// server's goroutine, where FailNow must not be called.
+func Field(t testing.TB, body []byte, path ...any) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		t.Fatalf("request body is not JSON: %v\n%s", err, body)
+		t.Errorf("request body is not JSON: %v\n%s", err, body)
+		return nil
 	}
 	for _, p := range path {
 		switch p := p.(type) {
 		case string:
 			obj, ok := v.(map[string]any)
 			if !ok {
-				t.Fatalf("at %q: not an object in %s", p, body)
+				t.Errorf("at %q: not an object in %s", p, body)
+				return nil
 			}
 			v = obj[p]
 		case int:
 			arr, ok := v.([]any)
-			if !ok || p >= len(arr) {
-				t.Fatalf("at %d: not an array that long in %s", p, body)
+			if !ok || p < 0 || p >= len(arr) {
+				t.Errorf("at %d: not an array that long in %s", p, body)
+				return nil
 			}
 			v = arr[p]
 		}
@@ -120,12 +125,14 @@ func Field(t *testing.T, body []byte, path ...any) any {
 	return v
 }
 
-// WantJSON fails the test unless got equals the JSON value want.
-func WantJSON(t *testing.T, what string, got any, want string) {
+// WantJSON reports a failure unless got equals the JSON value want. Like
+// [Field], it never calls FailNow.
+func WantJSON(t testing.TB, what string, got any, want string) {
 	t.Helper()
 	var w any
 	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON for %s: %v", what, err)
+		t.Errorf("bad want JSON for %s: %v", what, err)
+		return
 	}
 	if !reflect.DeepEqual(got, w) {
 		g, _ := json.Marshal(got)
