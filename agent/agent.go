@@ -66,6 +66,15 @@ type Config struct {
 	ToolTokenBudget int
 	// Logger receives warnings (instructions cut) and debug lines; nil discards.
 	Logger *slog.Logger
+	// OnToolCall, if set, is called as each call the model makes starts,
+	// however it is served: a local tool, Handler, a skill tool, or
+	// find_tools and load_tools under progressive disclosure. The function
+	// it returns, if not nil, is called when the call is done, with the
+	// result as the tool gave it (before it is fitted to the model) or the
+	// error (a refusal by Policy among them). Both run on the goroutine that
+	// runs the call, so the parallel calls of one turn may run them
+	// concurrently.
+	OnToolCall func(call llm.ToolCall) (done func(res tool.Result, err error))
 }
 
 // An Agent runs the tool loop. It is safe for concurrent use: each Run
@@ -241,12 +250,14 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, loaded *load
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
 func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (llm.Message, error) {
-	if a.catalog != nil {
-		if res, ok := a.catalog.serve(c, loaded); ok {
-			return llm.ToolResult(c, res), nil
-		}
+	var done func(tool.Result, error)
+	if a.cfg.OnToolCall != nil {
+		done = a.cfg.OnToolCall(c)
 	}
-	res, err := a.handler.Call(ctx, c.Name, c.Arguments)
+	res, err := a.serve(ctx, c, loaded)
+	if done != nil {
+		done(res, err)
+	}
 	if err == nil {
 		return llm.ToolResult(c, a.forModel(res)), nil
 	}
@@ -264,6 +275,17 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
 	return llm.ToolError(c, text), nil
+}
+
+// serve runs one call: the catalog answers the search and load tools, the
+// handler (local tools first) every other.
+func (a *Agent) serve(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (tool.Result, error) {
+	if a.catalog != nil {
+		if res, ok := a.catalog.serve(c, loaded); ok {
+			return res, nil
+		}
+	}
+	return a.handler.Call(ctx, c.Name, c.Arguments)
 }
 
 // names returns the names of every tool the agent may offer.
@@ -370,7 +392,7 @@ func (l *loadedSet) add(names ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, n := range names {
-		if !contains(l.names, n) {
+		if !slices.Contains(l.names, n) {
 			l.names = append(l.names, n)
 		}
 	}
@@ -380,13 +402,4 @@ func (l *loadedSet) snapshot() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.names...)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

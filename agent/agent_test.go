@@ -18,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -58,21 +59,32 @@ func tc(id, name, args string) llm.ToolCall {
 	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }
 
-// demoProvider connects to the demo server in process.
+// demoProvider connects to the demo server in process, for a test.
 func demoProvider(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
 	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New().Connect(context.Background(), st, nil)
+	p, stop, err := connectDemo(context.Background(), demo.New(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ss.Close() })
-	p := mcptool.FromTransport("notes", ct, opts...)
-	if err := p.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	t.Cleanup(stop)
 	return p
+}
+
+// connectDemo serves srv (the demo server, or one made like it) in process
+// and connects a provider named "notes" to it; stop closes both ends. A real
+// server is mcptool.FromCommand or mcptool.FromURL.
+func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcptool.Option) (p *mcptool.Provider, stop func(), err error) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = mcptool.FromTransport("notes", ct, opts...)
+	if err := p.Connect(ctx); err != nil {
+		ss.Close()
+		return nil, nil, err
+	}
+	return p, func() { p.Close(); ss.Close() }, nil
 }
 
 // toolResult finds the tool message answering the call id.
@@ -357,5 +369,94 @@ func TestProgressiveDisclosure(t *testing.T) {
 	}
 	if got := toolResult(t, res.Messages, "3").Text(); got != "ran weather_now" {
 		t.Fatalf("call: %q", got)
+	}
+}
+
+// OnToolCall sees every call, whichever way it is served: a local tool, the
+// handler, a skill tool, progressive disclosure's search, and a failure.
+func TestOnToolCall(t *testing.T) {
+	notes := demoProvider(t)
+	ctx := context.Background()
+	client := skills.New(notes)
+	list, err := client.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, _ := tool.Func("clock", "the time", func(context.Context, struct{}) (string, error) {
+		return "noon", nil
+	})
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(
+			tc("1", "clock", ``),
+			tc("2", "add_note", `{"title":"milk","body":"buy milk"}`),
+			tc("3", agent.LoadSkillName, `{"skill": "notes/weekly-review"}`),
+			tc("4", agent.FindToolsName, `{"query":"note"}`),
+			tc("5", "no_such_tool", ``),
+		),
+		answer("done"),
+	}}
+	var mu sync.Mutex
+	seen := map[string]string{}
+	a, err := agent.New(agent.Config{
+		Model:           model,
+		Tools:           []tool.Tool{local},
+		Handler:         notes.Handler(),
+		Definitions:     notes.Tools(),
+		Skills:          []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
+		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
+			mu.Lock()
+			seen[call.Name] = "started"
+			mu.Unlock()
+			return func(res tool.Result, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if seen[call.Name] != "started" {
+					t.Errorf("%s done without starting", call.Name)
+				}
+				if err != nil {
+					seen[call.Name] = "error"
+					return
+				}
+				line, _, _ := strings.Cut(res.Text(), "\n")
+				seen[call.Name] = line
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"clock":             "noon",
+		"add_note":          "added note #1: milk",
+		agent.LoadSkillName: "Skill notes/weekly-review, from MCP server notes:",
+		agent.FindToolsName: "add_note:",
+		"no_such_tool":      "error",
+	} {
+		if got, ok := seen[name]; !ok || !strings.HasPrefix(got, want) {
+			t.Errorf("OnToolCall for %s: %q (seen %v), want %q", name, got, ok, want)
+		}
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"notes":                 "notes",
+		"my server/v2":          "my_server_v2",
+		"":                      "_",
+		"ünï":                   "_n_",
+		strings.Repeat("a", 70): strings.Repeat("a", 64),
+	} {
+		got := agent.Label(name)
+		if got != want {
+			t.Errorf("Label(%q) = %q, want %q", name, got, want)
+		}
+		// Every label is one the agent takes.
+		if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{got: "x"}}); err != nil {
+			t.Errorf("Label(%q) = %q, refused: %v", name, got, err)
+		}
 	}
 }

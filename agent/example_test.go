@@ -7,12 +7,9 @@ import (
 	"log"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -22,7 +19,10 @@ import (
 // mcptool.FromCommand or mcptool.FromURL.
 func Example() {
 	ctx := context.Background()
-	notes, stop := demoNotes(ctx)
+	notes, stop, err := connectDemo(ctx, demo.New())
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer stop()
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{
@@ -68,7 +68,10 @@ func Example() {
 // model loads the one it needs. The demo server publishes weekly-review.
 func ExampleSkillSet() {
 	ctx := context.Background()
-	notes, stop := demoNotes(ctx)
+	notes, stop, err := connectDemo(ctx, demo.New())
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer stop()
 
 	c := skills.New(notes)
@@ -103,19 +106,4 @@ func ExampleSkillSet() {
 	// Output:
 	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
-}
-
-// demoNotes connects to the demo server run in process; a real server is
-// mcptool.FromCommand or mcptool.FromURL.
-func demoNotes(ctx context.Context) (*mcptool.Provider, func()) {
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New().Connect(ctx, st, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	notes := mcptool.FromTransport("notes", ct)
-	if err := notes.Connect(ctx); err != nil {
-		log.Fatal(err)
-	}
-	return notes, func() { notes.Close(); ss.Close() }
 }

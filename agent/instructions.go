@@ -18,6 +18,22 @@ const MaxInstructions = 8192
 // misread.
 var labelPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
+// labelChars are the characters a label may not hold.
+var labelChars = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// Label makes a server's name a valid label for Config.ServerInstructions
+// and SkillSet.Server: every character other than a letter, digit, '_', '.'
+// or '-' becomes '_', and the label is cut to 64 characters (an empty name
+// becomes "_"). Different names can make the same label, so a host that
+// labels several servers must check that the labels differ.
+func Label(name string) string {
+	l := labelChars.ReplaceAllString(name, "_")
+	if l == "" {
+		return "_"
+	}
+	return l[:min(len(l), 64)]
+}
+
 // tagPattern finds anything a server's text could use to open or close the
 // block it sits in, however spaced or cased.
 var tagPattern = regexp.MustCompile(`(?i)<\s*/?\s*server_instructions`)

@@ -46,8 +46,10 @@ type offeredSkill struct {
 	skill skills.Skill
 }
 
-// skillShelf serves the skill tools of one agent and remembers the skills
-// loaded, so that a file is read only from a skill that was loaded.
+// skillShelf serves the skill tools of one agent. It caches the skills
+// loaded, so that SKILL.md is read once however often the model loads the
+// skill or reads its files; read_skill_file loads a skill not yet loaded,
+// since reading a file needs the verified listing a load gives.
 type skillShelf struct {
 	byID   map[string]offeredSkill
 	order  []offeredSkill

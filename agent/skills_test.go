@@ -4,9 +4,13 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/skills"
 )
@@ -116,5 +120,58 @@ func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	want := []string{agent.FindToolsName, agent.LoadToolsName, agent.LoadSkillName, agent.ReadSkillFileName}
 	if !slices.Equal(names, want) {
 		t.Errorf("offered %v, want %v", names, want)
+	}
+}
+
+// The shelf caches a loaded skill: load_skill and then read_skill_file, in
+// turns of their own, read SKILL.md from the server once.
+func TestSkillLoadedOnce(t *testing.T) {
+	var mu sync.Mutex
+	reads := map[string]int{}
+	srv := demo.New()
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok {
+				mu.Lock()
+				reads[p.URI]++
+				mu.Unlock()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	ctx := context.Background()
+	notes, stop, err := connectDemo(ctx, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	client := skills.New(notes)
+	list, err := client.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("load", agent.LoadSkillName, `{"skill": "notes/weekly-review"}`)),
+		calls(tc("read", agent.ReadSkillFileName, `{"skill": "notes/weekly-review", "path": "references/TAGS.md"}`)),
+		answer("done"),
+	}}
+	a, err := agent.New(agent.Config{
+		Model:  model,
+		Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Run(ctx, []llm.Message{llm.UserText("review my week")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := toolResult(t, res.Messages, "read"); m.IsError {
+		t.Fatalf("read_skill_file: %s", m.Text())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := reads["skill://weekly-review/SKILL.md"]; n != 1 {
+		t.Errorf("SKILL.md read %d times, want 1 (reads: %v)", n, reads)
 	}
 }

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
 )
 
@@ -16,7 +13,10 @@ import (
 // mcptool.FromURL or mcptool.FromCommand.
 func Example() {
 	ctx := context.Background()
-	p, stop := exampleServer(ctx)
+	p, stop, err := serve(ctx, pdfServer()) // a server publishing one skill
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer stop()
 
 	if !skills.Declared(p.ServerExtensions()) {
@@ -46,18 +46,4 @@ func Example() {
 	//
 	// Skill body.
 	// Supporting content.
-}
-
-// exampleServer connects to an in-process server publishing one skill.
-func exampleServer(ctx context.Context) (*mcptool.Provider, func()) {
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := pdfServer().server().Connect(ctx, st, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	p := mcptool.FromTransport("docs", ct, mcptool.WithoutDiscovery())
-	if err := p.Connect(ctx); err != nil {
-		log.Fatal(err)
-	}
-	return p, func() { p.Close(); ss.Close() }
 }

@@ -133,19 +133,28 @@ func (f *fakeServer) server() *mcp.Server {
 // connect serves f in process and returns a connected provider for it.
 func connect(t testing.TB, f *fakeServer) *mcptool.Provider {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := f.server().Connect(ctx, st, nil)
+	p, stop, err := serve(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ss.Close() })
-	p := mcptool.FromTransport("fake", ct, mcptool.WithoutDiscovery())
-	if err := p.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	t.Cleanup(stop)
 	return p
+}
+
+// serve serves f in process and connects a provider to it; stop closes
+// both ends. A real server is mcptool.FromURL or mcptool.FromCommand.
+func serve(ctx context.Context, f *fakeServer) (p *mcptool.Provider, stop func(), err error) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := f.server().Connect(ctx, st, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = mcptool.FromTransport("fake", ct, mcptool.WithoutDiscovery())
+	if err := p.Connect(ctx); err != nil {
+		ss.Close()
+		return nil, nil, err
+	}
+	return p, func() { p.Close(); ss.Close() }, nil
 }
 
 func sha(s string) string {

@@ -9,8 +9,8 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -51,9 +51,7 @@ unless --vendor says otherwise.`,
 			}
 			// Names and schemas follow the model's vendor unless --vendor
 			// says otherwise.
-			vendorSet := false
-			fs.Visit(func(f *flag.Flag) { vendorSet = vendorSet || f.Name == "vendor" })
-			if _, isOpenAI := model.(*openai.Model); isOpenAI && !vendorSet {
+			if _, isOpenAI := model.(*openai.Model); isOpenAI && !t.vendor.set {
 				t.vendor.v = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
@@ -61,18 +59,29 @@ unless --vendor says otherwise.`,
 				return err
 			}
 			defer ts.Close()
-			sets := skillSets(ctx, ts, cfg, s)
-			var history []llm.Message
-			turn := func(text string) error {
-				snap := ts.Snapshot(ctx)
-				a, err := agent.New(agent.Config{
+			names, err := serverLabels(cfg)
+			if err != nil {
+				return err
+			}
+			sets := skillSets(ctx, ts, cfg, names, s)
+			agents := &agentCache{build: func(snap *toolset.Snapshot) (*agent.Agent, error) {
+				instructions := map[string]string{}
+				for name, text := range ts.Instructions() {
+					instructions[names[name]] = text
+				}
+				return agent.New(agent.Config{
 					Model:              &spinning{Model: model, s: s},
 					System:             chatSystem,
-					Handler:            &shown{next: snap, s: s},
+					Handler:            snap,
 					Definitions:        snap.Definitions(),
-					ServerInstructions: labels(ts.Instructions()),
+					ServerInstructions: instructions,
 					Skills:             sets,
+					OnToolCall:         showCalls(s),
 				})
+			}}
+			var history []llm.Message
+			turn := func(text string) error {
+				a, err := agents.get(ts.Snapshot(ctx))
 				if err != nil {
 					return err
 				}
@@ -158,8 +167,6 @@ func chooseModel(name string) (llm.Model, error) {
 	return nil, usagef("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1), or ANTHROPIC_API_KEY")
 }
 
-var labelChars = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
-
 // openAIVendor is whose rules tools follow for an OpenAI-compatible server
 // at base: Gemini's for Google's endpoint (its OpenAI layer passes schemas on
 // to Gemini), OpenAI's for any other.
@@ -170,27 +177,49 @@ func openAIVendor(base string) schema.Vendor {
 	return schema.OpenAI
 }
 
-// label makes a server name a valid label for the agent.
-func label(name string) string {
-	l := labelChars.ReplaceAllString(name, "_")
-	if len(l) > 64 {
-		l = l[:64]
+// serverLabels gives every server of cfg its label for the agent. Two names
+// that make the same label are an error: merged, one server's instructions
+// and skills would pass as the other's.
+func serverLabels(cfg *toolset.Config) (map[string]string, error) {
+	labels := make(map[string]string, len(cfg.Servers))
+	owner := map[string]string{}
+	for _, sc := range cfg.Servers {
+		l := agent.Label(sc.Name)
+		if other, taken := owner[l]; taken {
+			return nil, fmt.Errorf("servers %q and %q have the same label %q for the model; rename one", other, sc.Name, l)
+		}
+		owner[l] = sc.Name
+		labels[sc.Name] = l
 	}
-	return l
+	return labels, nil
 }
 
-// labels makes server names valid instruction labels.
-func labels(in map[string]string) map[string]string {
-	out := make(map[string]string, len(in))
-	for name, text := range in {
-		out[label(name)] = text
+// agentCache keeps the chat's agent from turn to turn and builds a new one
+// only when the toolset's snapshot changes: a new agent composes its prompt
+// and skill tools again and forgets the skills it loaded.
+type agentCache struct {
+	build func(*toolset.Snapshot) (*agent.Agent, error)
+	snap  *toolset.Snapshot
+	a     *agent.Agent
+}
+
+// get returns the agent for snap; toolset.Snapshot returns the same pointer
+// until something changes.
+func (c *agentCache) get(snap *toolset.Snapshot) (*agent.Agent, error) {
+	if c.a != nil && snap == c.snap {
+		return c.a, nil
 	}
-	return out
+	a, err := c.build(snap)
+	if err != nil {
+		return nil, err
+	}
+	c.snap, c.a = snap, a
+	return a, nil
 }
 
 // skillSets lists the skills of every running server that publishes some.
 // A server whose listing fails is named on stderr and its skills left out.
-func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, s *streams) []agent.SkillSet {
+func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *streams) []agent.SkillSet {
 	var sets []agent.SkillSet
 	for _, sc := range cfg.Servers {
 		p, ok := ts.Provider(sc.Name)
@@ -204,7 +233,7 @@ func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, s 
 			continue
 		}
 		if len(list) > 0 {
-			sets = append(sets, agent.SkillSet{Server: label(sc.Name), Client: c, Skills: list})
+			sets = append(sets, agent.SkillSet{Server: labels[sc.Name], Client: c, Skills: list})
 		}
 	}
 	return sets
@@ -222,24 +251,28 @@ func (m *spinning) Generate(ctx context.Context, req llm.Request) (*llm.Response
 	return m.Model.Generate(ctx, req)
 }
 
-// shown prints each tool call and the first line of its answer as it
-// happens.
-type shown struct {
-	next tool.Handler
-	s    *streams
-}
-
-func (h *shown) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-	color := useColor(h.s.err)
-	fmt.Fprintf(h.s.err, "%s %s %s\n", paint(color, cyan, "→"), name, compact(args))
-	res, err := h.next.Call(ctx, name, args)
-	if err != nil {
-		fmt.Fprintf(h.s.err, "%s %s\n", paint(color, red, "←"), oneLine(err.Error()))
-	} else {
-		line, _, _ := strings.Cut(res.Text(), "\n")
-		fmt.Fprintf(h.s.err, "%s %s\n", paint(color, dim, "←"), line)
+// showCalls returns the agent's OnToolCall hook: it prints each call as it
+// starts and the first line of its answer when it is done, a line at a time
+// so that parallel calls do not garble each other.
+func showCalls(s *streams) func(llm.ToolCall) func(tool.Result, error) {
+	var mu sync.Mutex
+	color := useColor(s.err)
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(s.err, format+"\n", args...)
 	}
-	return res, err
+	return func(call llm.ToolCall) func(tool.Result, error) {
+		say("%s %s %s", paint(color, cyan, "→"), call.Name, compact(call.Arguments))
+		return func(res tool.Result, err error) {
+			if err != nil {
+				say("%s %s", paint(color, red, "←"), oneLine(err.Error()))
+				return
+			}
+			line, _, _ := strings.Cut(res.Text(), "\n")
+			say("%s %s", paint(color, dim, "←"), line)
+		}
+	}
 }
 
 func compact(args json.RawMessage) string {

@@ -97,8 +97,12 @@ func (h headers) Set(v string) error {
 	return nil
 }
 
-// vendorFlag is a schema.Vendor flag.
-type vendorFlag struct{ v schema.Vendor }
+// vendorFlag is a schema.Vendor flag; set records that it was given, for
+// the commands whose default depends on something else.
+type vendorFlag struct {
+	v   schema.Vendor
+	set bool
+}
 
 func (f *vendorFlag) String() string { return string(f.v) }
 func (f *vendorFlag) Set(s string) error {
@@ -106,7 +110,7 @@ func (f *vendorFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	f.v = v
+	f.v, f.set = v, true
 	return nil
 }
 

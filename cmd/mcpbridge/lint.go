@@ -21,11 +21,9 @@ var lintCmd = &command{
 				return usagef("lint takes no arguments, got %q", pos[0])
 			}
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
-			fs.Visit(func(f *flag.Flag) {
-				if f.Name == "vendor" {
-					vendors = []schema.Vendor{t.vendor.v}
-				}
-			})
+			if t.vendor.set {
+				vendors = []schema.Vendor{t.vendor.v}
+			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err

@@ -376,16 +376,16 @@ func TestLint(t *testing.T) {
 	}
 }
 
-// fakeOpenAI is a scripted Chat Completions endpoint: a tool call, then an
-// answer that quotes the tool's result.
-// fakeOpenAI serves a scripted Chat Completions API; what it returns besides
-// the URL gives the system prompt and tool names of the latest request, a
-// tool sent with "strict": true marked " (strict)".
-func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
+// fakeOpenAI serves a scripted Chat Completions API: a tool call, then an
+// answer that quotes the tool's result, and again. What it returns besides
+// the URL gives the system prompt, the tool names (one sent with "strict":
+// true marked " (strict)") and the messages, as role: content, of the
+// latest request.
+func fakeOpenAI(t *testing.T) (string, func() (system string, tools, messages []string)) {
 	var mu sync.Mutex
 	turn := 0
 	var system string
-	var tools []string
+	var tools, messages []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Messages []map[string]any `json:"messages"`
@@ -402,6 +402,10 @@ func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 		n := turn
 		if len(body.Messages) > 0 && body.Messages[0]["role"] == "system" {
 			system = fmt.Sprint(body.Messages[0]["content"])
+		}
+		messages = messages[:0]
+		for _, m := range body.Messages {
+			messages = append(messages, fmt.Sprintf("%v: %v", m["role"], m["content"]))
 		}
 		tools = tools[:0]
 		for _, tl := range body.Tools {
@@ -422,10 +426,10 @@ func fakeOpenAI(t *testing.T) (string, func() (system string, tools []string)) {
 		fmt.Fprintf(w, `{"id":"2","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, answer)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/v1", func() (string, []string) {
+	return srv.URL + "/v1", func() (string, []string, []string) {
 		mu.Lock()
 		defer mu.Unlock()
-		return system, slices.Clone(tools)
+		return system, slices.Clone(tools), slices.Clone(messages)
 	}
 }
 
@@ -438,7 +442,7 @@ func TestChat(t *testing.T) {
 	r := mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
 	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← added note #1: milk")
 	// The model is told the server's instructions and offered its skill.
-	system, tools := seen()
+	system, tools, _ := seen()
 	if !strings.Contains(system, "<server_instructions>") || !strings.Contains(system, "\n- demo/weekly-review: Review the week's notes") {
 		t.Errorf("system prompt lacks the instructions or the skill:\n%s", system)
 	}
@@ -446,9 +450,13 @@ func TestChat(t *testing.T) {
 	if !slices.Contains(tools, "load_skill") || !slices.Contains(tools, "get_note (strict)") {
 		t.Errorf("tools offered: %v", tools)
 	}
-	// Interactive, from stdin.
-	r = mcpbridge(t, dir, "remember milk\n", env, "chat", "--model", "test-model")
-	expect(t, r, 0, "The tool said: added note #1: milk")
+	// Interactive, from stdin: the second turn carries the first.
+	r = mcpbridge(t, dir, "remember milk\nand again\n", env, "chat", "--model", "test-model")
+	expect(t, r, 0, "The tool said: added note #1: milk", "The tool said: added note #2: milk")
+	_, _, messages := seen()
+	if !slices.Contains(messages, "user: remember milk") || !slices.Contains(messages, "assistant: The tool said: added note #1: milk") {
+		t.Errorf("the second turn lacks the first:\n%s", strings.Join(messages, "\n"))
+	}
 }
 
 // children lists the pids whose parent is pid.

@@ -35,7 +35,7 @@ type target struct {
 }
 
 func addTarget(fs *flag.FlagSet) *target {
-	t := &target{headers: headers{}, env: headers{}, vendor: vendorFlag{schema.Anthropic}}
+	t := &target{headers: headers{}, env: headers{}, vendor: vendorFlag{v: schema.Anthropic}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
 	fs.StringVar(&t.transport, "transport", "", "force the HTTP transport: streamable_http or sse")
 	fs.Var(t.headers, "header", "an HTTP header 'Name: value' for --url (repeatable)")

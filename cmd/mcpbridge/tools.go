@@ -115,14 +115,11 @@ func summarize(raw json.RawMessage) string {
 		}
 		parts = append(parts, name+" "+typ)
 	}
-	return strings.Join(parts, ", ") + requiredNote(s.Required)
-}
-
-func requiredNote(required []string) string {
-	if len(required) == 0 {
-		return ""
+	out := strings.Join(parts, ", ")
+	if len(s.Required) > 0 {
+		out += "  (* required)"
 	}
-	return "  (* required)"
+	return out
 }
 
 // hints describes the annotations that matter to a person deciding to call.
@@ -149,6 +146,8 @@ func hints(a *tool.Annotations) string {
 }
 
 // printWire prints the definitions exactly as the vendor's API takes them.
+// A snapshot's definitions always carry a schema: schema.Lower gives a tool
+// without one an empty object's.
 func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 	var out any
 	switch v {
@@ -165,7 +164,7 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 		}
 		var tools []wire
 		for _, d := range defs {
-			tools = append(tools, wire{"function", function{d.Name, d.Description, params(d), d.Strict}})
+			tools = append(tools, wire{"function", function{d.Name, d.Description, d.InputSchema, d.Strict}})
 		}
 		out = tools
 	case schema.Gemini:
@@ -178,7 +177,7 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 		for _, d := range defs {
 			var p json.RawMessage
 			if !schema.NoArguments(d.InputSchema) { // Gemini refuses an object without properties
-				p = params(d)
+				p = d.InputSchema
 			}
 			decls = append(decls, decl{d.Name, d.Description, p})
 		}
@@ -191,7 +190,7 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 		}
 		var tools []wire
 		for _, d := range defs {
-			tools = append(tools, wire{d.Name, d.Description, params(d)})
+			tools = append(tools, wire{d.Name, d.Description, d.InputSchema})
 		}
 		out = tools
 	}
@@ -199,11 +198,4 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
-}
-
-func params(d tool.Definition) json.RawMessage {
-	if len(d.InputSchema) == 0 {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return d.InputSchema
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // Name is the Implementation name the demo server reports in its initialize
@@ -69,7 +71,7 @@ func New() *mcp.Server {
 // from its tools and resources: the Skills extension.
 func capabilities() *mcp.ServerCapabilities {
 	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}}
-	caps.AddExtension(skillsExtension, nil)
+	caps.AddExtension(skills.ExtensionID, nil)
 	return caps
 }
 

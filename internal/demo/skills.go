@@ -4,17 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The demo publishes one skill through the MCP Skills extension
-// (io.modelcontextprotocol/skills): a SKILL.md and one reference file,
+// weeklyReviewURI is the one skill the demo publishes through the MCP
+// Skills extension (skills.ExtensionID): a SKILL.md and one reference file,
 // served as resources under skill://.
-const skillsExtension = "io.modelcontextprotocol/skills"
-
 const weeklyReviewURI = "skill://weekly-review/SKILL.md"
 
 // skillFiles are the skill's files by URI, SKILL.md first in skillOrder.
@@ -100,7 +97,7 @@ func addSkills(s *mcp.Server) {
 	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
 		text, ok := skillFiles[uri]
-		if !ok || !strings.HasPrefix(uri, "skill://") {
+		if !ok {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		return markdownResult(uri, text), nil
