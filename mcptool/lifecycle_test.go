@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -47,7 +48,7 @@ var fastReconnect = mcptool.WithReconnect(mcptool.Reconnect{MinDelay: 10 * time.
 
 func TestStates(t *testing.T) {
 	var seen states
-	p := raw(t, "plain", mcptool.WithStateChange(seen.record))
+	p := raw(t, "", mcptool.WithStateChange(seen.record))
 	if st, _ := p.State(); st != mcptool.StateIdle {
 		t.Fatalf("before Connect: %v", st)
 	}
@@ -68,7 +69,7 @@ func TestStates(t *testing.T) {
 // tools listed again, and later calls work.
 func TestReconnectAfterServerDies(t *testing.T) {
 	var seen states
-	p := raw(t, "plain", fastReconnect, mcptool.WithStateChange(seen.record))
+	p := raw(t, "", fastReconnect, mcptool.WithStateChange(seen.record))
 	connect(t, p)
 	ctx := context.Background()
 	_, err := p.CallTool(ctx, "exit", nil)
@@ -92,7 +93,7 @@ func TestReconnectAfterServerDies(t *testing.T) {
 // new connection.
 func TestReconnectResendsIdempotentCall(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "died-once")
-	p := raw(t, "plain", fastReconnect, mcptool.WithEnv(map[string]string{"MCPTOOL_MARKER": marker}))
+	p := raw(t, "", fastReconnect, mcptool.WithEnv(map[string]string{hostile.MarkerEnv: marker}))
 	connect(t, p)
 	got, err := p.CallTool(context.Background(), "flaky", nil)
 	if err != nil || got != "answered on the second try" {
@@ -103,7 +104,7 @@ func TestReconnectResendsIdempotentCall(t *testing.T) {
 // While the connection is being rebuilt, calls fail at once with an error
 // that says so; Close stops the rebuilding.
 func TestCallsWhileReconnecting(t *testing.T) {
-	p := raw(t, "plain", mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
+	p := raw(t, "", mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
 	connect(t, p)
 	p.CallTool(context.Background(), "exit", nil)
 	eventually(t, "the provider to start reconnecting", func() bool {

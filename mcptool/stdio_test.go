@@ -16,13 +16,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
-// raw starts the test binary as a rawServer in mode over stdio.
+// raw starts the test binary as a hostile server in mode over stdio.
 func raw(t *testing.T, mode string, opts ...mcptool.Option) *mcptool.Provider {
 	t.Helper()
-	opts = append([]mcptool.Option{mcptool.WithName("raw"), mcptool.WithEnv(childEnv(rawEnv, mode))}, opts...)
+	opts = append([]mcptool.Option{mcptool.WithName("raw"), mcptool.WithEnv(childEnv(hostile.ChildEnv, mode))}, opts...)
 	p := mcptool.FromCommand(self(t), nil, opts...)
 	t.Cleanup(func() { p.Close() })
 	return p
@@ -78,7 +79,7 @@ func TestStdioEnvironmentDirStderrAndLogging(t *testing.T) {
 	var stderr syncBuffer
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	env := childEnv(rawEnv, "stderr", "SERVER_TOKEN", "given")
+	env := childEnv(hostile.ChildEnv, "stderr", "SERVER_TOKEN", "given")
 	p := mcptool.FromCommand(self(t), []string{"--api-key=sk-top-secret"},
 		mcptool.WithEnv(env), mcptool.WithDir(dir), mcptool.WithStderr(&stderr), mcptool.WithLogger(logger))
 	defer p.Close()
@@ -113,7 +114,7 @@ func TestStdioEnvironmentDirStderrAndLogging(t *testing.T) {
 }
 
 func TestStdioCloseStopsGrandchildren(t *testing.T) {
-	p := raw(t, "spawn")
+	p := raw(t, "")
 	connect(t, p)
 	out, err := p.CallTool(context.Background(), "spawn", nil)
 	if err != nil {
@@ -144,7 +145,7 @@ func TestStdioDiscoverProbeDoesNotHang(t *testing.T) {
 func TestConnectDeadline(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	p := raw(t, "hang", mcptool.WithConnectTimeout(300*time.Millisecond),
-		mcptool.WithEnv(map[string]string{"MCPTOOL_PIDFILE": pidfile}))
+		mcptool.WithEnv(map[string]string{hostile.PIDFileEnv: pidfile}))
 	err := p.Connect(context.Background())
 	var te *mcptool.TransportError
 	if !errors.As(err, &te) || !te.Timeout || te.Server != "raw" {
@@ -185,7 +186,7 @@ func TestConnectBadProtocolVersion(t *testing.T) {
 }
 
 func TestLineLimit(t *testing.T) {
-	p := raw(t, "big", mcptool.WithMaxLineLength(4096))
+	p := raw(t, "", mcptool.WithMaxLineLength(4096))
 	connect(t, p)
 	ctx := context.Background()
 	_, err := p.CallTool(ctx, "big", map[string]any{"size": 10000})
@@ -199,7 +200,7 @@ func TestLineLimit(t *testing.T) {
 }
 
 func TestServerDiesMidSession(t *testing.T) {
-	p := raw(t, "exit")
+	p := raw(t, "")
 	connect(t, p)
 	_, err := p.CallTool(context.Background(), "exit", nil)
 	var te *mcptool.TransportError
@@ -217,16 +218,19 @@ func TestServerDiesMidSession(t *testing.T) {
 	}
 }
 
-// pipeProvider connects a provider to a rawServer in this process.
-func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.Provider, *rawServer, error) {
+// pipeProvider connects a provider to a hostile server in this process.
+func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.Provider, *hostile.Server, error) {
 	t.Helper()
-	s := &rawServer{mode: mode}
+	s, err := hostile.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.serve(sr, sw)
+		s.Serve(sr, sw)
 		sw.Close()
 	}()
 	t.Cleanup(func() {
@@ -246,8 +250,8 @@ func TestPagination(t *testing.T) {
 	if got := strings.Join(p.ToolNames(), ","); got != "tool_,tool_p2,tool_p3" {
 		t.Fatalf("tools %s", got)
 	}
-	if s.count("tools/list") != 3 {
-		t.Fatalf("%d pages requested", s.count("tools/list"))
+	if s.Count("tools/list") != 3 {
+		t.Fatalf("%d pages requested", s.Count("tools/list"))
 	}
 	_, _, err = pipeProvider(t, "cursor-loop")
 	var pe *mcptool.ProtocolError
@@ -258,8 +262,8 @@ func TestPagination(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Server != "piped" || !strings.Contains(err.Error(), "more than 5 pages") {
 		t.Fatalf("page cap: %v", err)
 	}
-	if s.count("tools/list") != 5 {
-		t.Fatalf("%d pages requested past the cap of 5", s.count("tools/list"))
+	if s.Count("tools/list") != 5 {
+		t.Fatalf("%d pages requested past the cap of 5", s.Count("tools/list"))
 	}
 }
 

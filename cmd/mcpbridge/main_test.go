@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 )
 
@@ -33,6 +34,7 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	hostile.ServeIfChild()
 	if os.Getenv("MCPBRIDGE_TEST_SERVER") == "recursive" {
 		os.Exit(serveRecursive())
 	}
@@ -81,6 +83,21 @@ func serveRecursive() int {
 		return 1
 	}
 	return 0
+}
+
+// hostileServer returns the arguments that make mcpbridge start this test
+// binary as a hostile server in mode: the --env flag that names the mode,
+// then the command after --.
+func hostileServer(t *testing.T, mode string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode == "" {
+		mode = "-"
+	}
+	return []string{"--env", hostile.ChildEnv + "=" + mode, "--env", "GORACE=atexit_sleep_ms=0", "--", exe}
 }
 
 type result struct {

@@ -1,0 +1,184 @@
+package hostile
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sync"
+)
+
+// A Request is one JSON-RPC message the server read.
+type Request struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// IsNotification reports whether r expects no answer.
+func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
+
+// A mode is one way of misbehaving. answer is asked first about every
+// request and may answer it (handled), or leave it to the well-behaved
+// default; serve, if set, replaces the whole line loop, for misbehaviour
+// below JSON-RPC (a server that stops reading, say).
+type mode struct {
+	doc    string
+	answer func(s *Server, req *Request) (reply string, handled bool)
+	serve  func(s *Server, r io.Reader, w io.Writer) error
+}
+
+// Modes returns the name and a one-line description of every mode, sorted
+// by name.
+func Modes() map[string]string {
+	out := make(map[string]string, len(modes))
+	for name, m := range modes {
+		out[name] = m.doc
+	}
+	return out
+}
+
+// ModeNames returns the names of every mode, sorted.
+func ModeNames() []string { return slices.Sorted(maps.Keys(modes)) }
+
+// A Server is one hostile server in one mode. It counts the requests it
+// reads by method, so a test can check what a client sent.
+type Server struct {
+	mode *mode
+	name string
+
+	mu     sync.Mutex
+	counts map[string]int
+	wmu    sync.Mutex
+}
+
+// New returns a server in the named mode, or an error naming the modes
+// there are.
+func New(name string) (*Server, error) {
+	m, ok := modes[name]
+	if !ok {
+		return nil, fmt.Errorf("hostile: no mode %q (there are %v)", name, ModeNames())
+	}
+	return &Server{mode: &m, name: name, counts: map[string]int{}}, nil
+}
+
+// Mode returns the server's mode name.
+func (s *Server) Mode() string { return s.name }
+
+// Count returns how many requests or notifications of method the server
+// has read.
+func (s *Server) Count(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts[method]
+}
+
+// Serve answers the requests read from r on w until r ends.
+func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	if s.mode.serve != nil {
+		return s.mode.serve(s, r, w)
+	}
+	return s.lines(r, w)
+}
+
+// lines is the well-behaved line loop: one message per line, each answered
+// as Handle says.
+func (s *Server) lines(r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		reply, ok := s.Handle(sc.Bytes())
+		if ok {
+			s.write(w, reply)
+		}
+	}
+	return sc.Err()
+}
+
+// write writes one line; answers from several goroutines never interleave.
+func (s *Server) write(w io.Writer, line string) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	io.WriteString(w, line+"\n")
+}
+
+// Handle answers one message, as the line loop and the HTTP handler do:
+// reply is the answer's JSON, and ok is false when there is none (a
+// notification, or a request the mode leaves unanswered).
+func (s *Server) Handle(line []byte) (reply string, ok bool) {
+	var req Request
+	if json.Unmarshal(line, &req) != nil {
+		return "", false
+	}
+	s.mu.Lock()
+	s.counts[req.Method]++
+	s.mu.Unlock()
+	if s.mode.answer != nil {
+		if reply, handled := s.mode.answer(s, &req); handled {
+			return reply, reply != ""
+		}
+	}
+	if req.IsNotification() {
+		return "", false
+	}
+	return wellBehaved(&req), true
+}
+
+// Result is the JSON-RPC answer to id with result v (a json.RawMessage is
+// sent as it is).
+func Result(id json.RawMessage, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // a mode's own table: a bug in this package
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, data)
+}
+
+// Error is the JSON-RPC error answer to id.
+func Error(id json.RawMessage, code int, msg string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, code, msg)
+}
+
+// Text is a tools/call result of one text part.
+func Text(id json.RawMessage, text string) string {
+	return Result(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+}
+
+// CallParams decodes the parameters of a tools/call.
+func CallParams(req *Request) (name string, args map[string]any) {
+	var p struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	json.Unmarshal(req.Params, &p)
+	return p.Name, p.Arguments
+}
+
+// Echo is a well-behaved tool: it answers its text argument.
+var Echo = map[string]any{
+	"name":        "echo",
+	"description": "Echoes its text.",
+	"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}},
+}
+
+// Flaky is read-only, so safe to send again; its first call kills the
+// server when [MarkerEnv] names a file that does not exist yet.
+var Flaky = map[string]any{
+	"name":        "flaky",
+	"inputSchema": map[string]any{"type": "object"},
+	"annotations": map[string]any{"readOnlyHint": true},
+}
+
+// InitializeResult is what a well-behaved server answers to initialize.
+func InitializeResult(version string) map[string]any {
+	return map[string]any{
+		"protocolVersion": version,
+		"capabilities": map[string]any{
+			"tools":      map[string]any{},
+			"extensions": map[string]any{"io.modelcontextprotocol/skills": map[string]any{}},
+		},
+		"serverInfo": map[string]any{"name": "hostile", "version": "1.0"},
+	}
+}
