@@ -52,7 +52,9 @@ type Config struct {
 	// read_skill_file, every read verified against the server's listing. A
 	// skill costs its line until it is used.
 	Skills []SkillSet
-	// Policy, if set, judges every call before it runs.
+	// Policy, if set, judges every call before it runs, under every name
+	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
+	// denies out of what the model is offered.
 	Policy *policy.Policy
 	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
 	MaxSteps int
@@ -143,10 +145,14 @@ func New(cfg Config) (*Agent, error) {
 			a.defs = append(a.defs, d)
 		}
 	}
+	var gate *policy.Policy
 	if cfg.Policy != nil {
+		// The gate knows every tool by each of its names, so that a rule
+		// holds under the namespaced name and the alias alike.
+		gate = cfg.Policy.For(a.defs)
 		allowed := a.defs[:0:0]
 		for _, d := range a.defs {
-			if cfg.Policy.Allowed(d.Name) {
+			if gate.Allowed(d.Name) {
 				allowed = append(allowed, d)
 			}
 		}
@@ -157,8 +163,8 @@ func New(cfg Config) (*Agent, error) {
 		handlers = append(handlers, cfg.Handler)
 	}
 	a.handler = tool.Compose(handlers...)
-	if cfg.Policy != nil {
-		a.handler = cfg.Policy.Handler(a.handler)
+	if gate != nil {
+		a.handler = gate.Handler(a.handler)
 	}
 	budget := cfg.ToolTokenBudget
 	if budget == 0 {

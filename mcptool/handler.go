@@ -7,20 +7,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// AliasPrefix starts the alias mcp__<server>__<tool> under which some agents
-// and prompts name an MCP tool. A call by the alias runs <tool>; the <server>
-// part is not checked, so gates must judge a call under both names (package
-// policy does) and their patterns are best written against the tool's own
-// name.
-const AliasPrefix = "mcp__"
 
 // A HandlerOption configures [Provider.Handler].
 type HandlerOption func(*handlerConfig)
@@ -41,7 +33,9 @@ func GateDiscovery(on bool) HandlerOption { return func(c *handlerConfig) { c.ga
 // server. It may be taken before Connect; calls made while the provider is
 // not connected fail with [ErrNotConnected].
 //
-// The handler accepts the alias mcp__<server>__<tool> for any tool. A result
+// The handler accepts the alias mcp__<server>__<tool> of any of its tools,
+// where <server> is the provider's name ([Provider.Name]): an alias naming
+// another server is not this handler's, so a composition passes it on. A result
 // the server marks isError becomes a [tool.FailedError] (failed, not
 // refused), as does a successful result that breaks the tool's output schema
 // (wrapping a [SchemaError]). Results are converted for the model as
@@ -56,14 +50,9 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		if err != nil {
 			return tool.Result{}, err
 		}
-		target := name
-		if cfg.gated {
-			var ok bool
-			if target, ok = s.catalog().resolve(name, s.catalog().isOffered); !ok {
-				return tool.Result{}, &tool.UnservedError{Name: name}
-			}
-		} else {
-			target, _ = s.catalog().resolve(name, s.catalog().isOffered)
+		target, ok := p.resolve(name, s.catalog().isOffered)
+		if !ok && cfg.gated {
+			return tool.Result{}, &tool.UnservedError{Name: name}
 		}
 		args = tool.ObjectArgs(args)
 		if !isObject(args) {
@@ -84,36 +73,19 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 }
 
 // resolve maps a called name to the server's tool name: the name itself if
-// known, else, for an alias, the first tool named after a "__" of it that is
-// known. ok reports whether the result is known; if not, name is the alias's
-// tool part (or name itself), for an ungated call.
-func (c *catalog) resolve(name string, known func(string) bool) (target string, ok bool) {
+// known, or, for the alias mcp__<server>__<tool> whose server part is this
+// provider's name, its tool part if known. ok reports whether the result is
+// known; if not, target is what an ungated call sends: the tool part of an
+// alias of this server, or else name itself.
+func (p *Provider) resolve(name string, known func(string) bool) (target string, ok bool) {
 	if known(name) {
 		return name, true
 	}
-	rest, isAlias := strings.CutPrefix(name, AliasPrefix)
-	if !isAlias {
+	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return o.Server == p.name })
+	if !ok {
 		return name, false
 	}
-	first := ""
-	for i := strings.Index(rest, "__"); i >= 0; {
-		candidate := rest[i+2:]
-		if first == "" {
-			first = candidate
-		}
-		if known(candidate) {
-			return candidate, true
-		}
-		j := strings.Index(candidate, "__")
-		if j < 0 {
-			break
-		}
-		i += 2 + j
-	}
-	if first == "" {
-		return name, false
-	}
-	return first, false
+	return o.Tool, known(o.Tool)
 }
 
 // CallTool calls any tool of the server, offered or not (the filters shape
@@ -121,7 +93,7 @@ func (c *catalog) resolve(name string, known func(string) bool) (target string, 
 // one string: a single text as it is; several parts as a JSON array of
 // strings, each non-text part as a one-line note; a result marked isError as
 // {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
-// too.
+// too, <server> being the provider's name.
 func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
 	res, err := p.CallToolResult(ctx, name, args)
 	if err != nil {
@@ -151,7 +123,7 @@ func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*
 	if err != nil {
 		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
 	}
-	target, _ := s.catalog().resolve(name, s.catalog().isListed)
+	target, _ := p.resolve(name, s.catalog().isListed)
 	return p.call(ctx, s, target, raw)
 }
 
