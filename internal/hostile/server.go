@@ -23,11 +23,13 @@ func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
 // A mode is one way of misbehaving. answer is asked first about every
 // request and may answer it (handled), or leave it to the well-behaved
 // default; serve, if set, replaces the whole line loop, for misbehaviour
-// below JSON-RPC (a server that stops reading, say).
+// below JSON-RPC (a server that stops reading, say); stderr, if set, is a
+// line a server process writes to its stderr as it starts.
 type mode struct {
 	doc    string
 	answer func(s *Server, req *Request) (reply string, handled bool)
 	serve  func(s *Server, r io.Reader, w io.Writer) error
+	stderr string
 }
 
 // Modes returns the name and a one-line description of every mode, sorted
