@@ -25,7 +25,8 @@
 //     as the tool gave it.
 //   - A skill is read only when the model takes it up (load_skill, then
 //     read_skill_file for its other files), every read verified against the
-//     server's listing by package skills.
+//     server's listing by package skills. Its SKILL.md is read once, however
+//     many calls take it up at once.
 //   - A call to a tool that does not exist is answered with the name the
 //     model most likely meant ([tool.Suggest]), never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each

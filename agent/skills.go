@@ -52,15 +52,28 @@ type offeredSkill struct {
 	skill skills.Skill
 }
 
-// skillShelf serves the skill tools of one agent. It caches the skills
-// loaded, so that SKILL.md is read once however often the model loads the
-// skill or reads its files; read_skill_file loads a skill not yet loaded,
-// since reading a file needs the verified listing a load gives.
+// skillShelf serves the skill tools of one agent. It keeps the skills
+// loaded, so that SKILL.md is read once however often, and by however many
+// calls at once, the model loads the skill or reads its files;
+// read_skill_file loads a skill not yet loaded, since reading a file needs
+// the verified listing a load gives.
 type skillShelf struct {
-	byID   map[string]offeredSkill
-	order  []offeredSkill
-	mu     sync.Mutex
-	loaded map[string]*skills.Loaded
+	byID  map[string]offeredSkill
+	order []offeredSkill
+	mu    sync.Mutex
+	loads map[string]*skillLoad
+}
+
+// A skillLoad is one load of a skill: the calls that ask for the skill while
+// it runs wait for it and share its outcome, and once it has succeeded every
+// later call does.
+type skillLoad struct {
+	done chan struct{}
+	l    *skills.Loaded
+	err  error
+	// cancelled reports that the loading call's context ended, which says
+	// nothing about the skill: a waiting call loads it anew.
+	cancelled bool
 }
 
 // newSkillShelf offers the skills of sets. A skill whose name or URI is not
@@ -68,7 +81,7 @@ type skillShelf struct {
 // it, or it is over maxSkillID) is not offered, with a warning: the skills
 // package never lists one, but a SkillSet may be made by hand.
 func newSkillShelf(sets []SkillSet, logger *slog.Logger) (*skillShelf, error) {
-	sh := &skillShelf{byID: map[string]offeredSkill{}, loaded: map[string]*skills.Loaded{}}
+	sh := &skillShelf{byID: map[string]offeredSkill{}, loads: map[string]*skillLoad{}}
 	for i := range sets {
 		set := &sets[i]
 		if !labelPattern.MatchString(set.Server) {
@@ -201,22 +214,35 @@ func (sh *skillShelf) load(ctx context.Context, id string) (offeredSkill, *skill
 		}
 		return o, nil, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)
 	}
-	sh.mu.Lock()
-	l := sh.loaded[id]
-	sh.mu.Unlock()
-	if l != nil {
-		return o, l, nil
+	for {
+		sh.mu.Lock()
+		ld := sh.loads[id]
+		if ld == nil {
+			ld = &skillLoad{done: make(chan struct{})}
+			sh.loads[id] = ld
+			sh.mu.Unlock()
+			ld.l, ld.err = o.set.Client.Load(ctx, o.skill.URI)
+			if ld.err != nil {
+				// Not kept: the next call tries again.
+				ld.cancelled = ctx.Err() != nil
+				sh.mu.Lock()
+				delete(sh.loads, id)
+				sh.mu.Unlock()
+			}
+			close(ld.done)
+		} else {
+			sh.mu.Unlock()
+		}
+		select {
+		case <-ld.done:
+		case <-ctx.Done():
+			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ctx.Err())
+		}
+		switch {
+		case ld.err == nil:
+			return o, ld.l, nil
+		case !ld.cancelled || ctx.Err() != nil:
+			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ld.err)
+		}
 	}
-	l, err := o.set.Client.Load(ctx, o.skill.URI)
-	if err != nil {
-		return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, err)
-	}
-	sh.mu.Lock()
-	if prev := sh.loaded[id]; prev != nil {
-		l = prev
-	} else {
-		sh.loaded[id] = l
-	}
-	sh.mu.Unlock()
-	return o, l, nil
 }
