@@ -140,7 +140,8 @@ func Result(id json.RawMessage, v any) string {
 
 // Error is the JSON-RPC error answer to id.
 func Error(id json.RawMessage, code int, msg string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, code, msg)
+	m, _ := json.Marshal(msg) // not %q: Go's escapes are not all JSON's
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, m)
 }
 
 // Text is a tools/call result of one text part.
