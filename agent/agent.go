@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -107,7 +108,7 @@ func New(cfg Config) (*Agent, error) {
 	system := cfg.System
 	var skillTools []tool.Tool
 	if len(cfg.Skills) > 0 {
-		shelf, err := newSkillShelf(cfg.Skills)
+		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
 		if err != nil {
 			return nil, err
 		}
@@ -277,6 +278,7 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 		}
 	}
 	a.cfg.Logger.Debug("tool call failed", "tool", c.Name, "error", err)
+	text = untrusted.Text(text) // it may quote the server
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}

@@ -14,6 +14,10 @@
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
 // 2 usage or configuration error; 3 connection, transport or protocol error.
+//
+// What a server sends is printed without terminal escapes or invisible
+// characters; a tool's result and a resource's text only on a terminal (a
+// pipe or a file gets them unchanged), and JSON output escapes them instead.
 package main
 
 import (
@@ -24,8 +28,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
 // version is the release; a build may set it with -ldflags "-X main.version=...".
@@ -105,7 +110,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 	}
 	code := exitCode(err)
 	if !errors.Is(err, errReported) {
-		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, oneLine(err.Error()))
+		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, untrusted.Line(err.Error()))
 	}
 	if code == exitUsage && errors.As(err, new(*usageError)) {
 		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)
@@ -154,9 +159,4 @@ func printHelp(w io.Writer, c *command) {
 	if c.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
 	}
-}
-
-// oneLine keeps an error to the single line the contract promises.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

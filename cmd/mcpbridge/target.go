@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -192,11 +193,11 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 	return ts, cfg, nil
 }
 
-// serverStderr is where servers' own stderr goes: ours with -v, else
-// nowhere, so that a command's output is its own.
+// serverStderr is where servers' own stderr goes: ours, cleaned, with -v,
+// else nowhere, so that a command's output is its own.
 func serverStderr(w io.Writer, verbose bool) io.Writer {
 	if verbose {
-		return w
+		return cleanWriter{w}
 	}
 	return io.Discard
 }
@@ -227,7 +228,7 @@ func (p *progress) update(st toolset.ServerStatus) {
 		if _, ok := p.started[st.Name]; !ok {
 			p.started[st.Name] = time.Now()
 			if p.term {
-				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), st.Name)
+				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), untrusted.Line(st.Name))
 			}
 		}
 	case mcptool.StateReady:
@@ -242,9 +243,9 @@ func (p *progress) update(st toolset.ServerStatus) {
 		p.done[st.Name] = true
 		why := "failed"
 		if st.Err != nil {
-			why = oneLine(st.Err.Error())
+			why = untrusted.Line(st.Err.Error())
 		}
-		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), st.Name, why, p.elapsed(st.Name))
+		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
 	}
 }
 
@@ -255,7 +256,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	for _, st := range all {
 		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
-			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), st.Name, st.Tools, p.took[st.Name])
+			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), st.Tools, p.took[st.Name])
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -39,7 +40,7 @@ var toolsCmd = &command{
 			}
 			printTools(s.out, defs, useColor(s.out))
 			for _, d := range ts.Diagnostics() {
-				fmt.Fprintf(s.err, "left out: %s\n", d)
+				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
 			return nil
 		}
@@ -56,9 +57,9 @@ func printTools(w io.Writer, defs []tool.Definition, color bool) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", paint(color, cyan, d.Name))
-		if line, _, _ := strings.Cut(strings.TrimSpace(d.Description), "\n"); line != "" {
-			fmt.Fprintf(w, "  %s\n", line)
+		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(d.Name)))
+		if line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n"); line != "" {
+			fmt.Fprintf(w, "  %s\n", untrusted.Line(line))
 		}
 		if params := summarize(d.InputSchema); params != "" {
 			fmt.Fprintf(w, "  parameters: %s\n", params)
@@ -115,7 +116,7 @@ func summarize(raw json.RawMessage) string {
 		}
 		parts = append(parts, name+" "+typ)
 	}
-	out := strings.Join(parts, ", ")
+	out := untrusted.Line(strings.Join(parts, ", "))
 	if len(s.Required) > 0 {
 		out += "  (* required)"
 	}
@@ -194,8 +195,5 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 		}
 		out = tools
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }

@@ -21,7 +21,12 @@ var modes = map[string]mode{
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
-	"stderr":          {doc: "writes a line to stderr as it starts"},
+	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+
+	// Server text that reaches the model's prompt or a person's terminal.
+	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
+	"skills-hostile":         {doc: "lists skills with line breaks, headings, escapes and spaces in URIs, paths and descriptions", answer: skillsHostile},
+	"escapes":                {doc: "puts terminal escapes in its info, instructions, tools, results, resources, skills and stderr", answer: escapes, stderr: "stderr" + Escapes},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {
