@@ -76,7 +76,7 @@ var infoCmd = &command{
 					fmt.Fprintf(s.out, "  instructions:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
 				}
 			}
-			return nil
+			return notStarted(ts)
 		}
 	},
 }

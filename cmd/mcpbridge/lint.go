@@ -69,6 +69,9 @@ var lintCmd = &command{
 				}
 			}
 			fmt.Fprintf(s.out, "%d tool checks over %d vendor(s): %d refused, %d changed or renamed\n", tools, len(vendors), refused, warnings)
+			if err := notStarted(ts); err != nil {
+				return err
+			}
 			if refused > 0 {
 				return &exitError{code: exitFailed, err: fmt.Errorf("%d tool(s) would be refused", refused)}
 			}

@@ -10,7 +10,8 @@
 //
 // Servers come from a command after --, from --url, or from --config (the
 // mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,
-// ./mcp.json if it exists, else the bundled demo server.
+// ./mcp.json if it exists (once the user has trusted it on a terminal),
+// else the bundled demo server.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
 // 2 usage or configuration error; 3 connection, transport or protocol error.
@@ -142,7 +143,7 @@ Target (where the servers come from), for every command but serve-demo:
   -- COMMAND ARGS...     a server started over stdio
   --url URL              a server over streamable HTTP (SSE if the path ends in /sse)
   --config FILE          an mcpServers / VS Code config; --server NAME picks one
-  (none)                 ./mcp.json if present, else the bundled demo server
+  (none)                 ./mcp.json if present and trusted (asked once), else the bundled demo server
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
 Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error.

@@ -76,7 +76,7 @@ func redactValue(v string) string {
 }
 
 // resolve turns the target flags and the command after "--" into a config.
-func (t *target) resolve(serverCmd []string) (*toolset.Config, error) {
+func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -131,6 +131,16 @@ func (t *target) resolve(serverCmd []string) (*toolset.Config, error) {
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
+	if t.config == "" {
+		// Found, not given: it runs only if the user trusts it.
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		if err := trustLocal(path, data, cfg, s); err != nil {
+			return nil, err
+		}
+	}
 	if t.server != "" {
 		var picked []toolset.ServerConfig
 		var names []string
@@ -162,7 +172,7 @@ func serverName(s string) string {
 // start resolves the target and starts its servers, showing a line per
 // server as it becomes ready or fails.
 func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*toolset.Toolset, *toolset.Config, error) {
-	cfg, err := t.resolve(serverCmd)
+	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -191,6 +201,27 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 	}
 	p.ready(ts.Status())
 	return ts, cfg, nil
+}
+
+// notStarted fails a command whose output covers every configured server
+// (tools, info, lint) when one did not start, after the output of the
+// others: a check in CI must not pass on a server it never saw. The
+// progress lines have said why each failed.
+func notStarted(ts *toolset.Toolset) error {
+	var failed []string
+	for _, st := range ts.Status() {
+		if st.State == mcptool.StateFailed {
+			failed = append(failed, fmt.Sprintf("%q", st.Name))
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	noun := "server"
+	if len(failed) > 1 {
+		noun = "servers"
+	}
+	return &exitError{code: exitTransport, err: fmt.Errorf("%s %s did not start", noun, strings.Join(failed, ", "))}
 }
 
 // serverStderr is where servers' own stderr goes: ours, cleaned, with -v,

@@ -36,13 +36,16 @@ var toolsCmd = &command{
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				return printWire(s.out, t.vendor.v, defs)
+				if err := printWire(s.out, t.vendor.v, defs); err != nil {
+					return err
+				}
+				return notStarted(ts)
 			}
 			printTools(s.out, defs, useColor(s.out))
 			for _, d := range ts.Diagnostics() {
 				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
-			return nil
+			return notStarted(ts)
 		}
 	},
 }
