@@ -91,7 +91,15 @@ func newSkillShelf(sets []SkillSet, logger *slog.Logger) (*skillShelf, error) {
 			return nil, fmt.Errorf("agent: skills of server %q: no client", set.Server)
 		}
 		var offer []skills.Skill
+		seen := map[string]bool{}
 		for _, s := range set.Skills {
+			if seen[s.URI] {
+				// The server listed one skill twice: its mistake must not
+				// stop the host.
+				logger.Warn("skill listed twice; offering it once", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
+				continue
+			}
+			seen[s.URI] = true
 			if !nameable(s.Name) || !nameable(s.URI) {
 				logger.Warn("skill not offered: its name or URI is not one printable line", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
 				continue
@@ -108,7 +116,7 @@ func newSkillShelf(sets []SkillSet, logger *slog.Logger) (*skillShelf, error) {
 				id = set.Server + "/" + s.URI
 			}
 			if _, dup := sh.byID[id]; dup {
-				return nil, fmt.Errorf("agent: skill %q offered twice", id)
+				return nil, fmt.Errorf("agent: skill %q offered twice: two skill sets have the label %q", id, set.Server)
 			}
 			o := offeredSkill{id: id, set: set, skill: s}
 			sh.byID[id] = o

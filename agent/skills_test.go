@@ -314,3 +314,27 @@ func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
 		}
 	})
 }
+
+// Proves that a server listing one skill twice costs the host nothing but a
+// warning: the skill is offered once. Two sets under one label are still
+// the host's mistake, and an error.
+func TestSkillListedTwice(t *testing.T) {
+	notes := demoProvider(t)
+	client := skills.New(notes)
+	list, err := client.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := append(slices.Clone(list), list...)
+	a, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: twice}}})
+	if err != nil {
+		t.Fatalf("a server's duplicate stopped the host: %v", err)
+	}
+	if n := strings.Count(a.System(), "notes/weekly-review"); n != 1 {
+		t.Fatalf("the skill is in the prompt %d times, want once:\n%s", n, a.System())
+	}
+	set := agent.SkillSet{Server: "notes", Client: client, Skills: list}
+	if _, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{set, set}}); err == nil {
+		t.Fatal("two sets under one label were accepted")
+	}
+}
