@@ -39,7 +39,8 @@ func GateDiscovery(on bool) HandlerOption { return func(c *handlerConfig) { c.ga
 // the server marks isError becomes a [tool.FailedError] (failed, not
 // refused), as does a successful result that breaks the tool's output schema
 // (wrapping a [SchemaError]). Results are converted for the model as
-// [ToResult] describes.
+// [ToResult] describes; see [Provider.CallToolResult] for a result that
+// cannot be decoded.
 func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 	cfg := handlerConfig{gated: true}
 	for _, o := range opts {
@@ -112,6 +113,16 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 // listing declared an output schema is checked against it; a breach, or a
 // missing structured result, is a [SchemaError].
 //
+// A content part go-sdk cannot decode (corrupt base64, a missing or unknown
+// type, a member of the wrong type) is replaced by a text part holding the
+// one-line note [ToText] would give it, and the other parts are kept. A
+// result that is null, has no content, content that is not an array, or
+// cannot be decoded at all is a [ProtocolError]. This needs the raw
+// result, which this package reads over stdio, streamable HTTP and go-sdk's
+// in-memory and io transports; over another transport given to
+// [FromTransport], or the legacy SSE one, go-sdk's decoding is final (a bad
+// part fails the call with a ProtocolError, and a null result is empty).
+//
 // args is anything that encodes as a JSON object (a json.RawMessage is sent
 // as it is); nil sends {}.
 func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
@@ -169,8 +180,11 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer p.progress.Delete(token)
 			params.SetProgressToken(token)
 		}
+		ctx, caught := withCatch(ctx)
+		defer caught.release()
 		var err error
 		res, err = s.cs.CallTool(ctx, params)
+		res, err = p.judge(ctx, name, caught, res, err)
 		return err
 	})
 	if err != nil {
@@ -180,6 +194,38 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		if err := p.checkOutput(s, name, res); err != nil {
 			return res, err
 		}
+	}
+	return res, nil
+}
+
+// judge completes go-sdk's answer to a tools/call with the raw result,
+// where the transport kept it: a result that arrived but that go-sdk could
+// not decode is salvaged part by part, and an empty one is checked for what
+// go-sdk decodes as empty but the protocol does not allow (null, no
+// content). What cannot be had is a [ProtocolError].
+func (p *Provider) judge(ctx context.Context, name string, caught *rawCatch, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case err == nil && (len(res.Content) > 0 || res.StructuredContent != nil):
+		return res, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, err
+	}
+	raw, ok := caught.raw()
+	switch {
+	case !ok:
+		return res, err
+	case err == nil:
+		_, _, err = shape(raw)
+	case json.Unmarshal(raw, new(mcp.CallToolResult)) == nil:
+		// Not a result go-sdk could not decode: a multi-round-trip
+		// whose input could not be given, say.
+		return nil, err
+	default:
+		p.cfg.logger.Debug("go-sdk could not decode a tool result; salvaging its parts", "server", p.name, "tool", name, "error", err)
+		res, err = salvage(raw)
+	}
+	if err != nil {
+		return nil, &ProtocolError{Server: p.name, Op: operation{"tools/call", name}.String(), Err: err}
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	_ "image/gif" // decoders for the image formats vision models take
 	_ "image/jpeg"
 	_ "image/png"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "golang.org/x/image/webp"
@@ -136,11 +137,33 @@ func contentText(c mcp.Content) string {
 	return note("unknown", "")
 }
 
+// note is the one line that stands for a part the model is not shown. The
+// MIME type is the server's, so only one that looks like one is named.
 func note(kind, mime string) string {
-	if mime == "" {
+	if !plausibleMIME(mime) {
 		mime = "unknown type"
 	}
 	return fmt.Sprintf("[%s content (%s) not shown to the model]", kind, mime)
+}
+
+// plausibleMIME reports whether s looks like a MIME type: type/subtype,
+// in the characters RFC 6838 allows, within its length limits.
+func plausibleMIME(s string) bool {
+	slash := strings.IndexByte(s, '/')
+	if slash < 1 || slash == len(s)-1 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == slash:
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$&-^_.+", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // visionImage reports whether data decodes as an image in a format a vision

@@ -41,6 +41,7 @@ var modes = map[string]mode{
 	"deep-result":       {doc: "answers tools/call with structured content nested depth deep (default 100000)", answer: deepResult},
 	"bad-utf8":          {doc: "answers a text part holding bytes that are not UTF-8", answer: badUTF8},
 	"many-parts":        {doc: "answers tools/call with many empty text parts (default 1000000)", answer: manyParts},
+	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {

@@ -81,6 +81,18 @@ var badParts = onCall(func(id json.RawMessage, _ map[string]any) string {
 	)
 })
 
+// corruptBlob answers resources/read with a text and a blob whose base64
+// is corrupt.
+func corruptBlob(_ *Server, req *Request) (string, bool) {
+	if req.Method != "resources/read" {
+		return "", false
+	}
+	return Result(req.ID, map[string]any{"contents": []any{
+		map[string]any{"uri": "file:///a.txt", "text": "kept?"},
+		map[string]any{"uri": "file:///b.bin", "mimeType": "application/octet-stream", "blob": "*"},
+	}}), true
+}
+
 // deepResult answers a result whose structured content nests "depth"
 // arrays (100000 if not given): more than any JSON decoder here takes.
 var deepResult = onCall(func(id json.RawMessage, args map[string]any) string {
