@@ -42,6 +42,12 @@ var modes = map[string]mode{
 	"bad-utf8":          {doc: "answers a text part holding bytes that are not UTF-8", answer: badUTF8},
 	"many-parts":        {doc: "answers tools/call with many empty text parts (default 1000000)", answer: manyParts},
 	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
+
+	// The stdio wire (stdio.go).
+	"deaf":     {doc: "stops reading stdin once it has answered tools/list (see StuckFileEnv)", serve: deaf},
+	"not-json": {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
+	"flood":    {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
+	"banner":   {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {
