@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -53,8 +54,15 @@ type Conn struct {
 	stdout *os.File
 	stderr *os.File // our end of the stderr pipe; nil if the server writes to a file itself
 
-	writeMu sync.Mutex // one message per line: writes must not interleave
-	enc     *encoder   // guarded by writeMu
+	// writeLock is held while a line is written (writes must not
+	// interleave); a channel, so that waiting for it can be abandoned.
+	writeLock chan struct{}
+	enc       *encoder // guarded by writeLock
+
+	failed   chan struct{} // closed when the stream broke; see fail
+	failErr  error         // set before failed is closed
+	failOnce sync.Once
+	deaf     atomic.Bool // a write was abandoned: the server is not reading
 
 	incoming   chan jsonrpc.Message // unbuffered, so readerDone implies all were taken
 	wake       chan struct{}        // a synthetic message was queued in pending
@@ -74,7 +82,8 @@ type Conn struct {
 	done       chan struct{} // exited, and its process group is gone
 	stderrDone chan struct{} // nil when there is no stderr copier
 
-	replies sync.WaitGroup // answers written back by the reader
+	replies    sync.WaitGroup // answers written back by the reader
+	replySlots chan struct{}  // bounds the answers waiting to be written
 }
 
 // probe is an outstanding "server/discover" request.
@@ -107,7 +116,10 @@ func newConn(cfg connConfig) *Conn {
 		stdin:        cfg.stdin,
 		stdout:       cfg.stdout,
 		stderr:       cfg.stderr,
+		writeLock:    make(chan struct{}, 1),
 		enc:          newEncoder(),
+		failed:       make(chan struct{}),
+		replySlots:   make(chan struct{}, maxReplies),
 		incoming:     make(chan jsonrpc.Message),
 		wake:         make(chan struct{}, 1),
 		readerDone:   make(chan struct{}),
@@ -151,9 +163,13 @@ func (c *Conn) SessionID() string { return "" }
 // Read implements mcp.Connection. It returns messages in the order the
 // server wrote them, with synthetic error responses for requests whose
 // answers were too long or that timed out as a discovery probe. Once the
-// server has exited it returns an error wrapping io.EOF that says how.
+// server has exited it returns an error wrapping io.EOF that says how; once
+// the connection has failed (see [Conn.Write]), that failure.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := c.unusable(); err != nil {
 		return nil, err
 	}
 	for {
@@ -171,60 +187,18 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, c.readErr
 		case <-c.closing:
 			return nil, errClosed
+		case <-c.failed:
+			return nil, c.failErr
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 }
 
-// Write implements mcp.Connection, sending msg as one line. A write the
-// server does not read blocks until Close; ctx is only checked first, as
-// abandoning a half-written line would corrupt the stream.
-func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if c.isClosing() {
-		return errClosed
-	}
-	var probeID jsonrpc.ID
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
-		// Armed before the write: the answer may arrive before Write
-		// returns, and must find the probe to disarm.
-		probeID = req.ID
-		c.startProbe(probeID)
-	}
-	err := c.write(msg)
-	if err != nil && probeID.IsValid() {
-		c.cancelProbe(probeID)
-	}
-	return err
-}
-
-func (c *Conn) write(msg jsonrpc.Message) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	line, err := c.enc.encode(msg)
-	if err != nil {
-		return err
-	}
-	if _, err := c.stdin.Write(line); err != nil {
-		if c.isClosing() {
-			return errClosed
-		}
-		select {
-		case <-c.exited:
-			return fmt.Errorf("stdio: MCP server %q exited (%v): %w", c.name, c.exitErr, err)
-		default:
-			return fmt.Errorf("stdio: writing to MCP server %q: %w", c.name, err)
-		}
-	}
-	return nil
-}
-
 // Close stops the server as the MCP specification asks: close its stdin;
-// if it has not exited within StopTimeout, SIGTERM; if not within another
-// StopTimeout, SIGKILL. Signals go to its whole process group, so that
+// if it has not exited within StopTimeout, SIGTERM (at once if a write was
+// abandoned: a server that does not read will not see its stdin close); if
+// not within another StopTimeout, SIGKILL. Signals go to its whole process group, so that
 // processes it started go too. It returns nil once the process is gone,
 // however it exited (see ExitError), and an error only if it could not be
 // stopped. Close is idempotent, safe from any goroutine, and unblocks
@@ -239,7 +213,8 @@ func (c *Conn) stop() error {
 	c.stopProbes()
 	_ = c.stdin.Close()
 	var err error
-	if !waitFor(c.done, c.stopTimeout) {
+	// A server known not to read its stdin will not see it close either.
+	if c.deaf.Load() || !waitFor(c.done, c.stopTimeout) {
 		c.logger.Debug("MCP server did not exit after its stdin closed; sending SIGTERM", "command", c.name, "pid", c.pid)
 		c.terminate()
 		if !waitFor(c.done, c.stopTimeout) {
@@ -400,6 +375,7 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 	case <-c.closing:
 		// Keep reading and discarding: a server blocked writing to a full
 		// stdout could not notice its stdin closing.
+	case <-c.failed:
 	}
 }
 
@@ -419,7 +395,7 @@ func (c *Conn) oversized(o *oversized) {
 			Code:    jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("request of %d bytes exceeds the client's %d-byte line limit", o.size, c.limit),
 		}}
-		c.replies.Go(func() { _ = c.write(resp) })
+		c.reply(resp)
 	default:
 		c.logger.Warn("failed a request whose answer from MCP server is over the line limit", append(attrs, "id", o.id.Raw())...)
 		c.deliver(&jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{

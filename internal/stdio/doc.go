@@ -19,6 +19,13 @@
 //     on. So does an answer that arrives but cannot be decoded (nested too
 //     deep, cut short), rather than leaving its request to time out.
 //
+// Every write to the server can be abandoned: when its context ends or the
+// connection closes, even with the server no longer reading its stdin and
+// the pipe full (go-sdk's writes block until the server reads). A line
+// abandoned part-way would corrupt the stream, so the connection then fails
+// and says why; [Conn.Explain] adds to an error what the connection knows
+// of the server's failure.
+//
 // It also bounds the SEP-2575 "server/discover" probe that go-sdk's client
 // sends first: many servers in the wild neither answer nor reject unknown
 // methods, and go-sdk would wait for the caller's whole connect timeout
