@@ -137,3 +137,42 @@ func TestStdioCloseWithStuckWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestStdioBannerTolerated(t *testing.T) {
+	p := raw(t, "banner")
+	connect(t, p)
+	if got, err := p.CallTool(context.Background(), "echo", map[string]any{"text": "hi"}); err != nil || got != "hi" {
+		t.Fatalf("echo: %q, %v", got, err)
+	}
+}
+
+// A server that writes something else than JSON-RPC is named with what it
+// wrote, cut to one safe line.
+func TestStdioNotJSONSaysWhatTheServerWrote(t *testing.T) {
+	p := raw(t, "not-json", mcptool.WithConnectTimeout(500*time.Millisecond))
+	err := p.Connect(context.Background())
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !te.Timeout {
+		t.Fatalf("got %v; want a connect timeout", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, `wrote to stdout what is not JSON-RPC: "`+hostile.Banner) || !strings.Contains(msg, "Press Ctrl-C to stop") {
+		t.Errorf("error %q does not say what the server wrote", msg)
+	}
+	if strings.ContainsAny(msg, "\x1b\x07\n") {
+		t.Errorf("error %q carries control characters", msg)
+	}
+}
+
+// A server that floods stdout with what is not JSON-RPC before saying
+// anything valid fails at once, not at the connect timeout (an hour here).
+func TestStdioFloodFailsFast(t *testing.T) {
+	p := raw(t, "flood", mcptool.WithConnectTimeout(time.Hour))
+	errc := make(chan error, 1)
+	go func() { errc <- p.Connect(context.Background()) }()
+	err := within(t, "Connect to a server flooding stdout", errc)
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "not JSON-RPC") || !strings.Contains(err.Error(), hostile.Banner) {
+		t.Fatalf("got %v; want a TransportError saying what the server wrote", err)
+	}
+}

@@ -97,3 +97,16 @@ func TestSignalsEndAStuckCall(t *testing.T) {
 		})
 	}
 }
+
+// A server that floods stdout with what is not JSON-RPC fails at once, in
+// one line that quotes it without its terminal escapes.
+func TestServerNotSpeakingJSONRPC(t *testing.T) {
+	r := mcpbridge(t, t.TempDir(), "", nil, append([]string{"tools"}, hostileServer(t, "flood")...)...)
+	expect(t, r, 3, "not JSON-RPC", hostile.Banner)
+	if lines := strings.Split(strings.TrimSpace(r.err), "\n"); len(lines) != 1 {
+		t.Errorf("stderr has %d lines, want one:\n%s", len(lines), r.err)
+	}
+	if strings.ContainsAny(r.err, "\x1b\x07") {
+		t.Errorf("stderr carries terminal escapes: %q", r.err)
+	}
+}

@@ -44,10 +44,11 @@ var modes = map[string]mode{
 	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
 
 	// The stdio wire (stdio.go).
-	"deaf":     {doc: "stops reading stdin once it has answered tools/list (see StuckFileEnv)", serve: deaf},
-	"not-json": {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
-	"flood":    {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
-	"banner":   {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+	"deaf":        {doc: "stops reading stdin once it has answered tools/list (see StuckFileEnv)", serve: deaf},
+	"deaf-asking": {doc: "deaf, and once its stdin is full sends DeafAsks requests that cannot be decoded", serve: deafAsking},
+	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
+	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
+	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {

@@ -25,6 +25,35 @@ const Banner = "Starting server on port 3000..."
 // returns: as a subprocess it ends with a signal, so it is no use in
 // process.
 func deaf(s *Server, r io.Reader, w io.Writer) error {
+	untilListed(s, r, w)
+	if stuck := os.Getenv(StuckFileEnv); stuck != "" {
+		untilFull(r)
+		os.WriteFile(stuck, nil, 0o600)
+	}
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// deafAsking is deaf, and once its stdin pipe is full sends the client
+// requests it cannot decode, each of which wants an answer the server will
+// not read.
+func deafAsking(s *Server, r io.Reader, w io.Writer) error {
+	untilListed(s, r, w)
+	untilFull(r)
+	for i := range DeafAsks {
+		s.write(w, fmt.Sprintf(`{"jsonrpc":"2.0","id":"ask-%d","method":"ping","params":{,}}`, i))
+	}
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// DeafAsks is how many requests "deaf-asking" sends.
+const DeafAsks = 40
+
+// untilListed answers requests until it has answered tools/list.
+func untilListed(s *Server, r io.Reader, w io.Writer) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for s.Count("tools/list") == 0 && sc.Scan() {
@@ -32,12 +61,12 @@ func deaf(s *Server, r io.Reader, w io.Writer) error {
 			s.write(w, reply)
 		}
 	}
-	stuck := os.Getenv(StuckFileEnv)
-	for {
-		if stuck != "" && pipeFull(r) {
-			os.WriteFile(stuck, nil, 0o600)
-			stuck = ""
-		}
+}
+
+// untilFull returns once r is a full pipe: a client writing to it is then
+// blocked. Elsewhere than on Linux it never returns.
+func untilFull(r io.Reader) {
+	for !pipeFull(r) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
@@ -56,7 +85,7 @@ func notJSON(s *Server, r io.Reader, w io.Writer) error {
 // answers nothing.
 func flood(s *Server, _ io.Reader, w io.Writer) error {
 	for i := 0; ; i++ {
-		if _, err := fmt.Fprintf(w, "%s log line %d\n", Banner, i); err != nil {
+		if _, err := fmt.Fprintf(w, "%s log line %d\x1b[2K\n", Banner, i); err != nil {
 			return err
 		}
 	}

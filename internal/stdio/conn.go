@@ -1,9 +1,7 @@
 package stdio
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -84,6 +82,8 @@ type Conn struct {
 
 	replies    sync.WaitGroup // answers written back by the reader
 	replySlots chan struct{}  // bounds the answers waiting to be written
+
+	junk junk // what the server wrote to stdout that is not JSON-RPC
 }
 
 // probe is an outstanding "server/discover" request.
@@ -132,7 +132,12 @@ func newConn(cfg connConfig) *Conn {
 		go c.copyStderr(cfg.stderrTo)
 	}
 	go c.reap()
-	go c.readLoop(newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize))
+	go c.readLoop(&inbound{
+		fr:     newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize),
+		limit:  c.limit,
+		sink:   c,
+		logger: c.logger.With("command", c.name, "pid", c.pid),
+	})
 	return c
 }
 
@@ -265,73 +270,9 @@ func (c *Conn) copyStderr(to io.Writer) {
 	_ = c.stderr.Close()
 }
 
-func (c *Conn) readLoop(fr *frameReader) {
+func (c *Conn) readLoop(in *inbound) {
 	defer close(c.readerDone)
-	var d decoder
-	for {
-		line, over, err := fr.next()
-		if err != nil {
-			c.readErr = c.readError(err)
-			return
-		}
-		if over != nil {
-			c.oversized(over)
-			continue
-		}
-		if first := bytes.TrimLeft(line, " \t\r"); first[0] == '[' {
-			msgs, err := d.decodeBatch(line)
-			if err != nil {
-				c.skip(line, err)
-				continue
-			}
-			for _, m := range msgs {
-				c.deliver(m)
-			}
-			continue
-		}
-		m, err := d.decode(line)
-		if err != nil {
-			c.undecodable(line, err)
-			continue
-		}
-		c.deliver(m)
-	}
-}
-
-// undecodable deals with a line that is not a JSON-RPC message we can
-// decode. If it is JSON that breaks the decoder (nesting too deep, cut
-// short, a member of the wrong type) and answers one of our requests (a
-// "jsonrpc" member, a top-level id, no method), the answer arrived but
-// cannot be read: that request fails at once, rather than waiting out its
-// timeout. Anything else is skipped.
-func (c *Conn) undecodable(line []byte, err error) {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	broken := errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF)
-	if !broken || !bytes.Contains(line, []byte(`"jsonrpc"`)) {
-		c.skip(line, err)
-		return
-	}
-	var sc idScanner
-	sc.feed(line)
-	id, hasID, isRequest := sc.result()
-	if !hasID || isRequest {
-		c.skip(line, err)
-		return
-	}
-	c.logger.Debug("failed a request whose answer from MCP server cannot be decoded",
-		"command", c.name, "pid", c.pid, "id", id.Raw(), "bytes", len(line), "error", err)
-	c.deliver(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-		Code:    jsonrpc.CodeParseError,
-		Message: fmt.Sprintf("the answer of %d bytes cannot be decoded: %v", len(line), err),
-	}})
-}
-
-// skip notes a line that is not JSON-RPC. Servers print banners and stray
-// debug output to stdout; ending the session for that would be harsh.
-func (c *Conn) skip(line []byte, err error) {
-	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
-		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
+	c.readErr = c.readError(in.run())
 }
 
 // readError turns the error that ended reading into the one Read returns.
@@ -366,6 +307,7 @@ func describe(exitErr error) string {
 // deliver hands m to Read, unless it is the late answer to a probe that was
 // already answered for the server.
 func (c *Conn) deliver(m jsonrpc.Message) {
+	c.junk.spoke()
 	if resp, ok := m.(*jsonrpc.Response); ok && c.settleProbe(resp.ID) {
 		c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
 		return
@@ -376,32 +318,6 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 		// Keep reading and discarding: a server blocked writing to a full
 		// stdout could not notice its stdin closing.
 	case <-c.failed:
-	}
-}
-
-// oversized deals with a message that exceeded the line limit and was
-// discarded.
-func (c *Conn) oversized(o *oversized) {
-	attrs := []any{"command", c.name, "pid", c.pid, "bytes", o.size, "limit", c.limit}
-	switch {
-	case !o.hasID:
-		c.logger.Warn("skipped a notification from MCP server over the line limit", attrs...)
-	case o.isRequest:
-		// A request from the server: refuse it so the server does not wait
-		// forever. From a goroutine, as the server may be blocked writing
-		// to us while our write to it is blocked.
-		c.logger.Warn("refused a request from MCP server over the line limit", append(attrs, "id", o.id.Raw())...)
-		resp := &jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
-			Code:    jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("request of %d bytes exceeds the client's %d-byte line limit", o.size, c.limit),
-		}}
-		c.reply(resp)
-	default:
-		c.logger.Warn("failed a request whose answer from MCP server is over the line limit", append(attrs, "id", o.id.Raw())...)
-		c.deliver(&jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
-			Code:    jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte line limit (raise the line limit)", o.size, c.limit),
-		}})
 	}
 }
 

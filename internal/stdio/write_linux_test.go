@@ -1,5 +1,3 @@
-//go:build unix
-
 package stdio
 
 import (
@@ -7,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,24 +24,38 @@ import (
 func deafChild(t *testing.T) (*Conn, string) {
 	t.Helper()
 	stuck := filepath.Join(t.TempDir(), "stuck")
+	return deafChildIn(t, "deaf", stuck, nil), stuck
+}
+
+// deafChildIn starts the hostile server in mode, a deaf one, and makes it
+// deaf.
+func deafChildIn(t *testing.T, mode, stuck string, logger *slog.Logger) *Conn {
+	t.Helper()
 	c := child(t, "")
-	c.Env = map[string]string{hostile.ChildEnv: "deaf", hostile.StuckFileEnv: stuck, "GORACE": "atexit_sleep_ms=0"}
+	c.Env = map[string]string{hostile.ChildEnv: mode, hostile.StuckFileEnv: stuck, "GORACE": "atexit_sleep_ms=0"}
+	c.Logger = logger
 	conn := start(t, c)
 	if r := call(t, conn, 1, "tools/list", ""); r.Error != nil {
 		t.Fatal(r.Error)
 	}
-	return conn, stuck
+	return conn
 }
 
 func waitFile(t *testing.T, path string) {
 	t.Helper()
+	until(t, path+" to appear", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
+
+// until polls cond, for what another process does, within testTimeout.
+func until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
 	deadline := time.Now().Add(testTimeout)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
+	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
+			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond) // another process: nothing to wait on
 	}
@@ -154,15 +167,38 @@ func TestCloseAbandonsStuckWrite(t *testing.T) {
 	conn, stuck := deafChild(t)
 	errc := writeAsync(context.Background(), conn, bigRequest(2, 4<<20))
 	waitFile(t, stuck)
+	closeAbandoning(t, conn, errc)
+}
+
+// closeAbandoning closes conn, whose write errc waits for is stuck, and
+// checks that Close ends it and the server.
+func closeAbandoning(t *testing.T, conn *Conn, errc <-chan error) {
+	t.Helper()
 	closed := make(chan error, 1)
 	go func() { closed <- conn.Close() }()
 	if err := wait(t, "Close", closed); err != nil {
 		t.Fatal(err)
 	}
 	if err := wait(t, "a write stuck at Close", errc); !errors.Is(err, mcp.ErrConnectionClosed) {
-		t.Fatalf("Write = %v, want ErrConnectionClosed", err)
+		t.Errorf("Write = %v, want ErrConnectionClosed", err)
 	}
 	if !processGone(conn.Pid()) {
 		t.Error("server survived Close")
 	}
+}
+
+// A server that does not read, yet keeps asking: the refusals waiting to be
+// written are bounded, and Close abandons them (goleak checks).
+func TestRepliesBounded(t *testing.T) {
+	var logs syncBuffer
+	conn := deafChildIn(t, "deaf-asking", "", slog.New(slog.NewTextHandler(&logs, nil)))
+	stuck := writeAsync(context.Background(), conn, bigRequest(2, 4<<20))
+	refused := func() int {
+		return strings.Count(logs.String(), "refused a request from MCP server that could not be decoded")
+	}
+	until(t, "every request to be refused", func() bool { return refused() == hostile.DeafAsks })
+	if got, want := strings.Count(logs.String(), "too many answers it has not read"), hostile.DeafAsks-maxReplies; got != want {
+		t.Errorf("%d refusals dropped, want %d", got, want)
+	}
+	closeAbandoning(t, conn, stuck)
 }
