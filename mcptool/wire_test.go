@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -92,9 +93,6 @@ func TestStdioStuckWriteFailsAtCallTimeout(t *testing.T) {
 	if !errors.As(err, &te) || !te.Timeout || te.Server != "raw" || te.Op != `tools/call "echo"` {
 		t.Fatalf("got %v; want a timeout TransportError naming server and tool", err)
 	}
-	if !strings.Contains(err.Error(), "not reading its stdin") {
-		t.Errorf("error %q does not say the server stopped reading", err)
-	}
 	closeWithin(t, p, pid())
 }
 
@@ -112,6 +110,9 @@ func TestStdioStuckWriteFailsWithContext(t *testing.T) {
 	err := within(t, "a cancelled call whose write is stuck", errc)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `server "raw": tools/call "echo"`) {
 		t.Fatalf("got %v; want context.Canceled naming server and tool", err)
+	}
+	if !strings.Contains(err.Error(), "not reading its stdin") {
+		t.Errorf("error %q does not say the server stopped reading", err)
 	}
 	closeWithin(t, p, pid())
 }
@@ -146,17 +147,25 @@ func TestStdioBannerTolerated(t *testing.T) {
 	}
 }
 
-// A server that writes something else than JSON-RPC is named with what it
-// wrote, cut to one safe line.
+// A server that writes something else than JSON-RPC, and nothing more, is
+// named with what it wrote, cut to one safe line, when the connect ends.
 func TestStdioNotJSONSaysWhatTheServerWrote(t *testing.T) {
-	p := raw(t, "not-json", mcptool.WithConnectTimeout(500*time.Millisecond))
-	err := p.Connect(context.Background())
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout {
-		t.Fatalf("got %v; want a connect timeout", err)
-	}
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p := raw(t, "not-json", mcptool.WithLogger(logger))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- p.Connect(ctx) }()
+	// Ended by the caller once both lines are in: a connect deadline would
+	// race the server's start.
+	eventually(t, "the server's two lines", func() bool {
+		return strings.Count(logs.String(), "not JSON-RPC") == 2
+	})
+	cancel()
+	err := within(t, "Connect", errc)
 	msg := err.Error()
-	if !strings.Contains(msg, `wrote to stdout what is not JSON-RPC: "`+hostile.Banner) || !strings.Contains(msg, "Press Ctrl-C to stop") {
+	if !errors.Is(err, context.Canceled) || !strings.Contains(msg, `wrote to stdout what is not JSON-RPC: "`+hostile.Banner) || !strings.Contains(msg, "Press Ctrl-C to stop") {
 		t.Errorf("error %q does not say what the server wrote", msg)
 	}
 	if strings.ContainsAny(msg, "\x1b\x07\n") {
