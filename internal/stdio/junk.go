@@ -21,8 +21,8 @@ const (
 	// maxJunkLines and maxJunkBytes bound what a server may write before
 	// its first JSON-RPC message: past either, the connection fails at
 	// once rather than at the connect deadline. They are generous, as
-	// servers print banners and logs as they start, and they count bytes,
-	// not time, so that a slow server is never cut short.
+	// servers print banners and logs as they start, and they count lines
+	// and bytes, not time, so that a slow server is never cut short.
 	maxJunkLines = 1000
 	maxJunkBytes = 1 << 20
 )
