@@ -197,7 +197,7 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 	if resp.StatusCode == http.StatusUnauthorized {
 		if tok, _ := h.store.Get(ctx, key); h.opts.usable(tok, bearerToken(req)) {
 			resp.Body.Close()
-			c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock, renew: func(*oauth2.Token) (*oauth2.Token, error) {
+			c := &cachedToken{skew: h.opts.skew(), renew: func(*oauth2.Token) (*oauth2.Token, error) {
 				// Without the token endpoint a stored token cannot be refreshed:
 				// let the transport send no token, so that the 401 reruns the flow.
 				return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant"}
@@ -256,7 +256,7 @@ func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Conf
 	h.mu.Lock()
 	key := h.key
 	h.mu.Unlock()
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
+	c := &cachedToken{skew: h.opts.skew()}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		if old == nil || old.RefreshToken == "" {

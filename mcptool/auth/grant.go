@@ -139,7 +139,7 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 		h.granted = requested
 	}
 	scopes := h.granted
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
+	c := &cachedToken{skew: h.opts.skew()}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)

@@ -42,16 +42,6 @@ type Options struct {
 	// Logger receives debug records of each step; it never sees a secret.
 	// Nil means no logging.
 	Logger *slog.Logger
-
-	// now, if set, is the clock tokens expire by (tests move it on).
-	now func() time.Time
-}
-
-func (o *Options) clock() time.Time {
-	if o.now != nil {
-		return o.now()
-	}
-	return time.Now()
 }
 
 // pin returns the pinned issuer, or "" for none or [AnyIssuer].
