@@ -444,22 +444,19 @@ func TestClientCredentialsRenewal(t *testing.T) {
 func TestRenewalDeadline(t *testing.T) {
 	for _, refreshToken := range []string{"", "rt"} {
 		var withDeadline []bool
-		check := func(ctx context.Context) {
-			_, ok := ctx.Deadline()
-			withDeadline = append(withDeadline, ok)
-		}
 		client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			check(r.Context())
+			_, ok := r.Context().Deadline()
+			withDeadline = append(withDeadline, ok)
 			return &http.Response{
 				StatusCode: http.StatusOK,
 				Header:     http.Header{"Content-Type": {"application/json"}},
-				Body:       io.NopCloser(strings.NewReader(`{"access_token":"refreshed","token_type":"Bearer"}`)),
+				Body:       io.NopCloser(strings.NewReader(`{"access_token":"renewed","token_type":"Bearer"}`)),
 			}, nil
 		})}
-		h := newGrantHandler("test", Options{HTTPClient: client}, nil, func(ctx context.Context, _ *serverInfo, _ []string) (*oauth2.Token, error) {
-			check(ctx)
-			return &oauth2.Token{AccessToken: "granted"}, nil
-		})
+		grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
+			return grantForm(GrantClientCredentials, info, scopes), nil
+		}
+		h := newGrantHandler("test", Options{HTTPClient: client}, nil, grant)
 		info := &serverInfo{resource: "https://mcp.example/mcp", asm: &oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpoint: "https://as.example/token"}}
 		h.install(info, &oauth2.Token{AccessToken: "old", RefreshToken: refreshToken, Expiry: time.Now().Add(-time.Minute)}, "key", nil)
 		if _, err := h.cache.Token(); err != nil {

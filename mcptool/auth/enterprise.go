@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"golang.org/x/oauth2"
 )
 
 // Subject token types for [SubjectTokenSource] (RFC 8693 section 3).
@@ -75,43 +73,45 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 	case cfg.Client == nil:
 		return nil, errors.New("auth: enterprise: Client is required")
 	}
-	grant := func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
-		client := cfg.client()
-		idpEndpoint, idpIssuer := cfg.IdPTokenEndpoint, cfg.IdPIssuer
-		var idpMethods []string
-		if idpEndpoint == "" {
-			meta, err := sdkauth.GetAuthServerMetadata(ctx, cfg.IdPIssuer, client)
-			if err != nil || meta == nil {
-				if err == nil {
-					err = fmt.Errorf("no metadata at %s", cfg.IdPIssuer)
-				}
-				return nil, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
-			}
-			idpEndpoint, idpIssuer, idpMethods = meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported
-		}
-		subject, subjectType, err := cfg.SubjectToken(ctx)
-		if err != nil {
-			return nil, &Error{Step: StepAssertion, Err: err}
-		}
-		form := url.Values{
-			"grant_type":           {GrantTokenExchange},
-			"requested_token_type": {TokenTypeIDJAG},
-			"audience":             {info.asm.Issuer},
-			"resource":             {info.resource},
-			"subject_token":        {subject},
-			"subject_token_type":   {subjectType},
-		}
-		if len(scopes) > 0 {
-			form.Set("scope", strings.Join(scopes, " "))
-		}
-		jag, err := postToken(ctx, client, idpEndpoint, idpIssuer, idpMethods, form, cfg.IdPClient, StepTokenExchange)
+	grant := func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error) {
+		jag, err := exchange(ctx, &cfg, info, scopes)
 		if err != nil {
 			return nil, err
 		}
-		if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
-			return nil, &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
-		}
-		return jwtBearer(ctx, client, info, jag.AccessToken, scopes, cfg.Client)
+		return jwtBearerForm(info, jag, scopes), nil
 	}
 	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant), nil
+}
+
+// exchange trades the user's subject token at the identity provider for an
+// ID-JAG for the MCP server info describes (RFC 8693).
+func exchange(ctx context.Context, cfg *EnterpriseConfig, info *serverInfo, scopes []string) (string, error) {
+	at := tokenEndpoint{url: cfg.IdPTokenEndpoint, issuer: cfg.IdPIssuer}
+	if at.url == "" {
+		meta, err := sdkauth.GetAuthServerMetadata(ctx, cfg.IdPIssuer, cfg.client())
+		if err == nil && meta == nil {
+			err = fmt.Errorf("no metadata at %s", cfg.IdPIssuer)
+		}
+		if err != nil {
+			return "", &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
+		}
+		at = tokenEndpoint{meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported}
+	}
+	subject, subjectType, err := cfg.SubjectToken(ctx)
+	if err != nil {
+		return "", &Error{Step: StepAssertion, Err: err}
+	}
+	form := grantForm(GrantTokenExchange, info, scopes)
+	form.Set("requested_token_type", TokenTypeIDJAG)
+	form.Set("audience", info.asm.Issuer)
+	form.Set("subject_token", subject)
+	form.Set("subject_token_type", subjectType)
+	jag, err := cfg.postToken(ctx, at, form, cfg.IdPClient, StepTokenExchange)
+	if err != nil {
+		return "", err
+	}
+	if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
+		return "", &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
+	}
+	return jag.AccessToken, nil
 }

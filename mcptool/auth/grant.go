@@ -14,8 +14,9 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// grantFunc obtains a new token for the server described by info.
-type grantFunc func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error)
+// grantFunc returns the token request that obtains a new token for the
+// server info describes.
+type grantFunc func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error)
 
 // grantHandler is the [sdkauth.OAuthHandler] behind every non-interactive
 // mechanism: on a 401/403 challenge it discovers the server's authorization
@@ -96,7 +97,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return h.refused
 	}
 	scopes := requestedScopes(h.opts.Scopes, ch, info, h.granted)
-	tok, err := h.grant(ctx, info, scopes)
+	tok, err := h.obtain(ctx, info, scopes)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && refusal(e.Code) {
@@ -145,8 +146,9 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)
 		defer cancel()
 		if old != nil && old.RefreshToken != "" {
-			form := url.Values{"grant_type": {GrantRefreshToken}, "refresh_token": {old.RefreshToken}, "resource": {info.resource}}
-			t, err := postToken(ctx, h.opts.client(), info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported, form, h.client, StepRefresh)
+			form := grantForm(GrantRefreshToken, info, nil)
+			form.Set("refresh_token", old.RefreshToken)
+			t, err := h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepRefresh)
 			if err != nil {
 				return nil, h.fail(err)
 			}
@@ -155,7 +157,7 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 			}
 			return t, nil
 		}
-		t, err := h.grant(ctx, info, scopes)
+		t, err := h.obtain(ctx, info, scopes)
 		if err != nil {
 			return nil, h.fail(err)
 		}
@@ -163,6 +165,15 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 	}
 	c.saved = func(t *oauth2.Token) { _ = h.store.Put(context.Background(), key, t) }
 	h.cache = c
+}
+
+// obtain runs h's grant at info's token endpoint.
+func (h *grantHandler) obtain(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
+	form, err := h.grant(ctx, info, scopes)
+	if err != nil {
+		return nil, err
+	}
+	return h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepTokenRequest)
 }
 
 // fail names the mechanism in err.
