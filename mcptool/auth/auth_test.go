@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -307,6 +308,29 @@ func TestEnterprise(t *testing.T) {
 	}
 }
 
+// The identity provider is discovered once for all the grants of a
+// handler, not at each renewal.
+func TestEnterpriseDiscoversIdPOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n oauthtest.Network
+		idp, ts, cfg := enterprise(t, n.Start)
+		cfg.HTTPClient = n.Client()
+		h, err := NewEnterprise(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wait := range []time.Duration{0, 80 * time.Second} { // renewed 30 s before it expires
+			time.Sleep(wait)
+			if _, err := ts.Call(t.Context(), h, n.Client(), "echo"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g, m := ts.Grants(), idp.Served("/.well-known/oauth-authorization-server"); len(g) != 2 || m != 1 {
+			t.Errorf("grants %q, identity provider metadata read %d times; want 2 grants, 1 read", g, m)
+		}
+	})
+}
+
 func TestDPoP(t *testing.T) {
 	for _, nonce := range []bool{false, true} {
 		t.Run(fmt.Sprintf("nonce=%v", nonce), func(t *testing.T) {
@@ -343,7 +367,7 @@ func dpopClientCredentials(t *testing.T) (*DPoP, *http.Client, sdkauth.OAuthHand
 
 // A DPoP-bound token refused for its scope (403 insufficient_scope in a
 // DPoP challenge) is replaced by one with the granted and the challenged
-// scopes, bound to the same key.
+// scopes, bound to the same key; the server's metadata is not read again.
 func TestDPoPStepUp(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{DPoP: true, Scopes: []string{"read"}, ToolScopes: map[string]string{"write": "write"}})
 	_, client, h := dpopClientCredentials(t)
@@ -356,6 +380,9 @@ func TestDPoPStepUp(t *testing.T) {
 	}
 	if g := ts.Grants(); len(g) != 2 {
 		t.Errorf("%d token requests (%q), want 2: the first grant, then the step-up", len(g), g)
+	}
+	if n := ts.Served(metadataPath); n != 1 {
+		t.Errorf("protected resource metadata read %d times, want 1", n)
 	}
 }
 
@@ -520,5 +547,33 @@ func TestDPoPPassesEventStream(t *testing.T) {
 	case <-release:
 		t.Error("the server was released")
 	default: // the stream is still open: the event came while it was held
+	}
+}
+
+// What discovery learnt is forgotten when the token endpoint fails other
+// than with an OAuth error (it may have moved), and kept when it answers.
+func TestDiscoveryForgottenAfterFailure(t *testing.T) {
+	var broken atomic.Bool
+	broken.Store(true)
+	ts := oauthtest.New(t, oauthtest.Config{Check: func(*http.Request, url.Values) *oauthtest.Refusal {
+		if broken.Load() {
+			return &oauthtest.Refusal{Status: http.StatusInternalServerError}
+		}
+		return nil
+	}})
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Call(t.Context(), h, nil, "echo"); err == nil {
+		t.Fatal("a broken token endpoint gave a token")
+	}
+	failed := ts.Served(metadataPath)
+	broken.Store(false)
+	if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
+		t.Fatal(err)
+	}
+	if n := ts.Served(metadataPath); n != failed+1 {
+		t.Errorf("metadata read %d times after the failure, want 1", n-failed)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -73,8 +74,9 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 	case cfg.Client == nil:
 		return nil, errors.New("auth: enterprise: Client is required")
 	}
+	idp := &identityProvider{cfg: &cfg}
 	grant := func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error) {
-		jag, err := exchange(ctx, &cfg, info, scopes)
+		jag, err := idp.exchange(ctx, info, scopes)
 		if err != nil {
 			return nil, err
 		}
@@ -83,21 +85,24 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant), nil
 }
 
-// exchange trades the user's subject token at the identity provider for an
-// ID-JAG for the MCP server info describes (RFC 8693).
-func exchange(ctx context.Context, cfg *EnterpriseConfig, info *serverInfo, scopes []string) (string, error) {
-	at := tokenEndpoint{url: cfg.IdPTokenEndpoint, issuer: cfg.IdPIssuer}
-	if at.url == "" {
-		meta, err := sdkauth.GetAuthServerMetadata(ctx, cfg.IdPIssuer, cfg.client())
-		if err == nil && meta == nil {
-			err = fmt.Errorf("no metadata at %s", cfg.IdPIssuer)
-		}
-		if err != nil {
-			return "", &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
-		}
-		at = tokenEndpoint{meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported}
+// identityProvider is the enterprise IdP of an [EnterpriseConfig]. Its
+// token endpoint is the configured one, or discovered from its issuer once
+// and again after an exchange fails other than with an OAuth error.
+type identityProvider struct {
+	cfg *EnterpriseConfig
+
+	mu         sync.Mutex
+	discovered *tokenEndpoint
+}
+
+// exchange trades the user's subject token for an ID-JAG for the MCP
+// server info describes (RFC 8693).
+func (p *identityProvider) exchange(ctx context.Context, info *serverInfo, scopes []string) (string, error) {
+	at, err := p.endpoint(ctx)
+	if err != nil {
+		return "", err
 	}
-	subject, subjectType, err := cfg.SubjectToken(ctx)
+	subject, subjectType, err := p.cfg.SubjectToken(ctx)
 	if err != nil {
 		return "", &Error{Step: StepAssertion, Err: err}
 	}
@@ -106,12 +111,38 @@ func exchange(ctx context.Context, cfg *EnterpriseConfig, info *serverInfo, scop
 	form.Set("audience", info.asm.Issuer)
 	form.Set("subject_token", subject)
 	form.Set("subject_token_type", subjectType)
-	jag, err := cfg.postToken(ctx, at, form, cfg.IdPClient, StepTokenExchange)
+	jag, err := p.cfg.postToken(ctx, at, form, p.cfg.IdPClient, StepTokenExchange)
 	if err != nil {
+		if stale(err) {
+			p.mu.Lock()
+			p.discovered = nil
+			p.mu.Unlock()
+		}
 		return "", err
 	}
 	if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
 		return "", &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
 	}
 	return jag.AccessToken, nil
+}
+
+// endpoint returns the IdP's token endpoint.
+func (p *identityProvider) endpoint(ctx context.Context) (tokenEndpoint, error) {
+	if p.cfg.IdPTokenEndpoint != "" {
+		return tokenEndpoint{url: p.cfg.IdPTokenEndpoint, issuer: p.cfg.IdPIssuer}, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.discovered != nil {
+		return *p.discovered, nil
+	}
+	meta, err := sdkauth.GetAuthServerMetadata(ctx, p.cfg.IdPIssuer, p.cfg.client())
+	if err == nil && meta == nil {
+		err = fmt.Errorf("no metadata at %s", p.cfg.IdPIssuer)
+	}
+	if err != nil {
+		return tokenEndpoint{}, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
+	}
+	p.discovered = &tokenEndpoint{meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported}
+	return *p.discovered, nil
 }

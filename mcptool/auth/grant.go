@@ -20,15 +20,16 @@ type grantFunc func(ctx context.Context, info *serverInfo, scopes []string) (url
 
 // grantHandler is the [sdkauth.OAuthHandler] behind every non-interactive
 // mechanism: on a 401/403 challenge it discovers the server's authorization
-// server, runs its grant and caches the token; later requests get the cached
-// token, refreshed (with the refresh token if there is one, else by running
-// the grant again) before it expires.
+// server (or recalls it: see [known]), runs its grant and caches the token;
+// later requests get the cached token, refreshed (with the refresh token if
+// there is one, else by running the grant again) before it expires.
 type grantHandler struct {
 	mechanism string
 	opts      Options
 	store     TokenStore
 	client    ClientAuth // authenticates refresh requests; may be nil
 	grant     grantFunc
+	servers   known
 
 	mu        sync.Mutex
 	refused   *Error // the last refusal of the grant, held for refusalHold
@@ -74,7 +75,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if resp.StatusCode == http.StatusForbidden && ch.errorCode != "insufficient_scope" {
 		return h.fail(&Error{Step: StepAuthorization, Code: ch.errorCode, Status: resp.StatusCode})
 	}
-	info, err := discover(ctx, &h.opts, req.URL.String(), ch)
+	server, info, err := h.servers.discover(ctx, &h.opts, req, resp, ch)
 	if err != nil {
 		return h.fail(err)
 	}
@@ -99,6 +100,9 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	scopes := requestedScopes(h.opts.Scopes, ch, info, h.granted)
 	tok, err := h.obtain(ctx, info, scopes)
 	if err != nil {
+		if stale(err) {
+			h.servers.forget(server)
+		}
 		var e *Error
 		if errors.As(err, &e) && refusal(e.Code) {
 			h.refused, h.refusedAt = e, time.Now()
