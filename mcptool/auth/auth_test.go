@@ -483,7 +483,11 @@ func TestRenewalDeadline(t *testing.T) {
 		grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
 			return grantForm(GrantClientCredentials, info, scopes), nil
 		}
-		h := newGrantHandler("test", Options{HTTPClient: client}, nil, grant)
+		oh, err := newGrantHandler("test", Options{HTTPClient: client}, nil, grant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := oh.(*grantHandler)
 		info := &serverInfo{resource: "https://mcp.example/mcp", asm: &oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpoint: "https://as.example/token"}}
 		h.install(info, &oauth2.Token{AccessToken: "old", RefreshToken: refreshToken, Expiry: time.Now().Add(-time.Minute)}, "key", nil)
 		if _, err := h.cache.Token(); err != nil {
@@ -498,6 +502,28 @@ func TestRenewalDeadline(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Settings the option rule does not allow are refused by name when the
+// handler is built.
+func TestNegativeSettingsRefused(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	for _, tc := range []struct {
+		cfg  ClientCredentialsConfig
+		want string
+	}{
+		{ClientCredentialsConfig{Client: ClientSecret("svc", "pw"), Options: Options{Skew: -time.Second}}, "auth: client credentials: Skew -1s is negative"},
+		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc", Key: key, Lifetime: -time.Minute}}, "PrivateKeyJWT.Lifetime -1m0s is negative"},
+		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc"}}, "PrivateKeyJWT has no Key"},
+	} {
+		if _, err := NewClientCredentials(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+	}
+	_, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile("f"), Client: PublicClient("wl"), Options: Options{Skew: -1}})
+	if err == nil || !strings.Contains(err.Error(), "auth: jwt bearer: Skew") {
+		t.Errorf("jwt bearer: err = %v", err)
+	}
+}
 
 // An MCP POST sent without a token (initialize) through the DPoP client is
 // no token request: its answer, an event stream the server holds open,

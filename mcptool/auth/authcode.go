@@ -119,6 +119,9 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 	if cfg.Authorizer == nil {
 		return nil, errors.New("auth: authorization code: an Authorizer is required")
 	}
+	if err := cfg.check(cfg.Client); err != nil {
+		return nil, fmt.Errorf("auth: authorization code: %w", err)
+	}
 	if _, secret := cfg.Client.(*secretAuth); secret && cfg.Issuer == "" {
 		return nil, errors.New("auth: authorization code: a client with a secret needs the Issuer that issued it (or AnyIssuer)")
 	}

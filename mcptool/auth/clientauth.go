@@ -139,7 +139,7 @@ type PrivateKeyJWT struct {
 	// Audience is [AudienceIssuer] (default), [AudienceTokenEndpoint], or
 	// any other string, used verbatim.
 	Audience string
-	// Lifetime of an assertion; zero means one minute.
+	// Lifetime of an assertion; zero means one minute, negative is refused.
 	Lifetime time.Duration
 }
 

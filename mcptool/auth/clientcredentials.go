@@ -33,5 +33,5 @@ func NewClientCredentials(cfg ClientCredentialsConfig) (sdkauth.OAuthHandler, er
 	grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
 		return grantForm(GrantClientCredentials, info, scopes), nil
 	}
-	return newGrantHandler("client credentials", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("client credentials", cfg.Options, cfg.Client, grant)
 }

@@ -67,6 +67,11 @@
 // registration, authorization, token request, token exchange, refresh) and,
 // from a token endpoint, the OAuth error code and description.
 //
+// Options: each mechanism is configured by a Config struct, data that
+// embeds the shared [Options]. Zero means the default in every field; a
+// negative duration ([Options.Skew], [PrivateKeyJWT.Lifetime]) is refused
+// by the constructor with an error naming it.
+//
 // Transports: only mcp.StreamableClientTransport takes an OAuthHandler in
 // go-sdk v1.8.0. mcp.SSEClientTransport has no such field: a handler's
 // token could be added by a RoundTripper, but nothing would call Authorize

@@ -82,7 +82,7 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 		}
 		return jwtBearerForm(info, jag, scopes), nil
 	}
-	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant, cfg.IdPClient)
 }
 
 // identityProvider is the enterprise IdP of an [EnterpriseConfig]. Its

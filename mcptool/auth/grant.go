@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -40,8 +41,14 @@ type grantHandler struct {
 
 var _ sdkauth.OAuthHandler = (*grantHandler)(nil)
 
-func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc) *grantHandler {
-	return &grantHandler{mechanism: mechanism, opts: opts, store: opts.store(), client: client, grant: grant}
+// newGrantHandler returns the handler of a mechanism; clients are all the
+// client authentications its grant uses, client (the one at the MCP
+// server's authorization server) among them.
+func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc, clients ...ClientAuth) (sdkauth.OAuthHandler, error) {
+	if err := opts.check(append(clients, client)...); err != nil {
+		return nil, fmt.Errorf("auth: %s: %w", mechanism, err)
+	}
+	return &grantHandler{mechanism: mechanism, opts: opts, store: opts.store(), client: client, grant: grant}, nil
 }
 
 func (h *grantHandler) clientID() string {

@@ -69,7 +69,7 @@ func NewJWTBearer(cfg JWTBearerConfig) (sdkauth.OAuthHandler, error) {
 		}
 		return jwtBearerForm(info, assertion, scopes), nil
 	}
-	return newGrantHandler("jwt bearer", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("jwt bearer", cfg.Options, cfg.Client, grant)
 }
 
 // jwtBearerForm is the token request of the JWT-bearer grant (RFC 7523

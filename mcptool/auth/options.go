@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -19,7 +21,7 @@ type Options struct {
 	// Store keeps tokens per client and server. Nil means a new [MemoryStore].
 	Store TokenStore
 	// Skew is how long before expiry a token is renewed (refreshed, or the
-	// grant run again). Zero means [DefaultSkew].
+	// grant run again). Zero means [DefaultSkew]; negative is refused.
 	Skew time.Duration
 	// Scopes, if set, are requested instead of the scopes the server names
 	// (WWW-Authenticate scope, else the protected resource metadata's
@@ -44,6 +46,23 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// check refuses what the package's option rule does not allow: a negative
+// Skew, or a [PrivateKeyJWT] among clients without a key or with a negative
+// Lifetime.
+func (o *Options) check(clients ...ClientAuth) error {
+	if o.Skew < 0 {
+		return fmt.Errorf("Skew %v is negative", o.Skew)
+	}
+	for _, c := range clients {
+		if p, ok := c.(*PrivateKeyJWT); ok && p.Key == nil {
+			return errors.New("PrivateKeyJWT has no Key")
+		} else if ok && p.Lifetime < 0 {
+			return fmt.Errorf("PrivateKeyJWT.Lifetime %v is negative", p.Lifetime)
+		}
+	}
+	return nil
+}
+
 // pin returns the pinned issuer, or "" for none or [AnyIssuer].
 func (o *Options) pin() string {
 	if o.Issuer == AnyIssuer {
@@ -60,7 +79,7 @@ func (o *Options) client() *http.Client {
 }
 
 func (o *Options) skew() time.Duration {
-	if o.Skew > 0 {
+	if o.Skew != 0 {
 		return o.Skew
 	}
 	return DefaultSkew
