@@ -22,6 +22,10 @@ var modes = map[string]mode{
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
 	"stderr":          {doc: "writes a line to stderr as it starts"},
+
+	// Schemas (schema.go).
+	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
+	"tree-schema":   {doc: "lists tree, whose input schema recurses through array items (Gemini cannot take it), and flat", answer: treeSchema},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {
