@@ -45,6 +45,9 @@ type LowerError struct {
 	Pointer string
 	Keyword string
 	Message string
+	// Err is the cause when the schema is unusable whatever the vendor: an
+	// *[UnboundedError].
+	Err error
 }
 
 // Error names the vendor, the place and the reason.
@@ -55,6 +58,9 @@ func (e *LowerError) Error() string {
 	}
 	return fmt.Sprintf("schema: lowering for %s: at %s: %s", e.Vendor, p, e.Message)
 }
+
+// Unwrap returns Err.
+func (e *LowerError) Unwrap() error { return e.Err }
 
 // Lowered is a schema rewritten for one vendor.
 type Lowered struct {
@@ -88,6 +94,10 @@ var emptyObject = json.RawMessage(`{"type":"object","properties":{}}`)
 // Dropping a keyword only loosens what the model is told: the arguments are
 // still checked against the original schema by a [Validator] before a call.
 //
+// For every vendor, a schema that no validation could finish on (see
+// [UnboundedError]: a reference cycle that never descends into the value,
+// say) cannot be lowered: the arguments could never be checked.
+//
 // A schema that cannot be lowered gives a *LowerError (with the Lowered
 // diagnostics so far); the caller should quarantine that one tool.
 func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
@@ -98,15 +108,19 @@ func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return Lowered{Schema: emptyObject, Strict: v == OpenAI}, nil
 	}
-	if v == Anthropic {
-		if !json.Valid(schema) {
-			return Lowered{}, &LowerError{Vendor: v, Message: "schema is not valid JSON"}
-		}
-		return Lowered{Schema: schema}, nil
-	}
 	root, err := decodeOrdered(schema)
 	if err != nil {
 		return Lowered{}, &LowerError{Vendor: v, Message: err.Error()}
+	}
+	// Whatever the vendor takes, the arguments are validated against this
+	// schema; one no validation could finish on leaves the tool out.
+	if err := newGraph(root).check(); err != nil {
+		ue := err.(*UnboundedError)
+		d := Diagnostic{Pointer: ue.Pointer, Keyword: ue.Keyword, Message: ue.Message, Fatal: true}
+		return Lowered{Diagnostics: []Diagnostic{d}}, &LowerError{Vendor: v, Pointer: ue.Pointer, Keyword: ue.Keyword, Message: ue.Message, Err: ue}
+	}
+	if v == Anthropic {
+		return Lowered{Schema: schema}, nil
 	}
 	l := &lowering{vendor: v, root: root}
 	var out Lowered
