@@ -209,6 +209,24 @@ func TestValidationMessageCut(t *testing.T) {
 	}
 }
 
+// Proves that inlining for Gemini is bounded in bytes, not only in
+// subschemas: a 20 KB description reached through 3600 references would
+// lower to 72 MB.
+func TestLowerGeminiInlinedSize(t *testing.T) {
+	var p, q []string
+	for i := range 60 {
+		p = append(p, fmt.Sprintf(`"p%d":{"$ref":"#/$defs/a"}`, i))
+		q = append(q, fmt.Sprintf(`"q%d":{"$ref":"#/$defs/x"}`, i))
+	}
+	s := `{"type":"object","properties":{` + strings.Join(p, ",") + `},"$defs":{
+		"a":{"type":"object","properties":{` + strings.Join(q, ",") + `}},
+		"x":{"type":"string","description":"` + strings.Repeat("d", 20000) + `"}}}`
+	low, err := Lower(Gemini, json.RawMessage(s))
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Lower(gemini) = %d bytes, %v; want too large", len(low.Schema), err)
+	}
+}
+
 // Guards the keyword table against jsonschema-go: every field of its Schema
 // that holds subschemas must be a keyword the check follows, or a schema
 // could apply a subschema the check never saw.

@@ -33,5 +33,7 @@
 // applied to one value past a bound) is refused by [Lower], for every
 // vendor, and by [Compile], with an [UnboundedError] naming the JSON
 // pointer; a validation that would take more work than its value's size
-// warrants fails with [ErrTooComplex] before it starts.
+// warrants fails with [ErrTooComplex] before it starts; and lowering for
+// Gemini, which inlines references, fails past a bound on the size of its
+// result.
 package schema

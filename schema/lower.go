@@ -122,7 +122,7 @@ func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	if v == Anthropic {
 		return Lowered{Schema: schema}, nil
 	}
-	l := &lowering{vendor: v, root: root}
+	l := &lowering{vendor: v, root: root, maxBytes: maxLoweredBytes + 2*len(schema)}
 	var out Lowered
 	switch v {
 	case Gemini:
@@ -174,6 +174,10 @@ func NoArguments(s json.RawMessage) bool {
 	return true
 }
 
+// maxLoweredBytes is how much a lowering may add to the size of a schema
+// (Gemini's, which inlines references).
+const maxLoweredBytes = 1 << 20
+
 // silent are the keywords a lowering drops without a diagnostic: they
 // speak to schema tools, not to a model, so leaving them out changes nothing
 // the model is told (and every zod-made schema carries $schema).
@@ -185,6 +189,8 @@ type lowering struct {
 	root   any
 	diags  []Diagnostic
 	nodes  int // subschemas lowered so far
+	// bytes counts, against maxBytes, the size of the lowered schema so far.
+	bytes, maxBytes int
 
 	// origin maps a lowered object to the pointer of the original schema
 	// it was lowered from, for diagnostics made on the lowered tree.
