@@ -163,27 +163,34 @@ func sameJSON(a, b json.RawMessage) bool {
 	return string(ca) == string(cb)
 }
 
-// conn returns c with the keeper reading its messages.
-func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{c, k} }
+// conn returns c with the keeper reading its messages, and the raw results
+// of the calls that ask for them ([rawCatch]) kept.
+func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{Connection: c, k: k} }
 
 type keptConn struct {
 	mcp.Connection
-	k *schemaKeeper
+	k     *schemaKeeper
+	calls catches
 }
 
 func (c *keptConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 		c.k.sent(req.ID.Raw(), req.Method, req.Params)
+		if rc := catchOf(ctx); rc != nil {
+			c.calls.expect(req.ID, rc)
+		}
 	}
 	return c.Connection.Write(ctx, msg)
 }
 
 func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if !c.k.waiting() {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || err != nil {
 		return msg, err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil && resp.Error == nil {
+	c.calls.received(resp)
+	if c.k.waiting() && resp.Error == nil {
 		c.k.received(resp.ID.Raw(), resp.Result)
 	}
 	return msg, err
@@ -191,7 +198,8 @@ func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // client returns a copy of base whose transport shows the keeper every
 // JSON-RPC request sent and every message received, in a JSON body or in
-// an event stream.
+// an event stream, and keeps the answer to a POST whose context carries a
+// [rawCatch] in it.
 func (k *schemaKeeper) client(base *http.Client) *http.Client {
 	next := base.Transport
 	if next == nil {
@@ -223,20 +231,28 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	// A POST's response answers that POST alone (streamable HTTP), so only
-	// a listing's is read: a tool result's bytes pass by untouched. A GET
-	// stream is read along always, for the legacy SSE transport's one
-	// stream carries every answer and opens before any listing.
+	// a listing's is read for the keeper, and a call's kept only when its
+	// context asks. A GET stream is read along always, for the legacy SSE
+	// transport's one stream carries every answer and opens before any
+	// listing.
+	sink, want := t.k.message, t.k.waiting
 	if req.Method == http.MethodPost && !listing {
-		return resp, err
+		rc := catchOf(req.Context())
+		if rc == nil {
+			return resp, err
+		}
+		sink, want = rc.keepMessage, always
 	}
 	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
 	case "application/json":
-		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k}
+		resp.Body = &tapped{ReadCloser: resp.Body, sink: sink, want: want}
 	case "text/event-stream":
-		resp.Body = &tapped{ReadCloser: resp.Body, k: t.k, events: true}
+		resp.Body = &tapped{ReadCloser: resp.Body, sink: sink, want: want, events: true}
 	}
 	return resp, err
 }
+
+func always() bool { return true }
 
 // request notes a tools/list request from its body and reports whether it
 // is one. Only a listing is decoded: go-sdk writes the method near the
@@ -260,13 +276,17 @@ func (k *schemaKeeper) request(body io.Reader) bool {
 	return true
 }
 
-// tapped is a response body the keeper reads along with its reader: a JSON
-// body whole at its end, an event stream event by event.
+// tapped is a response body read along with its reader, each message it
+// carries given to sink while want says so: a JSON body whole at its end,
+// an event stream event by event. sink may keep what it is given. A message
+// over maxTapped bytes is not given.
 type tapped struct {
 	io.ReadCloser
-	k      *schemaKeeper
+	sink   func([]byte)
+	want   func() bool
 	events bool
 	body   bytes.Buffer // the JSON body, or the event stream's unfinished line
+	over   bool         // the JSON body passed maxTapped
 	data   []byte       // the data of the event being read
 	skip   bool         // passing by the rest of a line nobody awaits
 }
@@ -277,21 +297,23 @@ func (t *tapped) Read(p []byte) (int, error) {
 		t.lines(p[:n])
 		return n, err
 	}
-	if n > 0 && t.body.Len()+n <= maxTapped {
+	if t.over = t.over || t.body.Len()+n > maxTapped; !t.over {
 		t.body.Write(p[:n])
 	}
-	if err == io.EOF {
-		t.k.message(t.body.Bytes())
+	if err == io.EOF && !t.over && t.body.Len() > 0 {
+		data := t.body.Bytes()
+		t.body = bytes.Buffer{}
+		t.sink(data)
 	}
 	return n, err
 }
 
 // lines takes in a chunk of an event stream, passing each event's data to
-// the keeper while it waits for a listing.
+// sink while want says so.
 func (t *tapped) lines(chunk []byte) {
 	for len(chunk) > 0 {
 		i := bytes.IndexByte(chunk, '\n')
-		if t.skip || t.body.Len() == 0 && len(t.data) == 0 && !t.k.waiting() {
+		if t.skip || t.body.Len() == 0 && len(t.data) == 0 && !t.want() {
 			// No listing awaited: let the line by without copying it.
 			if t.skip = i < 0; t.skip {
 				return
@@ -311,10 +333,10 @@ func (t *tapped) lines(chunk []byte) {
 		switch {
 		case len(line) == 0:
 			if len(t.data) > 0 {
-				t.k.message(t.data)
+				t.sink(bytes.Clone(t.data))
 			}
 			t.data = t.data[:0]
-		case bytes.HasPrefix(line, []byte("data:")) && t.k.waiting():
+		case bytes.HasPrefix(line, []byte("data:")) && t.want():
 			if len(t.data) > 0 {
 				t.data = append(t.data, '\n')
 			}

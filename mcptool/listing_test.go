@@ -18,7 +18,7 @@ func TestTappedEventStream(t *testing.T) {
 		k := newSchemaKeeper()
 		// One read never spans both parts, as the answer comes after the request.
 		parts := io.MultiReader(strings.NewReader(before), strings.NewReader(stream))
-		body := &tapped{ReadCloser: io.NopCloser(parts), k: k, events: true}
+		body := &tapped{ReadCloser: io.NopCloser(parts), sink: k.message, want: k.waiting, events: true}
 		// The request is sent after the first event was read.
 		buf := make([]byte, size)
 		read := 0

@@ -10,10 +10,15 @@
 //
 // Servers come from a command after --, from --url, or from --config (the
 // mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,
-// ./mcp.json if it exists, else the bundled demo server.
+// ./mcp.json if it exists (once the user has trusted it on a terminal),
+// else the bundled demo server.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
 // 2 usage or configuration error; 3 connection, transport or protocol error.
+//
+// What a server sends is printed without terminal escapes or invisible
+// characters; a tool's result and a resource's text only on a terminal (a
+// pipe or a file gets them unchanged), and JSON output escapes them instead.
 package main
 
 import (
@@ -24,8 +29,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
 // version is the release; a build may set it with -ldflags "-X main.version=...".
@@ -105,7 +111,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 	}
 	code := exitCode(err)
 	if !errors.Is(err, errReported) {
-		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, oneLine(err.Error()))
+		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, untrusted.Line(err.Error()))
 	}
 	if code == exitUsage && errors.As(err, new(*usageError)) {
 		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)
@@ -137,7 +143,7 @@ Target (where the servers come from), for every command but serve-demo:
   -- COMMAND ARGS...     a server started over stdio
   --url URL              a server over streamable HTTP (SSE if the path ends in /sse)
   --config FILE          an mcpServers / VS Code config; --server NAME picks one
-  (none)                 ./mcp.json if present, else the bundled demo server
+  (none)                 ./mcp.json if present and trusted (asked once), else the bundled demo server
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
 Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error.
@@ -154,9 +160,4 @@ func printHelp(w io.Writer, c *command) {
 	if c.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
 	}
-}
-
-// oneLine keeps an error to the single line the contract promises.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

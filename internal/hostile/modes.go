@@ -21,7 +21,27 @@ var modes = map[string]mode{
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
-	"stderr":          {doc: "writes a line to stderr as it starts"},
+	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+
+	// Server text that reaches the model's prompt or a person's terminal.
+	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
+	"skills-hostile":         {doc: "lists skills with line breaks, headings, escapes and spaces in URIs, paths and descriptions", answer: skillsHostile},
+	"escapes":                {doc: "puts terminal escapes in its info, instructions, tools, results, resources, skills and stderr", answer: escapes, stderr: "stderr" + Escapes},
+
+	// What a tool result can do to the host (results.go).
+	"image-bomb":        {doc: "answers a text part and a PNG of side x side pixels (default 20000), 4 bytes a pixel decoded", answer: imageBomb},
+	"gif-frames":        {doc: "answers a GIF of many 200x200 frames (default 10000)", answer: gifFrames},
+	"corrupt-image":     {doc: "answers a good text part beside an image whose base64 is corrupt", answer: corruptImage},
+	"bad-parts":         {doc: "answers good text parts among parts the protocol does not allow", answer: badParts},
+	"null-result":       {doc: "answers tools/call with a null result", answer: result("null")},
+	"empty-result":      {doc: "answers tools/call with an empty object", answer: result("{}")},
+	"content-string":    {doc: "answers tools/call with content that is a string, not an array", answer: result(`{"content":"hello"}`)},
+	"is-error-string":   {doc: "answers tools/call with isError a string", answer: result(`{"content":[],"isError":"yes"}`)},
+	"structured-string": {doc: "answers tools/call with structured content that is a string", answer: result(`{"content":[{"type":"text","text":"t"}],"structuredContent":"s"}`)},
+	"deep-result":       {doc: "answers tools/call with structured content nested depth deep (default 100000)", answer: deepResult},
+	"bad-utf8":          {doc: "answers a text part holding bytes that are not UTF-8", answer: badUTF8},
+	"many-parts":        {doc: "answers tools/call with many empty text parts (default 1000000)", answer: manyParts},
+	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
 
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},

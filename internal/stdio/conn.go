@@ -3,6 +3,7 @@ package stdio
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -315,11 +316,40 @@ func (c *Conn) readLoop(fr *frameReader) {
 		}
 		m, err := d.decode(line)
 		if err != nil {
-			c.skip(line, err)
+			c.undecodable(line, err)
 			continue
 		}
 		c.deliver(m)
 	}
+}
+
+// undecodable deals with a line that is not a JSON-RPC message we can
+// decode. If it is JSON that breaks the decoder (nesting too deep, cut
+// short, a member of the wrong type) and answers one of our requests (a
+// "jsonrpc" member, a top-level id, no method), the answer arrived but
+// cannot be read: that request fails at once, rather than waiting out its
+// timeout. Anything else is skipped.
+func (c *Conn) undecodable(line []byte, err error) {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	broken := errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF)
+	if !broken || !bytes.Contains(line, []byte(`"jsonrpc"`)) {
+		c.skip(line, err)
+		return
+	}
+	var sc idScanner
+	sc.feed(line)
+	id, hasID, isRequest := sc.result()
+	if !hasID || isRequest {
+		c.skip(line, err)
+		return
+	}
+	c.logger.Debug("failed a request whose answer from MCP server cannot be decoded",
+		"command", c.name, "pid", c.pid, "id", id.Raw(), "bytes", len(line), "error", err)
+	c.deliver(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeParseError,
+		Message: fmt.Sprintf("the answer of %d bytes cannot be decoded: %v", len(line), err),
+	}})
 }
 
 // skip notes a line that is not JSON-RPC. Servers print banners and stray

@@ -16,7 +16,8 @@
 //   - A single message over its 16 MiB line limit ends the session. Here the
 //     oversized line is skipped without buffering it, and if it answers a
 //     request, that request fails with an error saying why; the session goes
-//     on.
+//     on. So does an answer that arrives but cannot be decoded (nested too
+//     deep, cut short), rather than leaving its request to time out.
 //
 // It also bounds the SEP-2575 "server/discover" probe that go-sdk's client
 // sends first: many servers in the wild neither answer nor reject unknown

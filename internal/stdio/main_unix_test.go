@@ -199,6 +199,11 @@ func fakeServer() int {
 		case "bigrequest":
 			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"data":"%s"}}`+"\n", strings.Repeat("z", p.Size)))
 			reply("after bigrequest")
+		case "undecodable":
+			// Nested deeper than any decoder takes, then cut short.
+			deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, deep))
+			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"content":[`+"\n", m.ID))
 		case "junk":
 			writeLine([]byte("Starting server v1.2.3...\n\n   \n{\"jsonrpc\":\"2.0\"}\n{\"jsonrpc\":\"1.0\",\"id\":1,\"result\":1}\n[]\n"))
 			reply("after junk")
