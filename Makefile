@@ -58,18 +58,18 @@ bench:
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
 
-# FUZZ lists the fuzz targets "make fuzz" runs, as package:Target, one
-# "FUZZ +=" line each: add yours.
-FUZZ :=
+# fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
+# after another: a bounded run for CI.
+FUZZTIME ?= 10s
+FUZZ += ./internal/stdio:FuzzInbound
+FUZZ += ./internal/stdio:FuzzIDScanner
 FUZZ += ./schema:FuzzNamer
 FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate
-FUZZTIME := 10s
 
-# fuzz runs each target of FUZZ for FUZZTIME, one after the other (go test
-# fuzzes one target at a time), and stops at the first failure.
 fuzz:
 	@set -e; for t in $(FUZZ); do \
-		echo "fuzz $$t for $(FUZZTIME)"; \
-		go test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+		pkg=$${t%%:*}; target=$${t#*:}; \
+		echo "go test -fuzz $$target -fuzztime $(FUZZTIME) $$pkg"; \
+		go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done

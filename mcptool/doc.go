@@ -10,7 +10,9 @@
 //
 //   - Connect is bounded by a deadline, and a half-made connection (a server
 //     that exits during the handshake, say) is fully closed before the error
-//     returns. Close stops a started server and every process it started.
+//     returns. Close stops a started server and every process it started,
+//     also one that stopped reading its stdin, whose calls fail at their
+//     timeout or context rather than hang.
 //   - The tools are listed once, following every page within a bound; no call
 //     ever lists them again. Their schemas are kept as the server wrote them,
 //     the order of properties included (models fill arguments in that order),

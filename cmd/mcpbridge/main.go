@@ -14,7 +14,9 @@
 // else the bundled demo server.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
-// 2 usage or configuration error; 3 connection, transport or protocol error.
+// 2 usage or configuration error; 3 connection, transport or protocol error;
+// 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM, 129 for
+// SIGHUP (a closed terminal). The servers are stopped in every case.
 //
 // What a server sends is printed without terminal escapes or invisible
 // characters; a tool's result and a resource's text only on a terminal (a
@@ -28,8 +30,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
@@ -46,7 +46,7 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	code := run(ctx, os.Args[1:], &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 	stop()
 	os.Exit(code)
@@ -106,6 +106,11 @@ func run(ctx context.Context, args []string, s *streams) int {
 	if err == nil {
 		err = runner(ctx, pos, serverCmd, s)
 	}
+	if sig := stoppedBy(ctx); sig != nil {
+		// Whatever the command was doing failed for that; say so alone.
+		fmt.Fprintf(s.err, "mcpbridge %s: %v\n", c.name, sig)
+		return sig.exitCode()
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -146,7 +151,8 @@ Target (where the servers come from), for every command but serve-demo:
   (none)                 ./mcp.json if present and trusted (asked once), else the bundled demo server
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
-Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error.
+Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error,
+130 Ctrl-C (128+n after signal n).
 `)
 }
 

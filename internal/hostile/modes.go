@@ -43,6 +43,13 @@ var modes = map[string]mode{
 	"many-parts":        {doc: "answers tools/call with many empty text parts (default 1000000)", answer: manyParts},
 	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
 
+	// The stdio wire (stdio.go).
+	"deaf":        {doc: "stops reading stdin once it has answered tools/list (see StuckFileEnv)", serve: deaf},
+	"deaf-asking": {doc: "deaf, and once its stdin is full sends DeafAsks requests that cannot be decoded", serve: deafAsking},
+	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
+	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
+	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
 	"tree-schema":   {doc: "lists tree, whose input schema recurses through array items (Gemini cannot take it), and flat", answer: treeSchema},

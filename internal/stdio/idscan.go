@@ -17,7 +17,8 @@ import (
 // not be mistaken for it, hence the string/escape state and nesting depth.
 //
 // It also notes a top-level string "method", which marks the message as a
-// request from the server rather than a response.
+// request from the server rather than a response, and a top-level
+// "jsonrpc":"2.0", which marks it as JSON-RPC.
 type idScanner struct {
 	state    scanState
 	depth    int  // nesting depth in sNested; 1 is the top-level object
@@ -28,9 +29,10 @@ type idScanner struct {
 	buf      []byte    // the key, or the id's value, being read
 	bufLong  bool      // buf hit maxScanToken: not an id, nor "id"/"method"
 
-	id        jsonrpc.ID
-	hasID     bool
-	hasMethod bool
+	id         jsonrpc.ID
+	hasID      bool
+	hasMethod  bool
+	hasVersion bool
 }
 
 type scanState uint8
@@ -53,6 +55,7 @@ const (
 	roleSkip strRole = iota
 	roleKey
 	roleID
+	roleVersion
 )
 
 type memberKey uint8
@@ -61,6 +64,7 @@ const (
 	keyOther memberKey = iota
 	keyID
 	keyMethod
+	keyVersion
 )
 
 // maxScanToken bounds the bytes kept of a member name or an id value. Ids
@@ -92,6 +96,9 @@ func (s *idScanner) feed(p []byte) {
 func (s *idScanner) result() (id jsonrpc.ID, ok, isRequest bool) {
 	return s.id, s.hasID, s.hasMethod
 }
+
+// isJSONRPC reports whether the message had a top-level "jsonrpc":"2.0".
+func (s *idScanner) isJSONRPC() bool { return s.hasVersion }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
@@ -185,12 +192,18 @@ func (s *idScanner) startValue(b byte) {
 		return
 	}
 	wantID := s.key == keyID && !s.hasID
+	if s.key == keyVersion {
+		s.hasVersion = false // until the string's end says otherwise
+	}
 	switch {
 	case b == '"':
 		s.hasMethod = s.hasMethod || s.key == keyMethod
-		if wantID {
+		switch {
+		case wantID:
 			s.startString(roleID)
-		} else {
+		case s.key == keyVersion:
+			s.startString(roleVersion)
+		default:
 			s.startString(roleSkip)
 		}
 		s.state = sAfter
@@ -245,12 +258,18 @@ func (s *idScanner) endString() {
 			s.key = keyID
 		case "method":
 			s.key = keyMethod
+		case "jsonrpc":
+			s.key = keyVersion
 		}
 	case roleID:
 		var str string
 		if !s.bufLong && json.Unmarshal(quote(s.buf), &str) == nil {
 			s.setID(str)
 		}
+	case roleVersion:
+		// Written plainly by every implementation; an escaped "2.0" is not
+		// worth decoding.
+		s.hasVersion = string(s.buf) == "2.0"
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
+
 	"testing"
 )
 
@@ -30,6 +32,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
 		os.Exit(runChild(mode))
 	}
+	hostile.ServeIfChild()
 	goleak.VerifyTestMain(m)
 }
 
