@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -63,7 +65,11 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		var se *SchemaError
 		switch {
 		case errors.As(err, &se):
-			return tool.Result{}, &tool.FailedError{Name: name, Message: "the server's result does not match the tool's output schema: " + se.Err.Error(), Err: err}
+			msg := "the server's result does not match the tool's output schema: "
+			if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+				msg = "the server's result cannot be checked: "
+			}
+			return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
 		case err != nil:
 			return tool.Result{}, err
 		case res.IsError:
@@ -281,17 +287,22 @@ func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult)
 	}
 	switch {
 	case lt.outputErr != nil:
-		return &SchemaError{Server: p.name, Tool: name, Pointer: "/outputSchema", Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+		ptr := "/outputSchema"
+		if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+			ptr += ue.Pointer
+		}
+		return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
 	case res.StructuredContent == nil:
 		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: errors.New("the tool declares an output schema but its result has no structured content")}
 	}
-	v := res.StructuredContent
-	if raw, ok := v.(json.RawMessage); ok {
-		if err := json.Unmarshal(raw, &v); err != nil {
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(res.StructuredContent); err != nil {
 			return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
 		}
 	}
-	if err := lt.output.Validate(v); err != nil {
+	if err := lt.output.ValidateValue(raw); err != nil {
 		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
 	}
 	return nil

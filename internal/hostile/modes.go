@@ -49,6 +49,10 @@ var modes = map[string]mode{
 	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
 	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
 	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+
+	// Schemas (schema.go).
+	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
+	"tree-schema":   {doc: "lists tree, whose input schema recurses through array items (Gemini cannot take it), and flat", answer: treeSchema},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {
