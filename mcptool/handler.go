@@ -152,6 +152,11 @@ func (c *catalog) isListed(name string) bool  { return c.listed[name] != nil }
 // on the rebuilt connection only when the tool is annotated read-only or
 // idempotent; otherwise the caller learns that the outcome is unknown.
 func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
+		// Refused before it is sent: the tool would run, and its result
+		// could not be checked.
+		return nil, p.unusableOutput(name, lt)
+	}
 	res, err := p.callOnce(ctx, s, name, args)
 	if err == nil || !p.lostDuring(ctx, s, err) {
 		return res, err
@@ -278,6 +283,16 @@ func connectionGone(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// unusableOutput is the error of every call of a tool whose declared output
+// schema cannot be used: its results could never be checked.
+func (p *Provider) unusableOutput(name string, lt *listedTool) error {
+	ptr := "/outputSchema"
+	if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+		ptr += ue.Pointer
+	}
+	return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+}
+
 // checkOutput validates a successful result against the output schema the
 // tool's listing declared. A tool the listing did not name is not checked.
 func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult) error {
@@ -287,11 +302,7 @@ func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult)
 	}
 	switch {
 	case lt.outputErr != nil:
-		ptr := "/outputSchema"
-		if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
-			ptr += ue.Pointer
-		}
-		return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+		return p.unusableOutput(name, lt)
 	case res.StructuredContent == nil:
 		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: errors.New("the tool declares an output schema but its result has no structured content")}
 	}

@@ -14,10 +14,10 @@ import (
 // Proves that a tool whose output schema no validation could finish on (it
 // overflowed the stack when its result was checked) fails its calls with a
 // SchemaError naming the tool and the pointer of the cycle, through CallTool
-// and the handler alike, and that the server's other tools still serve,
+// and the handler alike, without the server ever getting the call, and that the server's other tools still serve,
 // their input schemas, however cyclic, kept as the server wrote them.
 func TestUnboundedOutputSchema(t *testing.T) {
-	p, _, err := pipeProvider(t, "schema-cycles")
+	p, srv, err := pipeProvider(t, "schema-cycles")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +31,11 @@ func TestUnboundedOutputSchema(t *testing.T) {
 	var fe *tool.FailedError
 	if !errors.As(err, &fe) || !strings.HasPrefix(fe.Message, "the server's result cannot be checked: ") {
 		t.Fatalf("Handler: %v; want a FailedError saying the result cannot be checked", err)
+	}
+	// Refused before it was sent: the tool must not run for a result that
+	// could never be checked.
+	if n := srv.Count("tools/call"); n != 0 {
+		t.Fatalf("the server got %d calls of a tool whose output schema is unusable", n)
 	}
 	for _, d := range p.Tools() {
 		if want, ok := hostile.CyclicTools[d.Name]; ok && string(d.InputSchema) != string(want) {
