@@ -28,12 +28,8 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 		return p, err
 	}
 	p.Messages = append(p.Messages, msgs...)
-	for _, d := range req.Tools {
-		t, err := toolParam(d, d.Strict && !m.cfg.noStrict)
-		if err != nil {
-			return p, err
-		}
-		p.Tools = append(p.Tools, t)
+	if p.Tools, err = check.Tools("openai", req.Tools, m.toolParam); err != nil {
+		return p, err
 	}
 	if n := cmp.Or(req.MaxTokens, m.cfg.maxTokens); n > 0 {
 		if m.cfg.legacyMaxTokens {
@@ -49,14 +45,11 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 }
 
 // toolParam encodes a definition as a function tool, with "strict": true if
-// strict. The function object is written here, with the schema as raw JSON,
-// and handed to the SDK as an override: the SDK's own type holds parameters
-// as a map, which would reorder the schema's keywords.
-func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam, error) {
-	schema, err := check.Schema("openai", d)
-	if err != nil {
-		return oai.ChatCompletionToolUnionParam{}, err
-	}
+// it is Strict and the model sends strict mode. The function object is
+// written here, with the schema as raw JSON, and handed to the SDK as an
+// override: the SDK's own type holds parameters as a map, which would reorder
+// the schema's keywords.
+func (m *Model) toolParam(d tool.Definition, schema json.RawMessage) oai.ChatCompletionToolUnionParam {
 	// Marshal cannot fail: the schema is valid JSON and the rest are a
 	// string and a bool.
 	fn, _ := json.Marshal(struct {
@@ -64,8 +57,8 @@ func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
 		Strict      bool            `json:"strict,omitempty"`
-	}{d.Name, d.Description, schema, strict})
-	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn))), nil
+	}{d.Name, d.Description, schema, d.Strict && !m.cfg.noStrict})
+	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn)))
 }
 
 // messages maps the conversation. Images of a run of tool messages are held
@@ -127,13 +120,8 @@ func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUni
 	if !m.cfg.vision {
 		parts = tool.TextOnly(parts)
 	}
-	if len(parts) == 1 {
-		if t, ok := parts[0].(tool.TextPart); ok {
-			return oai.UserMessage(t.Text)
-		}
-	}
-	if !(tool.Result{Parts: parts}).HasImages() {
-		return oai.UserMessage(tool.Result{Parts: parts}.Text())
+	if res := (tool.Result{Parts: parts}); !res.HasImages() {
+		return oai.UserMessage(res.Text())
 	}
 	var cps []oai.ChatCompletionContentPartUnionParam
 	for _, p := range parts {

@@ -1,5 +1,6 @@
 // Package check holds the checks the vendor packages of llm make alike on
-// the settings of a new model and on the tools of a request.
+// the settings of a new model and on the tools of a request, and the loop
+// that encodes the tools.
 package check
 
 import (
@@ -33,10 +34,10 @@ func New(vendor, model string, maxTokens int, baseURL string) error {
 // object schema.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// Schema checks a tool definition and returns the input schema to send,
+// schema checks a tool definition and returns the input schema to send,
 // naming the vendor in an error: the name must be set, and the schema must be
 // valid JSON or empty, which stands for an object without properties.
-func Schema(vendor string, d tool.Definition) (json.RawMessage, error) {
+func schema(vendor string, d tool.Definition) (json.RawMessage, error) {
 	if d.Name == "" {
 		return nil, errors.New(vendor + ": tool definition without a name")
 	}
@@ -47,4 +48,18 @@ func Schema(vendor string, d tool.Definition) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: tool %q: input schema is not valid JSON", vendor, d.Name)
 	}
 	return d.InputSchema, nil
+}
+
+// Tools encodes each definition with encode, given the input schema to send
+// (see schema); the first definition that fails its check fails them all.
+func Tools[T any](vendor string, defs []tool.Definition, encode func(d tool.Definition, schema json.RawMessage) T) ([]T, error) {
+	var out []T
+	for _, d := range defs {
+		s, err := schema(vendor, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, encode(d, s))
+	}
+	return out, nil
 }
