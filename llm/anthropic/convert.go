@@ -16,14 +16,14 @@ import (
 
 // params builds the Messages request.
 func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
-	maxTokens := req.MaxTokens
-	if maxTokens <= 0 {
-		maxTokens = m.cfg.maxTokens
+	maxTokens, err := m.s.MaxTokens(req.MaxTokens)
+	if err != nil {
+		return sdk.MessageNewParams{}, err
 	}
-	p := sdk.MessageNewParams{Model: m.name, MaxTokens: int64(maxTokens)}
+	p := sdk.MessageNewParams{Model: m.s.Name, MaxTokens: int64(maxTokens)}
 	if req.System != "" {
 		block := sdk.TextBlockParam{Text: req.System}
-		if m.cfg.promptCaching {
+		if m.promptCaching {
 			block.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
 		p.System = []sdk.TextBlockParam{block}
@@ -98,7 +98,7 @@ func (m *Model) messages(in []llm.Message) ([]sdk.MessageParam, error) {
 // blocks maps user content. Empty text is left out: the API refuses an empty
 // text block.
 func (m *Model) blocks(parts []tool.Part) []sdk.ContentBlockParamUnion {
-	if !m.cfg.vision {
+	if !m.s.Vision() {
 		parts = tool.TextOnly(parts)
 	}
 	var out []sdk.ContentBlockParamUnion

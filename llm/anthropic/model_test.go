@@ -210,8 +210,9 @@ func TestAPIError(t *testing.T) {
 
 func TestNewChecks(t *testing.T) {
 	vendor.Refuses(t, map[string]anthropic.Option{
-		"base URL":      anthropic.WithBaseURL("api.anthropic.com"),
-		"max tokens -1": anthropic.WithMaxTokens(-1),
+		"WithBaseURL":        anthropic.WithBaseURL("api.anthropic.com"),
+		"WithMaxTokens(-1)":  anthropic.WithMaxTokens(-1),
+		"WithMaxRetries(-1)": anthropic.WithMaxRetries(-1),
 	})
 }
 

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,7 @@ import (
 
 // params builds the Chat Completions request.
 func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
-	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.name)}
+	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.s.Name)}
 	if req.System != "" {
 		p.Messages = append(p.Messages, oai.SystemMessage(req.System))
 	}
@@ -31,8 +30,12 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 	if p.Tools, err = check.Tools("openai", req.Tools, m.toolParam); err != nil {
 		return p, err
 	}
-	if n := cmp.Or(req.MaxTokens, m.cfg.maxTokens); n > 0 {
-		if m.cfg.legacyMaxTokens {
+	n, err := m.s.MaxTokens(req.MaxTokens)
+	if err != nil {
+		return p, err
+	}
+	if n > 0 {
+		if m.legacyMaxTokens {
 			p.MaxTokens = oai.Int(int64(n))
 		} else {
 			p.MaxCompletionTokens = oai.Int(int64(n))
@@ -57,7 +60,7 @@ func (m *Model) toolParam(d tool.Definition, schema json.RawMessage) oai.ChatCom
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
 		Strict      bool            `json:"strict,omitempty"`
-	}{d.Name, d.Description, schema, d.Strict && !m.cfg.noStrict})
+	}{d.Name, d.Description, schema, d.Strict && !m.noStrict})
 	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn)))
 }
 
@@ -88,7 +91,7 @@ func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnio
 			}
 			res := msg.Result()
 			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
-			if m.cfg.vision && res.HasImages() {
+			if m.s.Vision() && res.HasImages() {
 				held = append(held, oai.TextContentPart(imagesIntro(msg)))
 				for _, p := range msg.Parts {
 					if img, ok := p.(tool.ImagePart); ok {
@@ -117,7 +120,7 @@ func imagesIntro(msg llm.Message) string {
 // userMessage sends text alone as a plain string, which every compatible
 // server takes, and anything else as content parts.
 func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUnion {
-	if !m.cfg.vision {
+	if !m.s.Vision() {
 		parts = tool.TextOnly(parts)
 	}
 	if res := (tool.Result{Parts: parts}); !res.HasImages() {

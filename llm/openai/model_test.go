@@ -240,7 +240,8 @@ func TestAPIError(t *testing.T) {
 
 func TestNewChecks(t *testing.T) {
 	vendor.Refuses(t, map[string]openai.Option{
-		"base URL": openai.WithBaseURL("localhost:11434"),
+		"WithBaseURL":        openai.WithBaseURL("localhost:11434"),
+		"WithMaxRetries(-1)": openai.WithMaxRetries(-1),
 	})
 }
 

@@ -1,6 +1,5 @@
-// Package check holds the checks the vendor packages of llm make alike on
-// the settings of a new model and on the tools of a request, and the loop
-// that encodes the tools.
+// Package check holds the check the vendor packages of llm make alike on the
+// tools of a request, and the loop that encodes them.
 package check
 
 import (
@@ -8,27 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// New checks a model's name, token limit and base URL, naming the vendor.
-func New(vendor, model string, maxTokens int, baseURL string) error {
-	if model == "" {
-		return errors.New(vendor + ": empty model name")
-	}
-	if maxTokens < 0 {
-		return fmt.Errorf("%s: max tokens %d is negative", vendor, maxTokens)
-	}
-	if baseURL != "" {
-		u, err := url.Parse(baseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s: base URL %q is not an http(s) URL", vendor, baseURL)
-		}
-	}
-	return nil
-}
 
 // emptySchema is the schema of a tool that declared none: both APIs want an
 // object schema.
