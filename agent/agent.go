@@ -34,13 +34,13 @@ type Config struct {
 	Model llm.Model
 	// System is the agent's own prompt.
 	System string
-	// Tools are local tools, tried before Handler.
-	Tools []tool.Tool
-	// Handler serves the tools of Definitions (an MCP provider's handler, or
-	// a composition of several).
-	Handler tool.Handler
-	// Definitions are the tools Handler serves, as the model should see them.
-	Definitions []tool.Definition
+	// Tools are where the model's tools come from: local tools
+	// ([tool.Local]), an MCP server (an *mcptool.Provider), many servers (a
+	// *toolset.Toolset), a fixed [tool.Set], any [tool.Source]. Run takes
+	// one Set of each as it starts, so the tools never change while a run
+	// goes on and a source's changes show in the next run. A name two
+	// sources offer is served by the first.
+	Tools []tool.Source
 	// ServerInstructions maps the host's label for each MCP server to the
 	// instructions it published (mcptool.Provider.Instructions). A label is
 	// 1 to 64 letters, digits, '_', '.' or '-'; an empty text is left out, as
@@ -70,7 +70,7 @@ type Config struct {
 	// Logger receives warnings (instructions cut) and debug lines; nil discards.
 	Logger *slog.Logger
 	// OnToolCall, if set, is called as each call the model makes starts,
-	// however it is served: a local tool, Handler, a skill tool, or
+	// however it is served: a tool of a source, a skill tool, or
 	// find_tools and load_tools under progressive disclosure. The function
 	// it returns, if not nil, is called when the call is done, with the
 	// result as the tool gave it (before it is fitted to the model) or the
@@ -85,12 +85,9 @@ type Config struct {
 type Agent struct {
 	cfg      Config
 	system   string
-	defs     []tool.Definition // every tool the model may call, local first
-	handler  tool.Handler
-	catalog  *catalog          // nil unless the definitions exceed the token budget
-	pinned   []tool.Definition // offered even under the catalog: the skill tools
-	tokens   int               // EstimateTokens(defs), computed once
+	skills   tool.Set // load_skill and read_skill_file, when there are skills
 	maxSteps int
+	budget   int // the tool token budget; negative: none
 }
 
 // New checks the configuration and composes the system prompt.
@@ -101,20 +98,27 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	for i, src := range cfg.Tools {
+		if src == nil {
+			return nil, fmt.Errorf("agent: Tools[%d] is nil", i)
+		}
+	}
 	section, err := instructionsSection(cfg.ServerInstructions, cfg.Logger)
 	if err != nil {
 		return nil, err
 	}
 	system := cfg.System
-	var skillTools []tool.Tool
+	a := &Agent{cfg: cfg, maxSteps: cfg.MaxSteps, budget: cfg.ToolTokenBudget}
 	if len(cfg.Skills) > 0 {
 		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
 		if err != nil {
 			return nil, err
 		}
-		if skillTools, err = shelf.tools(); err != nil {
+		skillTools, err := shelf.tools()
+		if err != nil {
 			return nil, err
 		}
+		a.skills = tool.Local(skillTools...)
 		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
 	}
 	if section != "" {
@@ -123,69 +127,80 @@ func New(cfg Config) (*Agent, error) {
 		}
 		system += section
 	}
-	cfg.Tools = append(slices.Clip(cfg.Tools), skillTools...)
-	a := &Agent{cfg: cfg, system: system, maxSteps: cfg.MaxSteps}
+	a.system = system
 	if a.maxSteps <= 0 {
 		a.maxSteps = DefaultMaxSteps
 	}
 	if a.cfg.ResultBudget == 0 {
 		a.cfg.ResultBudget = DefaultResultBudget
 	}
+	if a.budget == 0 {
+		a.budget = DefaultToolTokenBudget
+	}
+	return a, nil
+}
+
+// A view is the tools of one run: what each source offered as the run
+// started, gated by the policy, and under progressive disclosure the
+// catalog the model searches.
+type view struct {
+	defs    []tool.Definition // every tool the model may call, skill tools first
+	handler tool.Handler
+	catalog *catalog          // nil unless the definitions exceed the token budget
+	pinned  []tool.Definition // offered even under the catalog: the skill tools
+	tokens  int               // EstimateTokens(defs)
+}
+
+// view takes one Set of every source and joins them: the skill tools first,
+// then the sources in order, a name offered twice served by the first.
+func (a *Agent) view(ctx context.Context) (*view, error) {
+	sets := []tool.Set{a.skills}
+	for i, src := range a.cfg.Tools {
+		set, err := src.Offer(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("agent: the tools of source %d (%T): %w", i, src, err)
+		}
+		sets = append(sets, set)
+	}
+	v := &view{}
 	seen := map[string]bool{}
-	for _, t := range cfg.Tools {
-		d := t.Definition()
-		if seen[d.Name] {
-			return nil, fmt.Errorf("agent: two local tools named %q", d.Name)
-		}
-		seen[d.Name] = true
-		a.defs = append(a.defs, d)
-	}
-	for _, d := range cfg.Definitions {
-		if !seen[d.Name] {
+	var handlers []tool.Handler
+	for _, set := range sets {
+		for _, d := range set.Definitions {
+			if seen[d.Name] {
+				a.cfg.Logger.Debug("a tool offered twice; the first source serves it", "tool", d.Name)
+				continue
+			}
 			seen[d.Name] = true
-			a.defs = append(a.defs, d)
+			v.defs = append(v.defs, d)
+		}
+		if set.Handler != nil {
+			handlers = append(handlers, set.Handler)
 		}
 	}
-	var gate *policy.Policy
-	if cfg.Policy != nil {
+	v.handler = tool.Compose(handlers...)
+	if a.cfg.Policy != nil {
 		// The gate knows every tool by each of its names, so that a rule
 		// holds under the namespaced name and the alias alike.
-		gate = cfg.Policy.For(a.defs)
-		allowed := a.defs[:0:0]
-		for _, d := range a.defs {
-			if gate.Allowed(d.Name) {
-				allowed = append(allowed, d)
-			}
-		}
-		a.defs = allowed
+		gate := a.cfg.Policy.For(v.defs)
+		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !gate.Allowed(d.Name) })
+		v.handler = gate.Handler(v.handler)
 	}
-	handlers := []tool.Handler{tool.Serve(cfg.Tools...)}
-	if cfg.Handler != nil {
-		handlers = append(handlers, cfg.Handler)
-	}
-	a.handler = tool.Compose(handlers...)
-	if gate != nil {
-		a.handler = gate.Handler(a.handler)
-	}
-	budget := cfg.ToolTokenBudget
-	if budget == 0 {
-		budget = DefaultToolTokenBudget
-	}
-	a.tokens = EstimateTokens(a.defs)
-	if budget > 0 && a.tokens > budget {
+	v.tokens = EstimateTokens(v.defs)
+	if a.budget > 0 && v.tokens > a.budget {
 		// The skill tools stay offered: the system prompt tells the model
 		// to use them.
 		var rest []tool.Definition
-		for _, d := range a.defs {
-			if len(skillTools) > 0 && (d.Name == LoadSkillName || d.Name == ReadSkillFileName) {
-				a.pinned = append(a.pinned, d)
+		for _, d := range v.defs {
+			if slices.ContainsFunc(a.skills.Definitions, func(s tool.Definition) bool { return s.Name == d.Name }) {
+				v.pinned = append(v.pinned, d)
 			} else {
 				rest = append(rest, d)
 			}
 		}
-		a.catalog = newCatalog(rest)
+		v.catalog = newCatalog(rest)
 	}
-	return a, nil
+	return v, nil
 }
 
 // System returns the system prompt every turn sends.
@@ -214,9 +229,13 @@ type Result struct {
 // the calls.
 func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error) {
 	res := &Result{Messages: append([]llm.Message(nil), messages...)}
+	v, err := a.view(ctx)
+	if err != nil {
+		return res, err
+	}
 	var loaded loadedSet
 	for res.Steps < a.maxSteps {
-		defs, tokens := a.offered(&loaded)
+		defs, tokens := v.offered(&loaded)
 		res.ToolTokens += tokens
 		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
 		res.Steps++
@@ -231,7 +250,7 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 			res.Text = msg.Text()
 			return res, nil
 		}
-		results, err := a.runCalls(ctx, msg.ToolCalls, &loaded)
+		results, err := a.runCalls(ctx, v, msg.ToolCalls, &loaded)
 		res.Messages = append(res.Messages, results...)
 		if err != nil {
 			return res, err
@@ -241,13 +260,13 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 }
 
 // runCalls runs one turn's calls concurrently.
-func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, loaded *loadedSet) ([]llm.Message, error) {
+func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall, loaded *loadedSet) ([]llm.Message, error) {
 	out := make([]llm.Message, len(calls))
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Go(func() {
-			out[i], errs[i] = a.runCall(ctx, c, loaded)
+			out[i], errs[i] = a.runCall(ctx, v, c, loaded)
 		})
 	}
 	wg.Wait()
@@ -256,12 +275,12 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, loaded *load
 
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
-func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (llm.Message, error) {
+func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall, loaded *loadedSet) (llm.Message, error) {
 	var done func(tool.Result, error)
 	if a.cfg.OnToolCall != nil {
 		done = a.cfg.OnToolCall(c)
 	}
-	res, err := a.serve(ctx, c, loaded)
+	res, err := v.serve(ctx, c, loaded)
 	if done != nil {
 		done(res, err)
 	}
@@ -273,7 +292,7 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 	}
 	text, fatal := explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
-		if near := tool.Suggest(c.Name, a.names()); near != "" {
+		if near := tool.Suggest(c.Name, v.names()); near != "" {
 			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
 		}
 	}
@@ -287,19 +306,19 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 
 // serve runs one call: the catalog answers the search and load tools, the
 // handler (local tools first) every other.
-func (a *Agent) serve(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (tool.Result, error) {
-	if a.catalog != nil {
-		if res, ok := a.catalog.serve(c, loaded); ok {
+func (v *view) serve(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (tool.Result, error) {
+	if v.catalog != nil {
+		if res, ok := v.catalog.serve(c, loaded); ok {
 			return res, nil
 		}
 	}
-	return a.handler.Call(ctx, c.Name, c.Arguments)
+	return v.handler.Call(ctx, c.Name, c.Arguments)
 }
 
-// names returns the names of every tool the agent may offer.
-func (a *Agent) names() []string {
-	names := make([]string, len(a.defs))
-	for i, d := range a.defs {
+// names returns the names of every tool of the run.
+func (v *view) names() []string {
+	names := make([]string, len(v.defs))
+	for i, d := range v.defs {
 		names[i] = d.Name
 	}
 	return names
@@ -370,12 +389,12 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 // offered returns the definitions to send this turn and their estimated
 // size: all of them, or under progressive disclosure the search and load
 // tools and what was loaded.
-func (a *Agent) offered(loaded *loadedSet) ([]tool.Definition, int) {
-	if a.catalog == nil {
-		return a.defs, a.tokens
+func (v *view) offered(loaded *loadedSet) ([]tool.Definition, int) {
+	if v.catalog == nil {
+		return v.defs, v.tokens
 	}
-	defs := a.catalog.offered(loaded)
-	defs = slices.Insert(defs, len(disclosureTools), a.pinned...)
+	defs := v.catalog.offered(loaded)
+	defs = slices.Insert(defs, len(disclosureTools), v.pinned...)
 	return defs, EstimateTokens(defs)
 }
 

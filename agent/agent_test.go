@@ -113,9 +113,7 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:              model,
 		System:             "You keep notes.",
-		Tools:              []tool.Tool{shadow},
-		Handler:            notes.Handler(),
-		Definitions:        notes.Tools(),
+		Tools:              []tool.Source{tool.Local(shadow), notes},
 		ServerInstructions: map[string]string{"notes": notes.Instructions()},
 	})
 	if err != nil {
@@ -173,7 +171,7 @@ func TestParallelCallsRunConcurrently(t *testing.T) {
 		calls(tc("a", "wait", ``), tc("b", "wait", ``)),
 		answer("done"),
 	}}
-	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Tool{wait}})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(wait)}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
@@ -204,7 +202,7 @@ func TestFailuresReachTheModel(t *testing.T) {
 		),
 		answer("ok"),
 	}}
-	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), Policy: gate})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, Policy: gate})
 	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +232,7 @@ func TestOutcomeUnknownReachesTheModel(t *testing.T) {
 		return tool.Result{}, &mcptool.TransportError{Server: "s", Op: "tools/call", OutcomeUnknown: true, Err: errors.New("EOF")}
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{calls(tc("1", "pay", `{}`)), answer("checked")}}
-	a, _ := agent.New(agent.Config{Model: model, Handler: lost})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Handler: lost}}})
 	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 	if err != nil {
 		t.Fatalf("a call with an unknown outcome must not end the run: %v", err)
@@ -250,7 +248,7 @@ func TestPointlessErrorsEndRun(t *testing.T) {
 		calls(tc("1", "list_notes", ``)),
 		answer("never"),
 	}}
-	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools()})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}})
 	notes.Close() // the server is gone for good
 	_, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 	var te *mcptool.TransportError
@@ -269,7 +267,7 @@ func TestImagesAndBudget(t *testing.T) {
 			calls(tc("img", "color_swatch", `{"color":"red"}`), tc("long", "long", ``)),
 			answer("ok"),
 		}}
-		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Tool{long}, Handler: notes.Handler(), Definitions: notes.Tools(), ResultBudget: 100})
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(long), notes}, ResultBudget: 100})
 		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 		if err != nil {
 			t.Fatal(err)
@@ -296,7 +294,7 @@ func TestStepLimitAndCancel(t *testing.T) {
 	}
 	notes := demoProvider(t)
 	model := &scripted{turns: []func(llm.Request) llm.Message{loop, loop, loop}}
-	a, _ := agent.New(agent.Config{Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), MaxSteps: 2})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, MaxSteps: 2})
 	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 	if !errors.Is(err, agent.ErrStepLimit) || res.Steps != 2 {
 		t.Fatalf("got %v after %d steps", err, res.Steps)
@@ -308,7 +306,7 @@ func TestStepLimitAndCancel(t *testing.T) {
 		return "", ctx.Err()
 	})
 	model = &scripted{turns: []func(llm.Request) llm.Message{calls(tc("b", "block", ``)), answer("no")}}
-	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Tool{block}})
+	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(block)}})
 	if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
@@ -342,7 +340,7 @@ func TestProgressiveDisclosure(t *testing.T) {
 		calls(tc("3", "weather_now", `{"city":"Montreal"}`)),
 		answer("sunny"),
 	}}
-	a, _ := agent.New(agent.Config{Model: model, Handler: handler, Definitions: defs})
+	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Definitions: defs, Handler: handler}}})
 	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("weather?")})
 	if err != nil {
 		t.Fatal(err)
@@ -399,9 +397,7 @@ func TestOnToolCall(t *testing.T) {
 	seen := map[string]string{}
 	a, err := agent.New(agent.Config{
 		Model:           model,
-		Tools:           []tool.Tool{local},
-		Handler:         notes.Handler(),
-		Definitions:     notes.Tools(),
+		Tools:           []tool.Source{tool.Local(local), notes},
 		Skills:          []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
 		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
@@ -457,6 +453,58 @@ func TestLabel(t *testing.T) {
 		// Every label is one the agent takes.
 		if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{got: "x"}}); err != nil {
 			t.Errorf("Label(%q) = %q, refused: %v", name, got, err)
+		}
+	}
+}
+
+// changing is a source whose tools change between offers, as a server's do
+// when it sends list_changed.
+type changing struct {
+	mu     sync.Mutex
+	offers int
+}
+
+func (c *changing) Offer(context.Context) (tool.Set, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offers++
+	name := fmt.Sprintf("tool_v%d", c.offers)
+	t, err := tool.Func(name, "", func(context.Context, struct{}) (string, error) { return "ran " + name, nil })
+	if err != nil {
+		return tool.Set{}, err
+	}
+	return tool.Local(t), nil
+}
+
+// Proves that each run takes the tools as its sources offer them as it
+// starts, and keeps them for the whole run: one agent serves a chat whose
+// servers change their tools between turns.
+func TestToolsTakenPerRun(t *testing.T) {
+	src := &changing{}
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(tc("1", "tool_v1", `{}`)), answer("one"),
+		calls(tc("2", "tool_v2", `{}`)), answer("two"),
+	}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run, want := range []string{"ran tool_v1", "ran tool_v2"} {
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("go")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := toolResult(t, res.Messages, fmt.Sprint(run+1)); m.Text() != want {
+			t.Fatalf("run %d: %q, want %q", run+1, m.Text(), want)
+		}
+	}
+	if src.offers != 2 {
+		t.Fatalf("%d offers for two runs of two steps each, want one a run", src.offers)
+	}
+	for i, req := range model.seen {
+		want := fmt.Sprintf("tool_v%d", i/2+1)
+		if len(req.Tools) != 1 || req.Tools[0].Name != want {
+			t.Fatalf("step %d offered %v, want %s", i, req.Tools, want)
 		}
 	}
 }

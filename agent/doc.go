@@ -1,7 +1,7 @@
 // Package agent is the host side of an agent on MCP tools: an [Agent] runs
-// the tool loop between a model ([llm.Model]) and its tools (local
-// [tool.Tool] values tried first, then a [tool.Handler] such as a composition
-// of MCP providers), behind an optional [policy.Policy].
+// the tool loop between a model ([llm.Model]) and its tools, taken from
+// [tool.Source] values (local tools, MCP providers, toolsets) as each run
+// starts, behind an optional [policy.Policy].
 //
 // What the model reads is decided here:
 //

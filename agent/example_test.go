@@ -36,8 +36,7 @@ func Example() {
 	a, err := agent.New(agent.Config{
 		Model:              model,
 		System:             "You are a note-taking assistant.",
-		Handler:            notes.Handler(),
-		Definitions:        notes.Tools(),
+		Tools:              []tool.Source{notes},
 		ServerInstructions: map[string]string{"notes": notes.Instructions()},
 	})
 	if err != nil {
@@ -88,10 +87,9 @@ func ExampleSkillSet() {
 		},
 	}}
 	a, err := agent.New(agent.Config{
-		Model:       model,
-		Handler:     notes.Handler(),
-		Definitions: notes.Tools(),
-		Skills:      []agent.SkillSet{{Server: "notes", Client: c, Skills: list}},
+		Model:  model,
+		Tools:  []tool.Source{notes},
+		Skills: []agent.SkillSet{{Server: "notes", Client: c, Skills: list}},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -26,7 +27,6 @@ func TestPolicyHoldsUnderEveryName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ts.Close()
-	snap := ts.Snapshot(context.Background())
 	notes := demoProvider(t)
 
 	for _, tc := range []struct {
@@ -36,9 +36,9 @@ func TestPolicyHoldsUnderEveryName(t *testing.T) {
 		calls  []string
 		hidden string
 	}{
-		{"toolset", agent.Config{Handler: snap.Handler(), Definitions: snap.Definitions()}, "delete_*",
+		{"toolset", agent.Config{Tools: []tool.Source{ts}}, "delete_*",
 			[]string{"fs_delete_note", "mcp__fs__delete_note"}, "fs_delete_note"},
-		{"provider", agent.Config{Handler: notes.Handler(), Definitions: notes.Tools()}, "mcp__notes__delete_*",
+		{"provider", agent.Config{Tools: []tool.Source{notes}}, "mcp__notes__delete_*",
 			[]string{"delete_note", "mcp__notes__delete_note"}, "delete_note"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

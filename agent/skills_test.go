@@ -17,6 +17,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/skills"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // A server's skills are one line each in the system prompt, after its
@@ -41,8 +42,7 @@ func TestSkills(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:              model,
 		System:             "You are a helpful assistant.",
-		Handler:            notes.Handler(),
-		Definitions:        notes.Tools(),
+		Tools:              []tool.Source{notes},
 		ServerInstructions: map[string]string{"notes": notes.Instructions()},
 		Skills:             []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
 	})
@@ -108,7 +108,7 @@ func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
 	a, err := agent.New(agent.Config{
-		Model: model, Handler: notes.Handler(), Definitions: notes.Tools(), ToolTokenBudget: 1,
+		Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 1,
 		Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // hostileProvider connects a provider named "gm" to a hostile server in
@@ -176,7 +177,7 @@ func TestFindToolsAndFailuresClean(t *testing.T) {
 		calls(tc("find", agent.FindToolsName, `{"query": "paints"}`), tc("fail", "fail", `{}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Handler: p.Handler(), Definitions: p.Tools(), ToolTokenBudget: 1})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, ToolTokenBudget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

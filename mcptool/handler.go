@@ -48,35 +48,51 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-		s, err := p.live(operation{"tools/call", name})
-		if err != nil {
-			return tool.Result{}, err
+	return &handler{p: p, gated: cfg.gated}
+}
+
+// A handler is a provider's [tool.Handler]: it resolves a called name
+// against a listing, sends the call ([Provider.call]) and converts the
+// result for the model.
+type handler struct {
+	p     *Provider
+	gated bool     // decline a name the listing does not offer
+	cat   *catalog // the listing served; nil: the session's current one
+}
+
+func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	p := h.p
+	s, err := p.live(operation{"tools/call", name})
+	if err != nil {
+		return tool.Result{}, err
+	}
+	cat := h.cat
+	if cat == nil {
+		cat = s.catalog()
+	}
+	target, ok := p.resolve(name, cat.isOffered)
+	if !ok && h.gated {
+		return tool.Result{}, &tool.UnservedError{Name: name}
+	}
+	args = tool.ObjectArgs(args)
+	if !isObject(args) {
+		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+	}
+	res, err := p.call(ctx, s, target, args)
+	var se *SchemaError
+	switch {
+	case errors.As(err, &se):
+		msg := "the server's result does not match the tool's output schema: "
+		if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+			msg = "the server's result cannot be checked: "
 		}
-		target, ok := p.resolve(name, s.catalog().isOffered)
-		if !ok && cfg.gated {
-			return tool.Result{}, &tool.UnservedError{Name: name}
-		}
-		args = tool.ObjectArgs(args)
-		if !isObject(args) {
-			return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
-		}
-		res, err := p.call(ctx, s, target, args)
-		var se *SchemaError
-		switch {
-		case errors.As(err, &se):
-			msg := "the server's result does not match the tool's output schema: "
-			if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
-				msg = "the server's result cannot be checked: "
-			}
-			return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
-		case err != nil:
-			return tool.Result{}, err
-		case res.IsError:
-			return tool.Result{}, &tool.FailedError{Name: name, Message: ToText(res)}
-		}
-		return ToResult(res), nil
-	})
+		return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
+	case err != nil:
+		return tool.Result{}, err
+	case res.IsError:
+		return tool.Result{}, &tool.FailedError{Name: name, Message: ToText(res)}
+	}
+	return ToResult(res), nil
 }
 
 // resolve maps a called name to the server's tool name: the name itself if

@@ -397,12 +397,7 @@ func (p *Provider) Tools() []tool.Definition {
 	if s == nil {
 		return nil
 	}
-	cat := s.catalog()
-	defs := make([]tool.Definition, len(cat.offered))
-	for i, name := range cat.offered {
-		defs[i] = cat.listed[name].def
-	}
-	return defs
+	return s.catalog().definitions()
 }
 
 // ToolNames returns the names of the tools [Provider.Tools] offers.

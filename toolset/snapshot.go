@@ -68,6 +68,15 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 	return snap
 }
 
+var _ tool.Source = (*Toolset)(nil)
+
+// Offer returns the current [Snapshot] as a [tool.Set]: the [tool.Source]
+// an agent takes one Set of per run.
+func (t *Toolset) Offer(ctx context.Context) (tool.Set, error) {
+	snap := t.Snapshot(ctx)
+	return tool.Set{Definitions: snap.Definitions(), Handler: snap}, nil
+}
+
 // Definitions returns the tools of the snapshot as a model should see them:
 // final names, schemas lowered for the vendor, servers in config order and
 // each server's tools in its order. The slice is a copy.

@@ -65,27 +65,25 @@ unless --vendor says otherwise.`,
 				return err
 			}
 			sets := skillSets(ctx, ts, cfg, names, s)
-			agents := &agentCache{build: func(snap *toolset.Snapshot) (*agent.Agent, error) {
-				instructions := map[string]string{}
-				for name, text := range ts.Instructions() {
-					instructions[names[name]] = text
-				}
-				return agent.New(agent.Config{
-					Model:              &spinning{Model: model, s: s},
-					System:             chatSystem,
-					Handler:            snap,
-					Definitions:        snap.Definitions(),
-					ServerInstructions: instructions,
-					Skills:             sets,
-					OnToolCall:         showCalls(s),
-				})
-			}}
+			instructions := map[string]string{}
+			for name, text := range ts.Instructions() {
+				instructions[names[name]] = text
+			}
+			// One agent for the whole chat: each turn's run takes the
+			// toolset's catalog as it stands then.
+			a, err := agent.New(agent.Config{
+				Model:              &spinning{Model: model, s: s},
+				System:             chatSystem,
+				Tools:              []tool.Source{ts},
+				ServerInstructions: instructions,
+				Skills:             sets,
+				OnToolCall:         showCalls(s),
+			})
+			if err != nil {
+				return err
+			}
 			var history []llm.Message
 			turn := func(text string) error {
-				a, err := agents.get(ts.Snapshot(ctx))
-				if err != nil {
-					return err
-				}
 				res, err := a.Run(ctx, append(history, llm.UserText(text)))
 				if res != nil {
 					history = res.Messages
@@ -193,29 +191,6 @@ func serverLabels(cfg *toolset.Config) (map[string]string, error) {
 		labels[sc.Name] = l
 	}
 	return labels, nil
-}
-
-// agentCache keeps the chat's agent from turn to turn and builds a new one
-// only when the toolset's snapshot changes: a new agent composes its prompt
-// and skill tools again and forgets the skills it loaded.
-type agentCache struct {
-	build func(*toolset.Snapshot) (*agent.Agent, error)
-	snap  *toolset.Snapshot
-	a     *agent.Agent
-}
-
-// get returns the agent for snap; toolset.Snapshot returns the same pointer
-// until something changes.
-func (c *agentCache) get(snap *toolset.Snapshot) (*agent.Agent, error) {
-	if c.a != nil && snap == c.snap {
-		return c.a, nil
-	}
-	a, err := c.build(snap)
-	if err != nil {
-		return nil, err
-	}
-	c.snap, c.a = snap, a
-	return a, nil
 }
 
 // skillSets lists the skills of every running server that publishes some.

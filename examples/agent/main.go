@@ -20,6 +20,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 func main() {
@@ -57,8 +58,7 @@ func run(argv []string, w io.Writer) error {
 	a, err := agent.New(agent.Config{
 		Model:              model,
 		System:             "You are a helpful assistant. Use the tools when they help.",
-		Handler:            server.Handler(),
-		Definitions:        server.Tools(),
+		Tools:              []tool.Source{server},
 		ServerInstructions: map[string]string{"tools": server.Instructions()},
 	})
 	if err != nil {

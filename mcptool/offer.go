@@ -1,0 +1,38 @@
+package mcptool
+
+import (
+	"context"
+
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+var _ tool.Source = (*Provider)(nil)
+
+// Offer returns the tools the provider offers now ([Provider.Tools]) and a
+// handler that serves exactly those, whatever the server lists later: the
+// [tool.Source] an agent takes one Set of per run. It first lists the tools
+// again if the listing's time to live has passed (a failure is logged and
+// the old listing kept). A provider that is not connected (or closed)
+// offers nothing: the error is a [TransportError] wrapping
+// [ErrNotConnected]. One whose connection is being rebuilt offers its last
+// listing, whose calls fail meanwhile as retryable.
+func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
+	if err := p.RefreshIfStale(ctx); err != nil && ctx.Err() == nil {
+		p.cfg.logger.Warn("stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
+	}
+	s := p.session()
+	if s == nil {
+		return tool.Set{}, &TransportError{Server: p.name, Op: "offer", Err: ErrNotConnected}
+	}
+	cat := s.catalog()
+	return tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, gated: true, cat: cat}}, nil
+}
+
+// definitions returns the offered tools' definitions, in the server's order.
+func (c *catalog) definitions() []tool.Definition {
+	defs := make([]tool.Definition, len(c.offered))
+	for i, name := range c.offered {
+		defs[i] = c.listed[name].def
+	}
+	return defs
+}
