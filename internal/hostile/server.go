@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 )
@@ -23,11 +24,13 @@ func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
 // A mode is one way of misbehaving. answer is asked first about every
 // request and may answer it (handled), or leave it to the well-behaved
 // default; serve, if set, replaces the whole line loop, for misbehaviour
-// below JSON-RPC (a server that stops reading, say).
+// below JSON-RPC (a server that stops reading, say); http, if set,
+// replaces [Server.Handler], for misbehaviour at the HTTP level.
 type mode struct {
 	doc    string
 	answer func(s *Server, req *Request) (reply string, handled bool)
 	serve  func(s *Server, r io.Reader, w io.Writer) error
+	http   func(s *Server) http.Handler
 }
 
 // Modes returns the name and a one-line description of every mode, sorted
@@ -48,6 +51,10 @@ func ModeNames() []string { return slices.Sorted(maps.Keys(modes)) }
 type Server struct {
 	mode *mode
 	name string
+
+	// Elsewhere is the base URL (scheme and host) of another origin, where
+	// the modes that send a client away send it. Set it before serving.
+	Elsewhere string
 
 	mu     sync.Mutex
 	counts map[string]int
@@ -112,9 +119,7 @@ func (s *Server) Handle(line []byte) (reply string, ok bool) {
 	if json.Unmarshal(line, &req) != nil {
 		return "", false
 	}
-	s.mu.Lock()
-	s.counts[req.Method]++
-	s.mu.Unlock()
+	s.count(req.Method)
 	if s.mode.answer != nil {
 		if reply, handled := s.mode.answer(s, &req); handled {
 			return reply, reply != ""
@@ -124,6 +129,12 @@ func (s *Server) Handle(line []byte) (reply string, ok bool) {
 		return "", false
 	}
 	return wellBehaved(&req), true
+}
+
+func (s *Server) count(method string) {
+	s.mu.Lock()
+	s.counts[method]++
+	s.mu.Unlock()
 }
 
 // Result is the JSON-RPC answer to id with result v (a json.RawMessage is
