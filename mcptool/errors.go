@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // A TransportError says the server could not be reached or the connection
@@ -99,8 +101,10 @@ func (e *SchemaError) Error() string {
 }
 func (e *SchemaError) Unwrap() error { return e.Err }
 
+// format is the text of every error of this package. A URL in it (go-sdk
+// quotes the URLs it requested) shows only its scheme and host.
 func format(server, op string, err error) string {
-	return fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err)
+	return redact.URLs(fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err))
 }
 
 // The JSON-RPC codes go-sdk's jsonrpc2 uses for failures of its own side.
@@ -148,10 +152,19 @@ func classify(server, op string, err error, expired bool) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// The caller's own cancellation is not the server's failure.
-		return fmt.Errorf("mcptool: server %q: %s: %w", server, op, err)
+		return &cancelled{server: server, op: op, err: err}
 	}
 	return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
 }
+
+// cancelled is a request the caller's context ended, named.
+type cancelled struct {
+	server, op string
+	err        error
+}
+
+func (e *cancelled) Error() string { return format(e.server, e.op, e.err) }
+func (e *cancelled) Unwrap() error { return e.err }
 
 func retryable(err error) bool {
 	var ne net.Error

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"testing"
 )
 
 // Handler serves s over HTTP. A mode that misbehaves at the HTTP level
@@ -21,6 +23,19 @@ func (s *Server) Handler() http.Handler {
 		return s.mode.http(s)
 	}
 	return posts(s, false)
+}
+
+// Start serves a new server in mode over HTTP on a loopback port, until the
+// test ends.
+func Start(t testing.TB, mode string) (*Server, *httptest.Server) {
+	t.Helper()
+	s, err := New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return s, srv
 }
 
 // posts answers each POSTed message in the body of its response: JSON, or

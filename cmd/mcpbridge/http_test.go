@@ -1,0 +1,58 @@
+package main_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
+)
+
+// oneLine fails unless the command's error is one line, the last on
+// stderr, after the servers' progress lines, and neither stream shows one
+// of secrets.
+func oneLine(t *testing.T, r result, secrets ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(r.err), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") {
+			t.Errorf("want the error in one line, got:\n%s", r.err)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "mcpbridge ") {
+		t.Errorf("want the error on the last line, got:\n%s", r.err)
+	}
+	noSecret(t, r, secrets...)
+}
+
+// noSecret fails if either stream shows one of secrets.
+func noSecret(t *testing.T, r result, secrets ...string) {
+	t.Helper()
+	for _, s := range secrets {
+		if strings.Contains(r.out+r.err, s) {
+			t.Errorf("the output shows %q:\n%s%s", s, r.out, r.err)
+		}
+	}
+}
+
+// A key in a server's URL shows in no error and no progress line.
+func TestURLSecretsNotShown(t *testing.T) {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	base := gone.URL
+	gone.Close() // nothing listens there now
+	dir := t.TempDir()
+	r := mcpbridge(t, dir, "", nil, "tools", "--url", base+"/mcp/path-s3cret?api_key=s3cret")
+	expect(t, r, 3, base+"/…", "connection refused")
+	oneLine(t, r, "s3cret")
+
+	_, srv := hostile.Start(t, "")
+	cfg := writeConfig(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {
+		"up": {"url": %q},
+		"down": {"url": %q}
+	}}`, srv.URL+"/mcp", base+"/mcp?api_key=s3cret"))
+	r = mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
+	expect(t, r, 0, "up_echo", "down:", base+"/…")
+	noSecret(t, r, "s3cret")
+}
