@@ -39,5 +39,11 @@
 //
 // The server is untrusted: descriptions are cut to a maximum length, nothing
 // it sends is logged above debug level, and a stdio server gets a minimal
-// environment plus only what [WithEnv] adds.
+// environment plus only what [WithEnv] adds. Every message it sends is
+// bounded ([WithMaxMessageSize]) over every transport: one over the limit
+// fails the request it answers and the connection goes on. Over HTTP,
+// requests go only to the origin of its URL: a redirect or a legacy SSE
+// endpoint elsewhere is refused, so headers, tokens and arguments never
+// reach an origin the host did not configure. A URL in an error or a log
+// line shows only its scheme and host.
 package mcptool

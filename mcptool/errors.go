@@ -167,12 +167,16 @@ func (e *cancelled) Error() string { return format(e.server, e.op, e.err) }
 func (e *cancelled) Unwrap() error { return e.err }
 
 func retryable(err error) bool {
+	// go-sdk formats some transport errors with %v, losing their type.
+	msg := err.Error()
+	var oe *originError
+	if errors.As(err, &oe) || strings.Contains(msg, originRefusal) {
+		return false // the server would send us elsewhere again
+	}
 	var ne net.Error
 	if errors.As(err, &ne) {
 		return true
 	}
-	// go-sdk formats some transport errors with %v, losing their type.
-	msg := err.Error()
 	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited"} {
 		if strings.Contains(msg, s) {
 			return true

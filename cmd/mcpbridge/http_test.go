@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
@@ -37,6 +38,26 @@ func noSecret(t *testing.T, r result, secrets ...string) {
 	}
 }
 
+// A server that redirects to another origin gets nothing sent there: not
+// the header, not the request. The command says so in one line naming both
+// origins, and shows no secret, the one in the URL's query included.
+func TestRedirectToAnotherOrigin(t *testing.T) {
+	var reached atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+	}))
+	t.Cleanup(other.Close)
+	s, srv := hostile.Start(t, "redirect")
+	s.Elsewhere = other.URL
+	r := mcpbridge(t, t.TempDir(), "", nil, "call", "echo", `{"text":"hi"}`,
+		"--url", srv.URL+"/mcp?api_key=s3cretq", "--header", "Authorization: Bearer s3cret")
+	expect(t, r, 3, "redirected to "+other.URL, "its own "+srv.URL)
+	oneLine(t, r, "s3cret")
+	if n := reached.Load(); n > 0 {
+		t.Fatalf("the other origin was sent %d requests", n)
+	}
+}
+
 // A key in a server's URL shows in no error and no progress line.
 func TestURLSecretsNotShown(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
@@ -55,4 +76,14 @@ func TestURLSecretsNotShown(t *testing.T) {
 	r = mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
 	expect(t, r, 0, "up_echo", "down:", base+"/…")
 	noSecret(t, r, "s3cret")
+}
+
+// An answer over the size limit (16 MiB by default) fails the call with
+// one line naming the server and the limit.
+func TestHTTPAnswerOverTheSizeLimit(t *testing.T) {
+	_, srv := hostile.Start(t, "")
+	echoed := `{"text":"` + strings.Repeat("a", 17<<20) + `"}`
+	r := mcpbridge(t, t.TempDir(), echoed, nil, "call", "echo", "-", "--url", srv.URL+"/mcp")
+	expect(t, r, 3, `server "127.0.0.1"`, "16777216-byte size limit")
+	oneLine(t, r)
 }
