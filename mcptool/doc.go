@@ -25,9 +25,11 @@
 //   - Structured results are checked against the tool's output schema, whose
 //     $ref never reaches the network.
 //   - A lost connection can be rebuilt ([WithReconnect]): a tool call caught
-//     by the loss is sent again only for a tool annotated read-only or
-//     idempotent, and otherwise fails saying its outcome is unknown. The
-//     provider's [State] is readable and reported ([WithStateChange]).
+//     by the loss (a stdio server that exited, an HTTP server that
+//     restarted or cut the call's request) is sent again only for a tool
+//     annotated read-only or idempotent, and otherwise fails saying its
+//     outcome is unknown. The provider's [State] is readable and reported
+//     ([WithStateChange]).
 //   - A tool call's timeout ([WithCallTimeout]) restarts whenever the server
 //     reports progress on it; when it passes, the call is cancelled on the
 //     wire. notifications/tools/list_changed and a listing's ttlMs make the

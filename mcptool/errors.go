@@ -177,7 +177,7 @@ func retryable(err error) bool {
 	if errors.As(err, &ne) {
 		return true
 	}
-	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited"} {
+	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited", errStreamLost} {
 		if strings.Contains(msg, s) {
 			return true
 		}

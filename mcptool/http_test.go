@@ -2,15 +2,20 @@ package mcptool_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
@@ -166,6 +171,123 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 				t.Fatalf("after the oversized message: %q, %v", got, err)
 			}
 		})
+	}
+}
+
+// restartable is a streamable HTTP server restarted in place: a new go-sdk
+// server, which knows none of the old one's sessions, takes over the
+// address, and the old one's connections are cut.
+type restartable struct {
+	*httptest.Server
+	handler atomic.Pointer[http.Handler]
+	server  *mcp.Server
+	opts    *mcp.StreamableHTTPOptions
+	began   chan struct{} // a call to "wait" reached the first server
+	died    chan struct{} // closed as the first server goes
+}
+
+func newRestartable(t *testing.T, opts *mcp.StreamableHTTPOptions) *restartable {
+	r := &restartable{opts: opts, began: make(chan struct{}, 1), died: make(chan struct{})}
+	r.serve(1)
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		(*r.handler.Load()).ServeHTTP(w, req)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+// restart makes the second server answer, cuts every connection, and ends
+// the first server's sessions, as the exit of its process would.
+func (r *restartable) restart() {
+	old := r.server
+	r.serve(2)
+	r.CloseClientConnections()
+	close(r.died)
+	for _, ss := range slices.Collect(old.Sessions()) {
+		ss.Close()
+	}
+}
+
+// serve makes server number gen the one answering. Its tools "wait"
+// (read-only) and "write" answer at once, but on the first server only when
+// the call ends or the server goes.
+func (r *restartable) serve(gen int) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "restartable", Version: "1"}, nil)
+	wait := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if gen == 1 {
+			// Progress opens an event stream's answer before the cut, so
+			// that what breaks is the stream (a JSON answer is not begun).
+			if token := req.Params.GetProgressToken(); token != nil {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: "waiting"})
+			}
+			r.began <- struct{}{}
+			select {
+			case <-ctx.Done():
+			case <-r.died:
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("answered by server %d", gen)}}}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, wait)
+	s.AddTool(&mcp.Tool{Name: "write", InputSchema: json.RawMessage(`{"type":"object"}`)}, wait)
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, r.opts)
+	r.server = s
+	r.handler.Store(&h)
+}
+
+// A read-only call in flight when the server restarts is sent again on the
+// rebuilt connection, whether the cut breaks the event stream of its answer
+// (go-sdk: "request terminated without response") or its POST (an EOF);
+// any other call fails saying its outcome is unknown, and the connection
+// is rebuilt all the same.
+func TestHTTPRestartResendsReadOnlyCall(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opts *mcp.StreamableHTTPOptions
+	}{
+		{"event streams", nil},
+		{"JSON bodies", &mcp.StreamableHTTPOptions{JSONResponse: true}},
+	} {
+		for _, tool := range []string{"wait", "write"} {
+			t.Run(mode.name+", "+tool, func(t *testing.T) {
+				srv := newRestartable(t, mode.opts)
+				ready := make(chan struct{}, 4)
+				p := mcptool.FromURL(srv.URL, fastReconnect, mcptool.WithStateChange(func(st mcptool.State, _ error) {
+					if st == mcptool.StateReady {
+						ready <- struct{}{}
+					}
+				}))
+				t.Cleanup(func() { p.Close() })
+				connect(t, p)
+				<-ready
+				type answer struct {
+					text string
+					err  error
+				}
+				done := make(chan answer, 1)
+				go func() {
+					text, err := p.CallTool(context.Background(), tool, nil)
+					done <- answer{text, err}
+				}()
+				<-srv.began
+				srv.restart()
+				got := <-done
+				if tool == "wait" {
+					if got.err != nil || got.text != "answered by server 2" {
+						t.Fatalf("got %q, %v; want the call sent again to the restarted server", got.text, got.err)
+					}
+					return
+				}
+				var te *mcptool.TransportError
+				if !errors.As(got.err, &te) || !te.OutcomeUnknown {
+					t.Fatalf("got %q, %v; want a TransportError saying the outcome is unknown", got.text, got.err)
+				}
+				<-ready
+				if text, err := p.CallTool(context.Background(), "write", nil); err != nil || text != "answered by server 2" {
+					t.Fatalf("after the restart: %q, %v", text, err)
+				}
+			})
+		}
 	}
 }
 
