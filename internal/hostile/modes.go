@@ -25,10 +25,10 @@ var modes = map[string]mode{
 	"stderr":          {doc: "writes a line to stderr as it starts"},
 
 	// HTTP and SSE trust (over HTTP only; see Server.Handler).
-	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at Server.Elsewhere", http: redirect},
+	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at the origin of SetElsewhere", http: redirect},
 	"events":        {doc: "answers each POSTed request with an event stream, the answer one event", http: func(s *Server) http.Handler { return posts(s, true) }},
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
-	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at Server.Elsewhere", http: legacySSE(true)},
+	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {

@@ -52,13 +52,10 @@ type Server struct {
 	mode *mode
 	name string
 
-	// Elsewhere is the base URL (scheme and host) of another origin, where
-	// the modes that send a client away send it. Set it before serving.
-	Elsewhere string
-
-	mu     sync.Mutex
-	counts map[string]int
-	wmu    sync.Mutex
+	mu        sync.Mutex
+	counts    map[string]int
+	elsewhere string
+	wmu       sync.Mutex
 }
 
 // New returns a server in the named mode, or an error naming the modes
@@ -129,6 +126,20 @@ func (s *Server) Handle(line []byte) (reply string, ok bool) {
 		return "", false
 	}
 	return wellBehaved(&req), true
+}
+
+// SetElsewhere sets the base URL (scheme and host) of another origin,
+// where the modes that send a client away send it.
+func (s *Server) SetElsewhere(base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.elsewhere = base
+}
+
+func (s *Server) elsewhereURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.elsewhere
 }
 
 func (s *Server) count(method string) {
