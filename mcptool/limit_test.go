@@ -101,3 +101,41 @@ func (c *counting) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
+
+// FuzzEventStream checks the event stream's invariants on any input: what
+// comes out does not depend on how the stream is cut into reads, and a
+// stream whose events are all within the limit comes out as it went in.
+func FuzzEventStream(f *testing.F) {
+	for _, s := range []string{
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+		"data: {\"result\":\"" + strings.Repeat("x", 100) + "\",\r\ndata: \"id\":7}\r\n\r\n: ping\n\n",
+		"data: {\"method\":\"m\",\"id\":\"s\",\"params\":\"" + strings.Repeat("y", 100) + "\"}\n\nid: 3\ndata: {}\n\n",
+		"data: unterminated",
+		"\n\n\r\n\ndata",
+	} {
+		f.Add(s, 40)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	f.Fuzz(func(t *testing.T, stream string, limit int) {
+		if limit < 0 || limit > 1<<16 {
+			return
+		}
+		read := func(limit, n int) string {
+			s := &eventStream{body: io.NopCloser(chunks{strings.NewReader(stream), n}), x: &exchange{limit: limit, logger: logger}}
+			out, err := readAll(s, 1+n%5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		whole := read(limit, 4096)
+		for _, n := range []int{1, 2, 3, 13} {
+			if got := read(limit, n); got != whole {
+				t.Fatalf("read %d bytes at a time: %q; at once: %q", n, got, whole)
+			}
+		}
+		if got := read(len(stream), 7); got != stream {
+			t.Fatalf("within the limit: %q came out as %q", stream, got)
+		}
+	})
+}
