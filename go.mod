@@ -12,6 +12,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.48.0
 	golang.org/x/oauth2 v0.35.0
+	golang.org/x/term v0.48.0
 )
 
 require (

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -52,7 +53,9 @@ type Config struct {
 	// read_skill_file, every read verified against the server's listing. A
 	// skill costs its line until it is used.
 	Skills []SkillSet
-	// Policy, if set, judges every call before it runs.
+	// Policy, if set, judges every call before it runs, under every name
+	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
+	// denies out of what the model is offered.
 	Policy *policy.Policy
 	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
 	MaxSteps int
@@ -105,7 +108,7 @@ func New(cfg Config) (*Agent, error) {
 	system := cfg.System
 	var skillTools []tool.Tool
 	if len(cfg.Skills) > 0 {
-		shelf, err := newSkillShelf(cfg.Skills)
+		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
 		if err != nil {
 			return nil, err
 		}
@@ -143,10 +146,14 @@ func New(cfg Config) (*Agent, error) {
 			a.defs = append(a.defs, d)
 		}
 	}
+	var gate *policy.Policy
 	if cfg.Policy != nil {
+		// The gate knows every tool by each of its names, so that a rule
+		// holds under the namespaced name and the alias alike.
+		gate = cfg.Policy.For(a.defs)
 		allowed := a.defs[:0:0]
 		for _, d := range a.defs {
-			if cfg.Policy.Allowed(d.Name) {
+			if gate.Allowed(d.Name) {
 				allowed = append(allowed, d)
 			}
 		}
@@ -157,8 +164,8 @@ func New(cfg Config) (*Agent, error) {
 		handlers = append(handlers, cfg.Handler)
 	}
 	a.handler = tool.Compose(handlers...)
-	if cfg.Policy != nil {
-		a.handler = cfg.Policy.Handler(a.handler)
+	if gate != nil {
+		a.handler = gate.Handler(a.handler)
 	}
 	budget := cfg.ToolTokenBudget
 	if budget == 0 {
@@ -271,6 +278,7 @@ func (a *Agent) runCall(ctx context.Context, c llm.ToolCall, loaded *loadedSet) 
 		}
 	}
 	a.cfg.Logger.Debug("tool call failed", "tool", c.Name, "error", err)
+	text = untrusted.Text(text) // it may quote the server
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}

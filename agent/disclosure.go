@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -14,8 +15,9 @@ import (
 const (
 	FindToolsName = "find_tools"
 	LoadToolsName = "load_tools"
-	// maxFound bounds one search's answer.
-	maxFound = 12
+	// maxFound bounds one search's answer, maxFoundLine each tool's line.
+	maxFound     = 12
+	maxFoundLine = 256
 )
 
 var disclosureTools = []tool.Definition{
@@ -119,8 +121,8 @@ func (c *catalog) find(query string) string {
 			fmt.Fprintf(&b, "(%d more; narrow the query)\n", len(hits)-maxFound)
 			break
 		}
-		line, _, _ := strings.Cut(h.def.Description, "\n")
-		fmt.Fprintf(&b, "%s: %s\n", h.def.Name, line)
+		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(h.def.Description)), "\n")
+		fmt.Fprintf(&b, "%s: %s\n", oneLine(h.def.Name, maxFoundLine), oneLine(line, maxFoundLine))
 	}
 	return strings.TrimSpace(b.String())
 }

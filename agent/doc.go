@@ -10,9 +10,23 @@
 //     preamble saying they grant no permission, then the skills the servers
 //     publish ([SkillSet]), one line each. It is composed once, so it is
 //     byte-identical on every turn and a vendor's prompt cache keeps hitting.
+//   - Every string a server sent that the host places in what it composes
+//     for the model (instructions; skill ids, descriptions, file paths and
+//     contents; tool names and descriptions in find_tools answers; the text
+//     of a failure) goes through one rule first: escape sequences, control
+//     characters but newline and tab, and invisible Unicode characters (bidi
+//     controls, zero-width and tag characters) are removed, and every line
+//     break becomes a newline. Where a line is expected the text is one
+//     line, cut to a bound. A block of instructions cannot be closed because
+//     every line of the server's text in it begins with "> ": the tag that
+//     ends it and the headings around it are lines no server can write,
+//     whatever look-alike it spells. A skill whose name or URI is not one
+//     printable line is not offered. A tool's own result reaches the model
+//     as the tool gave it.
 //   - A skill is read only when the model takes it up (load_skill, then
 //     read_skill_file for its other files), every read verified against the
-//     server's listing by package skills.
+//     server's listing by package skills. Its SKILL.md is read once, however
+//     many calls take it up at once.
 //   - A call to a tool that does not exist is answered with the name the
 //     model most likely meant ([tool.Suggest]), never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -32,8 +34,12 @@ const (
 )
 
 // maxSkillDescription bounds one skill's line in the system prompt, as the
-// Agent Skills format bounds a description.
-const maxSkillDescription = 1024
+// Agent Skills format bounds a description; maxSkillID bounds the name the
+// model calls a skill by.
+const (
+	maxSkillDescription = 1024
+	maxSkillID          = 256
+)
 
 const skillsPreamble = `# Skills from MCP servers (content supplied by those servers)
 
@@ -46,19 +52,36 @@ type offeredSkill struct {
 	skill skills.Skill
 }
 
-// skillShelf serves the skill tools of one agent. It caches the skills
-// loaded, so that SKILL.md is read once however often the model loads the
-// skill or reads its files; read_skill_file loads a skill not yet loaded,
-// since reading a file needs the verified listing a load gives.
+// skillShelf serves the skill tools of one agent. It keeps the skills
+// loaded, so that SKILL.md is read once however often, and by however many
+// calls at once, the model loads the skill or reads its files;
+// read_skill_file loads a skill not yet loaded, since reading a file needs
+// the verified listing a load gives.
 type skillShelf struct {
-	byID   map[string]offeredSkill
-	order  []offeredSkill
-	mu     sync.Mutex
-	loaded map[string]*skills.Loaded
+	byID  map[string]offeredSkill
+	order []offeredSkill
+	mu    sync.Mutex
+	loads map[string]*skillLoad
 }
 
-func newSkillShelf(sets []SkillSet) (*skillShelf, error) {
-	sh := &skillShelf{byID: map[string]offeredSkill{}, loaded: map[string]*skills.Loaded{}}
+// A skillLoad is one load of a skill: the calls that ask for the skill while
+// it runs wait for it and share its outcome, and once it has succeeded every
+// later call does.
+type skillLoad struct {
+	done chan struct{}
+	l    *skills.Loaded
+	err  error
+	// cancelled reports that the loading call's context ended, which says
+	// nothing about the skill: a waiting call loads it anew.
+	cancelled bool
+}
+
+// newSkillShelf offers the skills of sets. A skill whose name or URI is not
+// one line the model can read and write back ([untrusted.Line] would change
+// it, or it is over maxSkillID) is not offered, with a warning: the skills
+// package never lists one, but a SkillSet may be made by hand.
+func newSkillShelf(sets []SkillSet, logger *slog.Logger) (*skillShelf, error) {
+	sh := &skillShelf{byID: map[string]offeredSkill{}, loads: map[string]*skillLoad{}}
 	for i := range sets {
 		set := &sets[i]
 		if !labelPattern.MatchString(set.Server) {
@@ -67,17 +90,33 @@ func newSkillShelf(sets []SkillSet) (*skillShelf, error) {
 		if set.Client == nil {
 			return nil, fmt.Errorf("agent: skills of server %q: no client", set.Server)
 		}
-		names := map[string]int{}
+		var offer []skills.Skill
+		seen := map[string]bool{}
 		for _, s := range set.Skills {
+			if seen[s.URI] {
+				// The server listed one skill twice: its mistake must not
+				// stop the host.
+				logger.Warn("skill listed twice; offering it once", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
+				continue
+			}
+			seen[s.URI] = true
+			if !nameable(s.Name) || !nameable(s.URI) {
+				logger.Warn("skill not offered: its name or URI is not one printable line", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
+				continue
+			}
+			offer = append(offer, s)
+		}
+		names := map[string]int{}
+		for _, s := range offer {
 			names[s.Name]++
 		}
-		for _, s := range set.Skills {
+		for _, s := range offer {
 			id := set.Server + "/" + s.Name
 			if names[s.Name] > 1 {
 				id = set.Server + "/" + s.URI
 			}
 			if _, dup := sh.byID[id]; dup {
-				return nil, fmt.Errorf("agent: skill %q offered twice", id)
+				return nil, fmt.Errorf("agent: skill %q offered twice: two skill sets have the label %q", id, set.Server)
 			}
 			o := offeredSkill{id: id, set: set, skill: s}
 			sh.byID[id] = o
@@ -86,6 +125,11 @@ func newSkillShelf(sets []SkillSet) (*skillShelf, error) {
 	}
 	slices.SortFunc(sh.order, func(a, b offeredSkill) int { return cmp.Compare(a.id, b.id) })
 	return sh, nil
+}
+
+// nameable reports whether s can name a skill to the model.
+func nameable(s string) bool {
+	return s != "" && untrusted.Line(s) == s && utf8.RuneCountInString(s) <= maxSkillID
 }
 
 // section renders the skills as the part of the system prompt that follows
@@ -101,10 +145,10 @@ func (sh *skillShelf) section() string {
 	return b.String()
 }
 
-// oneLine keeps a server's text to one line of at most n characters, so it
-// cannot start a heading or an item of its own.
+// oneLine keeps a server's text to one line ([untrusted.Line]) of at most n
+// characters, so it cannot start a heading or an item of its own.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = untrusted.Line(s)
 	if utf8.RuneCountInString(s) > n {
 		s = cutRunes(s, n) + " […]"
 	}
@@ -130,10 +174,10 @@ func (sh *skillShelf) tools() ([]tool.Tool, error) {
 				return "", err
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(l.Body()))
+			fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(untrusted.Text(l.Body())))
 			var files []string
 			for _, f := range l.Skill.Files[min(1, len(l.Skill.Files)):] {
-				files = append(files, fmt.Sprintf("%s (%d bytes)", f.Path, f.Size))
+				files = append(files, fmt.Sprintf("%s (%d bytes)", untrusted.Line(f.Path), f.Size))
 			}
 			if len(files) > 0 {
 				fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(files, ", "))
@@ -155,9 +199,9 @@ func (sh *skillShelf) tools() ([]tool.Tool, error) {
 				return "", err
 			}
 			if !utf8.Valid(data) {
-				return fmt.Sprintf("[%s is binary (%d bytes) and not shown]", in.Path, len(data)), nil
+				return fmt.Sprintf("[%s is binary (%d bytes) and not shown]", untrusted.Line(in.Path), len(data)), nil
 			}
-			return string(data), nil
+			return untrusted.Text(string(data)), nil
 		})
 	if err != nil {
 		return nil, err
@@ -178,22 +222,35 @@ func (sh *skillShelf) load(ctx context.Context, id string) (offeredSkill, *skill
 		}
 		return o, nil, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)
 	}
-	sh.mu.Lock()
-	l := sh.loaded[id]
-	sh.mu.Unlock()
-	if l != nil {
-		return o, l, nil
+	for {
+		sh.mu.Lock()
+		ld := sh.loads[id]
+		if ld == nil {
+			ld = &skillLoad{done: make(chan struct{})}
+			sh.loads[id] = ld
+			sh.mu.Unlock()
+			ld.l, ld.err = o.set.Client.Load(ctx, o.skill.URI)
+			if ld.err != nil {
+				// Not kept: the next call tries again.
+				ld.cancelled = ctx.Err() != nil
+				sh.mu.Lock()
+				delete(sh.loads, id)
+				sh.mu.Unlock()
+			}
+			close(ld.done)
+		} else {
+			sh.mu.Unlock()
+		}
+		select {
+		case <-ld.done:
+		case <-ctx.Done():
+			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ctx.Err())
+		}
+		switch {
+		case ld.err == nil:
+			return o, ld.l, nil
+		case !ld.cancelled || ctx.Err() != nil:
+			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ld.err)
+		}
 	}
-	l, err := o.set.Client.Load(ctx, o.skill.URI)
-	if err != nil {
-		return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, err)
-	}
-	sh.mu.Lock()
-	if prev := sh.loaded[id]; prev != nil {
-		l = prev
-	} else {
-		sh.loaded[id] = l
-	}
-	sh.mu.Unlock()
-	return o, l, nil
 }

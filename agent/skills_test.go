@@ -2,15 +2,19 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/skills"
 )
@@ -173,5 +177,164 @@ func TestSkillLoadedOnce(t *testing.T) {
 	defer mu.Unlock()
 	if n := reads["skill://weekly-review/SKILL.md"]; n != 1 {
 		t.Errorf("SKILL.md read %d times, want 1 (reads: %v)", n, reads)
+	}
+}
+
+// slowSource is a skills server whose reads wait for release (or the read's
+// context), counting them.
+type slowSource struct {
+	list    json.RawMessage
+	files   map[string]string
+	release chan struct{}
+
+	mu    sync.Mutex
+	reads int
+}
+
+func newSlowSource() *slowSource {
+	e, content := hostile.SkillEntry("skill://s/cooking/SKILL.md", "cooking", "Cook.", "Follow the recipe.")
+	list, _ := json.Marshal(map[string]any{"skills": []any{e}})
+	return &slowSource{list: list, files: map[string]string{"skill://s/cooking/SKILL.md": content}, release: make(chan struct{})}
+}
+
+func (s *slowSource) ServerExtensions() map[string]any {
+	return map[string]any{skills.ExtensionID: map[string]any{}}
+}
+
+func (s *slowSource) Request(context.Context, string, any) (json.RawMessage, error) {
+	return s.list, nil
+}
+
+func (s *slowSource) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
+	s.mu.Lock()
+	s.reads++
+	s.mu.Unlock()
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: s.files[uri]}}}, nil
+}
+
+func (s *slowSource) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads
+}
+
+func loadCalls(n int) func(llm.Request) llm.Message {
+	var cs []llm.ToolCall
+	for i := range n {
+		cs = append(cs, tc(fmt.Sprint("load", i), agent.LoadSkillName, `{"skill": "s/cooking"}`))
+	}
+	return calls(cs...)
+}
+
+// Parallel loads of one skill share one read of its SKILL.md.
+func TestParallelLoadsReadOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		src := newSlowSource()
+		ctx := context.Background()
+		c := skills.New(src)
+		list, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(9), answer("done")}}
+		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "s", Client: c, Skills: list}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res *agent.Result
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res, err = a.Run(ctx, []llm.Message{llm.UserText("cook")})
+		}()
+		synctest.Wait() // every load waits: on the server, or for a read in flight
+		close(src.release)
+		<-done
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := src.count(); n != 1 {
+			t.Errorf("SKILL.md read %d times, want 1", n)
+		}
+		for i := range 9 {
+			if m := toolResult(t, res.Messages, fmt.Sprint("load", i)); m.IsError || !strings.Contains(m.Text(), "Follow the recipe.") {
+				t.Errorf("load %d: %q", i, m.Text())
+			}
+		}
+	})
+}
+
+// A load that waits for another's read does not fail when that other
+// call's context ends: it reads the skill itself.
+func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		src := newSlowSource()
+		c := skills.New(src)
+		list, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(1), loadCalls(1), answer("done")}}
+		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "s", Client: c, Skills: list}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, cancel := context.WithCancel(context.Background())
+		firstDone := make(chan struct{})
+		go func() {
+			defer close(firstDone)
+			a.Run(first, []llm.Message{llm.UserText("cook")})
+		}()
+		synctest.Wait() // the first call reads
+		var res *agent.Result
+		secondDone := make(chan struct{})
+		go func() {
+			defer close(secondDone)
+			res, err = a.Run(context.Background(), []llm.Message{llm.UserText("cook too")})
+		}()
+		synctest.Wait() // the second waits for the first's read
+		cancel()
+		<-firstDone
+		synctest.Wait() // the second reads
+		close(src.release)
+		<-secondDone
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := toolResult(t, res.Messages, "load0"); m.IsError || !strings.Contains(m.Text(), "Follow the recipe.") {
+			t.Errorf("the second load: %q", m.Text())
+		}
+		if n := src.count(); n != 2 {
+			t.Errorf("SKILL.md read %d times, want 2 (the cancelled read, then the second call's)", n)
+		}
+	})
+}
+
+// Proves that a server listing one skill twice costs the host nothing but a
+// warning: the skill is offered once. Two sets under one label are still
+// the host's mistake, and an error.
+func TestSkillListedTwice(t *testing.T) {
+	notes := demoProvider(t)
+	client := skills.New(notes)
+	list, err := client.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := append(slices.Clone(list), list...)
+	a, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: twice}}})
+	if err != nil {
+		t.Fatalf("a server's duplicate stopped the host: %v", err)
+	}
+	if n := strings.Count(a.System(), "notes/weekly-review"); n != 1 {
+		t.Fatalf("the skill is in the prompt %d times, want once:\n%s", n, a.System())
+	}
+	set := agent.SkillSet{Server: "notes", Client: client, Skills: list}
+	if _, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{set, set}}); err == nil {
+		t.Fatal("two sets under one label were accepted")
 	}
 }

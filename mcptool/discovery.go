@@ -116,6 +116,7 @@ func (p *Provider) offer(name string) bool {
 func (p *Provider) definition(t *mcp.Tool, schemas *schemaKeeper) tool.Definition {
 	def := tool.Definition{
 		Name:        t.Name,
+		Origin:      tool.Origin{Server: p.name, Tool: t.Name},
 		Title:       t.Title,
 		Description: truncate(t.Description, p.cfg.maxDescription),
 		Meta:        maps.Clone(t.Meta),

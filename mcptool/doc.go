@@ -10,7 +10,9 @@
 //
 //   - Connect is bounded by a deadline, and a half-made connection (a server
 //     that exits during the handshake, say) is fully closed before the error
-//     returns. Close stops a started server and every process it started.
+//     returns. Close stops a started server and every process it started,
+//     also one that stopped reading its stdin, whose calls fail at their
+//     timeout or context rather than hang.
 //   - The tools are listed once, following every page within a bound; no call
 //     ever lists them again. Their schemas are kept as the server wrote them,
 //     the order of properties included (models fill arguments in that order),
@@ -21,7 +23,12 @@
 //     name does.
 //   - Results become what a model can read (see [ToResult]): text, images a
 //     vision model takes, and one-line notes for everything else; never
-//     base64 noise.
+//     base64 noise. An image is measured before it is decoded
+//     ([MaxImagePixels]). One content part that cannot be decoded (corrupt
+//     base64, an unknown type) becomes such a note and the rest is kept; a
+//     result the protocol does not allow as a whole (null, without content,
+//     nested too deep to decode) fails the call at once with a
+//     [ProtocolError].
 //   - Structured results are checked against the tool's output schema, whose
 //     $ref never reaches the network.
 //   - A lost connection can be rebuilt ([WithReconnect]): a tool call caught

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -142,9 +143,11 @@ func classify(server, op string, err error, expired bool) error {
 	}
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	if errors.As(err, &syntax) || errors.As(err, &typ) ||
+	var b64 base64.CorruptInputError
+	if errors.As(err, &syntax) || errors.As(err, &typ) || errors.As(err, &b64) ||
 		strings.Contains(err.Error(), "unsupported protocol version") ||
-		strings.Contains(err.Error(), "unmarshaling") {
+		strings.Contains(err.Error(), "unmarshaling") ||
+		strings.Contains(err.Error(), "exceeded maximum nesting depth") {
 		return &ProtocolError{Server: server, Op: op, Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) && expired {

@@ -15,13 +15,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// AliasPrefix starts the alias mcp__<server>__<tool> under which some agents
-// and prompts name an MCP tool. A call by the alias runs <tool>; the <server>
-// part is not checked, so gates must judge a call under both names (package
-// policy does) and their patterns are best written against the tool's own
-// name.
-const AliasPrefix = "mcp__"
-
 // A HandlerOption configures [Provider.Handler].
 type HandlerOption func(*handlerConfig)
 
@@ -41,11 +34,14 @@ func GateDiscovery(on bool) HandlerOption { return func(c *handlerConfig) { c.ga
 // server. It may be taken before Connect; calls made while the provider is
 // not connected fail with [ErrNotConnected].
 //
-// The handler accepts the alias mcp__<server>__<tool> for any tool. A result
+// The handler accepts the alias mcp__<server>__<tool> of any of its tools,
+// where <server> is the provider's name ([Provider.Name]): an alias naming
+// another server is not this handler's, so a composition passes it on. A result
 // the server marks isError becomes a [tool.FailedError] (failed, not
 // refused), as does a successful result that breaks the tool's output schema
 // (wrapping a [SchemaError]). Results are converted for the model as
-// [ToResult] describes.
+// [ToResult] describes; see [Provider.CallToolResult] for a result that
+// cannot be decoded.
 func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 	cfg := handlerConfig{gated: true}
 	for _, o := range opts {
@@ -56,14 +52,9 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		if err != nil {
 			return tool.Result{}, err
 		}
-		target := name
-		if cfg.gated {
-			var ok bool
-			if target, ok = s.catalog().resolve(name, s.catalog().isOffered); !ok {
-				return tool.Result{}, &tool.UnservedError{Name: name}
-			}
-		} else {
-			target, _ = s.catalog().resolve(name, s.catalog().isOffered)
+		target, ok := p.resolve(name, s.catalog().isOffered)
+		if !ok && cfg.gated {
+			return tool.Result{}, &tool.UnservedError{Name: name}
 		}
 		args = tool.ObjectArgs(args)
 		if !isObject(args) {
@@ -84,36 +75,19 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 }
 
 // resolve maps a called name to the server's tool name: the name itself if
-// known, else, for an alias, the first tool named after a "__" of it that is
-// known. ok reports whether the result is known; if not, name is the alias's
-// tool part (or name itself), for an ungated call.
-func (c *catalog) resolve(name string, known func(string) bool) (target string, ok bool) {
+// known, or, for the alias mcp__<server>__<tool> whose server part is this
+// provider's name, its tool part if known. ok reports whether the result is
+// known; if not, target is what an ungated call sends: the tool part of an
+// alias of this server, or else name itself.
+func (p *Provider) resolve(name string, known func(string) bool) (target string, ok bool) {
 	if known(name) {
 		return name, true
 	}
-	rest, isAlias := strings.CutPrefix(name, AliasPrefix)
-	if !isAlias {
+	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return o.Server == p.name })
+	if !ok {
 		return name, false
 	}
-	first := ""
-	for i := strings.Index(rest, "__"); i >= 0; {
-		candidate := rest[i+2:]
-		if first == "" {
-			first = candidate
-		}
-		if known(candidate) {
-			return candidate, true
-		}
-		j := strings.Index(candidate, "__")
-		if j < 0 {
-			break
-		}
-		i += 2 + j
-	}
-	if first == "" {
-		return name, false
-	}
-	return first, false
+	return o.Tool, known(o.Tool)
 }
 
 // CallTool calls any tool of the server, offered or not (the filters shape
@@ -121,7 +95,7 @@ func (c *catalog) resolve(name string, known func(string) bool) (target string, 
 // one string: a single text as it is; several parts as a JSON array of
 // strings, each non-text part as a one-line note; a result marked isError as
 // {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
-// too.
+// too, <server> being the provider's name.
 func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
 	res, err := p.CallToolResult(ctx, name, args)
 	if err != nil {
@@ -140,6 +114,16 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 // listing declared an output schema is checked against it; a breach, or a
 // missing structured result, is a [SchemaError].
 //
+// A content part go-sdk cannot decode (corrupt base64, a missing or unknown
+// type, a member of the wrong type) is replaced by a text part holding the
+// one-line note [ToText] would give it, and the other parts are kept. A
+// result that is null, has no content, content that is not an array, or
+// cannot be decoded at all is a [ProtocolError]. This needs the raw
+// result, which this package reads over stdio, streamable HTTP and go-sdk's
+// in-memory and io transports; over another transport given to
+// [FromTransport], or the legacy SSE one, go-sdk's decoding is final (a bad
+// part fails the call with a ProtocolError, and a null result is empty).
+//
 // args is anything that encodes as a JSON object (a json.RawMessage is sent
 // as it is); nil sends {}.
 func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
@@ -151,7 +135,7 @@ func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*
 	if err != nil {
 		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
 	}
-	target, _ := s.catalog().resolve(name, s.catalog().isListed)
+	target, _ := p.resolve(name, s.catalog().isListed)
 	return p.call(ctx, s, target, raw)
 }
 
@@ -203,8 +187,11 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer p.progress.Delete(token)
 			params.SetProgressToken(token)
 		}
+		ctx, caught := withCatch(ctx)
+		defer caught.release()
 		var err error
 		res, err = s.cs.CallTool(ctx, params)
+		res, err = p.judge(ctx, name, caught, res, err)
 		return err
 	})
 	if err != nil {
@@ -214,6 +201,38 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		if err := p.checkOutput(s, name, res); err != nil {
 			return res, err
 		}
+	}
+	return res, nil
+}
+
+// judge completes go-sdk's answer to a tools/call with the raw result,
+// where the transport kept it: a result that arrived but that go-sdk could
+// not decode is salvaged part by part, and an empty one is checked for what
+// go-sdk decodes as empty but the protocol does not allow (null, no
+// content). What cannot be had is a [ProtocolError].
+func (p *Provider) judge(ctx context.Context, name string, caught *rawCatch, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case err == nil && (len(res.Content) > 0 || res.StructuredContent != nil):
+		return res, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, err
+	}
+	raw, ok := caught.raw()
+	switch {
+	case !ok:
+		return res, err
+	case err == nil:
+		_, _, err = shape(raw)
+	case json.Unmarshal(raw, new(mcp.CallToolResult)) == nil:
+		// Not a result go-sdk could not decode: a multi-round-trip
+		// whose input could not be given, say.
+		return nil, err
+	default:
+		p.cfg.logger.Debug("go-sdk could not decode a tool result; salvaging its parts", "server", p.name, "tool", name, "error", err)
+		res, err = salvage(raw)
+	}
+	if err != nil {
+		return nil, &ProtocolError{Server: p.name, Op: operation{"tools/call", name}.String(), Err: err}
 	}
 	return res, nil
 }

@@ -48,7 +48,8 @@ func (p *Provider) httpClient(endpoint *url.URL, keeper *schemaKeeper) *http.Cli
 //   - adds the configured headers, on a clone, as a RoundTripper must not
 //     modify the request it is given;
 //   - bounds every message the server sends by the size limit (see
-//     limit.go), and shows the keeper the tool listings.
+//     limit.go), shows the keeper the tool listings, and keeps a call's
+//     raw result when its context asks ([rawCatch]).
 type exchange struct {
 	server  string
 	origin  string
@@ -77,20 +78,14 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	// A POST's response answers that POST alone (streamable HTTP), so only
-	// a listing's is read for the keeper; a GET stream is read along always,
-	// as the legacy SSE transport's one stream carries every answer.
-	keeper := x.keeper
-	if req.Method == http.MethodPost && !listing {
-		keeper = nil
-	}
+	r := x.reader(req, listing)
 	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
 	case "text/event-stream":
-		if x.limit >= 0 || keeper != nil {
-			resp.Body = &eventStream{body: resp.Body, x: x, keeper: keeper}
+		if x.limit >= 0 || r.sink != nil {
+			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
 		}
 	case "application/json":
-		x.boundJSON(req, resp, keeper)
+		x.boundJSON(req, resp, r)
 	default:
 		// An error page, say; go-sdk reads it for a JSON-RPC error at most.
 		if x.limit >= 0 {
@@ -99,6 +94,33 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return resp, nil
 }
+
+// A reader is shown the messages of a response as they are read: sink
+// is given each whole message while want says so, and may keep it.
+type reader struct {
+	sink func([]byte)
+	want func() bool
+}
+
+// reader returns who reads along with the response to req. A POST's
+// response answers that POST alone (streamable HTTP), so only a listing's
+// is read for the keeper, and a call's kept ([rawCatch]) only when its
+// context asks; a GET stream is read along always, as the legacy SSE
+// transport's one stream carries every answer.
+func (x *exchange) reader(req *http.Request, listing bool) reader {
+	if req.Method == http.MethodPost && !listing {
+		if rc := catchOf(req.Context()); rc != nil {
+			return reader{rc.keepMessage, always}
+		}
+		return reader{}
+	}
+	if x.keeper == nil {
+		return reader{}
+	}
+	return reader{x.keeper.message, x.keeper.waiting}
+}
+
+func always() bool { return true }
 
 // origin returns the origin of u as a browser compares them: scheme, host
 // and port, the default port left out, in lower case.

@@ -66,18 +66,18 @@ func requestID(req *http.Request) jsonrpc.ID {
 }
 
 // boundJSON bounds the JSON body of resp, the answer to the request req
-// carries, and shows it to keeper if not nil. A body whose length is known
-// and within the limit passes untouched.
-func (x *exchange) boundJSON(req *http.Request, resp *http.Response, keeper *schemaKeeper) {
+// carries, and shows it to r. A body whose length is known and within the
+// limit, which nobody reads along, passes untouched.
+func (x *exchange) boundJSON(req *http.Request, resp *http.Response, r reader) {
 	n := resp.ContentLength
 	switch {
 	case x.limit >= 0 && n > int64(x.limit):
 		resp.Body.Close()
 		data := x.refusal(requestID(req), n)
 		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
-	case keeper == nil && (x.limit < 0 || n >= 0):
+	case r.sink == nil && (x.limit < 0 || n >= 0):
 	default:
-		resp.Body = &jsonBody{ReadCloser: resp.Body, x: x, req: req, keeper: keeper}
+		resp.Body = &jsonBody{ReadCloser: resp.Body, x: x, req: req, r: r}
 	}
 }
 
@@ -86,14 +86,14 @@ func (x *exchange) boundJSON(req *http.Request, resp *http.Response, keeper *sch
 // reader sees a byte.
 type jsonBody struct {
 	io.ReadCloser
-	x      *exchange
-	req    *http.Request
-	keeper *schemaKeeper
-	r      *bytes.Reader // what the reader reads, once read
+	x    *exchange
+	req  *http.Request
+	r    reader
+	body *bytes.Reader // what the reader reads, once read
 }
 
 func (b *jsonBody) Read(p []byte) (int, error) {
-	if b.r == nil {
+	if b.body == nil {
 		var body io.Reader = b.ReadCloser
 		if b.x.limit >= 0 {
 			body = io.LimitReader(body, int64(b.x.limit)+1)
@@ -104,12 +104,12 @@ func (b *jsonBody) Read(p []byte) (int, error) {
 		}
 		if b.x.limit >= 0 && len(data) > b.x.limit {
 			data = b.x.refusal(requestID(b.req), -1)
-		} else if b.keeper != nil {
-			b.keeper.message(data)
+		} else if b.r.sink != nil && b.r.want() {
+			b.r.sink(data) // which reads data, as the reader does
 		}
-		b.r = bytes.NewReader(data)
+		b.body = bytes.NewReader(data)
 	}
-	return b.r.Read(p)
+	return b.body.Read(p)
 }
 
 // truncated ends a body that is no message after n bytes.
@@ -133,13 +133,12 @@ func (t *truncated) Read(p []byte) (int, error) {
 // limit can be dropped whole: it is read on without being kept, its
 // JSON-RPC id found as it streams by, and an error event answering the
 // same request takes its place. An event counts every byte of its lines.
-// While a listing is awaited, keeper (if not nil) is shown each event's
-// data.
+// r is shown each event's data.
 type eventStream struct {
-	body   io.ReadCloser
-	x      *exchange
-	keeper *schemaKeeper
-	buf    []byte // for reading the body
+	body io.ReadCloser
+	x    *exchange
+	r    reader
+	buf  []byte // for reading the body
 
 	event bytes.Buffer // the current event so far, unless over the limit
 	size  int64        // bytes of the current event so far
@@ -268,10 +267,10 @@ func (s *eventStream) endEvent() {
 		s.out.Write(s.x.refusal(id, s.size))
 		s.out.WriteString("\n\n")
 	case s.out.Len() == 0:
-		s.showKeeper()
+		s.show()
 		s.out, s.event = s.event, s.out
 	default:
-		s.showKeeper()
+		s.show()
 		s.out.Write(s.event.Bytes())
 	}
 	s.event.Reset()
@@ -281,10 +280,10 @@ func (s *eventStream) endEvent() {
 	s.size, s.over, s.line, s.scan = 0, false, lineState{}, idscan.Scanner{}
 }
 
-// showKeeper shows the keeper the data of the event, if it awaits a
-// listing.
-func (s *eventStream) showKeeper() {
-	if s.keeper == nil || !s.keeper.waiting() {
+// show gives the data of the event to the reader along, if it wants it,
+// in a slice of its own.
+func (s *eventStream) show() {
+	if s.r.sink == nil || !s.r.want() {
 		return
 	}
 	var data []byte
@@ -298,6 +297,6 @@ func (s *eventStream) showKeeper() {
 		}
 	}
 	if n > 0 {
-		s.keeper.message(data)
+		s.r.sink(data)
 	}
 }

@@ -80,7 +80,7 @@ func TestJSONBodyLimit(t *testing.T) {
 	for _, length := range []int64{1 << 30, -1} {
 		body := &counting{r: strings.NewReader(strings.Repeat("y", 1<<20))}
 		resp := &http.Response{Body: io.NopCloser(body), ContentLength: length}
-		x.boundJSON(req, resp, nil)
+		x.boundJSON(req, resp, reader{})
 		got, err := io.ReadAll(resp.Body)
 		if err != nil || !bytes.Contains(got, []byte(`"id":4`)) || !bytes.Contains(got, []byte("16-byte size limit")) {
 			t.Errorf("length %d: %s, %v; want an error answering id 4", length, got, err)

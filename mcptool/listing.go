@@ -162,27 +162,34 @@ func sameJSON(a, b json.RawMessage) bool {
 	return string(ca) == string(cb)
 }
 
-// conn returns c with the keeper reading its messages.
-func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{c, k} }
+// conn returns c with the keeper reading its messages, and the raw results
+// of the calls that ask for them ([rawCatch]) kept.
+func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{Connection: c, k: k} }
 
 type keptConn struct {
 	mcp.Connection
-	k *schemaKeeper
+	k     *schemaKeeper
+	calls catches
 }
 
 func (c *keptConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 		c.k.sent(req.ID.Raw(), req.Method, req.Params)
+		if rc := catchOf(ctx); rc != nil {
+			c.calls.expect(req.ID, rc)
+		}
 	}
 	return c.Connection.Write(ctx, msg)
 }
 
 func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if !c.k.waiting() {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || err != nil {
 		return msg, err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil && resp.Error == nil {
+	c.calls.received(resp)
+	if c.k.waiting() && resp.Error == nil {
 		c.k.received(resp.ID.Raw(), resp.Result)
 	}
 	return msg, err

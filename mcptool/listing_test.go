@@ -19,7 +19,7 @@ func TestEventStreamShowsListings(t *testing.T) {
 		k := newSchemaKeeper()
 		// One read never spans both parts, as the answer comes after the request.
 		parts := io.MultiReader(strings.NewReader(before), strings.NewReader(stream))
-		body := &eventStream{body: io.NopCloser(parts), x: &exchange{limit: 1 << 20, logger: slog.New(slog.DiscardHandler)}, keeper: k}
+		body := &eventStream{body: io.NopCloser(parts), x: &exchange{limit: 1 << 20, logger: slog.New(slog.DiscardHandler)}, r: reader{k.message, k.waiting}}
 		// The request is sent after the first event was read.
 		buf := make([]byte, size)
 		var read strings.Builder
@@ -126,9 +126,9 @@ func TestKeeperReadsOnlyListings(t *testing.T) {
 			kept := false
 			switch b := resp.Body.(type) {
 			case *eventStream:
-				kept = b.keeper != nil
+				kept = b.r.sink != nil
 			case *jsonBody:
-				kept = b.keeper != nil
+				kept = b.r.sink != nil
 			}
 			if kept != tc.kept {
 				t.Fatalf("response read by the keeper: %v, want %v", kept, tc.kept)

@@ -246,17 +246,14 @@ func (p *Provider) connectError(ctx, parent context.Context, c *capture, err err
 	if expired {
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout, err)
 	}
-	return classify(p.name, "connect", withExit(c.connection(), err), expired)
+	return classify(p.name, "connect", explain(c.connection(), err), expired)
 }
 
-// withExit adds how a stdio server's process ended to an error caused by it.
-func withExit(conn mcp.Connection, err error) error {
-	ex, ok := conn.(interface{ ExitError() error })
-	if !ok || err == nil {
-		return err
-	}
-	if why := ex.ExitError(); why != nil {
-		return fmt.Errorf("%w (server process: %v)", err, why)
+// explain adds what a stdio connection knows of a failure it caused: how
+// the server process ended, that it stopped reading its stdin.
+func explain(conn mcp.Connection, err error) error {
+	if ex, ok := conn.(interface{ Explain(error) error }); ok {
+		return ex.Explain(err)
 	}
 	return err
 }
@@ -264,11 +261,14 @@ func withExit(conn mcp.Connection, err error) error {
 // catalog is the session's current listing.
 func (s *session) catalog() *catalog { return s.cat.Load() }
 
+// close ends the session. The connection goes first: go-sdk's Close waits
+// for calls in flight, and a call blocked writing to a server that does not
+// read ends only when the connection does.
 func (s *session) close() {
-	s.cs.Close()
 	if s.conn != nil {
 		s.conn.Close()
 	}
+	s.cs.Close()
 	<-s.done
 }
 
@@ -350,7 +350,7 @@ func (p *Provider) live(op operation) (*session, error) {
 		return s, nil
 	}
 	if why == nil {
-		why = withExit(s.conn, mcp.ErrConnectionClosed)
+		why = explain(s.conn, mcp.ErrConnectionClosed)
 	}
 	if state == StateReconnecting {
 		return nil, &TransportError{Server: p.name, Op: op.String(), Retryable: true, Err: fmt.Errorf("the connection was lost and is being rebuilt: %w", why)}
@@ -386,7 +386,7 @@ func (p *Provider) request(ctx context.Context, s *session, op operation, d time
 	if timedOut {
 		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
 	}
-	return classify(p.name, op.String(), withExit(s.conn, err), timedOut)
+	return classify(p.name, op.String(), explain(s.conn, err), timedOut)
 }
 
 // Tools returns the definitions of the tools the server offers, in the

@@ -136,6 +136,25 @@ func TestFilterAndAllowedTools(t *testing.T) {
 	}
 }
 
+// Proves that in a composition of two servers' handlers an alias runs on the
+// server it names, and an alias naming neither is refused by both, as the
+// README promises: a handler passes on what it does not serve.
+func TestComposedAliases(t *testing.T) {
+	a, _ := inProcess(t, demo.New(), mcptool.WithName("fs"))
+	b, _ := inProcess(t, demo.New(), mcptool.WithName("dc"))
+	h := tool.Compose(a.Handler(), b.Handler())
+	call(t, h, "mcp__dc__add_note", `{"title": "on dc", "body": "b"}`)
+	if got := call(t, b.Handler(), "list_notes", `{}`).Text(); !strings.Contains(got, "on dc") {
+		t.Fatalf("the note did not land on dc: %q", got)
+	}
+	if got := call(t, a.Handler(), "list_notes", `{}`).Text(); strings.Contains(got, "on dc") {
+		t.Fatalf("the alias of dc ran on fs: %q", got)
+	}
+	if _, err := h.Call(context.Background(), "mcp__bogus__echo", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("alias of no server: %v, want unserved", err)
+	}
+}
+
 func TestHandlerGateAliasAndFailure(t *testing.T) {
 	p, _ := inProcess(t, demo.New())
 	ctx := context.Background()
@@ -143,9 +162,13 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 	if _, err := h.Call(ctx, "nope", nil); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("undiscovered name: %v, want unserved", err)
 	}
-	res := call(t, h, "mcp__whatever__add_note", `{"title": "via alias", "body": "b"}`)
+	res := call(t, h, "mcp__notes__add_note", `{"title": "via alias", "body": "b"}`)
 	if !strings.Contains(res.Text(), "added note #1") {
 		t.Fatalf("alias call: %q", res.Text())
+	}
+	// An alias naming another server is not this handler's.
+	if _, err := h.Call(ctx, "mcp__whatever__add_note", nil); !errors.Is(err, tool.ErrUnserved) {
+		t.Fatalf("alias of another server: %v, want unserved", err)
 	}
 	// The failing tool: isError is a FailedError, not a refusal.
 	_, err := h.Call(ctx, "get_note", json.RawMessage(`{"id": 7}`))
@@ -164,7 +187,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 		t.Fatalf("CallToolResult: %+v, %v", r, err)
 	}
 	// Ungated, every name goes to the server; an alias still runs its tool.
-	res = call(t, p.Handler(mcptool.GateDiscovery(false)), "mcp__x__get_note", `{"id": 1}`)
+	res = call(t, p.Handler(mcptool.GateDiscovery(false)), "mcp__notes__get_note", `{"id": 1}`)
 	if !strings.Contains(res.Text(), "via alias") {
 		t.Fatalf("ungated alias: %q", res.Text())
 	}

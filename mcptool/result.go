@@ -10,6 +10,7 @@ import (
 	_ "image/gif" // decoders for the image formats vision models take
 	_ "image/jpeg"
 	_ "image/png"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "golang.org/x/image/webp"
@@ -26,6 +27,21 @@ var visionFormats = map[string]string{
 	"webp": "image/webp",
 }
 
+// MaxImagePixels bounds the images [ToResult] decodes, by what their
+// headers say, before any pixel is decoded: one image may have at most this
+// many pixels (16,777,216: 4096x4096, a 5K screen, a 16-megapixel photo),
+// and one result's images at most four times as many in all. Decoding takes
+// 4 to 8 bytes a pixel whatever the file's size, so a PNG of 1.5 MB can
+// declare 20000x20000 pixels and cost 1.6 GB; vendors scale anything past
+// about 2048 pixels a side down anyway, so nothing a model could use is
+// refused. The bound is fixed rather than an option for that reason.
+const MaxImagePixels = 1 << 24
+
+// maxResultPixels bounds the pixels decoded for one result: a message
+// within the transport's size limit can hold hundreds of small files that
+// each declare MaxImagePixels.
+const maxResultPixels = 4 * MaxImagePixels
+
 // ToResult converts an MCP tool result into what a model reads, by the
 // result-serialization rules:
 //
@@ -33,11 +49,12 @@ var visionFormats = map[string]string{
 //   - several parts and no image a vision model can take: one text, the JSON
 //     array of the parts' strings;
 //   - a PNG, JPEG, GIF or WebP image whose payload really decodes (checked by
-//     decoding, not by the declared MIME type): the parts in the server's
-//     order, text as text, each such image as a [tool.ImagePart] with the
-//     MIME type of what it decoded as;
-//   - anything else (another image format, a corrupt payload, audio, a blob
-//     resource): a one-line note such as
+//     decoding, not by the declared MIME type) and is within
+//     [MaxImagePixels]: the parts in the server's order, text as text, each
+//     such image as a [tool.ImagePart] with the MIME type of what it decoded
+//     as;
+//   - anything else (another image format, a corrupt payload, an image over
+//     the bound, audio, a blob resource): a one-line note such as
 //     "[audio content (audio/wav) not shown to the model]", never base64 text,
 //     which is noise the model pays for and a bad image would fail the whole
 //     request at the vendor.
@@ -48,10 +65,11 @@ var visionFormats = map[string]string{
 func ToResult(res *mcp.CallToolResult) tool.Result {
 	out := tool.Result{Structured: structured(res)}
 	images := false
+	pixels := int64(maxResultPixels) // left to decode
 	parts := make([]tool.Part, len(res.Content))
 	for i, c := range res.Content {
 		if img, ok := c.(*mcp.ImageContent); ok {
-			if mime, data, ok := visionImage(img.Data); ok {
+			if mime, data, ok := visionImage(img.Data, &pixels); ok {
 				parts[i] = tool.ImagePart{MIMEType: mime, Data: data}
 				images = true
 				continue
@@ -119,30 +137,57 @@ func contentText(c mcp.Content) string {
 	return note("unknown", "")
 }
 
+// note is the one line that stands for a part the model is not shown. The
+// MIME type is the server's, so only one that looks like one is named.
 func note(kind, mime string) string {
-	if mime == "" {
+	if !plausibleMIME(mime) {
 		mime = "unknown type"
 	}
 	return fmt.Sprintf("[%s content (%s) not shown to the model]", kind, mime)
 }
 
+// plausibleMIME reports whether s looks like a MIME type: type/subtype,
+// in the characters RFC 6838 allows, within its length limits.
+func plausibleMIME(s string) bool {
+	slash := strings.IndexByte(s, '/')
+	if slash < 1 || slash == len(s)-1 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == slash:
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$&-^_.+", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // visionImage reports whether data decodes as an image in a format a vision
 // model takes, with its MIME type and the bytes to send. The whole image is
-// decoded: a valid header on a corrupt body would still fail at the vendor.
+// decoded, its first frame for a GIF (whose every frame lies within the
+// size its header gives): a valid header on a corrupt body would still fail
+// at the vendor. Only an image of at most [MaxImagePixels] pixels, and of
+// at most *budget, is decoded; its pixels are taken from *budget.
 //
 // A PNG whose only fault is an ancillary chunk with a bad checksum (common in
 // the wild: the MCP logo that server-everything serves has a broken iCCP
 // chunk) is sent without that chunk, which is what a lenient decoder would
 // read anyway.
-func visionImage(data []byte) (mime string, out []byte, ok bool) {
-	_, format, err := image.DecodeConfig(bytes.NewReader(data))
+func visionImage(data []byte, budget *int64) (mime string, out []byte, ok bool) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return "", nil, false
 	}
 	mime, ok = visionFormats[format]
-	if !ok {
+	pixels := int64(cfg.Width) * int64(cfg.Height) // each below 2^32: no overflow
+	if !ok || pixels > MaxImagePixels || pixels > *budget {
 		return "", nil, false
 	}
+	*budget -= pixels
 	if _, _, err := image.Decode(bytes.NewReader(data)); err == nil {
 		return mime, data, true
 	}

@@ -114,7 +114,7 @@ func (p *Provider) supervise(life context.Context, sess *session) {
 			return
 		case <-sess.done:
 		}
-		why := withExit(sess.conn, errors.New("connection closed"))
+		why := explain(sess.conn, errors.New("connection closed"))
 		p.cfg.logger.Warn("lost the connection to the MCP server", "server", p.name, "error", why)
 		if !p.reconnects() {
 			p.setState(StateFailed, why)

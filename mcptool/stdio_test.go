@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -225,19 +222,9 @@ func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.P
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Serve(sr, sw)
-		sw.Close()
-	}()
-	t.Cleanup(func() {
-		cw.Close()
-		<-done
-	})
-	p := mcptool.FromTransport("piped", &mcp.IOTransport{Reader: cr, Writer: cw}, opts...)
+	tr, stop := s.Pipe()
+	t.Cleanup(stop)
+	p := mcptool.FromTransport("piped", tr, opts...)
 	t.Cleanup(func() { p.Close() })
 	return p, s, p.Connect(context.Background())
 }

@@ -125,7 +125,7 @@ func (c *cancelOnClose) Close() error {
 // capture remembers the connection its transport made, so that a connection
 // go-sdk leaves open when its handshake fails half-way is closed all the same.
 // A connection that can be wrapped ([wrappable]) goes to go-sdk with keeper
-// reading it.
+// reading it and the raw results of calls kept ([rawCatch]).
 type capture struct {
 	mcp.Transport
 	mu     sync.Mutex

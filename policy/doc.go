@@ -26,16 +26,18 @@
 // all of them, so that a tool refused under one name cannot be reached
 // through another: Deny "delete_*" refuses delete_file, fs_delete_file and
 // mcp__fs__delete_file alike. The policy learns the other names from the
-// host's [Resolver]; without one it knows the called name and, for an alias,
-// its tool part, which is enough for a deny pattern on the tool's own name to
-// hold.
+// tool definitions a host offers ([Policy.For], which package agent applies
+// to what it is given: each [tool.Definition] carries its server and its own
+// name in its Origin), and from the host's [Resolver]; knowing neither, it
+// knows the called name and, for an alias, its tool part, which is enough for
+// a deny pattern on the tool's own name to hold.
 //
 // The exact rule is in the documentation of [Policy]. In short: a call is
 // refused if any of its names is denied, and otherwise allowed if any name
-// that surely belongs to it is allowed. The server part of an alias is
-// nobody's promise (a handler runs mcp__anything__search as search), so it
-// never allows a call by itself. Write patterns against the tool's own
-// name: it is the one name every call of the tool is judged under.
+// that surely belongs to it is allowed. An alias the policy cannot resolve
+// may be read several ways when a name holds "__", so by itself it never
+// allows a call. Write patterns against the tool's own name: it is the one
+// name every call of the tool is judged under.
 //
 // # Approval
 //

@@ -1,9 +1,6 @@
 package policy
 
 import (
-	"strings"
-
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -35,6 +32,41 @@ type Names struct {
 // by its other names lets the policy judge alias calls by the server the host
 // checked rather than the one the caller wrote.
 type Resolver func(calledName string) (names Names, ok bool)
+
+// For returns a policy with p's rules whose resolver also knows the tools of
+// defs by every name they go by: the name a model is offered, and for a
+// tool of an MCP server ([tool.Definition.Origin]) the server's own name for
+// it and its alias, with its annotations. A name defs do not know is asked of
+// p's own [Resolver], if any.
+//
+// A host gates the definitions it offers with it, so that a rule holds
+// under every name with no resolver of its own: package agent does this for
+// the definitions it is given.
+func (p *Policy) For(defs []tool.Definition) *Policy {
+	known := make(map[string]Names, 2*len(defs))
+	for _, d := range defs {
+		n := Names{Tool: d.Name, Annotations: d.Annotations}
+		if !d.Origin.IsZero() {
+			n.Tool, n.Server = d.Origin.Tool, d.Origin.Server
+			if d.Name != d.Origin.Tool {
+				n.Namespaced = d.Name
+			}
+			known[d.Origin.Alias()] = n
+		}
+		known[d.Name] = n
+	}
+	q := *p
+	q.resolve = func(name string) (Names, bool) {
+		if n, ok := known[name]; ok {
+			return n, true
+		}
+		if p.resolve != nil {
+			return p.resolve(name)
+		}
+		return Names{}, false
+	}
+	return &q
+}
 
 // called is every name one called name stands for, sorted by how far each
 // can be trusted to decide an allow.
@@ -77,7 +109,7 @@ func (p *Policy) expand(name string) (c called, names Names) {
 	if known {
 		c.vouched = appendNonEmpty(c.vouched, names.Tool, names.Namespaced)
 		if names.Server != "" && names.Tool != "" {
-			c.vouched = append(c.vouched, mcptool.AliasPrefix+names.Server+"__"+names.Tool)
+			c.vouched = append(c.vouched, tool.Origin{Server: names.Server, Tool: names.Tool}.Alias())
 		}
 	} else {
 		names = Names{}
@@ -92,20 +124,12 @@ func (p *Policy) expand(name string) (c called, names Names) {
 }
 
 // aliasReadings returns every tool part an alias mcp__<server>__<tool> can be
-// read to have, longest first (the order in which mcptool's handler tries
-// them), or nil when name is no alias. Every "__" after the prefix may end
-// the server part, overlapping ones included, so the list holds any reading a
-// handler might choose.
+// read to have ([tool.AliasReadings]), or nil when name is no alias. A
+// handler runs at most one of them, and the policy cannot tell which.
 func aliasReadings(name string) []string {
-	rest, ok := strings.CutPrefix(name, mcptool.AliasPrefix)
-	if !ok {
-		return nil
-	}
 	var readings []string
-	for i := 0; i+2 < len(rest); i++ {
-		if rest[i] == '_' && rest[i+1] == '_' {
-			readings = append(readings, rest[i+2:])
-		}
+	for _, o := range tool.AliasReadings(name) {
+		readings = append(readings, o.Tool)
 	}
 	return readings
 }

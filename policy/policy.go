@@ -22,7 +22,8 @@ type Config struct {
 	Deny []string
 	// Resolver tells the policy the other names of a called tool. Nil means
 	// the policy knows only the called name and, for an alias
-	// mcp__<server>__<tool>, its tool part.
+	// mcp__<server>__<tool>, its tool part, until [Policy.For] tells it the
+	// tools a host offers.
 	Resolver Resolver
 	// Approver, if set, is asked about every call the patterns let through,
 	// just before it would run. See [AskUnlessReadOnly].
@@ -47,11 +48,11 @@ type Config struct {
 //  4. A call that passed is shown to the Approver, if any, which approves it,
 //     refuses it, or fails.
 //
-// A called alias counts for denial in full but for an allow only through its
-// tool part, because nothing checks its server part: mcp__kb__delete_file
-// runs delete_file whichever server serves it. So write patterns against the
-// tool's own name (delete_*, not mcp__fs__delete_*), which every call of the
-// tool is judged under.
+// A called alias the resolver does not know counts for denial in full but
+// for an allow only through its tool part, since the policy cannot tell
+// which tool it will reach. So write patterns against the tool's own name
+// (delete_*, not mcp__fs__delete_*), which every call of the tool is judged
+// under.
 type Policy struct {
 	allow, deny []string
 	resolve     Resolver

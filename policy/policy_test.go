@@ -360,3 +360,46 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("approver asked %d times, want 25", asked)
 	}
 }
+
+// Proves that For teaches the policy every name of the tools a host offers,
+// from their origins alone: a pattern on the own name holds for the
+// namespaced name and the alias, a pattern on the alias holds for the
+// namespaced name, and a local tool keeps its one name.
+func TestFor(t *testing.T) {
+	defs := []tool.Definition{
+		{Name: "fs_delete_file", Origin: tool.Origin{Server: "fs", Tool: "delete_file"}},
+		{Name: "fs_read_file", Origin: tool.Origin{Server: "fs", Tool: "read_file"}, Annotations: readOnly},
+		{Name: "clock"},
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		deny    string
+		refused []string
+		allowed []string
+	}{
+		{"delete_*", []string{"fs_delete_file", "mcp__fs__delete_file"}, []string{"fs_read_file", "clock"}},
+		{"mcp__fs__read_*", []string{"fs_read_file", "mcp__fs__read_file"}, []string{"fs_delete_file", "clock"}},
+		{"clock", []string{"clock"}, []string{"fs_read_file"}},
+	} {
+		p := mustNew(t, policy.Config{Deny: []string{tc.deny}}).For(defs)
+		for _, name := range tc.refused {
+			if p.Allowed(name) || p.Check(ctx, name, nil) == nil {
+				t.Errorf("deny %q: %q is allowed", tc.deny, name)
+			}
+		}
+		for _, name := range tc.allowed {
+			if !p.Allowed(name) || p.Check(ctx, name, nil) != nil {
+				t.Errorf("deny %q: %q is refused", tc.deny, name)
+			}
+		}
+	}
+	// The approver sees the annotations the definitions carry.
+	var seen policy.Call
+	p := mustNew(t, policy.Config{Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
+		seen = c
+		return policy.Approve(), nil
+	}}).For(defs)
+	if err := p.Check(ctx, "mcp__fs__read_file", nil); err != nil || seen.Annotations != readOnly || seen.Namespaced != "fs_read_file" {
+		t.Fatalf("approver saw %+v, %v", seen, err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // nameRule is one vendor's rule for tool names.
@@ -113,24 +115,19 @@ type Namer struct {
 	vendor Vendor
 	rule   nameRule
 
-	mu      sync.Mutex
-	byPair  map[pair]string
-	byName  map[string]pair
-	byAlias map[string]pair // "mcp__<server>__<tool>"
-	// ambiguous holds aliases two pairs share.
-	ambiguous map[string]bool
+	mu     sync.Mutex
+	byPair map[pair]string
+	byName map[string]pair
 }
 
 // NewNamer returns an empty Namer for v. An unknown vendor gets OpenAI's
 // rules, the strictest on length and characters after Gemini's first letter.
 func NewNamer(v Vendor) *Namer {
 	return &Namer{
-		vendor:    v,
-		rule:      ruleFor(v),
-		byPair:    map[pair]string{},
-		byName:    map[string]pair{},
-		byAlias:   map[string]pair{},
-		ambiguous: map[string]bool{},
+		vendor: v,
+		rule:   ruleFor(v),
+		byPair: map[pair]string{},
+		byName: map[string]pair{},
 	}
 }
 
@@ -139,20 +136,20 @@ func NewNamer(v Vendor) *Namer {
 // means the tool name). Adding a pair again returns the name it already has,
 // whatever wanted is. The error is reserved for the impossible: no free name
 // even with a full-length hash.
-func (n *Namer) Add(server, tool, wanted string) (string, error) {
+func (n *Namer) Add(server, toolName, wanted string) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	p := pair{server, tool}
+	p := pair{server, toolName}
 	if name, ok := n.byPair[p]; ok {
 		return name, nil
 	}
 	if wanted == "" {
-		wanted = tool
+		wanted = toolName
 	}
 	base := n.rewrite(wanted)
 	name := base
 	if len(base) > n.rule.max || n.taken(base) {
-		sum := sha256.Sum256([]byte(server + "\x00" + tool))
+		sum := sha256.Sum256([]byte(server + "\x00" + toolName))
 		digest := hex.EncodeToString(sum[:])
 		name = ""
 		for l := hashLen; l <= len(digest); l += 2 {
@@ -167,20 +164,21 @@ func (n *Namer) Add(server, tool, wanted string) (string, error) {
 			}
 		}
 		if name == "" {
-			return "", fmt.Errorf("schema: no free %s name for server %q tool %q", n.vendor, server, tool)
+			return "", fmt.Errorf("schema: no free %s name for server %q tool %q", n.vendor, server, toolName)
 		}
 	}
 	n.byPair[p] = name
 	n.byName[name] = p
-	alias := "mcp__" + server + "__" + tool
-	if q, ok := n.byAlias[alias]; ok && q != p {
-		n.ambiguous[alias] = true
-	}
-	n.byAlias[alias] = p
 	return name, nil
 }
 
 func (n *Namer) taken(name string) bool { _, ok := n.byName[name]; return ok }
+
+// Rewrite returns s with every character the vendor does not allow in a
+// name replaced as [Namer.Add] does, but not cut to the vendor's length: two
+// names that rewrite alike would be told apart only by a hash suffix, so a
+// host that must not let one tool take another's name compares them so.
+func (n *Namer) Rewrite(s string) string { return n.rewrite(s) }
 
 // rewrite makes s valid for the vendor except for its length.
 func (n *Namer) rewrite(s string) string {
@@ -199,25 +197,26 @@ func (n *Namer) rewrite(s string) string {
 }
 
 // Lookup returns the pair a final name was given to. It also accepts the
-// alias "mcp__<server>__<tool>" of a pair that was added, so that a model or
-// a gate using the alias reaches the same tool; an alias that two pairs share
-// (the separator appears inside a name) is refused as ambiguous.
-func (n *Namer) Lookup(name string) (server, tool string, ok bool) {
+// alias mcp__<server>__<tool> of a pair that was added, read by
+// [tool.ResolveAlias], so that a model or a gate using the alias reaches the
+// same tool and an alias two pairs could be read to name reaches none.
+func (n *Namer) Lookup(name string) (server, toolName string, ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if p, ok := n.byName[name]; ok {
 		return p.server, p.tool, true
 	}
-	if p, ok := n.byAlias[name]; ok && !n.ambiguous[name] {
-		return p.server, p.tool, true
-	}
-	return "", "", false
+	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool {
+		_, known := n.byPair[pair{o.Server, o.Tool}]
+		return known
+	})
+	return o.Server, o.Tool, ok
 }
 
 // Name returns the final name already given to a pair.
-func (n *Namer) Name(server, tool string) (string, bool) {
+func (n *Namer) Name(server, toolName string) (string, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	name, ok := n.byPair[pair{server, tool}]
+	name, ok := n.byPair[pair{server, toolName}]
 	return name, ok
 }

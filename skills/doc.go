@@ -25,7 +25,8 @@
 //   - A file the entry does not list is never read while acting on the skill.
 //   - An entry that breaks the extension's rules (no manifest, a digest in the
 //     wrong form, a file outside the skill's directory, a name that does not
-//     match its URI, ...) is never loaded: [Client.List] leaves it out and
+//     match its URI, a URI with white space or a character a reader cannot
+//     see, ...) is never loaded: [Client.List] leaves it out and
 //     [Client.Load] answers with an [EntryError].
 //
 // A Client works over one connected server, usually an *mcptool.Provider

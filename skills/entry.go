@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
 // skillFile is the name of the file every skill has at its root.
@@ -67,6 +70,9 @@ func parseEntry(raw json.RawMessage, where string) (Skill, error) {
 	if name == "" || desc == "" {
 		return fail(w.URI, name, "frontmatter lacks a name or a description")
 	}
+	if !printable(w.URI) {
+		return fail(w.URI, name, "the uri holds white space or a character a reader cannot see")
+	}
 	segs, ok := skillPath(w.URI)
 	if !ok {
 		return fail(w.URI, name, "uri is not <scheme>://<skill-path>/SKILL.md")
@@ -105,6 +111,9 @@ func parseEntry(raw json.RawMessage, where string) (Skill, error) {
 			return fail(w.URI, name, "file %s listed twice", quote(f.URI))
 		}
 		seen[f.URI] = true
+		if !printable(f.URI) {
+			return fail(w.URI, name, "file %s: the uri holds white space or a character a reader cannot see", quote(f.URI))
+		}
 		rel, ok := strings.CutPrefix(f.URI, root)
 		if !ok || !cleanPath(rel) {
 			return fail(w.URI, name, "file %s is not within the skill's directory", quote(f.URI))
@@ -131,6 +140,13 @@ func parseEntry(raw json.RawMessage, where string) (Skill, error) {
 	}
 	s.seal()
 	return s, nil
+}
+
+// printable reports whether uri holds no white space (a URI has none) and
+// nothing a reader cannot see: a skill's URI names it to a person and to a
+// model, on one line.
+func printable(uri string) bool {
+	return !strings.ContainsFunc(uri, func(r rune) bool { return unicode.IsSpace(r) || untrusted.Invisible(r) })
 }
 
 // skillPath splits uri, of the form <scheme>://<skill-path>/SKILL.md, into

@@ -67,7 +67,7 @@ func (e *VerifyError) Error() string {
 	default:
 		what = e.Field + " mismatch"
 	}
-	return fmt.Sprintf("skills: skill %q (%s) refused: %s: %s", e.Skill, e.URI, e.File, what)
+	return fmt.Sprintf("skills: skill %q (%s) refused: %s: %s", e.Skill, uriText(e.URI), uriText(e.File), what)
 }
 
 // An EntryError says a skill's entry breaks the extension's rules, so the
@@ -85,9 +85,9 @@ type EntryError struct {
 
 func (e *EntryError) Error() string {
 	if e.Name != "" {
-		return fmt.Sprintf("skills: skill %q (%s) refused: invalid entry: %s", e.Name, e.URI, e.Reason)
+		return fmt.Sprintf("skills: skill %q (%s) refused: invalid entry: %s", e.Name, uriText(e.URI), e.Reason)
 	}
-	return fmt.Sprintf("skills: skill %s refused: invalid entry: %s", e.URI, e.Reason)
+	return fmt.Sprintf("skills: skill %s refused: invalid entry: %s", uriText(e.URI), e.Reason)
 }
 
 // An AmbiguousError says a name given to [Client.Load] is the name of
@@ -100,7 +100,11 @@ type AmbiguousError struct {
 }
 
 func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("skills: %d skills are named %q (%s): load one by its URI", len(e.URIs), e.Name, strings.Join(e.URIs, ", "))
+	uris := make([]string, len(e.URIs))
+	for i, u := range e.URIs {
+		uris[i] = uriText(u)
+	}
+	return fmt.Sprintf("skills: %d skills are named %q (%s): load one by its URI", len(e.URIs), e.Name, strings.Join(uris, ", "))
 }
 
 // A PageError says skills/list did not end: a cursor came back that was
@@ -120,6 +124,15 @@ func (e *PageError) Error() string {
 		return fmt.Sprintf("skills: skills/list: cursor %s repeated after %d pages", quote(e.Cursor), e.Pages)
 	}
 	return fmt.Sprintf("skills: skills/list: more than %d pages", e.Pages)
+}
+
+// uriText is a URI from the server as a message shows it: as it is when it
+// is printable, else quoted.
+func uriText(uri string) string {
+	if printable(uri) {
+		return uri
+	}
+	return quote(uri)
 }
 
 // quote quotes s, a value from the server, cut to a length fit for a message.

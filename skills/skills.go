@@ -46,7 +46,8 @@ func Declared(extensions map[string]any) bool {
 // model before anything of the skill is read.
 type Skill struct {
 	// URI is the resource URI of the skill's SKILL.md. It identifies the skill
-	// within its server.
+	// within its server. A listed URI (and the URI of every listed file)
+	// holds no white space, control or format character.
 	URI string
 	// Name is the skill's name (frontmatter "name", also the last segment of
 	// its path). It is a label: two skills of one server may share it.

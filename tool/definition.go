@@ -26,6 +26,11 @@ type Definition struct {
 	// Meta is the tool's _meta object, as its source declared it (for an MCP
 	// App, the "ui" entry with its resource URI).
 	Meta map[string]any `json:"_meta,omitempty"`
+	// Origin, for a tool an MCP server serves, names the server and the
+	// server's own name for the tool; it is zero for a local tool. Gates use
+	// it to judge a call under every name the tool goes by (package policy),
+	// and it makes the tool's alias ([Origin.Alias]).
+	Origin Origin `json:"-"`
 	// Strict says that InputSchema meets OpenAI's Structured Outputs rules
 	// (schema.Lower sets it), so the tool may be sent with "strict": true and
 	// the model's arguments are then guaranteed to match it.

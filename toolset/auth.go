@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -30,6 +32,12 @@ import (
 //	         "idpClientId": "agent-at-idp", "idpClientSecret": "${IDP_S}", "subjectTokenFile": "/run/id_token"}
 //
 // Add "dpop": true to bind the tokens to a key of the host's (RFC 9449).
+//
+// The server's metadata names its authorization server, but does not
+// decide where the credentials go: they go to an authorization server on
+// the server's own origin, or to the one "issuer" pins (its issuer URL, as
+// the authorization server's metadata says); another is refused before
+// anything is sent to it. "issuer": "*" trusts whichever the server names.
 type AuthConfig struct {
 	// Grant is "client_credentials", "jwt_bearer" or "enterprise".
 	Grant string
@@ -47,6 +55,9 @@ type AuthConfig struct {
 	// AssertionFile holds the JWT of a jwt_bearer grant, read at every grant
 	// (workload tokens are rotated in place).
 	AssertionFile string
+	// Issuer pins the authorization server (auth.Options.Issuer): its
+	// issuer URL, or "*" for whichever the server's metadata names.
+	Issuer string
 	// Scopes are requested with the token.
 	Scopes []string
 	// DPoP binds tokens to a key generated at start.
@@ -58,7 +69,7 @@ type AuthConfig struct {
 }
 
 var authKeys = []string{"grant", "clientId", "clientSecret", "clientAuth", "privateKeyFile", "keyId",
-	"assertionFile", "scopes", "dpop", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "subjectTokenFile"}
+	"assertionFile", "issuer", "scopes", "dpop", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "subjectTokenFile"}
 
 // parseAuth decodes an "auth" entry, reporting unknown keys and wrong types
 // as problems of the server.
@@ -87,6 +98,8 @@ func parseAuth(data json.RawMessage, problem func(key, format string, args ...an
 			want = decode(e.value, &a.KeyID, "a string")
 		case "assertionFile":
 			want = decode(e.value, &a.AssertionFile, "a string")
+		case "issuer":
+			want = decode(e.value, &a.Issuer, "a string")
 		case "scopes":
 			want = decode(e.value, &a.Scopes, "an array of strings")
 		case "dpop":
@@ -117,7 +130,7 @@ func parseAuth(data json.RawMessage, problem func(key, format string, args ...an
 func (a *AuthConfig) fields() map[string]*string {
 	return map[string]*string{
 		"auth.clientId": &a.ClientID, "auth.clientSecret": &a.ClientSecret,
-		"auth.privateKeyFile": &a.PrivateKeyFile, "auth.assertionFile": &a.AssertionFile,
+		"auth.privateKeyFile": &a.PrivateKeyFile, "auth.assertionFile": &a.AssertionFile, "auth.issuer": &a.Issuer,
 		"auth.idpTokenEndpoint": &a.IdPTokenEndpoint, "auth.idpClientId": &a.IdPClientID,
 		"auth.idpClientSecret": &a.IdPClientSecret, "auth.subjectTokenFile": &a.SubjectTokenFile,
 	}
@@ -141,6 +154,9 @@ func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
 	case "none":
 	default:
 		problem("auth.clientAuth", "%q: want basic, post, private_key_jwt or none", a.ClientAuth)
+	}
+	if a.Issuer != "" && a.Issuer != auth.AnyIssuer && !issuerURL(a.Issuer) {
+		problem("auth.issuer", "%q: want the authorization server's https URL, without query or fragment, or \"*\"", a.Issuer)
 	}
 	files := map[string]string{"auth.privateKeyFile": a.PrivateKeyFile}
 	switch a.Grant {
@@ -172,6 +188,18 @@ func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
 			}
 		}
 	}
+}
+
+// issuerURL reports whether s can be an issuer identifier (RFC 8414
+// section 2): an https URL without query or fragment, or http on a
+// loopback address for tests.
+func issuerURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return false
+	}
+	ip := net.ParseIP(u.Hostname())
+	return u.Scheme == "https" || u.Scheme == "http" && (u.Hostname() == "localhost" || ip != nil && ip.IsLoopback())
 }
 
 func (a *AuthConfig) method() string {
@@ -231,7 +259,7 @@ func (a *AuthConfig) handler(client *http.Client) (sdkauth.OAuthHandler, error) 
 	if err != nil {
 		return nil, err
 	}
-	opts := auth.Options{HTTPClient: client, Scopes: a.Scopes}
+	opts := auth.Options{HTTPClient: client, Issuer: a.Issuer, Scopes: a.Scopes}
 	switch a.Grant {
 	case "jwt_bearer":
 		return auth.NewJWTBearer(auth.JWTBearerConfig{Assertion: auth.AssertionFromFile(a.AssertionFile), Client: c, Options: opts})
@@ -307,6 +335,9 @@ func (a *AuthConfig) String() string {
 	parts := []string{"grant=" + a.Grant, "clientId=" + a.ClientID, "clientAuth=" + a.method()}
 	if a.ClientSecret != "" {
 		parts = append(parts, "clientSecret=…")
+	}
+	if a.Issuer != "" {
+		parts = append(parts, "issuer="+a.Issuer)
 	}
 	if a.DPoP {
 		parts = append(parts, "dpop")

@@ -26,7 +26,12 @@ func TestAuthConfigProblems(t *testing.T) {
 		"nokey":   {"url": "https://b/mcp", "auth": {"grant": "client_credentials", "clientId": "agent", "clientAuth": "private_key_jwt", "privateKeyFile": %q}},
 		"bad":     {"url": "https://c/mcp", "auth": {"grant": "password", "clinetId": "x"}},
 		"stdio":   {"command": "srv", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b"}},
-		"bearer":  {"url": "https://d/mcp", "auth": {"grant": "jwt_bearer", "clientId": "w", "clientAuth": "none"}}
+		"bearer":  {"url": "https://d/mcp", "auth": {"grant": "jwt_bearer", "clientId": "w", "clientAuth": "none"}},
+		"pinned":  {"url": "https://e/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "https://as.example/tenant"}},
+		"any":     {"url": "https://f/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "*"}},
+		"plain":   {"url": "https://g/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "http://as.example"}},
+		"query":   {"url": "https://h/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "https://as.example?x=1"}},
+		"typed":   {"url": "https://i/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": ["https://as.example"]}}
 	}}`, filepath.Join(dir, "missing.pem"))))
 	if err != nil {
 		t.Fatal(err)
@@ -47,13 +52,18 @@ func TestAuthConfigProblems(t *testing.T) {
 		`server "bad": key "auth.clientId": required`,
 		`server "stdio": key "auth": only a server reached by url`,
 		`server "bearer": key "auth.assertionFile": required`,
+		`server "plain": key "auth.issuer": "http://as.example": want the authorization server's https URL`,
+		`server "query": key "auth.issuer": "https://as.example?x=1": want`,
+		`server "typed": key "auth.issuer": want a string`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems lack %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, `server "ok"`) {
-		t.Errorf("the good server has problems:\n%s", text)
+	for _, good := range []string{"ok", "pinned", "any"} {
+		if strings.Contains(text, `server "`+good+`"`) {
+			t.Errorf("the good server %q has problems:\n%s", good, text)
+		}
 	}
 	for _, printed := range []string{text, fmt.Sprint(cfg.Servers[0]), fmt.Sprintf("%#v", cfg.Servers[0])} {
 		if strings.Contains(printed, "s3cret-value") {
@@ -82,5 +92,52 @@ func TestAuthConfigClientCredentials(t *testing.T) {
 	}
 	if srv.Tokens.Load() != 1 {
 		t.Fatalf("%d token requests", srv.Tokens.Load())
+	}
+}
+
+// A config's credentials go only to the authorization server its "issuer"
+// pins, or without one to a server on the MCP server's origin: the
+// metadata of a server behind another origin's authorization server is
+// refused unless that server is pinned.
+func TestAuthConfigIssuer(t *testing.T) {
+	as := oauthtest.New(t, http.NotFoundHandler(), []string{"client_secret_post"}, func(r *http.Request) bool {
+		return r.FormValue("client_secret") == "s3cret-value"
+	})
+	rs := oauthtest.NewResource(t, demo.HTTPHandler(), as)
+	for _, tc := range []struct{ issuer, refusal string }{
+		{"", "which is not on the MCP server's origin " + rs.URL},
+		{`, "issuer": "https://as.example"`, "not the pinned issuer https://as.example"},
+		{`, "issuer": "` + as.URL + `"`, ""},
+		{`, "issuer": "*"`, ""},
+	} {
+		cfg, err := toolset.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + rs.URL + `/mcp", "required": true, "auth": {
+			"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "clientAuth": "post"` + tc.issuer + `}}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := as.Requests.Load()
+		ts, err := toolset.Start(context.Background(), cfg)
+		if tc.refusal == "" {
+			if err != nil {
+				t.Fatalf("issuer %s: %v", tc.issuer, err)
+			}
+			if err := ts.Close(); err != nil {
+				t.Error(err)
+			}
+			continue
+		}
+		if err == nil {
+			ts.Close()
+			t.Fatalf("issuer %s: Start succeeded", tc.issuer)
+		}
+		if !strings.Contains(err.Error(), tc.refusal) || !strings.Contains(err.Error(), as.URL) || strings.Contains(err.Error(), "s3cret-value") {
+			t.Errorf("issuer %s: error %q, want one naming %s and %q, without the secret", tc.issuer, err, as.URL, tc.refusal)
+		}
+		if n := as.Requests.Load() - before; n != 0 {
+			t.Errorf("issuer %s: the other origin's authorization server received %d requests", tc.issuer, n)
+		}
+	}
+	if as.Tokens.Load() != 2 {
+		t.Errorf("%d tokens issued, want 2", as.Tokens.Load())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -137,6 +138,43 @@ func (e *collisionError) Error() string {
 		e.first.server, e.second.server, e.name, e.first.tool, e.second.tool)
 }
 
+// key is the name a tool of s claims in the catalog: its namespaced name
+// as the vendor's rewrite makes it. Two tools claiming one key would be told
+// apart only by a hash suffix, so that one could take the other's name
+// (get.data becomes get_data for OpenAI): the catalog compares keys.
+func (t *Toolset) key(s *server, toolName string) string {
+	wanted := toolName
+	if prefix := s.cfg.ToolPrefix(); prefix != "" {
+		wanted = prefix + "_" + toolName
+	}
+	return t.namer.Rewrite(wanted)
+}
+
+// collision returns the collision a tool of s would be in, t.mu held, or
+// nil.
+func (t *Toolset) collision(s *server, toolName string) *collisionError {
+	key, me := t.key(s, toolName), pair{s.cfg.Name, toolName}
+	if o, ok := t.owners[key]; ok && o != me {
+		return &collisionError{name: key, first: o, second: me}
+	}
+	return nil
+}
+
+// aliasOf reports the server whose alias mcp__<server>__<tool> name reads
+// as, if it is one of the set's: a tool by that name would shadow the
+// alias.
+func (t *Toolset) aliasOf(name string) (string, bool) {
+	o, ok, ambiguous := tool.ResolveAlias(name, func(o tool.Origin) bool {
+		for _, s := range t.servers {
+			if s.cfg.Name == o.Server {
+				return true
+			}
+		}
+		return false
+	})
+	return o.Server, ok || ambiguous
+}
+
 // build makes the entry of a listed tool, t.mu held: its namespaced name,
 // checked against the other servers', its lowered schema and its final
 // name. An entry with a diag is out of the catalog.
@@ -144,32 +182,32 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	if e := s.built[d.Name]; e != nil && e.hash == hash {
 		return e, nil
 	}
-	wanted := d.Name
-	if prefix := s.cfg.ToolPrefix(); prefix != "" {
-		wanted = prefix + "_" + d.Name
+	if c := t.collision(s, d.Name); c != nil {
+		return nil, c
 	}
-	me := pair{s.cfg.Name, d.Name}
-	if o, ok := t.owners[wanted]; ok && o != me {
-		return nil, &collisionError{name: wanted, first: o, second: me}
-	}
-	t.owners[wanted] = me
+	key := t.key(s, d.Name)
+	t.owners[key] = pair{s.cfg.Name, d.Name}
 	e := &toolEntry{server: s, tool: d.Name, hash: hash, input: d.InputSchema}
-	low, err := schema.Lower(t.opts.vendor, d.InputSchema)
-	if err != nil {
+	quarantine := func(diag Diagnostic) {
+		e.diag = &diag
+		t.log.Warn("toolset: tool quarantined", "diagnostic", diag.String())
+	}
+	if other, ok := t.aliasOf(key); ok {
+		quarantine(Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: fmt.Sprintf("its name reads as an alias of a tool of server %q (mcp__<server>__<tool>), which it would shadow", other)})
+	} else if low, err := schema.Lower(t.opts.vendor, d.InputSchema); err != nil {
 		diag := Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
 		var le *schema.LowerError
 		if errors.As(err, &le) {
 			diag.Pointer = le.Pointer
 			diag.Message = fmt.Sprintf("input schema cannot be lowered for %s: %s", le.Vendor, le.Message)
 		}
-		e.diag = &diag
-		t.log.Warn("toolset: tool quarantined", "diagnostic", diag.String())
-	} else if final, err := t.namer.Add(s.cfg.Name, d.Name, wanted); err != nil {
-		e.diag = &Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
-		t.log.Warn("toolset: tool quarantined", "diagnostic", e.diag.String())
+		quarantine(diag)
+	} else if final, err := t.namer.Add(s.cfg.Name, d.Name, key); err != nil {
+		quarantine(Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
 	} else {
 		e.def = d
 		e.def.Name = final
+		e.def.Origin = tool.Origin{Server: s.cfg.Name, Tool: d.Name}
 		e.def.InputSchema = low.Schema
 		e.def.Strict = low.Strict
 	}
@@ -177,21 +215,55 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	return e, nil
 }
 
-// buildAll takes in the first listing of every server that started, in
-// config order, so that the earlier server keeps a contested name.
+// buildAll takes in the first listing of every server that started:
+// required servers first, then optional ones, each group in config order,
+// so that a contested name goes to a required server, else to the earlier
+// one. An optional server with a name another already has is left out,
+// whole, and says why in its status; a required one fails Start.
 func (t *Toolset) buildAll() error {
-	for _, s := range t.servers {
+	order := slices.Clone(t.servers)
+	slices.SortStableFunc(order, func(a, b *server) int {
+		switch {
+		case a.cfg.Required == b.cfg.Required:
+			return 0
+		case a.cfg.Required:
+			return -1
+		}
+		return 1
+	})
+	for _, s := range order {
 		t.mu.Lock()
 		out := s.out
 		t.mu.Unlock()
 		if out {
 			continue
 		}
+		defs := s.p.Tools()
+		if c := t.firstCollision(s, defs); c != nil {
+			if s.cfg.Required {
+				return c
+			}
+			t.log.Warn("toolset: server left out: a tool name is another server's", "server", s.cfg.Name, "err", c)
+			t.fail(s, fmt.Errorf("left out: %w", c))
+			continue
+		}
 		s.syncMu.Lock()
-		err := t.apply(s, s.p.Tools())
+		err := t.apply(s, defs)
 		s.syncMu.Unlock()
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// firstCollision returns the first collision a listing of s would be in.
+func (t *Toolset) firstCollision(s *server, defs []tool.Definition) *collisionError {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, d := range defs {
+		if c := t.collision(s, d.Name); c != nil {
+			return c
 		}
 	}
 	return nil

@@ -77,9 +77,16 @@ func (d Diagnostic) String() string {
 // A server that fails to connect is logged, with its name and error, and
 // left out, unless it is Required: then Start cancels the connections still
 // being made, closes every server already started, and returns that
-// server's error. Start also fails when two servers offer a tool under the
-// same namespaced name (with [NamespaceNone], say), naming both servers and
-// the tool; give one of them a prefix.
+// server's error.
+//
+// Two servers may not offer a tool under one name, compared after the
+// vendor's rewrite (with [NamespaceNone], say, get.data and get_data are one
+// name for OpenAI). Required servers take their names first, then optional
+// ones, in config order: an optional server that claims a taken name is left
+// out, its status saying which server has the name, and two required ones
+// fail Start, naming both servers and the tool; give one of them a prefix.
+// A tool whose name reads as the alias mcp__<server>__<tool> of a server of
+// the set is quarantined, as it would shadow that alias.
 //
 // The catalog's names are the namespaced ones ({prefix}_{tool}, see
 // [ServerConfig.ToolPrefix]) made valid for the vendor of [WithVendor], and

@@ -243,13 +243,14 @@ func TestRequiredServerFails(t *testing.T) {
 	}
 }
 
-// Two servers offering the same tool collide without namespaces, and the
-// error names both and the tool; the default namespaces keep them apart.
+// Two required servers offering the same tool collide without namespaces,
+// and the error names both and the tool; the default namespaces keep them
+// apart. (Optional servers: TestOptionalCollisionLeftOut.)
 func TestCollision(t *testing.T) {
 	one, two := serve(t, demo.HTTPHandler()), serve(t, demo.HTTPHandler())
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
-		{Name: "home", URL: one, Namespace: toolset.NamespaceNone},
-		{Name: "work", URL: two, Namespace: toolset.NamespaceNone},
+		{Name: "home", URL: one, Namespace: toolset.NamespaceNone, Required: true},
+		{Name: "work", URL: two, Namespace: toolset.NamespaceNone, Required: true},
 	}}
 	ts, err := toolset.Start(context.Background(), cfg)
 	if err == nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -98,14 +99,14 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 	for _, p := range res.Parts {
 		switch p := p.(type) {
 		case tool.TextPart:
-			fmt.Fprintln(w, p.Text)
+			fmt.Fprintln(w, content(w, p.Text))
 		case tool.ImagePart:
 			n++
 			path, err := saveImage(dir, name, n, p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "[image %s, %d bytes, saved to %s]\n", p.MIMEType, len(p.Data), path)
+			fmt.Fprintf(w, "[image %s, %d bytes, saved to %s]\n", untrusted.Line(p.MIMEType), len(p.Data), path)
 		}
 	}
 	return nil
@@ -115,7 +116,7 @@ func saveImage(dir, name string, n int, img tool.ImagePart) (string, error) {
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	ext := "." + strings.TrimPrefix(img.MIMEType, "image/")
+	ext := "." + safeFile(untrusted.Line(strings.TrimPrefix(img.MIMEType, "image/")))
 	f, err := os.CreateTemp(dir, fmt.Sprintf("mcpbridge-%s-%d-*%s", safeFile(name), n, ext))
 	if err != nil {
 		return "", err
@@ -145,9 +146,7 @@ func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, n
 	}
 	res, err := p.CallToolResult(ctx, own, args)
 	if res != nil {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(s.out, res); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
@@ -92,7 +93,7 @@ unless --vendor says otherwise.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(s.out, res.Text)
+				fmt.Fprintln(s.out, content(s.out, res.Text))
 				return nil
 			}
 			if *prompt != "" {
@@ -229,7 +230,7 @@ func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, la
 		c := skills.New(p)
 		list, err := c.List(ctx)
 		if err != nil {
-			fmt.Fprintf(s.err, "%s: skills left out: %v\n", sc.Name, err)
+			fmt.Fprintf(s.err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))
 			continue
 		}
 		if len(list) > 0 {
@@ -263,14 +264,14 @@ func showCalls(s *streams) func(llm.ToolCall) func(tool.Result, error) {
 		fmt.Fprintf(s.err, format+"\n", args...)
 	}
 	return func(call llm.ToolCall) func(tool.Result, error) {
-		say("%s %s %s", paint(color, cyan, "→"), call.Name, compact(call.Arguments))
+		say("%s %s %s", paint(color, cyan, "→"), untrusted.Line(call.Name), compact(call.Arguments))
 		return func(res tool.Result, err error) {
 			if err != nil {
-				say("%s %s", paint(color, red, "←"), oneLine(err.Error()))
+				say("%s %s", paint(color, red, "←"), untrusted.Line(err.Error()))
 				return
 			}
-			line, _, _ := strings.Cut(res.Text(), "\n")
-			say("%s %s", paint(color, dim, "←"), line)
+			line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")
+			say("%s %s", paint(color, dim, "←"), untrusted.Line(line))
 		}
 	}
 }
@@ -279,5 +280,5 @@ func compact(args json.RawMessage) string {
 	if len(args) == 0 {
 		return "{}"
 	}
-	return oneLine(string(args))
+	return untrusted.Line(string(args))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
+	"golang.org/x/term"
 )
 
 // A usageError is a mistake in the command line: exit status 2.
@@ -114,12 +115,9 @@ func (f *vendorFlag) Set(s string) error {
 	return nil
 }
 
-// isTerminal reports whether f is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	// A character device is not enough: /dev/null is one.
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -41,18 +42,18 @@ var infoCmd = &command{
 					fmt.Fprintln(s.out)
 				}
 				info := p.ServerInfo()
-				fmt.Fprintf(s.out, "%s\n", paint(color, cyan, sc.Name))
-				fmt.Fprintf(s.out, "  server:       %s %s", info.Name, info.Version)
-				if info.Title != "" {
-					fmt.Fprintf(s.out, " (%s)", info.Title)
+				fmt.Fprintf(s.out, "%s\n", paint(color, cyan, untrusted.Line(sc.Name)))
+				fmt.Fprintf(s.out, "  server:       %s %s", untrusted.Line(info.Name), untrusted.Line(info.Version))
+				if title := untrusted.Line(info.Title); title != "" {
+					fmt.Fprintf(s.out, " (%s)", title)
 				}
 				fmt.Fprintln(s.out)
-				fmt.Fprintf(s.out, "  protocol:     %s\n", p.ProtocolVersion())
-				fmt.Fprintf(s.out, "  capabilities: %s\n", capabilities(p))
+				fmt.Fprintf(s.out, "  protocol:     %s\n", untrusted.Line(p.ProtocolVersion()))
+				fmt.Fprintf(s.out, "  capabilities: %s\n", untrusted.Line(capabilities(p)))
 				if ext := p.ServerExtensions(); len(ext) > 0 {
 					names := make([]string, 0, len(ext))
 					for k := range ext {
-						names = append(names, k)
+						names = append(names, untrusted.Line(k))
 					}
 					sort.Strings(names)
 					fmt.Fprintf(s.out, "  extensions:   %s\n", strings.Join(names, ", "))
@@ -61,21 +62,21 @@ var infoCmd = &command{
 				if skills.Declared(p.ServerExtensions()) {
 					list, err := skills.New(p).List(ctx)
 					if err != nil {
-						fmt.Fprintf(s.out, "  skills:       not listed: %v\n", err)
+						fmt.Fprintf(s.out, "  skills:       not listed: %s\n", untrusted.Line(err.Error()))
 					}
 					for i, sk := range list {
 						head := "  skills:       "
 						if i > 0 {
 							head = "                "
 						}
-						fmt.Fprintf(s.out, "%s%s: %s\n", head, sk.Name, oneLine(sk.Description))
+						fmt.Fprintf(s.out, "%s%s: %s\n", head, untrusted.Line(sk.Name), untrusted.Line(sk.Description))
 					}
 				}
-				if text := p.Instructions(); text != "" {
-					fmt.Fprintf(s.out, "  instructions:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n    "))
+				if text := strings.TrimSpace(untrusted.Text(p.Instructions())); text != "" {
+					fmt.Fprintf(s.out, "  instructions:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
 				}
 			}
-			return nil
+			return notStarted(ts)
 		}
 	},
 }
@@ -134,7 +135,7 @@ var readCmd = &command{
 			}
 			for _, c := range res.Contents {
 				if c.Blob == nil {
-					fmt.Fprintln(s.out, c.Text)
+					fmt.Fprintln(s.out, content(s.out, c.Text))
 					continue
 				}
 				dir := *out
@@ -149,7 +150,7 @@ var readCmd = &command{
 				if err := f.Close(); err != nil {
 					return err
 				}
-				fmt.Fprintf(s.out, "[%s, %d bytes, saved to %s]\n", c.MIMEType, len(c.Blob), f.Name())
+				fmt.Fprintf(s.out, "[%s, %d bytes, saved to %s]\n", untrusted.Line(c.MIMEType), len(c.Blob), f.Name())
 			}
 			return nil
 		}

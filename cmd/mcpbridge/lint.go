@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 )
 
@@ -48,8 +49,9 @@ var lintCmd = &command{
 						for _, d := range schema.Lint(v, name, def.InputSchema) {
 							where := fmt.Sprintf("%s: server %q tool %q", v, sc.Name, def.Name)
 							if d.Pointer != "" {
-								where += " at " + d.Pointer
+								where += " at " + untrusted.Line(d.Pointer)
 							}
+							d.Message = untrusted.Line(d.Message)
 							switch {
 							case d.Keyword == "name":
 								final, _ := namer.Add(sc.Name, def.Name, name)
@@ -67,6 +69,9 @@ var lintCmd = &command{
 				}
 			}
 			fmt.Fprintf(s.out, "%d tool checks over %d vendor(s): %d refused, %d changed or renamed\n", tools, len(vendors), refused, warnings)
+			if err := notStarted(ts); err != nil {
+				return err
+			}
 			if refused > 0 {
 				return &exitError{code: exitFailed, err: fmt.Errorf("%d tool(s) would be refused", refused)}
 			}

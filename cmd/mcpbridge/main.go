@@ -10,10 +10,17 @@
 //
 // Servers come from a command after --, from --url, or from --config (the
 // mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,
-// ./mcp.json if it exists, else the bundled demo server.
+// ./mcp.json if it exists (once the user has trusted it on a terminal),
+// else the bundled demo server.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
-// 2 usage or configuration error; 3 connection, transport or protocol error.
+// 2 usage or configuration error; 3 connection, transport or protocol error;
+// 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM, 129 for
+// SIGHUP (a closed terminal). The servers are stopped in every case.
+//
+// What a server sends is printed without terminal escapes or invisible
+// characters; a tool's result and a resource's text only on a terminal (a
+// pipe or a file gets them unchanged), and JSON output escapes them instead.
 package main
 
 import (
@@ -23,9 +30,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
 // version is the release; a build may set it with -ldflags "-X main.version=...".
@@ -40,7 +46,7 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	code := run(ctx, os.Args[1:], &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 	stop()
 	os.Exit(code)
@@ -100,12 +106,17 @@ func run(ctx context.Context, args []string, s *streams) int {
 	if err == nil {
 		err = runner(ctx, pos, serverCmd, s)
 	}
+	if sig := stoppedBy(ctx); sig != nil {
+		// Whatever the command was doing failed for that; say so alone.
+		fmt.Fprintf(s.err, "mcpbridge %s: %v\n", c.name, sig)
+		return sig.exitCode()
+	}
 	if err == nil {
 		return exitOK
 	}
 	code := exitCode(err)
 	if !errors.Is(err, errReported) {
-		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, oneLine(err.Error()))
+		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, untrusted.Line(err.Error()))
 	}
 	if code == exitUsage && errors.As(err, new(*usageError)) {
 		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)
@@ -137,10 +148,11 @@ Target (where the servers come from), for every command but serve-demo:
   -- COMMAND ARGS...     a server started over stdio
   --url URL              a server over streamable HTTP (SSE if the path ends in /sse)
   --config FILE          an mcpServers / VS Code config; --server NAME picks one
-  (none)                 ./mcp.json if present, else the bundled demo server
+  (none)                 ./mcp.json if present and trusted (asked once), else the bundled demo server
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
-Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error.
+Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error,
+130 Ctrl-C (128+n after signal n).
 `)
 }
 
@@ -154,9 +166,4 @@ func printHelp(w io.Writer, c *command) {
 	if c.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
 	}
-}
-
-// oneLine keeps an error to the single line the contract promises.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -113,7 +113,8 @@ func mcpbridge(t *testing.T, dir, stdin string, env []string, args ...string) re
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	// Answers to "run ./mcp.json?" land in the test's own directory.
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MCPBRIDGE_CONFIG_DIR="+t.TempDir())
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
@@ -355,16 +356,20 @@ func TestConfig(t *testing.T) {
 		"work": {"command": %q, "args": ["serve-demo"], "prefix": "job"},
 		"broken": {"command": %q}
 	}}`, bin, bin, filepath.Join(dir, "missing")))
+	// A server that did not start fails the listing, after the others'.
 	r := mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
-	expect(t, r, 0, "home_add_note", "job_add_note", "home: ready", "work: ready", "broken:")
+	expect(t, r, 3, "home_add_note", "job_add_note", "home: ready", "work: ready", "broken:", `server "broken" did not start`)
+	expect(t, mcpbridge(t, dir, "", nil, "lint", "--config", cfg), 3, `server "broken" did not start`)
+	expect(t, mcpbridge(t, dir, "", nil, "info", "--config", cfg), 3, `server "broken" did not start`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "job_add_note", `{"title":"t","body":"b"}`, "--config", cfg), 0, "added note #1")
 	// A tool's own name is ambiguous across servers.
 	expect(t, mcpbridge(t, dir, "", nil, "call", "add_note", `{}`, "--config", cfg), 2, "several servers")
 	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", cfg, "--server", "work"), 0, "job_add_note")
 	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", cfg, "--server", "nope"), 2, `no server "nope"`)
-	// ./mcp.json is the default target.
+	// ./mcp.json is the default target once trusted (TestLocalConfigTrust);
+	// --config names it without asking.
 	writeConfig(t, dir, "mcp.json", fmt.Sprintf(`{"servers": {"local": {"type": "stdio", "command": %q, "args": ["serve-demo"]}}}`, bin))
-	expect(t, mcpbridge(t, dir, "", nil, "tools"), 0, "local_add_note")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--config", "mcp.json"), 0, "local_add_note")
 }
 
 func TestBadConfig(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -75,7 +76,7 @@ func redactValue(v string) string {
 }
 
 // resolve turns the target flags and the command after "--" into a config.
-func (t *target) resolve(serverCmd []string) (*toolset.Config, error) {
+func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -131,6 +132,16 @@ func (t *target) resolve(serverCmd []string) (*toolset.Config, error) {
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
+	if t.config == "" {
+		// Found, not given: it runs only if the user trusts it.
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		if err := trustLocal(path, data, cfg, s); err != nil {
+			return nil, err
+		}
+	}
 	if t.server != "" {
 		var picked []toolset.ServerConfig
 		var names []string
@@ -162,7 +173,7 @@ func serverName(s string) string {
 // start resolves the target and starts its servers, showing a line per
 // server as it becomes ready or fails.
 func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*toolset.Toolset, *toolset.Config, error) {
-	cfg, err := t.resolve(serverCmd)
+	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,11 +204,32 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 	return ts, cfg, nil
 }
 
-// serverStderr is where servers' own stderr goes: ours with -v, else
-// nowhere, so that a command's output is its own.
+// notStarted fails a command whose output covers every configured server
+// (tools, info, lint) when one did not start, after the output of the
+// others: a check in CI must not pass on a server it never saw. The
+// progress lines have said why each failed.
+func notStarted(ts *toolset.Toolset) error {
+	var failed []string
+	for _, st := range ts.Status() {
+		if st.State == mcptool.StateFailed {
+			failed = append(failed, fmt.Sprintf("%q", st.Name))
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	noun := "server"
+	if len(failed) > 1 {
+		noun = "servers"
+	}
+	return &exitError{code: exitTransport, err: fmt.Errorf("%s %s did not start", noun, strings.Join(failed, ", "))}
+}
+
+// serverStderr is where servers' own stderr goes: ours, cleaned, with -v,
+// else nowhere, so that a command's output is its own.
 func serverStderr(w io.Writer, verbose bool) io.Writer {
 	if verbose {
-		return w
+		return cleanWriter{w}
 	}
 	return io.Discard
 }
@@ -228,7 +260,7 @@ func (p *progress) update(st toolset.ServerStatus) {
 		if _, ok := p.started[st.Name]; !ok {
 			p.started[st.Name] = time.Now()
 			if p.term {
-				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), st.Name)
+				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), untrusted.Line(st.Name))
 			}
 		}
 	case mcptool.StateReady:
@@ -243,9 +275,9 @@ func (p *progress) update(st toolset.ServerStatus) {
 		p.done[st.Name] = true
 		why := "failed"
 		if st.Err != nil {
-			why = oneLine(st.Err.Error())
+			why = untrusted.Line(st.Err.Error())
 		}
-		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), st.Name, why, p.elapsed(st.Name))
+		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
 	}
 }
 
@@ -256,7 +288,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	for _, st := range all {
 		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
-			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), st.Name, st.Tools, p.took[st.Name])
+			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), st.Tools, p.took[st.Name])
 		}
 	}
 }

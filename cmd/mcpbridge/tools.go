@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -35,13 +36,16 @@ var toolsCmd = &command{
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				return printWire(s.out, t.vendor.v, defs)
+				if err := printWire(s.out, t.vendor.v, defs); err != nil {
+					return err
+				}
+				return notStarted(ts)
 			}
 			printTools(s.out, defs, useColor(s.out))
 			for _, d := range ts.Diagnostics() {
-				fmt.Fprintf(s.err, "left out: %s\n", d)
+				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
-			return nil
+			return notStarted(ts)
 		}
 	},
 }
@@ -56,9 +60,9 @@ func printTools(w io.Writer, defs []tool.Definition, color bool) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", paint(color, cyan, d.Name))
-		if line, _, _ := strings.Cut(strings.TrimSpace(d.Description), "\n"); line != "" {
-			fmt.Fprintf(w, "  %s\n", line)
+		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(d.Name)))
+		if line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n"); line != "" {
+			fmt.Fprintf(w, "  %s\n", untrusted.Line(line))
 		}
 		if params := summarize(d.InputSchema); params != "" {
 			fmt.Fprintf(w, "  parameters: %s\n", params)
@@ -115,7 +119,7 @@ func summarize(raw json.RawMessage) string {
 		}
 		parts = append(parts, name+" "+typ)
 	}
-	out := strings.Join(parts, ", ")
+	out := untrusted.Line(strings.Join(parts, ", "))
 	if len(s.Required) > 0 {
 		out += "  (* required)"
 	}
@@ -194,8 +198,5 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 		}
 		out = tools
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }

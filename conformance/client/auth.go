@@ -96,6 +96,8 @@ func newAuthorizationCode(sc scenarioContext, opts auth.Options) (*auth.Authoriz
 		Options:             opts,
 	}
 	if sc.ClientID != "" && sc.ClientSecret != "" {
+		// The secret is bound to the authorization server that issued it,
+		// which the context names (auth/pre-registration).
 		cfg.Client = auth.ClientSecret(sc.ClientID, sc.ClientSecret)
 		cfg.Issuer = sc.Issuer
 	}
@@ -146,6 +148,14 @@ func dpop(ctx context.Context, url string, sc scenarioContext) error {
 	return useTool(ctx, url, mcptool.WithOAuth(h), mcptool.WithHTTPClient(client))
 }
 
+// trustMetadata returns the Options of the scenarios that send a credential
+// to the token endpoint. The suite starts their authorization server on a
+// port of its own, which the scenario's context does not name, so the
+// issuer cannot be pinned and the MCP server's metadata is trusted, as a
+// host can choose with AnyIssuer; by default mcptool/auth would refuse an
+// authorization server on another origin than the MCP server's.
+func trustMetadata() auth.Options { return auth.Options{Issuer: auth.AnyIssuer} }
+
 // clientCredentialsBasic is SEP-1046 with a client secret in the
 // Authorization header.
 func clientCredentialsBasic(ctx context.Context, url string, sc scenarioContext) error {
@@ -153,7 +163,8 @@ func clientCredentialsBasic(ctx context.Context, url string, sc scenarioContext)
 		return errors.New("context lacks client_id or client_secret")
 	}
 	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client: auth.ClientSecretBasic(sc.ClientID, sc.ClientSecret),
+		Client:  auth.ClientSecretBasic(sc.ClientID, sc.ClientSecret),
+		Options: trustMetadata(),
 	})
 	if err != nil {
 		return err
@@ -175,7 +186,7 @@ func clientCredentialsJWT(ctx context.Context, url string, sc scenarioContext) e
 	if sc.SigningAlgorithm != "" {
 		client.Algorithm = jose.SignatureAlgorithm(sc.SigningAlgorithm)
 	}
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: client})
+	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: client, Options: trustMetadata()})
 	if err != nil {
 		return err
 	}
@@ -191,6 +202,7 @@ func jwtBearer(ctx context.Context, url string, sc scenarioContext) error {
 	h, err := auth.NewJWTBearer(auth.JWTBearerConfig{
 		Assertion: func(context.Context, string) (string, error) { return sc.ValidJWT, nil },
 		Client:    auth.PublicClient(sc.ClientID),
+		Options:   trustMetadata(),
 	})
 	if err != nil {
 		return err
@@ -216,7 +228,8 @@ func enterprise(ctx context.Context, url string, sc scenarioContext) error {
 		SubjectToken: func(context.Context) (string, string, error) {
 			return sc.IdPIDToken, auth.TokenTypeIDToken, nil
 		},
-		Client: client,
+		Client:  client,
+		Options: trustMetadata(),
 	})
 	if err != nil {
 		return err

@@ -44,8 +44,8 @@ func serveChild(name string) int {
 	if f := os.Getenv(PIDFileEnv); f != "" {
 		os.WriteFile(f, []byte(fmt.Sprint(os.Getpid())), 0o600)
 	}
-	if name == "stderr" {
-		fmt.Fprintln(os.Stderr, "hello from the server's stderr")
+	if s.mode.stderr != "" {
+		fmt.Fprintln(os.Stderr, s.mode.stderr)
 	}
 	if err := s.Serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)

@@ -95,6 +95,20 @@ func big(id json.RawMessage, n int64) io.Reader {
 		strings.NewReader(fmt.Sprintf(`"}]},"jsonrpc":"2.0","id":%s}`, id)))
 }
 
+// bigListed lists the big tool besides the well-behaved ones, for a client
+// that calls only what is listed (the command line).
+func bigListed(_ *Server, req *Request) (string, bool) {
+	if req.Method != "tools/list" {
+		return "", false
+	}
+	big := map[string]any{
+		"name":        "big",
+		"description": "Answers a text of size bytes.",
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}}},
+	}
+	return Result(req.ID, map[string]any{"tools": []any{Echo, Flaky, big}}), true
+}
+
 // as reads as an endless run of the letter a.
 type as struct{}
 

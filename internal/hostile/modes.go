@@ -22,13 +22,41 @@ var modes = map[string]mode{
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
-	"stderr":          {doc: "writes a line to stderr as it starts"},
+	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 
-	// HTTP and SSE trust (over HTTP only; see Server.Handler).
+	// Server text that reaches the model's prompt or a person's terminal.
+	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
+	"skills-hostile":         {doc: "lists skills with line breaks, headings, escapes and spaces in URIs, paths and descriptions", answer: skillsHostile},
+	"escapes":                {doc: "puts terminal escapes in its info, instructions, tools, results, resources, skills and stderr", answer: escapes, stderr: "stderr" + Escapes},
+
+	// What a tool result can do to the host (results.go).
+	"image-bomb":        {doc: "answers a text part and a PNG of side x side pixels (default 20000), 4 bytes a pixel decoded", answer: imageBomb},
+	"gif-frames":        {doc: "answers a GIF of many 200x200 frames (default 10000)", answer: gifFrames},
+	"corrupt-image":     {doc: "answers a good text part beside an image whose base64 is corrupt", answer: corruptImage},
+	"bad-parts":         {doc: "answers good text parts among parts the protocol does not allow", answer: badParts},
+	"null-result":       {doc: "answers tools/call with a null result", answer: result("null")},
+	"empty-result":      {doc: "answers tools/call with an empty object", answer: result("{}")},
+	"content-string":    {doc: "answers tools/call with content that is a string, not an array", answer: result(`{"content":"hello"}`)},
+	"is-error-string":   {doc: "answers tools/call with isError a string", answer: result(`{"content":[],"isError":"yes"}`)},
+	"structured-string": {doc: "answers tools/call with structured content that is a string", answer: result(`{"content":[{"type":"text","text":"t"}],"structuredContent":"s"}`)},
+	"deep-result":       {doc: "answers tools/call with structured content nested depth deep (default 100000)", answer: deepResult},
+	"bad-utf8":          {doc: "answers a text part holding bytes that are not UTF-8", answer: badUTF8},
+	"many-parts":        {doc: "answers tools/call with many empty text parts (default 1000000)", answer: manyParts},
+	"corrupt-blob":      {doc: "answers resources/read with a text and a blob whose base64 is corrupt", answer: corruptBlob},
+
+	// The stdio wire (stdio.go).
+	"deaf":        {doc: "stops reading stdin once it has answered tools/list (see StuckFileEnv)", serve: deaf},
+	"deaf-asking": {doc: "deaf, and once its stdin is full sends DeafAsks requests that cannot be decoded", serve: deafAsking},
+	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
+	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
+	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+
+	// HTTP and SSE trust (http.go; over HTTP only, see Server.Handler).
 	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at the origin of SetElsewhere", http: redirect},
 	"events":        {doc: "answers each POSTed request with an event stream, the answer one event", http: func(s *Server) http.Handler { return posts(s, true) }},
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
+	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {

@@ -24,12 +24,14 @@ func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
 // A mode is one way of misbehaving. answer is asked first about every
 // request and may answer it (handled), or leave it to the well-behaved
 // default; serve, if set, replaces the whole line loop, for misbehaviour
-// below JSON-RPC (a server that stops reading, say); http, if set,
+// below JSON-RPC (a server that stops reading, say); stderr, if set, is a
+// line a server process writes to its stderr as it starts; http, if set,
 // replaces [Server.Handler], for misbehaviour at the HTTP level.
 type mode struct {
 	doc    string
 	answer func(s *Server, req *Request) (reply string, handled bool)
 	serve  func(s *Server, r io.Reader, w io.Writer) error
+	stderr string
 	http   func(s *Server) http.Handler
 }
 
@@ -160,7 +162,8 @@ func Result(id json.RawMessage, v any) string {
 
 // Error is the JSON-RPC error answer to id.
 func Error(id json.RawMessage, code int, msg string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, code, msg)
+	m, _ := json.Marshal(msg) // not %q: Go's escapes are not all JSON's
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, m)
 }
 
 // Text is a tools/call result of one text part.

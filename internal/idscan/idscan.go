@@ -1,7 +1,7 @@
 // Package idscan finds the id of a JSON-RPC message that streams by in
 // pieces, without keeping the message. It serves the transports that
-// discard a message over their size limit (a stdio line, a server-sent
-// event) yet must still fail the request it answers.
+// discard a message, over their size limit (a stdio line, a server-sent
+// event) or undecodable, yet must still fail the request it answers.
 package idscan
 
 import (
@@ -21,7 +21,8 @@ import (
 // not be mistaken for it, hence the string/escape state and nesting depth.
 //
 // It also notes a top-level string "method", which marks the message as a
-// request from the server rather than a response.
+// request from the server rather than a response, and a top-level
+// "jsonrpc":"2.0", which marks it as JSON-RPC.
 type Scanner struct {
 	state    scanState
 	depth    int  // nesting depth in sNested; 1 is the top-level object
@@ -32,9 +33,10 @@ type Scanner struct {
 	buf      []byte    // the key, or the id's value, being read
 	bufLong  bool      // buf hit maxScanToken: not an id, nor "id"/"method"
 
-	id        jsonrpc.ID
-	hasID     bool
-	hasMethod bool
+	id         jsonrpc.ID
+	hasID      bool
+	hasMethod  bool
+	hasVersion bool
 }
 
 type scanState uint8
@@ -57,6 +59,7 @@ const (
 	roleSkip strRole = iota
 	roleKey
 	roleID
+	roleVersion
 )
 
 type memberKey uint8
@@ -65,6 +68,7 @@ const (
 	keyOther memberKey = iota
 	keyID
 	keyMethod
+	keyVersion
 )
 
 // maxScanToken bounds the bytes kept of a member name or an id value. Ids
@@ -96,6 +100,9 @@ func (s *Scanner) Feed(p []byte) {
 func (s *Scanner) Result() (id jsonrpc.ID, ok, isRequest bool) {
 	return s.id, s.hasID, s.hasMethod
 }
+
+// IsJSONRPC reports whether the message had a top-level "jsonrpc":"2.0".
+func (s *Scanner) IsJSONRPC() bool { return s.hasVersion }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
@@ -189,12 +196,18 @@ func (s *Scanner) startValue(b byte) {
 		return
 	}
 	wantID := s.key == keyID && !s.hasID
+	if s.key == keyVersion {
+		s.hasVersion = false // until the string's end says otherwise
+	}
 	switch {
 	case b == '"':
 		s.hasMethod = s.hasMethod || s.key == keyMethod
-		if wantID {
+		switch {
+		case wantID:
 			s.startString(roleID)
-		} else {
+		case s.key == keyVersion:
+			s.startString(roleVersion)
+		default:
 			s.startString(roleSkip)
 		}
 		s.state = sAfter
@@ -249,12 +262,18 @@ func (s *Scanner) endString() {
 			s.key = keyID
 		case "method":
 			s.key = keyMethod
+		case "jsonrpc":
+			s.key = keyVersion
 		}
 	case roleID:
 		var str string
 		if !s.bufLong && json.Unmarshal(quote(s.buf), &str) == nil {
 			s.setID(str)
 		}
+	case roleVersion:
+		// Written plainly by every implementation; an escaped "2.0" is not
+		// worth decoding.
+		s.hasVersion = string(s.buf) == "2.0"
 	}
 }
 

@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -52,8 +52,15 @@ type Conn struct {
 	stdout *os.File
 	stderr *os.File // our end of the stderr pipe; nil if the server writes to a file itself
 
-	writeMu sync.Mutex // one message per line: writes must not interleave
-	enc     *encoder   // guarded by writeMu
+	// writeLock is held while a line is written (writes must not
+	// interleave); a channel, so that waiting for it can be abandoned.
+	writeLock chan struct{}
+	enc       *encoder // guarded by writeLock
+
+	failed   chan struct{} // closed when the stream broke; see fail
+	failErr  error         // set before failed is closed
+	failOnce sync.Once
+	deaf     atomic.Bool // a write was abandoned: the server is not reading
 
 	incoming   chan jsonrpc.Message // unbuffered, so readerDone implies all were taken
 	wake       chan struct{}        // a synthetic message was queued in pending
@@ -73,7 +80,10 @@ type Conn struct {
 	done       chan struct{} // exited, and its process group is gone
 	stderrDone chan struct{} // nil when there is no stderr copier
 
-	replies sync.WaitGroup // answers written back by the reader
+	replies    sync.WaitGroup // answers written back by the reader
+	replySlots chan struct{}  // bounds the answers waiting to be written
+
+	junk junk // what the server wrote to stdout that is not JSON-RPC
 }
 
 // probe is an outstanding "server/discover" request.
@@ -106,7 +116,10 @@ func newConn(cfg connConfig) *Conn {
 		stdin:        cfg.stdin,
 		stdout:       cfg.stdout,
 		stderr:       cfg.stderr,
+		writeLock:    make(chan struct{}, 1),
 		enc:          newEncoder(),
+		failed:       make(chan struct{}),
+		replySlots:   make(chan struct{}, maxReplies),
 		incoming:     make(chan jsonrpc.Message),
 		wake:         make(chan struct{}, 1),
 		readerDone:   make(chan struct{}),
@@ -119,7 +132,12 @@ func newConn(cfg connConfig) *Conn {
 		go c.copyStderr(cfg.stderrTo)
 	}
 	go c.reap()
-	go c.readLoop(newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize))
+	go c.readLoop(&inbound{
+		fr:     newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize),
+		limit:  c.limit,
+		sink:   c,
+		logger: c.logger.With("command", c.name, "pid", c.pid),
+	})
 	return c
 }
 
@@ -150,9 +168,13 @@ func (c *Conn) SessionID() string { return "" }
 // Read implements mcp.Connection. It returns messages in the order the
 // server wrote them, with synthetic error responses for requests whose
 // answers were too long or that timed out as a discovery probe. Once the
-// server has exited it returns an error wrapping io.EOF that says how.
+// server has exited it returns an error wrapping io.EOF that says how; once
+// the connection has failed (see [Conn.Write]), that failure.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := c.unusable(); err != nil {
 		return nil, err
 	}
 	for {
@@ -170,60 +192,18 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, c.readErr
 		case <-c.closing:
 			return nil, errClosed
+		case <-c.failed:
+			return nil, c.failErr
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 }
 
-// Write implements mcp.Connection, sending msg as one line. A write the
-// server does not read blocks until Close; ctx is only checked first, as
-// abandoning a half-written line would corrupt the stream.
-func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if c.isClosing() {
-		return errClosed
-	}
-	var probeID jsonrpc.ID
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
-		// Armed before the write: the answer may arrive before Write
-		// returns, and must find the probe to disarm.
-		probeID = req.ID
-		c.startProbe(probeID)
-	}
-	err := c.write(msg)
-	if err != nil && probeID.IsValid() {
-		c.cancelProbe(probeID)
-	}
-	return err
-}
-
-func (c *Conn) write(msg jsonrpc.Message) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	line, err := c.enc.encode(msg)
-	if err != nil {
-		return err
-	}
-	if _, err := c.stdin.Write(line); err != nil {
-		if c.isClosing() {
-			return errClosed
-		}
-		select {
-		case <-c.exited:
-			return fmt.Errorf("stdio: MCP server %q exited (%v): %w", c.name, c.exitErr, err)
-		default:
-			return fmt.Errorf("stdio: writing to MCP server %q: %w", c.name, err)
-		}
-	}
-	return nil
-}
-
 // Close stops the server as the MCP specification asks: close its stdin;
-// if it has not exited within StopTimeout, SIGTERM; if not within another
-// StopTimeout, SIGKILL. Signals go to its whole process group, so that
+// if it has not exited within StopTimeout, SIGTERM (at once if a write was
+// abandoned: a server that does not read will not see its stdin close); if
+// not within another StopTimeout, SIGKILL. Signals go to its whole process group, so that
 // processes it started go too. It returns nil once the process is gone,
 // however it exited (see ExitError), and an error only if it could not be
 // stopped. Close is idempotent, safe from any goroutine, and unblocks
@@ -238,7 +218,8 @@ func (c *Conn) stop() error {
 	c.stopProbes()
 	_ = c.stdin.Close()
 	var err error
-	if !waitFor(c.done, c.stopTimeout) {
+	// A server known not to read its stdin will not see it close either.
+	if c.deaf.Load() || !waitFor(c.done, c.stopTimeout) {
 		c.logger.Debug("MCP server did not exit after its stdin closed; sending SIGTERM", "command", c.name, "pid", c.pid)
 		c.terminate()
 		if !waitFor(c.done, c.stopTimeout) {
@@ -289,44 +270,9 @@ func (c *Conn) copyStderr(to io.Writer) {
 	_ = c.stderr.Close()
 }
 
-func (c *Conn) readLoop(fr *frameReader) {
+func (c *Conn) readLoop(in *inbound) {
 	defer close(c.readerDone)
-	var d decoder
-	for {
-		line, over, err := fr.next()
-		if err != nil {
-			c.readErr = c.readError(err)
-			return
-		}
-		if over != nil {
-			c.oversized(over)
-			continue
-		}
-		if first := bytes.TrimLeft(line, " \t\r"); first[0] == '[' {
-			msgs, err := d.decodeBatch(line)
-			if err != nil {
-				c.skip(line, err)
-				continue
-			}
-			for _, m := range msgs {
-				c.deliver(m)
-			}
-			continue
-		}
-		m, err := d.decode(line)
-		if err != nil {
-			c.skip(line, err)
-			continue
-		}
-		c.deliver(m)
-	}
-}
-
-// skip notes a line that is not JSON-RPC. Servers print banners and stray
-// debug output to stdout; ending the session for that would be harsh.
-func (c *Conn) skip(line []byte, err error) {
-	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
-		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
+	c.readErr = c.readError(in.run())
 }
 
 // readError turns the error that ended reading into the one Read returns.
@@ -361,6 +307,7 @@ func describe(exitErr error) string {
 // deliver hands m to Read, unless it is the late answer to a probe that was
 // already answered for the server.
 func (c *Conn) deliver(m jsonrpc.Message) {
+	c.junk.spoke()
 	if resp, ok := m.(*jsonrpc.Response); ok && c.settleProbe(resp.ID) {
 		c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
 		return
@@ -370,32 +317,7 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 	case <-c.closing:
 		// Keep reading and discarding: a server blocked writing to a full
 		// stdout could not notice its stdin closing.
-	}
-}
-
-// oversized deals with a message that exceeded the line limit and was
-// discarded.
-func (c *Conn) oversized(o *oversized) {
-	attrs := []any{"command", c.name, "pid", c.pid, "bytes", o.size, "limit", c.limit}
-	switch {
-	case !o.hasID:
-		c.logger.Warn("skipped a notification from MCP server over the line limit", attrs...)
-	case o.isRequest:
-		// A request from the server: refuse it so the server does not wait
-		// forever. From a goroutine, as the server may be blocked writing
-		// to us while our write to it is blocked.
-		c.logger.Warn("refused a request from MCP server over the line limit", append(attrs, "id", o.id.Raw())...)
-		resp := &jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
-			Code:    jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("request of %d bytes exceeds the client's %d-byte line limit", o.size, c.limit),
-		}}
-		c.replies.Go(func() { _ = c.write(resp) })
-	default:
-		c.logger.Warn("failed a request whose answer from MCP server is over the line limit", append(attrs, "id", o.id.Raw())...)
-		c.deliver(&jsonrpc.Response{ID: o.id, Error: &jsonrpc.Error{
-			Code:    jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte line limit (raise the line limit)", o.size, c.limit),
-		}})
+	case <-c.failed:
 	}
 }
 

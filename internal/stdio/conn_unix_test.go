@@ -334,6 +334,22 @@ func TestJunkAndBatches(t *testing.T) {
 	}
 }
 
+// An answer that arrives but cannot be decoded (nested too deep, cut
+// short) fails its request at once, saying why; the connection goes on.
+func TestUndecodableResponse(t *testing.T) {
+	conn := start(t, child(t, "fake"))
+	write(t, conn, request(1, "undecodable", ""))
+	for _, want := range []string{"exceeded max depth", "unexpected EOF"} {
+		r := readResponse(t, conn)
+		if e := wireError(t, r); r.ID.Raw() != int64(1) || e.Code != jsonrpc.CodeParseError || !strings.Contains(e.Message, want) {
+			t.Errorf("answer %v: %v, want a parse error saying %q", r.ID.Raw(), e, want)
+		}
+	}
+	if r := call(t, conn, 2, "echo", ""); r.Error != nil {
+		t.Error(r.Error)
+	}
+}
+
 func TestOversizedResponse(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

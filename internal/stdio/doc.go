@@ -16,7 +16,25 @@
 //   - A single message over its 16 MiB line limit ends the session. Here the
 //     oversized line is skipped without buffering it, and if it answers a
 //     request, that request fails with an error saying why; the session goes
-//     on.
+//     on. So does a message that cannot be decoded (nested too deep, say) but
+//     carries an id and "jsonrpc":"2.0": the request it answers fails at
+//     once instead of waiting out its timeout, and a request of the server's
+//     is refused to it.
+//
+// Lines that are not JSON-RPC (banners, logs) are skipped, as other hosts
+// do; the last few since the server's last message are kept, cut and
+// without control characters, for [Conn.Explain] to quote. A server that
+// writes over 1000 lines or 1 MiB of them before its first message fails
+// the connection at once: no time is involved, so a slow server is never
+// cut short, while one that only prints need not wait out a connect
+// deadline.
+//
+// Every write to the server can be abandoned: when its context ends or the
+// connection closes, even with the server no longer reading its stdin and
+// the pipe full (go-sdk's writes block until the server reads). A line
+// abandoned part-way would corrupt the stream, so the connection then fails
+// and says why; [Conn.Explain] adds to an error what the connection knows
+// of the server's failure.
 //
 // It also bounds the SEP-2575 "server/discover" probe that go-sdk's client
 // sends first: many servers in the wild neither answer nor reject unknown

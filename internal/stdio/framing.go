@@ -209,27 +209,6 @@ func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
 	return resp, nil
 }
 
-// decodeBatch parses a line holding a JSON array of messages, which servers
-// speaking protocol versions before 2025-06-18 may send.
-func (d *decoder) decodeBatch(line []byte) ([]jsonrpc.Message, error) {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(line, &raws); err != nil {
-		return nil, err
-	}
-	if len(raws) == 0 {
-		return nil, errors.New("empty batch")
-	}
-	msgs := make([]jsonrpc.Message, 0, len(raws))
-	for _, raw := range raws {
-		msg, err := d.decode(raw)
-		if err != nil {
-			return nil, fmt.Errorf("batch: %w", err)
-		}
-		msgs = append(msgs, msg)
-	}
-	return msgs, nil
-}
-
 // wireOut is the encode form of any JSON-RPC message, kept in the Conn and
 // reused under its write lock.
 type wireOut struct {

@@ -18,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
+
 	"testing"
 )
 
@@ -30,6 +32,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
 		os.Exit(runChild(mode))
 	}
+	hostile.ServeIfChild()
 	goleak.VerifyTestMain(m)
 }
 
@@ -199,6 +202,11 @@ func fakeServer() int {
 		case "bigrequest":
 			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"data":"%s"}}`+"\n", strings.Repeat("z", p.Size)))
 			reply("after bigrequest")
+		case "undecodable":
+			// Nested deeper than any decoder takes, then cut short.
+			deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, deep))
+			writeLine(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"content":[`+"\n", m.ID))
 		case "junk":
 			writeLine([]byte("Starting server v1.2.3...\n\n   \n{\"jsonrpc\":\"2.0\"}\n{\"jsonrpc\":\"1.0\",\"id\":1,\"result\":1}\n[]\n"))
 			reply("after junk")

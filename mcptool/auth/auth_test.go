@@ -87,6 +87,7 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 		Authorizer:  AuthorizerFunc(followRedirect),
 		RedirectURL: "http://127.0.0.1/cb",
 		Client:      ClientSecret("cli", "code-secret-123"),
+		Options:     Options{Issuer: ts.URL},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -67,10 +67,10 @@ type AuthorizationCodeConfig struct {
 	ClientIDMetadataURL string
 	// Client is a pre-registered client: [ClientSecret], [ClientSecretBasic],
 	// [ClientSecretPost] (go-sdk picks basic or post from the server's
-	// metadata) or [PublicClient].
+	// metadata) or [PublicClient]. A client with a secret needs
+	// [Options.Issuer], the authorization server that issued it (SEP-2352),
+	// or [AnyIssuer].
 	Client ClientAuth
-	// Issuer, if set, binds Client to that authorization server (SEP-2352).
-	Issuer string
 	// Registration is the metadata for dynamic client registration (RFC 7591).
 	Registration *oauthex.ClientRegistrationMetadata
 	// RequestRefreshToken asks for offline_access when the server offers it.
@@ -88,8 +88,19 @@ type AuthorizationCodeConfig struct {
 // the resource indicator, RFC 9207 issuer checks and step-up on 403
 // insufficient_scope (asking for the union of granted and challenged
 // scopes). This wrapper adds the pluggable [Authorizer], renewal with the
-// refresh token before expiry, the [TokenStore], and errors that name the
-// failing step.
+// refresh token before expiry, the [TokenStore], errors that name the
+// failing step, and the pinned issuer ([Options.Issuer]).
+//
+// go-sdk's handler reads the metadata itself and has no hook between
+// reading it and using the authorization server it names, so a pin is held
+// three times over: before go-sdk runs, the wrapper discovers the
+// authorization server itself and refuses another one with nothing sent to
+// it; go-sdk refuses to use a pre-registered client with another server;
+// and the [Authorizer] is not called with an authorization URL other than
+// the pinned server's. A server whose metadata changes between the two
+// reads can still have go-sdk fetch the other server's metadata and, for a
+// client registered dynamically, register there; no secret, code or user
+// goes there.
 type AuthorizationCode struct {
 	inner *sdkauth.AuthorizationCodeHandler
 	opts  Options
@@ -108,6 +119,9 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 	if cfg.Authorizer == nil {
 		return nil, errors.New("auth: authorization code: an Authorizer is required")
 	}
+	if _, secret := cfg.Client.(*secretAuth); secret && cfg.Issuer == "" {
+		return nil, errors.New("auth: authorization code: a client with a secret needs the Issuer that issued it (or AnyIssuer)")
+	}
 	h := &AuthorizationCode{opts: cfg.Options, store: cfg.store()}
 	sc := &sdkauth.AuthorizationCodeHandlerConfig{
 		RedirectURL:           cfg.RedirectURL,
@@ -115,6 +129,9 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 		AcceptUnadvertisedIss: cfg.AcceptUnadvertisedIss,
 		Client:                cfg.client(),
 		AuthorizationCodeFetcher: func(ctx context.Context, args *sdkauth.AuthorizationArgs) (*sdkauth.AuthorizationResult, error) {
+			if err := checkAuthorizationURL(ctx, args.URL); err != nil {
+				return nil, err
+			}
 			cb, err := cfg.Authorizer.Authorize(ctx, args.URL)
 			if err != nil {
 				return nil, &Error{Step: StepAuthorization, Err: err}
@@ -127,7 +144,7 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 		sc.ClientIDMetadataDocumentConfig = &sdkauth.ClientIDMetadataDocumentConfig{URL: cfg.ClientIDMetadataURL}
 	}
 	if cfg.Client != nil {
-		pc := &oauthex.ClientCredentials{ClientID: cfg.Client.ClientID(), Issuer: cfg.Issuer}
+		pc := &oauthex.ClientCredentials{ClientID: cfg.Client.ClientID(), Issuer: cfg.pin()}
 		switch c := cfg.Client.(type) {
 		case *secretAuth:
 			pc.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: c.secret}
@@ -192,10 +209,45 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 			return nil
 		}
 	}
+	if pin := h.opts.pin(); pin != "" {
+		// Refuse another authorization server before go-sdk sends it anything.
+		ch, err := parseChallenge(resp)
+		if err == nil && (resp.StatusCode == http.StatusUnauthorized || ch.errorCode == "insufficient_scope") {
+			info, err := discover(ctx, &h.opts, req.URL.String(), ch)
+			if err != nil {
+				resp.Body.Close()
+				return classifySDKError(err)
+			}
+			ctx = context.WithValue(ctx, authorizationEndpointKey{}, info.asm.AuthorizationEndpoint)
+		}
+	}
 	if err := h.inner.Authorize(ctx, req, resp); err != nil {
 		return classifySDKError(err)
 	}
 	return nil
+}
+
+// authorizationEndpointKey is the context key of the pinned authorization
+// server's authorization endpoint during an Authorize.
+type authorizationEndpointKey struct{}
+
+// checkAuthorizationURL refuses an authorization URL that does not lead to
+// the endpoint ctx holds, if it holds one: go-sdk has read metadata other
+// than the pinned server's.
+func checkAuthorizationURL(ctx context.Context, authURL string) error {
+	want, _ := ctx.Value(authorizationEndpointKey{}).(string)
+	if want == "" {
+		return nil
+	}
+	got, err := url.Parse(authURL)
+	if err != nil {
+		return &Error{Step: StepAuthorization, Err: fmt.Errorf("authorization URL: %v", err)}
+	}
+	if w, err := url.Parse(want); err == nil && origin(got) == origin(w) && got.Path == w.Path {
+		return nil
+	}
+	return &Error{Step: StepAuthorization, Err: fmt.Errorf("%w: the authorization URL leads to %s%s, not to the pinned issuer's endpoint %s; the user was not sent there",
+		ErrUntrustedIssuer, origin(got), got.Path, want)}
 }
 
 // newTokenSource is go-sdk's NewTokenSource hook: a cached source that

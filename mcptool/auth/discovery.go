@@ -49,11 +49,13 @@ func parseChallenge(resp *http.Response) (challenge, error) {
 }
 
 // discover finds the protected resource metadata (RFC 9728) of serverURL and
-// the metadata (RFC 8414 / OIDC) of its first authorization server, using
-// go-sdk's validated fetchers. It follows the MCP 2025-11-25 order
-// (challenge URL, path-inserted, root) and falls back to the 2025-03-26
-// rules (server origin as issuer, default endpoints).
-func discover(ctx context.Context, client *http.Client, serverURL string, ch challenge) (*serverInfo, error) {
+// the metadata (RFC 8414 / OIDC) of the first authorization server it names
+// that o trusts, using go-sdk's validated fetchers; it sends nothing to an
+// authorization server o does not trust. It follows the MCP 2025-11-25
+// order (challenge URL, path-inserted, root) and falls back to the
+// 2025-03-26 rules (server origin as issuer, default endpoints).
+func discover(ctx context.Context, o *Options, serverURL string, ch challenge) (*serverInfo, error) {
+	client := o.client()
 	fail := func(err error) error { return &Error{Step: StepDiscovery, Err: err} }
 	su, err := url.Parse(serverURL)
 	if err != nil {
@@ -98,13 +100,17 @@ func discover(ctx context.Context, client *http.Client, serverURL string, ch cha
 	}
 	var issuer string
 	if info.prm != nil {
-		issuer = info.prm.AuthorizationServers[0]
+		issuer, err = o.chooseIssuer(serverURL, info.prm.AuthorizationServers)
 	} else {
 		if ch.metadataURL != "" && lastErr != nil {
 			// The server pointed at its metadata and it was unusable: do not guess.
 			return nil, fail(lastErr)
 		}
 		issuer = root.String()
+		err = o.trust(serverURL, issuer)
+	}
+	if err != nil {
+		return nil, fail(err)
 	}
 	asm, err := sdkauth.GetAuthServerMetadata(ctx, issuer, client)
 	if err != nil {

@@ -14,6 +14,20 @@
 // default, at most half the token's lifetime) and keeps it in a
 // [TokenStore] ([MemoryStore] unless told otherwise).
 //
+// The metadata is the MCP server's to write, so it does not decide where
+// credentials go. [Options.Issuer] pins the authorization server: another
+// one named by the metadata is refused ([ErrUntrustedIssuer], naming both)
+// with nothing sent to it. Without a pin, the mechanisms that send a
+// credential to the token endpoint (client credentials, JWT bearer,
+// enterprise) use only an authorization server on the MCP server's own
+// origin; an authorization server elsewhere must be pinned, or trusted
+// with [AnyIssuer]. The authorization code flow follows the metadata
+// unless pinned (the user sees where the browser goes), but a
+// pre-registered client with a secret needs its issuer. Metadata whose
+// issuer is not the one it was fetched for (RFC 8414 section 3.3) is
+// refused, and a token endpoint's redirect is not followed: the request
+// carries the credentials.
+//
 // Choosing a mechanism:
 //
 //   - [NewAuthorizationCode]: a person is present and can use a browser.

@@ -209,18 +209,16 @@ func (d *DPoP) proof(req *http.Request, token string) (string, error) {
 	return signJWT(d.key, d.alg, "dpop+jwt", "", true, claims)
 }
 
-func origin(req *http.Request) string { return req.URL.Scheme + "://" + req.URL.Host }
-
 func (d *DPoP) nonce(req *http.Request) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.nonces[origin(req)]
+	return d.nonces[origin(req.URL)]
 }
 
 func (d *DPoP) setNonce(req *http.Request, n string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.nonces[origin(req)] = n
+	d.nonces[origin(req.URL)] = n
 }
 
 func (d *DPoP) markBearer(token string) {

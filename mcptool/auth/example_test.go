@@ -14,10 +14,12 @@ import (
 )
 
 // A service authenticates with a client secret; the handler goes in the
-// streamable transport.
+// streamable transport. The secret goes only to the authorization server
+// that issued it, whatever the MCP server's metadata names.
 func ExampleNewClientCredentials() {
 	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client: auth.ClientSecretBasic("my-service", os.Getenv("CLIENT_SECRET")),
+		Client:  auth.ClientSecretBasic("my-service", os.Getenv("CLIENT_SECRET")),
+		Options: auth.Options{Issuer: "https://auth.example.com"},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -75,7 +75,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if resp.StatusCode == http.StatusForbidden && ch.errorCode != "insufficient_scope" {
 		return h.fail(&Error{Step: StepAuthorization, Code: ch.errorCode, Status: resp.StatusCode})
 	}
-	info, err := discover(ctx, h.opts.client(), req.URL.String(), ch)
+	info, err := discover(ctx, &h.opts, req.URL.String(), ch)
 	if err != nil {
 		return h.fail(err)
 	}

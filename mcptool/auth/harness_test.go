@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,6 +49,14 @@ type testServer struct {
 	dpop        bool                                          // require DPoP at both ends
 	dpopNonce   bool                                          // and nonces
 	wrongIss    bool                                          // authorize redirect carries a wrong iss
+	issuer      *testServer                                   // the authorization server the metadata names, if not this one
+	flipTo      *testServer                                   // named by every second read of the metadata
+	forOthers   bool                                          // also serves the resources of servers that name it
+	metaIssuer  string                                        // the issuer its metadata claims, if not its URL
+	redirect    string                                        // where the token endpoint redirects to, if set
+
+	requests atomic.Int32 // every request it received
+	prmReads atomic.Int32 // reads of its protected resource metadata
 
 	mu         sync.Mutex
 	tokens     map[string][]string // access token -> scopes
@@ -86,11 +95,19 @@ func startTestServer(configure func(*testServer)) *testServer {
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, map[string]any{"resource": ts.URL + "/mcp", "authorization_servers": []string{ts.URL}, "scopes_supported": ts.scopes})
+		as := ts.authServer()
+		if ts.prmReads.Add(1)%2 == 0 && ts.flipTo != nil {
+			as = ts.flipTo
+		}
+		writeJSON(w, 200, map[string]any{"resource": ts.URL + "/mcp", "authorization_servers": []string{as.URL}, "scopes_supported": ts.scopes})
 	})
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		issuer := ts.URL
+		if ts.metaIssuer != "" {
+			issuer = ts.metaIssuer
+		}
 		m := map[string]any{
-			"issuer":                                         ts.URL,
+			"issuer":                                         issuer,
 			"authorization_endpoint":                         ts.URL + "/authorize",
 			"token_endpoint":                                 ts.URL + "/token",
 			"registration_endpoint":                          ts.URL + "/register",
@@ -110,8 +127,24 @@ func startTestServer(configure func(*testServer)) *testServer {
 		writeJSON(w, 201, map[string]any{"client_id": "dyn-client", "redirect_uris": []string{"http://127.0.0.1/cb"}, "token_endpoint_auth_method": "none"})
 	})
 	mux.Handle("/mcp", ts.protect(mcpHandler))
-	ts.Server = httptest.NewServer(mux)
+	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ts.requests.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
 	return ts
+}
+
+// authServer is the authorization server ts's metadata names.
+func (ts *testServer) authServer() *testServer {
+	if ts.issuer != nil {
+		return ts.issuer
+	}
+	return ts
+}
+
+// serves reports whether resource is one ts issues tokens for.
+func (ts *testServer) serves(resource string) bool {
+	return resource == ts.URL+"/mcp" || ts.forOthers && strings.HasSuffix(resource, "/mcp")
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -122,7 +155,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (ts *testServer) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if q.Get("code_challenge_method") != "S256" || q.Get("resource") != ts.URL+"/mcp" {
+	if q.Get("code_challenge_method") != "S256" || !ts.serves(q.Get("resource")) {
 		http.Error(w, "bad authorization request", 400)
 		return
 	}
@@ -143,6 +176,10 @@ func (ts *testServer) authorize(w http.ResponseWriter, r *http.Request) {
 }
 
 func (ts *testServer) token(w http.ResponseWriter, r *http.Request) {
+	if ts.redirect != "" {
+		http.Redirect(w, r, ts.redirect, http.StatusTemporaryRedirect)
+		return
+	}
 	r.ParseForm()
 	f := r.PostForm
 	ts.mu.Lock()
@@ -169,7 +206,7 @@ func (ts *testServer) token(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// go-sdk's refresh (golang.org/x/oauth2) sends no resource.
-	if f.Get("resource") != ts.URL+"/mcp" && f.Get("grant_type") != GrantTokenExchange && f.Get("grant_type") != GrantRefreshToken {
+	if !ts.serves(f.Get("resource")) && f.Get("grant_type") != GrantTokenExchange && f.Get("grant_type") != GrantRefreshToken {
 		fail(&oauthErr{400, "invalid_target", "resource " + f.Get("resource")})
 		return
 	}
@@ -291,9 +328,10 @@ func (ts *testServer) protect(next http.Handler) http.Handler {
 		}
 		a := r.Header.Get("Authorization")
 		tok, ok := strings.CutPrefix(a, scheme+" ")
-		ts.mu.Lock()
-		scopes, valid := ts.tokens[tok]
-		ts.mu.Unlock()
+		as := ts.authServer()
+		as.mu.Lock()
+		scopes, valid := as.tokens[tok]
+		as.mu.Unlock()
 		if !ok || !valid {
 			deny(401, "")
 			return

@@ -25,6 +25,20 @@ type Options struct {
 	// (WWW-Authenticate scope, else the protected resource metadata's
 	// scopes_supported). Scopes from a step-up challenge are always added.
 	Scopes []string
+	// Issuer pins the authorization server: its issuer identifier (RFC
+	// 8414), e.g. "https://auth.example.com". The handler then uses only that
+	// one; when the MCP server's protected resource metadata names others
+	// (the metadata is the MCP server's to write), Authorize fails with an
+	// *[Error] wrapping [ErrUntrustedIssuer] that names both, and nothing is
+	// sent to the other, not even a metadata request.
+	//
+	// Empty means no pin. A mechanism that sends a credential to the token
+	// endpoint (a client secret, a private-key JWT, a JWT-bearer assertion,
+	// an enterprise grant's ID-JAG) then uses only an authorization server on
+	// the MCP server's own origin; the authorization code flow follows the
+	// metadata, except that a pre-registered client with a secret must have
+	// an Issuer. [AnyIssuer] trusts whatever the metadata names.
+	Issuer string
 	// Logger receives debug records of each step; it never sees a secret.
 	// Nil means no logging.
 	Logger *slog.Logger
@@ -38,6 +52,14 @@ func (o *Options) clock() time.Time {
 		return o.now()
 	}
 	return time.Now()
+}
+
+// pin returns the pinned issuer, or "" for none or [AnyIssuer].
+func (o *Options) pin() string {
+	if o.Issuer == AnyIssuer {
+		return ""
+	}
+	return o.Issuer
 }
 
 func (o *Options) client() *http.Client {

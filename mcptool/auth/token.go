@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -46,9 +47,14 @@ func postToken(ctx context.Context, client *http.Client, endpoint, issuer string
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
+	resp, err := noRedirects(client).Do(req)
 	if err != nil {
-		// A *url.Error quotes the URL only, never the body.
+		// A *url.Error quotes the URL only, never the body; but after a
+		// redirect it is the URL the endpoint pointed at, never requested.
+		var re *redirectError
+		if errors.As(err, &re) {
+			err = re
+		}
 		return nil, &Error{Step: step, Err: err}
 	}
 	defer resp.Body.Close()

@@ -1,0 +1,26 @@
+package hostile
+
+import (
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Pipe serves s in this process over a pair of pipes and returns the
+// client's end as a transport (for mcptool.FromTransport, say). stop closes
+// the client's end and returns once Serve has; call it after the client is
+// closed.
+func (s *Server) Pipe() (t mcp.Transport, stop func()) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Serve(sr, sw)
+		sw.Close()
+	}()
+	return &mcp.IOTransport{Reader: cr, Writer: cw}, func() {
+		cw.Close()
+		<-done
+	}
+}

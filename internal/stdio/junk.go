@@ -1,0 +1,121 @@
+package stdio
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+)
+
+// The bounds on what a server writes to stdout that is not JSON-RPC.
+const (
+	// maxJunkQuoted is how many such lines an error quotes: the last ones
+	// since the server last wrote JSON-RPC.
+	maxJunkQuoted = 3
+	// maxJunkQuote is the bytes of a line an error quotes.
+	maxJunkQuote = 100
+	// maxJunkLines and maxJunkBytes bound what a server may write before
+	// its first JSON-RPC message: past either, the connection fails at
+	// once rather than at the connect deadline. They are generous, as
+	// servers print banners and logs as they start, and they count lines
+	// and bytes, not time, so that a slow server is never cut short.
+	maxJunkLines = 1000
+	maxJunkBytes = 1 << 20
+)
+
+// junk records the lines a server wrote to stdout that are not JSON-RPC,
+// for an error to quote: the last few since its last message that was,
+// each cut to one line without escapes or control characters, as they are
+// the server's.
+type junk struct {
+	clean atomic.Bool // the server has spoken and nothing is quoted since
+
+	mu     sync.Mutex
+	quoted []string // oldest first
+	spoken bool     // the server has written JSON-RPC
+	lines  int      // before it did
+	bytes  int64
+}
+
+// add records line and reports whether the server, not having written
+// JSON-RPC yet, has written too much else.
+func (j *junk) add(line []byte) (flood bool) {
+	q := quotable(line)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.clean.Store(false)
+	if len(j.quoted) == maxJunkQuoted {
+		j.quoted = append(j.quoted[:0], j.quoted[1:]...)
+	}
+	j.quoted = append(j.quoted, q)
+	if j.spoken {
+		return false
+	}
+	j.lines++
+	j.bytes += int64(len(line))
+	return j.lines > maxJunkLines || j.bytes > maxJunkBytes
+}
+
+// spoke notes a JSON-RPC message: what came before is no longer what went
+// wrong.
+func (j *junk) spoke() {
+	if j.clean.Load() {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.quoted = j.quoted[:0]
+	j.spoken = true
+	j.clean.Store(true)
+}
+
+// note says what the server wrote since its last message, or "".
+func (j *junk) note() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.quoted) == 0 {
+		return ""
+	}
+	q := make([]string, len(j.quoted))
+	for i, s := range j.quoted {
+		q[i] = strconv.Quote(s)
+	}
+	return "the server wrote to stdout what is not JSON-RPC: " + strings.Join(q, ", ")
+}
+
+// quotable returns the start of line as one line of text fit to show,
+// as untrusted.Line makes it: no escape sequence, control or invisible
+// character. What it drops costs no room, so it is given a margin more
+// than the quote.
+func quotable(line []byte) string {
+	in := line[:min(len(line), 4*maxJunkQuote)]
+	q := untrusted.Line(string(in))
+	cut := len(in) < len(line)
+	if len(q) > maxJunkQuote {
+		i := maxJunkQuote
+		for !utf8.RuneStart(q[i]) {
+			i--
+		}
+		q, cut = q[:i], true
+	}
+	if cut {
+		q += "…"
+	}
+	return q
+}
+
+// skip notes a line that is not JSON-RPC. Servers print banners and stray
+// debug output to stdout; ending the session for that would be harsh,
+// unless the server writes nothing else.
+func (c *Conn) skip(line []byte, err error) {
+	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
+		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
+	if c.junk.add(line) {
+		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %d lines (or %d KiB) to stdout, none of them JSON-RPC",
+			c.name, maxJunkLines, maxJunkBytes>>10))
+	}
+}

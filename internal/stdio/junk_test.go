@@ -1,0 +1,57 @@
+package stdio
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestQuotable(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Starting server on port 3000...\r\n", "Starting server on port 3000..."},
+		{"\x1b]0;pwned\x07title\x1b[2Jclear\x1b]52;c;c2VjcmV0\x07", "titleclear"},
+		{"a\tb\u202eevil\u200bzero\u00a0nbsp", "a bevilzero nbsp"},
+		{"bad \xff\xfe utf-8", "bad \ufffd\ufffd utf-8"},
+		{strings.Repeat("é", 200), strings.Repeat("é", maxJunkQuote/2) + "…"},
+		{"x" + strings.Repeat("é", 200), "x" + strings.Repeat("é", maxJunkQuote/2-1) + "…"},
+		{strings.Repeat("\x1b", 10000) + "x", "…"},
+	} {
+		if got := quotable([]byte(tc.in)); got != tc.want {
+			t.Errorf("quotable(%.40q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestJunk(t *testing.T) {
+	var j junk
+	for _, l := range []string{"one", "two", "three", "four"} {
+		if j.add([]byte(l)) {
+			t.Fatal("a flood after four lines")
+		}
+	}
+	if got, want := j.note(), `the server wrote to stdout what is not JSON-RPC: "two", "three", "four"`; got != want {
+		t.Errorf("note = %q, want %q", got, want)
+	}
+	j.spoke()
+	if got := j.note(); got != "" {
+		t.Errorf("note after a message = %q, want none", got)
+	}
+	// Once the server has spoken, no amount of junk is a flood.
+	for range maxJunkLines + 1 {
+		if j.add([]byte("log")) {
+			t.Fatal("a flood after the server spoke")
+		}
+	}
+
+	var before junk
+	flood := false
+	for i := 0; i <= maxJunkLines && !flood; i++ {
+		flood = before.add([]byte("log"))
+	}
+	if !flood {
+		t.Errorf("no flood after %d lines and no message", maxJunkLines+1)
+	}
+	var big junk
+	if !big.add(make([]byte, maxJunkBytes+1)) {
+		t.Errorf("no flood after %d bytes and no message", maxJunkBytes+1)
+	}
+}

@@ -1,0 +1,189 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxReplies bounds the answers the reader writes back to a server (refusals
+// of requests it cannot take) that may wait to be written at once. A server
+// that sends more while reading none is not answered.
+const maxReplies = 16
+
+// aLongTimeAgo is a write deadline that has passed: setting it wakes a
+// blocked write.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// Write implements mcp.Connection, sending msg as one line. A server that
+// does not read its stdin cannot hold it: Write gives up when ctx ends or
+// the connection closes. If nothing of the line was sent, it returns ctx's
+// error and the connection is unharmed. If part of it was, the rest cannot
+// be taken back and the stream is corrupt, so the connection fails: every
+// Read and Write after returns an error saying so, and the caller must
+// Close it (go-sdk does, seeing Read fail), which then stops the server
+// without waiting for it to notice its stdin close.
+func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := c.unusable(); err != nil {
+		return err
+	}
+	var probeID jsonrpc.ID
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
+		// Armed before the write: the answer may arrive before Write
+		// returns, and must find the probe to disarm.
+		probeID = req.ID
+		c.startProbe(probeID)
+	}
+	err := c.write(ctx, msg)
+	if err != nil && probeID.IsValid() {
+		c.cancelProbe(probeID)
+	}
+	return err
+}
+
+func (c *Conn) write(ctx context.Context, msg jsonrpc.Message) error {
+	select {
+	case c.writeLock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closing:
+		return errClosed
+	case <-c.failed:
+		return c.failErr
+	}
+	defer func() { <-c.writeLock }()
+	if err := c.unusable(); err != nil {
+		return err
+	}
+	line, err := c.enc.encode(msg)
+	if err != nil {
+		return err
+	}
+	n, err := c.writeLine(ctx, line)
+	if err != nil {
+		return c.writeError(ctx, len(line), n, err)
+	}
+	c.deaf.Store(false)
+	return nil
+}
+
+// writeLine writes line to the server's stdin, a pipe whose write deadline
+// interrupts the write when ctx ends; Close interrupts it by closing the
+// pipe.
+func (c *Conn) writeLine(ctx context.Context, line []byte) (int, error) {
+	if ctx.Done() == nil {
+		return c.stdin.Write(line)
+	}
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = c.stdin.SetWriteDeadline(aLongTimeAgo)
+		close(interrupted)
+	})
+	n, err := c.stdin.Write(line)
+	if !stop() {
+		// The deadline is set, or about to be: clear it for the next write.
+		<-interrupted
+		_ = c.stdin.SetWriteDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// writeError names the failure of a write of size bytes of which sent
+// went out, failing the connection if the line was cut short.
+func (c *Conn) writeError(ctx context.Context, size, sent int, err error) error {
+	if c.isClosing() {
+		return errClosed
+	}
+	select {
+	case <-c.exited:
+		return fmt.Errorf("stdio: MCP server %q exited (%v): %w", c.name, c.exitErr, err)
+	default:
+	}
+	if ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		c.deaf.Store(true)
+		c.logger.Warn("MCP server is not reading its stdin; gave up a write", "command", c.name, "pid", c.pid, "bytes", size, "sent", sent)
+		err = fmt.Errorf("stdio: MCP server %q is not reading its stdin: %w", c.name, ctx.Err())
+	} else {
+		err = fmt.Errorf("stdio: writing to MCP server %q: %w", c.name, err)
+	}
+	if sent > 0 {
+		// Not wrapping err: the caller's context ending is this caller's
+		// business, while the failure is every caller's.
+		c.fail(fmt.Errorf("stdio: MCP server %q: %w: a message was cut short after %d of its %d bytes, corrupting the stream (%v)",
+			c.name, mcp.ErrConnectionClosed, sent, size, err))
+	}
+	return err
+}
+
+// fail makes the connection unusable: from now on Read and Write return err.
+// The first failure is the one kept.
+func (c *Conn) fail(err error) {
+	c.failOnce.Do(func() {
+		c.failErr = err
+		close(c.failed)
+	})
+}
+
+// unusable returns the error Read and Write return once the connection is
+// closed or has failed, and nil before.
+func (c *Conn) unusable() error {
+	if c.isClosing() {
+		return errClosed
+	}
+	select {
+	case <-c.failed:
+		return c.failErr
+	default:
+		return nil
+	}
+}
+
+// reply writes resp, the refusal of a request from the server, from a
+// goroutine: the server may be blocked writing to us while our write to it
+// is blocked. Close abandons it.
+func (c *Conn) reply(resp *jsonrpc.Response) {
+	select {
+	case c.replySlots <- struct{}{}:
+	default:
+		c.logger.Warn("not answering MCP server: too many answers it has not read", "command", c.name, "pid", c.pid)
+		return
+	}
+	c.replies.Go(func() {
+		defer func() { <-c.replySlots }()
+		_ = c.write(context.Background(), resp)
+	})
+}
+
+// Explain adds to err, a failure of the connection, what the connection
+// knows of its cause: how the server process ended, that it stopped
+// reading its stdin, what it wrote to stdout since its last message that
+// is not JSON-RPC (the last few lines, cut, without control characters).
+// It returns err itself when it knows nothing more, and nil for nil.
+func (c *Conn) Explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	var notes []string
+	if why := c.ExitError(); why != nil {
+		notes = append(notes, "server process: "+why.Error())
+	}
+	if c.deaf.Load() {
+		notes = append(notes, "the server is not reading its stdin")
+	}
+	if n := c.junk.note(); n != "" {
+		notes = append(notes, n)
+	}
+	if len(notes) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
+}

@@ -1,0 +1,130 @@
+package untrusted
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text returns s with every character a reader cannot see removed: escape
+// sequences (CSI, OSC, DCS, SOS, PM, APC, in their 7-bit and 8-bit forms,
+// and two-character ones such as ESC c) from their introducer to their end,
+// control characters other than "\n" and "\t", and the characters
+// [Invisible] names. Every line break ("\r\n", "\r", "\v", "\f", U+0085,
+// U+2028, U+2029) becomes "\n", and an invalid UTF-8 byte becomes U+FFFD.
+//
+// An escape sequence that does not end is removed to the end of s: text
+// split into pieces that are cleaned one by one never passes an escape,
+// though a piece may then show the rest of a sequence as plain text.
+func Text(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\n', r == '\v', r == '\f', r == '\u0085', r == '\u2028', r == '\u2029':
+			b.WriteByte('\n')
+		case r == '\r':
+			b.WriteByte('\n')
+			if i+1 < len(s) && s[i+1] == '\n' {
+				size++
+			}
+		case r == '\t':
+			b.WriteByte('\t')
+		case r == '\x1b' || (r >= 0x80 && r <= 0x9f):
+			size = escapeLen(s[i:])
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case Invisible(r):
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// Line returns [Text] of s on one line: every run of white space, line
+// breaks included, becomes one space, and none leads or trails.
+func Line(s string) string {
+	return strings.Join(strings.Fields(Text(s)), " ")
+}
+
+// Invisible reports whether r is a character a reader cannot see: a control
+// character (C0, DEL or C1, "\n" and "\t" among them), or a Unicode
+// default-ignorable character (a format character, a variation selector,
+// or one of the other code points Unicode says to render as nothing).
+func Invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// escapeLen returns the length of the escape sequence, or the lone control
+// character, that s starts with: ESC or a C1 control.
+func escapeLen(s string) int {
+	var intro byte
+	n := 1
+	if s[0] == '\x1b' {
+		if len(s) == 1 {
+			return 1
+		}
+		intro, n = s[1], 2
+	} else {
+		// A C1 control, two bytes in UTF-8, stands for ESC and one of
+		// '@' to '_'.
+		intro, n = s[1]-0x80+'@', 2
+	}
+	switch intro {
+	case '[':
+		return n + csiLen(s[n:])
+	case ']', 'P', 'X', '^', '_':
+		return n + stringLen(s[n:])
+	}
+	if s[0] != '\x1b' {
+		return n
+	}
+	// ESC, intermediates, one final byte: ESC c, ESC ( B, ESC 7.
+	n = 1
+	for n < len(s) && s[n] >= 0x20 && s[n] <= 0x2f {
+		n++
+	}
+	if n < len(s) && s[n] >= 0x30 && s[n] <= 0x7e {
+		n++
+	}
+	return n
+}
+
+// csiLen returns the length of a control sequence's parameters,
+// intermediates and final byte.
+func csiLen(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= 0x20 && s[n] <= 0x3f {
+		n++
+	}
+	if n < len(s) && s[n] >= 0x40 && s[n] <= 0x7e {
+		n++
+	}
+	return n
+}
+
+// stringLen returns the length of a control string (OSC, DCS, ...) up to
+// and with its terminator: BEL, ST (ESC \ or U+009C), or CAN or SUB, which
+// cancel it. A string cut short by another ESC ends before it; one that does
+// not end runs to the end of s.
+func stringLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\a', 0x18, 0x1a:
+			return i + 1
+		case '\x1b':
+			if i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+			return i
+		case 0xc2:
+			if i+1 < len(s) && s[i+1] == 0x9c {
+				return i + 2
+			}
+		}
+	}
+	return len(s)
+}

@@ -1,0 +1,308 @@
+package auth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// The credentials the mechanisms of secretMechanisms send: none may show
+// in an error, and none may reach a server it was not meant for.
+const (
+	testSecret    = "cl1ent-s3cret"
+	testAssertion = "workload.assert1on.sig"
+	testIDToken   = "user-1d-token"
+)
+
+// mechanism builds a handler with opts; it may start servers of its own
+// (an enterprise IdP), whose requests it counts in idp.
+type mechanism struct {
+	name  string
+	build func(t *testing.T, opts Options, idp *atomic.Int32) (sdkauth.OAuthHandler, error)
+}
+
+// handler builds m's handler.
+func (m mechanism) handler(t *testing.T, opts Options, idp *atomic.Int32) sdkauth.OAuthHandler {
+	t.Helper()
+	h, err := m.build(t, opts, idp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// secretMechanisms are the mechanisms that send a secret or an assertion
+// to the authorization server's token endpoint.
+func secretMechanisms() []mechanism {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	return []mechanism{
+		{"client_secret_basic", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
+			return NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", testSecret), Options: opts})
+		}},
+		{"client_secret_post", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
+			return NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", testSecret), Options: opts})
+		}},
+		{"private_key_jwt", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
+			return NewClientCredentials(ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc", Key: key}, Options: opts})
+		}},
+		{"jwt_bearer", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
+			assertion := func(context.Context, string) (string, error) { return testAssertion, nil }
+			return NewJWTBearer(JWTBearerConfig{Assertion: assertion, Client: PublicClient("wl"), Options: opts})
+		}},
+		{"enterprise", func(t *testing.T, opts Options, idp *atomic.Int32) (sdkauth.OAuthHandler, error) {
+			srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				idp.Add(1)
+				writeJSON(w, 200, map[string]any{"access_token": "jag", "issued_token_type": TokenTypeIDJAG, "token_type": "N_A"})
+			}))
+			subject := func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil }
+			return NewEnterprise(EnterpriseConfig{IdPTokenEndpoint: srv.URL + "/token", IdPClient: ClientSecretPost("idp", testSecret),
+				SubjectToken: subject, Client: ClientSecretBasic("svc", testSecret), Options: opts})
+		}},
+	}
+}
+
+// checkRefused fails t unless err is a discovery error that names both
+// servers and no credential.
+func checkRefused(t *testing.T, err error, names ...string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Step != StepDiscovery {
+		t.Fatalf("err = %v, want a discovery error", err)
+	}
+	for _, n := range names {
+		if !strings.Contains(err.Error(), n) {
+			t.Errorf("error %q does not name %s", err, n)
+		}
+	}
+	for _, secret := range []string{testSecret, testAssertion, testIDToken} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("error %q shows a credential", err)
+		}
+	}
+}
+
+// An MCP server whose metadata names an authorization server the handler
+// does not trust (on another origin when no issuer is pinned, or any but
+// the pinned one) does not get the credentials sent there: nothing at all
+// reaches that server, nor the enterprise IdP, nor the token endpoint of
+// the pinned one, and the error names both.
+func TestUntrustedIssuer(t *testing.T) {
+	for _, m := range secretMechanisms() {
+		for _, pinned := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/pinned=%v", m.name, pinned), func(t *testing.T) {
+				other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
+				rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
+				opts, names := Options{}, []string{other.URL, "MCP server's origin " + rs.URL, "pin it as the issuer"}
+				if pinned {
+					opts, names = Options{Issuer: rs.URL}, []string{other.URL, "pinned issuer " + rs.URL}
+				}
+				var idp atomic.Int32
+				_, err := callTool(testCtx(t), rs, m.handler(t, opts, &idp), nil, "echo")
+				checkRefused(t, err, names...)
+				if !errors.Is(err, ErrUntrustedIssuer) {
+					t.Errorf("err = %v, want ErrUntrustedIssuer", err)
+				}
+				if n, g := other.requests.Load(), rs.grantTypes(); n != 0 || len(g) != 0 || idp.Load() != 0 {
+					t.Errorf("the other server received %d requests, the MCP server's token requests %q, the IdP %d requests", n, g, idp.Load())
+				}
+			})
+		}
+	}
+}
+
+// Authorization server metadata whose issuer is not the one it was fetched
+// for (RFC 8414 section 3.3) is refused before any token request.
+func TestMetadataIssuerMismatch(t *testing.T) {
+	for _, m := range secretMechanisms() {
+		t.Run(m.name, func(t *testing.T) {
+			ts := newTestServer(t, func(ts *testServer) { ts.metaIssuer = "https://attacker.example" })
+			var idp atomic.Int32
+			_, err := callTool(testCtx(t), ts, m.handler(t, Options{}, &idp), nil, "echo")
+			checkRefused(t, err, "issuer", "https://attacker.example")
+			if g := ts.grantTypes(); len(g) != 0 || idp.Load() != 0 {
+				t.Errorf("token requests %q, IdP requests %d", g, idp.Load())
+			}
+		})
+	}
+}
+
+// The enterprise IdP discovered from its issuer is held to the same rule:
+// metadata claiming another issuer gets no subject token sent anywhere.
+func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
+	ts := newTestServer(t, nil)
+	var exchanges atomic.Int32
+	idp := http.NewServeMux()
+	idp.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, map[string]any{"issuer": "https://attacker.example", "token_endpoint": "https://attacker.example/token",
+			"code_challenge_methods_supported": []string{"S256"}})
+	})
+	idp.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) { exchanges.Add(1) })
+	idpSrv := newHTTPServer(t, idp)
+	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idpSrv.URL, IdPClient: ClientSecretPost("idp", testSecret),
+		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
+		Client:       ClientSecretBasic("svc", testSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	checkRefused(t, err, "identity provider", "https://attacker.example")
+	if exchanges.Load() != 0 || len(ts.grantTypes()) != 0 {
+		t.Errorf("%d token exchanges, token requests %q", exchanges.Load(), ts.grantTypes())
+	}
+}
+
+// A token endpoint that redirects does not get the request, with the
+// secret in its body, resent to where it points.
+func TestTokenEndpointRedirectNotFollowed(t *testing.T) {
+	other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
+	ts := newTestServer(t, func(ts *testServer) { ts.redirect = other.URL + "/token" })
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", testSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	var e *Error
+	if !errors.As(err, &e) || e.Step != StepTokenRequest || !strings.Contains(err.Error(), ts.URL+" redirected to "+other.URL+": not followed") {
+		t.Fatalf("err = %v, want a token request error about the redirect", err)
+	}
+	if strings.Contains(err.Error(), testSecret) {
+		t.Errorf("error %q shows the secret", err)
+	}
+	if n := other.requests.Load(); n != 0 {
+		t.Errorf("the redirect's target received %d requests", n)
+	}
+}
+
+// A pinned issuer works wherever it is, and AnyIssuer trusts whatever the
+// metadata names.
+func TestPinnedIssuer(t *testing.T) {
+	for _, m := range secretMechanisms() {
+		t.Run(m.name, func(t *testing.T) {
+			other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
+			rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
+			var idp atomic.Int32
+			for _, pin := range []string{other.URL, other.URL + "/", AnyIssuer} {
+				if _, err := callTool(testCtx(t), rs, m.handler(t, Options{Issuer: pin}, &idp), nil, "echo"); err != nil {
+					t.Errorf("pinned to %s: %v", pin, err)
+				}
+			}
+			if g := other.grantTypes(); len(g) != 3 {
+				t.Errorf("the pinned server had %d token requests, want 3", len(g))
+			}
+		})
+	}
+}
+
+func TestChooseIssuer(t *testing.T) {
+	const server = "https://MCP.example:443/mcp"
+	for _, tc := range []struct {
+		pin   string
+		named []string
+		want  string
+	}{
+		{"", []string{"https://as.example", "https://mcp.example/tenant"}, "https://mcp.example/tenant"},
+		{"https://as.example/", []string{"https://other.example", "https://as.example"}, "https://as.example"},
+		{AnyIssuer, []string{"https://other.example"}, "https://other.example"},
+		{"", []string{"http://mcp.example"}, ""},       // another scheme
+		{"", []string{"https://mcp.example:8443"}, ""}, // another port
+		{"https://as.example", []string{"https://mcp.example"}, ""},
+	} {
+		o := &Options{Issuer: tc.pin}
+		got, err := o.chooseIssuer(server, tc.named)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("pin %q, named %q: got %q, %v; want %q", tc.pin, tc.named, got, err, tc.want)
+		}
+	}
+}
+
+// countingAuthorizer is followRedirect, counting the users sent.
+type countingAuthorizer struct{ sent atomic.Int32 }
+
+func (a *countingAuthorizer) Authorize(ctx context.Context, authURL string) (*Callback, error) {
+	a.sent.Add(1)
+	return followRedirect(ctx, authURL)
+}
+
+// The authorization code flow follows the metadata unless an issuer is
+// pinned; with a pin, another authorization server gets nothing, not even
+// a metadata request, and the user is not sent there.
+func TestAuthorizationCodePinnedIssuer(t *testing.T) {
+	other := newTestServer(t, func(ts *testServer) { ts.forOthers = true; ts.authMethods = []string{"none"} })
+	rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
+	newHandler := func(a Authorizer, pin string) *AuthorizationCode {
+		h, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: a, RedirectURL: "http://127.0.0.1/cb",
+			Client: PublicClient("cli"), Options: Options{Issuer: pin}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	var user countingAuthorizer
+	_, err := callTool(testCtx(t), rs, newHandler(&user, rs.URL), nil, "echo")
+	checkRefused(t, err, other.URL, "pinned issuer "+rs.URL)
+	if !errors.Is(err, ErrUntrustedIssuer) || other.requests.Load() != 0 || user.sent.Load() != 0 {
+		t.Fatalf("err = %v; the other server received %d requests, %d users were sent", err, other.requests.Load(), user.sent.Load())
+	}
+	for _, pin := range []string{other.URL, "", AnyIssuer} {
+		if _, err := callTool(testCtx(t), rs, newHandler(&user, pin), nil, "echo"); err != nil {
+			t.Errorf("pinned to %q: %v", pin, err)
+		}
+	}
+	if user.sent.Load() != 3 {
+		t.Errorf("%d users sent to the other server, want 3", user.sent.Load())
+	}
+}
+
+// A client secret of the authorization code flow is bound to the server
+// that issued it: a handler without the issuer cannot be built.
+func TestAuthorizationCodeSecretNeedsIssuer(t *testing.T) {
+	_, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: AuthorizerFunc(followRedirect),
+		RedirectURL: "http://127.0.0.1/cb", Client: ClientSecret("cli", testSecret)})
+	if err == nil || !strings.Contains(err.Error(), "Issuer") {
+		t.Fatalf("err = %v, want one asking for the Issuer", err)
+	}
+}
+
+// A server whose metadata names the pinned authorization server when the
+// handler reads it and another when go-sdk's handler reads it again gets
+// neither a secret, nor a code, nor the user sent to the other.
+func TestAuthorizationCodeMetadataChangesBetweenReads(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  AuthorizationCodeConfig
+	}{
+		{"pre-registered secret", AuthorizationCodeConfig{Client: ClientSecretPost("cli", testSecret)}},
+		{"dynamic registration", AuthorizationCodeConfig{Registration: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pinned := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
+			other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
+			rs := newTestServer(t, func(ts *testServer) { ts.issuer, ts.flipTo = pinned, other })
+			var user countingAuthorizer
+			cfg := tc.cfg
+			cfg.Authorizer, cfg.RedirectURL, cfg.Issuer = &user, "http://127.0.0.1/cb", pinned.URL
+			h, err := NewAuthorizationCode(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = callTool(testCtx(t), rs, h, nil, "echo")
+			t.Logf("%v", err)
+			if err == nil || rs.prmReads.Load() < 2 {
+				t.Fatalf("err = %v after %d metadata reads, want an error after two", err, rs.prmReads.Load())
+			}
+			if g := other.grantTypes(); len(g) != 0 || user.sent.Load() != 0 || strings.Contains(err.Error(), testSecret) {
+				t.Errorf("err = %v; token requests at the other server %q, users sent %d", err, g, user.sent.Load())
+			}
+		})
+	}
+}
