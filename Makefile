@@ -63,6 +63,9 @@ bench:
 FUZZTIME ?= 10s
 FUZZ += ./internal/stdio:FuzzInbound
 FUZZ += ./internal/stdio:FuzzIDScanner
+FUZZ += ./schema:FuzzNamer
+FUZZ += ./schema:FuzzLower
+FUZZ += ./schema:FuzzValidate
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

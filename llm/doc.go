@@ -25,4 +25,9 @@
 // the vendor and the status, never with the request's credentials. A model that
 // refuses, or stops at its token limit, is not an error: the [Response] says so
 // in its [StopReason].
+//
+// Options: a [Request] is data, and zero in any of its fields means the
+// Model's default; a negative MaxTokens means "no limit" where the vendor's
+// API allows it and is an error where it does not. The vendor packages
+// configure a Model with functional options under the same rule.
 package llm

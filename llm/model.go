@@ -31,7 +31,9 @@ type Request struct {
 	// Tools are the tools the model may call. Their input schemas are sent as
 	// they are; lowering a schema for a vendor is the caller's business.
 	Tools []tool.Definition
-	// MaxTokens caps the answer's length; zero means the Model's default.
+	// MaxTokens caps the answer's length. Zero means the Model's default; a
+	// negative number means no limit, which a Model whose API requires one
+	// (Anthropic) refuses with an error naming the setting.
 	MaxTokens int
 	// Temperature, if set, is the sampling temperature; nil leaves it to the
 	// vendor (some models take no other value than their default).

@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -28,8 +27,8 @@ type catalog struct {
 // listedTool is one tool of the listing with its output schema compiled.
 type listedTool struct {
 	def       tool.Definition
-	output    *jsonschema.Resolved // nil when the tool declares none
-	outputErr error                // why the declared output schema cannot be used
+	output    *schema.Validator // nil when the tool declares none
+	outputErr error             // why the declared output schema cannot be used
 }
 
 // discover lists the server's tools, following every cursor, within the page
@@ -94,8 +93,9 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *schemaKeeper) {
 	lt := &listedTool{def: p.definition(t, schemas)}
 	if len(lt.def.OutputSchema) > 0 {
 		// A $ref resolves within the schema only, never over the network;
-		// a loosely declared draft is read as the input schemas are.
-		lt.output, lt.outputErr = schema.Resolve(lt.def.OutputSchema)
+		// a loosely declared draft is read as the input schemas are; a
+		// schema no validation could finish on is refused here.
+		lt.output, lt.outputErr = schema.Compile(lt.def.OutputSchema)
 	}
 	cat.listed[t.Name] = lt
 	if p.offer(t.Name) {

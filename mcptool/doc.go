@@ -30,7 +30,9 @@
 //     nested too deep to decode) fails the call at once with a
 //     [ProtocolError].
 //   - Structured results are checked against the tool's output schema, whose
-//     $ref never reaches the network.
+//     $ref never reaches the network; a check is bounded in time and memory,
+//     and an output schema no check could finish on fails the tool's calls
+//     with a [SchemaError] naming it ([schema.UnboundedError]).
 //   - A lost connection can be rebuilt ([WithReconnect]): a tool call caught
 //     by the loss (a stdio server that exited, an HTTP server that
 //     restarted or cut the call's request) is sent again only for a tool

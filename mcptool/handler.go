@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -64,7 +65,11 @@ func (p *Provider) Handler(opts ...HandlerOption) tool.Handler {
 		var se *SchemaError
 		switch {
 		case errors.As(err, &se):
-			return tool.Result{}, &tool.FailedError{Name: name, Message: "the server's result does not match the tool's output schema: " + se.Err.Error(), Err: err}
+			msg := "the server's result does not match the tool's output schema: "
+			if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+				msg = "the server's result cannot be checked: "
+			}
+			return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
 		case err != nil:
 			return tool.Result{}, err
 		case res.IsError:
@@ -149,6 +154,11 @@ func (c *catalog) isListed(name string) bool  { return c.listed[name] != nil }
 // the tool is annotated read-only or idempotent; otherwise the caller
 // learns that the outcome is unknown.
 func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
+		// Refused before it is sent: the tool would run, and its result
+		// could not be checked.
+		return nil, p.unusableOutput(name, lt)
+	}
 	res, err := p.callOnce(ctx, s, name, args)
 	if err == nil || !lostExchange(ctx, err) {
 		return res, err
@@ -308,6 +318,16 @@ func (p *Provider) holds(ctx context.Context, s *session) bool {
 	return false
 }
 
+// unusableOutput is the error of every call of a tool whose declared output
+// schema cannot be used: its results could never be checked.
+func (p *Provider) unusableOutput(name string, lt *listedTool) error {
+	ptr := "/outputSchema"
+	if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+		ptr += ue.Pointer
+	}
+	return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+}
+
 // checkOutput validates a successful result against the output schema the
 // tool's listing declared. A tool the listing did not name is not checked.
 func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult) error {
@@ -317,17 +337,18 @@ func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult)
 	}
 	switch {
 	case lt.outputErr != nil:
-		return &SchemaError{Server: p.name, Tool: name, Pointer: "/outputSchema", Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+		return p.unusableOutput(name, lt)
 	case res.StructuredContent == nil:
 		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: errors.New("the tool declares an output schema but its result has no structured content")}
 	}
-	v := res.StructuredContent
-	if raw, ok := v.(json.RawMessage); ok {
-		if err := json.Unmarshal(raw, &v); err != nil {
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(res.StructuredContent); err != nil {
 			return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
 		}
 	}
-	if err := lt.output.Validate(v); err != nil {
+	if err := lt.output.ValidateValue(raw); err != nil {
 		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
 	}
 	return nil

@@ -3,7 +3,6 @@ package mcptool_test
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -16,10 +15,7 @@ import (
 // A demo server behind OAuth: a client-credentials grant through
 // WithOAuth gets the token that opens it.
 func TestWithOAuth(t *testing.T) {
-	srv := oauthtest.New(t, demo.HTTPHandler(), []string{"client_secret_basic"}, func(r *http.Request) bool {
-		id, secret, ok := r.BasicAuth()
-		return ok && id == "agent" && secret == "s3cret" && r.FormValue("grant_type") == "client_credentials"
-	})
+	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), AuthMethods: []string{"client_secret_basic"}, Clients: map[string]string{"agent": "s3cret"}})
 	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("agent", "s3cret")})
 	if err != nil {
 		t.Fatal(err)

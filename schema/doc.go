@@ -19,8 +19,21 @@
 //     quarantine one tool with a diagnostic naming the JSON pointer instead
 //     of failing a session;
 //   - validates arguments against the tool's original schema ([Compile],
-//     [Validator.Validate]) with messages a model can act on.
+//     [Validator.Validate]) with messages a model can act on, and a tool's
+//     structured result against its output schema
+//     ([Validator.ValidateValue], [LintOutput]).
 //
 // Lowering only loosens: what a vendor cannot express is dropped from what
 // the model is shown, and enforced locally by the [Validator].
+//
+// A schema comes from an untrusted server, and every function here finishes
+// in time and memory bounded by the size of its input, whatever the schema
+// holds. A schema no validation could finish on (a reference cycle that
+// never descends into the value, or references multiplying the subschemas
+// applied to one value past a bound) is refused by [Lower], for every
+// vendor, and by [Compile], with an [UnboundedError] naming the JSON
+// pointer; a validation that would take more work than its value's size
+// warrants fails with [ErrTooComplex] before it starts; and lowering for
+// Gemini, which inlines references, fails past a bound on the size of its
+// result.
 package schema

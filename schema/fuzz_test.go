@@ -40,17 +40,32 @@ func FuzzNamer(f *testing.F) {
 	})
 }
 
-// FuzzLower checks that lowering never panics and, when it succeeds, gives
-// valid JSON; and that a Validator compiled from the same bytes never panics.
-func FuzzLower(f *testing.F) {
-	for _, s := range []string{
+// seedSchemas are the fuzz targets' starting schemas: ordinary ones, and
+// every shape of recursion ($ref, $defs cycles, allOf/anyOf, $dynamicRef,
+// anchors, $id) that once overflowed the stack.
+func seedSchemas() []string {
+	seeds := []string{
 		`{}`, `true`, `null`, `[]`, `"x"`,
 		`{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]}`,
 		`{"type":"object","properties":{"t":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":"object","properties":{"k":{"$ref":"#/$defs/n"}}}}}`,
 		`{"allOf":[{"type":"object","properties":{"a":{}}},{"properties":{"a":{}}}]}`,
 		`{"type":["array","object","null"],"items":[{"const":1}],"properties":{"x":false}}`,
 		`{"anyOf":[{"type":"null"}],"oneOf":[],"enum":[null,1,"a"],"format":"uri","$ref":"#/anyOf/0"}`,
-	} {
+		`{"$id":"https://example.com/t","$dynamicAnchor":"node","type":"object","properties":{"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`,
+		`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/c"},{"$ref":"#/$defs/c"}]},"c":{"properties":{"x":{"$ref":"#/$defs/a"}}}},"$ref":"#/$defs/a"}`,
+	}
+	for _, u := range unboundedSchemas {
+		seeds = append(seeds, u.schema)
+	}
+	return seeds
+}
+
+// FuzzLower checks that lowering never panics and, when it succeeds, gives
+// valid JSON; and that a Validator compiled from the same bytes never panics.
+// Each call returns: a schema that recursed without end would overflow the
+// stack, which no test survives.
+func FuzzLower(f *testing.F) {
+	for _, s := range seedSchemas() {
 		f.Add([]byte(s), []byte(`{"a":null}`))
 	}
 	f.Fuzz(func(t *testing.T, schema, args []byte) {
@@ -80,6 +95,30 @@ func FuzzLower(f *testing.F) {
 		if val, err := Compile(schema); err == nil {
 			_ = val.Validate(args)
 		}
+	})
+}
+
+// FuzzValidate checks that validating any value against any schema that
+// compiles returns, within the bounds of validation, and that Validate and
+// ValidateValue agree on the verdict; Prepare, which repairs first, must
+// return too.
+func FuzzValidate(f *testing.F) {
+	for _, s := range seedSchemas() {
+		for _, v := range []string{`{}`, `{"kids":[{"kids":[{}]}],"x":{"x":{"x":1}}}`, `[1,"a",null]`, `"x"`} {
+			f.Add([]byte(s), []byte(v))
+		}
+	}
+	f.Fuzz(func(t *testing.T, schema, value []byte) {
+		val, err := Compile(schema)
+		if err != nil || !json.Valid(value) {
+			return
+		}
+		errArgs := val.Validate(value)
+		errValue := val.ValidateValue(value)
+		if (errArgs == nil) != (errValue == nil) {
+			t.Fatalf("Validate: %v; ValidateValue: %v", errArgs, errValue)
+		}
+		_, _ = val.Prepare(value, true) // repairs first, so its verdict may differ
 	})
 }
 

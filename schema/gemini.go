@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -241,8 +242,36 @@ func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
 	if nullable {
 		out.set("nullable", true)
 	}
+	l.charge(out, ptr)
 	l.origin[out] = ptr
 	return out
+}
+
+// charge counts the bytes out adds to the lowered schema, its subschemas
+// aside (each is charged as it is made). Inlining writes a target's values
+// (a description, a default, an enum) once per reference to it, so a small
+// schema can lower to a huge one: past maxBytes, lowering fails.
+func (l *lowering) charge(out *object, ptr string) {
+	if l.bytes > l.maxBytes {
+		return // already fatal
+	}
+	for _, m := range out.members {
+		l.bytes += len(m.key) + 4
+		switch m.key {
+		case "properties":
+			if p, ok := m.val.(*object); ok {
+				for _, pm := range p.members {
+					l.bytes += len(pm.key) + 4
+				}
+			}
+		case "items", "anyOf":
+		default:
+			l.bytes += jsonSize(m.val, l.maxBytes-l.bytes+1)
+		}
+	}
+	if l.bytes > l.maxBytes {
+		l.fatal(ptr, "$ref", "schema too large once references are inlined (over %d bytes)", l.maxBytes)
+	}
 }
 
 // gemRef inlines a local reference.
@@ -275,11 +304,13 @@ func (l *lowering) gemRef(s *object, refv any, ptr string, refs []string) any {
 	if len(siblings.members) == 0 {
 		return lowered
 	}
-	out := clone(lowered).(*object)
-	if o, ok := lowered.(*object); ok {
-		if p, ok := l.origin[o]; ok {
-			l.origin[out] = p // what makes it free-form, if anything, is the target's
-		}
+	// A shallow copy: the lowered target is this reference's own, and a
+	// deep one would copy the values it shares with every other place the
+	// target is inlined.
+	o := lowered.(*object)
+	out := &object{members: slices.Clone(o.members)}
+	if p, ok := l.origin[o]; ok {
+		l.origin[out] = p // what makes it free-form, if anything, is the target's
 	}
 	mergeInto(out, l.gem(siblings, ptr, refs).(*object))
 	return out

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 )
@@ -30,4 +31,25 @@ func Lint(v Vendor, name string, schema json.RawMessage) []Diagnostic {
 		diags = append(diags, d)
 	}
 	return diags
+}
+
+// LintOutput lists the problems of a tool's output schema, which is not
+// lowered but compiled to check results: none, or one fatal diagnostic
+// saying why [Compile] refuses it, with the pointer of the problem when it
+// is known (an [UnboundedError]'s). Every call of a tool whose output schema
+// cannot be compiled fails once its server has run it, so a host should
+// leave the tool out.
+func LintOutput(schema json.RawMessage) []Diagnostic {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return nil
+	}
+	_, err := Compile(schema)
+	var ue *UnboundedError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ue):
+		return []Diagnostic{{Pointer: ue.Pointer, Keyword: ue.Keyword, Message: ue.Message, Fatal: true}}
+	}
+	return []Diagnostic{{Message: err.Error(), Fatal: true}}
 }

@@ -45,6 +45,9 @@ type LowerError struct {
 	Pointer string
 	Keyword string
 	Message string
+	// Err is the cause when the schema is unusable whatever the vendor: an
+	// *[UnboundedError].
+	Err error
 }
 
 // Error names the vendor, the place and the reason.
@@ -55,6 +58,9 @@ func (e *LowerError) Error() string {
 	}
 	return fmt.Sprintf("schema: lowering for %s: at %s: %s", e.Vendor, p, e.Message)
 }
+
+// Unwrap returns Err.
+func (e *LowerError) Unwrap() error { return e.Err }
 
 // Lowered is a schema rewritten for one vendor.
 type Lowered struct {
@@ -88,6 +94,10 @@ var emptyObject = json.RawMessage(`{"type":"object","properties":{}}`)
 // Dropping a keyword only loosens what the model is told: the arguments are
 // still checked against the original schema by a [Validator] before a call.
 //
+// For every vendor, a schema that no validation could finish on (see
+// [UnboundedError]: a reference cycle that never descends into the value,
+// say) cannot be lowered: the arguments could never be checked.
+//
 // A schema that cannot be lowered gives a *LowerError (with the Lowered
 // diagnostics so far); the caller should quarantine that one tool.
 func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
@@ -98,17 +108,21 @@ func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return Lowered{Schema: emptyObject, Strict: v == OpenAI}, nil
 	}
-	if v == Anthropic {
-		if !json.Valid(schema) {
-			return Lowered{}, &LowerError{Vendor: v, Message: "schema is not valid JSON"}
-		}
-		return Lowered{Schema: schema}, nil
-	}
 	root, err := decodeOrdered(schema)
 	if err != nil {
 		return Lowered{}, &LowerError{Vendor: v, Message: err.Error()}
 	}
-	l := &lowering{vendor: v, root: root}
+	// Whatever the vendor takes, the arguments are validated against this
+	// schema; one no validation could finish on leaves the tool out.
+	if err := newGraph(root).check(); err != nil {
+		ue := err.(*UnboundedError)
+		d := Diagnostic{Pointer: ue.Pointer, Keyword: ue.Keyword, Message: ue.Message, Fatal: true}
+		return Lowered{Diagnostics: []Diagnostic{d}}, &LowerError{Vendor: v, Pointer: ue.Pointer, Keyword: ue.Keyword, Message: ue.Message, Err: ue}
+	}
+	if v == Anthropic {
+		return Lowered{Schema: schema}, nil
+	}
+	l := &lowering{vendor: v, root: root, maxBytes: maxLoweredBytes + 2*len(schema)}
 	var out Lowered
 	switch v {
 	case Gemini:
@@ -160,6 +174,10 @@ func NoArguments(s json.RawMessage) bool {
 	return true
 }
 
+// maxLoweredBytes is how much a lowering may add to the size of a schema
+// (Gemini's, which inlines references).
+const maxLoweredBytes = 1 << 20
+
 // silent are the keywords a lowering drops without a diagnostic: they
 // speak to schema tools, not to a model, so leaving them out changes nothing
 // the model is told (and every zod-made schema carries $schema).
@@ -171,6 +189,8 @@ type lowering struct {
 	root   any
 	diags  []Diagnostic
 	nodes  int // subschemas lowered so far
+	// bytes counts, against maxBytes, the size of the lowered schema so far.
+	bytes, maxBytes int
 
 	// origin maps a lowered object to the pointer of the original schema
 	// it was lowered from, for diagnostics made on the lowered tree.

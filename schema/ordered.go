@@ -228,16 +228,33 @@ func pointerJoin(ptr, tok string) string {
 // resolvePointer finds the value at a JSON pointer fragment ("" or "/a/b")
 // inside root.
 func resolvePointer(root any, ptr string) (any, bool) {
+	toks, ok := pointerTokens(ptr)
+	if !ok {
+		return nil, false
+	}
+	return resolveTokens(root, toks)
+}
+
+// pointerTokens splits a JSON pointer into its reference tokens, unescaped.
+func pointerTokens(ptr string) ([]string, bool) {
 	if ptr == "" {
-		return root, true
+		return nil, true
 	}
 	if !strings.HasPrefix(ptr, "/") {
 		return nil, false
 	}
-	cur := root
-	for _, tok := range strings.Split(ptr[1:], "/") {
+	toks := strings.Split(ptr[1:], "/")
+	for i, tok := range toks {
 		tok = strings.ReplaceAll(tok, "~1", "/")
-		tok = strings.ReplaceAll(tok, "~0", "~")
+		toks[i] = strings.ReplaceAll(tok, "~0", "~")
+	}
+	return toks, true
+}
+
+// resolveTokens finds the value at the pointer of toks inside root.
+func resolveTokens(root any, toks []string) (any, bool) {
+	cur := root
+	for _, tok := range toks {
 		switch c := cur.(type) {
 		case *object:
 			v, ok := c.get(tok)
@@ -256,6 +273,40 @@ func resolvePointer(root any, ptr string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// jsonSize returns about the length of v written as JSON, or a number over
+// limit as soon as it passes it.
+func jsonSize(v any, limit int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch v := v.(type) {
+		case *object:
+			n += 2
+			for _, m := range v.members {
+				n += len(m.key) + 4
+				walk(m.val)
+			}
+		case []any:
+			n += 2
+			for _, e := range v {
+				n++
+				walk(e)
+			}
+		case string:
+			n += len(v) + 2
+		case json.Number:
+			n += len(v)
+		default:
+			n += 5
+		}
+	}
+	walk(v)
+	return n
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -2,8 +2,10 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,15 +16,22 @@ import (
 )
 
 // A Validator checks a tool's arguments against the tool's own input schema
-// (not a lowered one) before anything is sent to the server.
+// (not a lowered one) before anything is sent to the server, or a tool's
+// structured result against its output schema.
 //
 // The verdict is jsonschema-go's (draft 2020-12 and draft-07). The message
 // of a refusal is built by this package, so that a model can read which
 // argument is wrong and why, e.g. `argument "count": want integer, got
 // string`. A Validator is safe for concurrent use.
+//
+// A schema comes from an untrusted server, so validation is bounded: a
+// schema that no validation could finish on is refused by [Compile] (see
+// [UnboundedError]), and a value whose validation would take too much work
+// for its size is refused with [ErrTooComplex] before it starts.
 type Validator struct {
 	resolved *jsonschema.Resolved
-	root     any // the schema as ordered JSON, to locate failures
+	root     any    // the schema as ordered JSON, to locate failures
+	graph    *graph // the schema as validation follows it, to meter it
 }
 
 // A ValidationError says which arguments break the schema and how: every
@@ -36,10 +45,15 @@ type ValidationError struct {
 	Message string
 	// Problems lists each problem when there are several, else it is nil.
 	Problems []*ValidationError
+	// Err is the cause when it is not the schema's verdict: [ErrTooComplex].
+	Err error
 }
 
 // Error returns the message, meant to be shown to the model as is.
 func (e *ValidationError) Error() string { return e.Message }
+
+// Unwrap returns Err.
+func (e *ValidationError) Unwrap() error { return e.Err }
 
 var supportedDrafts = []string{
 	"http://json-schema.org/draft-07/schema#",
@@ -47,43 +61,28 @@ var supportedDrafts = []string{
 	"https://json-schema.org/draft/2020-12/schema",
 }
 
-// Compile prepares schema for [Validator.Validate]. An empty schema accepts
-// any object. "$ref" is followed only within the schema: a remote reference
-// is an error, never a fetch. Drafts are read as [Resolve] reads them.
-func Compile(schema json.RawMessage) (*Validator, error) {
-	root, rs, err := resolve(schema)
-	if err != nil {
-		return nil, fmt.Errorf("schema: compiling: %w", err)
-	}
-	return &Validator{resolved: rs, root: root}, nil
-}
-
-// Resolve prepares schema for jsonschema-go's Validate, as [Compile] does for
-// arguments; it is for a schema whose failures need no message for a model,
-// such as a tool's output schema. An empty schema accepts anything. "$ref" is
+// Compile prepares schema for [Validator.Validate] and
+// [Validator.ValidateValue]. An empty schema accepts anything. "$ref" is
 // followed only within the schema: a remote reference is an error, never a
 // fetch. A "$schema" naming draft-07 or 2020-12 selects that draft; any other
 // "$schema" (draft-04, 2019-09, a draft without the trailing '#') is removed,
 // and the schema read as 2020-12, because MCP servers declare drafts loosely
-// and jsonschema-go refuses the ones it does not know.
-func Resolve(schema json.RawMessage) (*jsonschema.Resolved, error) {
-	_, rs, err := resolve(schema)
-	if err != nil {
-		return nil, fmt.Errorf("schema: resolving: %w", err)
-	}
-	return rs, nil
-}
-
-// resolve decodes schema, normalises its draft and resolves it with no
-// loader. It returns the decoded schema too, for the locator and the
-// argument walker.
-func resolve(schema json.RawMessage) (any, *jsonschema.Resolved, error) {
+// and jsonschema-go refuses the ones it does not know. A schema no
+// validation could finish on is an *[UnboundedError].
+func Compile(schema json.RawMessage) (*Validator, error) {
 	if len(strings.TrimSpace(string(schema))) == 0 {
 		schema = json.RawMessage(`{}`)
 	}
 	root, err := decodeOrdered(schema)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("schema: compiling: %w", err)
+	}
+	g := newGraph(root)
+	for o := range g.ptrs {
+		exactKeywords(o)
+	}
+	if err := g.check(); err != nil {
+		return nil, err
 	}
 	if o, ok := root.(*object); ok {
 		if d, ok := o.get("$schema"); ok {
@@ -97,13 +96,49 @@ func resolve(schema json.RawMessage) (any, *jsonschema.Resolved, error) {
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(encodeOrdered(root), &s); err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("schema: compiling: %w", err)
 	}
 	rs, err := s.Resolve(nil) // no Loader: a remote $ref fails
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("schema: compiling: %w", err)
 	}
-	return root, rs, nil
+	return &Validator{resolved: rs, root: root, graph: g}, nil
+}
+
+// schemaFields are the keywords jsonschema-go reads, by the JSON names of
+// its Schema's fields.
+var schemaFields = func() []string {
+	names := []string{"type", "items", "dependencies", "const"} // decoded apart
+	st := reflect.TypeFor[jsonschema.Schema]()
+	for i := range st.NumField() {
+		if name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ","); name != "-" && name != "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}()
+
+// exactKeywords removes from the schema o every key that differs from a
+// keyword jsonschema-go reads only in case ("AllOf", "$REF"). JSON Schema
+// keywords are case-sensitive, and the check of [UnboundedError] follows them
+// exactly; but jsonschema-go decodes a schema with encoding/json, which
+// matches a struct field's name regardless of case, so it would apply such
+// keys, unchecked.
+func exactKeywords(o *object) {
+	kept := o.members[:0]
+	for _, m := range o.members {
+		folded := false
+		for _, f := range schemaFields {
+			if strings.EqualFold(m.key, f) {
+				folded = m.key != f
+				break
+			}
+		}
+		if !folded {
+			kept = append(kept, m)
+		}
+	}
+	o.members = kept
 }
 
 // Validate checks args, a JSON object; empty args mean {}. It returns nil or
@@ -121,7 +156,10 @@ func (v *Validator) Validate(args json.RawMessage) error {
 
 // validate checks a, arguments as decodeOrdered returns them.
 func (v *Validator) validate(a any) error {
-	inst, err := plain(a)
+	inst, err := v.admit(a)
+	if errors.Is(err, ErrTooComplex) {
+		return &ValidationError{Message: "the arguments cannot be checked against the input schema: " + err.Error(), Err: err}
+	}
 	if err != nil {
 		return &ValidationError{Message: "arguments are not valid JSON: " + err.Error()}
 	}
@@ -134,6 +172,49 @@ func (v *Validator) validate(a any) error {
 	if e := loc.result(); e != nil {
 		return e
 	}
+	return &ValidationError{Message: "arguments do not match the input schema: " + verdict(err)}
+}
+
+// ValidateValue checks value, any JSON value, and returns nil or an error
+// giving jsonschema-go's verdict as it is: for a value a host reads about,
+// such as a tool's structured result, rather than arguments a model must
+// fix. A value whose validation would take too much work is refused with an
+// error wrapping [ErrTooComplex].
+func (v *Validator) ValidateValue(value json.RawMessage) error {
+	a, err := decodeOrdered(value)
+	if err != nil {
+		return err
+	}
+	inst, err := v.admit(a)
+	if err != nil {
+		return err
+	}
+	if err := v.resolved.Validate(inst); err != nil {
+		return errors.New(verdict(err))
+	}
+	return nil
+}
+
+// admit converts a, a value as decodeOrdered returns it, to what
+// jsonschema-go validates, and meters that validation.
+func (v *Validator) admit(a any) (any, error) {
+	var size measure
+	inst, err := plain(a, &size)
+	if err != nil {
+		return nil, err
+	}
+	if err := newMeter(v.graph, size).check(inst); err != nil {
+		return nil, err
+	}
+	return inst, nil
+}
+
+// maxVerdict bounds a message of jsonschema-go passed on.
+const maxVerdict = 2000
+
+// verdict is jsonschema-go's message without its "validating <schema>: "
+// prefixes, cut to maxVerdict bytes.
+func verdict(err error) string {
 	msg := err.Error()
 	for strings.HasPrefix(msg, "validating ") {
 		i := strings.Index(msg, ": ")
@@ -142,39 +223,53 @@ func (v *Validator) validate(a any) error {
 		}
 		msg = msg[i+2:]
 	}
-	return &ValidationError{Message: "arguments do not match the input schema: " + msg}
+	if len(msg) > maxVerdict {
+		msg = strings.ToValidUTF8(msg[:maxVerdict], "") + " […]"
+	}
+	return msg
 }
 
-// plain turns a value decodeOrdered returns into what json.Unmarshal into an
-// any returns, which is what jsonschema-go validates, without parsing the
-// JSON again.
-func plain(v any) (any, error) {
+// plain turns a value decodeOrdered returns into what jsonschema-go
+// validates (what json.Unmarshal into an any returns, its containers of the
+// types of work.go), without parsing the JSON again, adding its size to
+// size.
+func plain(v any, size *measure) (any, error) {
+	size.values++
 	switch v := v.(type) {
 	case *object:
-		m := make(map[string]any, len(v.members))
+		m := make(jsonObject, len(v.members))
+		size.bytes += 2
 		for _, mb := range v.members {
-			e, err := plain(mb.val)
+			e, err := plain(mb.val, size)
 			if err != nil {
 				return nil, err
 			}
 			m[mb.key] = e
+			size.bytes += len(mb.key) + 4
 		}
 		return m, nil
 	case []any:
-		s := make([]any, len(v))
+		s := make(jsonArray, len(v))
+		size.bytes += 2
 		for i, e := range v {
 			var err error
-			if s[i], err = plain(e); err != nil {
+			if s[i], err = plain(e, size); err != nil {
 				return nil, err
 			}
+			size.bytes++
 		}
 		return s, nil
 	case json.Number:
+		size.bytes += len(v)
 		f, err := strconv.ParseFloat(string(v), 64)
 		if err != nil {
 			return nil, fmt.Errorf("number %s: %w", v, err) // out of range, as json.Unmarshal finds
 		}
 		return f, nil
+	case string:
+		size.bytes += len(v) + 2
+	default:
+		size.bytes += 5
 	}
 	return v, nil
 }
@@ -184,9 +279,16 @@ const maxProblems = 10
 
 // locator finds the failures of the common keywords, each with its place.
 type locator struct {
-	root any
-	errs []*ValidationError
+	root  any
+	errs  []*ValidationError
+	steps int                       // subschemas visited, up to maxLocate
+	res   map[string]*regexp.Regexp // patterns compiled so far
 }
+
+// maxLocate bounds the subschemas the locator visits: a schema can apply
+// itself many times to each part of a value, and what is not located in
+// time is said by jsonschema-go's verdict.
+const maxLocate = 1 << 14
 
 type seg struct {
 	name  string
@@ -285,7 +387,7 @@ func number(v any) (float64, bool) {
 }
 
 func (l *locator) find(s, inst any, path []seg, depth int) {
-	if depth > 64 || len(l.errs) >= maxProblems {
+	if l.steps++; depth > 64 || len(l.errs) >= maxProblems || l.steps > maxLocate {
 		return
 	}
 	if b, ok := s.(bool); ok {
@@ -316,11 +418,11 @@ func (l *locator) find(s, inst any, path []seg, depth int) {
 	}
 	if ev, ok := o.get("enum"); ok {
 		if vals, ok := ev.([]any); ok && !containsJSON(vals, inst) {
-			l.fail(path, "want one of %s, got %s", encodeOrdered(vals), encodeOrdered(inst))
+			l.fail(path, "want one of %s, got %s", preview(vals), preview(inst))
 		}
 	}
 	if cv, ok := o.get("const"); ok && !containsJSON([]any{cv}, inst) {
-		l.fail(path, "want %s, got %s", encodeOrdered(cv), encodeOrdered(inst))
+		l.fail(path, "want %s, got %s", preview(cv), preview(inst))
 	}
 	if f, ok := number(inst); ok {
 		if m, ok := number(get(o, "minimum")); ok && f < m {
@@ -340,8 +442,8 @@ func (l *locator) find(s, inst any, path []seg, depth int) {
 			l.fail(path, "want at most %v characters, got %d", m, n)
 		}
 		if p, ok := get(o, "pattern").(string); ok {
-			if re, err := regexp.Compile(p); err == nil && !re.MatchString(in) {
-				l.fail(path, "%q does not match the pattern %q", in, p)
+			if re := l.regexp(p); re != nil && !re.MatchString(in) {
+				l.fail(path, "%s does not match the pattern %s", preview(in), preview(p))
 			}
 		}
 	case []any:
@@ -401,18 +503,82 @@ func (l *locator) find(s, inst any, path []seg, depth int) {
 
 func get(o *object, k string) any { v, _ := o.get(k); return v }
 
-// containsJSON compares JSON values by their encoding, numbers by value.
+// regexp returns the pattern p compiled, or nil if it does not compile.
+func (l *locator) regexp(p string) *regexp.Regexp {
+	re, ok := l.res[p]
+	if !ok {
+		re, _ = regexp.Compile(p)
+		if l.res == nil {
+			l.res = map[string]*regexp.Regexp{}
+		}
+		l.res[p] = re
+	}
+	return re
+}
+
+// containsJSON reports whether v equals one of vals, as JSON values
+// (numbers by value).
 func containsJSON(vals []any, v any) bool {
 	for _, e := range vals {
-		if a, ok := number(e); ok {
-			if b, ok := number(v); ok && a == b {
-				return true
-			}
-			continue
-		}
-		if string(encodeOrdered(e)) == string(encodeOrdered(v)) {
+		if equalJSON(e, v) {
 			return true
 		}
 	}
 	return false
+}
+
+// equalJSON compares two JSON values as decodeOrdered returns them; it
+// stops at the first difference, so its cost is bounded by a's size (the
+// schema's value) whatever b's.
+func equalJSON(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		x, okA := number(a)
+		y, okB := number(b)
+		return okA && okB && x == y
+	case *object:
+		bo, ok := b.(*object)
+		if !ok || len(a.members) != len(bo.members) {
+			return false
+		}
+		for _, m := range a.members {
+			if v, ok := bo.get(m.key); !ok || !equalJSON(m.val, v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bs, ok := b.([]any)
+		if !ok || len(a) != len(bs) {
+			return false
+		}
+		for i := range a {
+			if !equalJSON(a[i], bs[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b // string, bool, nil
+}
+
+// maxPreview bounds the bytes of a value quoted in a message.
+const maxPreview = 200
+
+// preview writes v as JSON for a message, or, past maxPreview bytes, the
+// start of a string or the size of a container.
+func preview(v any) string {
+	if jsonSize(v, maxPreview) <= maxPreview {
+		return string(encodeOrdered(v))
+	}
+	switch v := v.(type) {
+	case string:
+		q := string(encodeOrdered(strings.ToValidUTF8(v[:maxPreview], "")))
+		return q[:len(q)-1] + `…" (` + strconv.Itoa(len(v)) + " bytes)"
+	case []any:
+		return fmt.Sprintf("[%d items]", len(v))
+	case *object:
+		return fmt.Sprintf("{%d properties}", len(v.members))
+	}
+	return string(encodeOrdered(v))
 }

@@ -128,39 +128,36 @@ func TestPrepare(t *testing.T) {
 	}
 }
 
-// Resolve reads loosely declared drafts as Compile does, for schemas such as
-// a tool's output schema.
-func TestResolve(t *testing.T) {
+// Compile reads loosely declared drafts, for input and output schemas alike;
+// ValidateValue checks any value, such as a tool's structured result.
+func TestLooseDrafts(t *testing.T) {
 	for _, tt := range []struct{ name, schema string }{
 		{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
 		{"draft-07 without #", `{"$schema":"http://json-schema.org/draft-07/schema","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
 		{"2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, err := Resolve(json.RawMessage(tt.schema))
-			if err != nil {
-				t.Fatalf("Resolve: %v", err)
-			}
-			if err := rs.Validate(map[string]any{"n": 1.0}); err != nil {
-				t.Errorf("valid output refused: %v", err)
-			}
-			if err := rs.Validate(map[string]any{"n": "one"}); err == nil {
-				t.Error("invalid output accepted")
-			}
 			v, err := Compile(json.RawMessage(tt.schema))
 			if err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
+			if err := v.ValidateValue(json.RawMessage(`{"n":1}`)); err != nil {
+				t.Errorf("valid output refused: %v", err)
+			}
+			if err := v.ValidateValue(json.RawMessage(`{"n":"one"}`)); err == nil || !strings.Contains(err.Error(), "type") {
+				t.Errorf("invalid output: %v, want a type error", err)
+			}
 			if err := v.Validate(json.RawMessage(`{}`)); err == nil {
-				t.Error("Compile: missing n accepted")
+				t.Error("missing n accepted")
 			}
 		})
 	}
-	if _, err := Resolve(nil); err != nil {
-		t.Errorf("empty schema: %v", err)
+	v, err := Compile(nil)
+	if err != nil {
+		t.Fatalf("empty schema: %v", err)
 	}
-	if _, err := Resolve(json.RawMessage(`{"properties":{"a":{"$ref":"https://example.com/a.json"}}}`)); err == nil {
-		t.Error("remote $ref resolved")
+	if err := v.ValidateValue(json.RawMessage(`[1,"a"]`)); err != nil {
+		t.Errorf("empty schema refused a value: %v", err)
 	}
 }
 

@@ -11,8 +11,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // A Client is the host side of the Skills extension for one server: it
@@ -340,11 +338,6 @@ func (c *Client) checkFrontmatter(s Skill, content []byte) error {
 // invalidParams reports whether err is the server's JSON-RPC answer -32602
 // (Invalid params), which skills/get gives for a URI that is not a skill.
 func invalidParams(err error) bool {
-	const code = -32602
-	var pe *mcptool.ProtocolError
-	if errors.As(err, &pe) && pe.Code == code {
-		return true
-	}
 	var we *jsonrpc.Error
-	return errors.As(err, &we) && we.Code == code
+	return errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams
 }

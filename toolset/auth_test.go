@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,9 +75,13 @@ func TestAuthConfigProblems(t *testing.T) {
 
 // A config's client-credentials entry opens a server behind OAuth.
 func TestAuthConfigClientCredentials(t *testing.T) {
-	srv := oauthtest.New(t, demo.HTTPHandler(), []string{"client_secret_post"}, func(r *http.Request) bool {
-		return r.FormValue("client_id") == "agent" && r.FormValue("client_secret") == "from-env" && r.FormValue("scope") == "notes"
-	})
+	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), AuthMethods: []string{"client_secret_post"}, Clients: map[string]string{"agent": "from-env"},
+		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
+			if f.Get("scope") != "notes" {
+				return &oauthtest.Refusal{Status: http.StatusBadRequest, Code: "invalid_scope"}
+			}
+			return nil
+		}})
 	t.Setenv("NOTES_SECRET", "from-env")
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(path, []byte(`{"mcpServers": {"notes": {"url": "`+srv.URL+`/mcp", "auth": {
@@ -100,10 +105,8 @@ func TestAuthConfigClientCredentials(t *testing.T) {
 // metadata of a server behind another origin's authorization server is
 // refused unless that server is pinned.
 func TestAuthConfigIssuer(t *testing.T) {
-	as := oauthtest.New(t, http.NotFoundHandler(), []string{"client_secret_post"}, func(r *http.Request) bool {
-		return r.FormValue("client_secret") == "s3cret-value"
-	})
-	rs := oauthtest.NewResource(t, demo.HTTPHandler(), as)
+	as := oauthtest.New(t, oauthtest.Config{AuthMethods: []string{"client_secret_post"}, Clients: map[string]string{"agent": "s3cret-value"}})
+	rs := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), Issuer: as})
 	for _, tc := range []struct{ issuer, refusal string }{
 		{"", "which is not on the MCP server's origin " + rs.URL},
 		{`, "issuer": "https://as.example"`, "not the pinned issuer https://as.example"},

@@ -200,8 +200,13 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 		if errors.As(err, &le) {
 			diag.Pointer = le.Pointer
 			diag.Message = fmt.Sprintf("input schema cannot be lowered for %s: %s", le.Vendor, le.Message)
+			if le.Err != nil { // unusable whatever the vendor
+				diag.Message = "input schema cannot be used: " + le.Message
+			}
 		}
 		quarantine(diag)
+	} else if diag := outputDiagnostic(s.cfg.Name, d); diag != nil {
+		quarantine(*diag)
 	} else if final, err := t.namer.Add(s.cfg.Name, d.Name, key); err != nil {
 		quarantine(Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
 	} else {
@@ -213,6 +218,16 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	}
 	s.built[d.Name] = e
 	return e, nil
+}
+
+// outputDiagnostic says why d's output schema cannot be used, or returns
+// nil (see [schema.LintOutput]).
+func outputDiagnostic(server string, d tool.Definition) *Diagnostic {
+	ds := schema.LintOutput(d.OutputSchema)
+	if len(ds) == 0 {
+		return nil
+	}
+	return &Diagnostic{Server: server, Tool: d.Name, Pointer: "/outputSchema" + ds[0].Pointer, Message: "output schema cannot be used: " + ds[0].Message}
 }
 
 // buildAll takes in the first listing of every server that started:

@@ -10,12 +10,13 @@
 // required: then nothing is left running and Start fails. Each server's
 // tools are namespaced ({server}_{tool} by default), named and lowered for
 // one model vendor ([WithVendor]: [schema.Namer], [schema.Lower]), and
-// joined into one catalog; a tool whose schema the vendor cannot take is
-// quarantined with a [Diagnostic] while its server's other tools serve.
-// Names are compared as the model will call them, after the vendor's
-// rewrite, so that no server can take another's tool name or alias: two
-// required servers claiming one name fail Start, and an optional server
-// that claims a name another has is left out.
+// joined into one catalog; a tool whose schema the vendor cannot take, or
+// whose input or output schema no validation could finish on
+// ([schema.UnboundedError]), is quarantined with a [Diagnostic] while its
+// server's other tools serve. Names are compared as the model will call
+// them, after the vendor's rewrite, so that no server can take another's
+// tool name or alias: two required servers claiming one name fail Start,
+// and an optional server that claims a name another has is left out.
 //
 // A host takes a [Snapshot] per turn: its definitions and handler do not
 // change during the turn, whatever the servers re-list meanwhile, so a

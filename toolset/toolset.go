@@ -47,15 +47,17 @@ type ServerStatus struct {
 	Tools int
 }
 
-// A Diagnostic says why a tool is out of the catalog: its schema cannot be
-// lowered for the vendor, its name is another server's, or the host refused
-// a change to it.
+// A Diagnostic says why a tool is out of the catalog: its input schema
+// cannot be lowered for the vendor (or no validation could finish on it),
+// its output schema cannot be used, its name is another server's, or the
+// host refused a change to it.
 type Diagnostic struct {
 	// Server and Tool name the tool, by the config's server name and the
 	// server's own tool name.
 	Server, Tool string
 	// Pointer is a JSON pointer into the tool's input schema where the
-	// problem lies, or "" when it concerns the whole tool.
+	// problem lies, or into its output schema prefixed with /outputSchema,
+	// or "" when it concerns the whole tool.
 	Pointer string
 	// Message says what is wrong.
 	Message string
@@ -90,8 +92,9 @@ func (d Diagnostic) String() string {
 //
 // The catalog's names are the namespaced ones ({prefix}_{tool}, see
 // [ServerConfig.ToolPrefix]) made valid for the vendor of [WithVendor], and
-// its schemas are lowered for that vendor; a tool that cannot be is left
-// out, with a [Diagnostic], and the rest of its server still serves.
+// its schemas are lowered for that vendor; a tool that cannot be, or whose
+// output schema cannot be used to check its results ([schema.LintOutput]),
+// is left out, with a [Diagnostic], and the rest of its server still serves.
 func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -53,6 +53,9 @@ var callCmd = &command{
 			snap := ts.Snapshot(ctx)
 			name, err := findTool(snap, pos[0])
 			if err != nil {
+				if d, out := leftOut(ts.Diagnostics(), pos[0]); out {
+					return &exitError{code: exitFailed, err: fmt.Errorf("left out: %s", d)}
+				}
 				return err
 			}
 			if *raw {
@@ -90,6 +93,17 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 		return "", usagef("no tool %q; run mcpbridge tools to see them", name)
 	}
 	return "", usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))
+}
+
+// leftOut finds, among diags, why the tool a user named by its own name is
+// out of the catalog.
+func leftOut(diags []toolset.Diagnostic, name string) (toolset.Diagnostic, bool) {
+	for _, d := range diags {
+		if d.Tool == name {
+			return d, true
+		}
+	}
+	return toolset.Diagnostic{}, false
 }
 
 // printResult prints a result as a model reads it; images are saved to

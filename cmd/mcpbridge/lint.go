@@ -32,6 +32,20 @@ var lintCmd = &command{
 			defer ts.Close()
 			color := useColor(s.out)
 			refused, warnings, tools := 0, 0, 0
+			// An output schema is not lowered: it is checked once, whatever
+			// the vendor, and a tool that cannot use it is refused by all.
+			for _, sc := range cfg.Servers {
+				p, ok := ts.Provider(sc.Name)
+				if !ok {
+					continue
+				}
+				for _, def := range p.Tools() {
+					for _, d := range schema.LintOutput(def.OutputSchema) {
+						refused++
+						fmt.Fprintf(s.out, "%s all: server %q tool %q at /outputSchema%s: output schema cannot be used: %s\n", paint(color, red, "refused"), sc.Name, def.Name, d.Pointer, d.Message)
+					}
+				}
+			}
 			for _, v := range vendors {
 				namer := schema.NewNamer(v)
 				for _, sc := range cfg.Servers {

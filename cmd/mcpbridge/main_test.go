@@ -23,7 +23,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
@@ -35,9 +34,6 @@ var bin string
 
 func TestMain(m *testing.M) {
 	hostile.ServeIfChild()
-	if os.Getenv("MCPBRIDGE_TEST_SERVER") == "recursive" {
-		os.Exit(serveRecursive())
-	}
 	dir, err := os.MkdirTemp("", "mcpbridge-cli-test")
 	if err != nil {
 		panic(err)
@@ -65,24 +61,6 @@ func runWithLeakCheck(m *testing.M) int {
 		}
 	}
 	return code
-}
-
-// serveRecursive is an MCP server with one tool whose schema Gemini cannot
-// take (a recursive $ref) and one it can.
-func serveRecursive() int {
-	s := mcp.NewServer(&mcp.Implementation{Name: "recursive", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "tree", InputSchema: json.RawMessage(`{"type":"object","$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}},"properties":{"root":{"$ref":"#/$defs/node"}}}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
-	s.AddTool(&mcp.Tool{Name: "flat", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		return 1
-	}
-	return 0
 }
 
 // hostileServer returns the arguments that make mcpbridge start this test
@@ -388,10 +366,9 @@ func TestBadConfig(t *testing.T) {
 func TestLint(t *testing.T) {
 	dir := t.TempDir()
 	expect(t, mcpbridge(t, dir, "", nil, "lint"), 0, "0 refused")
-	env := []string{"MCPBRIDGE_TEST_SERVER=recursive"}
 	self, _ := os.Executable()
-	cfg := writeConfig(t, dir, "rec.json", fmt.Sprintf(`{"mcpServers": {"rec": {"command": %q, "env": {"MCPBRIDGE_TEST_SERVER": "recursive"}}}}`, self))
-	r := mcpbridge(t, dir, "", env, "lint", "--vendor", "gemini", "--config", cfg)
+	cfg := writeConfig(t, dir, "rec.json", fmt.Sprintf(`{"mcpServers": {"rec": {"command": %q, "env": {%q: "tree-schema", "GORACE": "atexit_sleep_ms=0"}}}}`, self, hostile.ChildEnv))
+	r := mcpbridge(t, dir, "", nil, "lint", "--vendor", "gemini", "--config", cfg)
 	expect(t, r, 1, `refused gemini: server "rec" tool "tree"`, "1 refused")
 	if strings.Contains(r.out, `tool "flat"`) {
 		t.Fatalf("the clean tool was reported:\n%s", r.out)

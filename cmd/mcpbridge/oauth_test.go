@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -16,10 +15,8 @@ import (
 // the config pins it as the issuer.
 func TestOAuthIssuer(t *testing.T) {
 	const secret = "cli-s3cret-value"
-	as := oauthtest.New(t, http.NotFoundHandler(), []string{"client_secret_post"}, func(r *http.Request) bool {
-		return r.FormValue("client_secret") == secret
-	})
-	rs := oauthtest.NewResource(t, demo.HTTPHandler(), as)
+	as := oauthtest.New(t, oauthtest.Config{AuthMethods: []string{"client_secret_post"}, Clients: map[string]string{"agent": secret}})
+	rs := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), Issuer: as})
 	dir := t.TempDir()
 	config := func(issuer string) string {
 		return writeConfig(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {"notes": {"url": %q, "required": true,

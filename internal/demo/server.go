@@ -13,8 +13,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // Name is the Implementation name the demo server reports in its initialize
@@ -71,7 +69,7 @@ func New() *mcp.Server {
 // from its tools and resources: the Skills extension.
 func capabilities() *mcp.ServerCapabilities {
 	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}}
-	caps.AddExtension(skills.ExtensionID, nil)
+	caps.AddExtension(skillsExtension, nil)
 	return caps
 }
 

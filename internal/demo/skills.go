@@ -9,8 +9,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// skillsExtension is the Skills extension's identifier. It is written out
+// rather than taken from package skills, the host's side, which sits above
+// a server in the layers; TestWeeklyReviewSkill checks that the host sees it.
+const skillsExtension = "io.modelcontextprotocol/skills"
+
 // weeklyReviewURI is the one skill the demo publishes through the MCP
-// Skills extension (skills.ExtensionID): a SKILL.md and one reference file,
+// Skills extension (skillsExtension): a SKILL.md and one reference file,
 // served as resources under skill://.
 const weeklyReviewURI = "skill://weekly-review/SKILL.md"
 

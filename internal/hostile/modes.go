@@ -57,6 +57,10 @@ var modes = map[string]mode{
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
+
+	// Schemas (schema.go).
+	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
+	"tree-schema":   {doc: "lists tree, whose input schema recurses through array items (Gemini cannot take it), and flat", answer: treeSchema},
 }
 
 func ignore(methods ...string) func(*Server, *Request) (string, bool) {

@@ -16,14 +16,14 @@ import (
 
 // params builds the Messages request.
 func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
-	maxTokens := req.MaxTokens
-	if maxTokens <= 0 {
-		maxTokens = m.cfg.maxTokens
+	maxTokens, err := m.s.MaxTokens(req.MaxTokens)
+	if err != nil {
+		return sdk.MessageNewParams{}, err
 	}
-	p := sdk.MessageNewParams{Model: m.name, MaxTokens: int64(maxTokens)}
+	p := sdk.MessageNewParams{Model: m.s.Name, MaxTokens: int64(maxTokens)}
 	if req.System != "" {
 		block := sdk.TextBlockParam{Text: req.System}
-		if m.cfg.promptCaching {
+		if m.promptCaching {
 			block.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
 		p.System = []sdk.TextBlockParam{block}
@@ -33,24 +33,14 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
 		return p, err
 	}
 	p.Messages = msgs
-	for _, d := range req.Tools {
-		t, err := toolParam(d)
-		if err != nil {
-			return p, err
-		}
-		p.Tools = append(p.Tools, t)
-	}
-	return p, nil
+	p.Tools, err = check.Tools("anthropic", req.Tools, toolParam)
+	return p, err
 }
 
 // toolParam encodes a definition. The schema goes to the SDK as an override
 // of the input schema, so it is sent as it is instead of being rebuilt from
 // the SDK's few typed fields.
-func toolParam(d tool.Definition) (sdk.ToolUnionParam, error) {
-	schema, err := check.Schema("anthropic", d)
-	if err != nil {
-		return sdk.ToolUnionParam{}, err
-	}
+func toolParam(d tool.Definition, schema json.RawMessage) sdk.ToolUnionParam {
 	t := sdk.ToolParam{
 		Name:        d.Name,
 		InputSchema: param.Override[sdk.ToolInputSchemaParam](schema),
@@ -58,7 +48,7 @@ func toolParam(d tool.Definition) (sdk.ToolUnionParam, error) {
 	if d.Description != "" {
 		t.Description = sdk.String(d.Description)
 	}
-	return sdk.ToolUnionParam{OfTool: &t}, nil
+	return sdk.ToolUnionParam{OfTool: &t}
 }
 
 // messages maps the conversation, merging consecutive messages of one role:
@@ -108,7 +98,7 @@ func (m *Model) messages(in []llm.Message) ([]sdk.MessageParam, error) {
 // blocks maps user content. Empty text is left out: the API refuses an empty
 // text block.
 func (m *Model) blocks(parts []tool.Part) []sdk.ContentBlockParamUnion {
-	if !m.cfg.vision {
+	if !m.s.Vision() {
 		parts = tool.TextOnly(parts)
 	}
 	var out []sdk.ContentBlockParamUnion
@@ -125,29 +115,15 @@ func (m *Model) blocks(parts []tool.Part) []sdk.ContentBlockParamUnion {
 	return out
 }
 
+// toolResult maps a tool message. Its content takes the blocks of a user
+// message, text and images, in another union type.
 func (m *Model) toolResult(msg llm.Message) sdk.ContentBlockParamUnion {
 	r := sdk.ToolResultBlockParam{ToolUseID: msg.ToolCallID}
 	if msg.IsError {
 		r.IsError = sdk.Bool(true)
 	}
-	parts := msg.Parts
-	if !m.cfg.vision {
-		parts = tool.TextOnly(parts)
-	}
-	for _, p := range parts {
-		switch p := p.(type) {
-		case tool.TextPart:
-			if p.Text != "" {
-				r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfText: &sdk.TextBlockParam{Text: p.Text}})
-			}
-		case tool.ImagePart:
-			r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: &sdk.ImageBlockParam{
-				Source: sdk.ImageBlockParamSourceUnion{OfBase64: &sdk.Base64ImageSourceParam{
-					Data:      base64.StdEncoding.EncodeToString(p.Data),
-					MediaType: sdk.Base64ImageSourceMediaType(p.MIMEType),
-				}},
-			}})
-		}
+	for _, b := range m.blocks(msg.Parts) {
+		r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfText: b.OfText, OfImage: b.OfImage})
 	}
 	return sdk.ContentBlockParamUnion{OfToolResult: &r}
 }

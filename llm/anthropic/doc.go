@@ -20,9 +20,10 @@
 //     wherever an image was.
 //
 // max_tokens is required by the API: it is [llm.Request.MaxTokens], else
-// [WithMaxTokens], else 4096. The SDK refuses a non-streaming request whose
-// max_tokens could take more than ten minutes (about 21,000 tokens); this
-// package does not stream.
+// [WithMaxTokens], else [DefaultMaxTokens]; a negative limit ("none") is
+// refused. The SDK refuses a non-streaming request whose max_tokens could
+// take more than ten minutes (about 21,000 tokens); this package does not
+// stream.
 //
 // The answer's stop_reason maps onto [llm.StopReason] ("end_turn" and
 // "stop_sequence" to [llm.StopEndTurn], "tool_use" to [llm.StopToolUse],
@@ -30,4 +31,10 @@
 // "refusal" to [llm.StopRefusal]). Anthropic counts cached input apart from
 // input_tokens; [llm.Usage] adds them up, so InputTokens is the whole prompt
 // as with OpenAI.
+//
+// Options: a [Model] is configured with functional options ([Option]), and
+// zero is the default in each: WithMaxTokens(0) is [DefaultMaxTokens],
+// WithMaxRetries(0) the SDK's two retries, WithHTTPClient(nil) the SDK's
+// client. A negative number would lift a bound; both bounds here must stay,
+// so [New] refuses it, naming the option.
 package anthropic

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,7 @@ import (
 
 // params builds the Chat Completions request.
 func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
-	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.name)}
+	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.s.Name)}
 	if req.System != "" {
 		p.Messages = append(p.Messages, oai.SystemMessage(req.System))
 	}
@@ -28,15 +27,15 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 		return p, err
 	}
 	p.Messages = append(p.Messages, msgs...)
-	for _, d := range req.Tools {
-		t, err := toolParam(d, d.Strict && !m.cfg.noStrict)
-		if err != nil {
-			return p, err
-		}
-		p.Tools = append(p.Tools, t)
+	if p.Tools, err = check.Tools("openai", req.Tools, m.toolParam); err != nil {
+		return p, err
 	}
-	if n := cmp.Or(req.MaxTokens, m.cfg.maxTokens); n > 0 {
-		if m.cfg.legacyMaxTokens {
+	n, err := m.s.MaxTokens(req.MaxTokens)
+	if err != nil {
+		return p, err
+	}
+	if n > 0 {
+		if m.legacyMaxTokens {
 			p.MaxTokens = oai.Int(int64(n))
 		} else {
 			p.MaxCompletionTokens = oai.Int(int64(n))
@@ -49,14 +48,11 @@ func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 }
 
 // toolParam encodes a definition as a function tool, with "strict": true if
-// strict. The function object is written here, with the schema as raw JSON,
-// and handed to the SDK as an override: the SDK's own type holds parameters
-// as a map, which would reorder the schema's keywords.
-func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam, error) {
-	schema, err := check.Schema("openai", d)
-	if err != nil {
-		return oai.ChatCompletionToolUnionParam{}, err
-	}
+// it is Strict and the model sends strict mode. The function object is
+// written here, with the schema as raw JSON, and handed to the SDK as an
+// override: the SDK's own type holds parameters as a map, which would reorder
+// the schema's keywords.
+func (m *Model) toolParam(d tool.Definition, schema json.RawMessage) oai.ChatCompletionToolUnionParam {
 	// Marshal cannot fail: the schema is valid JSON and the rest are a
 	// string and a bool.
 	fn, _ := json.Marshal(struct {
@@ -64,8 +60,8 @@ func toolParam(d tool.Definition, strict bool) (oai.ChatCompletionToolUnionParam
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
 		Strict      bool            `json:"strict,omitempty"`
-	}{d.Name, d.Description, schema, strict})
-	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn))), nil
+	}{d.Name, d.Description, schema, d.Strict && !m.noStrict})
+	return oai.ChatCompletionFunctionTool(param.Override[shared.FunctionDefinitionParam](json.RawMessage(fn)))
 }
 
 // messages maps the conversation. Images of a run of tool messages are held
@@ -95,7 +91,7 @@ func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnio
 			}
 			res := msg.Result()
 			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
-			if m.cfg.vision && res.HasImages() {
+			if m.s.Vision() && res.HasImages() {
 				held = append(held, oai.TextContentPart(imagesIntro(msg)))
 				for _, p := range msg.Parts {
 					if img, ok := p.(tool.ImagePart); ok {
@@ -124,16 +120,11 @@ func imagesIntro(msg llm.Message) string {
 // userMessage sends text alone as a plain string, which every compatible
 // server takes, and anything else as content parts.
 func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUnion {
-	if !m.cfg.vision {
+	if !m.s.Vision() {
 		parts = tool.TextOnly(parts)
 	}
-	if len(parts) == 1 {
-		if t, ok := parts[0].(tool.TextPart); ok {
-			return oai.UserMessage(t.Text)
-		}
-	}
-	if !(tool.Result{Parts: parts}).HasImages() {
-		return oai.UserMessage(tool.Result{Parts: parts}.Text())
+	if res := (tool.Result{Parts: parts}); !res.HasImages() {
+		return oai.UserMessage(res.Text())
 	}
 	var cps []oai.ChatCompletionContentPartUnionParam
 	for _, p := range parts {

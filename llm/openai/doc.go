@@ -35,4 +35,11 @@
 // server that says "stop" while returning tool calls, as some local servers
 // do, still yields [llm.StopToolUse]. Usage counts prompt, completion and
 // cached prompt tokens.
+//
+// Options: a [Model] is configured with functional options ([Option]), and
+// zero is the default in each: WithMaxTokens(0) sends no limit (the
+// server's default), WithMaxRetries(0) keeps the SDK's two retries,
+// WithHTTPClient(nil) the SDK's client. A negative number lifts a bound where
+// one may be lifted (WithMaxTokens, [llm.Request.MaxTokens]: no limit), and
+// [New] refuses it where not (WithMaxRetries), naming the option.
 package openai

@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,38 +10,38 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // A Model for an OpenAI-compatible server, here a stand-in for Ollama's
-// http://localhost:11434/v1 that answers every request the same way.
+// http://localhost:11434/v1 whose model always calls the one tool it is
+// offered.
 func Example() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ollama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "qwen3:8b",
-			"choices": [{"index": 0, "finish_reason": "stop",
-				"message": {"role": "assistant", "content": "Bonjour !"}}],
-			"usage": {"prompt_tokens": 12, "completion_tokens": 4, "total_tokens": 16}}`)
+		io.WriteString(w, `{"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+			"tool_calls": [{"id": "call_1", "type": "function",
+				"function": {"name": "get_weather", "arguments": "{\"city\":\"Montreal\"}"}}]}}]}`)
 	}))
-	defer srv.Close()
+	defer ollama.Close()
 
 	model, err := openai.New("qwen3:8b",
-		openai.WithBaseURL(srv.URL+"/v1"),
-		openai.WithHTTPClient(srv.Client()), // the stand-in's client; omit for the SDK's
-		openai.WithVision(false),            // a text-only model: images go as [image]
+		openai.WithBaseURL(ollama.URL+"/v1"),   // omit for api.openai.com
+		openai.WithHTTPClient(ollama.Client()), // the stand-in's client; omit for the SDK's
+		openai.WithVision(false),               // a text-only model: images go as [image]
 	)
 	if err != nil {
 		panic(err)
 	}
 	resp, err := model.Generate(context.Background(), llm.Request{
-		System:   "Answer in French.",
-		Messages: []llm.Message{llm.UserText("Say hello.")},
+		Messages: []llm.Message{llm.UserText("How warm is it in Montreal?")},
+		Tools: []tool.Definition{{Name: "get_weather", Description: "Current weather in a city.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string"}}}`)}},
 	})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(resp.Message.Text())
-	fmt.Println(resp.StopReason, resp.Usage.InputTokens, resp.Usage.OutputTokens)
-	// Output:
-	// Bonjour !
-	// end_turn 12 4
+	call := resp.Message.ToolCalls[0]
+	fmt.Println(resp.StopReason, call.ID, call.Name, string(call.Arguments))
+	// Output: tool_use call_1 get_weather {"city":"Montreal"}
 }

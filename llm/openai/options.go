@@ -4,54 +4,42 @@ import (
 	"net/http"
 
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/mcpbridge/mcpbridge/llm/internal/settings"
 )
 
 // An Option configures a [Model] made by [New].
 type Option func(*config)
 
 type config struct {
-	baseURL         string
-	apiKey          string
-	vision          bool
-	maxTokens       int
+	settings.Config[option.RequestOption]
 	legacyMaxTokens bool
 	noStrict        bool
-	// sdkOptions are the SDK options the options above set; they go before
-	// requestOptions, which may override them.
-	sdkOptions     []option.RequestOption
-	requestOptions []option.RequestOption
 }
 
 // WithBaseURL sends requests to an OpenAI-compatible server instead of
 // api.openai.com: the URL up to and including /v1, such as
 // http://localhost:11434/v1 for Ollama. Without it, OPENAI_BASE_URL is read,
 // as the SDK does.
-func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
+func WithBaseURL(url string) Option { return func(c *config) { c.BaseURL = url } }
 
 // WithAPIKey sets the API key. Without it, OPENAI_API_KEY is read, as the SDK
 // does. The key goes in the Authorization header only; no error carries it.
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+func WithAPIKey(key string) Option { return func(c *config) { c.APIKey = key } }
 
 // WithHTTPClient sends requests through client, for a proxy, a custom
-// transport or a timeout. The default is the SDK's.
-func WithHTTPClient(client *http.Client) Option {
-	return func(c *config) {
-		// The SDK refuses a nil client; nil means its default, as documented.
-		if client != nil {
-			c.sdkOptions = append(c.sdkOptions, option.WithHTTPClient(client))
-		}
-	}
-}
+// transport or a timeout. Nil, the default, is the SDK's client.
+func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.HTTPClient = client } }
 
 // WithVision says whether the model reads images (default true). Set it
 // false for a text-only model: images are then sent as [tool.ImageMark] text,
 // instead of a request the server would reject.
-func WithVision(vision bool) Option { return func(c *config) { c.vision = vision } }
+func WithVision(vision bool) Option { return func(c *config) { c.NoVision = !vision } }
 
 // WithMaxTokens sets the answer's token limit used when a request sets none.
-// Without it, and without [llm.Request.MaxTokens], the server's default
-// applies.
-func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = n } }
+// Zero, the default, and a negative n both send no limit, so that the
+// server's default applies.
+func WithMaxTokens(n int) Option { return func(c *config) { c.MaxTokens = n } }
 
 // WithLegacyMaxTokens sends the limit as "max_tokens" instead of
 // "max_completion_tokens". OpenAI deprecated max_tokens (its reasoning models
@@ -67,18 +55,16 @@ func WithLegacyMaxTokens(legacy bool) Option {
 // OpenAI-compatible server that refuses the field.
 func WithStrict(on bool) Option { return func(c *config) { c.noStrict = !on } }
 
-// WithMaxRetries sets how many times the SDK retries a failed request (a
-// connection error, 408, 409, 429 or 5xx) before returning the error; the
-// SDK's default is 2. Zero sends each request once.
-func WithMaxRetries(n int) Option {
-	return func(c *config) {
-		c.sdkOptions = append(c.sdkOptions, option.WithMaxRetries(max(n, 0)))
-	}
-}
+// WithMaxRetries sets how often the SDK retries a failed request (a
+// connection error, 408, 409, 429 or 5xx). Zero is the SDK's default, 2; [New]
+// refuses a negative n. To send each request once, give the SDK's
+// option.WithMaxRetries(0) to [WithRequestOptions].
+func WithMaxRetries(n int) Option { return func(c *config) { c.MaxRetries = n } }
 
 // WithRequestOptions passes SDK options on to every request: extra headers
 // (for a gateway such as OpenRouter), an organization or project, middleware.
-// They are applied after the options above.
+// They are applied after the options above, whatever the order they are given
+// in.
 func WithRequestOptions(opts ...option.RequestOption) Option {
-	return func(c *config) { c.requestOptions = append(c.requestOptions, opts...) }
+	return func(c *config) { c.RequestOptions = append(c.RequestOptions, opts...) }
 }

@@ -4,17 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -22,69 +22,70 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 )
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
+// The authorization code flow asks the user once, steps up to the scopes a
+// tool needs, and refreshes the token before it expires.
 func TestAuthorizationCode(t *testing.T) {
-	ts := newTestServer(t, func(ts *testServer) {
-		ts.scopes = []string{"read"}
-		ts.toolScope = map[string]string{"write": "write"}
-		ts.issParam = true
-		ts.refresh = true
-		ts.expiresIn = 1 // renewed after half its lifetime
-		ts.authMethods = []string{"none"}
+	synctest.Test(t, func(t *testing.T) {
+		var n oauthtest.Network
+		ts := n.Start(oauthtest.Config{
+			Scopes:      []string{"read"},
+			ToolScopes:  map[string]string{"write": "write"},
+			IssParam:    true,
+			Refresh:     true,
+			ExpiresIn:   60, // renewed after half its lifetime
+			AuthMethods: []string{"none"},
+		})
+		h, err := NewAuthorizationCode(AuthorizationCodeConfig{
+			Authorizer:  browser(n.Client()),
+			RedirectURL: "http://127.0.0.1/cb",
+			Client:      PublicClient("cli"),
+			Options:     Options{HTTPClient: n.Client()},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ts.Call(t.Context(), h, n.Client(), "echo", "write")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, []string{"echo:hi", "write:hi"}) {
+			t.Errorf("results %q", got)
+		}
+		// Step-up: the second authorization asks for the granted and the challenged scope.
+		asked := ts.AuthorizationScopes()
+		second := strings.Fields(asked[len(asked)-1])
+		slices.Sort(second)
+		if want := []string{"read", "write"}; len(asked) != 2 || asked[0] != "read" || !slices.Equal(second, want) {
+			t.Errorf("authorization scopes %q, want %q", asked, want)
+		}
+		time.Sleep(31 * time.Second) // past half the token's minute
+		if _, err := ts.Call(t.Context(), h, n.Client(), "echo"); err != nil {
+			t.Fatal(err)
+		}
+		if g := ts.Grants(); !slices.Contains(g, GrantRefreshToken) {
+			t.Errorf("grants %q: no refresh", g)
+		}
+		if n := len(ts.AuthorizationScopes()); n != 2 {
+			t.Errorf("user asked %d times, want 2", n)
+		}
 	})
-	var later atomic.Int64 // how far the test moved the clock on
-	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
-		Authorizer:  AuthorizerFunc(followRedirect),
-		RedirectURL: "http://127.0.0.1/cb",
-		Client:      PublicClient("cli"),
-		Options:     Options{now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := testCtx(t)
-	got, err := callTool(ctx, ts, h, nil, "echo", "write")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got, []string{"echo:hi", "write:hi"}) {
-		t.Errorf("results %q", got)
-	}
-	// Step-up: the second authorization asks for the granted and the challenged scope.
-	second := strings.Fields(ts.authScopes[len(ts.authScopes)-1])
-	slices.Sort(second)
-	if want := []string{"read", "write"}; len(ts.authScopes) != 2 || ts.authScopes[0] != "read" || !slices.Equal(second, want) {
-		t.Errorf("authorization scopes %q, want %q", ts.authScopes, want)
-	}
-	later.Store(int64(600 * time.Millisecond)) // past half the token's second
-	if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
-		t.Fatal(err)
-	}
-	if g := ts.grantTypes(); !slices.Contains(g, "refresh_token") {
-		t.Errorf("grants %q: no refresh", g)
-	}
-	if len(ts.authScopes) != 2 {
-		t.Errorf("user asked %d times, want 2", len(ts.authScopes))
-	}
 }
 
 func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
-	ts := newTestServer(t, func(ts *testServer) { ts.issParam = true; ts.wrongIss = true })
+	ts := oauthtest.New(t, oauthtest.Config{IssParam: true, WrongIss: true})
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
-		Authorizer:  AuthorizerFunc(followRedirect),
+		Authorizer:  browser(nil),
 		RedirectURL: "http://127.0.0.1/cb",
 		Client:      ClientSecret("cli", "code-secret-123"),
 		Options:     Options{Issuer: ts.URL},
@@ -92,7 +93,7 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
 	if !errors.As(err, &e) || e.Step != StepAuthorization || !strings.Contains(err.Error(), "issuer") {
 		t.Fatalf("err = %v, want an authorization step error about the issuer", err)
@@ -100,7 +101,7 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 	if strings.Contains(err.Error(), "code-secret-123") {
 		t.Error("secret in error")
 	}
-	if g := ts.grantTypes(); len(g) != 0 {
+	if g := ts.Grants(); len(g) != 0 {
 		t.Errorf("token requests %q after an issuer mismatch", g)
 	}
 }
@@ -108,23 +109,13 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 func TestClientCredentialsSecret(t *testing.T) {
 	for _, method := range []string{"client_secret_basic", "client_secret_post"} {
 		t.Run(method, func(t *testing.T) {
-			ts := newTestServer(t, func(ts *testServer) {
-				ts.authMethods = []string{method}
-				ts.scopes = []string{"read"}
-				ts.checkToken = func(r *http.Request, f url.Values) *oauthErr {
-					id, secret, basic := r.BasicAuth()
-					id, _ = url.QueryUnescape(id)
-					secret, _ = url.QueryUnescape(secret)
-					if method == "client_secret_post" {
-						id, secret = f.Get("client_id"), f.Get("client_secret")
-						basic = r.Header.Get("Authorization") != ""
-					}
-					if f.Get("grant_type") != GrantClientCredentials || f.Get("scope") != "read" ||
-						id != "svc" || secret != "s3cr3t:/+" || (method == "client_secret_basic") != basic {
-						return &oauthErr{401, "invalid_client", "bad client authentication"}
-					}
-					return nil
-				}
+			ts := oauthtest.New(t, oauthtest.Config{
+				AuthMethods: []string{method},
+				Clients:     map[string]string{"svc": "s3cr3t:/+"},
+				Scopes:      []string{"read"},
+				Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
+					return refuse(f.Get("grant_type") == GrantClientCredentials && f.Get("scope") == "read", "invalid_request", "bad request")
+				},
 			})
 			ca := ClientSecretBasic("svc", "s3cr3t:/+")
 			if method == "client_secret_post" {
@@ -135,19 +126,18 @@ func TestClientCredentialsSecret(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx := testCtx(t)
-			if _, err := callTool(ctx, ts, h, nil, "echo", "echo"); err != nil {
+			if _, err := ts.Call(t.Context(), h, nil, "echo", "echo"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
+			if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
 				t.Fatal(err)
 			}
 			// A new handler sharing the store reuses the stored token.
 			h2, _ := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{Store: store}})
-			if _, err := callTool(ctx, ts, h2, nil, "echo"); err != nil {
+			if _, err := ts.Call(t.Context(), h2, nil, "echo"); err != nil {
 				t.Fatal(err)
 			}
-			if g := ts.grantTypes(); len(g) != 1 {
+			if g := ts.Grants(); len(g) != 1 {
 				t.Errorf("%d token requests (%q), want 1 (cached, then stored)", len(g), g)
 			}
 		})
@@ -156,11 +146,7 @@ func TestClientCredentialsSecret(t *testing.T) {
 
 func TestClientCredentialsSecretNeverShown(t *testing.T) {
 	const secret = "very-secret-value-42"
-	ts := newTestServer(t, func(ts *testServer) {
-		ts.checkToken = func(*http.Request, url.Values) *oauthErr {
-			return &oauthErr{401, "invalid_client", "client authentication failed"}
-		}
-	})
+	ts := oauthtest.New(t, oauthtest.Config{Clients: map[string]string{"svc": "another"}})
 	var logs bytes.Buffer
 	ca := ClientSecretPost("svc", secret)
 	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{
@@ -170,12 +156,12 @@ func TestClientCredentialsSecretNeverShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "client", ca)
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
 	if !errors.As(err, &e) || e.Step != StepTokenRequest || e.Code != "invalid_client" || e.Status != 401 {
 		t.Fatalf("err = %v, want a token request error with invalid_client", err)
 	}
-	if !strings.Contains(err.Error(), "client credentials: token request: invalid_client (client authentication failed)") {
+	if !strings.Contains(err.Error(), "client credentials: token request: invalid_client (bad client credentials)") {
 		t.Errorf("error text %q", err)
 	}
 	for what, s := range map[string]string{"error": err.Error(), "logs": logs.String(), "%v": fmtAll(ca)} {
@@ -198,54 +184,26 @@ func fmtAll(v any) string {
 
 func TestPrivateKeyJWT(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(key)
-	pemKey := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 	for _, aud := range []string{AudienceIssuer, AudienceTokenEndpoint} {
 		t.Run(aud, func(t *testing.T) {
-			var ts *testServer
-			ts = newTestServer(t, func(s *testServer) {
-				s.authMethods = []string{"private_key_jwt"}
-				s.checkToken = func(r *http.Request, f url.Values) *oauthErr {
-					bad := func(why string) *oauthErr { return &oauthErr{401, "invalid_client", why} }
-					if f.Get("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" || f.Get("client_secret") != "" {
-						return bad("assertion type")
-					}
-					jws, err := jose.ParseSigned(f.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
-					if err != nil {
-						return bad(err.Error())
-					}
-					if jws.Signatures[0].Header.KeyID != "k1" {
-						return bad("kid")
-					}
-					payload, err := jws.Verify(&key.PublicKey)
-					if err != nil {
-						return bad("signature")
-					}
-					var c struct {
-						Iss, Sub, Aud, Jti string
-						Exp, Iat           int64
-					}
-					json.Unmarshal(payload, &c)
-					wantAud := ts.URL
-					if aud == AudienceTokenEndpoint {
-						wantAud = ts.URL + "/token"
-					}
-					if c.Iss != "jwt-client" || c.Sub != "jwt-client" || c.Aud != wantAud || c.Jti == "" || c.Exp <= time.Now().Unix() {
-						return bad("claims")
-					}
-					return nil
-				}
+			var ts *oauthtest.Server
+			ts = oauthtest.New(t, oauthtest.Config{
+				AuthMethods: []string{"private_key_jwt"},
+				Keys:        map[string]crypto.PublicKey{"jwt-client": &key.PublicKey},
+				Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
+					jws, _ := jose.ParseSigned(f.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
+					var c struct{ Aud string }
+					json.Unmarshal(jws.UnsafePayloadWithoutVerification(), &c)
+					want := map[string]string{AudienceIssuer: ts.URL, AudienceTokenEndpoint: ts.URL + "/token"}[aud]
+					return refuse(jws.Signatures[0].Header.KeyID == "k1" && c.Aud == want, "invalid_client", "kid or aud")
+				},
 			})
-			signer, err := ParsePrivateKeyPEM(pemKey)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pk := &PrivateKeyJWT{ID: "jwt-client", Key: signer, KeyID: "k1", Audience: aud}
+			pk := &PrivateKeyJWT{ID: "jwt-client", Key: key, KeyID: "k1", Audience: aud}
 			h, err := NewClientCredentials(ClientCredentialsConfig{Client: pk})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+			if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
 				t.Fatal(err)
 			}
 			if s := fmtAll(pk); strings.Contains(s, "D:") || !strings.Contains(s, "jwt-client") {
@@ -260,29 +218,28 @@ func TestJWTBearer(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "token")
 	os.WriteFile(path, []byte(assertion+"\n"), 0o600)
 	reject := false
-	ts := newTestServer(t, func(ts *testServer) {
-		ts.authMethods = []string{"none"}
-		ts.checkToken = func(r *http.Request, f url.Values) *oauthErr {
+	ts := oauthtest.New(t, oauthtest.Config{
+		AuthMethods: []string{"none"},
+		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
 			if reject {
-				return &oauthErr{400, "invalid_grant", "assertion expired"}
+				return refuse(false, "invalid_grant", "assertion expired")
 			}
-			if f.Get("grant_type") != GrantJWTBearer || f.Get("assertion") != assertion || f.Get("client_id") != "wl" {
-				return &oauthErr{400, "invalid_request", "bad jwt-bearer request"}
-			}
-			return nil
-		}
+			return refuse(f.Get("grant_type") == GrantJWTBearer && f.Get("assertion") == assertion && f.Get("client_id") == "wl", "invalid_request", "bad jwt-bearer request")
+		},
 	})
-	h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
-	if err != nil {
-		t.Fatal(err)
+	newHandler := func(path string) sdkauth.OAuthHandler {
+		h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
 	}
-	if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+	if _, err := ts.Call(t.Context(), newHandler(path), nil, "echo"); err != nil {
 		t.Fatal(err)
 	}
 
 	reject = true
-	h, _ = NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	_, err := ts.Call(t.Context(), newHandler(path), nil, "echo")
 	var e *Error
 	if !errors.As(err, &e) || e.Code != "invalid_grant" || e.Step != StepTokenRequest {
 		t.Fatalf("err = %v, want invalid_grant at the token request", err)
@@ -290,99 +247,100 @@ func TestJWTBearer(t *testing.T) {
 	if strings.Contains(err.Error(), assertion) {
 		t.Error("assertion in error")
 	}
-	if g := ts.grantTypes(); len(g) != 2 {
+	if g := ts.Grants(); len(g) != 2 {
 		t.Errorf("token requests %q: a refused grant must not be retried", g)
 	}
 
-	_, err = callTool(testCtx(t), ts, mustJWTBearer(t, filepath.Join(t.TempDir(), "missing")), nil, "echo")
+	_, err = ts.Call(t.Context(), newHandler(filepath.Join(t.TempDir(), "missing")), nil, "echo")
 	if !errors.As(err, &e) || e.Step != StepAssertion {
 		t.Errorf("missing file: err = %v", err)
 	}
 }
 
-func mustJWTBearer(t *testing.T, path string) *grantHandler {
-	h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
-	if err != nil {
-		t.Fatal(err)
+// enterprise starts an identity provider and an MCP server whose
+// authorization server takes the ID-JAGs it issues, and returns them with
+// the config of a handler for the server.
+func enterprise(t *testing.T, start func(oauthtest.Config) *oauthtest.Server) (idp, ts *oauthtest.Server, cfg EnterpriseConfig) {
+	const idToken = "id-token-of-alice"
+	idp = start(oauthtest.Config{
+		Clients: map[string]string{"idp-client": "idp-secret"},
+		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
+			return refuse(f.Get("grant_type") == GrantTokenExchange && f.Get("requested_token_type") == TokenTypeIDJAG &&
+				f.Get("subject_token") == idToken && f.Get("subject_token_type") == TokenTypeIDToken &&
+				f.Get("audience") == ts.URL && f.Get("resource") == ts.URL+"/mcp" && f.Get("scope") == "read", "invalid_request", "bad exchange")
+		},
+	})
+	ts = start(oauthtest.Config{
+		AuthMethods: []string{"client_secret_basic"},
+		Clients:     map[string]string{"mcp-client": "mcp-secret"},
+		Scopes:      []string{"read"},
+		ExpiresIn:   100,
+		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
+			return refuse(f.Get("grant_type") == GrantJWTBearer && strings.HasPrefix(f.Get("assertion"), "jag-"), "invalid_grant", "bad ID-JAG")
+		},
+	})
+	return idp, ts, EnterpriseConfig{
+		IdPIssuer:    idp.URL,
+		IdPClient:    ClientSecretPost("idp-client", "idp-secret"),
+		SubjectToken: func(context.Context) (string, string, error) { return idToken, TokenTypeIDToken, nil },
+		Client:       ClientSecretBasic("mcp-client", "mcp-secret"),
 	}
-	return h.(*grantHandler)
 }
 
 func TestEnterprise(t *testing.T) {
-	const idToken = "id-token-of-alice"
-	var ts *testServer
-	var jag string
-	ts = newTestServer(t, func(s *testServer) {
-		s.authMethods = []string{"client_secret_basic"}
-		s.scopes = []string{"read"}
-		s.checkToken = func(r *http.Request, f url.Values) *oauthErr {
-			id, secret, _ := r.BasicAuth()
-			if id != "mcp-client" || secret != "mcp-secret" {
-				return &oauthErr{401, "invalid_client", "bad MCP client"}
-			}
-			if f.Get("grant_type") != GrantJWTBearer || f.Get("assertion") != jag || jag == "" {
-				return &oauthErr{400, "invalid_grant", "bad ID-JAG"}
-			}
-			return nil
-		}
-	})
-	idp := http.NewServeMux()
-	idp.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		f := r.PostForm
-		if f.Get("grant_type") != GrantTokenExchange || f.Get("requested_token_type") != TokenTypeIDJAG ||
-			f.Get("subject_token") != idToken || f.Get("subject_token_type") != TokenTypeIDToken ||
-			f.Get("audience") != ts.URL || f.Get("resource") != ts.URL+"/mcp" || f.Get("scope") != "read" ||
-			f.Get("client_id") != "idp-client" || f.Get("client_secret") != "idp-secret" {
-			writeJSON(w, 400, map[string]string{"error": "invalid_request", "error_description": "bad exchange " + f.Encode()})
-			return
-		}
-		jag = "jag-" + f.Get("audience")
-		writeJSON(w, 200, map[string]any{"access_token": jag, "issued_token_type": TokenTypeIDJAG, "token_type": "N_A", "expires_in": 300})
-	})
-	idpSrv := newHTTPServer(t, idp)
-	h, err := NewEnterprise(EnterpriseConfig{
-		IdPTokenEndpoint: idpSrv.URL + "/token",
-		IdPClient:        ClientSecretPost("idp-client", "idp-secret"),
-		SubjectToken: func(context.Context) (string, string, error) {
-			return idToken, TokenTypeIDToken, nil
-		},
-		Client: ClientSecretBasic("mcp-client", "mcp-secret"),
-	})
+	idp, ts, cfg := enterprise(t, func(c oauthtest.Config) *oauthtest.Server { return oauthtest.New(t, c) })
+	cfg.IdPTokenEndpoint = idp.URL + "/token"
+	h, err := NewEnterprise(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := callTool(testCtx(t), ts, h, nil, "echo"); err != nil {
+	if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
 		t.Fatal(err)
 	}
 
 	// A refused exchange names the step and hides the subject token.
-	h, _ = NewEnterprise(EnterpriseConfig{
-		IdPTokenEndpoint: idpSrv.URL + "/token",
-		IdPClient:        ClientSecretPost("idp-client", "wrong"),
-		SubjectToken:     func(context.Context) (string, string, error) { return idToken, TokenTypeIDToken, nil },
-		Client:           ClientSecretBasic("mcp-client", "mcp-secret"),
-	})
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	cfg.IdPClient = ClientSecretPost("idp-client", "wrong")
+	h, _ = NewEnterprise(cfg)
+	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepTokenExchange || e.Code != "invalid_request" {
+	if !errors.As(err, &e) || e.Step != StepTokenExchange || e.Code != "invalid_client" || strings.Contains(err.Error(), "id-token-of-alice") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-func TestDPoP(t *testing.T) {
-	for _, nonce := range []bool{false, true} {
-		t.Run(map[bool]string{false: "plain", true: "nonce"}[nonce], func(t *testing.T) {
-			ts := newTestServer(t, func(ts *testServer) {
-				ts.dpop, ts.dpopNonce = true, nonce
-				ts.authMethods = []string{"client_secret_basic"}
-			})
-			d, client, h := dpopClientCredentials(t)
-			if _, err := callTool(testCtx(t), ts, h, client, "echo", "echo"); err != nil {
+// The identity provider is discovered once for all the grants of a
+// handler, not at each renewal.
+func TestEnterpriseDiscoversIdPOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n oauthtest.Network
+		idp, ts, cfg := enterprise(t, n.Start)
+		cfg.HTTPClient = n.Client()
+		h, err := NewEnterprise(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wait := range []time.Duration{0, 80 * time.Second} { // renewed 30 s before it expires
+			time.Sleep(wait)
+			if _, err := ts.Call(t.Context(), h, n.Client(), "echo"); err != nil {
 				t.Fatal(err)
 			}
-			if nonce && (!ts.asNonceHit || !ts.rsNonceHit) {
-				t.Errorf("nonce challenges: AS %v, RS %v", ts.asNonceHit, ts.rsNonceHit)
+		}
+		if g, m := ts.Grants(), idp.Served("/.well-known/oauth-authorization-server"); len(g) != 2 || m != 1 {
+			t.Errorf("grants %q, identity provider metadata read %d times; want 2 grants, 1 read", g, m)
+		}
+	})
+}
+
+func TestDPoP(t *testing.T) {
+	for _, nonce := range []bool{false, true} {
+		t.Run(fmt.Sprintf("nonce=%v", nonce), func(t *testing.T) {
+			ts := oauthtest.New(t, oauthtest.Config{DPoP: true, DPoPNonce: nonce})
+			d, client, h := dpopClientCredentials(t)
+			if _, err := ts.Call(t.Context(), h, client, "echo", "echo"); err != nil {
+				t.Fatal(err)
+			}
+			if as, rs := ts.NonceChallenges("/token"), ts.NonceChallenges("/mcp"); nonce && (as != 1 || rs != 1) {
+				t.Errorf("nonce challenges: AS %d, RS %d; want 1 each", as, rs)
 			}
 			if len(d.Thumbprint()) != 43 {
 				t.Errorf("thumbprint %q", d.Thumbprint())
@@ -409,36 +367,31 @@ func dpopClientCredentials(t *testing.T) (*DPoP, *http.Client, sdkauth.OAuthHand
 
 // A DPoP-bound token refused for its scope (403 insufficient_scope in a
 // DPoP challenge) is replaced by one with the granted and the challenged
-// scopes, bound to the same key.
+// scopes, bound to the same key; the server's metadata is not read again.
 func TestDPoPStepUp(t *testing.T) {
-	ts := newTestServer(t, func(ts *testServer) {
-		ts.dpop = true
-		ts.authMethods = []string{"client_secret_basic"}
-		ts.scopes = []string{"read"}
-		ts.toolScope = map[string]string{"write": "write"}
-	})
+	ts := oauthtest.New(t, oauthtest.Config{DPoP: true, Scopes: []string{"read"}, ToolScopes: map[string]string{"write": "write"}})
 	_, client, h := dpopClientCredentials(t)
-	got, err := callTool(testCtx(t), ts, h, client, "echo", "write")
+	got, err := ts.Call(t.Context(), h, client, "echo", "write")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, []string{"echo:hi", "write:hi"}) {
 		t.Errorf("results %q", got)
 	}
-	if g := ts.grantTypes(); len(g) != 2 {
+	if g := ts.Grants(); len(g) != 2 {
 		t.Errorf("%d token requests (%q), want 2: the first grant, then the step-up", len(g), g)
+	}
+	if n := ts.Served(metadataPath); n != 1 {
+		t.Errorf("protected resource metadata read %d times, want 1", n)
 	}
 }
 
 func TestDPoPAuthorizationCode(t *testing.T) {
-	ts := newTestServer(t, func(ts *testServer) {
-		ts.dpop, ts.dpopNonce = true, true
-		ts.authMethods = []string{"none"}
-	})
+	ts := oauthtest.New(t, oauthtest.Config{DPoP: true, DPoPNonce: true, AuthMethods: []string{"none"}})
 	d, _ := NewDPoP(nil)
 	client := d.Client(nil)
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
-		Authorizer:  AuthorizerFunc(followRedirect),
+		Authorizer:  browser(nil),
 		RedirectURL: "http://127.0.0.1/cb",
 		Client:      PublicClient("cli"),
 		Options:     Options{HTTPClient: client},
@@ -446,7 +399,7 @@ func TestDPoPAuthorizationCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := callTool(testCtx(t), ts, h, client, "echo"); err != nil {
+	if _, err := ts.Call(t.Context(), h, client, "echo"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -487,33 +440,28 @@ func TestClientCredentialsRenewal(t *testing.T) {
 		{"grant", false, []string{GrantClientCredentials, GrantClientCredentials, GrantClientCredentials}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts := newTestServer(t, func(ts *testServer) {
-				ts.authMethods = []string{"client_secret_basic"}
-				ts.refresh, ts.keepRefresh = tc.refresh, true
-				ts.expiresIn = 100 // renewed 30 s (DefaultSkew) before expiry
-			})
-			var later atomic.Int64 // how far the test moved the clock on
-			h, err := NewClientCredentials(ClientCredentialsConfig{
-				Client:  ClientSecretBasic("svc", "pw"),
-				Options: Options{now: func() time.Time { return time.Now().Add(time.Duration(later.Load())) }},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := testCtx(t)
-			// Token expiries come from the real clock, renewal times from
-			// the moved one: the first token is renewed from 70 s on (30 s
-			// before expiry), the second, obtained at 72 s, lives until
-			// 86 s (half its 28 s), the third until 93 s.
-			for i, d := range []time.Duration{0, 72 * time.Second, 86 * time.Second} {
-				later.Store(int64(d))
-				if _, err := callTool(ctx, ts, h, nil, "echo"); err != nil {
-					t.Fatalf("call %d: %v", i, err)
+			synctest.Test(t, func(t *testing.T) {
+				var n oauthtest.Network
+				ts := n.Start(oauthtest.Config{Refresh: tc.refresh, KeepRefresh: true, ExpiresIn: 100})
+				h, err := NewClientCredentials(ClientCredentialsConfig{
+					Client:  ClientSecretBasic("svc", "pw"),
+					Options: Options{HTTPClient: n.Client()},
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if g := ts.grantTypes(); !slices.Equal(g, tc.want) {
-				t.Errorf("token requests %q, want %q", g, tc.want)
-			}
+				// Each token lives 100 s and is renewed 30 s (DefaultSkew)
+				// before it expires: at 70 s, and the next at 140 s.
+				for i, wait := range []time.Duration{0, 69 * time.Second, 2 * time.Second, 70 * time.Second} {
+					time.Sleep(wait)
+					if _, err := ts.Call(t.Context(), h, n.Client(), "echo"); err != nil {
+						t.Fatalf("call %d: %v", i, err)
+					}
+				}
+				if g := ts.Grants(); !slices.Equal(g, tc.want) {
+					t.Errorf("token requests %q, want %q", g, tc.want)
+				}
+			})
 		})
 	}
 }
@@ -523,22 +471,23 @@ func TestClientCredentialsRenewal(t *testing.T) {
 func TestRenewalDeadline(t *testing.T) {
 	for _, refreshToken := range []string{"", "rt"} {
 		var withDeadline []bool
-		check := func(ctx context.Context) {
-			_, ok := ctx.Deadline()
-			withDeadline = append(withDeadline, ok)
-		}
 		client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			check(r.Context())
+			_, ok := r.Context().Deadline()
+			withDeadline = append(withDeadline, ok)
 			return &http.Response{
 				StatusCode: http.StatusOK,
 				Header:     http.Header{"Content-Type": {"application/json"}},
-				Body:       io.NopCloser(strings.NewReader(`{"access_token":"refreshed","token_type":"Bearer"}`)),
+				Body:       io.NopCloser(strings.NewReader(`{"access_token":"renewed","token_type":"Bearer"}`)),
 			}, nil
 		})}
-		h := newGrantHandler("test", Options{HTTPClient: client}, nil, func(ctx context.Context, _ *serverInfo, _ []string) (*oauth2.Token, error) {
-			check(ctx)
-			return &oauth2.Token{AccessToken: "granted"}, nil
-		})
+		grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
+			return grantForm(GrantClientCredentials, info, scopes), nil
+		}
+		oh, err := newGrantHandler("test", Options{HTTPClient: client}, nil, grant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := oh.(*grantHandler)
 		info := &serverInfo{resource: "https://mcp.example/mcp", asm: &oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpoint: "https://as.example/token"}}
 		h.install(info, &oauth2.Token{AccessToken: "old", RefreshToken: refreshToken, Expiry: time.Now().Add(-time.Minute)}, "key", nil)
 		if _, err := h.cache.Token(); err != nil {
@@ -554,18 +503,41 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
+// Settings the option rule does not allow are refused by name when the
+// handler is built.
+func TestNegativeSettingsRefused(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	for _, tc := range []struct {
+		cfg  ClientCredentialsConfig
+		want string
+	}{
+		{ClientCredentialsConfig{Client: ClientSecret("svc", "pw"), Options: Options{Skew: -time.Second}}, "auth: client credentials: Skew -1s is negative"},
+		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc", Key: key, Lifetime: -time.Minute}}, "PrivateKeyJWT.Lifetime -1m0s is negative"},
+		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc"}}, "PrivateKeyJWT has no Key"},
+	} {
+		if _, err := NewClientCredentials(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+	}
+	_, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile("f"), Client: PublicClient("wl"), Options: Options{Skew: -1}})
+	if err == nil || !strings.Contains(err.Error(), "auth: jwt bearer: Skew") {
+		t.Errorf("jwt bearer: err = %v", err)
+	}
+}
+
 // An MCP POST sent without a token (initialize) through the DPoP client is
 // no token request: its answer, an event stream the server holds open,
 // reaches the caller at once instead of being read ahead.
 func TestDPoPPassesEventStream(t *testing.T) {
 	release := make(chan struct{})
-	srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		io.WriteString(w, "event: message\ndata: {}\n\n")
 		w.(http.Flusher).Flush()
 		<-release
 	}))
+	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handler
 	d, err := NewDPoP(nil)
 	if err != nil {
@@ -601,5 +573,33 @@ func TestDPoPPassesEventStream(t *testing.T) {
 	case <-release:
 		t.Error("the server was released")
 	default: // the stream is still open: the event came while it was held
+	}
+}
+
+// What discovery learnt is forgotten when the token endpoint fails other
+// than with an OAuth error (it may have moved), and kept when it answers.
+func TestDiscoveryForgottenAfterFailure(t *testing.T) {
+	var broken atomic.Bool
+	broken.Store(true)
+	ts := oauthtest.New(t, oauthtest.Config{Check: func(*http.Request, url.Values) *oauthtest.Refusal {
+		if broken.Load() {
+			return &oauthtest.Refusal{Status: http.StatusInternalServerError}
+		}
+		return nil
+	}})
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Call(t.Context(), h, nil, "echo"); err == nil {
+		t.Fatal("a broken token endpoint gave a token")
+	}
+	failed := ts.Served(metadataPath)
+	broken.Store(false)
+	if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
+		t.Fatal(err)
+	}
+	if n := ts.Served(metadataPath); n != failed+1 {
+		t.Errorf("metadata read %d times after the failure, want 1", n-failed)
 	}
 }

@@ -119,6 +119,9 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 	if cfg.Authorizer == nil {
 		return nil, errors.New("auth: authorization code: an Authorizer is required")
 	}
+	if err := cfg.check(cfg.Client); err != nil {
+		return nil, fmt.Errorf("auth: authorization code: %w", err)
+	}
 	if _, secret := cfg.Client.(*secretAuth); secret && cfg.Issuer == "" {
 		return nil, errors.New("auth: authorization code: a client with a secret needs the Issuer that issued it (or AnyIssuer)")
 	}
@@ -197,7 +200,7 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 	if resp.StatusCode == http.StatusUnauthorized {
 		if tok, _ := h.store.Get(ctx, key); h.opts.usable(tok, bearerToken(req)) {
 			resp.Body.Close()
-			c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock, renew: func(*oauth2.Token) (*oauth2.Token, error) {
+			c := &cachedToken{skew: h.opts.skew(), renew: func(*oauth2.Token) (*oauth2.Token, error) {
 				// Without the token endpoint a stored token cannot be refreshed:
 				// let the transport send no token, so that the 401 reruns the flow.
 				return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant"}
@@ -256,7 +259,7 @@ func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Conf
 	h.mu.Lock()
 	key := h.key
 	h.mu.Unlock()
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
+	c := &cachedToken{skew: h.opts.skew()}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		if old == nil || old.RefreshToken == "" {

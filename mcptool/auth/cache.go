@@ -17,8 +17,6 @@ type cachedToken struct {
 	tok      *oauth2.Token
 	obtained time.Time
 	skew     time.Duration
-	// now is the clock, the owning handler's Options.clock; required.
-	now func() time.Time
 	// renew returns a new token to replace old (refresh or new grant).
 	renew func(old *oauth2.Token) (*oauth2.Token, error)
 	// saved is called with each new token (persist it).
@@ -28,14 +26,14 @@ type cachedToken struct {
 func (c *cachedToken) set(tok *oauth2.Token) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.tok, c.obtained = tok, c.now()
+	c.tok, c.obtained = tok, time.Now()
 }
 
 // Token implements oauth2.TokenSource.
 func (c *cachedToken) Token() (*oauth2.Token, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew, c.now()) {
+	if c.tok != nil && !expiring(c.tok, c.obtained, c.skew, time.Now()) {
 		return c.tok, nil
 	}
 	if c.renew == nil {
@@ -48,7 +46,7 @@ func (c *cachedToken) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.tok, c.obtained = tok, c.now()
+	c.tok, c.obtained = tok, time.Now()
 	if c.saved != nil {
 		c.saved(tok)
 	}
@@ -58,7 +56,7 @@ func (c *cachedToken) Token() (*oauth2.Token, error) {
 // usable reports whether tok, read from the store, may be used instead of
 // refused, the access token the server has just refused.
 func (o *Options) usable(tok *oauth2.Token, refused string) bool {
-	return tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, o.skew(), o.clock())
+	return tok != nil && tok.AccessToken != refused && !expiring(tok, time.Time{}, o.skew(), time.Now())
 }
 
 // expiring reports whether tok, obtained at obtained, should be renewed at now.

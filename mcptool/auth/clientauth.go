@@ -25,18 +25,15 @@ type ClientAuth interface {
 	ClientID() string
 	// Method is the token_endpoint_auth_method, e.g. "client_secret_basic".
 	Method() string
-	// apply authenticates a token request sent to the authorization server
-	// whose metadata says it supports methods.
+	// apply authenticates a token request.
 	apply(r *tokenRequest) error
 }
 
 // tokenRequest is a token endpoint request being built.
 type tokenRequest struct {
-	form     url.Values
-	header   http.Header
-	endpoint string
-	issuer   string
-	methods  []string // token_endpoint_auth_methods_supported
+	form   url.Values
+	header http.Header
+	at     tokenEndpoint
 }
 
 type secretAuth struct {
@@ -76,7 +73,7 @@ func (a *secretAuth) apply(r *tokenRequest) error {
 	m := a.method
 	if m == "" {
 		m = "client_secret_basic"
-		if len(r.methods) > 0 && !slices.Contains(r.methods, m) && slices.Contains(r.methods, "client_secret_post") {
+		if len(r.at.methods) > 0 && !slices.Contains(r.at.methods, m) && slices.Contains(r.at.methods, "client_secret_post") {
 			m = "client_secret_post"
 		}
 	}
@@ -142,7 +139,7 @@ type PrivateKeyJWT struct {
 	// Audience is [AudienceIssuer] (default), [AudienceTokenEndpoint], or
 	// any other string, used verbatim.
 	Audience string
-	// Lifetime of an assertion; zero means one minute.
+	// Lifetime of an assertion; zero means one minute, negative is refused.
 	Lifetime time.Duration
 }
 
@@ -168,9 +165,9 @@ func (p *PrivateKeyJWT) apply(r *tokenRequest) error {
 	aud := p.Audience
 	switch aud {
 	case "", AudienceIssuer:
-		aud = r.issuer
+		aud = r.at.issuer
 	case AudienceTokenEndpoint:
-		aud = r.endpoint
+		aud = r.at.url
 	}
 	life := p.Lifetime
 	if life <= 0 {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"golang.org/x/oauth2"
 )
 
 // ClientCredentialsConfig configures [NewClientCredentials].
@@ -32,12 +30,8 @@ func NewClientCredentials(cfg ClientCredentialsConfig) (sdkauth.OAuthHandler, er
 	if _, ok := cfg.Client.(publicClient); ok {
 		return nil, errors.New("auth: client credentials: a confidential client (secret or private key) is required")
 	}
-	grant := func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
-		form := url.Values{"grant_type": {GrantClientCredentials}, "resource": {info.resource}}
-		if len(scopes) > 0 {
-			form.Set("scope", strings.Join(scopes, " "))
-		}
-		return postToken(ctx, cfg.client(), info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported, form, cfg.Client, StepTokenRequest)
+	grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
+		return grantForm(GrantClientCredentials, info, scopes), nil
 	}
-	return newGrantHandler("client credentials", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("client credentials", cfg.Options, cfg.Client, grant)
 }

@@ -18,6 +18,11 @@ type serverInfo struct {
 	asm      *oauthex.AuthServerMeta
 }
 
+// tokenEndpoint is the token endpoint of info's authorization server.
+func (info *serverInfo) tokenEndpoint() tokenEndpoint {
+	return tokenEndpoint{info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported}
+}
+
 // challenge is what a 401/403 answer says.
 type challenge struct {
 	errorCode   string   // error= of a Bearer or DPoP challenge

@@ -12,7 +12,10 @@
 // fetchers), sends the RFC 8707 resource indicator, caches the token per
 // client and server, renews it before it expires ([Options.Skew], 30 s by
 // default, at most half the token's lifetime) and keeps it in a
-// [TokenStore] ([MemoryStore] unless told otherwise).
+// [TokenStore] ([MemoryStore] unless told otherwise). The non-interactive
+// mechanisms discover a server once, not at each challenge, and again only
+// after the server refuses a token or its token endpoint fails other than
+// with an OAuth error; the enterprise identity provider likewise.
 //
 // The metadata is the MCP server's to write, so it does not decide where
 // credentials go. [Options.Issuer] pins the authorization server: another
@@ -63,6 +66,11 @@
 // values naming the mechanism, the step that failed (discovery,
 // registration, authorization, token request, token exchange, refresh) and,
 // from a token endpoint, the OAuth error code and description.
+//
+// Options: each mechanism is configured by a Config struct, data that
+// embeds the shared [Options]. Zero means the default in every field; a
+// negative duration ([Options.Skew], [PrivateKeyJWT.Lifetime]) is refused
+// by the constructor with an error naming it.
 //
 // Transports: only mcp.StreamableClientTransport takes an OAuthHandler in
 // go-sdk v1.8.0. mcp.SSEClientTransport has no such field: a handler's

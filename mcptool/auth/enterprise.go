@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
+	"sync"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"golang.org/x/oauth2"
 )
 
 // Subject token types for [SubjectTokenSource] (RFC 8693 section 3).
@@ -75,43 +74,75 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 	case cfg.Client == nil:
 		return nil, errors.New("auth: enterprise: Client is required")
 	}
-	grant := func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
-		client := cfg.client()
-		idpEndpoint, idpIssuer := cfg.IdPTokenEndpoint, cfg.IdPIssuer
-		var idpMethods []string
-		if idpEndpoint == "" {
-			meta, err := sdkauth.GetAuthServerMetadata(ctx, cfg.IdPIssuer, client)
-			if err != nil || meta == nil {
-				if err == nil {
-					err = fmt.Errorf("no metadata at %s", cfg.IdPIssuer)
-				}
-				return nil, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
-			}
-			idpEndpoint, idpIssuer, idpMethods = meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported
-		}
-		subject, subjectType, err := cfg.SubjectToken(ctx)
-		if err != nil {
-			return nil, &Error{Step: StepAssertion, Err: err}
-		}
-		form := url.Values{
-			"grant_type":           {GrantTokenExchange},
-			"requested_token_type": {TokenTypeIDJAG},
-			"audience":             {info.asm.Issuer},
-			"resource":             {info.resource},
-			"subject_token":        {subject},
-			"subject_token_type":   {subjectType},
-		}
-		if len(scopes) > 0 {
-			form.Set("scope", strings.Join(scopes, " "))
-		}
-		jag, err := postToken(ctx, client, idpEndpoint, idpIssuer, idpMethods, form, cfg.IdPClient, StepTokenExchange)
+	idp := &identityProvider{cfg: &cfg}
+	grant := func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error) {
+		jag, err := idp.exchange(ctx, info, scopes)
 		if err != nil {
 			return nil, err
 		}
-		if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
-			return nil, &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
-		}
-		return jwtBearer(ctx, client, info, jag.AccessToken, scopes, cfg.Client)
+		return jwtBearerForm(info, jag, scopes), nil
 	}
-	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant, cfg.IdPClient)
+}
+
+// identityProvider is the enterprise IdP of an [EnterpriseConfig]. Its
+// token endpoint is the configured one, or discovered from its issuer once
+// and again after an exchange fails other than with an OAuth error.
+type identityProvider struct {
+	cfg *EnterpriseConfig
+
+	mu         sync.Mutex
+	discovered *tokenEndpoint
+}
+
+// exchange trades the user's subject token for an ID-JAG for the MCP
+// server info describes (RFC 8693).
+func (p *identityProvider) exchange(ctx context.Context, info *serverInfo, scopes []string) (string, error) {
+	at, err := p.endpoint(ctx)
+	if err != nil {
+		return "", err
+	}
+	subject, subjectType, err := p.cfg.SubjectToken(ctx)
+	if err != nil {
+		return "", &Error{Step: StepAssertion, Err: err}
+	}
+	form := grantForm(GrantTokenExchange, info, scopes)
+	form.Set("requested_token_type", TokenTypeIDJAG)
+	form.Set("audience", info.asm.Issuer)
+	form.Set("subject_token", subject)
+	form.Set("subject_token_type", subjectType)
+	jag, err := p.cfg.postToken(ctx, at, form, p.cfg.IdPClient, StepTokenExchange)
+	if err != nil {
+		if stale(err) {
+			p.mu.Lock()
+			p.discovered = nil
+			p.mu.Unlock()
+		}
+		return "", err
+	}
+	if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
+		return "", &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
+	}
+	return jag.AccessToken, nil
+}
+
+// endpoint returns the IdP's token endpoint.
+func (p *identityProvider) endpoint(ctx context.Context) (tokenEndpoint, error) {
+	if p.cfg.IdPTokenEndpoint != "" {
+		return tokenEndpoint{url: p.cfg.IdPTokenEndpoint, issuer: p.cfg.IdPIssuer}, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.discovered != nil {
+		return *p.discovered, nil
+	}
+	meta, err := sdkauth.GetAuthServerMetadata(ctx, p.cfg.IdPIssuer, p.cfg.client())
+	if err == nil && meta == nil {
+		err = fmt.Errorf("no metadata at %s", p.cfg.IdPIssuer)
+	}
+	if err != nil {
+		return tokenEndpoint{}, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
+	}
+	p.discovered = &tokenEndpoint{meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported}
+	return *p.discovered, nil
 }

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -16,20 +17,22 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
-// grantFunc obtains a new token for the server described by info.
-type grantFunc func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error)
+// grantFunc returns the token request that obtains a new token for the
+// server info describes.
+type grantFunc func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error)
 
 // grantHandler is the [sdkauth.OAuthHandler] behind every non-interactive
 // mechanism: on a 401/403 challenge it discovers the server's authorization
-// server, runs its grant and caches the token; later requests get the cached
-// token, refreshed (with the refresh token if there is one, else by running
-// the grant again) before it expires.
+// server (or recalls it: see [known]), runs its grant and caches the token;
+// later requests get the cached token, refreshed (with the refresh token if
+// there is one, else by running the grant again) before it expires.
 type grantHandler struct {
 	mechanism string
 	opts      Options
 	store     TokenStore
 	client    ClientAuth // authenticates refresh requests; may be nil
 	grant     grantFunc
+	servers   known
 
 	mu        sync.Mutex
 	refused   *Error // the last refusal of the grant, held for refusalHold
@@ -40,8 +43,14 @@ type grantHandler struct {
 
 var _ sdkauth.OAuthHandler = (*grantHandler)(nil)
 
-func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc) *grantHandler {
-	return &grantHandler{mechanism: mechanism, opts: opts, store: opts.store(), client: client, grant: grant}
+// newGrantHandler returns the handler of a mechanism; clients are all the
+// client authentications its grant uses, client (the one at the MCP
+// server's authorization server) among them.
+func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc, clients ...ClientAuth) (sdkauth.OAuthHandler, error) {
+	if err := opts.check(append(clients, client)...); err != nil {
+		return nil, fmt.Errorf("auth: %s: %w", mechanism, err)
+	}
+	return &grantHandler{mechanism: mechanism, opts: opts, store: opts.store(), client: client, grant: grant}, nil
 }
 
 func (h *grantHandler) clientID() string {
@@ -75,7 +84,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if resp.StatusCode == http.StatusForbidden && ch.errorCode != "insufficient_scope" {
 		return h.fail(&Error{Step: StepAuthorization, Code: ch.errorCode, Status: resp.StatusCode})
 	}
-	info, err := discover(ctx, &h.opts, req.URL.String(), ch)
+	server, info, err := h.servers.discover(ctx, &h.opts, req, resp, ch)
 	if err != nil {
 		return h.fail(err)
 	}
@@ -98,8 +107,11 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return h.refused
 	}
 	scopes := requestedScopes(h.opts.Scopes, ch, info, h.granted)
-	tok, err := h.grant(ctx, info, scopes)
+	tok, err := h.obtain(ctx, info, scopes)
 	if err != nil {
+		if stale(err) {
+			h.servers.forget(server)
+		}
 		var e *Error
 		if errors.As(err, &e) && refusal(e.Code) {
 			h.refused, h.refusedAt = e, time.Now()
@@ -141,14 +153,15 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 		h.granted = requested
 	}
 	scopes := h.granted
-	c := &cachedToken{skew: h.opts.skew(), now: h.opts.clock}
+	c := &cachedToken{skew: h.opts.skew()}
 	c.set(tok)
 	c.renew = func(old *oauth2.Token) (*oauth2.Token, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)
 		defer cancel()
 		if old != nil && old.RefreshToken != "" {
-			form := url.Values{"grant_type": {GrantRefreshToken}, "refresh_token": {old.RefreshToken}, "resource": {info.resource}}
-			t, err := postToken(ctx, h.opts.client(), info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported, form, h.client, StepRefresh)
+			form := grantForm(GrantRefreshToken, info, nil)
+			form.Set("refresh_token", old.RefreshToken)
+			t, err := h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepRefresh)
 			if err != nil {
 				return nil, h.fail(err)
 			}
@@ -157,7 +170,7 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 			}
 			return t, nil
 		}
-		t, err := h.grant(ctx, info, scopes)
+		t, err := h.obtain(ctx, info, scopes)
 		if err != nil {
 			return nil, h.fail(err)
 		}
@@ -165,6 +178,15 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 	}
 	c.saved = func(t *oauth2.Token) { _ = h.store.Put(context.Background(), key, t) }
 	h.cache = c
+}
+
+// obtain runs h's grant at info's token endpoint.
+func (h *grantHandler) obtain(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
+	form, err := h.grant(ctx, info, scopes)
+	if err != nil {
+		return nil, err
+	}
+	return h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepTokenRequest)
 }
 
 // fail names the mechanism in err.

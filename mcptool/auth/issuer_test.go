@@ -7,13 +7,14 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 )
 
 // The credentials the mechanisms of secretMechanisms send: none may show
@@ -24,17 +25,17 @@ const (
 	testIDToken   = "user-1d-token"
 )
 
-// mechanism builds a handler with opts; it may start servers of its own
-// (an enterprise IdP), whose requests it counts in idp.
+// mechanism builds a handler with opts; an enterprise handler's identity
+// provider is idp.
 type mechanism struct {
 	name  string
-	build func(t *testing.T, opts Options, idp *atomic.Int32) (sdkauth.OAuthHandler, error)
+	build func(opts Options, idp *oauthtest.Server) (sdkauth.OAuthHandler, error)
 }
 
 // handler builds m's handler.
-func (m mechanism) handler(t *testing.T, opts Options, idp *atomic.Int32) sdkauth.OAuthHandler {
+func (m mechanism) handler(t *testing.T, opts Options, idp *oauthtest.Server) sdkauth.OAuthHandler {
 	t.Helper()
-	h, err := m.build(t, opts, idp)
+	h, err := m.build(opts, idp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,27 +46,22 @@ func (m mechanism) handler(t *testing.T, opts Options, idp *atomic.Int32) sdkaut
 // to the authorization server's token endpoint.
 func secretMechanisms() []mechanism {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	clientCredentials := func(ca ClientAuth) func(Options, *oauthtest.Server) (sdkauth.OAuthHandler, error) {
+		return func(opts Options, _ *oauthtest.Server) (sdkauth.OAuthHandler, error) {
+			return NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: opts})
+		}
+	}
 	return []mechanism{
-		{"client_secret_basic", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
-			return NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", testSecret), Options: opts})
-		}},
-		{"client_secret_post", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
-			return NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", testSecret), Options: opts})
-		}},
-		{"private_key_jwt", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
-			return NewClientCredentials(ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc", Key: key}, Options: opts})
-		}},
-		{"jwt_bearer", func(t *testing.T, opts Options, _ *atomic.Int32) (sdkauth.OAuthHandler, error) {
+		{"client_secret_basic", clientCredentials(ClientSecretBasic("svc", testSecret))},
+		{"client_secret_post", clientCredentials(ClientSecretPost("svc", testSecret))},
+		{"private_key_jwt", clientCredentials(&PrivateKeyJWT{ID: "svc", Key: key})},
+		{"jwt_bearer", func(opts Options, _ *oauthtest.Server) (sdkauth.OAuthHandler, error) {
 			assertion := func(context.Context, string) (string, error) { return testAssertion, nil }
 			return NewJWTBearer(JWTBearerConfig{Assertion: assertion, Client: PublicClient("wl"), Options: opts})
 		}},
-		{"enterprise", func(t *testing.T, opts Options, idp *atomic.Int32) (sdkauth.OAuthHandler, error) {
-			srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				idp.Add(1)
-				writeJSON(w, 200, map[string]any{"access_token": "jag", "issued_token_type": TokenTypeIDJAG, "token_type": "N_A"})
-			}))
+		{"enterprise", func(opts Options, idp *oauthtest.Server) (sdkauth.OAuthHandler, error) {
 			subject := func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil }
-			return NewEnterprise(EnterpriseConfig{IdPTokenEndpoint: srv.URL + "/token", IdPClient: ClientSecretPost("idp", testSecret),
+			return NewEnterprise(EnterpriseConfig{IdPTokenEndpoint: idp.URL + "/token", IdPClient: ClientSecretPost("idp", testSecret),
 				SubjectToken: subject, Client: ClientSecretBasic("svc", testSecret), Options: opts})
 		}},
 	}
@@ -100,20 +96,20 @@ func TestUntrustedIssuer(t *testing.T) {
 	for _, m := range secretMechanisms() {
 		for _, pinned := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/pinned=%v", m.name, pinned), func(t *testing.T) {
-				other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
-				rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
+				other := oauthtest.New(t, oauthtest.Config{})
+				rs := oauthtest.New(t, oauthtest.Config{Issuer: other})
 				opts, names := Options{}, []string{other.URL, "MCP server's origin " + rs.URL, "pin it as the issuer"}
 				if pinned {
 					opts, names = Options{Issuer: rs.URL}, []string{other.URL, "pinned issuer " + rs.URL}
 				}
-				var idp atomic.Int32
-				_, err := callTool(testCtx(t), rs, m.handler(t, opts, &idp), nil, "echo")
+				idp := oauthtest.New(t, oauthtest.Config{})
+				_, err := rs.Call(t.Context(), m.handler(t, opts, idp), nil, "echo")
 				checkRefused(t, err, names...)
 				if !errors.Is(err, ErrUntrustedIssuer) {
 					t.Errorf("err = %v, want ErrUntrustedIssuer", err)
 				}
-				if n, g := other.requests.Load(), rs.grantTypes(); n != 0 || len(g) != 0 || idp.Load() != 0 {
-					t.Errorf("the other server received %d requests, the MCP server's token requests %q, the IdP %d requests", n, g, idp.Load())
+				if n, g, i := other.Requests.Load(), rs.Grants(), idp.Requests.Load(); n != 0 || len(g) != 0 || i != 0 {
+					t.Errorf("the other server received %d requests, the MCP server's token requests %q, the IdP %d requests", n, g, i)
 				}
 			})
 		}
@@ -125,12 +121,12 @@ func TestUntrustedIssuer(t *testing.T) {
 func TestMetadataIssuerMismatch(t *testing.T) {
 	for _, m := range secretMechanisms() {
 		t.Run(m.name, func(t *testing.T) {
-			ts := newTestServer(t, func(ts *testServer) { ts.metaIssuer = "https://attacker.example" })
-			var idp atomic.Int32
-			_, err := callTool(testCtx(t), ts, m.handler(t, Options{}, &idp), nil, "echo")
+			ts := oauthtest.New(t, oauthtest.Config{MetaIssuer: "https://attacker.example"})
+			idp := oauthtest.New(t, oauthtest.Config{})
+			_, err := ts.Call(t.Context(), m.handler(t, Options{}, idp), nil, "echo")
 			checkRefused(t, err, "issuer", "https://attacker.example")
-			if g := ts.grantTypes(); len(g) != 0 || idp.Load() != 0 {
-				t.Errorf("token requests %q, IdP requests %d", g, idp.Load())
+			if g := ts.Grants(); len(g) != 0 || idp.Requests.Load() != 0 {
+				t.Errorf("token requests %q, IdP requests %d", g, idp.Requests.Load())
 			}
 		})
 	}
@@ -139,38 +135,31 @@ func TestMetadataIssuerMismatch(t *testing.T) {
 // The enterprise IdP discovered from its issuer is held to the same rule:
 // metadata claiming another issuer gets no subject token sent anywhere.
 func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
-	ts := newTestServer(t, nil)
-	var exchanges atomic.Int32
-	idp := http.NewServeMux()
-	idp.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, map[string]any{"issuer": "https://attacker.example", "token_endpoint": "https://attacker.example/token",
-			"code_challenge_methods_supported": []string{"S256"}})
-	})
-	idp.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) { exchanges.Add(1) })
-	idpSrv := newHTTPServer(t, idp)
-	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idpSrv.URL, IdPClient: ClientSecretPost("idp", testSecret),
+	ts := oauthtest.New(t, oauthtest.Config{})
+	idp := oauthtest.New(t, oauthtest.Config{MetaIssuer: "https://attacker.example"})
+	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientSecretPost("idp", testSecret),
 		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
 		Client:       ClientSecretBasic("svc", testSecret)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	_, err = ts.Call(t.Context(), h, nil, "echo")
 	checkRefused(t, err, "identity provider", "https://attacker.example")
-	if exchanges.Load() != 0 || len(ts.grantTypes()) != 0 {
-		t.Errorf("%d token exchanges, token requests %q", exchanges.Load(), ts.grantTypes())
+	if g := idp.Grants(); len(g) != 0 || len(ts.Grants()) != 0 {
+		t.Errorf("token exchanges %q, token requests %q", g, ts.Grants())
 	}
 }
 
 // A token endpoint that redirects does not get the request, with the
 // secret in its body, resent to where it points.
 func TestTokenEndpointRedirectNotFollowed(t *testing.T) {
-	other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
-	ts := newTestServer(t, func(ts *testServer) { ts.redirect = other.URL + "/token" })
+	other := oauthtest.New(t, oauthtest.Config{})
+	ts := oauthtest.New(t, oauthtest.Config{Redirect: other.URL + "/token"})
 	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", testSecret)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = callTool(testCtx(t), ts, h, nil, "echo")
+	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
 	if !errors.As(err, &e) || e.Step != StepTokenRequest || !strings.Contains(err.Error(), ts.URL+" redirected to "+other.URL+": not followed") {
 		t.Fatalf("err = %v, want a token request error about the redirect", err)
@@ -178,7 +167,7 @@ func TestTokenEndpointRedirectNotFollowed(t *testing.T) {
 	if strings.Contains(err.Error(), testSecret) {
 		t.Errorf("error %q shows the secret", err)
 	}
-	if n := other.requests.Load(); n != 0 {
+	if n := other.Requests.Load(); n != 0 {
 		t.Errorf("the redirect's target received %d requests", n)
 	}
 }
@@ -188,15 +177,15 @@ func TestTokenEndpointRedirectNotFollowed(t *testing.T) {
 func TestPinnedIssuer(t *testing.T) {
 	for _, m := range secretMechanisms() {
 		t.Run(m.name, func(t *testing.T) {
-			other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
-			rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
-			var idp atomic.Int32
+			other := oauthtest.New(t, oauthtest.Config{})
+			rs := oauthtest.New(t, oauthtest.Config{Issuer: other})
+			idp := oauthtest.New(t, oauthtest.Config{})
 			for _, pin := range []string{other.URL, other.URL + "/", AnyIssuer} {
-				if _, err := callTool(testCtx(t), rs, m.handler(t, Options{Issuer: pin}, &idp), nil, "echo"); err != nil {
+				if _, err := rs.Call(t.Context(), m.handler(t, Options{Issuer: pin}, idp), nil, "echo"); err != nil {
 					t.Errorf("pinned to %s: %v", pin, err)
 				}
 			}
-			if g := other.grantTypes(); len(g) != 3 {
+			if g := other.Grants(); len(g) != 3 {
 				t.Errorf("the pinned server had %d token requests, want 3", len(g))
 			}
 		})
@@ -225,20 +214,20 @@ func TestChooseIssuer(t *testing.T) {
 	}
 }
 
-// countingAuthorizer is followRedirect, counting the users sent.
+// countingAuthorizer is a browser, counting the users sent.
 type countingAuthorizer struct{ sent atomic.Int32 }
 
 func (a *countingAuthorizer) Authorize(ctx context.Context, authURL string) (*Callback, error) {
 	a.sent.Add(1)
-	return followRedirect(ctx, authURL)
+	return browser(nil).Authorize(ctx, authURL)
 }
 
 // The authorization code flow follows the metadata unless an issuer is
 // pinned; with a pin, another authorization server gets nothing, not even
 // a metadata request, and the user is not sent there.
 func TestAuthorizationCodePinnedIssuer(t *testing.T) {
-	other := newTestServer(t, func(ts *testServer) { ts.forOthers = true; ts.authMethods = []string{"none"} })
-	rs := newTestServer(t, func(ts *testServer) { ts.issuer = other })
+	other := oauthtest.New(t, oauthtest.Config{AuthMethods: []string{"none"}})
+	rs := oauthtest.New(t, oauthtest.Config{Issuer: other})
 	newHandler := func(a Authorizer, pin string) *AuthorizationCode {
 		h, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: a, RedirectURL: "http://127.0.0.1/cb",
 			Client: PublicClient("cli"), Options: Options{Issuer: pin}})
@@ -248,13 +237,13 @@ func TestAuthorizationCodePinnedIssuer(t *testing.T) {
 		return h
 	}
 	var user countingAuthorizer
-	_, err := callTool(testCtx(t), rs, newHandler(&user, rs.URL), nil, "echo")
+	_, err := rs.Call(t.Context(), newHandler(&user, rs.URL), nil, "echo")
 	checkRefused(t, err, other.URL, "pinned issuer "+rs.URL)
-	if !errors.Is(err, ErrUntrustedIssuer) || other.requests.Load() != 0 || user.sent.Load() != 0 {
-		t.Fatalf("err = %v; the other server received %d requests, %d users were sent", err, other.requests.Load(), user.sent.Load())
+	if !errors.Is(err, ErrUntrustedIssuer) || other.Requests.Load() != 0 || user.sent.Load() != 0 {
+		t.Fatalf("err = %v; the other server received %d requests, %d users were sent", err, other.Requests.Load(), user.sent.Load())
 	}
 	for _, pin := range []string{other.URL, "", AnyIssuer} {
-		if _, err := callTool(testCtx(t), rs, newHandler(&user, pin), nil, "echo"); err != nil {
+		if _, err := rs.Call(t.Context(), newHandler(&user, pin), nil, "echo"); err != nil {
 			t.Errorf("pinned to %q: %v", pin, err)
 		}
 	}
@@ -266,7 +255,7 @@ func TestAuthorizationCodePinnedIssuer(t *testing.T) {
 // A client secret of the authorization code flow is bound to the server
 // that issued it: a handler without the issuer cannot be built.
 func TestAuthorizationCodeSecretNeedsIssuer(t *testing.T) {
-	_, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: AuthorizerFunc(followRedirect),
+	_, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: browser(nil),
 		RedirectURL: "http://127.0.0.1/cb", Client: ClientSecret("cli", testSecret)})
 	if err == nil || !strings.Contains(err.Error(), "Issuer") {
 		t.Fatalf("err = %v, want one asking for the Issuer", err)
@@ -285,9 +274,9 @@ func TestAuthorizationCodeMetadataChangesBetweenReads(t *testing.T) {
 		{"dynamic registration", AuthorizationCodeConfig{Registration: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pinned := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
-			other := newTestServer(t, func(ts *testServer) { ts.forOthers = true })
-			rs := newTestServer(t, func(ts *testServer) { ts.issuer, ts.flipTo = pinned, other })
+			pinned := oauthtest.New(t, oauthtest.Config{})
+			other := oauthtest.New(t, oauthtest.Config{})
+			rs := oauthtest.New(t, oauthtest.Config{Issuer: pinned, FlipTo: other})
 			var user countingAuthorizer
 			cfg := tc.cfg
 			cfg.Authorizer, cfg.RedirectURL, cfg.Issuer = &user, "http://127.0.0.1/cb", pinned.URL
@@ -295,12 +284,11 @@ func TestAuthorizationCodeMetadataChangesBetweenReads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = callTool(testCtx(t), rs, h, nil, "echo")
-			t.Logf("%v", err)
-			if err == nil || rs.prmReads.Load() < 2 {
-				t.Fatalf("err = %v after %d metadata reads, want an error after two", err, rs.prmReads.Load())
+			_, err = rs.Call(t.Context(), h, nil, "echo")
+			if err == nil || rs.Served(metadataPath) < 2 {
+				t.Fatalf("err = %v after %d metadata reads, want an error after two", err, rs.Served(metadataPath))
 			}
-			if g := other.grantTypes(); len(g) != 0 || user.sent.Load() != 0 || strings.Contains(err.Error(), testSecret) {
+			if g := other.Grants(); len(g) != 0 || user.sent.Load() != 0 || strings.Contains(err.Error(), testSecret) {
 				t.Errorf("err = %v; token requests at the other server %q, users sent %d", err, g, user.sent.Load())
 			}
 		})

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"golang.org/x/oauth2"
 )
 
 // AssertionSource returns the JWT to present in a JWT-bearer grant.
@@ -64,20 +62,20 @@ func NewJWTBearer(cfg JWTBearerConfig) (sdkauth.OAuthHandler, error) {
 	if cfg.Client == nil {
 		return nil, errors.New("auth: jwt bearer: a ClientAuth is required (PublicClient if the assertion is the only credential)")
 	}
-	grant := func(ctx context.Context, info *serverInfo, scopes []string) (*oauth2.Token, error) {
+	grant := func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error) {
 		assertion, err := cfg.Assertion(ctx, info.asm.Issuer)
 		if err != nil {
 			return nil, &Error{Step: StepAssertion, Err: err}
 		}
-		return jwtBearer(ctx, cfg.client(), info, assertion, scopes, cfg.Client)
+		return jwtBearerForm(info, assertion, scopes), nil
 	}
-	return newGrantHandler("jwt bearer", cfg.Options, cfg.Client, grant), nil
+	return newGrantHandler("jwt bearer", cfg.Options, cfg.Client, grant)
 }
 
-func jwtBearer(ctx context.Context, client *http.Client, info *serverInfo, assertion string, scopes []string, ca ClientAuth) (*oauth2.Token, error) {
-	form := url.Values{"grant_type": {GrantJWTBearer}, "assertion": {assertion}, "resource": {info.resource}}
-	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
-	}
-	return postToken(ctx, client, info.asm.TokenEndpoint, info.asm.Issuer, info.asm.TokenEndpointAuthMethodsSupported, form, ca, StepTokenRequest)
+// jwtBearerForm is the token request of the JWT-bearer grant (RFC 7523
+// section 2.1) with assertion.
+func jwtBearerForm(info *serverInfo, assertion string, scopes []string) url.Values {
+	form := grantForm(GrantJWTBearer, info, scopes)
+	form.Set("assertion", assertion)
+	return form
 }

@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -19,7 +21,7 @@ type Options struct {
 	// Store keeps tokens per client and server. Nil means a new [MemoryStore].
 	Store TokenStore
 	// Skew is how long before expiry a token is renewed (refreshed, or the
-	// grant run again). Zero means [DefaultSkew].
+	// grant run again). Zero means [DefaultSkew]; negative is refused.
 	Skew time.Duration
 	// Scopes, if set, are requested instead of the scopes the server names
 	// (WWW-Authenticate scope, else the protected resource metadata's
@@ -42,16 +44,23 @@ type Options struct {
 	// Logger receives debug records of each step; it never sees a secret.
 	// Nil means no logging.
 	Logger *slog.Logger
-
-	// now, if set, is the clock tokens expire by (tests move it on).
-	now func() time.Time
 }
 
-func (o *Options) clock() time.Time {
-	if o.now != nil {
-		return o.now()
+// check refuses what the package's option rule does not allow: a negative
+// Skew, or a [PrivateKeyJWT] among clients without a key or with a negative
+// Lifetime.
+func (o *Options) check(clients ...ClientAuth) error {
+	if o.Skew < 0 {
+		return fmt.Errorf("Skew %v is negative", o.Skew)
 	}
-	return time.Now()
+	for _, c := range clients {
+		if p, ok := c.(*PrivateKeyJWT); ok && p.Key == nil {
+			return errors.New("PrivateKeyJWT has no Key")
+		} else if ok && p.Lifetime < 0 {
+			return fmt.Errorf("PrivateKeyJWT.Lifetime %v is negative", p.Lifetime)
+		}
+	}
+	return nil
 }
 
 // pin returns the pinned issuer, or "" for none or [AnyIssuer].
@@ -70,7 +79,7 @@ func (o *Options) client() *http.Client {
 }
 
 func (o *Options) skew() time.Duration {
-	if o.Skew > 0 {
+	if o.Skew != 0 {
 		return o.Skew
 	}
 	return DefaultSkew

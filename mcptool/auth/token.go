@@ -26,19 +26,37 @@ const (
 
 const maxTokenResponse = 1 << 20
 
-// postToken sends a token request (RFC 6749 section 3.2) with form, client
-// authentication ca (may be nil) and returns the token. Failures are
-// *[Error] values with the given step; a token endpoint error also wraps an
-// *oauth2.RetrieveError carrying its code, so that go-sdk's transport
-// recognises invalid_grant.
-func postToken(ctx context.Context, client *http.Client, endpoint, issuer string, methods []string, form url.Values, ca ClientAuth, step string) (*oauth2.Token, error) {
-	tr := &tokenRequest{form: form, header: http.Header{}, endpoint: endpoint, issuer: issuer, methods: methods}
+// tokenEndpoint is where token requests go, as its authorization server's
+// metadata describes it.
+type tokenEndpoint struct {
+	url     string
+	issuer  string
+	methods []string // token_endpoint_auth_methods_supported
+}
+
+// grantForm returns a token request for grantType at the MCP server info
+// describes: the resource indicator (RFC 8707) and the scopes, if any.
+func grantForm(grantType string, info *serverInfo, scopes []string) url.Values {
+	form := url.Values{"grant_type": {grantType}, "resource": {info.resource}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	return form
+}
+
+// postToken sends a token request (RFC 6749 section 3.2) with form and
+// client authentication ca (may be nil) to at, and returns the token.
+// Failures are *[Error] values with the given step; a token endpoint error
+// also wraps an *oauth2.RetrieveError carrying its code, so that go-sdk's
+// transport recognises invalid_grant.
+func (o *Options) postToken(ctx context.Context, at tokenEndpoint, form url.Values, ca ClientAuth, step string) (*oauth2.Token, error) {
+	tr := &tokenRequest{form: form, header: http.Header{}, at: at}
 	if ca != nil {
 		if err := ca.apply(tr); err != nil {
 			return nil, &Error{Step: step, Err: err}
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, at.url, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, &Error{Step: step, Err: fmt.Errorf("token endpoint: %v", err)}
 	}
@@ -47,7 +65,7 @@ func postToken(ctx context.Context, client *http.Client, endpoint, issuer string
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, err := noRedirects(client).Do(req)
+	resp, err := noRedirects(o.client()).Do(req)
 	if err != nil {
 		// A *url.Error quotes the URL only, never the body; but after a
 		// redirect it is the URL the endpoint pointed at, never requested.

@@ -1,5 +1,5 @@
-// Package check holds the checks the vendor packages of llm make alike on
-// the settings of a new model and on the tools of a request.
+// Package check holds the check the vendor packages of llm make alike on the
+// tools of a request, and the loop that encodes them.
 package check
 
 import (
@@ -7,36 +7,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// New checks a model's name, token limit and base URL, naming the vendor.
-func New(vendor, model string, maxTokens int, baseURL string) error {
-	if model == "" {
-		return errors.New(vendor + ": empty model name")
-	}
-	if maxTokens < 0 {
-		return fmt.Errorf("%s: max tokens %d is negative", vendor, maxTokens)
-	}
-	if baseURL != "" {
-		u, err := url.Parse(baseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s: base URL %q is not an http(s) URL", vendor, baseURL)
-		}
-	}
-	return nil
-}
 
 // emptySchema is the schema of a tool that declared none: both APIs want an
 // object schema.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// Schema checks a tool definition and returns the input schema to send,
+// schema checks a tool definition and returns the input schema to send,
 // naming the vendor in an error: the name must be set, and the schema must be
 // valid JSON or empty, which stands for an object without properties.
-func Schema(vendor string, d tool.Definition) (json.RawMessage, error) {
+func schema(vendor string, d tool.Definition) (json.RawMessage, error) {
 	if d.Name == "" {
 		return nil, errors.New(vendor + ": tool definition without a name")
 	}
@@ -47,4 +29,18 @@ func Schema(vendor string, d tool.Definition) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: tool %q: input schema is not valid JSON", vendor, d.Name)
 	}
 	return d.InputSchema, nil
+}
+
+// Tools encodes each definition with encode, given the input schema to send
+// (see schema); the first definition that fails its check fails them all.
+func Tools[T any](vendor string, defs []tool.Definition, encode func(d tool.Definition, schema json.RawMessage) T) ([]T, error) {
+	var out []T
+	for _, d := range defs {
+		s, err := schema(vendor, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, encode(d, s))
+	}
+	return out, nil
 }

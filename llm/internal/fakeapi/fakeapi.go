@@ -2,9 +2,14 @@
 // of the llm vendor packages: the real SDK talks to it over HTTP, each
 // request is checked against the next step of the script and answered as
 // that step says.
+//
+// The vendor packages check the same behaviour the same way: each describes
+// itself as a [Vendor], sends the conversations of this package, and states
+// in a table of [Exchange] values what goes on its wire and what comes back.
 package fakeapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,8 +21,12 @@ import (
 
 // A Step is one scripted exchange.
 type Step struct {
-	// Check, if set, checks the request body.
-	Check func(t *testing.T, body []byte)
+	// Want maps fields of the request body to the JSON each must equal.
+	Want map[string]string
+	// Holds, if set, is text the body must hold byte for byte.
+	Holds string
+	// Headers, if set, checks the request's headers instead of the API.
+	Headers func(t *testing.T, h http.Header)
 	// Status is the answer's HTTP status; 0 means 200.
 	Status int
 	// Answer is the JSON body answered.
@@ -73,16 +82,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != s.api.Path {
 		s.t.Errorf("request %s %s, want POST %s", r.Method, r.URL.Path, s.api.Path)
 	}
-	if s.api.Headers != nil {
-		s.api.Headers(s.t, r.Header)
+	step := s.steps[i]
+	headers := step.Headers
+	if headers == nil {
+		headers = s.api.Headers
+	}
+	if headers != nil {
+		headers(s.t, r.Header)
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("reading body: %v", err)
 	}
-	step := s.steps[i]
-	if step.Check != nil {
-		step.Check(s.t, body)
+	for field, want := range step.Want {
+		WantJSON(s.t, field, Field(s.t, body, field), want)
+	}
+	if !bytes.Contains(body, []byte(step.Holds)) {
+		s.t.Errorf("request body does not hold %s:\n%s", step.Holds, body)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	status := step.Status
@@ -95,7 +111,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 // Field decodes a request body and returns the value at path, a list of
 // object keys (strings) and array indexes (ints). It reports a failure with
-// Errorf and returns nil, never FailNow: it runs in a Step's Check, on the
+// Errorf and returns nil, never FailNow: it runs in a Step's checks, on the
 // server's goroutine, where FailNow must not be called.
 func Field(t testing.TB, body []byte, path ...any) any {
 	t.Helper()

@@ -19,10 +19,10 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 
 func (r *recorder) Fatalf(format string, args ...any) {
-	r.TB.Errorf("Fatalf called, which a Check must not do: "+format, args...)
+	r.TB.Errorf("Fatalf called, which a Step's checks must not do: "+format, args...)
 }
 
-func (r *recorder) FailNow() { r.TB.Error("FailNow called, which a Check must not do") }
+func (r *recorder) FailNow() { r.TB.Error("FailNow called, which a Step's checks must not do") }
 
 // Field and WantJSON run on the fake's handler goroutine, so they must
 // report with Errorf and go on rather than call FailNow.
