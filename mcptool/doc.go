@@ -34,9 +34,11 @@
 //     and an output schema no check could finish on fails the tool's calls
 //     with a [SchemaError] naming it ([schema.UnboundedError]).
 //   - A lost connection can be rebuilt ([WithReconnect]): a tool call caught
-//     by the loss is sent again only for a tool annotated read-only or
-//     idempotent, and otherwise fails saying its outcome is unknown. The
-//     provider's [State] is readable and reported ([WithStateChange]).
+//     by the loss (a stdio server that exited, an HTTP server that
+//     restarted or cut the call's request) is sent again only for a tool
+//     annotated read-only or idempotent, and otherwise fails saying its
+//     outcome is unknown. The provider's [State] is readable and reported
+//     ([WithStateChange]).
 //   - A tool call's timeout ([WithCallTimeout]) restarts whenever the server
 //     reports progress on it; when it passes, the call is cancelled on the
 //     wire. notifications/tools/list_changed and a listing's ttlMs make the
@@ -48,5 +50,11 @@
 //
 // The server is untrusted: descriptions are cut to a maximum length, nothing
 // it sends is logged above debug level, and a stdio server gets a minimal
-// environment plus only what [WithEnv] adds.
+// environment plus only what [WithEnv] adds. Every message it sends is
+// bounded ([WithMaxMessageSize]) over every transport: one over the limit
+// fails the request it answers and the connection goes on. Over HTTP,
+// requests go only to the origin of its URL: a redirect or a legacy SSE
+// endpoint elsewhere is refused, so headers, tokens and arguments never
+// reach an origin the host did not configure. A URL in an error or a log
+// line shows only its scheme and host.
 package mcptool

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // A TransportError says the server could not be reached or the connection
@@ -100,8 +102,10 @@ func (e *SchemaError) Error() string {
 }
 func (e *SchemaError) Unwrap() error { return e.Err }
 
+// format is the text of every error of this package. A URL in it (go-sdk
+// quotes the URLs it requested) shows only its scheme and host.
 func format(server, op string, err error) string {
-	return fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err)
+	return redact.URLs(fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err))
 }
 
 // The JSON-RPC codes go-sdk's jsonrpc2 uses for failures of its own side.
@@ -151,19 +155,32 @@ func classify(server, op string, err error, expired bool) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// The caller's own cancellation is not the server's failure.
-		return fmt.Errorf("mcptool: server %q: %s: %w", server, op, err)
+		return &cancelled{server: server, op: op, err: err}
 	}
 	return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
 }
 
+// cancelled is a request the caller's context ended, named.
+type cancelled struct {
+	server, op string
+	err        error
+}
+
+func (e *cancelled) Error() string { return format(e.server, e.op, e.err) }
+func (e *cancelled) Unwrap() error { return e.err }
+
 func retryable(err error) bool {
+	// go-sdk formats some transport errors with %v, losing their type.
+	msg := err.Error()
+	var oe *originError
+	if errors.As(err, &oe) || strings.Contains(msg, originRefusal) {
+		return false // the server would send us elsewhere again
+	}
 	var ne net.Error
 	if errors.As(err, &ne) {
 		return true
 	}
-	// go-sdk formats some transport errors with %v, losing their type.
-	msg := err.Error()
-	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited"} {
+	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited", errStreamLost} {
 		if strings.Contains(msg, s) {
 			return true
 		}

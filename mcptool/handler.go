@@ -8,7 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -164,9 +164,11 @@ func (c *catalog) isOffered(name string) bool { return c.offers[name] }
 func (c *catalog) isListed(name string) bool  { return c.listed[name] != nil }
 
 // call sends one tools/call and checks the result against the output
-// schema. If the connection is lost during the call, the call is sent again
-// on the rebuilt connection only when the tool is annotated read-only or
-// idempotent; otherwise the caller learns that the outcome is unknown.
+// schema. If the exchange is lost during the call (the connection ended, or
+// the HTTP request or its stream was cut), the call is sent again, on the
+// same session if it still answers or else on the rebuilt one, only when
+// the tool is annotated read-only or idempotent; otherwise the caller
+// learns that the outcome is unknown.
 func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
 		// Refused before it is sent: the tool would run, and its result
@@ -174,20 +176,24 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 		return nil, p.unusableOutput(name, lt)
 	}
 	res, err := p.callOnce(ctx, s, name, args)
-	if err == nil || !p.lostDuring(ctx, s, err) {
+	if err == nil || !lostExchange(ctx, err) {
 		return res, err
 	}
 	op := operation{"tools/call", name}
-	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && p.reconnects() {
-		p.cfg.logger.Info("connection lost during a call; resending it on the new connection", "server", p.name, "tool", name)
-		next, werr := p.waitReady(ctx)
-		if werr == nil {
-			return p.callOnce(ctx, next, name, args)
+	holds := p.holds(ctx, s)
+	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && (holds || p.reconnects()) {
+		next := s
+		if !holds {
+			var werr error
+			if next, werr = p.waitReady(ctx); werr != nil {
+				return nil, classify(p.name, op.String(), werr, false)
+			}
 		}
-		return nil, classify(p.name, op.String(), werr, false)
+		p.cfg.logger.Info("the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
+		return p.callOnce(ctx, next, name, args)
 	}
 	var te *TransportError
-	errors.As(err, &te) // lostDuring holds only for a TransportError
+	errors.As(err, &te) // lostExchange holds only for a TransportError
 	return nil, &TransportError{Server: p.name, Op: op.String(), OutcomeUnknown: true,
 		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
 }
@@ -268,35 +274,64 @@ func (p *Provider) progressed(_ context.Context, req *mcp.ProgressNotificationCl
 	}
 }
 
-// lostDuring reports whether err means the connection s ended during the
-// call (rather than the call failing on a live connection).
-func (p *Provider) lostDuring(ctx context.Context, s *session, err error) bool {
+// lostExchange reports whether err says that the exchange of a call with
+// the server was lost, rather than the call failing on a live connection
+// (an HTTP status, say): the connection ended, or the HTTP request or the
+// stream of its answer was cut.
+func lostExchange(ctx context.Context, err error) bool {
 	var te *TransportError
-	if !errors.As(err, &te) || te.Timeout || ctx.Err() != nil || !connectionGone(err) {
-		return false
-	}
-	// go-sdk fails the call as soon as the connection breaks, a moment
-	// before the session reports its end. Only an error that says the
-	// connection is gone is worth the wait: one on a live connection (an
-	// HTTP status, say) would be delayed by the whole second.
-	select {
-	case <-s.done:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-time.After(time.Second):
-		return false
-	}
+	return errors.As(err, &te) && !te.Timeout && ctx.Err() == nil && connectionGone(err)
 }
 
-// connectionGone reports whether err says the connection ended: go-sdk
-// closed it, the server forgot the HTTP session, or a stdio server's output
-// ended (its process exited).
+// connectionGone reports whether err says the connection, or the exchange
+// of one request on it, ended: go-sdk closed it, the server forgot the HTTP
+// session, a stdio server's output ended (its process exited), or an HTTP
+// connection was cut (a server restarting), which go-sdk reports as an EOF
+// or a reset of the request, or, for a stream it cannot resume, as
+// errStreamLost's text.
 func connectionGone(err error) bool {
 	return errors.Is(err, mcp.ErrConnectionClosed) ||
 		errors.Is(err, mcp.ErrSessionMissing) ||
 		errors.Is(err, io.EOF) ||
-		errors.Is(err, io.ErrUnexpectedEOF)
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) ||
+		strings.Contains(err.Error(), errStreamLost)
+}
+
+// errStreamLost is the text of go-sdk's error for a call whose answer
+// stream ended without the answer and cannot be resumed.
+const errStreamLost = "request terminated without response"
+
+// holds reports whether the session s still answers after a call's
+// exchange on it was lost. go-sdk fails the call as soon as the exchange
+// breaks, before the session reports its end (a stdio server that exited)
+// or without it ever doing so (an HTTP server that restarted learns that it
+// forgot the session only at the next request; one that went away, never).
+// A ping tells. A session that does not answer is closed, so that the
+// provider rebuilds it if it reconnects, and holds returns once it has
+// ended; one whose caller gave up is left as it is.
+func (p *Provider) holds(ctx context.Context, s *session) bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	err := p.request(ctx, s, operation{"ping", ""}, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
+		return s.cs.Ping(ctx, nil)
+	})
+	if err == nil {
+		return true
+	}
+	if ctx.Err() == nil {
+		p.cfg.logger.Info("the server does not answer on the session that lost a call; closing it", "server", p.name, "error", err)
+		s.conn.Close()
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+		}
+	}
+	return false
 }
 
 // unusableOutput is the error of every call of a tool whose declared output

@@ -5,19 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Only an error that says the connection ended makes a failed call wait for
-// the session to end; any other fails the call at once.
+// Only an error that says the connection, or the exchange of a request on
+// it, ended makes a failed call ask whether the session holds; any other
+// fails the call at once.
 func TestConnectionGone(t *testing.T) {
 	for err, want := range map[error]bool{
 		fmt.Errorf("calling: %w", mcp.ErrConnectionClosed):       true,
 		fmt.Errorf("calling: %w", mcp.ErrSessionMissing):         true,
 		fmt.Errorf("reading: %w", io.EOF):                        true,
 		fmt.Errorf("reading: %w", io.ErrUnexpectedEOF):           true,
+		fmt.Errorf("posting: %w", syscall.ECONNRESET):            true,
+		errors.New(`calling "tools/call": ` + errStreamLost):     true,
+		fmt.Errorf("dialing: %w", syscall.ECONNREFUSED):          false,
 		errors.New("broken response: 500 Internal Server Error"): false,
 		context.DeadlineExceeded:                                 false,
 	} {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"sync"
@@ -23,7 +22,7 @@ import (
 //
 // It is fed by the connection itself ([schemaKeeper.conn]) over stdio and
 // go-sdk's in-memory, io and command transports, and over HTTP by the
-// client's transport ([schemaKeeper.client]): a go-sdk HTTP connection
+// client's transport ([exchange]): a go-sdk HTTP connection
 // cannot be wrapped, as go-sdk calls unexported methods on it (the
 // streamable client's sessionUpdated opens the stream that carries the
 // server's notifications). Any other transport given to [FromTransport]
@@ -196,69 +195,19 @@ func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// client returns a copy of base whose transport shows the keeper every
-// JSON-RPC request sent and every message received, in a JSON body or in
-// an event stream, and keeps the answer to a POST whose context carries a
-// [rawCatch] in it.
-func (k *schemaKeeper) client(base *http.Client) *http.Client {
-	next := base.Transport
-	if next == nil {
-		next = http.DefaultTransport
+// request notes the tools/list request req carries, if it is one, and
+// reports whether it is. Only a listing is decoded: go-sdk writes the
+// method near the start, so a look at the first bytes spares every other
+// request (a tool call's arguments may be large).
+func (k *schemaKeeper) request(req *http.Request) bool {
+	if k == nil || req.GetBody == nil {
+		return false
 	}
-	c := *base
-	c.Transport = &tap{k: k, next: next}
-	return &c
-}
-
-type tap struct {
-	k    *schemaKeeper
-	next http.RoundTripper
-}
-
-// maxTapped bounds the bytes of one message the tap reads for the keeper.
-const maxTapped = 64 << 20
-
-func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
-	listing := false
-	if req.Method == http.MethodPost && req.GetBody != nil {
-		if body, err := req.GetBody(); err == nil {
-			listing = t.k.request(body)
-			body.Close()
-		}
+	body, err := req.GetBody()
+	if err != nil {
+		return false
 	}
-	resp, err := t.next.RoundTrip(req)
-	if err != nil || resp.Body == nil {
-		return resp, err
-	}
-	// A POST's response answers that POST alone (streamable HTTP), so only
-	// a listing's is read for the keeper, and a call's kept only when its
-	// context asks. A GET stream is read along always, for the legacy SSE
-	// transport's one stream carries every answer and opens before any
-	// listing.
-	sink, want := t.k.message, t.k.waiting
-	if req.Method == http.MethodPost && !listing {
-		rc := catchOf(req.Context())
-		if rc == nil {
-			return resp, err
-		}
-		sink, want = rc.keepMessage, always
-	}
-	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
-	case "application/json":
-		resp.Body = &tapped{ReadCloser: resp.Body, sink: sink, want: want}
-	case "text/event-stream":
-		resp.Body = &tapped{ReadCloser: resp.Body, sink: sink, want: want, events: true}
-	}
-	return resp, err
-}
-
-func always() bool { return true }
-
-// request notes a tools/list request from its body and reports whether it
-// is one. Only a listing is decoded: go-sdk writes the method near the
-// start, so a look at the first bytes spares every other request (a tool
-// call's arguments may be large).
-func (k *schemaKeeper) request(body io.Reader) bool {
+	defer body.Close()
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(body, head)
 	if !bytes.Contains(head[:n], []byte(`"tools/list"`)) {
@@ -269,81 +218,11 @@ func (k *schemaKeeper) request(body io.Reader) bool {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), io.LimitReader(body, maxTapped))).Decode(&msg) != nil || msg.Method != "tools/list" {
+	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), body)).Decode(&msg) != nil || msg.Method != "tools/list" {
 		return false
 	}
 	k.sent(msg.ID, msg.Method, msg.Params)
 	return true
-}
-
-// tapped is a response body read along with its reader, each message it
-// carries given to sink while want says so: a JSON body whole at its end,
-// an event stream event by event. sink may keep what it is given. A message
-// over maxTapped bytes is not given.
-type tapped struct {
-	io.ReadCloser
-	sink   func([]byte)
-	want   func() bool
-	events bool
-	body   bytes.Buffer // the JSON body, or the event stream's unfinished line
-	over   bool         // the JSON body passed maxTapped
-	data   []byte       // the data of the event being read
-	skip   bool         // passing by the rest of a line nobody awaits
-}
-
-func (t *tapped) Read(p []byte) (int, error) {
-	n, err := t.ReadCloser.Read(p)
-	if t.events {
-		t.lines(p[:n])
-		return n, err
-	}
-	if t.over = t.over || t.body.Len()+n > maxTapped; !t.over {
-		t.body.Write(p[:n])
-	}
-	if err == io.EOF && !t.over && t.body.Len() > 0 {
-		data := t.body.Bytes()
-		t.body = bytes.Buffer{}
-		t.sink(data)
-	}
-	return n, err
-}
-
-// lines takes in a chunk of an event stream, passing each event's data to
-// sink while want says so.
-func (t *tapped) lines(chunk []byte) {
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '\n')
-		if t.skip || t.body.Len() == 0 && len(t.data) == 0 && !t.want() {
-			// No listing awaited: let the line by without copying it.
-			if t.skip = i < 0; t.skip {
-				return
-			}
-			chunk = chunk[i+1:]
-			continue
-		}
-		if i < 0 {
-			if t.body.Len()+len(chunk) <= maxTapped {
-				t.body.Write(chunk)
-			}
-			return
-		}
-		t.body.Write(chunk[:i])
-		chunk = chunk[i+1:]
-		line := bytes.TrimSuffix(t.body.Bytes(), []byte("\r"))
-		switch {
-		case len(line) == 0:
-			if len(t.data) > 0 {
-				t.sink(bytes.Clone(t.data))
-			}
-			t.data = t.data[:0]
-		case bytes.HasPrefix(line, []byte("data:")) && t.want():
-			if len(t.data) > 0 {
-				t.data = append(t.data, '\n')
-			}
-			t.data = append(t.data, bytes.TrimPrefix(line[len("data:"):], []byte(" "))...)
-		}
-		t.body.Reset()
-	}
 }
 
 // message shows the keeper one JSON-RPC message or batch.

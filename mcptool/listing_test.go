@@ -3,14 +3,15 @@ package mcptool
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 )
 
-// The tap finds a listing in an event stream however the stream is cut into
-// reads, and passes by what came before the listing was asked for.
-func TestTappedEventStream(t *testing.T) {
+// The keeper finds a listing in an event stream however the stream is cut
+// into reads, and passes by what came before the listing was asked for.
+func TestEventStreamShowsListings(t *testing.T) {
 	const listing = `{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{},"a":{}}}}]}}`
 	before := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\n"
 	stream := "event: message\r\ndata: " + listing + "\r\n\r\n"
@@ -18,16 +19,16 @@ func TestTappedEventStream(t *testing.T) {
 		k := newSchemaKeeper()
 		// One read never spans both parts, as the answer comes after the request.
 		parts := io.MultiReader(strings.NewReader(before), strings.NewReader(stream))
-		body := &tapped{ReadCloser: io.NopCloser(parts), sink: k.message, want: k.waiting, events: true}
+		body := &eventStream{body: io.NopCloser(parts), x: &exchange{limit: 1 << 20, logger: slog.New(slog.DiscardHandler)}, r: reader{k.message, k.waiting}}
 		// The request is sent after the first event was read.
 		buf := make([]byte, size)
-		read := 0
+		var read strings.Builder
 		for {
-			if read >= len(before) && len(k.pending) == 0 && k.schemas["t"].input == nil {
+			if read.Len() >= len(before) && len(k.pending) == 0 && k.schemas["t"].input == nil {
 				k.sent(float64(7), "tools/list", nil)
 			}
 			n, err := body.Read(buf)
-			read += n
+			read.Write(buf[:n])
 			if err != nil {
 				break
 			}
@@ -37,6 +38,9 @@ func TestTappedEventStream(t *testing.T) {
 		}
 		if k.waiting() {
 			t.Errorf("reads of %d bytes: the listing is still awaited", size)
+		}
+		if read.String() != before+stream {
+			t.Errorf("reads of %d bytes: the stream came out as %q", size, read.String())
 		}
 	}
 }
@@ -90,11 +94,11 @@ func TestAwaitedCount(t *testing.T) {
 }
 
 // Over streamable HTTP, the response to a POST answers that POST alone, so
-// the tap reads only a listing's; a GET stream may carry any answer.
-func TestTapReadsOnlyListings(t *testing.T) {
+// the keeper reads only a listing's; a GET stream may carry any answer.
+func TestKeeperReadsOnlyListings(t *testing.T) {
 	for _, tc := range []struct {
 		name, method, body, contentType string
-		tapped                          bool
+		kept                            bool
 	}{
 		{"tool call, event stream", http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}`, "text/event-stream", false},
 		{"tool call, JSON", http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}`, "application/json", false},
@@ -103,11 +107,10 @@ func TestTapReadsOnlyListings(t *testing.T) {
 		{"GET stream", http.MethodGet, ``, "text/event-stream", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			k := newSchemaKeeper()
 			next := roundTripper(func(*http.Request) (*http.Response, error) {
-				return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {tc.contentType}}, Body: io.NopCloser(strings.NewReader(""))}, nil
+				return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {tc.contentType}}, Body: io.NopCloser(strings.NewReader("")), ContentLength: -1}, nil
 			})
-			c := k.client(&http.Client{Transport: next})
+			x := &exchange{origin: "http://example.invalid", limit: -1, keeper: newSchemaKeeper(), next: next}
 			var body io.Reader
 			if tc.body != "" {
 				body = strings.NewReader(tc.body)
@@ -116,12 +119,19 @@ func TestTapReadsOnlyListings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, err := c.Transport.RoundTrip(req)
+			resp, err := x.RoundTrip(req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := resp.Body.(*tapped); ok != tc.tapped {
-				t.Fatalf("response read by the tap: %v, want %v", ok, tc.tapped)
+			kept := false
+			switch b := resp.Body.(type) {
+			case *eventStream:
+				kept = b.r.sink != nil
+			case *jsonBody:
+				kept = b.r.sink != nil
+			}
+			if kept != tc.kept {
+				t.Fatalf("response read by the keeper: %v, want %v", kept, tc.kept)
 			}
 		})
 	}

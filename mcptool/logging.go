@@ -3,12 +3,15 @@ package mcptool
 import (
 	"context"
 	"log/slog"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
-// debugOnly passes a logger's records on at debug level whatever level they
-// were made at. go-sdk logs errors that quote what a server sent (an error
-// message, a tool name) at warning level; a server's words must not reach a
-// log above debug.
+// debugOnly passes go-sdk's log records on at debug level whatever level
+// they were made at, with every URL in their text redacted. go-sdk logs
+// errors that quote what a server sent (an error message, a tool name) at
+// warning level, and a server's words must not reach a log above debug; it
+// also quotes the URLs it requested, which may carry a key.
 type debugOnly struct{ slog.Handler }
 
 func (h debugOnly) Enabled(ctx context.Context, _ slog.Level) bool {
@@ -16,14 +19,43 @@ func (h debugOnly) Enabled(ctx context.Context, _ slog.Level) bool {
 }
 
 func (h debugOnly) Handle(ctx context.Context, r slog.Record) error {
-	r.Level = slog.LevelDebug
-	return h.Handler.Handle(ctx, r)
+	out := slog.NewRecord(r.Time, slog.LevelDebug, redact.URLs(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(redactAttr(a))
+		return true
+	})
+	return h.Handler.Handle(ctx, out)
 }
 
 func (h debugOnly) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return debugOnly{h.Handler.WithAttrs(attrs)}
+	redacted := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		redacted[i] = redactAttr(a)
+	}
+	return debugOnly{h.Handler.WithAttrs(redacted)}
 }
 
 func (h debugOnly) WithGroup(name string) slog.Handler {
 	return debugOnly{h.Handler.WithGroup(name)}
+}
+
+// redactAttr redacts the URLs in the text of a, a group's members included.
+func redactAttr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, redact.URLs(v.String()))
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return slog.String(a.Key, redact.URLs(err.Error()))
+		}
+	case slog.KindGroup:
+		group := v.Group()
+		members := make([]any, len(group))
+		for i, m := range group {
+			members[i] = redactAttr(m)
+		}
+		return slog.Group(a.Key, members...)
+	}
+	return slog.Attr{Key: a.Key, Value: v}
 }

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -20,5 +21,16 @@ func TestDebugOnly(t *testing.T) {
 	debug.Warn("kept at debug")
 	if out := b.String(); !strings.Contains(out, "level=DEBUG") || !strings.Contains(out, "kept at debug") {
 		t.Fatalf("want the record at debug level, got %q", out)
+	}
+}
+
+// go-sdk's log lines may quote a URL it requested; no key in one is logged.
+func TestDebugOnlyRedactsURLs(t *testing.T) {
+	var b bytes.Buffer
+	l := slog.New(debugOnly{slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})})
+	const u = "http://127.0.0.1:1/mcp?api_key=s3cret"
+	l.With("endpoint", u).Warn("GET "+u+" failed", "error", errors.New(`Get "`+u+`": refused`), slog.Group("g", "url", u))
+	if out := b.String(); strings.Contains(out, "s3cret") || strings.Count(out, "http://127.0.0.1:1/…") != 4 {
+		t.Fatalf("logged %q", out)
 	}
 }

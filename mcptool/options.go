@@ -4,13 +4,14 @@ import (
 	"context"
 	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Transport names how a [Provider] reaches its server.
@@ -42,9 +43,9 @@ const (
 	// description are kept; the rest is cut, so a server cannot inflate
 	// every prompt that carries its tools.
 	DefaultMaxDescription = 2048
-	// DefaultMaxLineLength is the largest message, in bytes, read from a
-	// stdio server; a larger one fails the request it answers.
-	DefaultMaxLineLength = 16 << 20
+	// DefaultMaxMessageSize is the largest message, in bytes, a server may
+	// send; a larger one fails the request it answers.
+	DefaultMaxMessageSize = 16 << 20
 )
 
 // An Option configures a [Provider].
@@ -66,7 +67,7 @@ type config struct {
 	requestTimeout time.Duration
 	maxPages       int
 	maxDescription int
-	maxLineLength  int
+	maxMessageSize int
 	logger         *slog.Logger
 	callTimeoutSet bool
 	callTimeoutD   time.Duration
@@ -91,7 +92,7 @@ func defaults() config {
 		requestTimeout: DefaultRequestTimeout,
 		maxPages:       DefaultMaxPages,
 		maxDescription: DefaultMaxDescription,
-		maxLineLength:  DefaultMaxLineLength,
+		maxMessageSize: DefaultMaxMessageSize,
 	}
 }
 
@@ -105,7 +106,9 @@ func WithTransport(t Transport) Option { return func(c *config) { c.transport = 
 
 // WithHeaders adds HTTP headers sent with every request of either HTTP
 // transport (an Authorization header, say). Later calls add to earlier ones.
-// Header values never appear in logs or errors.
+// Header values never appear in logs or errors, and go only to the origin
+// of the server's URL: a redirect to another origin, or a legacy SSE
+// endpoint there, is refused with an error naming both, and nothing is sent.
 func WithHeaders(headers map[string]string) Option {
 	return func(c *config) {
 		if c.headers == nil {
@@ -116,7 +119,9 @@ func WithHeaders(headers map[string]string) Option {
 }
 
 // WithHTTPClient sets the HTTP client of the HTTP transports. The client is
-// not modified: headers are added by a copy that wraps its transport.
+// not modified: a copy wraps its transport, to add the headers, bound what
+// the server sends, and send nothing to another origin than the server's,
+// whatever the client's CheckRedirect would allow.
 func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.httpClient = client } }
 
 // WithToolFilter keeps, of the server's tools, those whose name the predicate
@@ -179,10 +184,15 @@ func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
 // (default [DefaultMaxDescription]).
 func WithMaxDescription(n int) Option { return func(c *config) { c.maxDescription = n } }
 
-// WithMaxLineLength sets the largest message in bytes read from a stdio
-// server (default [DefaultMaxLineLength]). A larger message fails the request
-// it answers with an error that says so; the session goes on.
-func WithMaxLineLength(n int) Option { return func(c *config) { c.maxLineLength = n } }
+// WithMaxMessageSize sets the largest message, in bytes, the server may send
+// (default [DefaultMaxMessageSize]), whatever carries it: a line from a
+// stdio server, a JSON body or a server-sent event over HTTP (every byte of
+// its lines counts). The client never holds much more than this of one
+// message. A larger message is read on without being kept, and the request
+// it answers fails with an error naming the server and the limit; a larger
+// notification or request from the server is dropped; the connection goes
+// on. A negative n means no limit; zero is refused at Connect.
+func WithMaxMessageSize(n int) Option { return func(c *config) { c.maxMessageSize = n } }
 
 // WithLogger sets the logger. Nothing a server sends is logged above debug
 // level, and no header value, environment value or command argument is

@@ -531,6 +531,7 @@ func TestConfigErrors(t *testing.T) {
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithAllowedTools()), "allowed tools"},
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithEnv(map[string]string{"A": "b"})), "env/dir"},
 		{mcptool.FromCommand("", nil, mcptool.WithName("files")), "command"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(0)), "max message size"},
 	} {
 		err := tc.p.Connect(ctx)
 		var ce *mcptool.ConfigError

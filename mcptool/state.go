@@ -74,8 +74,9 @@ func (p *Provider) setState(s State, err error) {
 
 // Reconnect configures how a provider rebuilds a lost connection: a stdio
 // server that exited is started again, an HTTP session the server forgot
-// (404, [mcp.ErrSessionMissing]) or whose stream broke is opened anew, and
-// the tools are listed again. Attempts are spaced by a delay that starts at
+// (404, [mcp.ErrSessionMissing]), whose stream broke, or which no longer
+// answers after a call's request was cut is opened anew, and the tools are
+// listed again. Attempts are spaced by a delay that starts at
 // MinDelay and doubles up to MaxDelay.
 type Reconnect struct {
 	// MaxAttempts bounds the attempts for one loss (default 5).

@@ -183,7 +183,7 @@ func TestConnectBadProtocolVersion(t *testing.T) {
 }
 
 func TestLineLimit(t *testing.T) {
-	p := raw(t, "", mcptool.WithMaxLineLength(4096))
+	p := raw(t, "", mcptool.WithMaxMessageSize(4096))
 	connect(t, p)
 	ctx := context.Background()
 	_, err := p.CallTool(ctx, "big", map[string]any{"size": 10000})

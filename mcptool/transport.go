@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"path"
@@ -26,6 +25,9 @@ func (p *Provider) transport(keeper *schemaKeeper) (mcp.Transport, error) {
 		}
 		return p.custom, nil
 	}
+	if c.maxMessageSize == 0 {
+		return nil, &ConfigError{Server: p.name, Option: "max message size", Err: errors.New("must not be zero")}
+	}
 	if p.command != "" || p.url == "" && c.transport == Stdio {
 		if p.command == "" {
 			return nil, &ConfigError{Server: p.name, Option: "command", Err: errors.New("empty command")}
@@ -35,9 +37,6 @@ func (p *Provider) transport(keeper *schemaKeeper) (mcp.Transport, error) {
 		}
 		if c.oauth != nil {
 			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("a command (stdio) server takes no OAuth; pass credentials with WithEnv")}
-		}
-		if c.maxLineLength == 0 {
-			return nil, &ConfigError{Server: p.name, Option: "max line length", Err: errors.New("must not be zero")}
 		}
 		stderr := c.stderr
 		if stderr == nil {
@@ -49,7 +48,7 @@ func (p *Provider) transport(keeper *schemaKeeper) (mcp.Transport, error) {
 			Env:           c.env,
 			Dir:           c.dir,
 			Stderr:        stderr,
-			MaxLineLength: c.maxLineLength,
+			MaxLineLength: c.maxMessageSize,
 			Logger:        c.logger,
 		}, nil
 	}
@@ -63,55 +62,20 @@ func (p *Provider) transport(keeper *schemaKeeper) (mcp.Transport, error) {
 	if len(c.env) > 0 || c.dir != "" {
 		return nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
 	}
-	client := keeper.client(httpClient(c.httpClient, c.headers))
+	// go-sdk's own cap on an event is off: the client's exchange bounds
+	// every message, where go-sdk's cap would end the connection.
+	client := p.httpClient(u, keeper)
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
-		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client, OAuthHandler: c.oauth}, nil
+		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: client, OAuthHandler: c.oauth, MaxEventSize: -1}, nil
 	case t == SSE || t == "":
 		if c.oauth != nil {
 			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
 		}
-		return &detached{&mcp.SSEClientTransport{Endpoint: p.url, HTTPClient: client}}, nil
+		return &detached{&mcp.SSEClientTransport{Endpoint: p.url, HTTPClient: client, MaxEventSize: -1}}, nil
 	default:
 		return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
-}
-
-// httpClient returns the client to use: base (or the default client) as it
-// is when there are no headers, else a copy whose transport adds them.
-func httpClient(base *http.Client, headers map[string]string) *http.Client {
-	if base == nil {
-		base = http.DefaultClient
-	}
-	if len(headers) == 0 {
-		return base
-	}
-	next := base.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	h := make(http.Header, len(headers))
-	for k, v := range headers {
-		h.Set(k, v)
-	}
-	c := *base
-	c.Transport = &headerTransport{headers: h, next: next}
-	return &c
-}
-
-// headerTransport adds fixed headers to every request, on a clone, as a
-// RoundTripper must not modify the request it is given.
-type headerTransport struct {
-	headers http.Header
-	next    http.RoundTripper
-}
-
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	for k, v := range t.headers {
-		req.Header[k] = v
-	}
-	return t.next.RoundTrip(req)
 }
 
 // detached gives a transport whose connection lives on the context passed to

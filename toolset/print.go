@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // String describes the server without a secret: see [ServerConfig].
@@ -26,7 +27,7 @@ func (s ServerConfig) String() string {
 		add("cwd", fmt.Sprintf("%q", s.Dir))
 	}
 	if s.URL != "" {
-		add("url", redactURL(s.URL))
+		add("url", redact.URL(s.URL))
 	}
 	if len(s.Headers) > 0 {
 		add("headers", "{"+maskedMap(s.Headers, ": ", ", ")+"}")
@@ -82,7 +83,7 @@ func (s ServerConfig) GoString() string {
 		add("Dir", fmt.Sprintf("%q", s.Dir))
 	}
 	if s.URL != "" {
-		add("URL", fmt.Sprintf("%q", redactURL(s.URL)))
+		add("URL", fmt.Sprintf("%q", redact.URL(s.URL)))
 	}
 	if s.Headers != nil {
 		add("Headers", "map[string]string{"+maskedMap(s.Headers, ":", ", ")+"}")
@@ -153,22 +154,4 @@ func maskedMap(m map[string]string, sep, join string) string {
 		keys[i] = fmt.Sprintf("%q%s%q", k, sep, "…")
 	}
 	return strings.Join(keys, join)
-}
-
-// redactURL keeps of u its scheme and host: credentials, a path (some
-// services put a key in it) and a query may all be secret.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "…"
-	}
-	out := u.Scheme + "://"
-	if u.User != nil {
-		out += "…@"
-	}
-	out += u.Host
-	if u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
-		out += "/…"
-	}
-	return out
 }

@@ -101,7 +101,8 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	case t.url != "":
 		u, err := url.Parse(t.url)
 		if err != nil || u.Host == "" {
-			return nil, usagef("--url %q is not a URL", t.url)
+			// Not echoed: a URL may carry a key.
+			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
 			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.Transport(t.transport),

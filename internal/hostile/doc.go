@@ -11,7 +11,10 @@
 //   - [ServeIfChild] turns a re-executed test binary into the server, in the
 //     mode named by the [ChildEnv] variable, so a test needs nothing but
 //     "go test" to start a stdio server that misbehaves;
-//   - [Handler] serves a mode over streamable HTTP (JSON answers).
+//   - [Server.Handler] serves a mode over HTTP: streamable HTTP with JSON
+//     answers, or the mode's own misbehaviour at the HTTP level (a redirect
+//     to the origin [Server.SetElsewhere] gave, event streams, the legacy
+//     SSE transport); [Start] serves one on loopback for a test.
 //
 // The JSON-RPC is written by hand rather than with go-sdk's server, which
 // would never send what these modes send. A mode is looked up by name

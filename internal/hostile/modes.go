@@ -3,6 +3,7 @@ package hostile
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 )
@@ -49,6 +50,13 @@ var modes = map[string]mode{
 	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
 	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
 	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+
+	// HTTP and SSE trust (http.go; over HTTP only, see Server.Handler).
+	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at the origin of SetElsewhere", http: redirect},
+	"events":        {doc: "answers each POSTed request with an event stream, the answer one event", http: func(s *Server) http.Handler { return posts(s, true) }},
+	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
+	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
+	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
 
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},

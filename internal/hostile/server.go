@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 )
@@ -24,12 +25,14 @@ func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
 // request and may answer it (handled), or leave it to the well-behaved
 // default; serve, if set, replaces the whole line loop, for misbehaviour
 // below JSON-RPC (a server that stops reading, say); stderr, if set, is a
-// line a server process writes to its stderr as it starts.
+// line a server process writes to its stderr as it starts; http, if set,
+// replaces [Server.Handler], for misbehaviour at the HTTP level.
 type mode struct {
 	doc    string
 	answer func(s *Server, req *Request) (reply string, handled bool)
 	serve  func(s *Server, r io.Reader, w io.Writer) error
 	stderr string
+	http   func(s *Server) http.Handler
 }
 
 // Modes returns the name and a one-line description of every mode, sorted
@@ -51,9 +54,10 @@ type Server struct {
 	mode *mode
 	name string
 
-	mu     sync.Mutex
-	counts map[string]int
-	wmu    sync.Mutex
+	mu        sync.Mutex
+	counts    map[string]int
+	elsewhere string
+	wmu       sync.Mutex
 }
 
 // New returns a server in the named mode, or an error naming the modes
@@ -114,9 +118,7 @@ func (s *Server) Handle(line []byte) (reply string, ok bool) {
 	if json.Unmarshal(line, &req) != nil {
 		return "", false
 	}
-	s.mu.Lock()
-	s.counts[req.Method]++
-	s.mu.Unlock()
+	s.count(req.Method)
 	if s.mode.answer != nil {
 		if reply, handled := s.mode.answer(s, &req); handled {
 			return reply, reply != ""
@@ -126,6 +128,26 @@ func (s *Server) Handle(line []byte) (reply string, ok bool) {
 		return "", false
 	}
 	return wellBehaved(&req), true
+}
+
+// SetElsewhere sets the base URL (scheme and host) of another origin,
+// where the modes that send a client away send it.
+func (s *Server) SetElsewhere(base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.elsewhere = base
+}
+
+func (s *Server) elsewhereURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.elsewhere
+}
+
+func (s *Server) count(method string) {
+	s.mu.Lock()
+	s.counts[method]++
+	s.mu.Unlock()
 }
 
 // Result is the JSON-RPC answer to id with result v (a json.RawMessage is

@@ -3,6 +3,7 @@ package hostile
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -41,9 +42,10 @@ func call(req *Request) string {
 	text := fmt.Sprint(args["text"])
 	switch name {
 	case "big":
-		// The id last, as the TypeScript SDK writes it.
 		n, _ := args["size"].(float64)
-		return fmt.Sprintf(`{"result":{"content":[{"type":"text","text":"%s"}]},"jsonrpc":"2.0","id":%s}`, strings.Repeat("a", int(n)), req.ID)
+		var answer strings.Builder
+		io.Copy(&answer, big(req.ID, int64(n)))
+		return answer.String()
 	case "env":
 		text = strings.Join(os.Environ(), "\n")
 	case "cwd":

@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpbridge/mcpbridge/internal/idscan"
 )
 
 const (
@@ -87,18 +89,18 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 }
 
 // discard consumes the rest of an oversized line, already read up to and
-// including frag, feeding everything through an idScanner so that the
+// including frag, feeding everything through an idscan.Scanner so that the
 // request it answers can still be failed. Only bufio's buffer is used.
 func (r *frameReader) discard(frag []byte, final bool) *oversized {
-	var sc idScanner
-	sc.feed(r.buf)
-	sc.feed(frag)
+	var sc idscan.Scanner
+	sc.Feed(r.buf)
+	sc.Feed(frag)
 	size := int64(len(r.buf) + len(frag))
 	r.buf = r.buf[:0]
 	for !final {
 		var err error
 		frag, err = r.br.ReadSlice('\n')
-		sc.feed(frag)
+		sc.Feed(frag)
 		size += int64(len(frag))
 		// On EOF or another error the line is cut short; report what was
 		// seen, and the error comes again on the next read.
@@ -107,7 +109,7 @@ func (r *frameReader) discard(frag []byte, final bool) *oversized {
 	if len(frag) > 0 && frag[len(frag)-1] == '\n' {
 		size--
 	}
-	id, hasID, isRequest := sc.result()
+	id, hasID, isRequest := sc.Result()
 	return &oversized{size: size, id: id, hasID: hasID, isRequest: isRequest}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/mcpbridge/mcpbridge/internal/idscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -82,10 +83,10 @@ func (in *inbound) message(raw []byte) {
 		in.sink.deliver(m)
 		return
 	}
-	var sc idScanner
-	sc.feed(raw)
-	id, hasID, isRequest := sc.result()
-	if !hasID || !sc.isJSONRPC() {
+	var sc idscan.Scanner
+	sc.Feed(raw)
+	id, hasID, isRequest := sc.Result()
+	if !hasID || !sc.IsJSONRPC() {
 		in.sink.skip(raw, err)
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/idscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -158,10 +159,10 @@ func FuzzInbound(f *testing.F) {
 			if over != nil {
 				hasID = over.hasID
 			} else {
-				var sc idScanner
-				sc.feed(line)
-				_, hasID, _ = sc.result()
-				hasID = hasID && sc.isJSONRPC()
+				var sc idscan.Scanner
+				sc.Feed(line)
+				_, hasID, _ = sc.Result()
+				hasID = hasID && sc.IsJSONRPC()
 			}
 			if hasID && (len(answers) != 1 || answers[0] == "-") {
 				t.Fatalf("line %.80q has an id but got answers %v", line, answers)

@@ -192,7 +192,7 @@ func (h *AuthorizationCode) TokenSource(ctx context.Context) (oauth2.TokenSource
 // Authorize implements go-sdk's auth.OAuthHandler. A usable token in the
 // [TokenStore] for this server is used without asking the user.
 func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	key := "authorization_code " + redactURL(req.URL)
+	key := "authorization_code " + serverKey(req.URL)
 	h.mu.Lock()
 	h.key, h.stepUp = key, resp.StatusCode == http.StatusForbidden
 	h.stored = nil
@@ -315,4 +315,12 @@ func classifySDKError(err error) error {
 		out.Step = StepAuthorization // state, iss
 	}
 	return out
+}
+
+// serverKey names the server at u in the token store: its URL without user
+// info, query or fragment.
+func serverKey(u *url.URL) string {
+	c := *u
+	c.User, c.RawQuery, c.Fragment = nil, "", ""
+	return c.String()
 }

@@ -13,6 +13,8 @@ import (
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // grantFunc returns the token request that obtains a new token for the
@@ -73,7 +75,7 @@ func (h *grantHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	defer io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	log := h.opts.logger().With("mechanism", h.mechanism, "server", redactURL(req.URL))
+	log := h.opts.logger().With("mechanism", h.mechanism, "server", redact.URL(req.URL.String()))
 
 	ch, err := parseChallenge(resp)
 	if err != nil {
@@ -202,11 +204,4 @@ func bearerToken(req *http.Request) string {
 		return strings.TrimSpace(a[i+1:])
 	}
 	return ""
-}
-
-// redactURL drops user info and query from u for logs.
-func redactURL(u *url.URL) string {
-	c := *u
-	c.User, c.RawQuery, c.Fragment = nil, "", ""
-	return c.String()
 }

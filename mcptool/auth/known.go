@@ -25,7 +25,7 @@ type known struct {
 // discover returns what is known of the server req went to, discovering it
 // if need be. A 401 that refused a token forgets what was known.
 func (k *known) discover(ctx context.Context, o *Options, req *http.Request, resp *http.Response, ch challenge) (key string, _ *serverInfo, _ error) {
-	key = redactURL(req.URL) + " " + ch.metadataURL
+	key = serverKey(req.URL) + " " + ch.metadataURL
 	k.mu.Lock()
 	info := k.servers[key]
 	if resp.StatusCode == http.StatusUnauthorized && bearerToken(req) != "" {

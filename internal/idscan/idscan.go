@@ -1,4 +1,8 @@
-package stdio
+// Package idscan finds the id of a JSON-RPC message that streams by in
+// pieces, without keeping the message. It serves the transports that
+// discard a message, over their size limit (a stdio line, a server-sent
+// event) or undecodable, yet must still fail the request it answers.
+package idscan
 
 import (
 	"bytes"
@@ -8,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// idScanner finds the top-level "id" member of a JSON object fed to it in
+// A Scanner finds the top-level "id" member of a JSON object fed to it in
 // pieces, without keeping the object. It exists for oversized messages: the
 // bytes are being discarded as they stream by, yet the id is needed to fail
 // the request they answer. The id may come anywhere, even after a "result"
@@ -19,7 +23,7 @@ import (
 // It also notes a top-level string "method", which marks the message as a
 // request from the server rather than a response, and a top-level
 // "jsonrpc":"2.0", which marks it as JSON-RPC.
-type idScanner struct {
+type Scanner struct {
 	state    scanState
 	depth    int  // nesting depth in sNested; 1 is the top-level object
 	inString bool // inside a string; role says what it is
@@ -72,8 +76,8 @@ const (
 // and need not be kept.
 const maxScanToken = 256
 
-// feed scans the next piece of the message.
-func (s *idScanner) feed(p []byte) {
+// Feed scans the next piece of the message.
+func (s *Scanner) Feed(p []byte) {
 	for i := 0; i < len(p); i++ {
 		if s.state == sDone {
 			return
@@ -91,18 +95,18 @@ func (s *idScanner) feed(p []byte) {
 	}
 }
 
-// result reports the top-level id, if the message had a number or string
+// Result reports the top-level id, if the message had a number or string
 // one, and whether it had a top-level string "method".
-func (s *idScanner) result() (id jsonrpc.ID, ok, isRequest bool) {
+func (s *Scanner) Result() (id jsonrpc.ID, ok, isRequest bool) {
 	return s.id, s.hasID, s.hasMethod
 }
 
-// isJSONRPC reports whether the message had a top-level "jsonrpc":"2.0".
-func (s *idScanner) isJSONRPC() bool { return s.hasVersion }
+// IsJSONRPC reports whether the message had a top-level "jsonrpc":"2.0".
+func (s *Scanner) IsJSONRPC() bool { return s.hasVersion }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
-func (s *idScanner) step(b byte) {
+func (s *Scanner) step(b byte) {
 	if s.inString {
 		switch {
 		case s.escaped:
@@ -187,7 +191,7 @@ func (s *idScanner) step(b byte) {
 	}
 }
 
-func (s *idScanner) startValue(b byte) {
+func (s *Scanner) startValue(b byte) {
 	if isSpace(b) {
 		return
 	}
@@ -219,13 +223,13 @@ func (s *idScanner) startValue(b byte) {
 	}
 }
 
-func (s *idScanner) startString(r strRole) {
+func (s *Scanner) startString(r strRole) {
 	s.inString, s.escaped, s.role = true, false, r
 	s.buf, s.bufLong = s.buf[:0], false
 }
 
 // keep records a byte of a member name or of the id.
-func (s *idScanner) keep(b byte) {
+func (s *Scanner) keep(b byte) {
 	if s.role == roleSkip && s.state != sNumber {
 		return
 	}
@@ -236,7 +240,7 @@ func (s *idScanner) keep(b byte) {
 	s.buf = append(s.buf, b)
 }
 
-func (s *idScanner) endString() {
+func (s *Scanner) endString() {
 	switch s.role {
 	case roleKey:
 		s.key = keyOther
@@ -273,7 +277,7 @@ func (s *idScanner) endString() {
 	}
 }
 
-func (s *idScanner) setID(v any) {
+func (s *Scanner) setID(v any) {
 	if id, err := jsonrpc.MakeID(v); err == nil && id.IsValid() {
 		s.id, s.hasID = id, true
 	}

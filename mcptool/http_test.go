@@ -1,0 +1,314 @@
+package mcptool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/oauth2"
+
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// elsewhere is a server at another origin that counts the requests that
+// reach it, and answers none.
+type elsewhere struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func newElsewhere(t *testing.T) *elsewhere {
+	e := &elsewhere{}
+	e.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		e.seen = append(e.seen, r.Method+" "+r.URL.String()+" "+r.Header.Get("Authorization"))
+		e.mu.Unlock()
+		http.Error(w, "nothing here", http.StatusTeapot)
+	}))
+	t.Cleanup(e.Close)
+	return e
+}
+
+func (e *elsewhere) requests() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.seen...)
+}
+
+// staticToken is an OAuth handler that holds a token already.
+type staticToken string
+
+func (s staticToken) TokenSource(context.Context) (oauth2.TokenSource, error) {
+	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: string(s)}), nil
+}
+
+func (staticToken) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("no flow")
+}
+
+// authorizing is a caller's own transport that adds a credential.
+type authorizing struct{}
+
+func (authorizing) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer s3cret")
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// No credential, and no request, reaches an origin the host did not
+// configure: not through a redirect (configured headers, an OAuth token,
+// the caller's own client alike), nor through the endpoint a legacy SSE
+// stream names. The refusal names both origins and not the secrets.
+func TestCredentialsStayAtTheirOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode, path string
+		opts             []mcptool.Option
+	}{
+		{"redirect with headers", "redirect", "/mcp", []mcptool.Option{mcptool.WithHeaders(map[string]string{"Authorization": "Bearer s3cret", "X-Api-Key": "s3cret"})}},
+		{"redirect with an OAuth token", "redirect", "/mcp", []mcptool.Option{mcptool.WithOAuth(staticToken("s3cret"))}},
+		{"redirect with the caller's client", "redirect", "/mcp", []mcptool.Option{mcptool.WithHTTPClient(&http.Client{Transport: authorizing{}})}},
+		{"SSE endpoint elsewhere", "sse-elsewhere", "/sse", []mcptool.Option{mcptool.WithHeaders(map[string]string{"Authorization": "Bearer s3cret"})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := newElsewhere(t)
+			s, srv := hostile.Start(t, tc.mode)
+			s.SetElsewhere(other.URL)
+			p := mcptool.FromURL(srv.URL+tc.path+"?api_key=s3cret", append(tc.opts, mcptool.WithName("hostile"))...)
+			t.Cleanup(func() { p.Close() })
+			err := p.Connect(context.Background())
+			var te *mcptool.TransportError
+			if !errors.As(err, &te) || te.Retryable {
+				t.Fatalf("got %v; want a TransportError that is not retryable", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, srv.URL) || !strings.Contains(msg, other.URL) || !strings.Contains(msg, `server "hostile"`) {
+				t.Errorf("the error does not name the server and both origins: %v", err)
+			}
+			if strings.Contains(msg, "s3cret") {
+				t.Errorf("the error shows a secret: %v", err)
+			}
+			if got := other.requests(); len(got) > 0 {
+				t.Errorf("the other origin was sent %q", got)
+			}
+		})
+	}
+}
+
+// A redirect within the server's own origin is followed, with the headers.
+func TestSameOriginRedirectFollowed(t *testing.T) {
+	s, err := hostile.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var auth []string
+	mux := http.NewServeMux()
+	mux.Handle("/old", http.RedirectHandler("/mcp", http.StatusPermanentRedirect))
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		s.Handler().ServeHTTP(w, r)
+	}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	p := mcptool.FromURL(srv.URL+"/old", mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken"}))
+	t.Cleanup(func() { p.Close() })
+	connect(t, p)
+	if got, err := p.CallTool(context.Background(), "echo", map[string]any{"text": "moved"}); err != nil || got != "moved" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range auth {
+		if a != "Bearer t0ken" {
+			t.Fatalf("a request reached the new path with Authorization %q", a)
+		}
+	}
+}
+
+// A message over the size limit fails the call that awaits it, naming the
+// server and the limit, whatever carries it (a JSON body, an event of a
+// POST's stream, the legacy SSE stream); the client never holds much more
+// than the limit of it (it allocates a few times the limit in all, where
+// go-sdk alone read the whole message into memory), and the connection
+// goes on.
+func TestHTTPMessageSizeLimit(t *testing.T) {
+	const limit, size = 1 << 20, 64 << 20
+	for _, tc := range []struct{ name, mode, path string }{
+		{"JSON body", "", "/mcp"},
+		{"event stream", "events", "/mcp"},
+		{"legacy SSE", "sse", "/sse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, srv := hostile.Start(t, tc.mode)
+			p := mcptool.FromURL(srv.URL+tc.path, mcptool.WithName("hostile"), mcptool.WithMaxMessageSize(limit))
+			t.Cleanup(func() { p.Close() })
+			connect(t, p)
+			ctx := context.Background()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := p.CallTool(ctx, "big", map[string]any{"size": size})
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), `server "hostile"`) || !strings.Contains(err.Error(), "1048576-byte") {
+				t.Fatalf("got %v; want an error naming the server and the limit", err)
+			}
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 16*limit {
+				t.Errorf("a %d-byte message under a %d-byte limit allocated %d bytes", size, limit, grew)
+			}
+			if got, err := p.CallTool(ctx, "echo", map[string]any{"text": "still here"}); err != nil || got != "still here" {
+				t.Fatalf("after the oversized message: %q, %v", got, err)
+			}
+		})
+	}
+}
+
+// restartable is a streamable HTTP server restarted in place: a new go-sdk
+// server, which knows none of the old one's sessions, takes over the
+// address, and the old one's connections are cut.
+type restartable struct {
+	*httptest.Server
+	handler atomic.Pointer[http.Handler]
+	server  *mcp.Server
+	opts    *mcp.StreamableHTTPOptions
+	began   chan struct{} // a call to "wait" reached the first server
+	died    chan struct{} // closed as the first server goes
+}
+
+func newRestartable(t *testing.T, opts *mcp.StreamableHTTPOptions) *restartable {
+	r := &restartable{opts: opts, began: make(chan struct{}, 1), died: make(chan struct{})}
+	r.serve(1)
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		(*r.handler.Load()).ServeHTTP(w, req)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+// restart makes the second server answer, cuts every connection, and ends
+// the first server's sessions, as the exit of its process would.
+func (r *restartable) restart() {
+	old := r.server
+	r.serve(2)
+	r.CloseClientConnections()
+	close(r.died)
+	for _, ss := range slices.Collect(old.Sessions()) {
+		ss.Close()
+	}
+}
+
+// serve makes server number gen the one answering. Its tools "wait"
+// (read-only) and "write" answer at once, but on the first server only when
+// the call ends or the server goes.
+func (r *restartable) serve(gen int) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "restartable", Version: "1"}, nil)
+	wait := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if gen == 1 {
+			// Progress opens an event stream's answer before the cut, so
+			// that what breaks is the stream (a JSON answer is not begun).
+			if token := req.Params.GetProgressToken(); token != nil {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: "waiting"})
+			}
+			r.began <- struct{}{}
+			select {
+			case <-ctx.Done():
+			case <-r.died:
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("answered by server %d", gen)}}}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, wait)
+	s.AddTool(&mcp.Tool{Name: "write", InputSchema: json.RawMessage(`{"type":"object"}`)}, wait)
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, r.opts)
+	r.server = s
+	r.handler.Store(&h)
+}
+
+// A read-only call in flight when the server restarts is sent again on the
+// rebuilt connection, whether the cut breaks the event stream of its answer
+// (go-sdk: "request terminated without response") or its POST (an EOF);
+// any other call fails saying its outcome is unknown, and the connection
+// is rebuilt all the same.
+func TestHTTPRestartResendsReadOnlyCall(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opts *mcp.StreamableHTTPOptions
+	}{
+		{"event streams", nil},
+		{"JSON bodies", &mcp.StreamableHTTPOptions{JSONResponse: true}},
+	} {
+		for _, tool := range []string{"wait", "write"} {
+			t.Run(mode.name+", "+tool, func(t *testing.T) {
+				srv := newRestartable(t, mode.opts)
+				ready := make(chan struct{}, 4)
+				p := mcptool.FromURL(srv.URL, fastReconnect, mcptool.WithStateChange(func(st mcptool.State, _ error) {
+					if st == mcptool.StateReady {
+						ready <- struct{}{}
+					}
+				}))
+				t.Cleanup(func() { p.Close() })
+				connect(t, p)
+				<-ready
+				type answer struct {
+					text string
+					err  error
+				}
+				done := make(chan answer, 1)
+				go func() {
+					text, err := p.CallTool(context.Background(), tool, nil)
+					done <- answer{text, err}
+				}()
+				<-srv.began
+				srv.restart()
+				got := <-done
+				if tool == "wait" {
+					if got.err != nil || got.text != "answered by server 2" {
+						t.Fatalf("got %q, %v; want the call sent again to the restarted server", got.text, got.err)
+					}
+					return
+				}
+				var te *mcptool.TransportError
+				if !errors.As(got.err, &te) || !te.OutcomeUnknown {
+					t.Fatalf("got %q, %v; want a TransportError saying the outcome is unknown", got.text, got.err)
+				}
+				<-ready
+				if text, err := p.CallTool(context.Background(), "write", nil); err != nil || text != "answered by server 2" {
+					t.Fatalf("after the restart: %q, %v", text, err)
+				}
+			})
+		}
+	}
+}
+
+// A key in the server's URL shows neither in the error of a connection that
+// failed nor in the log, at any level.
+func TestURLSecretsRedacted(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close() // nothing listens there now
+	var log syncBuffer
+	p := mcptool.FromURL(base+"/mcp/path-s3cret?api_key=s3cret", mcptool.WithName("gone"),
+		mcptool.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	err := p.Connect(context.Background())
+	if err == nil || !strings.Contains(err.Error(), base+"/…") {
+		t.Fatalf("got %v; want an error showing the URL redacted", err)
+	}
+	for what, text := range map[string]string{"the error": err.Error(), "the log": log.String()} {
+		if strings.Contains(text, "s3cret") {
+			t.Errorf("%s shows the secret: %s", what, text)
+		}
+	}
+}
