@@ -1,6 +1,7 @@
 # The test command of the README: installs what the tests need into .cache/
 # (ignored by git), then vets, checks formatting, runs every test with the
-# race detector, and runs the official MCP client conformance suite against
+# race detector, fuzzes every parser of what a server or a config sends for
+# a few seconds each, and runs the official MCP client conformance suite against
 # conformance/client (see conformance/README.md). CI runs exactly this
 # through .ci/run.
 
@@ -19,6 +20,7 @@ CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 	$(run-conformance)
 
 # conformance runs the conformance suite alone (conformance/run.sh also
@@ -62,7 +64,10 @@ bench:
 # after another: a bounded run for CI.
 FUZZTIME ?= 10s
 FUZZ += ./internal/stdio:FuzzInbound
-FUZZ += ./internal/stdio:FuzzIDScanner
+FUZZ += ./internal/idscan:FuzzIDScanner
+FUZZ += ./mcptool:FuzzEventStream
+FUZZ += ./toolset:FuzzParse
+FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer
 FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate

@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -76,7 +76,7 @@ func describeServers(cfg *toolset.Config) string {
 		}
 		what := "the command " + sc.Command
 		if sc.URL != "" {
-			what = "the URL " + urlOrigin(sc.URL)
+			what = "the URL " + redact.URL(sc.URL)
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", untrusted.Line(sc.Name), untrusted.Line(what)))
 	}
@@ -111,14 +111,4 @@ func remember(file, hash, path string) error {
 	}
 	_, err = fmt.Fprintf(f, "%s %s\n", hash, path)
 	return errors.Join(err, f.Close())
-}
-
-// urlOrigin is a URL's scheme, host and path: enough to judge it, nothing
-// of the credentials a query or user info may hold.
-func urlOrigin(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(not a URL)"
-	}
-	return u.Scheme + "://" + u.Host + u.Path
 }
