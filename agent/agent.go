@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -325,13 +324,14 @@ func (v *view) names() []string {
 }
 
 // explain says in words what a failed call means for the model, and whether
-// going on is pointless.
+// going on is pointless. What a failure means is the error's to say
+// ([tool.OutcomeUnknown], [tool.Fatal], [tool.Retryable], and Timeout as
+// net.Error has it), whoever made it.
 func explain(name string, err error) (text string, fatal bool) {
 	var (
-		failed    *tool.FailedError
-		refused   *tool.RefusedError
-		transport *mcptool.TransportError
-		config    *mcptool.ConfigError
+		failed  *tool.FailedError
+		refused *tool.RefusedError
+		timeout interface{ Timeout() bool }
 	)
 	switch {
 	case errors.Is(err, tool.ErrUnserved):
@@ -340,15 +340,13 @@ func explain(name string, err error) (text string, fatal bool) {
 		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
 	case errors.As(err, &failed):
 		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
-	case errors.As(err, &transport) && transport.OutcomeUnknown:
+	case errors.As(err, &timeout) && timeout.Timeout():
+		return fmt.Sprintf("The tool did not answer in time and was cancelled; whether it ran is unknown. (%v)", err), false
+	case tool.OutcomeUnknown(err):
 		return "The connection to the tool's server was lost during the call, so whether the tool ran is unknown. Check its effect before calling it again.", false
-	case errors.As(err, &transport) && transport.Timeout:
-		return fmt.Sprintf("The tool did not answer in time and was cancelled; its outcome is unknown. (%v)", transport.Err), false
-	case errors.As(err, &config):
-		return "The tool is misconfigured on the host and cannot run.", true
-	case errors.As(err, &transport) && !transport.Retryable:
-		return "The tool's server cannot be reached.", true
-	case errors.As(err, &transport):
+	case tool.Fatal(err):
+		return "The tool cannot be used: its server cannot be reached, or it is misconfigured on the host.", true
+	case tool.Retryable(err):
 		return "The tool's server could not be reached just now; the call did not complete. Try again or do without it.", false
 	}
 	return fmt.Sprintf("The call failed: %v", err), false

@@ -227,9 +227,18 @@ func TestFailuresReachTheModel(t *testing.T) {
 	}
 }
 
+// lostError is a failure of a handler of the host's own, which says what it
+// means by the methods package tool reads.
+type lostError struct{}
+
+func (lostError) Error() string        { return "the line went dead" }
+func (lostError) OutcomeUnknown() bool { return true }
+
+// Proves that what a failure means is the error's to say, whoever made it:
+// the agent knows no handler's error types.
 func TestOutcomeUnknownReachesTheModel(t *testing.T) {
 	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, &mcptool.TransportError{Server: "s", Op: "tools/call", OutcomeUnknown: true, Err: errors.New("EOF")}
+		return tool.Result{}, fmt.Errorf("paying: %w", lostError{})
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{calls(tc("1", "pay", `{}`)), answer("checked")}}
 	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Handler: lost}}})

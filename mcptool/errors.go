@@ -19,30 +19,43 @@ import (
 
 // A TransportError says the server could not be reached or the connection
 // failed: it would not start, it exited, the HTTP request failed, no answer
-// came in time. Retryable reports whether trying again (on a new connection,
-// if the old one is gone) may help; a refused credential, say, will not.
+// came in time. Its methods say what the failure means ([tool.Retryable],
+// [tool.OutcomeUnknown], [tool.Fatal] read them through any wrapping).
 type TransportError struct {
 	// Server is the provider's name for the server.
 	Server string
 	// Op is what was being done: "connect", or a method and its subject,
 	// such as `tools/call "add_note"`.
 	Op string
-	// Retryable reports whether a retry may succeed.
-	Retryable bool
-	// Timeout reports whether the error is a deadline this package set
-	// (the connect, request or call timeout) passing.
-	Timeout bool
-	// OutcomeUnknown reports that the connection was lost while a tool call
-	// was in flight, so the tool may or may not have run. The call is not
-	// resent, since running a tool that is not idempotent twice may do harm;
-	// Retryable is false for the same reason.
-	OutcomeUnknown bool
 	// Err is the cause.
 	Err error
+
+	retryable, timeout, outcomeUnknown bool
 }
 
 func (e *TransportError) Error() string { return format(e.Server, e.Op, e.Err) }
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// Retryable reports whether trying again (on a new connection, if the old
+// one is gone) may help; a refused credential, say, will not.
+func (e *TransportError) Retryable() bool { return e.retryable }
+
+// Timeout reports whether the error is a deadline this package set (the
+// connect, request or call timeout) passing. A call that timed out was
+// cancelled on the wire; whether the tool ran is unknown.
+func (e *TransportError) Timeout() bool { return e.timeout }
+
+// OutcomeUnknown reports that the tool may or may not have run: the
+// connection was lost while the call was in flight (and the call was not
+// resent, since running a tool that is not idempotent twice may do harm:
+// Retryable is false), or the call timed out.
+func (e *TransportError) OutcomeUnknown() bool {
+	return e.outcomeUnknown || e.timeout && strings.HasPrefix(e.Op, "tools/call")
+}
+
+// Fatal reports whether the server cannot be reached in a way no retry
+// mends, so an agent should stop rather than call it again.
+func (e *TransportError) Fatal() bool { return !e.retryable && !e.OutcomeUnknown() }
 
 // A ProtocolError says the server answered, but not as the protocol allows:
 // a JSON-RPC error, a malformed result, an unsupported negotiated protocol
@@ -77,6 +90,9 @@ func (e *ConfigError) Error() string {
 	return format(e.Server, "option "+e.Option, e.Err)
 }
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Fatal reports true: no call succeeds until the setting is mended.
+func (e *ConfigError) Fatal() bool { return true }
 
 // A SchemaError says a tool's schema could not be used, or a value broke it:
 // for an output schema, a successful result whose structured content does not
@@ -137,7 +153,7 @@ func classify(server, op string, err error, expired bool) error {
 		case codeRejected, codeServerClosing, codeClientClosing:
 			// go-sdk's own codes for a request the transport could not
 			// deliver, not an answer from the server.
-			return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
+			return &TransportError{Server: server, Op: op, retryable: retryable(err), Err: err}
 		}
 		return &ProtocolError{Server: server, Op: op, Code: wire.Code, Err: err}
 	}
@@ -151,13 +167,13 @@ func classify(server, op string, err error, expired bool) error {
 		return &ProtocolError{Server: server, Op: op, Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) && expired {
-		return &TransportError{Server: server, Op: op, Retryable: true, Timeout: true, Err: err}
+		return &TransportError{Server: server, Op: op, retryable: true, timeout: true, Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// The caller's own cancellation is not the server's failure.
 		return &cancelled{server: server, op: op, err: err}
 	}
-	return &TransportError{Server: server, Op: op, Retryable: retryable(err), Err: err}
+	return &TransportError{Server: server, Op: op, retryable: retryable(err), Err: err}
 }
 
 // cancelled is a request the caller's context ended, named.

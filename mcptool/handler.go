@@ -194,7 +194,7 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 	}
 	var te *TransportError
 	errors.As(err, &te) // lostExchange holds only for a TransportError
-	return nil, &TransportError{Server: p.name, Op: op.String(), OutcomeUnknown: true,
+	return nil, &TransportError{Server: p.name, Op: op.String(), outcomeUnknown: true,
 		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
 }
 
@@ -280,7 +280,7 @@ func (p *Provider) progressed(_ context.Context, req *mcp.ProgressNotificationCl
 // stream of its answer was cut.
 func lostExchange(ctx context.Context, err error) bool {
 	var te *TransportError
-	return errors.As(err, &te) && !te.Timeout && ctx.Err() == nil && connectionGone(err)
+	return errors.As(err, &te) && !te.Timeout() && ctx.Err() == nil && connectionGone(err)
 }
 
 // connectionGone reports whether err says the connection, or the exchange

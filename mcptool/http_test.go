@@ -90,7 +90,7 @@ func TestCredentialsStayAtTheirOrigin(t *testing.T) {
 			t.Cleanup(func() { p.Close() })
 			err := p.Connect(context.Background())
 			var te *mcptool.TransportError
-			if !errors.As(err, &te) || te.Retryable {
+			if !errors.As(err, &te) || te.Retryable() {
 				t.Fatalf("got %v; want a TransportError that is not retryable", err)
 			}
 			msg := err.Error()
@@ -281,7 +281,7 @@ func TestHTTPRestartResendsReadOnlyCall(t *testing.T) {
 					return
 				}
 				var te *mcptool.TransportError
-				if !errors.As(got.err, &te) || !te.OutcomeUnknown {
+				if !errors.As(got.err, &te) || !te.OutcomeUnknown() {
 					t.Fatalf("got %q, %v; want a TransportError saying the outcome is unknown", got.text, got.err)
 				}
 				<-ready

@@ -74,7 +74,7 @@ func TestReconnectAfterServerDies(t *testing.T) {
 	ctx := context.Background()
 	_, err := p.CallTool(ctx, "exit", nil)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.OutcomeUnknown {
+	if !errors.As(err, &te) || !te.OutcomeUnknown() {
 		t.Fatalf("the interrupted call: %v; want OutcomeUnknown", err)
 	}
 	eventually(t, "the provider to reconnect", func() bool {
@@ -113,7 +113,7 @@ func TestCallsWhileReconnecting(t *testing.T) {
 	})
 	_, err := p.CallTool(context.Background(), "echo", nil)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Retryable || !strings.Contains(err.Error(), "being rebuilt") || !strings.Contains(err.Error(), "exit status 4") {
+	if !errors.As(err, &te) || !te.Retryable() || !strings.Contains(err.Error(), "being rebuilt") || !strings.Contains(err.Error(), "exit status 4") {
 		t.Fatalf("got %v; want a retryable error saying the connection is being rebuilt and why", err)
 	}
 	p.Close() // returns although the next attempt is an hour away
@@ -178,7 +178,7 @@ func TestCallTimeoutExtendedByProgress(t *testing.T) {
 	// One step longer than the bound: cancelled, on the wire too.
 	_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 10000}`))
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+	if !errors.As(err, &te) || !te.Timeout() || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
 		t.Fatalf("got %v; want a timeout naming server and tool", err)
 	}
 	eventually(t, "notifications/cancelled at the server", func() bool { return c.get("notifications/cancelled") == 1 })
@@ -263,7 +263,7 @@ func TestCallErrorOnLiveConnection(t *testing.T) {
 	connect(t, p)
 	_, err := p.CallTool(context.Background(), "list_notes", nil)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || te.OutcomeUnknown {
+	if !errors.As(err, &te) || te.OutcomeUnknown() {
 		t.Fatalf("got %v; want a TransportError with a known outcome", err)
 	}
 	if !p.Connected() {

@@ -353,9 +353,9 @@ func (p *Provider) live(op operation) (*session, error) {
 		why = explain(s.conn, mcp.ErrConnectionClosed)
 	}
 	if state == StateReconnecting {
-		return nil, &TransportError{Server: p.name, Op: op.String(), Retryable: true, Err: fmt.Errorf("the connection was lost and is being rebuilt: %w", why)}
+		return nil, &TransportError{Server: p.name, Op: op.String(), retryable: true, Err: fmt.Errorf("the connection was lost and is being rebuilt: %w", why)}
 	}
-	return nil, &TransportError{Server: p.name, Op: op.String(), Retryable: true, Err: fmt.Errorf("the connection was lost: %w", why)}
+	return nil, &TransportError{Server: p.name, Op: op.String(), retryable: true, Err: fmt.Errorf("the connection was lost: %w", why)}
 }
 
 // request runs fn under the timeout d (none if d <= 0) and names its

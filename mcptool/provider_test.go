@@ -551,7 +551,7 @@ func TestTransportErrorUnreachable(t *testing.T) {
 	p := mcptool.FromURL(url+"/mcp", mcptool.WithName("gone"))
 	err := p.Connect(context.Background())
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || te.Server != "gone" || !te.Retryable {
+	if !errors.As(err, &te) || te.Server != "gone" || !te.Retryable() {
 		t.Fatalf("got %v; want a retryable TransportError naming the server", err)
 	}
 }
@@ -560,7 +560,7 @@ func TestRequestTimeout(t *testing.T) {
 	p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
 	_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 50, "delay_ms": 1000}`))
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+	if !errors.As(err, &te) || !te.Timeout() || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
 		t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
 	}
 }

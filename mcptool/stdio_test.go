@@ -145,7 +145,7 @@ func TestConnectDeadline(t *testing.T) {
 		mcptool.WithEnv(map[string]string{hostile.PIDFileEnv: pidfile}))
 	err := p.Connect(context.Background())
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout || te.Server != "raw" {
+	if !errors.As(err, &te) || !te.Timeout() || te.Server != "raw" {
 		t.Fatalf("got %v; want a timeout TransportError", err)
 	}
 	if p.Connected() {
@@ -201,7 +201,7 @@ func TestServerDiesMidSession(t *testing.T) {
 	connect(t, p)
 	_, err := p.CallTool(context.Background(), "exit", nil)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.OutcomeUnknown || te.Retryable || !strings.Contains(err.Error(), "whether the tool ran is unknown") {
+	if !errors.As(err, &te) || !te.OutcomeUnknown() || te.Retryable() || !strings.Contains(err.Error(), "whether the tool ran is unknown") {
 		t.Fatalf("got %v; want a TransportError saying the outcome is unknown", err)
 	}
 	eventually(t, "the provider to fail", func() bool {

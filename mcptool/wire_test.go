@@ -90,7 +90,7 @@ func TestStdioStuckWriteFailsAtCallTimeout(t *testing.T) {
 	}()
 	err := within(t, "a call whose write is stuck", errc)
 	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout || te.Server != "raw" || te.Op != `tools/call "echo"` {
+	if !errors.As(err, &te) || !te.Timeout() || te.Server != "raw" || te.Op != `tools/call "echo"` {
 		t.Fatalf("got %v; want a timeout TransportError naming server and tool", err)
 	}
 	closeWithin(t, p, pid())

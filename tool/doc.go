@@ -16,5 +16,15 @@
 //   - [RefusedError]: a gate (a policy, an approval hook) said no.
 //
 // Anything else, a transport or configuration error, is the handler's own
-// type and says whether going on makes sense.
+// type, and says what it means by methods that [Retryable], [OutcomeUnknown]
+// and [Fatal] read through any wrapping, so that a host (package agent)
+// decides whether to go on without knowing any handler's error types.
+//
+// A [Source] offers tools: definitions and the handler that serves exactly
+// them, together, one [Set] per turn. Local tools ([Local]), an MCP server
+// and a whole catalog of servers are all sources.
+//
+// The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],
+// [ResolveAlias]): every package that accepts a tool name reads it by the
+// same rule.
 package tool

@@ -51,3 +51,36 @@ type RefusedError struct {
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("tool %q refused: %s", e.Name, e.Message)
 }
+
+// What a failure means. An error says it by methods of these names, as a
+// net.Error says Timeout(); the functions below find the first error in
+// the chain that has the method, so wrapping keeps the answer. The errors of
+// package mcptool implement them; a host's own handler may too.
+//
+//	Retryable() bool       trying the same call again may succeed
+//	OutcomeUnknown() bool  the tool may or may not have run
+//	Fatal() bool           no call on this handler can succeed until the
+//	                       host changes something (its configuration): going
+//	                       on is pointless
+
+// Retryable reports whether err says that trying the same call again (on a
+// new connection, if the old one is gone) may succeed.
+func Retryable(err error) bool {
+	var e interface{ Retryable() bool }
+	return errors.As(err, &e) && e.Retryable()
+}
+
+// OutcomeUnknown reports whether err says that the tool may or may not have
+// run: the connection was lost, or the call timed out, while it was in
+// flight. Such a call must not be sent again blindly.
+func OutcomeUnknown(err error) bool {
+	var e interface{ OutcomeUnknown() bool }
+	return errors.As(err, &e) && e.OutcomeUnknown()
+}
+
+// Fatal reports whether err says that going on is pointless: the handler is
+// misconfigured, or its server cannot be reached at all.
+func Fatal(err error) bool {
+	var e interface{ Fatal() bool }
+	return errors.As(err, &e) && e.Fatal()
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -317,5 +318,27 @@ func TestSuggestLongNames(t *testing.T) {
 	}
 	if got := tool.Suggest("get_wehater", []string{"get_weather", "get_whether"}); got != "get_weather" {
 		t.Errorf("a transposition: got %q, want get_weather", got)
+	}
+}
+
+type meaning struct{ retry, unknown, fatal bool }
+
+func (m meaning) Error() string        { return "failed" }
+func (m meaning) Retryable() bool      { return m.retry }
+func (m meaning) OutcomeUnknown() bool { return m.unknown }
+func (m meaning) Fatal() bool          { return m.fatal }
+
+// Proves that what a failure means is read through any wrapping, and that
+// an error without the methods means none of it.
+func TestFailureMeanings(t *testing.T) {
+	for _, m := range []meaning{{retry: true}, {unknown: true}, {fatal: true}, {}} {
+		err := fmt.Errorf("server %q: %w", "s", m)
+		if tool.Retryable(err) != m.retry || tool.OutcomeUnknown(err) != m.unknown || tool.Fatal(err) != m.fatal {
+			t.Errorf("%+v read as %v %v %v", m, tool.Retryable(err), tool.OutcomeUnknown(err), tool.Fatal(err))
+		}
+	}
+	plain := errors.New("plain")
+	if tool.Retryable(plain) || tool.OutcomeUnknown(plain) || tool.Fatal(plain) {
+		t.Error("an error without the methods means something")
 	}
 }
