@@ -147,6 +147,7 @@ type view struct {
 	handler tool.Handler
 	catalog *catalog          // nil unless the definitions exceed the token budget
 	pinned  []tool.Definition // offered even under the catalog: the skill tools
+	loaded  loadedSet         // the tools the run loaded from the catalog
 	tokens  int               // EstimateTokens(defs)
 }
 
@@ -198,6 +199,13 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 			}
 		}
 		v.catalog = newCatalog(rest)
+		// find_tools and load_tools are the agent's own: no policy gates
+		// them, and they serve first.
+		search, err := v.catalog.tools(&v.loaded)
+		if err != nil {
+			return nil, err
+		}
+		v.handler = tool.Compose(search.Handler, v.handler)
 	}
 	return v, nil
 }
@@ -232,9 +240,8 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 	if err != nil {
 		return res, err
 	}
-	var loaded loadedSet
 	for res.Steps < a.maxSteps {
-		defs, tokens := v.offered(&loaded)
+		defs, tokens := v.offered()
 		res.ToolTokens += tokens
 		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
 		res.Steps++
@@ -249,7 +256,7 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 			res.Text = msg.Text()
 			return res, nil
 		}
-		results, err := a.runCalls(ctx, v, msg.ToolCalls, &loaded)
+		results, err := a.runCalls(ctx, v, msg.ToolCalls)
 		res.Messages = append(res.Messages, results...)
 		if err != nil {
 			return res, err
@@ -259,13 +266,13 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 }
 
 // runCalls runs one turn's calls concurrently.
-func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall, loaded *loadedSet) ([]llm.Message, error) {
+func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall) ([]llm.Message, error) {
 	out := make([]llm.Message, len(calls))
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Go(func() {
-			out[i], errs[i] = a.runCall(ctx, v, c, loaded)
+			out[i], errs[i] = a.runCall(ctx, v, c)
 		})
 	}
 	wg.Wait()
@@ -274,12 +281,12 @@ func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall, loa
 
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
-func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall, loaded *loadedSet) (llm.Message, error) {
+func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Message, error) {
 	var done func(tool.Result, error)
 	if a.cfg.OnToolCall != nil {
 		done = a.cfg.OnToolCall(c)
 	}
-	res, err := v.serve(ctx, c, loaded)
+	res, err := v.handler.Call(ctx, c.Name, c.Arguments)
 	if done != nil {
 		done(res, err)
 	}
@@ -301,17 +308,6 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall, loaded *lo
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
 	return llm.ToolError(c, text), nil
-}
-
-// serve runs one call: the catalog answers the search and load tools, the
-// handler (local tools first) every other.
-func (v *view) serve(ctx context.Context, c llm.ToolCall, loaded *loadedSet) (tool.Result, error) {
-	if v.catalog != nil {
-		if res, ok := v.catalog.serve(c, loaded); ok {
-			return res, nil
-		}
-	}
-	return v.handler.Call(ctx, c.Name, c.Arguments)
 }
 
 // names returns the names of every tool of the run.
@@ -387,12 +383,12 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 // offered returns the definitions to send this turn and their estimated
 // size: all of them, or under progressive disclosure the search and load
 // tools and what was loaded.
-func (v *view) offered(loaded *loadedSet) ([]tool.Definition, int) {
+func (v *view) offered() ([]tool.Definition, int) {
 	if v.catalog == nil {
 		return v.defs, v.tokens
 	}
-	defs := v.catalog.offered(loaded)
-	defs = slices.Insert(defs, len(disclosureTools), v.pinned...)
+	defs := v.catalog.offered(&v.loaded)
+	defs = slices.Insert(defs, len(v.catalog.search), v.pinned...)
 	return defs, EstimateTokens(defs)
 }
 

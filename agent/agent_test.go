@@ -345,7 +345,7 @@ func TestProgressiveDisclosure(t *testing.T) {
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(tc("1", agent.FindToolsName, `{"query":"weather"}`)),
-		calls(tc("2", agent.LoadToolsName, `{"names":["weather_now","nope"]}`)),
+		calls(tc("2", agent.LoadToolsName, `{"names":["weather_now","nope"]}`), tc("bad", agent.LoadToolsName, `{"names":"weather_now"}`)),
 		calls(tc("3", "weather_now", `{"city":"Montreal"}`)),
 		answer("sunny"),
 	}}
@@ -369,6 +369,11 @@ func TestProgressiveDisclosure(t *testing.T) {
 	}
 	if got := toolResult(t, res.Messages, "2").Text(); !strings.Contains(got, "Loaded weather_now") || !strings.Contains(got, "nope") {
 		t.Fatalf("load: %q", got)
+	}
+	// Arguments of the wrong shape are a failure the model reads, in the
+	// words every tool's are, not an empty success.
+	if m := toolResult(t, res.Messages, "bad"); !m.IsError || !strings.Contains(m.Text(), `argument "names": want null or array, got string`) {
+		t.Fatalf("load with a string: %q (error %v)", m.Text(), m.IsError)
 	}
 	last := model.seen[2].Tools
 	if len(last) != 3 || last[2].Name != "weather_now" {

@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -20,23 +19,27 @@ const (
 	maxFoundLine = 256
 )
 
-var disclosureTools = []tool.Definition{
-	{
-		Name:        FindToolsName,
-		Description: "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches; load the ones you need with load_tools before calling them.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"words describing the task, e.g. \"search notes\" or \"create calendar event\""}},"required":["query"]}`),
-	},
-	{
-		Name:        LoadToolsName,
-		Description: "Load tools by name (from find_tools) so that you can call them from your next step on.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"the tool names to load"}},"required":["names"]}`),
-	},
-}
+// The arguments of find_tools and load_tools, from which tool.Func derives
+// their schemas and checks each call.
+type (
+	findArgs struct {
+		Query string `json:"query" jsonschema:"words describing the task, e.g. \"search notes\" or \"create calendar event\""`
+	}
+	loadArgs struct {
+		Names []string `json:"names" jsonschema:"the tool names to load"`
+	}
+)
+
+const (
+	findDescription = "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches; load the ones you need with load_tools before calling them."
+	loadDescription = "Load tools by name (from find_tools) so that you can call them from your next step on."
+)
 
 // catalog is the whole set of tools under progressive disclosure.
 type catalog struct {
 	defs   []tool.Definition
 	byName map[string]tool.Definition
+	search []tool.Definition // find_tools and load_tools, set by tools
 }
 
 func newCatalog(defs []tool.Definition) *catalog {
@@ -47,44 +50,55 @@ func newCatalog(defs []tool.Definition) *catalog {
 	return c
 }
 
+// tools returns find_tools and load_tools over c, loading into loaded, as
+// the Set that serves them.
+func (c *catalog) tools(loaded *loadedSet) (tool.Set, error) {
+	find, err := tool.Func(FindToolsName, findDescription, func(_ context.Context, in findArgs) (string, error) {
+		return c.find(in.Query), nil
+	})
+	if err != nil {
+		return tool.Set{}, err
+	}
+	load, err := tool.Func(LoadToolsName, loadDescription, func(_ context.Context, in loadArgs) (string, error) {
+		return c.load(in.Names, loaded), nil
+	})
+	if err != nil {
+		return tool.Set{}, err
+	}
+	set := tool.Local(find, load)
+	c.search = set.Definitions
+	return set, nil
+}
+
 // offered is the search and load tools, then the loaded ones in load order.
 func (c *catalog) offered(loaded *loadedSet) []tool.Definition {
-	defs := slices.Clone(disclosureTools)
+	defs := slices.Clone(c.search)
 	for _, name := range loaded.snapshot() {
 		defs = append(defs, c.byName[name])
 	}
 	return defs
 }
 
-// serve answers the search and load tools; ok is false for any other call.
-func (c *catalog) serve(call llm.ToolCall, loaded *loadedSet) (tool.Result, bool) {
-	switch call.Name {
-	case FindToolsName:
-		var in struct{ Query string }
-		json.Unmarshal(tool.ObjectArgs(call.Arguments), &in)
-		return tool.Text(c.find(in.Query)), true
-	case LoadToolsName:
-		var in struct{ Names []string }
-		json.Unmarshal(tool.ObjectArgs(call.Arguments), &in)
-		var ok, unknown []string
-		for _, n := range in.Names {
-			if _, known := c.byName[n]; known {
-				ok = append(ok, n)
-			} else {
-				unknown = append(unknown, n)
-			}
+// load loads the named tools that exist and says which it loaded and which
+// do not exist.
+func (c *catalog) load(names []string, loaded *loadedSet) string {
+	var ok, unknown []string
+	for _, n := range names {
+		if _, known := c.byName[n]; known {
+			ok = append(ok, n)
+		} else {
+			unknown = append(unknown, n)
 		}
-		loaded.add(ok...)
-		var b strings.Builder
-		if len(ok) > 0 {
-			fmt.Fprintf(&b, "Loaded %s; you can call them from your next step.", strings.Join(ok, ", "))
-		}
-		if len(unknown) > 0 {
-			fmt.Fprintf(&b, " No tool is named %s; use find_tools.", strings.Join(unknown, ", "))
-		}
-		return tool.Text(strings.TrimSpace(b.String())), true
 	}
-	return tool.Result{}, false
+	loaded.add(ok...)
+	var b strings.Builder
+	if len(ok) > 0 {
+		fmt.Fprintf(&b, "Loaded %s; you can call them from your next step.", strings.Join(ok, ", "))
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, " No tool is named %s; use find_tools.", strings.Join(unknown, ", "))
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // find ranks the tools by how many of the query's words their name and

@@ -76,7 +76,7 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	args = tool.ObjectArgs(args)
 	if !isObject(args) {
-		return tool.Result{}, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+		return tool.Result{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
 	res, err := p.call(ctx, s, target, args)
 	var se *SchemaError

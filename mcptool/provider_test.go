@@ -192,8 +192,9 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 		t.Fatalf("ungated alias: %q", res.Text())
 	}
 	// Arguments that are not an object never reach the server: for the
-	// model a failure it can correct, for the host a configuration error.
-	if _, err := h.Call(ctx, "get_note", json.RawMessage(`[1]`)); !errors.As(err, &failed) || !strings.Contains(failed.Message, "JSON object") {
+	// model a refusal it can correct, for the host a configuration error.
+	var refused *tool.RefusedError
+	if _, err := h.Call(ctx, "get_note", json.RawMessage(`[1]`)); !errors.As(err, &refused) || !strings.Contains(refused.Message, "JSON object") {
 		t.Fatalf("array arguments through the handler: %v", err)
 	}
 	var ce *mcptool.ConfigError

@@ -66,8 +66,8 @@ func repair(schema, args json.RawMessage, w *argWalker) (json.RawMessage, error)
 // schema twice more and the arguments thrice, which on a large schema is most
 // of the cost of a call.
 func (v *Validator) Prepare(args json.RawMessage, dropNulls bool) (json.RawMessage, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage(`{}`)
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+		args = json.RawMessage(`{}`) // no arguments
 	}
 	a, err := decodeOrdered(args)
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // nameRule is one vendor's rule for tool names.
@@ -196,21 +194,14 @@ func (n *Namer) rewrite(s string) string {
 	return b.String()
 }
 
-// Lookup returns the pair a final name was given to. It also accepts the
-// alias mcp__<server>__<tool> of a pair that was added, read by
-// [tool.ResolveAlias], so that a model or a gate using the alias reaches the
-// same tool and an alias two pairs could be read to name reaches none.
+// Lookup returns the pair a final name was given to. (The alias
+// mcp__<server>__<tool> is read by whoever holds the pairs, with
+// tool.ResolveAlias: the Namer keeps names only.)
 func (n *Namer) Lookup(name string) (server, toolName string, ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if p, ok := n.byName[name]; ok {
-		return p.server, p.tool, true
-	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool {
-		_, known := n.byPair[pair{o.Server, o.Tool}]
-		return known
-	})
-	return o.Server, o.Tool, ok
+	p, ok := n.byName[name]
+	return p.server, p.tool, ok
 }
 
 // Name returns the final name already given to a pair.

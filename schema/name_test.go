@@ -129,22 +129,3 @@ func TestNamerCollisions(t *testing.T) {
 	}
 }
 
-func TestNamerAlias(t *testing.T) {
-	n := NewNamer(OpenAI)
-	n.Add("kb", "search", "kb_search")
-	if s, tl, ok := n.Lookup("mcp__kb__search"); !ok || s != "kb" || tl != "search" {
-		t.Errorf("alias: %q %q %v", s, tl, ok)
-	}
-	if _, _, ok := n.Lookup("mcp__kb__nothing"); ok {
-		t.Error("alias of an unknown tool found")
-	}
-	// "mcp__a__b__c" could be (a, b__c) or (a__b, c): refused.
-	n.Add("a", "b__c", "")
-	n.Add("a__b", "c", "")
-	if _, _, ok := n.Lookup("mcp__a__b__c"); ok {
-		t.Error("ambiguous alias resolved")
-	}
-	if _, _, ok := n.Lookup("nothing"); ok {
-		t.Error("unknown name found")
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpbridge/mcpbridge/schema"
 )
 
 // A Tool is a local tool: its definition and the handler that serves it. A
@@ -24,9 +26,14 @@ type Tool interface {
 // arguments are a JSON object): field names come from `json` tags and
 // descriptions from `jsonschema` tags, as in
 // [github.com/google/jsonschema-go/jsonschema.For]. Before fn runs, the
-// arguments are checked against that schema; a violation is a [FailedError]
-// naming the field, so the model can correct itself, and fn never sees it.
-// Missing arguments are read as {}.
+// arguments are checked against that schema by the validator every handler
+// of mcpbridge uses ([schema.Validator.Prepare], which also decodes a value
+// the model sent as a JSON string where the schema wants an object or an
+// array); a violation is a [RefusedError] (the tool did not run) whose
+// Message names each argument
+// at fault in the same words everywhere (`argument "city": want string, got
+// integer`), so the model can correct itself, and fn never sees it. Missing
+// arguments are read as {}.
 //
 // What fn returns becomes the [Result]: a string is its text; a [Result] is
 // used as it is; anything else is encoded as JSON, both as the text the model
@@ -48,12 +55,12 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	if in.Type != "object" {
 		return nil, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
 	}
-	resolved, err := in.Resolve(nil)
-	if err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
-	}
 	def := Definition{Name: name, Description: description}
 	if def.InputSchema, err = json.Marshal(in); err != nil {
+		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+	}
+	validator, err := schema.Compile(def.InputSchema)
+	if err != nil {
 		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	structured := true
@@ -67,12 +74,12 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 			}
 		}
 	}
-	return &funcTool[In, Out]{def: def, in: resolved, fn: fn, structured: structured}, nil
+	return &funcTool[In, Out]{def: def, in: validator, fn: fn, structured: structured}, nil
 }
 
 type funcTool[In, Out any] struct {
 	def        Definition
-	in         *jsonschema.Resolved
+	in         *schema.Validator
 	fn         func(context.Context, In) (Out, error)
 	structured bool
 }
@@ -83,17 +90,13 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.Raw
 	if name != t.def.Name {
 		return Result{}, &UnservedError{Name: name}
 	}
-	args = ObjectArgs(args)
-	var generic any
-	if err := json.Unmarshal(args, &generic); err != nil {
-		return Result{}, &FailedError{Name: name, Message: "the arguments are not valid JSON: " + err.Error(), Err: err}
-	}
-	if err := t.in.Validate(generic); err != nil {
-		return Result{}, &FailedError{Name: name, Message: "invalid arguments: " + err.Error(), Err: err}
+	args, err := t.in.Prepare(args, false)
+	if err != nil {
+		return Result{}, &RefusedError{Name: name, Message: err.Error()}
 	}
 	var in In
 	if err := json.Unmarshal(args, &in); err != nil {
-		return Result{}, &FailedError{Name: name, Message: "invalid arguments: " + err.Error(), Err: err}
+		return Result{}, &RefusedError{Name: name, Message: "invalid arguments: " + err.Error()}
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {
@@ -127,7 +130,9 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.Raw
 // ObjectArgs normalizes the arguments a model wrote for a call: none at all
 // (nil, empty, or JSON null) becomes {}, and a JSON string that holds a JSON
 // object (models sometimes stringify the arguments) becomes that object.
-// Anything else is returned as it is.
+// Anything else is returned as it is. It is applied once, where arguments
+// leave the model (the llm packages do, for every tool call they return);
+// handlers check arguments, they do not repair them again.
 func ObjectArgs(args json.RawMessage) json.RawMessage {
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,18 +191,28 @@ func TestFunc(t *testing.T) {
 	if err != nil || res.Text() != `{"sum":5}` || string(res.Structured) != `{"sum":5}` {
 		t.Fatalf("call: %q %s %v", res.Text(), res.Structured, err)
 	}
-	// Stringified arguments are accepted.
-	if res, err = add.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err != nil || res.Text() != `{"sum":2}` {
-		t.Fatalf("stringified: %q %v", res.Text(), err)
+	// Arguments stringified whole are unwrapped once, where they leave the
+	// model (ObjectArgs, in package llm); a handler checks, it does not
+	// repair them again.
+	if _, err = add.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
+		t.Fatalf("stringified: %v", err)
 	}
-	// A schema violation never reaches the function and names the field.
-	var failed *tool.FailedError
+	if res, err = add.Call(ctx, "add", tool.ObjectArgs(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
+		t.Fatalf("unwrapped at the boundary: %q %v", res.Text(), err)
+	}
+	// A field the model stringified is decoded where the schema wants it.
+	if res, err = add.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.Text() != `{"sum":3}` {
+		t.Fatalf("plain: %q %v", res.Text(), err)
+	}
+	// A schema violation never reaches the function: the call is refused,
+	// naming the field.
+	var refused *tool.RefusedError
 	_, err = add.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
-	if !errors.As(err, &failed) || !strings.Contains(failed.Message, "a") {
-		t.Fatalf("bad type: %v", err)
+	if !errors.As(err, &refused) || refused.Message != `argument "a": want integer, got string` {
+		t.Fatalf("bad type: %v; want a refusal in the wording every handler uses", err)
 	}
 	_, err = add.Call(ctx, "add", nil)
-	if !errors.As(err, &failed) || !strings.Contains(failed.Message, "b") {
+	if !errors.As(err, &refused) || !strings.Contains(refused.Message, "b") {
 		t.Fatalf("missing arguments: %v", err)
 	}
 	if _, err = add.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
@@ -340,5 +351,37 @@ func TestFailureMeanings(t *testing.T) {
 	plain := errors.New("plain")
 	if tool.Retryable(plain) || tool.OutcomeUnknown(plain) || tool.Fatal(plain) {
 		t.Error("an error without the methods means something")
+	}
+}
+
+// Proves the one alias rule: every split of an alias is a reading, and an
+// alias names a tool only when exactly one reading is known.
+func TestAlias(t *testing.T) {
+	if got := (tool.Origin{Server: "kb", Tool: "search"}).Alias(); got != "mcp__kb__search" {
+		t.Fatalf("Alias() = %q", got)
+	}
+	if got := (tool.Origin{Tool: "local"}).Alias(); got != "" {
+		t.Fatalf("a local tool's alias: %q", got)
+	}
+	readings := tool.AliasReadings("mcp__a__b__c")
+	want := []tool.Origin{{Server: "a", Tool: "b__c"}, {Server: "a__b", Tool: "c"}}
+	if !slices.Equal(readings, want) {
+		t.Fatalf("readings %v, want %v", readings, want)
+	}
+	if tool.AliasReadings("search") != nil || tool.AliasReadings("mcp____x") != nil {
+		t.Fatal("a name that is no alias has readings")
+	}
+	known := map[tool.Origin]bool{{Server: "kb", Tool: "search"}: true}
+	has := func(o tool.Origin) bool { return known[o] }
+	if o, ok, amb := tool.ResolveAlias("mcp__kb__search", has); !ok || amb || o.Tool != "search" {
+		t.Fatalf("known alias: %v %v %v", o, ok, amb)
+	}
+	if _, ok, amb := tool.ResolveAlias("mcp__kb__nothing", has); ok || amb {
+		t.Fatal("an alias of no tool resolved")
+	}
+	known[tool.Origin{Server: "a", Tool: "b__c"}] = true
+	known[tool.Origin{Server: "a__b", Tool: "c"}] = true
+	if _, ok, amb := tool.ResolveAlias("mcp__a__b__c", has); ok || !amb {
+		t.Fatal("an alias two tools could be read to name was resolved")
 	}
 }

@@ -78,8 +78,8 @@ type toolEntry struct {
 	validator *schema.Validator
 }
 
-// prepare readies args, an object already unwrapped by [tool.ObjectArgs],
-// for the server: repaired for the tool's own input schema and checked
+// prepare readies args, the arguments object (nil or empty for none), for
+// the server: repaired for the tool's own input schema and checked
 // against it (see [Snapshot.Call]). The schema is compiled on first use and
 // decoded only then, not on every call. A schema the validator cannot
 // compile is logged once, and the arguments then go unchecked to the server,
@@ -100,10 +100,10 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 	args, err := e.validator.Prepare(args, e.def.Strict)
 	var ve *schema.ValidationError
 	if errors.As(err, &ve) {
-		return nil, &tool.FailedError{Name: name, Message: ve.Message, Err: err}
+		return nil, &tool.RefusedError{Name: name, Message: ve.Message}
 	}
 	if err != nil {
-		return nil, &tool.FailedError{Name: name, Message: err.Error(), Err: err}
+		return nil, &tool.RefusedError{Name: name, Message: err.Error()}
 	}
 	return args, nil
 }
@@ -111,17 +111,18 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 // repair repairs args without checking them, for a schema that does not
 // compile. It is the slow way, taken only for such rare schemas.
 func (e *toolEntry) repair(name string, args json.RawMessage) (json.RawMessage, error) {
+	args = tool.ObjectArgs(args) // only for none at all: the model's were unwrapped where they left it
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(args, &probe) != nil || probe == nil {
-		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object"}
+		return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
 	var err error
 	if args, err = schema.DecodeStringified(e.input, args); err != nil {
-		return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+		return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
 	if e.def.Strict {
 		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
-			return nil, &tool.FailedError{Name: name, Message: "the arguments must be a JSON object", Err: err}
+			return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 		}
 	}
 	return args, nil

@@ -55,5 +55,5 @@ func ExampleStart() {
 	// notes ready 2
 	// notes_add_note
 	// notes_list_notes
-	// tool "notes_add_note" failed: argument "title": want string, got integer
+	// tool "notes_add_note" refused: argument "title": want string, got integer
 }

@@ -102,13 +102,17 @@ func (s *Snapshot) find(name string) *toolEntry {
 	if server, toolName, ok := s.namer.Lookup(name); ok {
 		return s.byPair[pair{server, toolName}]
 	}
-	return nil
+	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return s.byPair[pair{o.Server, o.Tool}] != nil })
+	if !ok {
+		return nil
+	}
+	return s.byPair[pair{o.Server, o.Tool}]
 }
 
 // Call runs a call to one of the snapshot's tools, by its final name or its
 // alias; any other name is a [tool.UnservedError]. The arguments (none
-// meaning {}; a stringified object or array accepted at the top and wherever
-// the schema wants one, see [schema.DecodeStringified]) are checked against
+// meaning {}; a value the model stringified accepted wherever the schema
+// wants an object or an array, see [schema.DecodeStringified]) are checked against
 // the tool's own input schema first: a violation is a [tool.FailedError]
 // naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
@@ -118,7 +122,7 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 	if e == nil {
 		return tool.Result{}, &tool.UnservedError{Name: name}
 	}
-	args, err := e.prepare(name, tool.ObjectArgs(args))
+	args, err := e.prepare(name, args)
 	if err != nil {
 		return tool.Result{}, err
 	}

@@ -355,8 +355,9 @@ func TestQuarantine(t *testing.T) {
 }
 
 // Arguments that break the tool's own schema never reach the server; the
-// model reads which argument is wrong. No arguments are {}, and a
-// stringified object is accepted.
+// model reads which argument is wrong. No arguments are {}; arguments
+// stringified whole are unwrapped where they leave the model (package llm),
+// not again here.
 func TestLocalValidation(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "counter", Version: "1"}, nil)
 	var calls atomic.Int32
@@ -366,21 +367,21 @@ func TestLocalValidation(t *testing.T) {
 	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
 	h := ts.Snapshot(context.Background()).Handler()
 	ctx := context.Background()
-	for _, args := range []string{`{"n": "two"}`, `{"n": 0}`, `{}`, `[1]`, `"{\"n\": 1.5}"`} {
+	for _, args := range []string{`{"n": "two"}`, `{"n": 0}`, `{}`, `[1]`, `"{\"n\": 2}"`} {
 		_, err := h.Call(ctx, "c_add", json.RawMessage(args))
-		var fe *tool.FailedError
+		var fe *tool.RefusedError
 		if !errors.As(err, &fe) || fe.Name != "c_add" {
-			t.Errorf("args %s: %v, want a failed error naming c_add", args, err)
+			t.Errorf("args %s: %v, want a refusal naming c_add", args, err)
 			continue
 		}
-		if args != `[1]` && !strings.Contains(fe.Message, `"n"`) {
+		if args[0] == '{' && !strings.Contains(fe.Message, `"n"`) {
 			t.Errorf("args %s: message %q does not name the argument", args, fe.Message)
 		}
 	}
 	if calls.Load() != 0 {
 		t.Fatalf("%d bad calls reached the server", calls.Load())
 	}
-	call(t, h, "c_add", json.RawMessage(`"{\"n\": 2}"`))
+	call(t, h, "c_add", json.RawMessage(`{"n": 2}`))
 	call(t, h, "c_reset", nil)
 	if calls.Load() != 2 {
 		t.Errorf("%d calls reached the server, want 2", calls.Load())
@@ -435,9 +436,9 @@ func TestGeminiFreeFormObject(t *testing.T) {
 		t.Errorf("the server received %s, want the labels as an object", args)
 	}
 	_, err := snap.Handler().Call(context.Background(), "t_label", json.RawMessage(`{"labels": "{\"env\": 1}"}`))
-	var fe *tool.FailedError
+	var fe *tool.RefusedError
 	if !errors.As(err, &fe) || !strings.Contains(fe.Message, "labels") {
-		t.Errorf("a decoded object that breaks the schema: %v, want a failed error naming labels", err)
+		t.Errorf("a decoded object that breaks the schema: %v, want a refusal naming labels", err)
 	}
 }
 
