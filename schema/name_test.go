@@ -128,4 +128,3 @@ func TestNamerCollisions(t *testing.T) {
 		t.Errorf("long names %q, %q", l1, l2)
 	}
 }
-
