@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // nameRule is one vendor's rule for tool names.
@@ -79,9 +83,9 @@ func CheckName(v Vendor, name string) error {
 	if r.firstLetter && !isLetter(name[0]) {
 		return fail("must start with a letter or '_', not %q", name[:1])
 	}
-	for i := 0; i < len(name); i++ {
-		if !r.allowed(name[i]) {
-			return fail("character %q at byte %d is not allowed (want letters, digits or one of %q)", name[i], i, r.extra)
+	for i, c := range name {
+		if c >= utf8.RuneSelf || !r.allowed(byte(c)) {
+			return fail("character %q (%U) at byte %d is not allowed (want ASCII letters, digits or one of %q)", c, c, i, r.extra)
 		}
 	}
 	return nil
@@ -178,20 +182,42 @@ func (n *Namer) taken(name string) bool { _, ok := n.byName[name]; return ok }
 // host that must not let one tool take another's name compares them so.
 func (n *Namer) Rewrite(s string) string { return n.rewrite(s) }
 
-// rewrite makes s valid for the vendor except for its length.
+// rewrite makes s valid for the vendor except for its length, keeping it
+// readable and keeping names apart. Letters with diacritics lose them
+// (lire-élevé becomes lire-eleve); any other character the vendor does not
+// allow becomes '_', except that a character outside ASCII that has no
+// such reading (日本語, Ελ, кот) is left out and the name gets the suffix "_"
+// plus six hex digits of the SHA-256 of s, so that two names in a script the
+// vendor cannot spell stay two names. A name of nothing but such characters
+// is "tool" and its suffix.
 func (n *Namer) rewrite(s string) string {
 	var b strings.Builder
-	if s == "" || n.rule.firstLetter && !isLetter(s[0]) {
-		b.WriteByte('_')
-	}
-	for _, r := range s { // one '_' per rune, not per byte, for readability
-		if r < 0x80 && n.rule.allowed(byte(r)) {
+	lost := false
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case r < 0x80 && n.rule.allowed(byte(r)):
 			b.WriteRune(r)
-		} else {
+		case r < 0x80:
 			b.WriteByte('_')
+		case unicode.Is(unicode.Mn, r):
+			// A diacritic, decomposed from its letter: dropped.
+		default:
+			lost = true
 		}
 	}
-	return b.String()
+	out := b.String()
+	if lost {
+		sum := sha256.Sum256([]byte(s))
+		out = strings.TrimRight(out, "_")
+		if strings.Trim(out, "_") == "" {
+			out = "tool"
+		}
+		out += "_" + hex.EncodeToString(sum[:])[:hashLen]
+	}
+	if out == "" || n.rule.firstLetter && !isLetter(out[0]) {
+		out = "_" + out
+	}
+	return out
 }
 
 // Lookup returns the pair a final name was given to. (The alias

@@ -71,7 +71,7 @@ func TestNamer(t *testing.T) {
 		{OpenAI, "kb", "search.docs", "kb_search.docs", "kb_search_docs", false},
 		{Gemini, "kb", "search.docs", "kb_search.docs", "kb_search.docs", false},
 		{Gemini, "9x", "t", "9x_t", "_9x_t", false},
-		{OpenAI, "fs", "lire-le-fichier-élevé", "", "lire-le-fichier-_lev_", false},
+		{OpenAI, "fs", "lire-le-fichier-élevé", "", "lire-le-fichier-eleve", false},
 		{OpenAI, "s", long, "", "", true},
 		{Anthropic, "s", long, "", long, false},
 		{Anthropic, "s", long + long, "", "", true},
@@ -126,5 +126,37 @@ func TestNamerCollisions(t *testing.T) {
 	l2, _ := n.Add("s", p+"2", "")
 	if l1 == l2 || len(l1) > 64 || len(l2) > 64 {
 		t.Errorf("long names %q, %q", l1, l2)
+	}
+}
+
+// Proves that a name in a script no vendor allows stays readable where it
+// can and distinct where it cannot: diacritics are dropped, other letters
+// leave a hash of the name behind (never a row of underscores two names
+// share), and an error names the real character.
+func TestNamerNonLatin(t *testing.T) {
+	n := NewNamer(Gemini)
+	seen := map[string]string{}
+	for _, name := range []string{"日本語", "中文", "кот", "get_天気", "get_天候", "Ελληνικά"} {
+		got, err := n.Add("s", name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckName(Gemini, got); err != nil {
+			t.Errorf("%q became %q: %v", name, got, err)
+		}
+		if strings.Contains(got, "__") {
+			t.Errorf("%q became %q: a row of underscores", name, got)
+		}
+		if other, dup := seen[got]; dup {
+			t.Errorf("%q and %q both became %q", name, other, got)
+		}
+		seen[got] = name
+	}
+	if got, _ := n.Add("s", "get_天気", ""); !strings.HasPrefix(got, "get_") || len(got) != len("get_")+hashLen {
+		t.Errorf("get_天気 became %q, want get_ and a hash", got)
+	}
+	err := CheckName(OpenAI, "日本語")
+	if err == nil || !strings.Contains(err.Error(), "'日' (U+65E5)") {
+		t.Fatalf("CheckName: %v; want the character named", err)
 	}
 }
