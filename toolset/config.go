@@ -106,11 +106,13 @@ type ServerConfig struct {
 
 	// Timeout bounds connecting: starting or reaching the server, the
 	// handshake and the tool listing. Zero means
-	// [mcptool.DefaultConnectTimeout].
+	// [mcptool.DefaultConnectTimeout]; a negative one is refused, since a
+	// server that never answers would hold the whole set's start.
 	Timeout time.Duration
 	// CallTimeout bounds each tool call, restarting while the server reports
 	// progress on it (see mcptool.WithCallTimeout). Zero means
-	// [mcptool.DefaultRequestTimeout].
+	// [mcptool.DefaultRequestTimeout]; negative means no bound but the
+	// caller's context.
 	CallTimeout time.Duration
 	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
 	// for (see [AuthConfig]).
@@ -169,7 +171,7 @@ func (l Loader) Load(path string) (*Config, error) {
 // "prefix", "namespace" ("server" or "none"), "allowedTools",
 // "disabledTools", "required", "disabled", "timeout" and "callTimeout". A
 // timeout is a Go duration string ("30s", "1m30s") or a number of seconds
-// (30, 2.5). Keys are matched exactly; a null value is the same as no key.
+// (30, 2.5), read as the field it fills: zero is the default. Keys are matched exactly; a null value is the same as no key.
 //
 // The string values of command, args, env, cwd, url and headers may refer
 // to variables: ${VAR} and ${env:VAR} are replaced by the value of VAR, and
@@ -368,11 +370,11 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 		case "disabled":
 			want = decode(e.value, &s.Disabled, "true or false")
 		case "timeout":
-			want = duration(e.value, &s.Timeout, mcptool.DefaultConnectTimeout)
+			want = duration(e.value, &s.Timeout)
 		case "auth":
 			s.Auth = parseAuth(e.value, problem)
 		case "callTimeout":
-			want = duration(e.value, &s.CallTimeout, mcptool.DefaultRequestTimeout)
+			want = duration(e.value, &s.CallTimeout)
 		default:
 			if k := suggest(e.key, serverKeys); k != "" {
 				problem(e.key, "unknown key; did you mean %q?", k)
@@ -409,10 +411,8 @@ func decode[T any](data json.RawMessage, dst *T, want string) string {
 }
 
 // duration decodes a timeout: a Go duration string, or a number of seconds
-// as other clients write it. A negative one is kept for Validate to report;
-// zero is refused here, since a reader could take it for "no limit" as well
-// as for the default.
-func duration(data json.RawMessage, dst *time.Duration, def time.Duration) string {
+// as other clients write it. Its sign is for Validate to judge.
+func duration(data json.RawMessage, dst *time.Duration) string {
 	const want = `a duration such as "30s" or a number of seconds`
 	var d time.Duration
 	if data[0] == '"' {
@@ -433,9 +433,6 @@ func duration(data json.RawMessage, dst *time.Duration, def time.Duration) strin
 			return want + " (this one is too large)"
 		}
 		d = time.Duration(secs * float64(time.Second))
-	}
-	if d == 0 {
-		return fmt.Sprintf("%s above zero; leave the key out for the default (%v)", want, def)
 	}
 	*dst = d
 	return ""
@@ -503,10 +500,10 @@ func (s ServerConfig) Options() []mcptool.Option {
 		}
 		opts = append(opts, mcptool.WithToolFilter(func(name string) bool { return !off[name] }))
 	}
-	if s.Timeout > 0 {
+	if s.Timeout != 0 {
 		opts = append(opts, mcptool.WithConnectTimeout(s.Timeout))
 	}
-	if s.CallTimeout > 0 {
+	if s.CallTimeout != 0 {
 		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
 	}
 	if s.Auth != nil {

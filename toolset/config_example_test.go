@@ -56,5 +56,5 @@ func ExampleConfig_Validate() {
 	// toolset: server "files": key "command": missing: set "command" to start the server, or "url" to reach it
 	// toolset: server "files": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true
 	// toolset: server "web": key "url": scheme "ftp": want http or https
-	// toolset: server "web": key "timeout": negative (-1s)
+	// toolset: server "web": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)
 }

@@ -335,7 +335,7 @@ func TestQuarantine(t *testing.T) {
 	if got := names(snap.Definitions()); !slices.Equal(got, []string{"garden_water"}) {
 		t.Fatalf("catalog %v, want only garden_water", got)
 	}
-	diags := ts.Diagnostics()
+	diags := ts.Quarantined()
 	if len(diags) != 1 || diags[0].Server != "garden" || diags[0].Tool != "plant" || !strings.HasPrefix(diags[0].Pointer, "/") {
 		t.Fatalf("diagnostics %+v, want one for garden/plant with a pointer", diags)
 	}
@@ -459,9 +459,9 @@ func TestSnapshotStable(t *testing.T) {
 // Start returns Validate's error, and Close is idempotent.
 func TestStartValidatesAndCloses(t *testing.T) {
 	_, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x"}}})
-	var ve *toolset.ValidationError
+	var ve *toolset.InvalidConfigError
 	if !errors.As(err, &ve) {
-		t.Fatalf("Start on a bad config: %v, want a ValidationError", err)
+		t.Fatalf("Start on a bad config: %v, want a InvalidConfigError", err)
 	}
 	ts, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
 	if err != nil {
@@ -499,7 +499,7 @@ func TestNameMovesBetweenServers(t *testing.T) {
 				return snap
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: catalog %v, diagnostics %v", what, names(snap.Definitions()), ts.Diagnostics())
+				t.Fatalf("%s: catalog %v, diagnostics %v", what, names(snap.Definitions()), ts.Quarantined())
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -517,7 +517,7 @@ func TestNameMovesBetweenServers(t *testing.T) {
 	until("x gone from a", func(s *toolset.Snapshot) bool { return !servedBy(s, "a") })
 	counting(b, "x", json.RawMessage(`{"type": "object"}`), &calls)
 	snap := until("x of b", func(s *toolset.Snapshot) bool { return servedBy(s, "b") })
-	if d := ts.Diagnostics(); len(d) != 0 {
+	if d := ts.Quarantined(); len(d) != 0 {
 		t.Errorf("diagnostics %v, want none", d)
 	}
 	if got := names(snap.Definitions()); len(got) != 3 {

@@ -42,7 +42,7 @@ var toolsCmd = &command{
 				return notStarted(ts)
 			}
 			printTools(s.out, defs, useColor(s.out))
-			for _, d := range ts.Diagnostics() {
+			for _, d := range ts.Quarantined() {
 				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
 			return notStarted(ts)
