@@ -328,6 +328,9 @@ func TestBadConfig(t *testing.T) {
 	if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{"bad label": "x"}}); err == nil || !strings.Contains(err.Error(), "bad label") {
 		t.Fatalf("bad label: %v", err)
 	}
+	if _, err := agent.New(agent.Config{Model: &scripted{}, MaxSteps: -1}); err == nil || !strings.Contains(err.Error(), "MaxSteps -1") {
+		t.Fatalf("a negative step limit: %v, want it refused by name", err)
+	}
 }
 
 func TestProgressiveDisclosure(t *testing.T) {
