@@ -481,8 +481,13 @@ func TestSuggest(t *testing.T) {
 		{strings.Repeat("command", 20), ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.key, serverKeys); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.key, got, tt.want)
+		s, _ := parseServer("s", json.RawMessage(fmt.Sprintf(`{%q: 0}`, tt.key)))
+		want := "unknown key"
+		if tt.want != "" {
+			want = fmt.Sprintf("unknown key; did you mean %q?", tt.want)
+		}
+		if len(s.problems) != 1 || s.problems[0].Message != want {
+			t.Errorf("%q: problems %v, want %q", tt.key, s.problems, want)
 		}
 	}
 }
