@@ -248,10 +248,7 @@ func (t *Toolset) buildAll() error {
 		return 1
 	})
 	for _, s := range order {
-		t.mu.Lock()
-		out := s.out
-		t.mu.Unlock()
-		if out {
+		if t.isOut(s) {
 			continue
 		}
 		defs := s.p.Tools()

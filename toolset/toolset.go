@@ -193,6 +193,13 @@ func (t *Toolset) fail(s *server, err error) {
 	t.notify(st)
 }
 
+// isOut reports whether s is left out of the set.
+func (t *Toolset) isOut(s *server) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return s.out
+}
+
 // setState records a transition of s, from its provider or from Start.
 func (t *Toolset) setState(s *server, st mcptool.State, err error) {
 	t.mu.Lock()
@@ -242,10 +249,7 @@ func (t *Toolset) Quarantined() []Quarantine {
 func (t *Toolset) Instructions() map[string]string {
 	out := map[string]string{}
 	for _, s := range t.servers {
-		t.mu.Lock()
-		out1 := s.out
-		t.mu.Unlock()
-		if out1 {
+		if t.isOut(s) {
 			continue
 		}
 		if text := s.p.Instructions(); text != "" {

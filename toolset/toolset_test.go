@@ -321,6 +321,18 @@ func counting(server *mcp.Server, name string, input json.RawMessage, calls *ato
 		})
 }
 
+// receiving adds a tool that answers "ok" and passes on the arguments of
+// its one call, as the server received them.
+func receiving(server *mcp.Server, name string, input json.RawMessage) <-chan string {
+	got := make(chan string, 1)
+	server.AddTool(&mcp.Tool{Name: name, InputSchema: input},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got <- string(req.Params.Arguments)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	return got
+}
+
 // A tool whose schema Gemini cannot take is quarantined with a diagnostic
 // naming server, tool and pointer; the server's other tool still serves.
 func TestQuarantine(t *testing.T) {
@@ -393,13 +405,8 @@ func TestLocalValidation(t *testing.T) {
 // sends for it never reaches the server.
 func TestOpenAIStrict(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
-	got := make(chan string, 1)
-	server.AddTool(&mcp.Tool{Name: "find", InputSchema: json.RawMessage(
-		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			got <- string(req.Params.Arguments)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
+	got := receiving(server, "find", json.RawMessage(
+		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`))
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
@@ -417,13 +424,8 @@ func TestOpenAIStrict(t *testing.T) {
 // a JSON string; the server receives the object its schema asks for.
 func TestGeminiFreeFormObject(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tags", Version: "1"}, nil)
-	got := make(chan string, 1)
-	server.AddTool(&mcp.Tool{Name: "label", InputSchema: json.RawMessage(
-		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			got <- string(req.Params.Arguments)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
+	got := receiving(server, "label", json.RawMessage(
+		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`))
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, toolset.WithVendor(schema.Gemini))
 	snap := ts.Snapshot(context.Background())
