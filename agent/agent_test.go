@@ -88,6 +88,17 @@ func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcptool.Option) (
 	return p, func() { p.Close(); ss.Close() }, nil
 }
 
+// skillSet lists the skills of src under the label server, for a test.
+func skillSet(t *testing.T, server string, src skills.Source) agent.SkillSet {
+	t.Helper()
+	c := skills.New(src)
+	list, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agent.SkillSet{Server: server, Client: c, Skills: list}
+}
+
 // toolResult finds the tool message answering the call id.
 func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 	t.Helper()
@@ -400,11 +411,7 @@ func TestProgressiveDisclosure(t *testing.T) {
 func TestOnToolCall(t *testing.T) {
 	notes := demoProvider(t)
 	ctx := context.Background()
-	client := skills.New(notes)
-	list, err := client.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := skillSet(t, "notes", notes)
 	local, _ := tool.Func("clock", "the time", func(context.Context, struct{}) (string, error) {
 		return "noon", nil
 	})
@@ -423,7 +430,7 @@ func TestOnToolCall(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:           model,
 		Tools:           []tool.Source{tool.Local(local), notes},
-		Skills:          []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+		Skills:          []agent.SkillSet{set},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
 		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
 			mu.Lock()

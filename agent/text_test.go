@@ -123,18 +123,12 @@ func TestInstructionsCannotLeaveTheirBlock(t *testing.T) {
 // A skill's URI, description and files cannot write into the system
 // prompt, and what load_skill answers is free of what a reader cannot see.
 func TestSkillsCannotWriteThePrompt(t *testing.T) {
-	p := hostileProvider(t, "skills-hostile")
 	ctx := context.Background()
-	c := skills.New(p)
-	list, err := c.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(tc("load", agent.LoadSkillName, `{"skill": "gm/cooking"}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "gm", Client: c, Skills: list}}})
+	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "gm", hostileProvider(t, "skills-hostile"))}})
 	if err != nil {
 		t.Fatal(err)
 	}
