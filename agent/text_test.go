@@ -18,13 +18,7 @@ import (
 // mode, in this process.
 func hostileProvider(t *testing.T, mode string) *mcptool.Provider {
 	t.Helper()
-	s, err := hostile.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, stop := s.Pipe()
-	t.Cleanup(stop)
-	p := mcptool.FromTransport("gm", tr)
+	p := mcptool.FromTransport("gm", hostile.Piped(t, mode))
 	t.Cleanup(func() { p.Close() })
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
