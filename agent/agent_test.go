@@ -470,25 +470,6 @@ func TestOnToolCall(t *testing.T) {
 	}
 }
 
-func TestLabel(t *testing.T) {
-	for name, want := range map[string]string{
-		"notes":                 "notes",
-		"my server/v2":          "my_server_v2",
-		"":                      "_",
-		"ünï":                   "_n_",
-		strings.Repeat("a", 70): strings.Repeat("a", 64),
-	} {
-		got := agent.Label(name)
-		if got != want {
-			t.Errorf("Label(%q) = %q, want %q", name, got, want)
-		}
-		// Every label is one the agent takes.
-		if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{got: "x"}}); err != nil {
-			t.Errorf("Label(%q) = %q, refused: %v", name, got, err)
-		}
-	}
-}
-
 // changing is a source whose tools change between offers, as a server's do
 // when it sends list_changed.
 type changing struct {

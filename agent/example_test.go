@@ -105,3 +105,62 @@ func ExampleSkillSet() {
 	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
 }
+
+// A server's name, made a label the agent takes, for
+// Config.ServerInstructions and SkillSet.Server.
+func ExampleLabel() {
+	instructions := map[string]string{}
+	for _, name := range []string{"notes", "my server/v2", "", "ünï", strings.Repeat("a", 70)} {
+		label := agent.Label(name)
+		if len(label) < 64 {
+			fmt.Printf("%q: %s\n", name, label)
+		} else {
+			fmt.Printf("%d characters: %d\n", len(name), len(label))
+		}
+		instructions[label] = "Search before you add."
+	}
+	_, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: instructions})
+	fmt.Println("every label taken:", err == nil)
+	// Output:
+	// "notes": notes
+	// "my server/v2": my_server_v2
+	// "": _
+	// "ünï": _n_
+	// 70 characters: 64
+	// every label taken: true
+}
+
+// Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is
+// not sent the catalog but two tools to search it and load what it needs.
+func ExampleEstimateTokens() {
+	ctx := context.Background()
+	notes, stop, err := connectDemo(ctx, demo.New())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
+	fmt.Println(agent.EstimateTokens(notes.Tools()) > 500)
+
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(llm.ToolCall{ID: "1", Name: agent.FindToolsName, Arguments: json.RawMessage(`{"query": "search notes"}`)}),
+		answer("done"),
+	}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 500})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := a.Run(ctx, []llm.Message{llm.UserText("Find my notes about Ada.")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range model.seen[0].Tools {
+		fmt.Println("offered:", d.Name)
+	}
+	found, _, _ := strings.Cut(res.Messages[2].Text(), "\n")
+	fmt.Println("found:", found)
+	// Output:
+	// true
+	// offered: find_tools
+	// offered: load_tools
+	// found: search_notes: Find notes whose title, body or tags contain the query (case-insensitive). Returns one line per match as "#id title [tags]".
+}
