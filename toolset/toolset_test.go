@@ -14,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -490,22 +489,18 @@ func TestNameMovesBetweenServers(t *testing.T) {
 		{Name: "a", URL: serveMCP(t, a), Namespace: toolset.NamespaceNone},
 		{Name: "b", URL: serveMCP(t, b), Namespace: toolset.NamespaceNone},
 	}}
-	ts := start(t, cfg)
-	ctx := context.Background()
-	// until waits for a re-listing to show in the catalog.
-	until := func(what string, ok func(*toolset.Snapshot) bool) *toolset.Snapshot {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			snap := ts.Snapshot(ctx)
-			if ok(snap) {
-				return snap
+	// A re-listing that changes how many tools a server contributes is
+	// reported once the catalog shows it.
+	statuses := make(chan toolset.ServerStatus, 64)
+	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) { statuses <- s }))
+	waitTools := func(server string, n int) {
+		for s := range statuses {
+			if s.Name == server && s.Tools == n {
+				return
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: catalog %v, diagnostics %v", what, names(snap.Definitions()), ts.Quarantined())
-			}
-			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	ctx := context.Background()
 	servedBy := func(snap *toolset.Snapshot, server string) bool {
 		for _, d := range snap.Definitions() {
 			if s, tl, _ := snap.Lookup(d.Name); s == server && tl == "x" {
@@ -514,11 +509,20 @@ func TestNameMovesBetweenServers(t *testing.T) {
 		}
 		return false
 	}
-	until("x of a", func(s *toolset.Snapshot) bool { return servedBy(s, "a") })
+	if !servedBy(ts.Snapshot(ctx), "a") {
+		t.Fatalf("catalog %v, want x of a", names(ts.Snapshot(ctx).Definitions()))
+	}
 	a.RemoveTools("x")
-	until("x gone from a", func(s *toolset.Snapshot) bool { return !servedBy(s, "a") })
+	waitTools("a", 1)
+	if servedBy(ts.Snapshot(ctx), "a") {
+		t.Fatal("x is still a's")
+	}
 	counting(b, "x", json.RawMessage(`{"type": "object"}`), &calls)
-	snap := until("x of b", func(s *toolset.Snapshot) bool { return servedBy(s, "b") })
+	waitTools("b", 2)
+	snap := ts.Snapshot(ctx)
+	if !servedBy(snap, "b") {
+		t.Fatalf("catalog %v, diagnostics %v, want x of b", names(snap.Definitions()), ts.Quarantined())
+	}
 	if d := ts.Quarantined(); len(d) != 0 {
 		t.Errorf("diagnostics %v, want none", d)
 	}
