@@ -133,34 +133,37 @@ func ExampleLabel() {
 // Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is
 // not sent the catalog but two tools to search it and load what it needs.
 func ExampleEstimateTokens() {
-	ctx := context.Background()
-	notes, stop, err := connectDemo(ctx, demo.New())
-	if err != nil {
-		log.Fatal(err)
+	type query struct {
+		Text string `json:"text"`
 	}
-	defer stop()
-	fmt.Println(agent.EstimateTokens(notes.Tools()) > 500)
+	var tools []tool.Tool
+	for _, t := range [][2]string{
+		{"search_mail", "Search the user's mail by sender, subject or words in the body."},
+		{"search_calendar", "Search the user's calendar for events by title or attendee."},
+		{"search_files", "Search the user's files by name or content."},
+	} {
+		fn, err := tool.Func(t[0], t[1], func(context.Context, query) (string, error) { return "", nil })
+		if err != nil {
+			log.Fatal(err)
+		}
+		tools = append(tools, fn)
+	}
+	local := tool.Local(tools...)
+	fmt.Println(agent.EstimateTokens(local.Definitions) > 100)
 
-	model := &scripted{turns: []func(llm.Request) llm.Message{
-		calls(llm.ToolCall{ID: "1", Name: agent.FindToolsName, Arguments: json.RawMessage(`{"query": "search notes"}`)}),
-		answer("done"),
-	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 500})
+	model := &scripted{turns: []func(llm.Request) llm.Message{answer("I will look.")}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{local}, ToolTokenBudget: 100})
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := a.Run(ctx, []llm.Message{llm.UserText("Find my notes about Ada.")})
-	if err != nil {
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("When do I meet Ada?")}); err != nil {
 		log.Fatal(err)
 	}
 	for _, d := range model.seen[0].Tools {
 		fmt.Println("offered:", d.Name)
 	}
-	found, _, _ := strings.Cut(res.Messages[2].Text(), "\n")
-	fmt.Println("found:", found)
 	// Output:
 	// true
 	// offered: find_tools
 	// offered: load_tools
-	// found: search_notes: Find notes whose title, body or tags contain the query (case-insensitive). Returns one line per match as "#id title [tags]".
 }
