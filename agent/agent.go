@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,8 @@ type Config struct {
 	// denies out of what the model is offered.
 	Policy *policy.Policy
 	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
+	// It cannot be lifted: a negative one is refused, since what servers
+	// send could otherwise keep a model calling tools for ever.
 	MaxSteps int
 	// ResultBudget is how many characters of a tool result's text the model
 	// reads; the rest is cut with a note (default DefaultResultBudget;
@@ -82,11 +85,9 @@ type Config struct {
 // An Agent runs the tool loop. It is safe for concurrent use: each Run
 // keeps its own conversation.
 type Agent struct {
-	cfg      Config
-	system   string
-	skills   tool.Set // load_skill and read_skill_file, when there are skills
-	maxSteps int
-	budget   int // the tool token budget; negative: none
+	cfg    Config // with the defaults filled in
+	system string
+	skills tool.Set // load_skill and read_skill_file, when there are skills
 }
 
 // New checks the configuration and composes the system prompt.
@@ -94,6 +95,12 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Model == nil {
 		return nil, errors.New("agent: no model")
 	}
+	if cfg.MaxSteps < 0 {
+		return nil, fmt.Errorf("agent: MaxSteps %d is negative: the step limit cannot be lifted", cfg.MaxSteps)
+	}
+	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, DefaultMaxSteps)
+	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, DefaultResultBudget)
+	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, DefaultToolTokenBudget)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -107,7 +114,7 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	system := cfg.System
-	a := &Agent{cfg: cfg, maxSteps: cfg.MaxSteps, budget: cfg.ToolTokenBudget}
+	a := &Agent{cfg: cfg}
 	if len(cfg.Skills) > 0 {
 		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
 		if err != nil {
@@ -127,15 +134,6 @@ func New(cfg Config) (*Agent, error) {
 		system += section
 	}
 	a.system = system
-	if a.maxSteps <= 0 {
-		a.maxSteps = DefaultMaxSteps
-	}
-	if a.cfg.ResultBudget == 0 {
-		a.cfg.ResultBudget = DefaultResultBudget
-	}
-	if a.budget == 0 {
-		a.budget = DefaultToolTokenBudget
-	}
 	return a, nil
 }
 
@@ -187,7 +185,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = gate.Handler(v.handler)
 	}
 	v.tokens = EstimateTokens(v.defs)
-	if a.budget > 0 && v.tokens > a.budget {
+	if a.cfg.ToolTokenBudget > 0 && v.tokens > a.cfg.ToolTokenBudget {
 		// The skill tools stay offered: the system prompt tells the model
 		// to use them.
 		var rest []tool.Definition
@@ -240,7 +238,7 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 	if err != nil {
 		return res, err
 	}
-	for res.Steps < a.maxSteps {
+	for res.Steps < a.cfg.MaxSteps {
 		defs, tokens := v.offered()
 		res.ToolTokens += tokens
 		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,6 +88,17 @@ func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcptool.Option) (
 	return p, func() { p.Close(); ss.Close() }, nil
 }
 
+// skillSet lists the skills of src under the label server, for a test.
+func skillSet(t *testing.T, server string, src skills.Source) agent.SkillSet {
+	t.Helper()
+	c := skills.New(src)
+	list, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agent.SkillSet{Server: server, Client: c, Skills: list}
+}
+
 // toolResult finds the tool message answering the call id.
 func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 	t.Helper()
@@ -153,78 +165,85 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	}
 }
 
+// Each call waits for the other: run one after the other, they would wait
+// until the run's deadline, which in the bubble comes at once.
 func TestParallelCallsRunConcurrently(t *testing.T) {
-	var arrived sync.WaitGroup
-	arrived.Add(2)
-	both := make(chan struct{})
-	go func() { arrived.Wait(); close(both) }()
-	wait, _ := tool.Func("wait", "", func(ctx context.Context, _ struct{}) (string, error) {
-		arrived.Done()
-		select {
-		case <-both:
-			return "together", nil
-		case <-ctx.Done():
-			return "", ctx.Err()
+	synctest.Test(t, func(t *testing.T) {
+		var arrived sync.WaitGroup
+		arrived.Add(2)
+		both := make(chan struct{})
+		go func() { arrived.Wait(); close(both) }()
+		wait, _ := tool.Func("wait", "", func(ctx context.Context, _ struct{}) (string, error) {
+			arrived.Done()
+			select {
+			case <-both:
+				return "together", nil
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		})
+		model := &scripted{turns: []func(llm.Request) llm.Message{
+			calls(tc("a", "wait", ``), tc("b", "wait", ``)),
+			answer("done"),
+		}}
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(wait)}})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
+		if err != nil {
+			t.Fatalf("calls did not run concurrently: %v", err)
+		}
+		// Results in the order of the calls.
+		if res.Messages[2].ToolCallID != "a" || res.Messages[3].ToolCallID != "b" {
+			t.Fatalf("order %s %s", res.Messages[2].ToolCallID, res.Messages[3].ToolCallID)
 		}
 	})
-	model := &scripted{turns: []func(llm.Request) llm.Message{
-		calls(tc("a", "wait", ``), tc("b", "wait", ``)),
-		answer("done"),
-	}}
-	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(wait)}})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
-	if err != nil {
-		t.Fatalf("calls did not run concurrently: %v", err)
-	}
-	// Results in the order of the calls.
-	if res.Messages[2].ToolCallID != "a" || res.Messages[3].ToolCallID != "b" {
-		t.Fatalf("order %s %s", res.Messages[2].ToolCallID, res.Messages[3].ToolCallID)
-	}
 }
 
+// In the bubble time is fake: the server's slow_count waits 10 s, the
+// provider's bound of 1 s passes while it does, and no other call can meet it
+// however loaded the machine.
 func TestFailuresReachTheModel(t *testing.T) {
-	// The bound is far above a call's cost, so only slow_count meets it even
-	// on a loaded machine.
-	notes := demoProvider(t, mcptool.WithRequestTimeout(time.Second))
-	gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := &scripted{turns: []func(llm.Request) llm.Message{
-		calls(
-			tc("unserved", "no_such_tool", `{}`),
-			tc("misspelt", "get-notes", `{"id": 1}`),
-			tc("failed", "get_note", `{"id": 7}`),
-			tc("refused", "mcp__notes__delete_note", `{"id": 1}`),
-			tc("timeout", "slow_count", `{"to": 2, "delay_ms": 10000}`),
-		),
-		answer("ok"),
-	}}
-	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, Policy: gate})
-	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id, want := range map[string]string{
-		"unserved": `There is no tool named "no_such_tool". Call only`,
-		"misspelt": `There is no tool named "get-notes"; did you mean "get_note"?`,
-		"failed":   "The tool ran and failed: no note with id 7",
-		"refused":  "The call was refused and did not run",
-		"timeout":  "did not answer in time",
-	} {
-		m := toolResult(t, res.Messages, id)
-		if !m.IsError || !strings.Contains(m.Text(), want) {
-			t.Errorf("%s: %q (error %v), want %q", id, m.Text(), m.IsError, want)
+	synctest.Test(t, func(t *testing.T) {
+		notes := demoProvider(t, mcptool.WithRequestTimeout(time.Second))
+		gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	// The denied tool is not even offered.
-	for _, d := range model.seen[0].Tools {
-		if d.Name == "delete_note" {
-			t.Fatal("a denied tool was offered")
+		model := &scripted{turns: []func(llm.Request) llm.Message{
+			calls(
+				tc("unserved", "no_such_tool", `{}`),
+				tc("misspelt", "get-notes", `{"id": 1}`),
+				tc("failed", "get_note", `{"id": 7}`),
+				tc("refused", "mcp__notes__delete_note", `{"id": 1}`),
+				tc("timeout", "slow_count", `{"to": 2, "delay_ms": 10000}`),
+			),
+			answer("ok"),
+		}}
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, Policy: gate})
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		for id, want := range map[string]string{
+			"unserved": `There is no tool named "no_such_tool". Call only`,
+			"misspelt": `There is no tool named "get-notes"; did you mean "get_note"?`,
+			"failed":   "The tool ran and failed: no note with id 7",
+			"refused":  "The call was refused and did not run",
+			"timeout":  "did not answer in time",
+		} {
+			m := toolResult(t, res.Messages, id)
+			if !m.IsError || !strings.Contains(m.Text(), want) {
+				t.Errorf("%s: %q (error %v), want %q", id, m.Text(), m.IsError, want)
+			}
+		}
+		// The denied tool is not even offered.
+		for _, d := range model.seen[0].Tools {
+			if d.Name == "delete_note" {
+				t.Fatal("a denied tool was offered")
+			}
+		}
+	})
 }
 
 // lostError is a failure of a handler of the host's own, which says what it
@@ -328,6 +347,9 @@ func TestBadConfig(t *testing.T) {
 	if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{"bad label": "x"}}); err == nil || !strings.Contains(err.Error(), "bad label") {
 		t.Fatalf("bad label: %v", err)
 	}
+	if _, err := agent.New(agent.Config{Model: &scripted{}, MaxSteps: -1}); err == nil || !strings.Contains(err.Error(), "MaxSteps -1") {
+		t.Fatalf("a negative step limit: %v, want it refused by name", err)
+	}
 }
 
 func TestProgressiveDisclosure(t *testing.T) {
@@ -389,11 +411,7 @@ func TestProgressiveDisclosure(t *testing.T) {
 func TestOnToolCall(t *testing.T) {
 	notes := demoProvider(t)
 	ctx := context.Background()
-	client := skills.New(notes)
-	list, err := client.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := skillSet(t, "notes", notes)
 	local, _ := tool.Func("clock", "the time", func(context.Context, struct{}) (string, error) {
 		return "noon", nil
 	})
@@ -412,7 +430,7 @@ func TestOnToolCall(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:           model,
 		Tools:           []tool.Source{tool.Local(local), notes},
-		Skills:          []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+		Skills:          []agent.SkillSet{set},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
 		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
 			mu.Lock()
@@ -448,25 +466,6 @@ func TestOnToolCall(t *testing.T) {
 	} {
 		if got, ok := seen[name]; !ok || !strings.HasPrefix(got, want) {
 			t.Errorf("OnToolCall for %s: %q (seen %v), want %q", name, got, ok, want)
-		}
-	}
-}
-
-func TestLabel(t *testing.T) {
-	for name, want := range map[string]string{
-		"notes":                 "notes",
-		"my server/v2":          "my_server_v2",
-		"":                      "_",
-		"ünï":                   "_n_",
-		strings.Repeat("a", 70): strings.Repeat("a", 64),
-	} {
-		got := agent.Label(name)
-		if got != want {
-			t.Errorf("Label(%q) = %q, want %q", name, got, want)
-		}
-		// Every label is one the agent takes.
-		if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{got: "x"}}); err != nil {
-			t.Errorf("Label(%q) = %q, refused: %v", name, got, err)
 		}
 	}
 }

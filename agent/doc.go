@@ -40,4 +40,9 @@
 //   - A catalog whose definitions would exceed a token budget is not sent
 //     whole: the model gets a tool to search the catalog and one to load what
 //     it needs, and loaded tools join the next turn.
+//
+// Options: an agent is described as data, a [Config]. Zero means the
+// default in every field; a negative budget ([Config.ResultBudget],
+// [Config.ToolTokenBudget]) means no bound, and a negative
+// [Config.MaxSteps] is refused by [New].
 package agent

@@ -105,3 +105,65 @@ func ExampleSkillSet() {
 	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
 }
+
+// A server's name, made a label the agent takes, for
+// Config.ServerInstructions and SkillSet.Server.
+func ExampleLabel() {
+	instructions := map[string]string{}
+	for _, name := range []string{"notes", "my server/v2", "", "ünï", strings.Repeat("a", 70)} {
+		label := agent.Label(name)
+		if len(label) < 64 {
+			fmt.Printf("%q: %s\n", name, label)
+		} else {
+			fmt.Printf("%d characters: %d\n", len(name), len(label))
+		}
+		instructions[label] = "Search before you add."
+	}
+	_, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: instructions})
+	fmt.Println("every label taken:", err == nil)
+	// Output:
+	// "notes": notes
+	// "my server/v2": my_server_v2
+	// "": _
+	// "ünï": _n_
+	// 70 characters: 64
+	// every label taken: true
+}
+
+// Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is
+// not sent the catalog but two tools to search it and load what it needs.
+func ExampleEstimateTokens() {
+	type query struct {
+		Text string `json:"text"`
+	}
+	var tools []tool.Tool
+	for _, t := range [][2]string{
+		{"search_mail", "Search the user's mail by sender, subject or words in the body."},
+		{"search_calendar", "Search the user's calendar for events by title or attendee."},
+		{"search_files", "Search the user's files by name or content."},
+	} {
+		fn, err := tool.Func(t[0], t[1], func(context.Context, query) (string, error) { return "", nil })
+		if err != nil {
+			log.Fatal(err)
+		}
+		tools = append(tools, fn)
+	}
+	local := tool.Local(tools...)
+	fmt.Println(agent.EstimateTokens(local.Definitions) > 100)
+
+	model := &scripted{turns: []func(llm.Request) llm.Message{answer("I will look.")}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{local}, ToolTokenBudget: 100})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("When do I meet Ada?")}); err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range model.seen[0].Tools {
+		fmt.Println("offered:", d.Name)
+	}
+	// Output:
+	// true
+	// offered: find_tools
+	// offered: load_tools
+}

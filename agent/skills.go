@@ -168,45 +168,51 @@ type readSkillFileIn struct {
 func (sh *skillShelf) tools() ([]tool.Tool, error) {
 	load, err := tool.Func(LoadSkillName,
 		"Load a skill listed in the system prompt: returns its instructions and the list of its other files.",
-		func(ctx context.Context, in loadSkillIn) (string, error) {
-			o, l, err := sh.load(ctx, in.Skill)
-			if err != nil {
-				return "", err
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(untrusted.Text(l.Body())))
-			var files []string
-			for _, f := range l.Skill.Files[min(1, len(l.Skill.Files)):] {
-				files = append(files, fmt.Sprintf("%s (%d bytes)", untrusted.Line(f.Path), f.Size))
-			}
-			if len(files) > 0 {
-				fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(files, ", "))
-			}
-			return b.String(), nil
-		})
+		sh.loadSkill)
 	if err != nil {
 		return nil, err
 	}
 	read, err := tool.Func(ReadSkillFileName,
 		"Read a file of a skill listed in the system prompt, by its path within the skill.",
-		func(ctx context.Context, in readSkillFileIn) (string, error) {
-			_, l, err := sh.load(ctx, in.Skill)
-			if err != nil {
-				return "", err
-			}
-			data, err := l.ReadFile(ctx, in.Path)
-			if err != nil {
-				return "", err
-			}
-			if !utf8.Valid(data) {
-				return fmt.Sprintf("[%s is binary (%d bytes) and not shown]", untrusted.Line(in.Path), len(data)), nil
-			}
-			return untrusted.Text(string(data)), nil
-		})
+		sh.readSkillFile)
 	if err != nil {
 		return nil, err
 	}
 	return []tool.Tool{load, read}, nil
+}
+
+// loadSkill is load_skill: the skill's instructions, and its other files.
+func (sh *skillShelf) loadSkill(ctx context.Context, in loadSkillIn) (string, error) {
+	o, l, err := sh.load(ctx, in.Skill)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(untrusted.Text(l.Body())))
+	var files []string
+	for _, f := range l.Skill.Files[min(1, len(l.Skill.Files)):] {
+		files = append(files, fmt.Sprintf("%s (%d bytes)", untrusted.Line(f.Path), f.Size))
+	}
+	if len(files) > 0 {
+		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(files, ", "))
+	}
+	return b.String(), nil
+}
+
+// readSkillFile is read_skill_file: a file of a skill, as text.
+func (sh *skillShelf) readSkillFile(ctx context.Context, in readSkillFileIn) (string, error) {
+	_, l, err := sh.load(ctx, in.Skill)
+	if err != nil {
+		return "", err
+	}
+	data, err := l.ReadFile(ctx, in.Path)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(data) {
+		return fmt.Sprintf("[%s is binary (%d bytes) and not shown]", untrusted.Line(in.Path), len(data)), nil
+	}
+	return untrusted.Text(string(data)), nil
 }
 
 // load returns the skill id names, loading it the first time.

@@ -25,11 +25,6 @@ import (
 func TestSkills(t *testing.T) {
 	notes := demoProvider(t)
 	ctx := context.Background()
-	client := skills.New(notes)
-	list, err := client.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(tc("load", agent.LoadSkillName, `{"skill": "notes/weekly-review"}`)),
 		calls(
@@ -44,7 +39,7 @@ func TestSkills(t *testing.T) {
 		System:             "You are a helpful assistant.",
 		Tools:              []tool.Source{notes},
 		ServerInstructions: map[string]string{"notes": notes.Instructions()},
-		Skills:             []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+		Skills:             []agent.SkillSet{skillSet(t, "notes", notes)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -101,15 +96,10 @@ func TestSkillsConfigErrors(t *testing.T) {
 // system prompt tells the model to use them.
 func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	notes := demoProvider(t)
-	client := skills.New(notes)
-	list, err := client.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
 	a, err := agent.New(agent.Config{
 		Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 1,
-		Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
+		Skills: []agent.SkillSet{skillSet(t, "notes", notes)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -149,20 +139,12 @@ func TestSkillLoadedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	client := skills.New(notes)
-	list, err := client.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(tc("load", agent.LoadSkillName, `{"skill": "notes/weekly-review"}`)),
 		calls(tc("read", agent.ReadSkillFileName, `{"skill": "notes/weekly-review", "path": "references/TAGS.md"}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{
-		Model:  model,
-		Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: list}},
-	})
+	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "notes", notes)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,13 +218,8 @@ func TestParallelLoadsReadOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		src := newSlowSource()
 		ctx := context.Background()
-		c := skills.New(src)
-		list, err := c.List(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
 		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(9), answer("done")}}
-		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "s", Client: c, Skills: list}}})
+		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "s", src)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,13 +251,8 @@ func TestParallelLoadsReadOnce(t *testing.T) {
 func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		src := newSlowSource()
-		c := skills.New(src)
-		list, err := c.List(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
 		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(1), loadCalls(1), answer("done")}}
-		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "s", Client: c, Skills: list}}})
+		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "s", src)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,21 +291,16 @@ func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
 // warning: the skill is offered once. Two sets under one label are still
 // the host's mistake, and an error.
 func TestSkillListedTwice(t *testing.T) {
-	notes := demoProvider(t)
-	client := skills.New(notes)
-	list, err := client.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	twice := append(slices.Clone(list), list...)
-	a, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{{Server: "notes", Client: client, Skills: twice}}})
+	set := skillSet(t, "notes", demoProvider(t))
+	twice := set
+	twice.Skills = append(slices.Clone(set.Skills), set.Skills...)
+	a, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{twice}})
 	if err != nil {
 		t.Fatalf("a server's duplicate stopped the host: %v", err)
 	}
 	if n := strings.Count(a.System(), "notes/weekly-review"); n != 1 {
 		t.Fatalf("the skill is in the prompt %d times, want once:\n%s", n, a.System())
 	}
-	set := agent.SkillSet{Server: "notes", Client: client, Skills: list}
 	if _, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{set, set}}); err == nil {
 		t.Fatal("two sets under one label were accepted")
 	}

@@ -18,13 +18,7 @@ import (
 // mode, in this process.
 func hostileProvider(t *testing.T, mode string) *mcptool.Provider {
 	t.Helper()
-	s, err := hostile.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, stop := s.Pipe()
-	t.Cleanup(stop)
-	p := mcptool.FromTransport("gm", tr)
+	p := mcptool.FromTransport("gm", hostile.Piped(t, mode))
 	t.Cleanup(func() { p.Close() })
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
@@ -123,18 +117,12 @@ func TestInstructionsCannotLeaveTheirBlock(t *testing.T) {
 // A skill's URI, description and files cannot write into the system
 // prompt, and what load_skill answers is free of what a reader cannot see.
 func TestSkillsCannotWriteThePrompt(t *testing.T) {
-	p := hostileProvider(t, "skills-hostile")
 	ctx := context.Background()
-	c := skills.New(p)
-	list, err := c.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(tc("load", agent.LoadSkillName, `{"skill": "gm/cooking"}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{{Server: "gm", Client: c, Skills: list}}})
+	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "gm", hostileProvider(t, "skills-hostile"))}})
 	if err != nil {
 		t.Fatal(err)
 	}

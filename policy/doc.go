@@ -45,5 +45,9 @@
 // call's names, arguments and annotations; [AskUnlessReadOnly] asks only about
 // tools not annotated read-only.
 //
+// Options: a Policy is described as data, a [Config]. Zero means the
+// default in every field, so the zero Config allows every call without
+// asking.
+//
 // A Policy holds no global state and starts no goroutines.
 package policy

@@ -3,6 +3,7 @@ package policy_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 
@@ -61,4 +62,47 @@ func Example() {
 	// tool "fs_delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
 	// tool "mcp__fs__delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
 	// offer fs_delete_file: false
+}
+
+// A host that knows its tools as definitions (each MCP tool with its
+// server and its own name in Origin) lets For teach the policy every name
+// they go by: allowing "read_*" lets the namespaced name and the alias
+// through, and nothing else.
+func ExamplePolicy_For() {
+	p, err := policy.New(policy.Config{Allow: []string{"read_*"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	gate := p.For([]tool.Definition{
+		{Name: "fs_read_file", Origin: tool.Origin{Server: "fs", Tool: "read_file"}},
+		{Name: "fs_write_file", Origin: tool.Origin{Server: "fs", Tool: "write_file"}},
+	})
+	for _, name := range []string{"fs_read_file", "mcp__fs__read_file", "fs_write_file"} {
+		fmt.Println(name, gate.Allowed(name))
+	}
+	// Output:
+	// fs_read_file true
+	// mcp__fs__read_file true
+	// fs_write_file false
+}
+
+// A host that runs calls its own way asks Check first, and hands a refusal
+// to the model as the tool's answer.
+func ExamplePolicy_Check() {
+	p, err := policy.New(policy.Config{Deny: []string{"drop_*"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, name := range []string{"list_tables", "drop_table"} {
+		err := p.Check(context.Background(), name, json.RawMessage(`{"table": "users"}`))
+		var refused *tool.RefusedError
+		if errors.As(err, &refused) {
+			fmt.Println("the model reads:", refused.Message)
+			continue
+		}
+		fmt.Println("run", name)
+	}
+	// Output:
+	// run list_tables
+	// the model reads: the tool "drop_table" is denied by policy pattern "drop_*"
 }

@@ -45,3 +45,87 @@ func Example() {
 	// true {"type":"object","properties":{"query":{"type":"string"},"limit":{"type":["integer","null"]}},"required":["query","limit"],"additionalProperties":false}
 	// argument "limit": want integer or null, got string
 }
+
+// What each vendor would make of a tool, as `mcpbridge lint` prints it: a
+// fatal diagnostic means the vendor refuses the tool as it is.
+func ExampleLint() {
+	input := json.RawMessage(`{"type": "object", "properties": {"when": {"type": "string"}, "labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["when"]}`)
+	for _, v := range []schema.Vendor{schema.OpenAI, schema.Gemini} {
+		for _, d := range schema.Lint(v, "calendar.add", input) {
+			fmt.Println(v, d)
+		}
+	}
+	// Output:
+	// openai (root) name: tool name character '.' at byte 8 is not allowed (want letters, digits or one of "_-") (fatal)
+	// openai /properties/labels/additionalProperties additionalProperties: strict mode off: the object allows additional properties
+	// gemini /properties/labels/additionalProperties additionalProperties: dropped additionalProperties: not in Gemini's Schema object
+	// gemini /properties/labels properties: free-form object became a string holding JSON: Gemini refuses an object without properties
+}
+
+// An output schema is not lowered but compiled, to check results; one no
+// validation could finish on leaves the tool out.
+func ExampleLintOutput() {
+	for _, output := range []string{`{"type": "object"}`, `{"$ref": "#"}`} {
+		diags := schema.LintOutput(json.RawMessage(output))
+		if len(diags) == 0 {
+			fmt.Println(output, "can check results")
+		}
+		for _, d := range diags {
+			fmt.Println(output, d)
+		}
+	}
+	// Output:
+	// {"type": "object"} can check results
+	// {"$ref": "#"} /$ref $ref: $ref "#" closes the cycle (root) → (root), which never descends into the value: no validation could finish (fatal)
+}
+
+// A name one vendor takes another may refuse.
+func ExampleCheckName() {
+	fmt.Println(schema.CheckName(schema.Anthropic, "kb.search"))
+	fmt.Println(schema.CheckName(schema.Gemini, "kb.search"))
+	// Output:
+	// schema: anthropic tool name "kb.search": character '.' at byte 2 is not allowed (want letters, digits or one of "_-")
+	// <nil>
+}
+
+// A vendor as a user writes it in a flag or a config file.
+func ExampleParseVendor() {
+	for _, s := range []string{"OpenAI", " claude", "google", "mistral"} {
+		v, err := schema.ParseVendor(s)
+		fmt.Printf("%q %v\n", v, err)
+	}
+	// Output:
+	// "openai" <nil>
+	// "anthropic" <nil>
+	// "gemini" <nil>
+	// "" schema: unknown vendor "mistral" (want openai, anthropic or gemini)
+}
+
+// A model that wrote a nested object as a string: the server gets the
+// object its schema asks for.
+func ExampleDecodeStringified() {
+	input := json.RawMessage(`{"type": "object", "properties": {"labels": {"type": "object"}, "note": {"type": "string"}}}`)
+	args, err := schema.DecodeStringified(input, json.RawMessage(`{"labels": "{\"env\": \"prod\"}", "note": "{\"kept\": true}"}`))
+	fmt.Println(string(args), err)
+	// Output:
+	// {"labels":{"env":"prod"},"note":"{\"kept\": true}"} <nil>
+}
+
+// Under OpenAI strict mode every property is required, so a model sends
+// null for one it means to leave out; the server gets it left out.
+func ExampleDropNullOptionals() {
+	input := json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`)
+	args, err := schema.DropNullOptionals(input, json.RawMessage(`{"q": "go", "limit": null}`))
+	fmt.Println(string(args), err)
+	// Output:
+	// {"q":"go"} <nil>
+}
+
+// Gemini takes no parameters object for a function without arguments.
+func ExampleNoArguments() {
+	fmt.Println(schema.NoArguments(json.RawMessage(`{"type": "object", "properties": {}}`)))
+	fmt.Println(schema.NoArguments(json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}}`)))
+	// Output:
+	// true
+	// false
+}

@@ -9,6 +9,20 @@ import (
 	"testing"
 )
 
+// lowerOpenAI lowers in for OpenAI, failing the test unless that works and
+// the result's strict mode is strict.
+func lowerOpenAI(t *testing.T, in string, strict bool) Lowered {
+	t.Helper()
+	low, err := Lower(OpenAI, json.RawMessage(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if low.Strict != strict {
+		t.Fatalf("strict %v, want %v: %s %v", low.Strict, strict, low.Schema, low.Diagnostics)
+	}
+	return low
+}
+
 // compact normalizes a JSON literal written in a test, keeping key order.
 func compact(t *testing.T, s string) string {
 	t.Helper()
@@ -223,13 +237,7 @@ func TestLowerOpenAIStrict(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			low, err := Lower(OpenAI, json.RawMessage(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !low.Strict {
-				t.Errorf("not strict: %v", low.Diagnostics)
-			}
+			low := lowerOpenAI(t, tt.in, true)
 			for _, d := range low.Diagnostics {
 				if silent[d.Keyword] {
 					t.Errorf("diagnostic for %s, which tells the model nothing: %v", d.Keyword, d)
@@ -258,13 +266,7 @@ func TestLowerOpenAINotStrict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			low, err := Lower(OpenAI, json.RawMessage(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if low.Strict {
-				t.Fatalf("strict: %s", low.Schema)
-			}
+			low := lowerOpenAI(t, tt.in, false)
 			want := tt.in
 			if tt.want != "" {
 				want = tt.want
@@ -370,20 +372,8 @@ func TestLowerOpenAIStrictLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			low, err := Lower(OpenAI, json.RawMessage(tt.at))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !low.Strict {
-				t.Errorf("at the limit: not strict: %v", low.Diagnostics)
-			}
-			low, err = Lower(OpenAI, json.RawMessage(tt.over))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if low.Strict {
-				t.Fatal("over the limit: still strict")
-			}
+			lowerOpenAI(t, tt.at, true)
+			low := lowerOpenAI(t, tt.over, false)
 			found := false
 			for _, d := range low.Diagnostics {
 				found = found || strings.Contains(d.Message, tt.msg)

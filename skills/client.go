@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -50,18 +49,18 @@ type Option func(*config)
 
 // WithLogger has the Client log refusals (at warn level) and reads (at debug
 // level) to l. Nothing the server sent beyond URIs, names and digests is
-// logged.
+// logged. Nil, the default, discards.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithMaxPages caps the pages of skills/list one listing follows (default
-// 100).
-func WithMaxPages(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxPages = n
-		}
-	}
-}
+// DefaultMaxPages is how many pages of skills/list one listing follows
+// unless [WithMaxPages] says otherwise.
+const DefaultMaxPages = 100
+
+// WithMaxPages caps the pages of skills/list one listing follows; zero
+// means [DefaultMaxPages]. The cap keeps a server whose listing never ends
+// from holding the host, so it cannot be lifted: with a negative n,
+// [Client.List] fails, naming the option.
+func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
 
 // WithDynamic lets the Client load dynamic skills ([Skill.Dynamic]), which
 // carry no digests: their SKILL.md frontmatter is still compared with the
@@ -72,9 +71,15 @@ func WithDynamic() Option { return func(c *config) { c.dynamic = true } }
 
 // New returns a Client for the skills of src, a connected server.
 func New(src Source, opts ...Option) *Client {
-	cfg := config{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), maxPages: 100}
+	var cfg config
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.maxPages == 0 {
+		cfg.maxPages = DefaultMaxPages
 	}
 	return &Client{
 		src:     src,
@@ -103,6 +108,9 @@ func (c *Client) declared() error {
 func (c *Client) List(ctx context.Context) ([]Skill, error) {
 	if err := c.declared(); err != nil {
 		return nil, err
+	}
+	if c.cfg.maxPages < 0 {
+		return nil, fmt.Errorf("skills: WithMaxPages(%d): the page cap cannot be lifted", c.cfg.maxPages)
 	}
 	var (
 		skills  []Skill

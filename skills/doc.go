@@ -38,4 +38,8 @@
 // only that the listing and the content agree, not that either is
 // trustworthy; a host hands skill content to a model as it would any other
 // server-provided text, tagged with the server it came from.
+//
+// Options: a Client takes functional options ([Option]); zero (or nil) means
+// the default in each. The page cap of [WithMaxPages] protects the host from
+// a server and cannot be lifted: a negative one fails [Client.List].
 package skills

@@ -145,7 +145,7 @@ func TestListRepeatedCursor(t *testing.T) {
 	}
 }
 
-// A listing that never ends stops at the page cap.
+// A listing longer than the cap stops at it.
 func TestListPageCap(t *testing.T) {
 	pages := map[string]page{}
 	for i := range 10 {
@@ -155,6 +155,7 @@ func TestListPageCap(t *testing.T) {
 		}
 		pages[cursor] = page{next: "c" + strconv.Itoa(i+1)}
 	}
+	pages["c9"] = page{} // the end, past the cap
 	srv := &fakeServer{pages: pages}
 	_, err := skills.New(connect(t, srv), skills.WithMaxPages(3)).List(context.Background())
 	var pe *skills.PageError
@@ -163,6 +164,18 @@ func TestListPageCap(t *testing.T) {
 	}
 	if n := srv.count("skills/list"); n != 3 {
 		t.Errorf("%d skills/list requests, want 3", n)
+	}
+	// Zero is the default cap, which the listing stays under; a negative
+	// cap is refused before anything is asked.
+	if list, err := skills.New(connect(t, srv), skills.WithMaxPages(0), skills.WithLogger(nil)).List(context.Background()); err != nil {
+		t.Errorf("WithMaxPages(0): %v, %v", list, err)
+	}
+	before := srv.count("skills/list")
+	if _, err := skills.New(connect(t, srv), skills.WithMaxPages(-1)).List(context.Background()); err == nil || !strings.Contains(err.Error(), "WithMaxPages(-1)") {
+		t.Errorf("WithMaxPages(-1): %v, want it refused by name", err)
+	}
+	if n := srv.count("skills/list"); n != before {
+		t.Errorf("a refused cap still sent skills/list")
 	}
 }
 

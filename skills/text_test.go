@@ -15,13 +15,7 @@ import (
 // or an invisible character breaks the entry: it is left out of the listing,
 // and the error that names it stays on one line.
 func TestEntriesWithUnprintableURIsRefused(t *testing.T) {
-	s, err := hostile.New("skills-hostile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, stop := s.Pipe()
-	defer stop()
-	p := mcptool.FromTransport("gm", tr)
+	p := mcptool.FromTransport("gm", hostile.Piped(t, "skills-hostile"))
 	defer p.Close()
 	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {

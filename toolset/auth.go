@@ -68,9 +68,6 @@ type AuthConfig struct {
 	IdPTokenEndpoint, IdPClientID, IdPClientSecret, SubjectTokenFile string
 }
 
-var authKeys = []string{"grant", "clientId", "clientSecret", "clientAuth", "privateKeyFile", "keyId",
-	"assertionFile", "issuer", "scopes", "dpop", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "subjectTokenFile"}
-
 // parseAuth decodes an "auth" entry, reporting unknown keys and wrong types
 // as problems of the server.
 func parseAuth(data json.RawMessage, problem func(key, format string, args ...any)) *AuthConfig {
@@ -80,49 +77,23 @@ func parseAuth(data json.RawMessage, problem func(key, format string, args ...an
 		return nil
 	}
 	a := &AuthConfig{}
-	for _, e := range entries {
-		key := "auth." + e.key
-		var want string
-		switch e.key {
-		case "grant":
-			want = decode(e.value, &a.Grant, "a string")
-		case "clientId":
-			want = decode(e.value, &a.ClientID, "a string")
-		case "clientSecret":
-			want = decode(e.value, &a.ClientSecret, "a string")
-		case "clientAuth":
-			want = decode(e.value, &a.ClientAuth, "a string")
-		case "privateKeyFile":
-			want = decode(e.value, &a.PrivateKeyFile, "a string")
-		case "keyId":
-			want = decode(e.value, &a.KeyID, "a string")
-		case "assertionFile":
-			want = decode(e.value, &a.AssertionFile, "a string")
-		case "issuer":
-			want = decode(e.value, &a.Issuer, "a string")
-		case "scopes":
-			want = decode(e.value, &a.Scopes, "an array of strings")
-		case "dpop":
-			want = decode(e.value, &a.DPoP, "true or false")
-		case "idpTokenEndpoint":
-			want = decode(e.value, &a.IdPTokenEndpoint, "a string")
-		case "idpClientId":
-			want = decode(e.value, &a.IdPClientID, "a string")
-		case "idpClientSecret":
-			want = decode(e.value, &a.IdPClientSecret, "a string")
-		case "subjectTokenFile":
-			want = decode(e.value, &a.SubjectTokenFile, "a string")
-		default:
-			if k := suggest(e.key, authKeys); k != "" {
-				problem(key, "unknown key; did you mean %q?", k)
-			} else {
-				problem(key, "unknown key")
-			}
-		}
-		if want != "" {
-			problem(key, "want %s", want)
-		}
-	}
+	const str = "a string"
+	readObject(entries, "auth.", problem, []member{
+		{"grant", decode(&a.Grant, str)},
+		{"clientId", decode(&a.ClientID, str)},
+		{"clientSecret", decode(&a.ClientSecret, str)},
+		{"clientAuth", decode(&a.ClientAuth, str)},
+		{"privateKeyFile", decode(&a.PrivateKeyFile, str)},
+		{"keyId", decode(&a.KeyID, str)},
+		{"assertionFile", decode(&a.AssertionFile, str)},
+		{"issuer", decode(&a.Issuer, str)},
+		{"scopes", decode(&a.Scopes, "an array of strings")},
+		{"dpop", decode(&a.DPoP, "true or false")},
+		{"idpTokenEndpoint", decode(&a.IdPTokenEndpoint, str)},
+		{"idpClientId", decode(&a.IdPClientID, str)},
+		{"idpClientSecret", decode(&a.IdPClientSecret, str)},
+		{"subjectTokenFile", decode(&a.SubjectTokenFile, str)},
+	})
 	return a
 }
 

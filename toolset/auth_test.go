@@ -41,7 +41,7 @@ func TestAuthConfigProblems(t *testing.T) {
 		t.Fatal("${SECRET} not expanded in auth.clientSecret")
 	}
 	err = cfg.Validate()
-	var invalid *toolset.ValidationError
+	var invalid *toolset.InvalidConfigError
 	if !errors.As(err, &invalid) {
 		t.Fatalf("Validate: %v", err)
 	}

@@ -30,7 +30,7 @@ type server struct {
 	listed  bool // the first listing has been taken in
 	dirty   bool // the provider re-listed since
 	entries []*toolEntry
-	diags   []Diagnostic
+	diags   []Quarantine
 	pins    map[string]pin
 	refused map[string]string     // tool name → the refused definition's hash
 	built   map[string]*toolEntry // tool name → its last entry, by hash
@@ -72,7 +72,7 @@ type toolEntry struct {
 	hash   string
 	def    tool.Definition // the final name and the lowered schema
 	input  json.RawMessage // the tool's own input schema
-	diag   *Diagnostic     // why the tool is out, if it is
+	diag   *Quarantine     // why the tool is out, if it is
 
 	once      sync.Once
 	validator *schema.Validator
@@ -189,14 +189,14 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	key := t.key(s, d.Name)
 	t.owners[key] = pair{s.cfg.Name, d.Name}
 	e := &toolEntry{server: s, tool: d.Name, hash: hash, input: d.InputSchema}
-	quarantine := func(diag Diagnostic) {
+	quarantine := func(diag Quarantine) {
 		e.diag = &diag
 		t.log.Warn("toolset: tool quarantined", "diagnostic", diag.String())
 	}
 	if other, ok := t.aliasOf(key); ok {
-		quarantine(Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: fmt.Sprintf("its name reads as an alias of a tool of server %q (mcp__<server>__<tool>), which it would shadow", other)})
+		quarantine(Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: fmt.Sprintf("its name reads as an alias of a tool of server %q (mcp__<server>__<tool>), which it would shadow", other)})
 	} else if low, err := schema.Lower(t.opts.vendor, d.InputSchema); err != nil {
-		diag := Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
+		diag := Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
 		var le *schema.LowerError
 		if errors.As(err, &le) {
 			diag.Pointer = le.Pointer
@@ -206,10 +206,10 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 			}
 		}
 		quarantine(diag)
-	} else if diag := outputDiagnostic(s.cfg.Name, d); diag != nil {
+	} else if diag := outputQuarantine(s.cfg.Name, d); diag != nil {
 		quarantine(*diag)
 	} else if final, err := t.namer.Add(s.cfg.Name, d.Name, key); err != nil {
-		quarantine(Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
+		quarantine(Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
 	} else {
 		e.def = d
 		e.def.Name = final
@@ -221,14 +221,14 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	return e, nil
 }
 
-// outputDiagnostic says why d's output schema cannot be used, or returns
+// outputQuarantine says why d's output schema cannot be used, or returns
 // nil (see [schema.LintOutput]).
-func outputDiagnostic(server string, d tool.Definition) *Diagnostic {
+func outputQuarantine(server string, d tool.Definition) *Quarantine {
 	ds := schema.LintOutput(d.OutputSchema)
 	if len(ds) == 0 {
 		return nil
 	}
-	return &Diagnostic{Server: server, Tool: d.Name, Pointer: "/outputSchema" + ds[0].Pointer, Message: "output schema cannot be used: " + ds[0].Message}
+	return &Quarantine{Server: server, Tool: d.Name, Pointer: "/outputSchema" + ds[0].Pointer, Message: "output schema cannot be used: " + ds[0].Message}
 }
 
 // buildAll takes in the first listing of every server that started:
@@ -248,10 +248,7 @@ func (t *Toolset) buildAll() error {
 		return 1
 	})
 	for _, s := range order {
-		t.mu.Lock()
-		out := s.out
-		t.mu.Unlock()
-		if out {
+		if t.isOut(s) {
 			continue
 		}
 		defs := s.p.Tools()
@@ -302,7 +299,7 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 	s.listed = true
 	before := len(s.entries)
 	entries := make([]*toolEntry, 0, len(defs))
-	var diags []Diagnostic
+	var diags []Quarantine
 	for _, d := range defs {
 		h := pinHash(d)
 		p, pinned := s.pins[d.Name]
@@ -315,12 +312,12 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 		case p.hash == h:
 			delete(s.refused, d.Name)
 		case s.refused[d.Name] == h:
-			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"})
+			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"})
 			continue
 		case t.opts.onToolChanged != nil:
 			t.log.Warn("toolset: tool changed since it was pinned; asking the host", "server", s.cfg.Name, "tool", d.Name)
 			changes = append(changes, change{p.def, d, h})
-			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"})
+			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"})
 			continue
 		default:
 			t.log.Warn("toolset: tool changed since it was pinned; accepted", "server", s.cfg.Name, "tool", d.Name)
@@ -332,7 +329,7 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 				first = err
 			}
 			t.log.Warn("toolset: tool left out", "server", s.cfg.Name, "tool", d.Name, "err", err)
-			diags = append(diags, Diagnostic{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
+			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
 			continue
 		}
 		if e.diag != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -106,11 +105,13 @@ type ServerConfig struct {
 
 	// Timeout bounds connecting: starting or reaching the server, the
 	// handshake and the tool listing. Zero means
-	// [mcptool.DefaultConnectTimeout].
+	// [mcptool.DefaultConnectTimeout]; a negative one is refused, since a
+	// server that never answers would hold the whole set's start.
 	Timeout time.Duration
 	// CallTimeout bounds each tool call, restarting while the server reports
 	// progress on it (see mcptool.WithCallTimeout). Zero means
-	// [mcptool.DefaultRequestTimeout].
+	// [mcptool.DefaultRequestTimeout]; negative means no bound but the
+	// caller's context.
 	CallTimeout time.Duration
 	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
 	// for (see [AuthConfig]).
@@ -169,7 +170,7 @@ func (l Loader) Load(path string) (*Config, error) {
 // "prefix", "namespace" ("server" or "none"), "allowedTools",
 // "disabledTools", "required", "disabled", "timeout" and "callTimeout". A
 // timeout is a Go duration string ("30s", "1m30s") or a number of seconds
-// (30, 2.5). Keys are matched exactly; a null value is the same as no key.
+// (30, 2.5), read as the field it fills: zero is the default. Keys are matched exactly; a null value is the same as no key.
 //
 // The string values of command, args, env, cwd, url and headers may refer
 // to variables: ${VAR} and ${env:VAR} are replaced by the value of VAR, and
@@ -184,14 +185,6 @@ func (l Loader) Load(path string) (*Config, error) {
 // variable that is not set — is kept for [Config.Validate] to report along
 // with the rest.
 func (l Loader) Parse(data []byte) (*Config, error) { return l.parse(data, "") }
-
-// The keys of a server entry, in the order of [ServerConfig]'s fields;
-// unknown keys are matched against them for a suggestion.
-var serverKeys = []string{
-	"command", "args", "env", "cwd", "url", "headers", "type", "transport",
-	"prefix", "namespace", "allowedTools", "disabledTools", "required",
-	"disabled", "timeout", "callTimeout", "auth",
-}
 
 // keyAliases maps keys other clients use for what we call otherwise, so an
 // unknown key can point to ours though it is not spelt alike.
@@ -268,35 +261,6 @@ func (l Loader) parse(data []byte, source string) (*Config, error) {
 	return c, nil
 }
 
-// An entry is one key and its value, in the order of the text.
-type entry struct {
-	key   string
-	value json.RawMessage
-}
-
-// objectEntries returns the members of a JSON object in their order, which
-// decoding into a map would lose. The text must be well-formed.
-func objectEntries(data []byte) ([]entry, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errors.New("not an object")
-	}
-	var out []entry
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var e entry
-		e.key, _ = tok.(string)
-		if err := dec.Decode(&e.value); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
 // syntaxError places a JSON syntax error at its line and column, counted
 // from 1, the column in characters.
 func syntaxError(data []byte, source string, err error) error {
@@ -326,64 +290,39 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 	problem := func(key, format string, args ...any) {
 		s.problems = append(s.problems, Problem{Server: name, Key: key, Message: fmt.Sprintf(format, args...)})
 	}
-	seen := map[string]bool{}
 	transports := map[string]string{}
-	for _, e := range entries {
-		if seen[e.key] {
-			problem(e.key, "set twice")
-			continue
-		}
-		seen[e.key] = true
-		if string(e.value) == "null" {
-			continue
-		}
-		var want string
-		switch e.key {
-		case "command":
-			want = decode(e.value, &s.Command, "a string")
-		case "args":
-			want = decode(e.value, &s.Args, "an array of strings")
-		case "env":
-			want = decode(e.value, &s.Env, "an object of strings")
-		case "cwd":
-			want = decode(e.value, &s.Dir, "a string")
-		case "url":
-			want = decode(e.value, &s.URL, "a string")
-		case "headers":
-			want = decode(e.value, &s.Headers, "an object of strings")
-		case "type", "transport":
+	transport := func(key string) func(json.RawMessage) string {
+		return func(data json.RawMessage) string {
 			var t string
-			want = decode(e.value, &t, "a string")
-			transports[e.key] = t
-		case "prefix":
-			want = decode(e.value, &s.Prefix, "a string")
-		case "namespace":
-			want = decode(e.value, &s.Namespace, `"server" or "none"`)
-		case "allowedTools":
-			want = decode(e.value, &s.AllowedTools, "an array of tool names")
-		case "disabledTools":
-			want = decode(e.value, &s.DisabledTools, "an array of tool names")
-		case "required":
-			want = decode(e.value, &s.Required, "true or false")
-		case "disabled":
-			want = decode(e.value, &s.Disabled, "true or false")
-		case "timeout":
-			want = duration(e.value, &s.Timeout, mcptool.DefaultConnectTimeout)
-		case "auth":
-			s.Auth = parseAuth(e.value, problem)
-		case "callTimeout":
-			want = duration(e.value, &s.CallTimeout, mcptool.DefaultRequestTimeout)
-		default:
-			if k := suggest(e.key, serverKeys); k != "" {
-				problem(e.key, "unknown key; did you mean %q?", k)
-			} else {
-				problem(e.key, "unknown key")
-			}
-		}
-		if want != "" {
-			problem(e.key, "want %s", want)
+			want := decode(&t, "a string")(data)
+			transports[key] = t
+			return want
 		}
 	}
+	// In the order of ServerConfig's fields, which a suggestion for an
+	// unknown key follows.
+	readObject(entries, "", problem, []member{
+		{"command", decode(&s.Command, "a string")},
+		{"args", decode(&s.Args, "an array of strings")},
+		{"env", decode(&s.Env, "an object of strings")},
+		{"cwd", decode(&s.Dir, "a string")},
+		{"url", decode(&s.URL, "a string")},
+		{"headers", decode(&s.Headers, "an object of strings")},
+		{"type", transport("type")},
+		{"transport", transport("transport")},
+		{"prefix", decode(&s.Prefix, "a string")},
+		{"namespace", decode(&s.Namespace, `"server" or "none"`)},
+		{"allowedTools", decode(&s.AllowedTools, "an array of tool names")},
+		{"disabledTools", decode(&s.DisabledTools, "an array of tool names")},
+		{"required", decode(&s.Required, "true or false")},
+		{"disabled", decode(&s.Disabled, "true or false")},
+		{"timeout", duration(&s.Timeout)},
+		{"callTimeout", duration(&s.CallTimeout)},
+		{"auth", func(data json.RawMessage) string {
+			s.Auth = parseAuth(data, problem)
+			return ""
+		}},
+	})
 	typ, hasType := transports["type"]
 	tr, hasTransport := transports["transport"]
 	switch {
@@ -395,50 +334,6 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 		s.Transport, s.transportKey = normalizeTransport(tr), "transport"
 	}
 	return s, true
-}
-
-// decode decodes data into *dst, leaving it unchanged and returning what was
-// wanted if data is of another type. The message never quotes the value.
-func decode[T any](data json.RawMessage, dst *T, want string) string {
-	var v T
-	if json.Unmarshal(data, &v) != nil {
-		return want
-	}
-	*dst = v
-	return ""
-}
-
-// duration decodes a timeout: a Go duration string, or a number of seconds
-// as other clients write it. A negative one is kept for Validate to report;
-// zero is refused here, since a reader could take it for "no limit" as well
-// as for the default.
-func duration(data json.RawMessage, dst *time.Duration, def time.Duration) string {
-	const want = `a duration such as "30s" or a number of seconds`
-	var d time.Duration
-	if data[0] == '"' {
-		var s string
-		if json.Unmarshal(data, &s) != nil {
-			return want
-		}
-		var err error
-		if d, err = time.ParseDuration(s); err != nil {
-			return want
-		}
-	} else {
-		var secs float64
-		if json.Unmarshal(data, &secs) != nil {
-			return want
-		}
-		if math.Abs(secs) >= math.MaxInt64/float64(time.Second) {
-			return want + " (this one is too large)"
-		}
-		d = time.Duration(secs * float64(time.Second))
-	}
-	if d == 0 {
-		return fmt.Sprintf("%s above zero; leave the key out for the default (%v)", want, def)
-	}
-	*dst = d
-	return ""
 }
 
 // normalizeTransport maps the names clients use for a transport to
@@ -503,10 +398,10 @@ func (s ServerConfig) Options() []mcptool.Option {
 		}
 		opts = append(opts, mcptool.WithToolFilter(func(name string) bool { return !off[name] }))
 	}
-	if s.Timeout > 0 {
+	if s.Timeout != 0 {
 		opts = append(opts, mcptool.WithConnectTimeout(s.Timeout))
 	}
-	if s.CallTimeout > 0 {
+	if s.CallTimeout != 0 {
 		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
 	}
 	if s.Auth != nil {

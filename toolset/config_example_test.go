@@ -3,6 +3,9 @@ package toolset_test
 import (
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -56,5 +59,44 @@ func ExampleConfig_Validate() {
 	// toolset: server "files": key "command": missing: set "command" to start the server, or "url" to reach it
 	// toolset: server "files": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true
 	// toolset: server "web": key "url": scheme "ftp": want http or https
-	// toolset: server "web": key "timeout": negative (-1s)
+	// toolset: server "web": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)
+}
+
+// A Loader takes variables from where the host keeps them, here a map; a
+// variable that is not set is a problem of the server that names it,
+// reported with the others.
+func ExampleLoader() {
+	secrets := map[string]string{"GITHUB_TOKEN": "ghp-example"}
+	loader := toolset.Loader{LookupEnv: func(name string) (string, bool) {
+		v, ok := secrets[name]
+		return v, ok
+	}}
+	config, err := loader.Parse([]byte(`{"mcpServers": {
+	  "github": {"command": "github-mcp", "env": {"TOKEN": "${GITHUB_TOKEN}", "HOST": "${GITHUB_HOST:-github.com}"}},
+	  "jira": {"url": "https://jira.example/mcp", "headers": {"Authorization": "Bearer ${JIRA_TOKEN}"}}
+	}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	env := config.Servers[0].Env
+	fmt.Println(env["TOKEN"] == secrets["GITHUB_TOKEN"], env["HOST"])
+	fmt.Println(config.Validate())
+	// Output:
+	// true github.com
+	// toolset: server "jira": key "headers": "Authorization": variable JIRA_TOKEN is not set
+}
+
+// A file that is not JSON fails to load, at its line and column.
+func ExampleLoad() {
+	dir, err := os.MkdirTemp("", "toolset-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "mcp.json")
+	os.WriteFile(path, []byte("{\"mcpServers\": {\n  \"notes\": {\"command\": \"notes-mcp\",}\n}}\n"), 0o600)
+	_, err = toolset.Load(path)
+	fmt.Println(strings.Replace(err.Error(), dir, "DIR", 1))
+	// Output:
+	// toolset: DIR/mcp.json:2:36: invalid character '}' looking for beginning of object key string
 }

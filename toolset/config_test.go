@@ -210,7 +210,7 @@ func TestDisabledServerVariables(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = c.Validate()
-		var ve *ValidationError
+		var ve *InvalidConfigError
 		switch {
 		case disabled && err != nil:
 			t.Errorf("disabled: %v", err)
@@ -289,9 +289,9 @@ func TestExpandFields(t *testing.T) {
 		{"web", "headers", `"Authorization": variable T3 is not set`},
 		{"web", "headers", `"X-Id": ${input:id} asks the user for a value, which a config file cannot do; use ${env:NAME}`},
 	}
-	var ve *ValidationError
+	var ve *InvalidConfigError
 	if err := c.Validate(); !errors.As(err, &ve) {
-		t.Fatalf("Validate: %v, want a *ValidationError", err)
+		t.Fatalf("Validate: %v, want a *InvalidConfigError", err)
 	}
 	if !slices.Equal(ve.Problems, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", lines(ve.Problems), lines(want))
@@ -311,9 +311,9 @@ func lines(ps []Problem) string {
 func TestValidateReportsEverything(t *testing.T) {
 	c := load(t, "problems.json")
 	err := c.Validate()
-	var ve *ValidationError
+	var ve *InvalidConfigError
 	if !errors.As(err, &ve) {
-		t.Fatalf("Validate: %v, want a *ValidationError", err)
+		t.Fatalf("Validate: %v, want a *InvalidConfigError", err)
 	}
 	want := []struct{ server, key, message string }{
 		{"github", "comand", `unknown key; did you mean "command"?`},
@@ -393,7 +393,7 @@ func TestValidateChecks(t *testing.T) {
 		{"empty tool name", []ServerConfig{cmd(ServerConfig{DisabledTools: []string{""}})}, "disabledTools", "an empty tool name"},
 		{"allowed and disabled", []ServerConfig{cmd(ServerConfig{AllowedTools: []string{"a", "b"}, DisabledTools: []string{"b"}})}, "disabledTools", `"b" is also in allowedTools`},
 		{"negative timeout", []ServerConfig{cmd(ServerConfig{Timeout: -time.Second})}, "timeout", "negative"},
-		{"negative call timeout", []ServerConfig{cmd(ServerConfig{CallTimeout: -time.Second})}, "callTimeout", "negative"},
+		{"negative call timeout: no bound", []ServerConfig{cmd(ServerConfig{CallTimeout: -time.Second})}, "-", ""},
 		{"env name", []ServerConfig{cmd(ServerConfig{Env: map[string]string{"A=B": "v"}})}, "env", `"A=B" is not a variable name`},
 		{"header value", []ServerConfig{web(ServerConfig{Headers: map[string]string{"Authorization": "Bearer x\r\nHost: evil"}})}, "headers", `the value of "Authorization" has a line break`},
 		{"header name", []ServerConfig{web(ServerConfig{Headers: map[string]string{"X Token": "v"}})}, "headers", `"X Token" is not a header name`},
@@ -407,7 +407,7 @@ func TestValidateChecks(t *testing.T) {
 				}
 				return
 			}
-			var ve *ValidationError
+			var ve *InvalidConfigError
 			if !errors.As(err, &ve) || len(ve.Problems) != 1 {
 				t.Fatalf("Validate: %v, want one problem", err)
 			}
@@ -447,7 +447,7 @@ func TestParseProblems(t *testing.T) {
 		{"e", "required", "want true or false"},
 		{"e", "namespace", `want "server" or "none"`},
 	}
-	var ve *ValidationError
+	var ve *InvalidConfigError
 	if err := c.Validate(); !errors.As(err, &ve) || !slices.Equal(ve.Problems, want) {
 		t.Errorf("Validate: %v\nwant:\n%s", err, lines(want))
 	}
@@ -481,13 +481,19 @@ func TestSuggest(t *testing.T) {
 		{strings.Repeat("command", 20), ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.key, serverKeys); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.key, got, tt.want)
+		s, _ := parseServer("s", json.RawMessage(fmt.Sprintf(`{%q: 0}`, tt.key)))
+		want := "unknown key"
+		if tt.want != "" {
+			want = fmt.Sprintf("unknown key; did you mean %q?", tt.want)
+		}
+		if len(s.problems) != 1 || s.problems[0].Message != want {
+			t.Errorf("%q: problems %v, want %q", tt.key, s.problems, want)
 		}
 	}
 }
 
-// A timeout is a duration string or a number of seconds.
+// A timeout is a duration string or a number of seconds; zero is the
+// default, and only the connect timeout may not be negative.
 func TestDurations(t *testing.T) {
 	tests := []struct {
 		value   string
@@ -502,8 +508,8 @@ func TestDurations(t *testing.T) {
 		{value: `null`},
 		{value: `-3`, want: -3 * time.Second, problem: "negative (-3s)"},
 		{value: `"-1m"`, want: -time.Minute, problem: "negative (-1m0s)"},
-		{value: `0`, problem: "above zero; leave the key out for the default (1m0s)"},
-		{value: `"0s"`, problem: "above zero"},
+		{value: `0`},
+		{value: `"0s"`},
 		{value: `"30"`, problem: `want a duration such as "30s"`},
 		{value: `"soon"`, problem: `want a duration such as "30s"`},
 		{value: `true`, problem: `want a duration such as "30s"`},
@@ -527,10 +533,9 @@ func TestDurations(t *testing.T) {
 			}
 			continue
 		}
-		var ve *ValidationError
-		if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[0].Key != "timeout" || ve.Problems[1].Key != "callTimeout" ||
-			!strings.Contains(ve.Problems[0].Message, tt.problem) {
-			t.Errorf("%s: %v, want a problem for each key containing %q", tt.value, err, tt.problem)
+		var ve *InvalidConfigError
+		if !errors.As(err, &ve) || ve.Problems[0].Key != "timeout" || !strings.Contains(ve.Problems[0].Message, tt.problem) {
+			t.Errorf("%s: %v, want a problem for key timeout containing %q", tt.value, err, tt.problem)
 		}
 	}
 }

@@ -12,7 +12,7 @@
 // one model vendor ([WithVendor]: [schema.Namer], [schema.Lower]), and
 // joined into one catalog; a tool whose schema the vendor cannot take, or
 // whose input or output schema no validation could finish on
-// ([schema.UnboundedError]), is quarantined with a [Diagnostic] while its
+// ([schema.UnboundedError]), is held out ([Toolset.Quarantined]) while its
 // server's other tools serve. Names are compared as the model will call
 // them, after the vendor's rewrite, so that no server can take another's
 // tool name or alias: two required servers claiming one name fail Start,
@@ -29,4 +29,11 @@
 // [Toolset.Status] (and [OnStatus], during Start too) says where each
 // server stands; [Toolset.Instructions] is ready for the agent's system
 // prompt; [Toolset.Close] stops everything.
+//
+// Options: what the servers are is data, a [Config] of [ServerConfig]
+// values (read by a [Loader]); how the set runs them is functional options
+// ([Option]) to [Start]. Zero means the default in every field and every
+// option; a negative [ServerConfig.CallTimeout] means no bound, and a
+// negative [ServerConfig.Timeout], a bound that protects the host from a
+// server that never answers, is refused by [Config.Validate].
 package toolset

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net/http/httptest"
 	"os"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -40,7 +42,8 @@ func ExampleStart() {
 	}
 
 	// Each turn of a conversation takes a snapshot: its tools do not
-	// change while the turn runs (agent.Config.Definitions and Handler).
+	// change while the turn runs (an agent.Agent takes one per run, the
+	// Toolset being one of its agent.Config.Tools).
 	turn := tools.Snapshot(ctx)
 	for _, d := range turn.Definitions() {
 		fmt.Println(d.Name)
@@ -56,4 +59,32 @@ func ExampleStart() {
 	// notes_add_note
 	// notes_list_notes
 	// tool "notes_add_note" refused: argument "title": want string, got integer
+}
+
+// A tool whose schema the vendor cannot take is held out of the catalog,
+// saying why, while its server's other tools serve. Here Gemini meets a
+// schema that recurses, which it cannot express.
+func ExampleToolset_Quarantined() {
+	h, err := hostile.New("tree-schema")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "garden", URL: srv.URL}}}
+	ctx := context.Background()
+	tools, err := toolset.Start(ctx, config, toolset.WithVendor(schema.Gemini))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer tools.Close()
+	for _, d := range tools.Snapshot(ctx).Definitions() {
+		fmt.Println("offered:", d.Name)
+	}
+	for _, q := range tools.Quarantined() {
+		fmt.Println("held out:", q)
+	}
+	// Output:
+	// offered: garden_flat
+	// held out: server "garden": tool "tree": at /$defs/node/properties/kids/items/$ref: input schema cannot be lowered for gemini: reference "#/$defs/node" is recursive; Gemini's Schema cannot express recursion
 }

@@ -8,9 +8,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// An Option configures [Start]. The package's options for starting are
-// functional options, like mcptool's; [Loader] stays a struct because it
-// only reads files.
+// An Option configures [Start]: what to do with the servers a [Config]
+// describes, as opposed to the servers themselves.
 type Option func(*options)
 
 type options struct {
@@ -23,10 +22,10 @@ type options struct {
 
 // WithVendor sets the model vendor whose rules the catalog follows: tool
 // names are made valid for it (a [schema.Namer]) and input schemas lowered
-// for it ([schema.Lower]), a tool whose schema cannot be lowered being left
-// out with a [Diagnostic].
+// for it ([schema.Lower]), a tool whose schema cannot be lowered being held
+// out ([Toolset.Quarantined]).
 //
-// The default is [schema.Anthropic]. Its rules are the loosest (names of up
+// The default, and the meaning of "", is [schema.Anthropic]. Its rules are the loosest (names of up
 // to 128 characters, any JSON Schema as it is), so the default changes
 // nothing a server declares beyond what no vendor accepts; a host talking
 // to OpenAI, Gemini or an OpenAI-compatible server must say so, or a tool
@@ -55,7 +54,7 @@ func OnStatus(fn func(ServerStatus)) Option { return func(o *options) { o.onStat
 //
 // While the function runs, the tool is out of the catalog. Returning true
 // pins the new definition and lets it back in; returning false refuses it:
-// the tool stays out, and a [Diagnostic] says so, until the server lists it
+// the tool stays out, and [Toolset.Quarantined] says so, until the server lists it
 // again as it was pinned (it then comes back without a call) or changed
 // once more (the function is asked again), or the host calls
 // [Toolset.Accept].

@@ -62,7 +62,7 @@ func TestPinningHook(t *testing.T) {
 	if _, err := after.Handler().Call(ctx, "lib_lookup", nil); err == nil {
 		t.Error("the refused tool is still served by the new snapshot")
 	}
-	if d := ts.Diagnostics(); len(d) != 1 || d[0].Tool != "lookup" || !strings.Contains(d[0].Message, "refused") {
+	if d := ts.Quarantined(); len(d) != 1 || d[0].Tool != "lookup" || !strings.Contains(d[0].Message, "refused") {
 		t.Errorf("diagnostics %v, want the refusal", d)
 	}
 	// The turn that began before the change still sees what it saw.

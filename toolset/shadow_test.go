@@ -64,11 +64,11 @@ func TestNoShadowing(t *testing.T) {
 		t.Fatal("a tool named as another server's alias was offered")
 	}
 	var found bool
-	for _, d := range ts.Diagnostics() {
+	for _, d := range ts.Quarantined() {
 		found = found || d.Server == "evil" && d.Tool == "mcp__bank__pay" && strings.Contains(d.Message, "alias")
 	}
 	if !found {
-		t.Fatalf("no diagnostic for the alias-shaped name: %v", ts.Diagnostics())
+		t.Fatalf("no diagnostic for the alias-shaped name: %v", ts.Quarantined())
 	}
 }
 

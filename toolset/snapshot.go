@@ -33,10 +33,7 @@ type Snapshot struct {
 func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 	var wg sync.WaitGroup
 	for _, s := range t.servers {
-		t.mu.Lock()
-		out := s.out
-		t.mu.Unlock()
-		if out {
+		if t.isOut(s) {
 			continue
 		}
 		wg.Go(func() {

@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,11 +48,11 @@ type ServerStatus struct {
 	Tools int
 }
 
-// A Diagnostic says why a tool is out of the catalog: its input schema
+// A Quarantine is a tool held out of the catalog, and why: its input schema
 // cannot be lowered for the vendor (or no validation could finish on it),
 // its output schema cannot be used, its name is another server's, or the
 // host refused a change to it.
-type Diagnostic struct {
+type Quarantine struct {
 	// Server and Tool name the tool, by the config's server name and the
 	// server's own tool name.
 	Server, Tool string
@@ -63,13 +64,13 @@ type Diagnostic struct {
 	Message string
 }
 
-// String formats d as server "s": tool "t": at /pointer: message.
-func (d Diagnostic) String() string {
-	s := fmt.Sprintf("server %q: tool %q: ", d.Server, d.Tool)
-	if d.Pointer != "" {
-		s += "at " + d.Pointer + ": "
+// String formats q as server "s": tool "t": at /pointer: message.
+func (q Quarantine) String() string {
+	s := fmt.Sprintf("server %q: tool %q: ", q.Server, q.Tool)
+	if q.Pointer != "" {
+		s += "at " + q.Pointer + ": "
 	}
-	return s + d.Message
+	return s + q.Message
 }
 
 // Start connects every enabled server of cfg at once, each within its own
@@ -94,15 +95,16 @@ func (d Diagnostic) String() string {
 // [ServerConfig.ToolPrefix]) made valid for the vendor of [WithVendor], and
 // its schemas are lowered for that vendor; a tool that cannot be, or whose
 // output schema cannot be used to check its results ([schema.LintOutput]),
-// is left out, with a [Diagnostic], and the rest of its server still serves.
+// is held out ([Toolset.Quarantined]), and the rest of its server still serves.
 func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	o := options{vendor: schema.Anthropic}
+	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
+	o.vendor = cmp.Or(o.vendor, schema.Anthropic)
 	log := o.logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -191,6 +193,13 @@ func (t *Toolset) fail(s *server, err error) {
 	t.notify(st)
 }
 
+// isOut reports whether s is left out of the set.
+func (t *Toolset) isOut(s *server) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return s.out
+}
+
 // setState records a transition of s, from its provider or from Start.
 func (t *Toolset) setState(s *server, st mcptool.State, err error) {
 	t.mu.Lock()
@@ -222,12 +231,12 @@ func (t *Toolset) Status() []ServerStatus {
 	return out
 }
 
-// Diagnostics returns why each tool now out of the catalog is out, server
-// by server in config order, tools in the server's order.
-func (t *Toolset) Diagnostics() []Diagnostic {
+// Quarantined returns the tools now held out of the catalog, and why,
+// server by server in config order, tools in the server's order.
+func (t *Toolset) Quarantined() []Quarantine {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var out []Diagnostic
+	var out []Quarantine
 	for _, s := range t.servers {
 		out = append(out, s.diags...)
 	}
@@ -240,10 +249,7 @@ func (t *Toolset) Diagnostics() []Diagnostic {
 func (t *Toolset) Instructions() map[string]string {
 	out := map[string]string{}
 	for _, s := range t.servers {
-		t.mu.Lock()
-		out1 := s.out
-		t.mu.Unlock()
-		if out1 {
+		if t.isOut(s) {
 			continue
 		}
 		if text := s.p.Instructions(); text != "" {

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -321,6 +320,18 @@ func counting(server *mcp.Server, name string, input json.RawMessage, calls *ato
 		})
 }
 
+// receiving adds a tool that answers "ok" and passes on the arguments of
+// its one call, as the server received them.
+func receiving(server *mcp.Server, name string, input json.RawMessage) <-chan string {
+	got := make(chan string, 1)
+	server.AddTool(&mcp.Tool{Name: name, InputSchema: input},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got <- string(req.Params.Arguments)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	return got
+}
+
 // A tool whose schema Gemini cannot take is quarantined with a diagnostic
 // naming server, tool and pointer; the server's other tool still serves.
 func TestQuarantine(t *testing.T) {
@@ -335,7 +346,7 @@ func TestQuarantine(t *testing.T) {
 	if got := names(snap.Definitions()); !slices.Equal(got, []string{"garden_water"}) {
 		t.Fatalf("catalog %v, want only garden_water", got)
 	}
-	diags := ts.Diagnostics()
+	diags := ts.Quarantined()
 	if len(diags) != 1 || diags[0].Server != "garden" || diags[0].Tool != "plant" || !strings.HasPrefix(diags[0].Pointer, "/") {
 		t.Fatalf("diagnostics %+v, want one for garden/plant with a pointer", diags)
 	}
@@ -393,13 +404,8 @@ func TestLocalValidation(t *testing.T) {
 // sends for it never reaches the server.
 func TestOpenAIStrict(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
-	got := make(chan string, 1)
-	server.AddTool(&mcp.Tool{Name: "find", InputSchema: json.RawMessage(
-		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			got <- string(req.Params.Arguments)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
+	got := receiving(server, "find", json.RawMessage(
+		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`))
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
@@ -417,13 +423,8 @@ func TestOpenAIStrict(t *testing.T) {
 // a JSON string; the server receives the object its schema asks for.
 func TestGeminiFreeFormObject(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tags", Version: "1"}, nil)
-	got := make(chan string, 1)
-	server.AddTool(&mcp.Tool{Name: "label", InputSchema: json.RawMessage(
-		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			got <- string(req.Params.Arguments)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
+	got := receiving(server, "label", json.RawMessage(
+		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`))
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, toolset.WithVendor(schema.Gemini))
 	snap := ts.Snapshot(context.Background())
@@ -459,9 +460,9 @@ func TestSnapshotStable(t *testing.T) {
 // Start returns Validate's error, and Close is idempotent.
 func TestStartValidatesAndCloses(t *testing.T) {
 	_, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x"}}})
-	var ve *toolset.ValidationError
+	var ve *toolset.InvalidConfigError
 	if !errors.As(err, &ve) {
-		t.Fatalf("Start on a bad config: %v, want a ValidationError", err)
+		t.Fatalf("Start on a bad config: %v, want a InvalidConfigError", err)
 	}
 	ts, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
 	if err != nil {
@@ -488,22 +489,18 @@ func TestNameMovesBetweenServers(t *testing.T) {
 		{Name: "a", URL: serveMCP(t, a), Namespace: toolset.NamespaceNone},
 		{Name: "b", URL: serveMCP(t, b), Namespace: toolset.NamespaceNone},
 	}}
-	ts := start(t, cfg)
-	ctx := context.Background()
-	// until waits for a re-listing to show in the catalog.
-	until := func(what string, ok func(*toolset.Snapshot) bool) *toolset.Snapshot {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			snap := ts.Snapshot(ctx)
-			if ok(snap) {
-				return snap
+	// A re-listing that changes how many tools a server contributes is
+	// reported once the catalog shows it.
+	statuses := make(chan toolset.ServerStatus, 64)
+	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) { statuses <- s }))
+	waitTools := func(server string, n int) {
+		for s := range statuses {
+			if s.Name == server && s.Tools == n {
+				return
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: catalog %v, diagnostics %v", what, names(snap.Definitions()), ts.Diagnostics())
-			}
-			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	ctx := context.Background()
 	servedBy := func(snap *toolset.Snapshot, server string) bool {
 		for _, d := range snap.Definitions() {
 			if s, tl, _ := snap.Lookup(d.Name); s == server && tl == "x" {
@@ -512,12 +509,21 @@ func TestNameMovesBetweenServers(t *testing.T) {
 		}
 		return false
 	}
-	until("x of a", func(s *toolset.Snapshot) bool { return servedBy(s, "a") })
+	if !servedBy(ts.Snapshot(ctx), "a") {
+		t.Fatalf("catalog %v, want x of a", names(ts.Snapshot(ctx).Definitions()))
+	}
 	a.RemoveTools("x")
-	until("x gone from a", func(s *toolset.Snapshot) bool { return !servedBy(s, "a") })
+	waitTools("a", 1)
+	if servedBy(ts.Snapshot(ctx), "a") {
+		t.Fatal("x is still a's")
+	}
 	counting(b, "x", json.RawMessage(`{"type": "object"}`), &calls)
-	snap := until("x of b", func(s *toolset.Snapshot) bool { return servedBy(s, "b") })
-	if d := ts.Diagnostics(); len(d) != 0 {
+	waitTools("b", 2)
+	snap := ts.Snapshot(ctx)
+	if !servedBy(snap, "b") {
+		t.Fatalf("catalog %v, diagnostics %v, want x of b", names(snap.Definitions()), ts.Quarantined())
+	}
+	if d := ts.Quarantined(); len(d) != 0 {
 		t.Errorf("diagnostics %v, want none", d)
 	}
 	if got := names(snap.Definitions()); len(got) != 3 {

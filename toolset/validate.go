@@ -68,16 +68,16 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// A ValidationError lists every problem [Config.Validate] found, so that one
+// An InvalidConfigError lists every problem [Config.Validate] found, so that one
 // run shows everything to fix.
-type ValidationError struct {
+type InvalidConfigError struct {
 	// Problems come server by server in the order of the file, except
 	// that server entries which are not objects at all come first.
 	Problems []Problem
 }
 
 // Error returns one line per problem.
-func (e *ValidationError) Error() string {
+func (e *InvalidConfigError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		lines[i] = "toolset: " + p.String()
@@ -86,7 +86,7 @@ func (e *ValidationError) Error() string {
 }
 
 // Validate reports every problem of the config at once, as a
-// *[ValidationError]: what parsing found (unknown keys, values of the wrong
+// *[InvalidConfigError]: what parsing found (unknown keys, values of the wrong
 // type, variables that are not set) and what the settings get wrong
 // together. It returns nil for a config that is fit to start.
 func (c *Config) Validate() error {
@@ -117,7 +117,7 @@ func (c *Config) Validate() error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: problems}
+	return &InvalidConfigError{Problems: problems}
 }
 
 // check returns what is wrong with the server's fields.
@@ -240,10 +240,7 @@ func (s ServerConfig) check() []Problem {
 	}
 
 	if s.Timeout < 0 {
-		problem("timeout", "negative (%v)", s.Timeout)
-	}
-	if s.CallTimeout < 0 {
-		problem("callTimeout", "negative (%v)", s.CallTimeout)
+		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcptool.DefaultConnectTimeout)
 	}
 	return problems
 }

@@ -53,7 +53,7 @@ var callCmd = &command{
 			snap := ts.Snapshot(ctx)
 			name, err := findTool(snap, pos[0])
 			if err != nil {
-				if d, out := leftOut(ts.Diagnostics(), pos[0]); out {
+				if d, out := leftOut(ts.Quarantined(), pos[0]); out {
 					return &exitError{code: exitFailed, err: fmt.Errorf("left out: %s", d)}
 				}
 				return err
@@ -97,13 +97,13 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 
 // leftOut finds, among diags, why the tool a user named by its own name is
 // out of the catalog.
-func leftOut(diags []toolset.Diagnostic, name string) (toolset.Diagnostic, bool) {
+func leftOut(diags []toolset.Quarantine, name string) (toolset.Quarantine, bool) {
 	for _, d := range diags {
 		if d.Tool == name {
 			return d, true
 		}
 	}
-	return toolset.Diagnostic{}, false
+	return toolset.Quarantine{}, false
 }
 
 // printResult prints a result as a model reads it; images are saved to

@@ -28,7 +28,7 @@ var errReported = errors.New("reported")
 func exitCode(err error) int {
 	var (
 		usage     *usageError
-		invalid   *toolset.ValidationError
+		invalid   *toolset.InvalidConfigError
 		config    *mcptool.ConfigError
 		transport *mcptool.TransportError
 		protocol  *mcptool.ProtocolError

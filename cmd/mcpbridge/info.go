@@ -17,6 +17,7 @@ import (
 
 var infoCmd = &command{
 	name:    "info",
+	noArgs:  true,
 	usage:   "info [target]",
 	summary: "Show each server's info, protocol version, capabilities, extensions, skills and instructions.",
 	examples: `  mcpbridge info
@@ -24,9 +25,6 @@ var infoCmd = &command{
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			if len(pos) > 0 {
-				return usagef("info takes no arguments, got %q", pos[0])
-			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err

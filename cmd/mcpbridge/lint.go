@@ -11,6 +11,7 @@ import (
 
 var lintCmd = &command{
 	name:    "lint",
+	noArgs:  true,
 	usage:   "lint [--vendor openai|anthropic|gemini] [target]",
 	summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
 	examples: `  mcpbridge lint --config mcp.json
@@ -18,9 +19,6 @@ var lintCmd = &command{
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			if len(pos) > 0 {
-				return usagef("lint takes no arguments, got %q", pos[0])
-			}
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
 			if t.vendor.set {
 				vendors = []schema.Vendor{t.vendor.v}

@@ -59,9 +59,11 @@ type streams struct {
 }
 
 // A command registers its flags on fs and returns what runs it, given the
-// positional arguments and the server command after "--" (if any).
+// positional arguments and the server command after "--" (if any). One with
+// noArgs is refused any positional argument before it runs.
 type command struct {
 	name, usage, summary, examples string
+	noArgs                         bool
 	setup                          func(fs *flag.FlagSet) runFunc
 }
 
@@ -102,6 +104,9 @@ func run(ctx context.Context, args []string, s *streams) int {
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(s.out, c)
 		return exitOK
+	}
+	if err == nil && c.noArgs && len(pos) > 0 {
+		err = usagef("%s takes no arguments, got %q", c.name, pos[0])
 	}
 	if err == nil {
 		err = runner(ctx, pos, serverCmd, s)

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
 // bin is the mcpbridge binary, built once for every test.
@@ -131,6 +131,7 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	expect(t, mcpbridge(t, "", "", nil, "frobnicate"), 2, "unknown command")
 	expect(t, mcpbridge(t, "", "", nil, "tools", "--bogus"), 2, "flag provided but not defined")
+	expect(t, mcpbridge(t, "", "", nil, "lint", "extra"), 2, `lint takes no arguments, got "extra"`, "run mcpbridge lint --help")
 }
 
 func TestToolsOnTheDemo(t *testing.T) {
@@ -458,33 +459,6 @@ func TestChat(t *testing.T) {
 	}
 }
 
-// children lists the pids whose parent is pid.
-func children(pid int) []int {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	var out []int
-	for _, f := range stats {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-		if len(fields) > 1 && fields[0] != "Z" && fields[1] == strconv.Itoa(pid) {
-			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func alive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
 // Ctrl-C while chatting: mcpbridge exits and its server is gone.
 func TestInterruptStopsServers(t *testing.T) {
 	cmd := exec.Command(bin, "chat", "--model", "m")
@@ -501,7 +475,7 @@ func TestInterruptStopsServers(t *testing.T) {
 	if err != nil || !strings.Contains(line, "ready") {
 		t.Fatalf("waiting for the server: %q, %v", line, err)
 	}
-	kids := children(cmd.Process.Pid)
+	kids := proctest.Children(cmd.Process.Pid)
 	if len(kids) != 1 {
 		t.Fatalf("%d child processes, want the demo server", len(kids))
 	}
@@ -514,7 +488,7 @@ func TestInterruptStopsServers(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("mcpbridge did not exit on Ctrl-C")
 	}
-	if alive(kids[0]) {
+	if proctest.Alive(kids[0]) {
 		t.Fatalf("the server (pid %d) outlived mcpbridge", kids[0])
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
 // waitForFile waits, within a generous bound, for another process to
@@ -91,7 +92,7 @@ func TestSignalsEndAStuckCall(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pid, _ := strconv.Atoi(string(data)); pid == 0 || alive(pid) {
+			if pid, _ := strconv.Atoi(string(data)); pid == 0 || proctest.Alive(pid) {
 				t.Errorf("the server (pid %d) outlived mcpbridge", pid)
 			}
 		})

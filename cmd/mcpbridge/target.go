@@ -194,7 +194,7 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 		toolset.OnStatus(p.update),
 		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))
 	if err != nil {
-		var invalid *toolset.ValidationError
+		var invalid *toolset.InvalidConfigError
 		if errors.As(err, &invalid) {
 			return nil, nil, &exitError{code: exitUsage, err: err}
 		}

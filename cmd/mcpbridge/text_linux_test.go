@@ -38,23 +38,27 @@ func openPTY(t *testing.T) (term, screen *os.File) {
 	return term, screen
 }
 
-// onTerminal runs mcpbridge with its stdout on a terminal and returns what
-// the terminal was sent, "\r\n" read as "\n".
-func onTerminal(t *testing.T, args ...string) result {
+// onPTY runs mcpbridge in dir, with env added, on a new pseudo-terminal:
+// attach puts the terminal in the place of some of its streams, and input
+// is typed on it. It returns what the terminal showed, "\r\n" read as
+// "\n", and the exit status.
+func onPTY(t *testing.T, dir string, env []string, input string, attach func(cmd *exec.Cmd, term *os.File), args ...string) (shown string, code int) {
 	t.Helper()
 	term, screen := openPTY(t)
 	defer screen.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = term, &errb
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
+	attach(cmd, term)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	term.Close()
+	if _, err := io.WriteString(screen, input); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	read := make(chan struct{})
 	go func() {
@@ -64,13 +68,23 @@ func onTerminal(t *testing.T, args ...string) result {
 	err := cmd.Wait()
 	<-read
 	var exit *exec.ExitError
-	code := 0
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return result{strings.ReplaceAll(out.String(), "\r\n", "\n"), errb.String(), code}
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), code
+}
+
+// onTerminal runs mcpbridge with its stdout on a terminal and returns what
+// the terminal was sent.
+func onTerminal(t *testing.T, args ...string) result {
+	t.Helper()
+	var errb bytes.Buffer
+	out, code := onPTY(t, t.TempDir(), nil, "", func(cmd *exec.Cmd, term *os.File) {
+		cmd.Stdout, cmd.Stderr = term, &errb
+	}, args...)
+	return result{out, errb.String(), code}
 }
 
 // On a terminal, a tool's result and a resource are shown without the

@@ -16,6 +16,7 @@ import (
 
 var toolsCmd = &command{
 	name:    "tools",
+	noArgs:  true,
 	usage:   "tools [--json] [--vendor openai|anthropic|gemini] [target]",
 	summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
 	examples: `  mcpbridge tools
@@ -25,9 +26,6 @@ var toolsCmd = &command{
 		t := addTarget(fs)
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			if len(pos) > 0 {
-				return usagef("tools takes no arguments, got %q", pos[0])
-			}
 			ts, _, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err
@@ -42,7 +40,7 @@ var toolsCmd = &command{
 				return notStarted(ts)
 			}
 			printTools(s.out, defs, useColor(s.out))
-			for _, d := range ts.Diagnostics() {
+			for _, d := range ts.Quarantined() {
 				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
 			return notStarted(ts)
@@ -153,50 +151,42 @@ func hints(a *tool.Annotations) string {
 // A snapshot's definitions always carry a schema: schema.Lower gives a tool
 // without one an empty object's.
 func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
-	var out any
-	switch v {
-	case schema.OpenAI:
-		type function struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			Parameters  json.RawMessage `json:"parameters"`
-			Strict      bool            `json:"strict,omitempty"`
-		}
-		type wire struct {
-			Type     string   `json:"type"`
-			Function function `json:"function"`
-		}
-		var tools []wire
-		for _, d := range defs {
-			tools = append(tools, wire{"function", function{d.Name, d.Description, d.InputSchema, d.Strict}})
-		}
-		out = tools
-	case schema.Gemini:
-		type decl struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			Parameters  json.RawMessage `json:"parameters,omitempty"`
-		}
-		var decls []decl
-		for _, d := range defs {
-			var p json.RawMessage
-			if !schema.NoArguments(d.InputSchema) { // Gemini refuses an object without properties
-				p = d.InputSchema
-			}
-			decls = append(decls, decl{d.Name, d.Description, p})
-		}
-		out = []map[string]any{{"functionDeclarations": decls}}
-	default:
-		type wire struct {
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
+		Strict      bool            `json:"strict,omitempty"`
+	}
+	wire := func(d tool.Definition) any {
+		return struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description,omitempty"`
 			InputSchema json.RawMessage `json:"input_schema"`
-		}
-		var tools []wire
-		for _, d := range defs {
-			tools = append(tools, wire{d.Name, d.Description, d.InputSchema})
-		}
-		out = tools
+		}{d.Name, d.Description, d.InputSchema}
 	}
-	return writeJSON(w, out)
+	switch v {
+	case schema.OpenAI:
+		wire = func(d tool.Definition) any {
+			return struct {
+				Type     string   `json:"type"`
+				Function function `json:"function"`
+			}{"function", function{d.Name, d.Description, d.InputSchema, d.Strict}}
+		}
+	case schema.Gemini:
+		wire = func(d tool.Definition) any {
+			f := function{Name: d.Name, Description: d.Description}
+			if !schema.NoArguments(d.InputSchema) { // Gemini refuses an object without properties
+				f.Parameters = d.InputSchema
+			}
+			return f
+		}
+	}
+	var tools []any
+	for _, d := range defs {
+		tools = append(tools, wire(d))
+	}
+	if v == schema.Gemini {
+		return writeJSON(w, []map[string]any{{"functionDeclarations": tools}})
+	}
+	return writeJSON(w, tools)
 }

@@ -2,14 +2,10 @@ package main_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
-	"time"
 )
 
 // Proves that a ./mcp.json found in the working directory (a cloned
@@ -49,33 +45,9 @@ func TestLocalConfigTrust(t *testing.T) {
 // on which the user types answer; stdout is a pipe.
 func askOnTerminal(t *testing.T, dir, home, answer string, args ...string) result {
 	t.Helper()
-	term, screen := openPTY(t)
-	defer screen.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MCPBRIDGE_CONFIG_DIR="+home)
 	var out bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = term, &out, term
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	term.Close()
-	if _, err := io.WriteString(screen, answer); err != nil {
-		t.Fatal(err)
-	}
-	var shown bytes.Buffer
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		io.Copy(&shown, screen)
-	}()
-	err := cmd.Wait()
-	<-read
-	code := 0
-	if err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-	return result{out.String(), strings.ReplaceAll(shown.String(), "\r\n", "\n"), code}
+	shown, code := onPTY(t, dir, []string{"MCPBRIDGE_CONFIG_DIR=" + home}, answer, func(cmd *exec.Cmd, term *os.File) {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = term, &out, term
+	}, args...)
+	return result{out.String(), shown, code}
 }

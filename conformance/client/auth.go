@@ -62,13 +62,7 @@ const (
 // useTool is what every auth scenario does once authorized: connect (which
 // lists the tools) and call the suite's test tool.
 func useTool(ctx context.Context, url string, opts ...mcptool.Option) error {
-	p, err := connect(ctx, url, opts...)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	_, err = p.CallToolResult(ctx, "test-tool", nil)
-	return err
+	return callTool(ctx, url, "test-tool", opts...)
 }
 
 // authorizationCode runs the OAuth 2.1 authorization code flow. The client

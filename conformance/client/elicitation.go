@@ -44,13 +44,7 @@ func acceptDefaults(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResul
 // elicitation/create, for a form whose fields have defaults; the client
 // accepts them.
 func elicitationDefaults(ctx context.Context, url string, _ scenarioContext) error {
-	p, err := connect(ctx, url, mcptool.WithElicitation(acceptDefaults))
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	_, err = p.CallToolResult(ctx, "test_client_elicitation_defaults", nil)
-	return err
+	return callTool(ctx, url, "test_client_elicitation_defaults", mcptool.WithElicitation(acceptDefaults))
 }
 
 // requestState calls the multi-round-trip tools of SEP-2322: each answers
@@ -58,20 +52,17 @@ func elicitationDefaults(ctx context.Context, url string, _ scenarioContext) err
 // requestState the client echoes when it calls again, which go-sdk does
 // once the provider can answer elicitations.
 func requestState(ctx context.Context, url string, _ scenarioContext) error {
-	p, err := connect(ctx, url, mcptool.WithElicitation(acceptDefaults))
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	for _, name := range []string{
-		"test_mrtr_echo_state",
-		"test_mrtr_no_state",
-		"test_mrtr_unrelated",
-		"test_mrtr_no_result_type",
-	} {
-		if _, err := p.CallToolResult(ctx, name, nil); err != nil {
-			return fmt.Errorf("tools/call %q: %w", name, err)
+	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+		for _, name := range []string{
+			"test_mrtr_echo_state",
+			"test_mrtr_no_state",
+			"test_mrtr_unrelated",
+			"test_mrtr_no_result_type",
+		} {
+			if _, err := p.CallToolResult(ctx, name, nil); err != nil {
+				return fmt.Errorf("tools/call %q: %w", name, err)
+			}
 		}
-	}
-	return nil
+		return nil
+	}, mcptool.WithElicitation(acceptDefaults))
 }

@@ -20,13 +20,10 @@ func init() {
 // listSkills is a host that lists the skills, to show them to a model or a
 // user, and is never asked for one: nothing of any skill may be read.
 func listSkills(ctx context.Context, url string, _ scenarioContext) error {
-	p, err := connect(ctx, url, mcptool.WithoutDiscovery())
-	if err != nil {
+	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+		_, err := skills.New(p).List(ctx)
 		return err
-	}
-	defer p.Close()
-	_, err = skills.New(p).List(ctx)
-	return err
+	}, mcptool.WithoutDiscovery())
 }
 
 // useSkills acts as a host using the Skills extension (SEP-2640) through
@@ -37,31 +34,28 @@ func listSkills(ctx context.Context, url string, _ scenarioContext) error {
 // and that a skill that fails verification is refused (a VerifyError here)
 // rather than used.
 func useSkills(ctx context.Context, url string, _ scenarioContext) error {
-	p, err := connect(ctx, url, mcptool.WithoutDiscovery())
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	c := skills.New(p)
-	list, err := c.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range list {
-		loaded, err := c.Load(ctx, s.URI)
+	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+		c := skills.New(p)
+		list, err := c.List(ctx)
 		if err != nil {
-			log.Printf("skill %q refused: %v", s.URI, err)
-			continue
+			return err
 		}
-		for _, f := range s.Files {
-			if f.Path == "SKILL.md" {
-				continue // read and verified by Load
+		for _, s := range list {
+			loaded, err := c.Load(ctx, s.URI)
+			if err != nil {
+				log.Printf("skill %q refused: %v", s.URI, err)
+				continue
 			}
-			if _, err := loaded.ReadFile(ctx, f.Path); err != nil {
-				log.Printf("skill %q file %q refused: %v", s.URI, f.Path, err)
-				break
+			for _, f := range s.Files {
+				if f.Path == "SKILL.md" {
+					continue // read and verified by Load
+				}
+				if _, err := loaded.ReadFile(ctx, f.Path); err != nil {
+					log.Printf("skill %q file %q refused: %v", s.URI, f.Path, err)
+					break
+				}
 			}
 		}
-	}
-	return nil
+		return nil
+	}, mcptool.WithoutDiscovery())
 }

@@ -97,17 +97,14 @@ func big(id json.RawMessage, n int64) io.Reader {
 
 // bigListed lists the big tool besides the well-behaved ones, for a client
 // that calls only what is listed (the command line).
-func bigListed(_ *Server, req *Request) (string, bool) {
-	if req.Method != "tools/list" {
-		return "", false
-	}
+var bigListed = on("tools/list", func(req *Request) string {
 	big := map[string]any{
 		"name":        "big",
 		"description": "Answers a text of size bytes.",
 		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}}},
 	}
-	return Result(req.ID, map[string]any{"tools": []any{Echo, Flaky, big}}), true
-}
+	return Result(req.ID, map[string]any{"tools": []any{Echo, Flaky, big}})
+})
 
 // as reads as an endless run of the letter a.
 type as struct{}

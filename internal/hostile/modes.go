@@ -74,21 +74,15 @@ func ignore(methods ...string) func(*Server, *Request) (string, bool) {
 	}
 }
 
-func exitAtInit(_ *Server, req *Request) (string, bool) {
-	if req.Method != "initialize" {
-		return "", false
-	}
+var exitAtInit = on("initialize", func(req *Request) string {
 	fmt.Fprintln(os.Stderr, "fatal: no configuration")
 	os.Exit(3)
-	return "", true
-}
+	return ""
+})
 
-func badVersion(_ *Server, req *Request) (string, bool) {
-	if req.Method != "initialize" {
-		return "", false
-	}
-	return Result(req.ID, InitializeResult("1999-01-01")), true
-}
+var badVersion = on("initialize", func(req *Request) string {
+	return Result(req.ID, InitializeResult("1999-01-01"))
+})
 
 func cursor(req *Request) string {
 	var p struct {
@@ -98,34 +92,22 @@ func cursor(req *Request) string {
 	return p.Cursor
 }
 
-func cursorLoop(_ *Server, req *Request) (string, bool) {
-	if req.Method != "tools/list" {
-		return "", false
-	}
-	return Result(req.ID, map[string]any{"tools": []any{Echo}, "nextCursor": "again"}), true
-}
+var cursorLoop = on("tools/list", func(req *Request) string {
+	return Result(req.ID, map[string]any{"tools": []any{Echo}, "nextCursor": "again"})
+})
 
-func endless(_ *Server, req *Request) (string, bool) {
-	if req.Method != "tools/list" {
-		return "", false
-	}
+var endless = on("tools/list", func(req *Request) string {
 	n := len(cursor(req))
-	return Result(req.ID, map[string]any{"tools": []any{}, "nextCursor": strings.Repeat("x", n+1)}), true
-}
+	return Result(req.ID, map[string]any{"tools": []any{}, "nextCursor": strings.Repeat("x", n+1)})
+})
 
-func pages(_ *Server, req *Request) (string, bool) {
-	if req.Method != "tools/list" {
-		return "", false
-	}
+var pages = on("tools/list", func(req *Request) string {
 	c := cursor(req)
 	next := map[string]string{"": "p2", "p2": "p3", "p3": ""}[c]
 	tool := map[string]any{"name": "tool_" + c, "inputSchema": map[string]any{"type": "object"}}
-	return Result(req.ID, map[string]any{"tools": []any{tool}, "nextCursor": next}), true
-}
+	return Result(req.ID, map[string]any{"tools": []any{tool}, "nextCursor": next})
+})
 
-func noSkills(_ *Server, req *Request) (string, bool) {
-	if req.Method != "skills/list" {
-		return "", false
-	}
-	return Error(req.ID, -32601, "skills/list not supported"), true
-}
+var noSkills = on("skills/list", func(req *Request) string {
+	return Error(req.ID, -32601, "skills/list not supported")
+})

@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"io"
+	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,4 +24,19 @@ func (s *Server) Pipe() (t mcp.Transport, stop func()) {
 		cw.Close()
 		<-done
 	}
+}
+
+// Piped serves a server in mode in this process for the test t, as [Pipe]
+// does, and returns the client's end; the server stops when the test's
+// cleanups run. Close the client first: with defer, or with a cleanup
+// registered after Piped returns.
+func Piped(t testing.TB, mode string) mcp.Transport {
+	t.Helper()
+	s, err := New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, stop := s.Pipe()
+	t.Cleanup(stop)
+	return tr
 }

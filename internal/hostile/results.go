@@ -22,13 +22,10 @@ import (
 // onCall returns a mode that answers every tools/call with the reply of
 // answer, given the call's id and arguments.
 func onCall(answer func(id json.RawMessage, args map[string]any) string) func(*Server, *Request) (string, bool) {
-	return func(_ *Server, req *Request) (string, bool) {
-		if req.Method != "tools/call" {
-			return "", false
-		}
+	return on("tools/call", func(req *Request) string {
 		_, args := CallParams(req)
-		return answer(req.ID, args), true
-	}
+		return answer(req.ID, args)
+	})
 }
 
 // number returns the argument name, or def if it is not a number.
@@ -83,15 +80,12 @@ var badParts = onCall(func(id json.RawMessage, _ map[string]any) string {
 
 // corruptBlob answers resources/read with a text and a blob whose base64
 // is corrupt.
-func corruptBlob(_ *Server, req *Request) (string, bool) {
-	if req.Method != "resources/read" {
-		return "", false
-	}
+var corruptBlob = on("resources/read", func(req *Request) string {
 	return Result(req.ID, map[string]any{"contents": []any{
 		map[string]any{"uri": "file:///a.txt", "text": "kept?"},
 		map[string]any{"uri": "file:///b.bin", "mimeType": "application/octet-stream", "blob": "*"},
-	}}), true
-}
+	}})
+})
 
 // deepResult answers a result whose structured content nests "depth"
 // arrays (100000 if not given): more than any JSON decoder here takes.

@@ -62,12 +62,9 @@ func schemaCycles(_ *Server, req *Request) (string, bool) {
 // treeSchema lists tree, whose input schema recurses through the items of
 // an array (a schema every validator finishes on, which Gemini cannot
 // express), and flat.
-func treeSchema(_ *Server, req *Request) (string, bool) {
-	if req.Method != "tools/list" {
-		return "", false
-	}
+var treeSchema = on("tools/list", func(req *Request) string {
 	return Result(req.ID, map[string]any{"tools": []any{
 		map[string]any{"name": "tree", "inputSchema": json.RawMessage(`{"type":"object","$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}},"properties":{"root":{"$ref":"#/$defs/node"}}}`)},
 		map[string]any{"name": "flat", "inputSchema": json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
-	}}), true
-}
+	}})
+})

@@ -35,6 +35,17 @@ type mode struct {
 	http   func(s *Server) http.Handler
 }
 
+// on returns a mode's answer that answers every request for method with
+// the reply of answer, and leaves the others to the well-behaved default.
+func on(method string, answer func(req *Request) string) func(*Server, *Request) (string, bool) {
+	return func(_ *Server, req *Request) (string, bool) {
+		if req.Method != method {
+			return "", false
+		}
+		return answer(req), true
+	}
+}
+
 // Modes returns the name and a one-line description of every mode, sorted
 // by name.
 func Modes() map[string]string {

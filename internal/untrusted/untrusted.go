@@ -75,7 +75,8 @@ func escapeLen(s string) int {
 	}
 	switch intro {
 	case '[':
-		return n + csiLen(s[n:])
+		// Parameters and intermediates, then a final byte.
+		return n + sequenceLen(s[n:], 0x3f, 0x40)
 	case ']', 'P', 'X', '^', '_':
 		return n + stringLen(s[n:])
 	}
@@ -83,24 +84,18 @@ func escapeLen(s string) int {
 		return n
 	}
 	// ESC, intermediates, one final byte: ESC c, ESC ( B, ESC 7.
-	n = 1
-	for n < len(s) && s[n] >= 0x20 && s[n] <= 0x2f {
-		n++
-	}
-	if n < len(s) && s[n] >= 0x30 && s[n] <= 0x7e {
-		n++
-	}
-	return n
+	return 1 + sequenceLen(s[1:], 0x2f, 0x30)
 }
 
-// csiLen returns the length of a control sequence's parameters,
-// intermediates and final byte.
-func csiLen(s string) int {
+// sequenceLen returns the length of the bytes from 0x20 to last that s
+// starts with, and of the final byte, from first to 0x7e, that ends them,
+// as much of it as s holds.
+func sequenceLen(s string, last, first byte) int {
 	n := 0
-	for n < len(s) && s[n] >= 0x20 && s[n] <= 0x3f {
+	for n < len(s) && s[n] >= 0x20 && s[n] <= last {
 		n++
 	}
-	if n < len(s) && s[n] >= 0x40 && s[n] <= 0x7e {
+	if n < len(s) && s[n] >= first && s[n] <= 0x7e {
 		n++
 	}
 	return n
