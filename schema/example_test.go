@@ -56,7 +56,7 @@ func ExampleLint() {
 		}
 	}
 	// Output:
-	// openai (root) name: tool name character '.' at byte 8 is not allowed (want letters, digits or one of "_-") (fatal)
+	// openai (root) name: tool name character '.' at byte 8 is not allowed (want ASCII letters, digits or one of "_-") (fatal)
 	// openai /properties/labels/additionalProperties additionalProperties: strict mode off: the object allows additional properties
 	// gemini /properties/labels/additionalProperties additionalProperties: dropped additionalProperties: not in Gemini's Schema object
 	// gemini /properties/labels properties: free-form object became a string holding JSON: Gemini refuses an object without properties
@@ -84,7 +84,7 @@ func ExampleCheckName() {
 	fmt.Println(schema.CheckName(schema.Anthropic, "kb.search"))
 	fmt.Println(schema.CheckName(schema.Gemini, "kb.search"))
 	// Output:
-	// schema: anthropic tool name "kb.search": character '.' at byte 2 is not allowed (want letters, digits or one of "_-")
+	// schema: anthropic tool name "kb.search": character '.' at byte 2 is not allowed (want ASCII letters, digits or one of "_-")
 	// <nil>
 }
 

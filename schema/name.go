@@ -84,8 +84,11 @@ func CheckName(v Vendor, name string) error {
 		return fail("must start with a letter or '_', not %q", name[:1])
 	}
 	for i, c := range name {
-		if c >= utf8.RuneSelf || !r.allowed(byte(c)) {
+		if c >= utf8.RuneSelf {
 			return fail("character %q (%U) at byte %d is not allowed (want ASCII letters, digits or one of %q)", c, c, i, r.extra)
+		}
+		if !r.allowed(byte(c)) {
+			return fail("character %q at byte %d is not allowed (want ASCII letters, digits or one of %q)", c, i, r.extra)
 		}
 	}
 	return nil
