@@ -1,5 +1,6 @@
 // Package redact keeps secrets out of what is printed: the one place where
-// a URL is made fit for an error or a log line.
+// a URL is made fit for an error or a log line ([URL], [URLs]), and where
+// text a model vendor sent back loses the keys it may echo ([Scrub]).
 package redact
 
 import (

@@ -13,7 +13,7 @@ import (
 	"os"
 
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/llm/internal/redact"
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // Config holds the settings every vendor package's options set; the zero

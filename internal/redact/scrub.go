@@ -1,6 +1,7 @@
-// Package redact removes secrets from text that came back from a vendor API
-// before it goes into an error message.
 package redact
+
+// Scrub is for text that came back from a model vendor's API (an error
+// message that echoes the key it was sent) before it goes into an error.
 
 import (
 	"regexp"
