@@ -1,8 +1,5 @@
 package redact
 
-// Scrub is for text that came back from a model vendor's API (an error
-// message that echoes the key it was sent) before it goes into an error.
-
 import (
 	"regexp"
 	"strings"
