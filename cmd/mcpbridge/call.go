@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -24,6 +25,7 @@ var callCmd = &command{
   mcpbridge call get_note '{"id":1}' --raw`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {

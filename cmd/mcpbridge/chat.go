@@ -40,8 +40,9 @@ ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
 unless --vendor says otherwise.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
-		modelName := fs.String("model", "", "the model `NAME` (default gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			if len(pos) > 0 {
 				return usagef("chat takes no arguments; give a prompt with -p")
@@ -52,8 +53,8 @@ unless --vendor says otherwise.`,
 			}
 			// Names and schemas follow the model's vendor unless --vendor
 			// says otherwise.
-			if _, isOpenAI := model.(*openai.Model); isOpenAI && !t.vendor.set {
-				t.vendor.v = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
+			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.vendor == "" {
+				t.vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {

@@ -98,21 +98,39 @@ func (h headers) Set(v string) error {
 	return nil
 }
 
-// vendorFlag is a schema.Vendor flag; set records that it was given, for
-// the commands whose default depends on something else.
-type vendorFlag struct {
-	v   schema.Vendor
-	set bool
-}
+// vendorFlag is a schema.Vendor flag.
+type vendorFlag schema.Vendor
 
-func (f *vendorFlag) String() string { return string(f.v) }
+func (f *vendorFlag) String() string { return string(*f) }
 func (f *vendorFlag) Set(s string) error {
 	v, err := schema.ParseVendor(s)
 	if err != nil {
 		return err
 	}
-	f.v, f.set = v, true
+	*f = vendorFlag(v)
 	return nil
+}
+
+// printFlags lists the flags of fs as the usage lines and the README write
+// them: --name VALUE (-x for a one-letter flag), then what it does and its
+// default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		fmt.Fprintf(w, "  %s%s", dash, f.Name)
+		if value != "" {
+			fmt.Fprintf(w, " %s", value)
+		}
+		fmt.Fprintf(w, "\n        %s", usage)
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default: %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // isTerminal reports whether w is a terminal.

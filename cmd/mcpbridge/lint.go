@@ -18,10 +18,11 @@ var lintCmd = &command{
   mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
-			if t.vendor.set {
-				vendors = []schema.Vendor{t.vendor.v}
+			if t.vendor != "" {
+				vendors = []schema.Vendor{t.vendor}
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {

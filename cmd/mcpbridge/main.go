@@ -21,6 +21,11 @@
 // What a server sends is printed without terminal escapes or invisible
 // characters; a tool's result and a resource's text only on a terminal (a
 // pipe or a file gets them unchanged), and JSON output escapes them instead.
+//
+// Options: a command's flags are its configuration, and a command lists only
+// the flags that matter to it; a flag left out leaves the libraries'
+// defaults (their zero values), but --vendor, whose default each command's
+// help states (lint checks all three vendors, chat follows its model).
 package main
 
 import (
@@ -166,8 +171,7 @@ func printHelp(w io.Writer, c *command) {
 	fs := newFlags(c.name)
 	c.setup(fs)
 	fmt.Fprintln(w, "\nFlags:")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	printFlags(w, fs)
 	if c.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
 	}

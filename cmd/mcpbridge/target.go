@@ -31,21 +31,31 @@ type target struct {
 	env       headers
 	config    string
 	server    string
-	vendor    vendorFlag
+	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 }
 
+// addTarget registers the flags that say where the servers come from.
+// Every flag's usage names its value in backquotes: the help prints that
+// name instead of flag's "value".
 func addTarget(fs *flag.FlagSet) *target {
-	t := &target{headers: headers{}, env: headers{}, vendor: vendorFlag{v: schema.Anthropic}}
+	t := &target{headers: headers{}, env: headers{}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
-	fs.StringVar(&t.transport, "transport", "", "force the HTTP transport: streamable_http or sse")
-	fs.Var(t.headers, "header", "an HTTP header 'Name: value' for --url (repeatable)")
-	fs.Var(envFlag{t.env}, "env", "an environment variable NAME=value for a server after -- (repeatable)")
+	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
+	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable)")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
-	fs.Var(&t.vendor, "vendor", "the model vendor whose rules names and schemas follow: openai, anthropic or gemini")
 	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
 	return t
+}
+
+// addVendor registers --vendor, for the commands whose output depends on
+// the vendor's rules, with def as its default: "" when the command's own
+// default (said in usage) applies unless the flag is given.
+func (t *target) addVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
+	t.vendor = def
+	fs.Var((*vendorFlag)(&t.vendor), "vendor", usage)
 }
 
 // envFlag is a repeatable NAME=value flag.
@@ -189,7 +199,7 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 		}
 	}
 	ts, err := toolset.Start(ctx, cfg,
-		toolset.WithVendor(t.vendor.v),
+		toolset.WithVendor(t.vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
 		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))

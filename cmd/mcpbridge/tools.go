@@ -24,6 +24,7 @@ var toolsCmd = &command{
   mcpbridge tools --config ~/.cursor/mcp.json`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			ts, _, err := t.start(ctx, serverCmd, s)
@@ -34,7 +35,7 @@ var toolsCmd = &command{
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				if err := printWire(s.out, t.vendor.v, defs); err != nil {
+				if err := printWire(s.out, t.vendor, defs); err != nil {
 					return err
 				}
 				return notStarted(ts)
