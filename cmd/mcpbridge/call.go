@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,7 +65,11 @@ var callCmd = &command{
 				return callRaw(ctx, ts, snap, name, args, s)
 			}
 			res, err := snap.Call(ctx, name, args)
-			if err != nil {
+			var refused *tool.RefusedError
+			switch {
+			case errors.As(err, &refused):
+				return &exitError{code: exitUsage, err: fmt.Errorf("tool %q did not run: refused before sending: %s", name, refused.Message)}
+			case err != nil:
 				return err
 			}
 			return printResult(s.out, res, name, *out)

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 
+	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -24,7 +26,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // errReported marks an error whose message was already printed.
 var errReported = errors.New("reported")
 
-// exitCode maps an error to the exit status the contract promises.
+// exitCode maps an error to the exit status the contract promises. The
+// model's errors are connection errors too: its API's answer with an error
+// status (llm.APIError), or no answer at all (the HTTP client's *url.Error).
 func exitCode(err error) int {
 	var (
 		usage     *usageError
@@ -32,6 +36,8 @@ func exitCode(err error) int {
 		config    *mcptool.ConfigError
 		transport *mcptool.TransportError
 		protocol  *mcptool.ProtocolError
+		api       *llm.APIError
+		network   *url.Error
 		exit      *exitError
 	)
 	switch {
@@ -39,7 +45,7 @@ func exitCode(err error) int {
 		return exit.code
 	case errors.As(err, &usage), errors.As(err, &invalid), errors.As(err, &config):
 		return exitUsage
-	case errors.As(err, &transport), errors.As(err, &protocol):
+	case errors.As(err, &transport), errors.As(err, &protocol), errors.As(err, &api), errors.As(err, &network):
 		return exitTransport
 	}
 	return exitFailed

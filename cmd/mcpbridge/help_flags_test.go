@@ -8,8 +8,8 @@ import (
 
 // Every command's help lists its flags as the usage lines and the README
 // write them (--name VALUE, -x for a one-letter flag), names what each
-// value is, and lists only the flags that matter to the command with
-// defaults that are true.
+// value is, lists only the flags that matter to the command with defaults
+// that are true, and says what the exit statuses mean.
 func TestHelpFlags(t *testing.T) {
 	oneDash := regexp.MustCompile(`(?m)^  -[a-z][a-z-]+`)
 	unnamed := regexp.MustCompile(`(?m)^  --?\S+ value$`)
@@ -23,6 +23,9 @@ func TestHelpFlags(t *testing.T) {
 		}
 		if m := unnamed.FindString(r.out); m != "" {
 			t.Errorf("%s --help does not name the value of %q:\n%s", c, m, r.out)
+		}
+		if c != "serve-demo" && !strings.Contains(r.out, "Exit status:\n  0    ok\n") {
+			t.Errorf("%s --help does not say the exit statuses:\n%s", c, r.out)
 		}
 	}
 	for _, c := range []string{"read", "info", "serve-demo"} {

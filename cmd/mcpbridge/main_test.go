@@ -188,8 +188,9 @@ func TestCall(t *testing.T) {
 	expect(t, mcpbridge(t, dir, `{"title":"from stdin","body":"b"}`, nil, "call", "add_note", "-"), 0, "added note #1: from stdin")
 	// The tool ran and failed.
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":7}`), 1, `tool "get_note" failed: no note with id 7`)
-	// Bad arguments are caught before the server sees them.
-	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 1, `argument "id"`)
+	// Bad arguments are caught before the server sees them
+	// (TestCallRefusedBeforeSending).
+	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 2, `argument "id"`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{not json`), 2, "not valid JSON")
 	expect(t, mcpbridge(t, dir, "", nil, "call", "no_such_tool"), 2, `no tool "no_such_tool"; run mcpbridge tools`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "add-nte"), 2, `no tool "add-nte"; did you mean "add_note"?`)
