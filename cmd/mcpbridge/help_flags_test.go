@@ -9,10 +9,12 @@ import (
 // Every command's help lists its flags as the usage lines and the README
 // write them (--name VALUE, -x for a one-letter flag), names what each
 // value is, lists only the flags that matter to the command with defaults
-// that are true, and says what the exit statuses mean.
+// that are true, and says what the exit statuses mean; no example quotes a
+// variable so that the shell would not expand it.
 func TestHelpFlags(t *testing.T) {
 	oneDash := regexp.MustCompile(`(?m)^  -[a-z][a-z-]+`)
 	unnamed := regexp.MustCompile(`(?m)^  --?\S+ value$`)
+	unexpanded := regexp.MustCompile(`'[^'\n]*\$[A-Z{]`)
 	help := map[string]string{}
 	for _, c := range []string{"tools", "call", "read", "info", "lint", "chat", "serve-demo"} {
 		r := mcpbridge(t, "", "", nil, c, "--help")
@@ -23,6 +25,9 @@ func TestHelpFlags(t *testing.T) {
 		}
 		if m := unnamed.FindString(r.out); m != "" {
 			t.Errorf("%s --help does not name the value of %q:\n%s", c, m, r.out)
+		}
+		if m := unexpanded.FindString(r.out); m != "" {
+			t.Errorf("%s --help quotes a variable in single quotes: %s", c, m)
 		}
 		if c != "serve-demo" && !strings.Contains(r.out, "Exit status:\n  0    ok\n") {
 			t.Errorf("%s --help does not say the exit statuses:\n%s", c, r.out)
@@ -37,6 +42,7 @@ func TestHelpFlags(t *testing.T) {
 		"tools": "  --vendor VENDOR\n        the VENDOR whose rules names and schemas follow: openai, anthropic or gemini (default: anthropic)\n",
 		"lint":  "  --vendor VENDOR\n        check only VENDOR's rules: openai, anthropic or gemini (default: all three)\n",
 		"chat":  "(default: the model's)\n",
+		"info":  `--header "Authorization: Bearer $TOKEN"`,
 		"call":  "  -v\n        log what the servers",
 	} {
 		if !strings.Contains(help[c], want) {
