@@ -123,6 +123,17 @@ func expect(t *testing.T, r result, code int, outHas ...string) {
 	}
 }
 
+// decode fails the test unless out is JSON that decodes into v, no field
+// unknown to v.
+func decode(t *testing.T, out string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(out)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("decoding %T: %v\n%s", v, err, out)
+	}
+}
+
 func TestVersionAndHelp(t *testing.T) {
 	expect(t, mcpbridge(t, "", "", nil, "--version"), 0, "mcpbridge ")
 	expect(t, mcpbridge(t, "", "", nil, "--help"), 0, "Commands:", "tools", "serve-demo")
