@@ -34,7 +34,7 @@ func TestServerEscapesNotPrinted(t *testing.T) {
 		code int
 		has  []string
 	}{
-		{[]string{"tools"}, 0, []string{"paint\n  Paints.\n", "parameters: color string, size number", "fail", "mcpbridge: ready, 3 tools"}},
+		{[]string{"tools"}, 0, []string{"paint\n  Paints. …\n", "parameters: color string, size number", "fail", "mcpbridge: ready, 3 tools"}},
 		{[]string{"info"}, 0, []string{"server:       hostile 1 (Title)", "Use paint.\n    Second line.", "escaped: Escapes", "extensions:   io.modelcontextprotocol/skills, x"}},
 		{[]string{"lint"}, 0, []string{"checked 3 tools"}},
 		{[]string{"call", "fail"}, 1, []string{"failed"}},
