@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -127,7 +128,7 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "[image %s, %d bytes, saved to %s]\n", untrusted.Line(p.MIMEType), len(p.Data), path)
+			fmt.Fprintf(w, "[image %s, %s, saved to %s]\n", untrusted.Line(p.MIMEType), plural.Count(len(p.Data), "byte", "bytes"), path)
 		}
 	}
 	return nil

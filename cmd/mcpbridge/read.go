@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -61,7 +62,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 				if err := f.Close(); err != nil {
 					return err
 				}
-				fmt.Fprintf(s.out, "[%s, %d bytes, saved to %s]\n", untrusted.Line(c.MIMEType), len(c.Blob), f.Name())
+				fmt.Fprintf(s.out, "[%s, %s, saved to %s]\n", untrusted.Line(c.MIMEType), plural.Count(len(c.Blob), "byte", "bytes"), f.Name())
 			}
 			return nil
 		}

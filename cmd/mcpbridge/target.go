@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -228,10 +229,7 @@ func notStarted(ts *toolset.Toolset) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	noun := "server"
-	if len(failed) > 1 {
-		noun = "servers"
-	}
+	noun := plural.Noun(len(failed), "server", "servers")
 	return &exitError{code: exitTransport, err: fmt.Errorf("%s %s did not start", noun, strings.Join(failed, ", "))}
 }
 
@@ -298,7 +296,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	for _, st := range all {
 		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
-			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), st.Tools, p.took[st.Name])
+			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
 		}
 	}
 }
