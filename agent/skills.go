@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -191,7 +192,7 @@ func (sh *skillShelf) loadSkill(ctx context.Context, in loadSkillIn) (string, er
 	fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(untrusted.Text(l.Body())))
 	var files []string
 	for _, f := range l.Skill.Files[min(1, len(l.Skill.Files)):] {
-		files = append(files, fmt.Sprintf("%s (%d bytes)", untrusted.Line(f.Path), f.Size))
+		files = append(files, fmt.Sprintf("%s (%s)", untrusted.Line(f.Path), plural.Count(f.Size, "byte", "bytes")))
 	}
 	if len(files) > 0 {
 		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(files, ", "))
@@ -210,7 +211,7 @@ func (sh *skillShelf) readSkillFile(ctx context.Context, in readSkillFileIn) (st
 		return "", err
 	}
 	if !utf8.Valid(data) {
-		return fmt.Sprintf("[%s is binary (%d bytes) and not shown]", untrusted.Line(in.Path), len(data)), nil
+		return fmt.Sprintf("[%s is binary (%s) and not shown]", untrusted.Line(in.Path), plural.Count(len(data), "byte", "bytes")), nil
 	}
 	return untrusted.Text(string(data)), nil
 }

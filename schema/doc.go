@@ -36,4 +36,8 @@
 // warrants fails with [ErrTooComplex] before it starts; and lowering for
 // Gemini, which inlines references, fails past a bound on the size of its
 // result.
+//
+// Options: the package has none. Its functions take what they work on, and
+// its bounds are constants: they protect the host from a server, so nothing
+// lifts them.
 package schema

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 )
 
 // A Validator checks a tool's arguments against the tool's own input schema
@@ -436,10 +437,10 @@ func (l *locator) find(s, inst any, path []seg, depth int) {
 	case string:
 		n := utf8.RuneCountInString(in)
 		if m, ok := number(get(o, "minLength")); ok && float64(n) < m {
-			l.fail(path, "want at least %v characters, got %d", m, n)
+			l.fail(path, "want at least %s, got %d", plural.Count(m, "character", "characters"), n)
 		}
 		if m, ok := number(get(o, "maxLength")); ok && float64(n) > m {
-			l.fail(path, "want at most %v characters, got %d", m, n)
+			l.fail(path, "want at most %s, got %d", plural.Count(m, "character", "characters"), n)
 		}
 		if p, ok := get(o, "pattern").(string); ok {
 			if re := l.regexp(p); re != nil && !re.MatchString(in) {
@@ -448,10 +449,10 @@ func (l *locator) find(s, inst any, path []seg, depth int) {
 		}
 	case []any:
 		if m, ok := number(get(o, "minItems")); ok && float64(len(in)) < m {
-			l.fail(path, "want at least %v items, got %d", m, len(in))
+			l.fail(path, "want at least %s, got %d", plural.Count(m, "item", "items"), len(in))
 		}
 		if m, ok := number(get(o, "maxItems")); ok && float64(len(in)) > m {
-			l.fail(path, "want at most %v items, got %d", m, len(in))
+			l.fail(path, "want at most %s, got %d", plural.Count(m, "item", "items"), len(in))
 		}
 		if it, ok := o.get("items"); ok {
 			if _, tuple := it.([]any); !tuple {
@@ -576,9 +577,9 @@ func preview(v any) string {
 		q := string(encodeOrdered(strings.ToValidUTF8(v[:maxPreview], "")))
 		return q[:len(q)-1] + `…" (` + strconv.Itoa(len(v)) + " bytes)"
 	case []any:
-		return fmt.Sprintf("[%d items]", len(v))
+		return "[" + plural.Count(len(v), "item", "items") + "]"
 	case *object:
-		return fmt.Sprintf("{%d properties}", len(v.members))
+		return "{" + plural.Count(len(v.members), "property", "properties") + "}"
 	}
 	return string(encodeOrdered(v))
 }

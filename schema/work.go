@@ -3,6 +3,8 @@ package schema
 import (
 	"errors"
 	"fmt"
+
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 )
 
 // A schema that passes the check of [UnboundedError] may still multiply its
@@ -42,10 +44,14 @@ type (
 )
 
 // Format prints the object as {N properties}.
-func (o jsonObject) Format(f fmt.State, _ rune) { fmt.Fprintf(f, "{%d properties}", len(o)) }
+func (o jsonObject) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "{%s}", plural.Count(len(o), "property", "properties"))
+}
 
 // Format prints the array as [N items].
-func (a jsonArray) Format(f fmt.State, _ rune) { fmt.Fprintf(f, "[%d items]", len(a)) }
+func (a jsonArray) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "[%s]", plural.Count(len(a), "item", "items"))
+}
 
 // measure gives the size of a value, in values and bytes, for the bounds.
 type measure struct{ values, bytes int }

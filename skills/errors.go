@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 )
 
 // ErrNotDeclared is returned when the server did not declare the Skills
@@ -121,9 +123,9 @@ type PageError struct {
 
 func (e *PageError) Error() string {
 	if e.Repeated {
-		return fmt.Sprintf("skills: skills/list: cursor %s repeated after %d pages", quote(e.Cursor), e.Pages)
+		return fmt.Sprintf("skills: skills/list: cursor %s repeated after %s", quote(e.Cursor), plural.Count(e.Pages, "page", "pages"))
 	}
-	return fmt.Sprintf("skills: skills/list: more than %d pages", e.Pages)
+	return fmt.Sprintf("skills: skills/list: more than %s", plural.Count(e.Pages, "page", "pages"))
 }
 
 // uriText is a URI from the server as a message shows it: as it is when it

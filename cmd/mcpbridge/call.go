@@ -3,32 +3,49 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var callCmd = &command{
 	name:    "call",
-	usage:   "call TOOL [ARGS_JSON | -] [--raw] [--out DIR] [target]",
+	usage:   "call TOOL [ARGS_JSON | -] [--json | --raw] [--out DIR] [target]",
 	summary: "Call a tool, its arguments checked first, and print what the model would read.",
 	examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'
   echo '{"message":"hi"}' | mcpbridge call echo - -- npx -y @modelcontextprotocol/server-everything
   mcpbridge call color_swatch '{"color":"teal"}' --out /tmp
-  mcpbridge call get_note '{"id":1}' --raw`,
+  mcpbridge call note_stats --json
+  mcpbridge call get_note '{"id":1}' --raw
+
+With --json, the result as mcpbridge converted it, one object:
+  {"parts": [{"type": "text", "text": "..."},
+             {"type": "image", "mimeType": "image/png", "data": "<base64>"}],
+   "structuredContent": {...},   the tool's structured result; omitted if none
+   "isError": false}
+  A tool that failed gives "isError": true and one text part, what the model
+  would read. --raw prints the MCP result as the server sent it instead.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
+		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			if len(pos) == 0 || len(pos) > 2 {
 				return usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
+			}
+			if *raw && *asJSON {
+				return usagef("give --json (the converted result) or --raw (the server's), not both")
 			}
 			args := json.RawMessage("{}")
 			if len(pos) == 2 {
@@ -62,8 +79,22 @@ var callCmd = &command{
 				return callRaw(ctx, ts, snap, name, args, s)
 			}
 			res, err := snap.Call(ctx, name, args)
-			if err != nil {
+			var (
+				refused *tool.RefusedError
+				failed  *tool.FailedError
+			)
+			switch {
+			case errors.As(err, &refused):
+				return &exitError{code: exitUsage, err: fmt.Errorf("tool %q did not run: refused before sending: %s", name, refused.Message)}
+			case *asJSON && errors.As(err, &failed):
+				if werr := writeJSON(s.out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
+					return werr
+				}
 				return err
+			case err != nil:
+				return err
+			case *asJSON:
+				return writeJSON(s.out, converted(res))
 			}
 			return printResult(s.out, res, name, *out)
 		}
@@ -106,6 +137,35 @@ func leftOut(diags []toolset.Quarantine, name string) (toolset.Quarantine, bool)
 	return toolset.Quarantine{}, false
 }
 
+// A callResult is a tool's result as call --json prints it: a stable
+// shape, documented in call's help.
+type callResult struct {
+	Parts      []resultPart    `json:"parts"`
+	Structured json.RawMessage `json:"structuredContent,omitempty"`
+	IsError    bool            `json:"isError"`
+}
+
+type resultPart struct {
+	Type     string `json:"type"` // "text" or "image"
+	Text     string `json:"text,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Data     []byte `json:"data,omitempty"` // base64 in JSON
+}
+
+// converted is res in the shape of call --json.
+func converted(res tool.Result) callResult {
+	out := callResult{Parts: []resultPart{}, Structured: res.Structured}
+	for _, p := range res.Parts {
+		switch p := p.(type) {
+		case tool.TextPart:
+			out.Parts = append(out.Parts, resultPart{Type: "text", Text: p.Text})
+		case tool.ImagePart:
+			out.Parts = append(out.Parts, resultPart{Type: "image", MIMEType: p.MIMEType, Data: p.Data})
+		}
+	}
+	return out
+}
+
 // printResult prints a result as a model reads it; images are saved to
 // files whose paths are printed.
 func printResult(w io.Writer, res tool.Result, name, dir string) error {
@@ -120,7 +180,7 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "[image %s, %d bytes, saved to %s]\n", untrusted.Line(p.MIMEType), len(p.Data), path)
+			fmt.Fprintf(w, "[image %s, %s, saved to %s]\n", untrusted.Line(p.MIMEType), plural.Count(len(p.Data), "byte", "bytes"), path)
 		}
 	}
 	return nil

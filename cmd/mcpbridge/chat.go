@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -28,7 +29,7 @@ const chatSystem = "You are a helpful assistant with tools from MCP servers. Use
 var chatCmd = &command{
 	name:    "chat",
 	usage:   "chat [-p PROMPT] [--model NAME] [target]",
-	summary: "Talk to the servers through a model; tool calls are shown as they happen.",
+	summary: "Talk to the servers through a model; its tool calls are shown in its order, each result with its call.",
 	examples: `  OPENAI_API_KEY=sk-... mcpbridge chat
   OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge chat --model qwen3:8b -p "List my notes"
   ANTHROPIC_API_KEY=... mcpbridge chat --config mcp.json
@@ -40,8 +41,9 @@ ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
 unless --vendor says otherwise.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
-		modelName := fs.String("model", "", "the model `NAME` (default gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			if len(pos) > 0 {
 				return usagef("chat takes no arguments; give a prompt with -p")
@@ -52,8 +54,8 @@ unless --vendor says otherwise.`,
 			}
 			// Names and schemas follow the model's vendor unless --vendor
 			// says otherwise.
-			if _, isOpenAI := model.(*openai.Model); isOpenAI && !t.vendor.set {
-				t.vendor.v = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
+			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.vendor == "" {
+				t.vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
@@ -71,13 +73,14 @@ unless --vendor says otherwise.`,
 			}
 			// One agent for the whole chat: each turn's run takes the
 			// toolset's catalog as it stands then.
+			calls := &callLog{w: s.err, color: useColor(s.err)}
 			a, err := agent.New(agent.Config{
-				Model:              &spinning{Model: model, s: s},
+				Model:              &shownModel{Model: model, s: s, calls: calls},
 				System:             chatSystem,
 				Tools:              []tool.Source{ts},
 				ServerInstructions: instructions,
 				Skills:             sets,
-				OnToolCall:         showCalls(s),
+				OnToolCall:         calls.started,
 			})
 			if err != nil {
 				return err
@@ -215,40 +218,90 @@ func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, la
 	return sets
 }
 
-// spinning shows a spinner while the model thinks.
-type spinning struct {
+// shownModel is the chat's model as the user watches it: a spinner while
+// it thinks, then the tool calls it asks for.
+type shownModel struct {
 	llm.Model
-	s *streams
+	s     *streams
+	calls *callLog
 }
 
-func (m *spinning) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
+func (m *shownModel) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	sp := spin(m.s.err, "thinking…")
-	defer sp.stop()
-	return m.Model.Generate(ctx, req)
+	resp, err := m.Model.Generate(ctx, req)
+	sp.stop()
+	if err == nil && resp != nil {
+		m.calls.asked(resp.Message.ToolCalls)
+	}
+	return resp, err
 }
 
-// showCalls returns the agent's OnToolCall hook: it prints each call as it
-// starts and the first line of its answer when it is done, a line at a time
-// so that parallel calls do not garble each other.
-func showCalls(s *streams) func(llm.ToolCall) func(tool.Result, error) {
-	var mu sync.Mutex
-	color := useColor(s.err)
-	say := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(s.err, format+"\n", args...)
+// A callLog shows a chat's tool calls: a turn's calls when the model asks
+// for them, in its order, and each result when its call is done. Parallel
+// calls finish in any order, so when a turn has several, each is numbered
+// and its result line carries its number and tool. A line is written
+// whole, so that concurrent results do not garble each other.
+type callLog struct {
+	w     io.Writer
+	color bool
+
+	mu   sync.Mutex
+	open []shownCall // the latest turn's calls
+}
+
+type shownCall struct {
+	call  llm.ToolCall
+	label string // "add_note", or "[2] add_note" in a turn of several
+	taken bool   // its call has started
+}
+
+// asked shows the calls of a model turn.
+func (l *callLog) asked(calls []llm.ToolCall) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.open = l.open[:0]
+	for i, c := range calls {
+		label := untrusted.Line(c.Name)
+		if len(calls) > 1 {
+			label = fmt.Sprintf("[%d] %s", i+1, label)
+		}
+		l.open = append(l.open, shownCall{call: c, label: label})
+		fmt.Fprintf(l.w, "%s %s %s\n", paint(l.color, cyan, "→"), label, compact(c.Arguments))
 	}
-	return func(call llm.ToolCall) func(tool.Result, error) {
-		say("%s %s %s", paint(color, cyan, "→"), untrusted.Line(call.Name), compact(call.Arguments))
-		return func(res tool.Result, err error) {
-			if err != nil {
-				say("%s %s", paint(color, red, "←"), untrusted.Line(err.Error()))
-				return
-			}
-			line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")
-			say("%s %s", paint(color, dim, "←"), untrusted.Line(line))
+}
+
+// started is the agent's OnToolCall hook: it finds the call among those
+// shown, and returns what shows its result.
+func (l *callLog) started(call llm.ToolCall) func(tool.Result, error) {
+	label := l.claim(call)
+	return func(res tool.Result, err error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if err != nil {
+			fmt.Fprintf(l.w, "%s %s: %s\n", paint(l.color, red, "←"), label, untrusted.Line(err.Error()))
+			return
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")
+		fmt.Fprintf(l.w, "%s %s: %s\n", paint(l.color, dim, "←"), label, untrusted.Line(line))
+	}
+}
+
+// claim returns the label of the first shown call that is call and has not
+// started. The agent runs only the calls a model turn asked for, so there
+// is one; were there none, the call is shown now.
+func (l *callLog) claim(call llm.ToolCall) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range l.open {
+		c := &l.open[i]
+		if !c.taken && c.call.ID == call.ID && c.call.Name == call.Name && bytes.Equal(c.call.Arguments, call.Arguments) {
+			c.taken = true
+			return c.label
 		}
 	}
+	label := untrusted.Line(call.Name)
+	fmt.Fprintf(l.w, "%s %s %s\n", paint(l.color, cyan, "→"), label, compact(call.Arguments))
+	return label
 }
 
 func compact(args json.RawMessage) string {

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 
+	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -24,7 +26,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // errReported marks an error whose message was already printed.
 var errReported = errors.New("reported")
 
-// exitCode maps an error to the exit status the contract promises.
+// exitCode maps an error to the exit status the contract promises. The
+// model's errors are connection errors too: its API's answer with an error
+// status (llm.APIError), or no answer at all (the HTTP client's *url.Error).
 func exitCode(err error) int {
 	var (
 		usage     *usageError
@@ -32,6 +36,8 @@ func exitCode(err error) int {
 		config    *mcptool.ConfigError
 		transport *mcptool.TransportError
 		protocol  *mcptool.ProtocolError
+		api       *llm.APIError
+		network   *url.Error
 		exit      *exitError
 	)
 	switch {
@@ -39,7 +45,7 @@ func exitCode(err error) int {
 		return exit.code
 	case errors.As(err, &usage), errors.As(err, &invalid), errors.As(err, &config):
 		return exitUsage
-	case errors.As(err, &transport), errors.As(err, &protocol):
+	case errors.As(err, &transport), errors.As(err, &protocol), errors.As(err, &api), errors.As(err, &network):
 		return exitTransport
 	}
 	return exitFailed
@@ -98,21 +104,39 @@ func (h headers) Set(v string) error {
 	return nil
 }
 
-// vendorFlag is a schema.Vendor flag; set records that it was given, for
-// the commands whose default depends on something else.
-type vendorFlag struct {
-	v   schema.Vendor
-	set bool
-}
+// vendorFlag is a schema.Vendor flag.
+type vendorFlag schema.Vendor
 
-func (f *vendorFlag) String() string { return string(f.v) }
+func (f *vendorFlag) String() string { return string(*f) }
 func (f *vendorFlag) Set(s string) error {
 	v, err := schema.ParseVendor(s)
 	if err != nil {
 		return err
 	}
-	f.v, f.set = v, true
+	*f = vendorFlag(v)
 	return nil
+}
+
+// printFlags lists the flags of fs as the usage lines and the README write
+// them: --name VALUE (-x for a one-letter flag), then what it does and its
+// default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		fmt.Fprintf(w, "  %s%s", dash, f.Name)
+		if value != "" {
+			fmt.Fprintf(w, " %s", value)
+		}
+		fmt.Fprintf(w, "\n        %s", usage)
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default: %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // isTerminal reports whether w is a terminal.

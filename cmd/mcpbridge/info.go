@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"sort"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -18,76 +19,171 @@ import (
 var infoCmd = &command{
 	name:    "info",
 	noArgs:  true,
-	usage:   "info [target]",
+	usage:   "info [--json] [target]",
 	summary: "Show each server's info, protocol version, capabilities, extensions, skills and instructions.",
 	examples: `  mcpbridge info
-  mcpbridge info --url http://localhost:3001/mcp --header 'Authorization: Bearer $TOKEN'`,
+  mcpbridge info --url http://localhost:3001/mcp --header "Authorization: Bearer $TOKEN"
+
+The protocol version is the one mcpbridge and the server agreed on: the
+newest both speak over that transport. A go-sdk server speaks 2026-07-28
+over stdio, but over streamable HTTP only when it keeps no sessions
+(stateless); with sessions, as the demo's --http endpoint, and over SSE, the
+two agree on 2025-11-25.
+
+With --json, an array with an object per server, in the config's order:
+  [{"name": "demo",            the server's name in the config
+    "error": "...",            only for a server that did not start; nothing else is set then
+    "server": {"name": "...", "version": "...", "title": "..."},
+    "protocolVersion": "2026-07-28",
+    "capabilities": {...},     as the server declared them
+    "extensions": ["io.modelcontextprotocol/skills"],
+    "tools": 8,
+    "skills": [{"name": "...", "description": "..."}],
+    "skillsError": "...",      why the declared skills could not be listed
+    "instructions": "..."}]
+  Empty fields are left out.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		asJSON := fs.Bool("json", false, "print an array with an object per server (shape below)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			ts, cfg, err := t.start(ctx, serverCmd, s)
+			ts, _, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer ts.Close()
-			color := useColor(s.out)
-			for i, sc := range cfg.Servers {
-				p, ok := ts.Provider(sc.Name)
-				if !ok {
-					continue
-				}
-				if i > 0 {
-					fmt.Fprintln(s.out)
-				}
-				info := p.ServerInfo()
-				fmt.Fprintf(s.out, "%s\n", paint(color, cyan, untrusted.Line(sc.Name)))
-				fmt.Fprintf(s.out, "  server:       %s %s", untrusted.Line(info.Name), untrusted.Line(info.Version))
-				if title := untrusted.Line(info.Title); title != "" {
-					fmt.Fprintf(s.out, " (%s)", title)
-				}
-				fmt.Fprintln(s.out)
-				fmt.Fprintf(s.out, "  protocol:     %s\n", untrusted.Line(p.ProtocolVersion()))
-				fmt.Fprintf(s.out, "  capabilities: %s\n", untrusted.Line(capabilities(p)))
-				if ext := p.ServerExtensions(); len(ext) > 0 {
-					names := make([]string, 0, len(ext))
-					for k := range ext {
-						names = append(names, untrusted.Line(k))
-					}
-					sort.Strings(names)
-					fmt.Fprintf(s.out, "  extensions:   %s\n", strings.Join(names, ", "))
-				}
-				fmt.Fprintf(s.out, "  tools:        %d\n", len(p.ToolNames()))
-				if skills.Declared(p.ServerExtensions()) {
-					list, err := skills.New(p).List(ctx)
-					if err != nil {
-						fmt.Fprintf(s.out, "  skills:       not listed: %s\n", untrusted.Line(err.Error()))
-					}
-					for i, sk := range list {
-						head := "  skills:       "
-						if i > 0 {
-							head = "                "
-						}
-						fmt.Fprintf(s.out, "%s%s: %s\n", head, untrusted.Line(sk.Name), untrusted.Line(sk.Description))
-					}
-				}
-				if text := strings.TrimSpace(untrusted.Text(p.Instructions())); text != "" {
-					fmt.Fprintf(s.out, "  instructions:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
-				}
+			var infos []serverInfo
+			for _, st := range ts.Status() {
+				infos = append(infos, describe(ctx, ts, st))
+			}
+			if *asJSON {
+				err = writeJSON(s.out, infos)
+			} else {
+				printInfo(s.out, infos, useColor(s.out))
+			}
+			if err != nil {
+				return err
 			}
 			return notStarted(ts)
 		}
 	},
 }
 
-// capabilities names the capabilities a server declared, compactly.
-func capabilities(p *mcptool.Provider) string {
-	caps := p.ServerCapabilities()
-	if caps == nil {
-		return "none"
+// A serverInfo is what info says of one server, as --json prints it: a
+// stable shape, documented in info's help.
+type serverInfo struct {
+	Name            string          `json:"name"`
+	Error           string          `json:"error,omitempty"`
+	Server          *implementation `json:"server,omitempty"`
+	ProtocolVersion string          `json:"protocolVersion,omitempty"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	Extensions      []string        `json:"extensions,omitempty"`
+	Tools           int             `json:"tools,omitempty"`
+	Skills          []skillInfo     `json:"skills,omitempty"`
+	SkillsError     string          `json:"skillsError,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+}
+
+type implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Title   string `json:"title,omitempty"`
+}
+
+type skillInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// describe gathers what info says of the server whose status is st.
+func describe(ctx context.Context, ts *toolset.Toolset, st toolset.ServerStatus) serverInfo {
+	info := serverInfo{Name: st.Name}
+	p, ok := ts.Provider(st.Name)
+	if !ok {
+		info.Error = "did not start"
+		if st.Err != nil {
+			info.Error = st.Err.Error()
+		}
+		return info
 	}
-	data, _ := json.Marshal(caps)
+	impl := p.ServerInfo()
+	info.Server = &implementation{impl.Name, impl.Version, impl.Title}
+	info.ProtocolVersion = p.ProtocolVersion()
+	if caps := p.ServerCapabilities(); caps != nil {
+		info.Capabilities, _ = json.Marshal(caps)
+	}
+	for k := range p.ServerExtensions() {
+		info.Extensions = append(info.Extensions, k)
+	}
+	sort.Strings(info.Extensions)
+	info.Tools = len(p.ToolNames())
+	if skills.Declared(p.ServerExtensions()) {
+		list, err := skills.New(p).List(ctx)
+		if err != nil {
+			info.SkillsError = err.Error()
+		}
+		for _, sk := range list {
+			info.Skills = append(info.Skills, skillInfo{sk.Name, sk.Description})
+		}
+	}
+	info.Instructions = p.Instructions()
+	return info
+}
+
+// printInfo prints the servers' info for a person. A server that did not
+// start is left out: the progress lines said why.
+func printInfo(w io.Writer, infos []serverInfo, color bool) {
+	first := true
+	for _, info := range infos {
+		if info.Server == nil {
+			continue
+		}
+		if !first {
+			fmt.Fprintln(w)
+		}
+		first = false
+		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(info.Name)))
+		fmt.Fprintf(w, "  server:       %s %s", untrusted.Line(info.Server.Name), untrusted.Line(info.Server.Version))
+		if title := untrusted.Line(info.Server.Title); title != "" {
+			fmt.Fprintf(w, " (%s)", title)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  protocol:     %s%s\n", untrusted.Line(info.ProtocolVersion), olderProtocol(info.ProtocolVersion))
+		fmt.Fprintf(w, "  capabilities: %s\n", untrusted.Line(capabilities(info.Capabilities)))
+		if len(info.Extensions) > 0 {
+			fmt.Fprintf(w, "  extensions:   %s\n", untrusted.Line(strings.Join(info.Extensions, ", ")))
+		}
+		fmt.Fprintf(w, "  tools:        %d\n", info.Tools)
+		if info.SkillsError != "" {
+			fmt.Fprintf(w, "  skills:       not listed: %s\n", untrusted.Line(info.SkillsError))
+		}
+		for i, sk := range info.Skills {
+			head := "  skills:       "
+			if i > 0 {
+				head = "                "
+			}
+			fmt.Fprintf(w, "%s%s: %s\n", head, untrusted.Line(sk.Name), untrusted.Line(sk.Description))
+		}
+		if text := strings.TrimSpace(untrusted.Text(info.Instructions)); text != "" {
+			fmt.Fprintf(w, "  instructions:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
+		}
+	}
+}
+
+// olderProtocol explains a protocol version older than the newest
+// mcpbridge speaks: it is what this server accepts over this transport,
+// not what mcpbridge chose (see info's help).
+func olderProtocol(v string) string {
+	newest := mcp.SupportedProtocolVersions()[0]
+	if v == "" || v >= newest {
+		return ""
+	}
+	return fmt.Sprintf(" (the newest this server accepts over this transport; mcpbridge speaks up to %s)", newest)
+}
+
+// capabilities names the capabilities a server declared, compactly.
+func capabilities(raw json.RawMessage) string {
 	var m map[string]json.RawMessage
-	json.Unmarshal(data, &m)
+	json.Unmarshal(raw, &m)
 	var names []string
 	for k, v := range m {
 		if k == "extensions" {
@@ -103,75 +199,4 @@ func capabilities(p *mcptool.Provider) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
-}
-
-var readCmd = &command{
-	name:    "read",
-	usage:   "read URI [--server NAME] [target]",
-	summary: "Read a resource and print it (binary contents are saved to a file).",
-	examples: `  mcpbridge read notes://all
-  mcpbridge read file:///tmp/x.txt -- npx -y @modelcontextprotocol/server-filesystem /tmp`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
-		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			if len(pos) != 1 {
-				return usagef("read takes one resource URI")
-			}
-			ts, cfg, err := t.start(ctx, serverCmd, s)
-			if err != nil {
-				return err
-			}
-			defer ts.Close()
-			p, err := onlyServer(ts, cfg, t.server)
-			if err != nil {
-				return err
-			}
-			res, err := p.ReadResource(ctx, pos[0])
-			if err != nil {
-				return err
-			}
-			for _, c := range res.Contents {
-				if c.Blob == nil {
-					fmt.Fprintln(s.out, content(s.out, c.Text))
-					continue
-				}
-				dir := *out
-				if dir == "" {
-					dir = os.TempDir()
-				}
-				f, err := os.CreateTemp(dir, "mcpbridge-resource-*")
-				if err != nil {
-					return err
-				}
-				f.Write(c.Blob)
-				if err := f.Close(); err != nil {
-					return err
-				}
-				fmt.Fprintf(s.out, "[%s, %d bytes, saved to %s]\n", untrusted.Line(c.MIMEType), len(c.Blob), f.Name())
-			}
-			return nil
-		}
-	},
-}
-
-// onlyServer returns the one running server, or the one --server names.
-func onlyServer(ts *toolset.Toolset, cfg *toolset.Config, name string) (*mcptool.Provider, error) {
-	var running []string
-	for _, sc := range cfg.Servers {
-		if _, ok := ts.Provider(sc.Name); ok {
-			running = append(running, sc.Name)
-		}
-	}
-	if name == "" {
-		if len(running) != 1 {
-			return nil, usagef("%d servers are running (%s): pick one with --server", len(running), strings.Join(running, ", "))
-		}
-		name = running[0]
-	}
-	p, ok := ts.Provider(name)
-	if !ok {
-		return nil, usagef("server %q is not running", name)
-	}
-	return p, nil
 }

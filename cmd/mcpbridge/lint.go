@@ -4,90 +4,183 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var lintCmd = &command{
 	name:    "lint",
 	noArgs:  true,
-	usage:   "lint [--vendor openai|anthropic|gemini] [target]",
+	usage:   "lint [--vendor openai|anthropic|gemini] [--json] [target]",
 	summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
 	examples: `  mcpbridge lint --config mcp.json
-  mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything`,
+  mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything
+  mcpbridge lint --json | jq '.problems[] | select(.verdict == "refused")'
+
+With --json, one object (the problems are [] when there are none):
+  {"vendors": ["openai", "anthropic", "gemini"],
+   "tools": 13,       the tools checked, each once whatever the vendors
+   "refused": 1,      tools a vendor would refuse
+   "changed": 5,      tools not refused that a vendor gets changed or renamed
+   "problems": [{"verdict": "refused" | "changed" | "renamed",
+                 "vendor": "gemini" (or "all" for an output schema),
+                 "server": "...", "tool": "...",
+                 "in": "name" | "inputSchema" | "outputSchema",
+                 "pointer": "/properties/x" (into that schema; omitted for the root),
+                 "message": "...",
+                 "sentAs": "..." (for a rename: the name the vendor is sent)}]}`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
+		asJSON := fs.Bool("json", false, "print the report as one JSON object (shape below)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
-			if t.vendor.set {
-				vendors = []schema.Vendor{t.vendor.v}
+			if t.vendor != "" {
+				vendors = []schema.Vendor{t.vendor}
 			}
 			ts, cfg, err := t.start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer ts.Close()
-			color := useColor(s.out)
-			refused, warnings, tools := 0, 0, 0
-			// An output schema is not lowered: it is checked once, whatever
-			// the vendor, and a tool that cannot use it is refused by all.
-			for _, sc := range cfg.Servers {
-				p, ok := ts.Provider(sc.Name)
-				if !ok {
-					continue
-				}
-				for _, def := range p.Tools() {
-					for _, d := range schema.LintOutput(def.OutputSchema) {
-						refused++
-						fmt.Fprintf(s.out, "%s all: server %q tool %q at /outputSchema%s: output schema cannot be used: %s\n", paint(color, red, "refused"), sc.Name, def.Name, d.Pointer, d.Message)
-					}
-				}
+			rep := lint(ts, cfg, vendors)
+			if *asJSON {
+				err = writeJSON(s.out, rep)
+			} else {
+				rep.print(s.out, useColor(s.out))
 			}
-			for _, v := range vendors {
-				namer := schema.NewNamer(v)
-				for _, sc := range cfg.Servers {
-					p, ok := ts.Provider(sc.Name)
-					if !ok {
-						continue
-					}
-					prefix := sc.ToolPrefix()
-					for _, def := range p.Tools() {
-						tools++
-						name := def.Name
-						if prefix != "" {
-							name = prefix + "_" + def.Name
-						}
-						for _, d := range schema.Lint(v, name, def.InputSchema) {
-							where := fmt.Sprintf("%s: server %q tool %q", v, sc.Name, def.Name)
-							if d.Pointer != "" {
-								where += " at " + untrusted.Line(d.Pointer)
-							}
-							d.Message = untrusted.Line(d.Message)
-							switch {
-							case d.Keyword == "name":
-								final, _ := namer.Add(sc.Name, def.Name, name)
-								warnings++
-								fmt.Fprintf(s.out, "%s %s: %s; sent as %q\n", paint(color, dim, "rename"), where, d.Message, final)
-							case d.Fatal:
-								refused++
-								fmt.Fprintf(s.out, "%s %s: %s\n", paint(color, red, "refused"), where, d.Message)
-							default:
-								warnings++
-								fmt.Fprintf(s.out, "%s %s: %s\n", paint(color, dim, "changed"), where, d.Message)
-							}
-						}
-					}
-				}
+			if err != nil {
+				return err
 			}
-			fmt.Fprintf(s.out, "%d tool checks over %d vendor(s): %d refused, %d changed or renamed\n", tools, len(vendors), refused, warnings)
 			if err := notStarted(ts); err != nil {
 				return err
 			}
-			if refused > 0 {
-				return &exitError{code: exitFailed, err: fmt.Errorf("%d tool(s) would be refused", refused)}
+			if rep.Refused > 0 {
+				return &exitError{code: exitFailed, err: fmt.Errorf("%s would be refused", plural.Count(rep.Refused, "tool", "tools"))}
 			}
 			return nil
 		}
 	},
+}
+
+// A lintReport is what lint found, as --json prints it: a stable shape,
+// documented in lint's help.
+type lintReport struct {
+	Vendors  []schema.Vendor `json:"vendors"`
+	Tools    int             `json:"tools"`
+	Refused  int             `json:"refused"`
+	Changed  int             `json:"changed"`
+	Problems []lintProblem   `json:"problems"`
+}
+
+// A lintProblem is one thing a vendor would refuse or change in one tool.
+type lintProblem struct {
+	Verdict string `json:"verdict"`
+	Vendor  string `json:"vendor"`
+	Server  string `json:"server"`
+	Tool    string `json:"tool"`
+	In      string `json:"in"`
+	Pointer string `json:"pointer,omitempty"`
+	Message string `json:"message"`
+	SentAs  string `json:"sentAs,omitempty"`
+}
+
+// lint checks every tool of every running server of cfg for each vendor.
+// An output schema is not lowered: it is checked once, whatever the
+// vendor, and a tool that cannot use it is refused by all.
+func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *lintReport {
+	rep := &lintReport{Vendors: vendors, Problems: []lintProblem{}}
+	refused, changed := map[[2]string]bool{}, map[[2]string]bool{}
+	add := func(p lintProblem) {
+		rep.Problems = append(rep.Problems, p)
+		if p.Verdict == "refused" {
+			refused[[2]string{p.Server, p.Tool}] = true
+		} else {
+			changed[[2]string{p.Server, p.Tool}] = true
+		}
+	}
+	for _, sc := range cfg.Servers {
+		p, ok := ts.Provider(sc.Name)
+		if !ok {
+			continue
+		}
+		for _, def := range p.Tools() {
+			rep.Tools++
+			for _, d := range schema.LintOutput(def.OutputSchema) {
+				add(lintProblem{Verdict: "refused", Vendor: "all", Server: sc.Name, Tool: def.Name, In: "outputSchema",
+					Pointer: d.Pointer, Message: "output schema cannot be used: " + d.Message})
+			}
+		}
+	}
+	for _, v := range vendors {
+		namer := schema.NewNamer(v)
+		for _, sc := range cfg.Servers {
+			p, ok := ts.Provider(sc.Name)
+			if !ok {
+				continue
+			}
+			prefix := sc.ToolPrefix()
+			for _, def := range p.Tools() {
+				name := def.Name
+				if prefix != "" {
+					name = prefix + "_" + def.Name
+				}
+				for _, d := range schema.Lint(v, name, def.InputSchema) {
+					pr := lintProblem{Verdict: "changed", Vendor: string(v), Server: sc.Name, Tool: def.Name, In: "inputSchema",
+						Pointer: d.Pointer, Message: d.Message}
+					switch {
+					case d.Keyword == "name":
+						pr.Verdict, pr.In = "renamed", "name"
+						pr.SentAs, _ = namer.Add(sc.Name, def.Name, name)
+					case d.Fatal:
+						pr.Verdict = "refused"
+					}
+					add(pr)
+				}
+			}
+		}
+	}
+	for k := range changed {
+		if refused[k] {
+			delete(changed, k)
+		}
+	}
+	rep.Refused, rep.Changed = len(refused), len(changed)
+	return rep
+}
+
+// print writes the report for a person: a line per problem, then what it
+// comes to, tools and problems counted apart.
+func (rep *lintReport) print(w io.Writer, color bool) {
+	paints := map[string]string{"refused": red, "changed": dim, "renamed": dim}
+	for _, p := range rep.Problems {
+		where := fmt.Sprintf("%s: server %q tool %q", p.Vendor, p.Server, p.Tool)
+		switch {
+		case p.In == "outputSchema":
+			where += " at /outputSchema" + untrusted.Line(p.Pointer)
+		case p.Pointer != "":
+			where += " at " + untrusted.Line(p.Pointer)
+		}
+		line := fmt.Sprintf("%s %s: %s", paint(color, paints[p.Verdict], p.Verdict), where, untrusted.Line(p.Message))
+		if p.SentAs != "" {
+			line += fmt.Sprintf("; sent as %q", p.SentAs)
+		}
+		fmt.Fprintln(w, line)
+	}
+	names := make([]string, len(rep.Vendors))
+	for i, v := range rep.Vendors {
+		names[i] = string(v)
+	}
+	problems := "no problems"
+	if n := len(rep.Problems); n > 0 {
+		problems = plural.Count(n, "problem", "problems")
+	}
+	fmt.Fprintf(w, "checked %s for %s: %d refused, %d changed or renamed, %d unchanged (%s)\n",
+		plural.Count(rep.Tools, "tool", "tools"), strings.Join(names, ", "), rep.Refused, rep.Changed,
+		rep.Tools-rep.Refused-rep.Changed, problems)
 }

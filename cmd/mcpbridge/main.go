@@ -13,14 +13,22 @@
 // ./mcp.json if it exists (once the user has trusted it on a terminal),
 // else the bundled demo server.
 //
-// Exit status: 0 success; 1 the tool ran and failed, or lint found problems;
-// 2 usage or configuration error; 3 connection, transport or protocol error;
-// 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM, 129 for
-// SIGHUP (a closed terminal). The servers are stopped in every case.
+// Exit status: 0 success; 1 the tool ran and failed, or lint found a tool a
+// vendor would refuse; 2 usage or configuration error, or a request refused
+// before it was sent (arguments that do not match the tool's schema, a
+// resource of a server that offers none); 3 connection, transport or
+// protocol error, with a server (one that did not start included) or with
+// the model; 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM,
+// 129 for SIGHUP (a closed terminal). The servers are stopped in every case.
 //
 // What a server sends is printed without terminal escapes or invisible
 // characters; a tool's result and a resource's text only on a terminal (a
 // pipe or a file gets them unchanged), and JSON output escapes them instead.
+//
+// Options: a command's flags are its configuration, and a command lists only
+// the flags that matter to it; a flag left out leaves the libraries'
+// defaults (their zero values), but --vendor, whose default each command's
+// help states (lint checks all three vendors, chat follows its model).
 package main
 
 import (
@@ -156,19 +164,32 @@ Target (where the servers come from), for every command but serve-demo:
   (none)                 ./mcp.json if present and trusted (asked once), else the bundled demo server
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
-Exit status: 0 ok, 1 tool failed or lint problems, 2 usage or config error, 3 connection error,
-130 Ctrl-C (128+n after signal n).
 `)
+	fmt.Fprint(w, "\n"+exitStatuses)
 }
+
+// exitStatuses is what every help says of the exit statuses: the package
+// doc's contract, in a table.
+const exitStatuses = `Exit status:
+  0    ok
+  1    the tool ran and failed (isError), or lint found a tool a vendor would refuse
+  2    usage or configuration error, or a request refused before it was sent
+       (arguments that do not match the tool's schema, a server that offers no resources)
+  3    connection, transport or protocol error, with a server or with the model;
+       a server that did not start
+  130  Ctrl-C; 143 SIGTERM, 129 SIGHUP (128+n after signal n)
+`
 
 func printHelp(w io.Writer, c *command) {
 	fmt.Fprintf(w, "Usage: mcpbridge %s\n\n%s\n", c.usage, c.summary)
 	fs := newFlags(c.name)
 	c.setup(fs)
 	fmt.Fprintln(w, "\nFlags:")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	printFlags(w, fs)
 	if c.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
+	}
+	if c != serveDemoCmd {
+		fmt.Fprint(w, "\n"+exitStatuses)
 	}
 }

@@ -123,6 +123,17 @@ func expect(t *testing.T, r result, code int, outHas ...string) {
 	}
 }
 
+// decode fails the test unless out is JSON that decodes into v, no field
+// unknown to v.
+func decode(t *testing.T, out string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(out)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("decoding %T: %v\n%s", v, err, out)
+	}
+}
+
 func TestVersionAndHelp(t *testing.T) {
 	expect(t, mcpbridge(t, "", "", nil, "--version"), 0, "mcpbridge ")
 	expect(t, mcpbridge(t, "", "", nil, "--help"), 0, "Commands:", "tools", "serve-demo")
@@ -188,8 +199,9 @@ func TestCall(t *testing.T) {
 	expect(t, mcpbridge(t, dir, `{"title":"from stdin","body":"b"}`, nil, "call", "add_note", "-"), 0, "added note #1: from stdin")
 	// The tool ran and failed.
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":7}`), 1, `tool "get_note" failed: no note with id 7`)
-	// Bad arguments are caught before the server sees them.
-	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 1, `argument "id"`)
+	// Bad arguments are caught before the server sees them
+	// (TestCallRefusedBeforeSending).
+	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{"id":"seven"}`), 2, `argument "id"`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "get_note", `{not json`), 2, "not valid JSON")
 	expect(t, mcpbridge(t, dir, "", nil, "call", "no_such_tool"), 2, `no tool "no_such_tool"; run mcpbridge tools`)
 	expect(t, mcpbridge(t, dir, "", nil, "call", "add-nte"), 2, `no tool "add-nte"; did you mean "add_note"?`)
@@ -376,12 +388,15 @@ func TestLint(t *testing.T) {
 	}
 }
 
-// fakeOpenAI serves a scripted Chat Completions API: a tool call, then an
-// answer that quotes the tool's result, and again. What it returns besides
-// the URL gives the system prompt, the tool names (one sent with "strict":
-// true marked " (strict)") and the messages, as role: content, of the
-// latest request.
-func fakeOpenAI(t *testing.T) (string, func() (system string, tools, messages []string)) {
+// addNoteCall is a tool call of the fake model's: add the note "milk".
+const addNoteCall = `{"id":"c1","type":"function","function":{"name":"add_note","arguments":"{\"title\":\"milk\",\"body\":\"buy milk\"}"}}`
+
+// fakeOpenAI serves a scripted Chat Completions API: the tool calls given
+// (Chat Completions JSON, parallel when several), then an answer that quotes
+// the last tool result, and again. What it returns besides the URL gives the
+// system prompt, the tool names (one sent with "strict": true marked
+// " (strict)") and the messages, as role: content, of the latest request.
+func fakeOpenAI(t *testing.T, calls ...string) (string, func() (system string, tools, messages []string)) {
 	var mu sync.Mutex
 	turn := 0
 	var system string
@@ -418,7 +433,8 @@ func fakeOpenAI(t *testing.T) (string, func() (system string, tools, messages []
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if n%2 == 1 {
-			io.WriteString(w, `{"id":"1","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"add_note","arguments":"{\"title\":\"milk\",\"body\":\"buy milk\"}"}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+			io.WriteString(w, `{"id":"1","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[`+
+				strings.Join(calls, ",")+`]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
 			return
 		}
 		last := body.Messages[len(body.Messages)-1]
@@ -437,10 +453,10 @@ func TestChat(t *testing.T) {
 	dir := t.TempDir()
 	clean := []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "ANTHROPIC_API_KEY="}
 	expect(t, mcpbridge(t, dir, "", clean, "chat", "-p", "hi"), 2, "OPENAI_API_KEY", "ANTHROPIC_API_KEY")
-	url, seen := fakeOpenAI(t)
+	url, seen := fakeOpenAI(t, addNoteCall)
 	env := append(clean, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=test")
 	r := mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
-	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← added note #1: milk")
+	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← add_note: added note #1: milk")
 	// The model is told the server's instructions and offered its skill.
 	system, tools, _ := seen()
 	if !strings.Contains(system, "<server_instructions>") || !strings.Contains(system, "\n- demo/weekly-review: Review the week's notes") {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -31,21 +32,31 @@ type target struct {
 	env       headers
 	config    string
 	server    string
-	vendor    vendorFlag
+	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 }
 
+// addTarget registers the flags that say where the servers come from.
+// Every flag's usage names its value in backquotes: the help prints that
+// name instead of flag's "value".
 func addTarget(fs *flag.FlagSet) *target {
-	t := &target{headers: headers{}, env: headers{}, vendor: vendorFlag{v: schema.Anthropic}}
+	t := &target{headers: headers{}, env: headers{}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
-	fs.StringVar(&t.transport, "transport", "", "force the HTTP transport: streamable_http or sse")
-	fs.Var(t.headers, "header", "an HTTP header 'Name: value' for --url (repeatable)")
-	fs.Var(envFlag{t.env}, "env", "an environment variable NAME=value for a server after -- (repeatable)")
+	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
+	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable)")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
-	fs.Var(&t.vendor, "vendor", "the model vendor whose rules names and schemas follow: openai, anthropic or gemini")
 	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
 	return t
+}
+
+// addVendor registers --vendor, for the commands whose output depends on
+// the vendor's rules, with def as its default: "" when the command's own
+// default (said in usage) applies unless the flag is given.
+func (t *target) addVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
+	t.vendor = def
+	fs.Var((*vendorFlag)(&t.vendor), "vendor", usage)
 }
 
 // envFlag is a repeatable NAME=value flag.
@@ -189,7 +200,7 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 		}
 	}
 	ts, err := toolset.Start(ctx, cfg,
-		toolset.WithVendor(t.vendor.v),
+		toolset.WithVendor(t.vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
 		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))
@@ -218,10 +229,7 @@ func notStarted(ts *toolset.Toolset) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	noun := "server"
-	if len(failed) > 1 {
-		noun = "servers"
-	}
+	noun := plural.Noun(len(failed), "server", "servers")
 	return &exitError{code: exitTransport, err: fmt.Errorf("%s %s did not start", noun, strings.Join(failed, ", "))}
 }
 
@@ -288,7 +296,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	for _, st := range all {
 		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
-			fmt.Fprintf(p.w, "%s %s: ready, %d tools (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), st.Tools, p.took[st.Name])
+			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
 		}
 	}
 }

@@ -34,9 +34,9 @@ func TestServerEscapesNotPrinted(t *testing.T) {
 		code int
 		has  []string
 	}{
-		{[]string{"tools"}, 0, []string{"paint\n  Paints.\n", "parameters: color string, size number", "fail", "mcpbridge: ready, 3 tools"}},
+		{[]string{"tools"}, 0, []string{"paint\n  Paints. …\n", "parameters: color string, size number", "fail", "mcpbridge: ready, 3 tools"}},
 		{[]string{"info"}, 0, []string{"server:       hostile 1 (Title)", "Use paint.\n    Second line.", "escaped: Escapes", "extensions:   io.modelcontextprotocol/skills, x"}},
-		{[]string{"lint"}, 0, []string{"tool checks"}},
+		{[]string{"lint"}, 0, []string{"checked 3 tools"}},
 		{[]string{"call", "fail"}, 1, []string{"failed"}},
 		{[]string{"call", "broken"}, 3, []string{"broken"}},
 		{[]string{"call", "paint", "-v"}, 0, []string{"stderr\n"}},

@@ -17,14 +17,17 @@ import (
 var toolsCmd = &command{
 	name:    "tools",
 	noArgs:  true,
-	usage:   "tools [--json] [--vendor openai|anthropic|gemini] [target]",
+	usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [target]",
 	summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
 	examples: `  mcpbridge tools
+  mcpbridge tools --long                # whole descriptions, not their first lines
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		t := addTarget(fs)
+		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
+		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			ts, _, err := t.start(ctx, serverCmd, s)
 			if err != nil {
@@ -34,12 +37,12 @@ var toolsCmd = &command{
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				if err := printWire(s.out, t.vendor.v, defs); err != nil {
+				if err := printWire(s.out, t.vendor, defs); err != nil {
 					return err
 				}
 				return notStarted(ts)
 			}
-			printTools(s.out, defs, useColor(s.out))
+			printTools(s.out, defs, *long, useColor(s.out))
 			for _, d := range ts.Quarantined() {
 				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
 			}
@@ -48,8 +51,9 @@ var toolsCmd = &command{
 	},
 }
 
-// printTools prints the catalog for a person.
-func printTools(w io.Writer, defs []tool.Definition, color bool) {
+// printTools prints the catalog for a person: each description whole with
+// long, else its first line, marked "…" when there was more.
+func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 	if len(defs) == 0 {
 		fmt.Fprintln(w, "no tools")
 		return
@@ -59,8 +63,14 @@ func printTools(w io.Writer, defs []tool.Definition, color bool) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(d.Name)))
-		if line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n"); line != "" {
-			fmt.Fprintf(w, "  %s\n", untrusted.Line(line))
+		desc := strings.TrimSpace(untrusted.Text(d.Description))
+		if !long {
+			if line, rest, cut := strings.Cut(desc, "\n"); cut && strings.TrimSpace(rest) != "" {
+				desc = strings.TrimSpace(line) + " …"
+			}
+		}
+		if desc != "" {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(desc, "\n", "\n  "))
 		}
 		if params := summarize(d.InputSchema); params != "" {
 			fmt.Fprintf(w, "  parameters: %s\n", params)

@@ -5,10 +5,14 @@
 //
 //	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b go run ./examples/agent "Add a note to buy milk"
 //	OPENAI_API_KEY=sk-... go run ./examples/agent "What notes do I have?" -- npx -y @modelcontextprotocol/server-memory
+//
+// With neither OPENAI_API_KEY nor OPENAI_BASE_URL set, it says what to set
+// and exits with status 1, before starting anything.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -33,7 +37,14 @@ func main() {
 	}
 }
 
+// errNoModel says which variables choose the model, as mcpbridge chat does.
+var errNoModel = errors.New("no model configured: set OPENAI_API_KEY for api.openai.com, or OPENAI_BASE_URL " +
+	"for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1; MODEL names the model (default gpt-4.1-mini)")
+
 func run(argv []string, w io.Writer) error {
+	if os.Getenv("OPENAI_API_KEY") == "" && os.Getenv("OPENAI_BASE_URL") == "" {
+		return errNoModel
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,8 +16,16 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
 
+// asMain, set in a child's environment, makes this test binary run the
+// command itself, so that a test sees its exit status.
+const asMain = "MCPBRIDGE_AGENT_AS_MAIN"
+
 func TestMain(m *testing.M) {
 	demo.ServeIfChild()
+	if os.Getenv(asMain) != "" {
+		main()
+		os.Exit(0)
+	}
 	goleak.VerifyTestMain(m)
 }
 

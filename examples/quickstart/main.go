@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -80,7 +81,7 @@ func run(ctx context.Context, w io.Writer) error {
 			case tool.TextPart:
 				fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(p.Text, "\n", "\n  "))
 			case tool.ImagePart:
-				fmt.Fprintf(w, "  <%s image, %d bytes, sent to the model as an image>\n", p.MIMEType, len(p.Data))
+				fmt.Fprintf(w, "  <%s image, %s, sent to the model as an image>\n", p.MIMEType, plural.Count(len(p.Data), "byte", "bytes"))
 			}
 		}
 	}
