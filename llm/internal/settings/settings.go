@@ -12,8 +12,8 @@ import (
 	"net/url"
 	"os"
 
-	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/internal/redact"
+	"github.com/mcpbridge/mcpbridge/llm"
 )
 
 // Config holds the settings every vendor package's options set; the zero
