@@ -143,11 +143,12 @@ func (m *Model[R]) MaxTokens(req int) (int, error) {
 // Err reports an error of the SDK: an HTTP error from the API as an
 // [*llm.APIError] scrubbed of keys (not the SDK's own message, which holds
 // the request URL and the whole response body); any other error (transport,
-// context) wrapped as it is.
+// context) wrapped with its text scrubbed: net/http quotes the request URL,
+// whose path or query may hold a key (a base URL with one, say).
 func (m *Model[R]) Err(err error) error {
 	a := m.sdk.APIError(err)
 	if a == nil {
-		return fmt.Errorf("%s: %s with %q: %w", m.sdk.Vendor, m.sdk.Call, m.Name, err)
+		return fmt.Errorf("%s: %s with %q: %w", m.sdk.Vendor, m.sdk.Call, m.Name, &scrubbed{err, m.secrets})
 	}
 	a.Vendor = m.sdk.Vendor
 	a.Type = redact.Scrub(a.Type, m.secrets...)
@@ -155,3 +156,13 @@ func (m *Model[R]) Err(err error) error {
 	a.Message = redact.Scrub(a.Message, m.secrets...)
 	return a
 }
+
+// scrubbed is an error whose text is shown without keys or URLs' secret
+// parts; errors.Is and errors.As see the error itself.
+type scrubbed struct {
+	err     error
+	secrets []string
+}
+
+func (e *scrubbed) Error() string { return redact.URLs(redact.Scrub(e.err.Error(), e.secrets...)) }
+func (e *scrubbed) Unwrap() error { return e.err }

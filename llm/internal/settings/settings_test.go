@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -81,5 +83,11 @@ func TestErr(t *testing.T) {
 	other := errors.New("connection refused")
 	if err := m.Err(other); !errors.Is(err, other) || errors.As(err, &apiErr) || err.Error() != `acme: chat with "m": connection refused` {
 		t.Errorf("Err(other) = %v", err)
+	}
+	// net/http quotes the request URL, which may hold a key.
+	var ue *url.Error
+	refused := &url.Error{Op: "Post", URL: "https://h.example/k/configured-secret/v1/chat?key=abc", Err: other}
+	if err := m.Err(refused); !errors.As(err, &ue) || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "abc") {
+		t.Errorf("Err(url error) = %v; want the URL's secret parts out of its text", err)
 	}
 }
