@@ -271,10 +271,10 @@ func TestCallErrorOnLiveConnection(t *testing.T) {
 	}
 }
 
-// Refresh with no bound on requests or connecting lists again; a zero bound
-// means none, not an expired one.
+// Refresh with no bound on requests or connecting lists again; a negative
+// bound means none, not an expired one.
 func TestRefreshWithoutBounds(t *testing.T) {
-	p, c := inProcess(t, demo.New(), mcptool.WithRequestTimeout(0), mcptool.WithConnectTimeout(0))
+	p, c := inProcess(t, demo.New(), mcptool.WithRequestTimeout(-1), mcptool.WithConnectTimeout(-1))
 	if err := p.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -284,12 +284,12 @@ func TestRefreshWithoutBounds(t *testing.T) {
 }
 
 // Without a call timeout, progress would restart nothing, so none is asked
-// for; with one, every call asks.
+// for; with one, every call asks. Zero is the default bound, not none.
 func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		timeout time.Duration
 		want    string
-	}{{0, "no token"}, {time.Minute, "token"}} {
+	}{{-1, "no token"}, {0, "token"}, {time.Minute, "token"}} {
 		server := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "1"}, nil)
 		server.AddTool(&mcp.Tool{Name: "token", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

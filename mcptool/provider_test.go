@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -88,8 +89,8 @@ func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
 	if _, err := p.CallTool(context.Background(), "search_notes", map[string]any{"query": "milk"}); err != nil {
 		t.Fatal(err)
 	}
-	// A tool the listing never named, forwarded ungated: still no listing.
-	_, err := p.Handler(mcptool.GateDiscovery(false)).Call(context.Background(), "no_such_tool", nil)
+	// A tool the listing never named, relayed: still no listing.
+	_, err := p.Relay().Call(context.Background(), "no_such_tool", nil)
 	if err == nil {
 		t.Fatal("calling an unknown tool on the server should fail")
 	}
@@ -186,10 +187,10 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 	if err != nil || !r.IsError {
 		t.Fatalf("CallToolResult: %+v, %v", r, err)
 	}
-	// Ungated, every name goes to the server; an alias still runs its tool.
-	res = call(t, p.Handler(mcptool.GateDiscovery(false)), "mcp__notes__get_note", `{"id": 1}`)
+	// Relayed, every name goes to the server; an alias still runs its tool.
+	res = call(t, p.Relay(), "mcp__notes__get_note", `{"id": 1}`)
 	if !strings.Contains(res.Text(), "via alias") {
-		t.Fatalf("ungated alias: %q", res.Text())
+		t.Fatalf("relayed alias: %q", res.Text())
 	}
 	// Arguments that are not an object never reach the server: for the
 	// model a refusal it can correct, for the host a configuration error.
@@ -207,6 +208,55 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 	})
 	if got := call(t, tool.Compose(h, local), "clock", "").Text(); got != "local clock" {
 		t.Fatalf("compose fall-through: %q", got)
+	}
+}
+
+// The handler checks arguments with the validator and the words of
+// tool.Func and toolset: a violation is a refusal naming the argument, and
+// the server never sees the call. The relay leaves them to the server, as
+// does the handler for a schema that does not compile, which is logged once.
+func TestHandlerChecksArguments(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "args", Version: "1"}, nil)
+	echo := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
+	}
+	server.AddTool(&mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}`)}, echo)
+	server.AddTool(&mcp.Tool{Name: "odd", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"https://example.invalid/x.json"}}}`)}, echo)
+	var logs syncBuffer
+	p, c := inProcess(t, server, mcptool.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx := context.Background()
+	h := p.Handler()
+
+	local, err := tool.Func("get", "", func(context.Context, struct {
+		ID int `json:"id"`
+	}) (string, error) {
+		return "", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := local.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
+	_, got := h.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
+	var refused *tool.RefusedError
+	if !errors.As(got, &refused) || !strings.Contains(refused.Message, `argument "id"`) || got.Error() != want.Error() {
+		t.Fatalf("got %v; want a refusal worded as tool.Func's: %v", got, want)
+	}
+	if n := c.get("tools/call"); n != 0 {
+		t.Fatalf("the server saw %d refused calls", n)
+	}
+	if got := call(t, h, "get", `{"id":7}`).Text(); got != `{"id":7}` {
+		t.Fatalf("valid arguments: %q", got)
+	}
+	if got := call(t, p.Relay(), "get", `{"id":"seven"}`).Text(); got != `{"id":"seven"}` {
+		t.Fatalf("relayed: %q", got)
+	}
+	for range 2 {
+		if got := call(t, h, "odd", `{"x":1}`).Text(); got != `{"x":1}` {
+			t.Fatalf("a schema that does not compile: %q", got)
+		}
+	}
+	if n := strings.Count(logs.String(), "the input schema does not compile"); n != 1 {
+		t.Fatalf("logged %d times; want once:\n%s", n, logs.String())
 	}
 }
 
@@ -532,7 +582,10 @@ func TestConfigErrors(t *testing.T) {
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithAllowedTools()), "allowed tools"},
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithEnv(map[string]string{"A": "b"})), "env/dir"},
 		{mcptool.FromCommand("", nil, mcptool.WithName("files")), "command"},
-		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(0)), "max message size"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(-1)), "max message size"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxPages(-1)), "max pages"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxDescription(-1)), "max description"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithReconnect(mcptool.Reconnect{MinDelay: -1})), "reconnect"},
 	} {
 		err := tc.p.Connect(ctx)
 		var ce *mcptool.ConfigError
@@ -542,6 +595,20 @@ func TestConfigErrors(t *testing.T) {
 		if tc.p.Connected() {
 			t.Error("connected after a config error")
 		}
+	}
+}
+
+// Zero in an option is its default, as if the option were not given.
+func TestZeroIsDefault(t *testing.T) {
+	p, _ := inProcess(t, outputServer("", ""), mcptool.WithMaxPages(0), mcptool.WithMaxDescription(0),
+		mcptool.WithMaxMessageSize(0), mcptool.WithConnectTimeout(0), mcptool.WithRequestTimeout(0), mcptool.WithCallTimeout(0))
+	for _, d := range p.Tools() {
+		if d.Name == "board" && utf8.RuneCountInString(d.Description) != mcptool.DefaultMaxDescription+len([]rune(" […]")) {
+			t.Fatalf("description of %d characters; want the default cut", utf8.RuneCountInString(d.Description))
+		}
+	}
+	if got := call(t, p.Handler(), "shaped", `{}`).Text(); got != "shaped" {
+		t.Fatalf("call: %q", got)
 	}
 }
 

@@ -12,12 +12,12 @@ import (
 // returns the server's result as it is. It works with or without discovery.
 func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	op := operation{"resources/read", uri}
-	s, err := p.live(op)
+	s, err := p.conn.live(op)
 	if err != nil {
 		return nil, err
 	}
 	var res *mcp.ReadResourceResult
-	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		var err error
 		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		return err
@@ -36,7 +36,7 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // what the server sent.
 func (p *Provider) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	op := operation{method: method}
-	s, err := p.live(op)
+	s, err := p.conn.live(op)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 		return nil, &ConfigError{Server: p.name, Option: "params", Err: err}
 	}
 	var out json.RawMessage
-	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		if std, ok := standard[method]; ok {
 			var err error
 			out, err = std(ctx, s.cs, body)
