@@ -66,7 +66,6 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	})
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
-		captured.Close()
 		return nil, p.connectError(ctx, parent, captured.Conn(), err)
 	}
 	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}

@@ -11,15 +11,11 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 )
 
-// A Capture is a transport that remembers the connection it made, and reads
-// along with it where it can.
-//
-// go-sdk's Client.Connect leaves the connection open when its handshake
-// fails after the connection was made (when subscriptions/listen is
-// refused, on protocol 2026-07-28): [Capture.Close] closes it all the same.
-// A connection that may be wrapped goes to go-sdk with Schemas reading the
-// listings it receives and a [Catch] keeping the raw result of a call that
-// asks. Only ours ([stdio.Conn]) and go-sdk's stream connection (its
+// A Capture is a transport that remembers the connection it made, for its
+// maker to reach under go-sdk's session (to close it first, to ask it why
+// it failed), and reads along with it where it can: a connection that may
+// be wrapped goes to go-sdk with Schemas reading the listings it receives
+// and a [Catch] keeping the raw result of a call that asks. Only ours ([stdio.Conn]) and go-sdk's stream connection (its
 // in-memory, io and command transports) may: go-sdk calls unexported
 // methods on its other connections (the streamable HTTP client's
 // sessionUpdated, which sends the protocol version header and opens the
@@ -67,13 +63,6 @@ func (c *Capture) Conn() mcp.Connection {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.conn
-}
-
-// Close closes the connection made, if any.
-func (c *Capture) Close() {
-	if conn := c.Conn(); conn != nil {
-		conn.Close()
-	}
 }
 
 // A tapConn shows the messages of its connection to the schemas and keeps

@@ -12,29 +12,19 @@ import (
 // an unexported type or of none. These read such errors, so that a caller
 // can tell what happened; each text is checked against go-sdk by a test.
 
-// The JSON-RPC codes go-sdk's jsonrpc2 gives the failures of its own side
-// (internal/jsonrpc2/wire.go: ErrClientClosing, ErrServerClosing,
-// ErrRejected), which it does not export.
-const (
-	codeClientClosing = -32003
-	codeServerClosing = -32004
-	codeRejected      = -32005
-)
+// codeRejected is the JSON-RPC code go-sdk's jsonrpc2 gives a request its
+// transport refused to send (internal/jsonrpc2/wire.go: ErrRejected), which
+// it does not export. (Its codes for a closing connection, -32003 and
+// -32004, never reach a caller: a call reports them as
+// mcp.ErrConnectionClosed.)
+const codeRejected = -32005
 
-// Undelivered reports whether err is go-sdk's saying that its side could
-// not deliver a request or its answer (the connection closing, the
-// transport rejecting the request), rather than the server answering with
-// a JSON-RPC error.
+// Undelivered reports whether err is go-sdk's saying that its transport
+// could not deliver a request (an HTTP request that failed or was refused),
+// rather than the server answering with a JSON-RPC error.
 func Undelivered(err error) bool {
 	var wire *jsonrpc.Error
-	if !errors.As(err, &wire) {
-		return false
-	}
-	switch wire.Code {
-	case codeClientClosing, codeServerClosing, codeRejected:
-		return true
-	}
-	return false
+	return errors.As(err, &wire) && wire.Code == codeRejected
 }
 
 // streamLost is the text of go-sdk's error for a call whose answer stream
