@@ -24,6 +24,12 @@ import (
 // strings, each non-text part as a one-line note; a result marked isError as
 // {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
 // too, <server> being the provider's name.
+//
+// It is the call_tool of the seed's provider API, for a host that hands a
+// model one string (the {"error": ...} form is what [tool.Compose] reads
+// from such handlers). Go code that must tell a failure from a result uses
+// [Provider.Handler] (a [tool.FailedError]) or [Provider.CallToolResult]
+// (IsError).
 func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
 	res, err := p.CallToolResult(ctx, name, args)
 	if err != nil {
