@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
@@ -625,10 +626,12 @@ func TestTransportErrorUnreachable(t *testing.T) {
 }
 
 func TestRequestTimeout(t *testing.T) {
-	p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
-	_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 50, "delay_ms": 1000}`))
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout() || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
-		t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
+		_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 51}`))
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !te.Timeout() || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+			t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
+		}
+	})
 }
