@@ -1,7 +1,8 @@
 // Package mcptool makes one MCP (Model Context Protocol) server a set of
 // tools for an agent: a [Provider] connects to the server, reached by URL
-// ([FromURL]: streamable HTTP, or legacy SSE) or started as a subprocess
-// ([FromCommand]: stdio), lists its tools once, and hands them over as
+// ([FromURL]: streamable HTTP, or legacy SSE), started as a subprocess
+// ([FromCommand]: stdio), or in this process ([FromServer]), lists its
+// tools once, and hands them over as
 // [tool.Definition] values plus one [tool.Handler] that runs the model's
 // calls.
 //

@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
@@ -182,14 +180,5 @@ func retryable(err error) bool {
 		return false // the server would send us elsewhere again
 	}
 	var ne net.Error
-	if errors.As(err, &ne) || sdkfix.NetworkDown(err) {
-		return true
-	}
-	return errors.Is(err, mcp.ErrConnectionClosed) ||
-		errors.Is(err, mcp.ErrSessionMissing) ||
-		errors.Is(err, io.EOF) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE)
+	return errors.As(err, &ne) || sdkfix.NetworkDown(err) || connectionGone(err) || errors.Is(err, syscall.ECONNREFUSED)
 }

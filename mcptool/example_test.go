@@ -91,8 +91,20 @@ func ExampleFromTransport() {
 	}
 	defer session.Close()
 
-	notes := mcptool.FromTransport("notes", clientSide, mcptool.WithAllowedTools("add_note", "list_notes"))
+	notes := mcptool.FromTransport("notes", clientSide)
 	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+	fmt.Println(notes.Instructions() != "", len(notes.Tools()))
+	// Output:
+	// true 8
+}
+
+// A go-sdk server in this process, here the bundled demo, as tools.
+func ExampleFromServer() {
+	notes := mcptool.FromServer("notes", demo.New(), mcptool.WithAllowedTools("add_note", "list_notes"))
+	if err := notes.Connect(context.Background()); err != nil {
 		log.Fatal(err)
 	}
 	defer notes.Close()
@@ -101,23 +113,14 @@ func ExampleFromTransport() {
 	// [add_note list_notes]
 }
 
-// demoNotes returns a provider connected in process to a demo notes server
-// of its own, as in ExampleFromTransport, and what closes both.
-func demoNotes(opts ...mcptool.Option) (*mcptool.Provider, func()) {
-	ctx := context.Background()
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	session, err := demo.New().Connect(ctx, serverSide, nil)
-	if err != nil {
+// demoNotes returns a provider connected to a demo notes server of its
+// own, in this process, as in ExampleFromServer.
+func demoNotes(opts ...mcptool.Option) *mcptool.Provider {
+	notes := mcptool.FromServer("notes", demo.New(), opts...)
+	if err := notes.Connect(context.Background()); err != nil {
 		log.Fatal(err)
 	}
-	notes := mcptool.FromTransport("notes", clientSide, opts...)
-	if err := notes.Connect(ctx); err != nil {
-		log.Fatal(err)
-	}
-	return notes, func() {
-		notes.Close()
-		session.Close()
-	}
+	return notes
 }
 
 // The handler serves the server's tools to a model: it checks the
@@ -125,8 +128,8 @@ func demoNotes(opts ...mcptool.Option) (*mcptool.Provider, func()) {
 // FailedError the model reads, and declines a name it does not serve, so
 // that a composition tries the next handler.
 func ExampleProvider_Handler() {
-	notes, done := demoNotes()
-	defer done()
+	notes := demoNotes()
+	defer notes.Close()
 	ctx := context.Background()
 	h := notes.Handler()
 
@@ -148,8 +151,8 @@ func ExampleProvider_Handler() {
 // CallTool is the host's own call, with the result as one string; a tool's
 // failure is the string {"error": ...}, not an error.
 func ExampleProvider_CallTool() {
-	notes, done := demoNotes()
-	defer done()
+	notes := demoNotes()
+	defer notes.Close()
 	ctx := context.Background()
 
 	out, err := notes.CallTool(ctx, "add_note", map[string]any{"title": "hello", "body": "world"})
@@ -164,8 +167,8 @@ func ExampleProvider_CallTool() {
 // CallToolResult returns the server's result as it is, for a host that
 // relays it.
 func ExampleProvider_CallToolResult() {
-	notes, done := demoNotes()
-	defer done()
+	notes := demoNotes()
+	defer notes.Close()
 
 	res, err := notes.CallToolResult(context.Background(), "get_note", map[string]any{"id": 9})
 	if err != nil {
@@ -177,8 +180,8 @@ func ExampleProvider_CallToolResult() {
 }
 
 func ExampleProvider_ReadResource() {
-	notes, done := demoNotes()
-	defer done()
+	notes := demoNotes()
+	defer notes.Close()
 	ctx := context.Background()
 	notes.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "two litres"})
 
@@ -198,8 +201,8 @@ func ExampleProvider_ReadResource() {
 // Request sends a method go-sdk does not model, here the Skills
 // extension's skills/list, and returns the result as the server wrote it.
 func ExampleProvider_Request() {
-	notes, done := demoNotes()
-	defer done()
+	notes := demoNotes()
+	defer notes.Close()
 
 	raw, err := notes.Request(context.Background(), "skills/list", nil)
 	if err != nil {
@@ -217,8 +220,8 @@ func ExampleProvider_Request() {
 // Offer hands over definitions and the handler that serves exactly them,
 // the tool.Source an agent takes one set of per run.
 func ExampleProvider_Offer() {
-	notes, done := demoNotes(mcptool.WithToolFilter(func(name string) bool { return name == "note_stats" }))
-	defer done()
+	notes := demoNotes(mcptool.WithToolFilter(func(name string) bool { return name == "note_stats" }))
+	defer notes.Close()
 	ctx := context.Background()
 
 	set, err := notes.Offer(ctx)

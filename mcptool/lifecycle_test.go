@@ -102,6 +102,27 @@ func TestReconnectResendsIdempotentCall(t *testing.T) {
 	}
 }
 
+// A server in this process whose session ends is connected to again, over
+// a new in-memory pair.
+func TestFromServerReconnects(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server := demo.New()
+		var seen states
+		p, _ := inProcess(t, server, mcptool.WithReconnect(mcptool.Reconnect{}), mcptool.WithStateChange(seen.record))
+		for s := range server.Sessions() {
+			s.Close()
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
+			t.Fatalf("states %s", got)
+		}
+		if got := call(t, p.Handler(), "note_stats", `{}`).Text(); got != "notes: 0" {
+			t.Fatalf("after reconnecting: %q", got)
+		}
+	})
+}
+
 // While the connection is being rebuilt, calls fail at once with an error
 // that says so; Close stops the rebuilding.
 func TestCallsWhileReconnecting(t *testing.T) {
@@ -201,10 +222,7 @@ func TestListChangedRefreshes(t *testing.T) {
 		before := len(p.Tools())
 		// Two changes in a burst: one refresh.
 		for _, name := range []string{"new_tool_a", "new_tool_b"} {
-			server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					return &mcp.CallToolResult{}, nil
-				})
+			textTool(server, name, func(*mcp.CallToolRequest) string { return "" })
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
@@ -227,10 +245,7 @@ func TestRefreshIfStale(t *testing.T) {
 			c.TTLMs = ttl
 		},
 	})
-	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
+	textTool(server, "t", func(*mcp.CallToolRequest) string { return "" })
 	// A ttl of 0 is no hint: the listing stays.
 	p, c := inProcess(t, server)
 	if err := p.RefreshIfStale(context.Background()); err != nil || c.get("tools/list") != 1 {
@@ -305,15 +320,13 @@ func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
 		timeout time.Duration
 		want    string
 	}{{-1, "no token"}, {0, "token"}, {time.Minute, "token"}} {
-		server := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "1"}, nil)
-		server.AddTool(&mcp.Tool{Name: "token", InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				text := "no token"
-				if req.Params.GetProgressToken() != nil {
-					text = "token"
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
-			})
+		server := newServer("progress")
+		textTool(server, "token", func(req *mcp.CallToolRequest) string {
+			if req.Params.GetProgressToken() != nil {
+				return "token"
+			}
+			return "no token"
+		})
 		p, _ := inProcess(t, server, mcptool.WithCallTimeout(tc.timeout))
 		if got, err := p.CallTool(context.Background(), "token", nil); err != nil || got != tc.want {
 			t.Errorf("call timeout %v: %q, %v; want %q", tc.timeout, got, err, tc.want)

@@ -67,6 +67,15 @@ func FromTransport(name string, t mcp.Transport, opts ...Option) *Provider {
 	return newProvider(dialer{custom: t}, append([]Option{WithName(name)}, opts...))
 }
 
+// FromServer returns a provider for a go-sdk server in this process,
+// reached over an in-memory pair of transports made anew at each connect
+// (so it can reconnect): a server of the host's own, or one in a test.
+// Closing the provider ends the server's session. Options that only
+// concern URLs or commands are refused at Connect.
+func FromServer(name string, s *mcp.Server, opts ...Option) *Provider {
+	return newProvider(dialer{server: s}, append([]Option{WithName(name)}, opts...))
+}
+
 func newProvider(d dialer, opts []Option) *Provider {
 	p := &Provider{dialer: d}
 	for _, o := range opts {

@@ -24,24 +24,32 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// inProcess connects a provider to server over an in-memory transport and
-// counts the requests the server receives, by method.
+// inProcess connects a provider named "notes" to server in this process
+// and counts the requests the server receives, by method.
 func inProcess(t *testing.T, server *mcp.Server, opts ...mcptool.Option) (*mcptool.Provider, *counter) {
 	t.Helper()
 	c := &counter{}
 	server.AddReceivingMiddleware(c.middleware)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	p := mcptool.FromTransport("notes", ct, opts...)
+	p := mcptool.FromServer("notes", server, opts...)
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
 	return p, c
+}
+
+// newServer returns an empty go-sdk server.
+func newServer(name string) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+}
+
+// textTool adds to s a tool named name that takes any object and answers
+// with the text fn gives for the request.
+func textTool(s *mcp.Server, name string, fn func(*mcp.CallToolRequest) string) {
+	s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fn(req)}}}, nil
+		})
 }
 
 type counter struct {
@@ -217,7 +225,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 // the server never sees the call. The relay leaves them to the server, as
 // does the handler for a schema that does not compile, which is logged once.
 func TestHandlerChecksArguments(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "args", Version: "1"}, nil)
+	server := newServer("args")
 	echo := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
 	}
@@ -331,7 +339,7 @@ func TestWithoutDiscovery(t *testing.T) {
 // outputServer serves one tool, "shaped", with the given output schema and
 // structured result (either may be empty), and one tool with _meta.
 func outputServer(schema, structured string) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "1"}, nil)
+	s := newServer("shapes")
 	t := &mcp.Tool{Name: "shaped", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	if schema != "" {
 		t.OutputSchema = json.RawMessage(schema)
@@ -418,7 +426,7 @@ func TestOutputSchemaRemoteRefNeverFetched(t *testing.T) {
 func TestSchemasKeepTheServersOrder(t *testing.T) {
 	const in = `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{},"x":{}}}},"required":["zeta"]}`
 	const out = `{"type":"object","properties":{"total":{"type":"integer"},"avg":{"type":"number"}}}`
-	server := mcp.NewServer(&mcp.Implementation{Name: "ordered", Version: "1"}, nil)
+	server := newServer("ordered")
 	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage("{\n  " + in[1:]), OutputSchema: json.RawMessage(out)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{StructuredContent: map[string]any{"total": 1, "avg": 1.5}}, nil

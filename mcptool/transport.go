@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -14,13 +15,14 @@ import (
 )
 
 // A dialer is where a provider's server is: a URL, a command (stdio set),
-// or a transport the caller built.
+// a transport the caller built, or a server in this process.
 type dialer struct {
 	url     string
 	stdio   bool
 	command string
 	args    []string
 	custom  mcp.Transport
+	server  *mcp.Server
 }
 
 // transport builds the go-sdk transport the settings describe, or a
@@ -28,9 +30,12 @@ type dialer struct {
 // schemas the listings it receives.
 func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, error) {
 	c, d := &p.cfg, &p.dialer
-	if d.custom != nil {
+	if d.custom != nil || d.server != nil {
 		if len(c.env) > 0 || c.dir != "" || len(c.headers) > 0 || c.httpClient != nil || c.transport != "" {
-			return nil, &ConfigError{Server: p.name, Option: "transport", Err: errors.New("a given transport takes no URL, command, header or HTTP client options")}
+			return nil, &ConfigError{Server: p.name, Option: "transport", Err: errors.New("a given transport or server takes no URL, command, header or HTTP client options")}
+		}
+		if d.server != nil {
+			return inProcess{d.server}, nil
 		}
 		return d.custom, nil
 	}
@@ -82,4 +87,16 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, error) {
 	default:
 		return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
+}
+
+// inProcess connects to a server in this process over a new in-memory
+// pair. The server's session ends when the client's side closes.
+type inProcess struct{ server *mcp.Server }
+
+func (t inProcess) Connect(ctx context.Context) (mcp.Connection, error) {
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := t.server.Connect(ctx, serverSide, nil); err != nil {
+		return nil, err
+	}
+	return clientSide.Connect(ctx)
 }

@@ -1,6 +1,6 @@
 // Package sdkfix gathers what mcpbridge does because of how go-sdk
 // (github.com/modelcontextprotocol/go-sdk) v1.8.0 behaves. Each entry below
-// names the behaviour, what answers it, and the test in gosdk_test.go that
+// names the behaviour, what answers it, and the test (gosdk_*test.go) that
 // holds the behaviour: when an upgrade of go-sdk changes it, that test
 // fails, and its message says what may be deleted.
 //

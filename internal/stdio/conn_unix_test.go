@@ -468,17 +468,24 @@ func TestProbeAnswered(t *testing.T) {
 	}
 }
 
-func TestClientSDKServer(t *testing.T) {
-	c := child(t, "sdk")
-	c.ProbeTimeout = testTimeout // the real server answers the probe
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+// clientOf connects a go-sdk client to the server c starts; the session
+// closes with the test.
+func clientOf(t *testing.T, c *Command) (context.Context, *mcp.ClientSession) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, c, nil)
+	t.Cleanup(cancel)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
+func TestClientSDKServer(t *testing.T) {
+	c := child(t, "sdk")
+	c.ProbeTimeout = testTimeout // the real server answers the probe
+	ctx, cs := clientOf(t, c)
 	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
 		t.Errorf("protocol %s: want server/discover to have been used", v)
 	}
@@ -497,14 +504,7 @@ func TestClientSDKServer(t *testing.T) {
 func TestClientLegacyServer(t *testing.T) {
 	c := child(t, "fake")
 	c.ProbeTimeout = 100 * time.Millisecond
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := clientOf(t, c)
 	if v := cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
 		t.Errorf("protocol %s, want the legacy server's 2025-06-18", v)
 	}
