@@ -157,7 +157,7 @@ func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.htt
 
 // WithToolFilter keeps, of the server's tools, those whose name the predicate
 // accepts: it shapes what [Provider.Tools] offers a model and what the
-// provider's gated handler serves. It does not limit [Provider.CallTool] or
+// provider's handler serves. It does not limit [Provider.CallTool] or
 // [Provider.CallToolResult], which a host uses for its own calls.
 func WithToolFilter(keep func(name string) bool) Option {
 	return func(c *config) { c.toolFilter = keep }
@@ -190,7 +190,7 @@ func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 
 // WithoutDiscovery connects without listing the server's tools. Then
-// [Provider.Tools] and [Provider.ToolMeta] are empty, the gated handler serves
+// [Provider.Tools] and [Provider.ToolMeta] are empty, [Provider.Handler] serves
 // no name, and no result is checked against an output schema;
 // [Provider.CallTool], [Provider.CallToolResult], [Provider.ReadResource] and
 // [Provider.Request] still work. For a host that only reads resources.

@@ -61,6 +61,9 @@
 //     no method it was not told of, and sends the standard methods through
 //     go-sdk's typed calls, as go-sdk will not be told of those
 //     (TestGoSDKCustomMethods).
-//   - mcptool/session.go leaves closing the connection of a failed connect
-//     to go-sdk, which does (TestGoSDKClosesAFailedConnection).
+//   - mcptool/session.go closes a session's connection before the session,
+//     as go-sdk's ClientSession.Close waits for the calls in flight, even
+//     one whose write to a server that stopped reading is blocked
+//     (TestGoSDKCloseWaitsForAWrite); it leaves closing the connection of a
+//     failed connect to go-sdk, which does (TestGoSDKClosesAFailedConnection).
 package sdkfix

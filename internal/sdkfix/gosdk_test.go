@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -217,4 +219,59 @@ func TestGoSDKCustomMethods(t *testing.T) {
 	if err := mcp.AddSendingCustomMethod[*mcp.ListToolsParams, *mcp.ListToolsResult](client, "tools/list"); err == nil {
 		t.Fatal(upgraded + "a standard method may be sent raw: Request's typed calls of the standard methods can go")
 	}
+}
+
+// mcptool/session.go: go-sdk's ClientSession.Close waits for the calls in
+// flight, even one whose write is blocked, so a session whose server
+// stopped reading is closed by closing its connection first.
+func TestGoSDKCloseWaitsForAWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ct, _ := rawServer(t, map[string]answer{"ping": {result: json.RawMessage(`{}`)}})
+		st := &stalling{Transport: ct, release: make(chan struct{})}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.stall.Store(true)
+		go cs.Ping(context.Background(), nil)
+		synctest.Wait()
+		closed := make(chan struct{})
+		go func() {
+			cs.Close()
+			close(closed)
+		}()
+		synctest.Wait()
+		select {
+		case <-closed:
+			t.Fatal(upgraded + "Close ends a write in flight: the provider need not close the connection first")
+		default:
+		}
+		close(st.release)
+		<-closed
+	})
+}
+
+// stalling makes every write of its connection wait for release once stall
+// is set, as a pipe to a server that stopped reading does.
+type stalling struct {
+	mcp.Transport
+	stall   atomic.Bool
+	release chan struct{}
+}
+
+func (s *stalling) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := s.Transport.Connect(ctx)
+	return &stallingConn{c, s}, err
+}
+
+type stallingConn struct {
+	mcp.Connection
+	s *stalling
+}
+
+func (c *stallingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if c.s.stall.Load() {
+		<-c.s.release
+	}
+	return c.Connection.Write(ctx, msg)
 }
