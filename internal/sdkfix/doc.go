@@ -66,4 +66,7 @@
 //     one whose write to a server that stopped reading is blocked
 //     (TestGoSDKCloseWaitsForAWrite); it leaves closing the connection of a
 //     failed connect to go-sdk, which does (TestGoSDKClosesAFailedConnection).
+//
+// Options: the types here are configured as data, by their fields, and zero
+// is the default in each; a negative [HTTPTap.Limit] means no limit.
 package sdkfix

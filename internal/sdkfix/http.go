@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // An HTTPTap is the [http.RoundTripper] under go-sdk's HTTP client
@@ -17,12 +19,19 @@ type HTTPTap struct {
 	Next http.RoundTripper
 	// Schemas, if set, reads the tool listings.
 	Schemas *Schemas
-	// Limit is the largest message, in bytes, the server may send; a
-	// negative Limit means none.
+	// Limit is the largest message, in bytes, the server may send: zero
+	// means mcp.DefaultMaxEventSize (16 MiB), a negative Limit none.
 	Limit int
 	// Logger logs what is refused or dropped for the limit, naming Server.
 	Logger *slog.Logger
 	Server string
+}
+
+func (x *HTTPTap) limit() int {
+	if x.Limit == 0 {
+		return mcp.DefaultMaxEventSize
+	}
+	return x.Limit
 }
 
 // RoundTrip sends req and returns its response, whose body is bounded and
@@ -36,15 +45,15 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := x.reader(req, listing)
 	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
 	case "text/event-stream":
-		if x.Limit >= 0 || r.sink != nil {
+		if x.limit() >= 0 || r.sink != nil {
 			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
 		}
 	case "application/json":
 		x.boundJSON(req, resp, r)
 	default:
 		// An error page, say; go-sdk reads it for a JSON-RPC error at most.
-		if x.Limit >= 0 {
-			resp.Body = &truncated{resp.Body, int64(x.Limit)}
+		if x.limit() >= 0 {
+			resp.Body = &truncated{resp.Body, int64(x.limit())}
 		}
 	}
 	return resp, nil

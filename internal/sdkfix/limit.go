@@ -40,9 +40,9 @@ func tooLarge(size int64, limit int) string {
 // of a message of size bytes over the limit.
 func (x *HTTPTap) refusal(id jsonrpc.ID, size int64) []byte {
 	x.Logger.Warn("failed a request whose answer from the MCP server is over the size limit",
-		"server", x.Server, "bytes", size, "limit", x.Limit)
+		"server", x.Server, "bytes", size, "limit", x.limit())
 	data, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-		Code: jsonrpc.CodeInternalError, Message: tooLarge(size, x.Limit),
+		Code: jsonrpc.CodeInternalError, Message: tooLarge(size, x.limit()),
 	}})
 	return data
 }
@@ -71,11 +71,11 @@ func requestID(req *http.Request) jsonrpc.ID {
 func (x *HTTPTap) boundJSON(req *http.Request, resp *http.Response, r reader) {
 	n := resp.ContentLength
 	switch {
-	case x.Limit >= 0 && n > int64(x.Limit):
+	case x.limit() >= 0 && n > int64(x.limit()):
 		resp.Body.Close()
 		data := x.refusal(requestID(req), n)
 		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
-	case r.sink == nil && (x.Limit < 0 || n >= 0):
+	case r.sink == nil && (x.limit() < 0 || n >= 0):
 	default:
 		resp.Body = &jsonBody{ReadCloser: resp.Body, x: x, req: req, r: r}
 	}
@@ -95,14 +95,14 @@ type jsonBody struct {
 func (b *jsonBody) Read(p []byte) (int, error) {
 	if b.body == nil {
 		var body io.Reader = b.ReadCloser
-		if b.x.Limit >= 0 {
-			body = io.LimitReader(body, int64(b.x.Limit)+1)
+		if b.x.limit() >= 0 {
+			body = io.LimitReader(body, int64(b.x.limit())+1)
 		}
 		data, err := io.ReadAll(body)
 		if err != nil {
 			return 0, err
 		}
-		if b.x.Limit >= 0 && len(data) > b.x.Limit {
+		if b.x.limit() >= 0 && len(data) > b.x.limit() {
 			data = b.x.refusal(requestID(b.req), -1)
 		} else if b.r.sink != nil && b.r.want() {
 			b.r.sink(data) // which reads data, as the reader does
@@ -193,7 +193,7 @@ func (s *eventStream) take(p []byte) {
 		p = p[len(seg):]
 		if !s.over {
 			s.event.Write(seg)
-			if s.x.Limit >= 0 && s.size+int64(len(seg)) > int64(s.x.Limit) {
+			if s.x.limit() >= 0 && s.size+int64(len(seg)) > int64(s.x.limit()) {
 				s.overflow()
 				continue
 			}
@@ -260,7 +260,7 @@ func (s *eventStream) endEvent() {
 			// A notification, or a request from the server, which can only
 			// be answered on another request: dropped.
 			s.x.Logger.Warn("dropped a message from the MCP server over the size limit",
-				"server", s.x.Server, "bytes", s.size, "limit", s.x.Limit)
+				"server", s.x.Server, "bytes", s.size, "limit", s.x.limit())
 			break
 		}
 		s.out.WriteString("event: message\ndata: ")

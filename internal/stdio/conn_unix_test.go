@@ -451,6 +451,30 @@ func TestProbeTimeout(t *testing.T) {
 	}
 }
 
+// A negative probe timeout is no bound: no probe is armed, and the
+// server's late answer is the probe's. A negative stop timeout is refused.
+func TestNegativeTimeouts(t *testing.T) {
+	c := child(t, "fake")
+	c.ProbeTimeout = -1
+	conn := start(t, c)
+	write(t, conn, request(1, methodDiscover, `{}`))
+	conn.mu.Lock()
+	armed := len(conn.probes)
+	conn.mu.Unlock()
+	if armed != 0 {
+		t.Fatalf("%d probes armed without a bound", armed)
+	}
+	write(t, conn, request(2, "release", ""))
+	if r := readResponse(t, conn); r.ID != request(1, "", "").ID || r.Error != nil {
+		t.Fatalf("got %v %v, want the server's answer to the probe", r.ID.Raw(), r.Error)
+	}
+	c = child(t, "fake")
+	c.StopTimeout = -1
+	if _, err := c.Start(t.Context()); err == nil || !strings.Contains(err.Error(), "StopTimeout") {
+		t.Fatalf("Start: %v; want StopTimeout refused", err)
+	}
+}
+
 func TestProbeAnswered(t *testing.T) {
 	c := child(t, "fake")
 	c.ProbeTimeout = time.Hour

@@ -49,4 +49,8 @@
 //
 // Package sdkfix lists these go-sdk behaviours with the others mcpbridge
 // works around, and its tests fail when go-sdk changes one of them.
+//
+// Options: a [Command] is data. Zero in any of its fields is the default; a
+// negative MaxLineLength or ProbeTimeout means no bound, and a negative
+// StopTimeout, which keeps a server from holding Close, is refused.
 package stdio
