@@ -65,7 +65,7 @@ bench:
 FUZZTIME ?= 10s
 FUZZ += ./internal/stdio:FuzzInbound
 FUZZ += ./internal/idscan:FuzzIDScanner
-FUZZ += ./mcptool:FuzzEventStream
+FUZZ += ./internal/sdkfix:FuzzEventStream
 FUZZ += ./toolset:FuzzParse
 FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer

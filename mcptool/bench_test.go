@@ -26,13 +26,7 @@ func BenchmarkHandlerOverhead(b *testing.B) {
 	b.Run("inprocess", func(b *testing.B) {
 		server := demo.New()
 		bare := inMemorySession(b, server)
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := server.Connect(ctx, st, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer ss.Close()
-		p := mcptool.FromTransport("demo", ct)
+		p := mcptool.FromServer("demo", server)
 		if err := p.Connect(ctx); err != nil {
 			b.Fatal(err)
 		}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -24,11 +26,16 @@ type catalog struct {
 	expires time.Time
 }
 
-// listedTool is one tool of the listing with its output schema compiled.
+// listedTool is one tool of the listing with its schemas compiled: the
+// output schema at listing, the input schema at the tool's first call
+// through the handler ([Provider.arguments]).
 type listedTool struct {
 	def       tool.Definition
 	output    *schema.Validator // nil when the tool declares none
 	outputErr error             // why the declared output schema cannot be used
+
+	inputOnce sync.Once
+	input     *schema.Validator // nil until compiled, or if it does not compile
 }
 
 // discover lists the server's tools, following every cursor, within the page
@@ -41,7 +48,7 @@ type listedTool struct {
 // caching; such servers announce changes with list_changed. cacheScope does
 // not matter here: the listing is kept for this connection only.
 func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
-	defer s.schemas.settle()
+	defer s.schemas.Settle()
 	cs := s.cs
 	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
 	start := time.Now()
@@ -66,8 +73,8 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 		if seen[next] {
 			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("cursor %q repeated on page %d: the listing would never end", next, page+1)}
 		}
-		if page == p.cfg.maxPages {
-			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %d pages (raise the page cap with WithMaxPages)", p.cfg.maxPages)}
+		if page == p.cfg.maxPages() {
+			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %d pages (raise the page cap with WithMaxPages)", page)}
 		}
 		seen[next] = true
 		params = &mcp.ListToolsParams{Cursor: next}
@@ -75,7 +82,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	if ttl > 0 {
 		cat.expires = start.Add(ttl)
 	}
-	if p.cfg.allowedSet {
+	if p.cfg.allowedTools != nil {
 		for _, name := range p.cfg.allowedTools {
 			if cat.listed[name] == nil {
 				p.cfg.logger.Warn("allowed tool not offered by the server", "server", p.name, "tool", name)
@@ -85,7 +92,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	return cat, nil
 }
 
-func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *schemaKeeper) {
+func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
 	if t == nil || cat.listed[t.Name] != nil {
 		p.cfg.logger.Debug("tool listed twice; keeping the first", "server", p.name)
 		return
@@ -108,21 +115,21 @@ func (p *Provider) offer(name string) bool {
 	if p.cfg.toolFilter != nil && !p.cfg.toolFilter(name) {
 		return false
 	}
-	return !p.cfg.allowedSet || slices.Contains(p.cfg.allowedTools, name)
+	return p.cfg.allowedTools == nil || slices.Contains(p.cfg.allowedTools, name)
 }
 
 // definition converts a listed tool, cutting its description to the maximum
 // and taking its schemas as the server wrote them when schemas has them.
-func (p *Provider) definition(t *mcp.Tool, schemas *schemaKeeper) tool.Definition {
+func (p *Provider) definition(t *mcp.Tool, schemas *sdkfix.Schemas) tool.Definition {
 	def := tool.Definition{
 		Name:        t.Name,
 		Origin:      tool.Origin{Server: p.name, Tool: t.Name},
 		Title:       t.Title,
-		Description: truncate(t.Description, p.cfg.maxDescription),
+		Description: truncate(t.Description, p.cfg.maxDescription()),
 		Meta:        maps.Clone(t.Meta),
 	}
-	def.InputSchema = schemas.schema(t.Name, false, t.InputSchema)
-	def.OutputSchema = schemas.schema(t.Name, true, t.OutputSchema)
+	def.InputSchema = schemas.Schema(t.Name, false, t.InputSchema)
+	def.OutputSchema = schemas.Schema(t.Name, true, t.OutputSchema)
 	if def.Meta != nil {
 		def.Meta = deepCopy(def.Meta)
 	}

@@ -1,7 +1,8 @@
 // Package mcptool makes one MCP (Model Context Protocol) server a set of
 // tools for an agent: a [Provider] connects to the server, reached by URL
-// ([FromURL]: streamable HTTP, or legacy SSE) or started as a subprocess
-// ([FromCommand]: stdio), lists its tools once, and hands them over as
+// ([FromURL]: streamable HTTP, or legacy SSE), started as a subprocess
+// ([FromCommand]: stdio), or in this process ([FromServer]), lists its
+// tools once, and hands them over as
 // [tool.Definition] values plus one [tool.Handler] that runs the model's
 // calls.
 //
@@ -20,7 +21,11 @@
 //   - The handler serves the tools it offered and declines any other name
 //     ([tool.UnservedError]), so it composes with local tools through
 //     [tool.Compose]; the alias mcp__<server>__<tool> works everywhere a tool
-//     name does.
+//     name does. It checks a call's arguments against the tool's input
+//     schema before sending it, with the validator and the words of
+//     [tool.Func] and package toolset: a violation is a [tool.RefusedError]
+//     the model can correct. [Provider.Relay] is the handler for a host
+//     that gates names and checks arguments itself.
 //   - Results become what a model can read (see [ToResult]): text, images a
 //     vision model takes, and one-line notes for everything else; never
 //     base64 noise. An image is measured before it is decoded
@@ -57,4 +62,16 @@
 // endpoint elsewhere is refused, so headers, tokens and arguments never
 // reach an origin the host did not configure. A URL in an error or a log
 // line shows only its scheme and host.
+//
+// Options: a Provider is configured with functional options ([Option]), and
+// zero is the default in every one of them and in every field of
+// [Reconnect]. A negative timeout means no bound but the caller's context;
+// a negative size or count, a bound that protects the host from the server
+// (pages, description length, message size), is refused at Connect with a
+// [ConfigError] naming it.
+//
+// Where go-sdk's behaviour needs working around (schemas decoded out of
+// order, results decoded whole, errors kept as text), the workaround lives
+// in internal/sdkfix, whose doc lists each with the go-sdk behaviour it
+// answers and the test that fails when go-sdk changes it.
 package mcptool

@@ -12,7 +12,7 @@ import (
 )
 
 func TestElicitation(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "asks", Version: "1"}, nil)
+	server := newServer("asks")
 	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		// On protocol 2026-07-28 a tool asks by returning input requests
 		// (SEP-2322); the client answers and calls again.

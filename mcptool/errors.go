@@ -6,15 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // A TransportError says the server could not be reached or the connection
@@ -124,13 +123,6 @@ func format(server, op string, err error) string {
 	return redact.URLs(fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err))
 }
 
-// The JSON-RPC codes go-sdk's jsonrpc2 uses for failures of its own side.
-const (
-	codeClientClosing = -32003
-	codeServerClosing = -32004
-	codeRejected      = -32005
-)
-
 // classify turns an error from go-sdk into one of this package's types,
 // naming server and operation. expired reports whether a deadline this
 // package set has passed (rather than the caller's).
@@ -147,23 +139,18 @@ func classify(server, op string, err error, expired bool) error {
 	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) {
 		return err
 	}
+	if sdkfix.Undelivered(err) {
+		// go-sdk's own failure to deliver, not an answer from the server.
+		return &TransportError{Server: server, Op: op, retryable: retryable(err), Err: err}
+	}
 	var wire *jsonrpc.Error
 	if errors.As(err, &wire) {
-		switch wire.Code {
-		case codeRejected, codeServerClosing, codeClientClosing:
-			// go-sdk's own codes for a request the transport could not
-			// deliver, not an answer from the server.
-			return &TransportError{Server: server, Op: op, retryable: retryable(err), Err: err}
-		}
 		return &ProtocolError{Server: server, Op: op, Code: wire.Code, Err: err}
 	}
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	var b64 base64.CorruptInputError
-	if errors.As(err, &syntax) || errors.As(err, &typ) || errors.As(err, &b64) ||
-		strings.Contains(err.Error(), "unsupported protocol version") ||
-		strings.Contains(err.Error(), "unmarshaling") ||
-		strings.Contains(err.Error(), "exceeded maximum nesting depth") {
+	if errors.As(err, &syntax) || errors.As(err, &typ) || errors.As(err, &b64) || sdkfix.Malformed(err) {
 		return &ProtocolError{Server: server, Op: op, Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) && expired {
@@ -185,27 +172,13 @@ type cancelled struct {
 func (e *cancelled) Error() string { return format(e.server, e.op, e.err) }
 func (e *cancelled) Unwrap() error { return e.err }
 
+// retryable reports whether err is a failure that trying again may mend.
+// go-sdk passes some causes on as text alone, hence the texts.
 func retryable(err error) bool {
-	// go-sdk formats some transport errors with %v, losing their type.
-	msg := err.Error()
 	var oe *originError
-	if errors.As(err, &oe) || strings.Contains(msg, originRefusal) {
+	if errors.As(err, &oe) || sdkfix.Says(err, originRefusal) {
 		return false // the server would send us elsewhere again
 	}
 	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
-	}
-	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "EOF", "i/o timeout", "server exited", errStreamLost} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return errors.Is(err, mcp.ErrConnectionClosed) ||
-		errors.Is(err, mcp.ErrSessionMissing) ||
-		errors.Is(err, io.EOF) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE)
+	return errors.As(err, &ne) || sdkfix.NetworkDown(err) || connectionGone(err) || errors.Is(err, syscall.ECONNREFUSED)
 }

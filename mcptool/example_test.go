@@ -3,9 +3,15 @@ package mcptool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -48,4 +54,241 @@ func ExampleFromCommand() {
 	// added note #1: hello
 	// 2026-11-30
 	// tool "get_note" failed: no note with id 9
+}
+
+// A server reached over streamable HTTP (a URL whose path ends in /sse
+// speaks the legacy SSE transport). Headers go with every request, and only
+// to the URL's origin.
+func ExampleFromURL() {
+	srv := httptest.NewServer(demo.HTTPHandler())
+	defer srv.Close()
+
+	notes := mcptool.FromURL(srv.URL+"/mcp",
+		mcptool.WithName("notes"),
+		mcptool.WithHeaders(map[string]string{"Authorization": "Bearer example-token"}))
+	ctx := context.Background()
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+
+	fmt.Println(notes.ServerInfo().Name)
+	res, err := notes.Handler().Call(ctx, "add_note", json.RawMessage(`{"title": "milk", "body": "two litres"}`))
+	fmt.Println(res.Text(), err)
+	// Output:
+	// mcpbridge-demo
+	// added note #1: milk <nil>
+}
+
+// A server reached over a transport the caller builds: here an in-memory
+// pair, with the server in this process.
+func ExampleFromTransport() {
+	ctx := context.Background()
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	session, err := demo.New().Connect(ctx, serverSide, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	notes := mcptool.FromTransport("notes", clientSide)
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+	fmt.Println(notes.Instructions() != "", len(notes.Tools()))
+	// Output:
+	// true 8
+}
+
+// A go-sdk server in this process, here the bundled demo, as tools.
+func ExampleFromServer() {
+	notes := mcptool.FromServer("notes", demo.New(), mcptool.WithAllowedTools("add_note", "list_notes"))
+	if err := notes.Connect(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+	fmt.Println(notes.ToolNames())
+	// Output:
+	// [add_note list_notes]
+}
+
+// demoNotes returns a provider connected to a demo notes server of its
+// own, in this process, as in ExampleFromServer.
+func demoNotes(opts ...mcptool.Option) *mcptool.Provider {
+	notes := mcptool.FromServer("notes", demo.New(), opts...)
+	if err := notes.Connect(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	return notes
+}
+
+// The handler serves the server's tools to a model: it checks the
+// arguments before anything is sent, turns a tool's failure into a
+// FailedError the model reads, and declines a name it does not serve, so
+// that a composition tries the next handler.
+func ExampleProvider_Handler() {
+	notes := demoNotes()
+	defer notes.Close()
+	ctx := context.Background()
+	h := notes.Handler()
+
+	res, _ := h.Call(ctx, "mcp__notes__add_note", json.RawMessage(`{"title": "hello", "body": "world"}`))
+	fmt.Println(res.Text())
+	_, err := h.Call(ctx, "get_note", json.RawMessage(`{"id": "one"}`))
+	fmt.Println("refused:", errors.As(err, new(*tool.RefusedError)), err)
+	_, err = h.Call(ctx, "get_note", json.RawMessage(`{"id": 9}`))
+	fmt.Println("failed:", errors.As(err, new(*tool.FailedError)), err)
+	_, err = h.Call(ctx, "weather", nil)
+	fmt.Println("unserved:", errors.Is(err, tool.ErrUnserved))
+	// Output:
+	// added note #1: hello
+	// refused: true tool "get_note" refused: argument "id": want integer, got string
+	// failed: true tool "get_note" failed: no note with id 9
+	// unserved: true
+}
+
+// CallTool is the host's own call, with the result as one string; a tool's
+// failure is the string {"error": ...}, not an error.
+func ExampleProvider_CallTool() {
+	notes := demoNotes()
+	defer notes.Close()
+	ctx := context.Background()
+
+	out, err := notes.CallTool(ctx, "add_note", map[string]any{"title": "hello", "body": "world"})
+	fmt.Println(out, err)
+	out, err = notes.CallTool(ctx, "get_note", map[string]any{"id": 9})
+	fmt.Println(out, err)
+	// Output:
+	// added note #1: hello <nil>
+	// {"error":"no note with id 9"} <nil>
+}
+
+// CallToolResult returns the server's result as it is, for a host that
+// relays it.
+func ExampleProvider_CallToolResult() {
+	notes := demoNotes()
+	defer notes.Close()
+
+	res, err := notes.CallToolResult(context.Background(), "get_note", map[string]any{"id": 9})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.IsError, mcptool.ToText(res))
+	// Output:
+	// true no note with id 9
+}
+
+func ExampleProvider_ReadResource() {
+	notes := demoNotes()
+	defer notes.Close()
+	ctx := context.Background()
+	notes.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "two litres"})
+
+	res, err := notes.ReadResource(ctx, "notes://1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Contents[0].MIMEType)
+	fmt.Print(res.Contents[0].Text)
+	// Output:
+	// text/markdown
+	// ## #1 milk
+	//
+	// two litres
+}
+
+// Request sends a method go-sdk does not model, here the Skills
+// extension's skills/list, and returns the result as the server wrote it.
+func ExampleProvider_Request() {
+	notes := demoNotes()
+	defer notes.Close()
+
+	raw, err := notes.Request(context.Background(), "skills/list", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var listing struct {
+		Skills []struct{ URI string } `json:"skills"`
+	}
+	json.Unmarshal(raw, &listing)
+	fmt.Println(listing.Skills[0].URI)
+	// Output:
+	// skill://weekly-review/SKILL.md
+}
+
+// Offer hands over definitions and the handler that serves exactly them,
+// the tool.Source an agent takes one set of per run.
+func ExampleProvider_Offer() {
+	notes := demoNotes(mcptool.WithToolFilter(func(name string) bool { return name == "note_stats" }))
+	defer notes.Close()
+	ctx := context.Background()
+
+	set, err := notes.Offer(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(set.Definitions), set.Definitions[0].Name)
+	res, _ := set.Handler.Call(ctx, "note_stats", nil)
+	fmt.Println(res.Text())
+	// Output:
+	// 1 note_stats
+	// notes: 0
+}
+
+// A provider that reconnects rebuilds a lost connection, here an HTTP
+// session a restarted server no longer knows, and resends a read-only call
+// the loss caught.
+func ExampleWithReconnect() {
+	var current atomic.Pointer[http.Handler]
+	serve := func(s *mcp.Server) {
+		h := http.Handler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		current.Store(&h)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		(*current.Load()).ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	first := demo.New()
+	serve(first)
+
+	notes := mcptool.FromURL(srv.URL+"/mcp", mcptool.WithName("notes"),
+		mcptool.WithReconnect(mcptool.Reconnect{}),
+		mcptool.WithStateChange(func(s mcptool.State, _ error) { fmt.Println("state:", s) }))
+	ctx := context.Background()
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+
+	serve(demo.New()) // the server restarts, and knows no session
+	defer func() {
+		for s := range first.Sessions() {
+			s.Close() // as the old server's exit would
+		}
+	}()
+	out, err := notes.CallTool(ctx, "list_notes", nil)
+	fmt.Println(out, err)
+	state, _ := notes.State()
+	fmt.Println("now:", state)
+	// Output:
+	// state: connecting
+	// state: ready
+	// state: reconnecting
+	// state: ready
+	// no notes yet <nil>
+	// now: ready
+	// state: closed
+}
+
+// ToResult turns an MCP result into what a model reads: text as it is, and
+// for what a model cannot read, a one-line note instead of base64.
+func ExampleToResult() {
+	res := &mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.TextContent{Text: "the recording"},
+		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF")},
+	}}
+	fmt.Println(mcptool.ToResult(res).Text())
+	// Output:
+	// ["the recording","[audio content (audio/wav) not shown to the model]"]
 }

@@ -2,18 +2,18 @@ package mcptool
 
 import (
 	"fmt"
-	"log/slog"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // httpClient returns the client of the provider's HTTP transports for the
 // server at endpoint: a copy of the caller's client (or of the default one)
 // whose transport is an [exchange]. The caller's client is not modified.
-func (p *Provider) httpClient(endpoint *url.URL, keeper *schemaKeeper) *http.Client {
+func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) *http.Client {
 	base := p.cfg.httpClient
 	if base == nil {
 		base = http.DefaultClient
@@ -30,10 +30,9 @@ func (p *Provider) httpClient(endpoint *url.URL, keeper *schemaKeeper) *http.Cli
 		}
 	}
 	c := *base
-	c.Transport = &exchange{
-		server: p.name, origin: origin(endpoint), headers: headers,
-		limit: p.cfg.maxMessageSize, keeper: keeper, logger: p.cfg.logger, next: next,
-	}
+	c.Transport = &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
+		Next: next, Schemas: schemas, Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
+	}}
 	return &c
 }
 
@@ -46,17 +45,13 @@ func (p *Provider) httpClient(endpoint *url.URL, keeper *schemaKeeper) *http.Cli
 //     sent, so that no header, token or request body (a tool's arguments)
 //     reaches an origin the host did not configure;
 //   - adds the configured headers, on a clone, as a RoundTripper must not
-//     modify the request it is given;
-//   - bounds every message the server sends by the size limit (see
-//     limit.go), shows the keeper the tool listings, and keeps a call's
-//     raw result when its context asks ([rawCatch]).
+//     modify the request it is given (go-sdk has no header option);
+//   - then hands the request to the tap ([sdkfix.HTTPTap]), which bounds
+//     every message the server sends by the size limit and reads along
+//     where go-sdk decodes away what the server wrote.
 type exchange struct {
-	server  string
 	origin  string
 	headers http.Header
-	limit   int // bytes; < 0 means none
-	keeper  *schemaKeeper
-	logger  *slog.Logger
 	next    http.RoundTripper
 }
 
@@ -73,54 +68,8 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header[k] = v
 		}
 	}
-	listing := req.Method == http.MethodPost && x.keeper.request(req)
-	resp, err := x.next.RoundTrip(req)
-	if err != nil || resp.Body == nil {
-		return resp, err
-	}
-	r := x.reader(req, listing)
-	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
-	case "text/event-stream":
-		if x.limit >= 0 || r.sink != nil {
-			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
-		}
-	case "application/json":
-		x.boundJSON(req, resp, r)
-	default:
-		// An error page, say; go-sdk reads it for a JSON-RPC error at most.
-		if x.limit >= 0 {
-			resp.Body = &truncated{resp.Body, int64(x.limit)}
-		}
-	}
-	return resp, nil
+	return x.next.RoundTrip(req)
 }
-
-// A reader is shown the messages of a response as they are read: sink
-// is given each whole message while want says so, and may keep it.
-type reader struct {
-	sink func([]byte)
-	want func() bool
-}
-
-// reader returns who reads along with the response to req. A POST's
-// response answers that POST alone (streamable HTTP), so only a listing's
-// is read for the keeper, and a call's kept ([rawCatch]) only when its
-// context asks; a GET stream is read along always, as the legacy SSE
-// transport's one stream carries every answer.
-func (x *exchange) reader(req *http.Request, listing bool) reader {
-	if req.Method == http.MethodPost && !listing {
-		if rc := catchOf(req.Context()); rc != nil {
-			return reader{rc.keepMessage, always}
-		}
-		return reader{}
-	}
-	if x.keeper == nil {
-		return reader{}
-	}
-	return reader{x.keeper.message, x.keeper.waiting}
-}
-
-func always() bool { return true }
 
 // origin returns the origin of u as a browser compares them: scheme, host
 // and port, the default port left out, in lower case.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,6 +102,27 @@ func TestReconnectResendsIdempotentCall(t *testing.T) {
 	}
 }
 
+// A server in this process whose session ends is connected to again, over
+// a new in-memory pair.
+func TestFromServerReconnects(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server := demo.New()
+		var seen states
+		p, _ := inProcess(t, server, mcptool.WithReconnect(mcptool.Reconnect{}), mcptool.WithStateChange(seen.record))
+		for s := range server.Sessions() {
+			s.Close()
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
+			t.Fatalf("states %s", got)
+		}
+		if got := call(t, p.Handler(), "note_stats", `{}`).Text(); got != "notes: 0" {
+			t.Fatalf("after reconnecting: %q", got)
+		}
+	})
+}
+
 // While the connection is being rebuilt, calls fail at once with an error
 // that says so; Close stops the rebuilding.
 func TestCallsWhileReconnecting(t *testing.T) {
@@ -167,44 +189,50 @@ func TestReconnectExpiredHTTPSession(t *testing.T) {
 	}
 }
 
+// A call's timeout restarts at each progress report, and a call that
+// passes it is cancelled on the wire. In a synctest bubble, time moves only
+// when every goroutine waits, so the bounds are exact.
 func TestCallTimeoutExtendedByProgress(t *testing.T) {
-	p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(time.Second))
-	h := p.Handler()
-	// Four steps of 400 ms: longer than the bound in all, but each step
-	// reports progress and restarts it (600 ms to spare on a loaded machine).
-	if got := call(t, h, "slow_count", `{"to": 4, "delay_ms": 400}`).Text(); got != "counted to 4" {
-		t.Fatalf("slow_count: %q", got)
-	}
-	// One step longer than the bound: cancelled, on the wire too.
-	_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 10000}`))
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout() || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
-		t.Fatalf("got %v; want a timeout naming server and tool", err)
-	}
-	eventually(t, "notifications/cancelled at the server", func() bool { return c.get("notifications/cancelled") == 1 })
+	synctest.Test(t, func(t *testing.T) {
+		p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(time.Second))
+		h := p.Handler()
+		// Four steps of 900 ms: longer than the bound in all, but each step
+		// reports progress and restarts it.
+		if got := call(t, h, "slow_count", `{"to": 4, "delay_ms": 900}`).Text(); got != "counted to 4" {
+			t.Fatalf("slow_count: %q", got)
+		}
+		// One step longer than the bound: cancelled, on the wire too.
+		_, err := h.Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 1001}`))
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !te.Timeout() || te.Server != "notes" || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+			t.Fatalf("got %v; want a timeout naming server and tool", err)
+		}
+		synctest.Wait()
+		if n := c.get("notifications/cancelled"); n != 1 {
+			t.Fatalf("%d cancellations at the server; want 1", n)
+		}
+	})
 }
 
 func TestListChangedRefreshes(t *testing.T) {
-	server := demo.New()
-	changed := make(chan struct{}, 4)
-	p, c := inProcess(t, server, mcptool.WithToolsChanged(func() { changed <- struct{}{} }))
-	before := len(p.Tools())
-	// Two changes in a burst: one refresh.
-	for _, name := range []string{"new_tool_a", "new_tool_b"} {
-		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{}, nil
-			})
-	}
-	select {
-	case <-changed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no refresh after list_changed")
-	}
-	eventually(t, "both new tools", func() bool { return len(p.Tools()) == before+2 })
-	if n := c.get("tools/list"); n > 3 {
-		t.Fatalf("%d listings for one burst", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		server := demo.New()
+		changed := 0
+		p, c := inProcess(t, server, mcptool.WithToolsChanged(func() { changed++ }))
+		before := len(p.Tools())
+		// Two changes in a burst: one refresh.
+		for _, name := range []string{"new_tool_a", "new_tool_b"} {
+			textTool(server, name, func(*mcp.CallToolRequest) string { return "" })
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if changed != 1 || len(p.Tools()) != before+2 {
+			t.Fatalf("%d changes reported, %d tools; want 1, and both new tools", changed, len(p.Tools()))
+		}
+		if n := c.get("tools/list"); n != 2 {
+			t.Fatalf("%d listings for one burst; want 2 in all", n)
+		}
+	})
 }
 
 func TestRefreshIfStale(t *testing.T) {
@@ -217,27 +245,29 @@ func TestRefreshIfStale(t *testing.T) {
 			c.TTLMs = ttl
 		},
 	})
-	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
+	textTool(server, "t", func(*mcp.CallToolRequest) string { return "" })
 	// A ttl of 0 is no hint: the listing stays.
 	p, c := inProcess(t, server)
 	if err := p.RefreshIfStale(context.Background()); err != nil || c.get("tools/list") != 1 {
 		t.Fatalf("ttl 0 re-listed: %v, %d listings", err, c.get("tools/list"))
 	}
 	mu.Lock()
-	ttl = 1
+	ttl = 1000
 	mu.Unlock()
-	p2, c2 := inProcess(t, server)
-	if p2.ProtocolVersion() < "2026-07-28" {
-		t.Fatalf("negotiated %s; ttlMs needs protocol 2026-07-28", p2.ProtocolVersion())
-	}
-	eventually(t, "the 1 ms listing to go stale and be listed again", func() bool {
-		if err := p2.RefreshIfStale(context.Background()); err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		p, c := inProcess(t, server)
+		if p.ProtocolVersion() < "2026-07-28" {
+			t.Fatalf("negotiated %s; ttlMs needs protocol 2026-07-28", p.ProtocolVersion())
 		}
-		return c2.get("tools/list") >= 2
+		for _, wait := range []time.Duration{999 * time.Millisecond, time.Millisecond} {
+			time.Sleep(wait)
+			if err := p.RefreshIfStale(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := c.get("tools/list"); n != 2 {
+			t.Fatalf("%d listings; want a second one once the second passed", n)
+		}
 	})
 }
 
@@ -271,10 +301,10 @@ func TestCallErrorOnLiveConnection(t *testing.T) {
 	}
 }
 
-// Refresh with no bound on requests or connecting lists again; a zero bound
-// means none, not an expired one.
+// Refresh with no bound on requests or connecting lists again; a negative
+// bound means none, not an expired one.
 func TestRefreshWithoutBounds(t *testing.T) {
-	p, c := inProcess(t, demo.New(), mcptool.WithRequestTimeout(0), mcptool.WithConnectTimeout(0))
+	p, c := inProcess(t, demo.New(), mcptool.WithRequestTimeout(-1), mcptool.WithConnectTimeout(-1))
 	if err := p.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -284,21 +314,19 @@ func TestRefreshWithoutBounds(t *testing.T) {
 }
 
 // Without a call timeout, progress would restart nothing, so none is asked
-// for; with one, every call asks.
+// for; with one, every call asks. Zero is the default bound, not none.
 func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		timeout time.Duration
 		want    string
-	}{{0, "no token"}, {time.Minute, "token"}} {
-		server := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "1"}, nil)
-		server.AddTool(&mcp.Tool{Name: "token", InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				text := "no token"
-				if req.Params.GetProgressToken() != nil {
-					text = "token"
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
-			})
+	}{{-1, "no token"}, {0, "token"}, {time.Minute, "token"}} {
+		server := newServer("progress")
+		textTool(server, "token", func(req *mcp.CallToolRequest) string {
+			if req.Params.GetProgressToken() != nil {
+				return "token"
+			}
+			return "no token"
+		})
 		p, _ := inProcess(t, server, mcptool.WithCallTimeout(tc.timeout))
 		if got, err := p.CallTool(context.Background(), "token", nil); err != nil || got != tc.want {
 			t.Errorf("call timeout %v: %q, %v; want %q", tc.timeout, got, err, tc.want)

@@ -20,12 +20,12 @@ func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 	if err := p.RefreshIfStale(ctx); err != nil && ctx.Err() == nil {
 		p.cfg.logger.Warn("stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
 	}
-	s := p.session()
+	s := p.conn.current()
 	if s == nil {
 		return tool.Set{}, &TransportError{Server: p.name, Op: "offer", Err: ErrNotConnected}
 	}
 	cat := s.catalog()
-	return tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, gated: true, cat: cat}}, nil
+	return tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, cat: cat}}, nil
 }
 
 // definitions returns the offered tools' definitions, in the server's order.

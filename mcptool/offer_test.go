@@ -2,7 +2,6 @@ package mcptool_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 
@@ -16,13 +15,8 @@ import (
 // after the server lists other tools: the old set still declines a tool it
 // never offered, and the next set offers and serves it.
 func TestOffer(t *testing.T) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	add := func(name string) {
-		srv.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + name}}}, nil
-			})
-	}
+	srv := newServer("s")
+	add := func(name string) { textTool(srv, name, func(*mcp.CallToolRequest) string { return "ran " + name }) }
 	add("first")
 	p, _ := inProcess(t, srv)
 	ctx := context.Background()

@@ -1,32 +1,34 @@
 package mcptool
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"io"
-
 	"log/slog"
 	"maps"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Transport names how a [Provider] reaches its server.
-type Transport string
+// TransportKind names how a [Provider] reaches its server. (It is not
+// go-sdk's [mcp.Transport], the connection maker [FromTransport] takes.)
+type TransportKind string
 
 // The transports a [Provider] speaks.
 const (
 	// StreamableHTTP is the MCP streamable HTTP transport, the default for a URL.
-	StreamableHTTP Transport = "streamable_http"
+	StreamableHTTP TransportKind = "streamable_http"
 	// SSE is the legacy HTTP+SSE transport (protocol 2024-11-05), chosen for
 	// a URL whose path ends in /sse unless a transport is given.
-	SSE Transport = "sse"
+	SSE TransportKind = "sse"
 	// Stdio is a subprocess speaking MCP on its stdin and stdout, set by
 	// [FromCommand].
-	Stdio Transport = "stdio"
+	Stdio TransportKind = "stdio"
 )
 
 // Defaults of the provider's limits.
@@ -48,29 +50,33 @@ const (
 	DefaultMaxMessageSize = 16 << 20
 )
 
-// An Option configures a [Provider].
+// An Option configures a [Provider]. The zero value of every setting is
+// its default: an option given zero (WithMaxPages(0), WithCallTimeout(0))
+// changes nothing. A negative timeout means no bound but the caller's
+// context; a negative size or count, a bound that protects the host from
+// the server, is refused at Connect with a [ConfigError] naming it.
 type Option func(*config)
 
+// config is what the options set, as given: zero for a default. The methods
+// below read it with the defaults applied.
 type config struct {
 	name           string
-	transport      Transport
+	transport      TransportKind
 	headers        map[string]string
 	httpClient     *http.Client
 	toolFilter     func(name string) bool
-	allowedTools   []string
-	allowedSet     bool
+	allowedTools   []string // nil: every tool; set, never nil
 	env            map[string]string
 	dir            string
 	stderr         io.Writer
-	discover       bool
-	connectTimeout time.Duration
-	requestTimeout time.Duration
-	maxPages       int
-	maxDescription int
-	maxMessageSize int
+	noDiscovery    bool
+	connect        time.Duration
+	request        time.Duration
+	call           time.Duration
+	pages          int
+	description    int
+	messageSize    int
 	logger         *slog.Logger
-	callTimeoutSet bool
-	callTimeoutD   time.Duration
 	reconnect      *Reconnect
 	onState        func(State, error)
 	onToolsChanged func()
@@ -78,22 +84,47 @@ type config struct {
 	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 }
 
-func (c *config) callTimeout() time.Duration {
-	if c.callTimeoutSet {
-		return c.callTimeoutD
+// timeout is the bound a timeout option stands for: def for zero, none (0)
+// for a negative one.
+func timeout(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
 	}
-	return c.requestTimeout
+	return d
 }
 
-func defaults() config {
-	return config{
-		discover:       true,
-		connectTimeout: DefaultConnectTimeout,
-		requestTimeout: DefaultRequestTimeout,
-		maxPages:       DefaultMaxPages,
-		maxDescription: DefaultMaxDescription,
-		maxMessageSize: DefaultMaxMessageSize,
+func (c *config) connectTimeout() time.Duration { return timeout(c.connect, DefaultConnectTimeout) }
+func (c *config) requestTimeout() time.Duration { return timeout(c.request, DefaultRequestTimeout) }
+
+// callTimeout is the call timeout, or else the request timeout.
+func (c *config) callTimeout() time.Duration { return timeout(c.call, c.requestTimeout()) }
+
+func (c *config) maxPages() int       { return cmp.Or(c.pages, DefaultMaxPages) }
+func (c *config) maxDescription() int { return cmp.Or(c.description, DefaultMaxDescription) }
+func (c *config) maxMessageSize() int { return cmp.Or(c.messageSize, DefaultMaxMessageSize) }
+
+// check refuses the settings no connection can be made with, naming the
+// option at fault.
+func (c *config) check(server string) error {
+	bad := func(option string, err error) error { return &ConfigError{Server: server, Option: option, Err: err} }
+	for _, b := range []struct {
+		option string
+		n      int
+	}{{"max pages", c.pages}, {"max description", c.description}, {"max message size", c.messageSize}} {
+		if b.n < 0 {
+			return bad(b.option, fmt.Errorf("%d: negative, and this bound protects the host from the server, so it cannot be lifted", b.n))
+		}
 	}
+	if c.allowedTools != nil && len(c.allowedTools) == 0 {
+		return bad("allowed tools", errors.New("empty list: the server would offer nothing"))
+	}
+	if r := c.reconnect; r != nil && (r.MinDelay < 0 || r.MaxDelay < 0) {
+		return bad("reconnect", fmt.Errorf("delays %v and %v: a delay cannot be negative", r.MinDelay, r.MaxDelay))
+	}
+	return nil
 }
 
 // WithName sets the provider's name for the server, used in every error and
@@ -102,7 +133,7 @@ func WithName(name string) Option { return func(c *config) { c.name = name } }
 
 // WithTransport chooses the HTTP transport for [FromURL], overriding the
 // choice by URL path. [Stdio] is for [FromCommand] only.
-func WithTransport(t Transport) Option { return func(c *config) { c.transport = t } }
+func WithTransport(t TransportKind) Option { return func(c *config) { c.transport = t } }
 
 // WithHeaders adds HTTP headers sent with every request of either HTTP
 // transport (an Authorization header, say). Later calls add to earlier ones.
@@ -126,7 +157,7 @@ func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.htt
 
 // WithToolFilter keeps, of the server's tools, those whose name the predicate
 // accepts: it shapes what [Provider.Tools] offers a model and what the
-// provider's gated handler serves. It does not limit [Provider.CallTool] or
+// provider's handler serves. It does not limit [Provider.CallTool] or
 // [Provider.CallToolResult], which a host uses for its own calls.
 func WithToolFilter(keep func(name string) bool) Option {
 	return func(c *config) { c.toolFilter = keep }
@@ -136,10 +167,7 @@ func WithToolFilter(keep func(name string) bool) Option {
 // list of names. An empty list is refused at Connect, since it would offer
 // nothing; a name the server does not list is logged and otherwise ignored.
 func WithAllowedTools(names ...string) Option {
-	return func(c *config) {
-		c.allowedTools = slices.Clone(names)
-		c.allowedSet = true
-	}
+	return func(c *config) { c.allowedTools = append([]string{}, names...) }
 }
 
 // WithEnv adds variables to the stdio server's environment, on top of the
@@ -162,52 +190,54 @@ func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 
 // WithoutDiscovery connects without listing the server's tools. Then
-// [Provider.Tools] and [Provider.ToolMeta] are empty, the gated handler serves
+// [Provider.Tools] and [Provider.ToolMeta] are empty, [Provider.Handler] serves
 // no name, and no result is checked against an output schema;
 // [Provider.CallTool], [Provider.CallToolResult], [Provider.ReadResource] and
 // [Provider.Request] still work. For a host that only reads resources.
-func WithoutDiscovery() Option { return func(c *config) { c.discover = false } }
+func WithoutDiscovery() Option { return func(c *config) { c.noDiscovery = true } }
 
-// WithConnectTimeout bounds Connect (default [DefaultConnectTimeout]).
-func WithConnectTimeout(d time.Duration) Option { return func(c *config) { c.connectTimeout = d } }
+// WithConnectTimeout bounds Connect (zero: [DefaultConnectTimeout]); a
+// negative d means no bound but the caller's context.
+func WithConnectTimeout(d time.Duration) Option { return func(c *config) { c.connect = d } }
 
 // WithRequestTimeout bounds each request whose context has no earlier
-// deadline (default [DefaultRequestTimeout]); zero or less means no bound but
-// the caller's.
-func WithRequestTimeout(d time.Duration) Option { return func(c *config) { c.requestTimeout = d } }
+// deadline (zero: [DefaultRequestTimeout]); a negative d means no bound but
+// the caller's context.
+func WithRequestTimeout(d time.Duration) Option { return func(c *config) { c.request = d } }
 
 // WithMaxPages bounds how many pages of the tool listing discovery follows
-// (default [DefaultMaxPages]).
-func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
+// (zero: [DefaultMaxPages]). A negative n is refused at Connect: a server
+// could make its listing endless.
+func WithMaxPages(n int) Option { return func(c *config) { c.pages = n } }
 
 // WithMaxDescription sets how many characters of a tool description are kept
-// (default [DefaultMaxDescription]).
-func WithMaxDescription(n int) Option { return func(c *config) { c.maxDescription = n } }
+// (zero: [DefaultMaxDescription]). A negative n is refused at Connect: a
+// server could fill every prompt that carries its tools.
+func WithMaxDescription(n int) Option { return func(c *config) { c.description = n } }
 
 // WithMaxMessageSize sets the largest message, in bytes, the server may send
-// (default [DefaultMaxMessageSize]), whatever carries it: a line from a
+// (zero: [DefaultMaxMessageSize]), whatever carries it: a line from a
 // stdio server, a JSON body or a server-sent event over HTTP (every byte of
 // its lines counts). The client never holds much more than this of one
 // message. A larger message is read on without being kept, and the request
 // it answers fails with an error naming the server and the limit; a larger
 // notification or request from the server is dropped; the connection goes
-// on. A negative n means no limit; zero is refused at Connect.
-func WithMaxMessageSize(n int) Option { return func(c *config) { c.maxMessageSize = n } }
+// on. A negative n is refused at Connect: the limit is what keeps a server
+// from exhausting the host's memory.
+func WithMaxMessageSize(n int) Option { return func(c *config) { c.messageSize = n } }
 
 // WithLogger sets the logger. Nothing a server sends is logged above debug
 // level, and no header value, environment value or command argument is
 // logged at all.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithCallTimeout bounds each tool call (default: the request timeout). The
+// WithCallTimeout bounds each tool call (zero: the request timeout). The
 // bound restarts whenever the server reports progress on the call, so a long
 // task that keeps reporting is not cut off; when it passes, the call is
 // cancelled on the wire (notifications/cancelled) and fails with a
-// [TransportError] whose Timeout is set, naming server and tool. Zero or less
-// means no bound but the caller's.
-func WithCallTimeout(d time.Duration) Option {
-	return func(c *config) { c.callTimeoutD, c.callTimeoutSet = d, true }
-}
+// [TransportError] whose Timeout is set, naming server and tool. A negative
+// d means no bound but the caller's context.
+func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.call = d } }
 
 // WithReconnect makes the provider rebuild a lost connection as r says,
 // listing the tools again. Meanwhile calls fail with a retryable
@@ -215,6 +245,7 @@ func WithCallTimeout(d time.Duration) Option {
 // when the connection was lost is sent again on the new connection only if
 // the tool is annotated read-only or idempotent, and otherwise fails with
 // OutcomeUnknown set. A provider made by [FromTransport] cannot reconnect.
+// Zero fields of r are defaults.
 func WithReconnect(r Reconnect) Option { return func(c *config) { c.reconnect = &r } }
 
 // WithStateChange calls fn at every change of the provider's [State], with

@@ -13,7 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,24 +24,32 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// inProcess connects a provider to server over an in-memory transport and
-// counts the requests the server receives, by method.
+// inProcess connects a provider named "notes" to server in this process
+// and counts the requests the server receives, by method.
 func inProcess(t *testing.T, server *mcp.Server, opts ...mcptool.Option) (*mcptool.Provider, *counter) {
 	t.Helper()
 	c := &counter{}
 	server.AddReceivingMiddleware(c.middleware)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	p := mcptool.FromTransport("notes", ct, opts...)
+	p := mcptool.FromServer("notes", server, opts...)
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
 	return p, c
+}
+
+// newServer returns an empty go-sdk server.
+func newServer(name string) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+}
+
+// textTool adds to s a tool named name that takes any object and answers
+// with the text fn gives for the request.
+func textTool(s *mcp.Server, name string, fn func(*mcp.CallToolRequest) string) {
+	s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fn(req)}}}, nil
+		})
 }
 
 type counter struct {
@@ -88,8 +98,8 @@ func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
 	if _, err := p.CallTool(context.Background(), "search_notes", map[string]any{"query": "milk"}); err != nil {
 		t.Fatal(err)
 	}
-	// A tool the listing never named, forwarded ungated: still no listing.
-	_, err := p.Handler(mcptool.GateDiscovery(false)).Call(context.Background(), "no_such_tool", nil)
+	// A tool the listing never named, relayed: still no listing.
+	_, err := p.Relay().Call(context.Background(), "no_such_tool", nil)
 	if err == nil {
 		t.Fatal("calling an unknown tool on the server should fail")
 	}
@@ -118,7 +128,7 @@ func TestFilterAndAllowedTools(t *testing.T) {
 		t.Fatalf("filtered tools %s", got)
 	}
 	ctx := context.Background()
-	// The gated handler serves only what is offered ...
+	// The handler serves only what is offered ...
 	if _, err := p.Handler().Call(ctx, "add_note", json.RawMessage(`{"title":"a","body":"b"}`)); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("filtered-out tool through the handler: %v, want unserved", err)
 	}
@@ -133,80 +143,6 @@ func TestFilterAndAllowedTools(t *testing.T) {
 	}
 	if defs := p2.Tools(); len(defs) != 2 || defs[1].Name != "note_stats" || len(defs[1].OutputSchema) == 0 {
 		t.Fatalf("Tools() = %+v", defs)
-	}
-}
-
-// Proves that in a composition of two servers' handlers an alias runs on the
-// server it names, and an alias naming neither is refused by both, as the
-// README promises: a handler passes on what it does not serve.
-func TestComposedAliases(t *testing.T) {
-	a, _ := inProcess(t, demo.New(), mcptool.WithName("fs"))
-	b, _ := inProcess(t, demo.New(), mcptool.WithName("dc"))
-	h := tool.Compose(a.Handler(), b.Handler())
-	call(t, h, "mcp__dc__add_note", `{"title": "on dc", "body": "b"}`)
-	if got := call(t, b.Handler(), "list_notes", `{}`).Text(); !strings.Contains(got, "on dc") {
-		t.Fatalf("the note did not land on dc: %q", got)
-	}
-	if got := call(t, a.Handler(), "list_notes", `{}`).Text(); strings.Contains(got, "on dc") {
-		t.Fatalf("the alias of dc ran on fs: %q", got)
-	}
-	if _, err := h.Call(context.Background(), "mcp__bogus__echo", nil); !errors.Is(err, tool.ErrUnserved) {
-		t.Fatalf("alias of no server: %v, want unserved", err)
-	}
-}
-
-func TestHandlerGateAliasAndFailure(t *testing.T) {
-	p, _ := inProcess(t, demo.New())
-	ctx := context.Background()
-	h := p.Handler()
-	if _, err := h.Call(ctx, "nope", nil); !errors.Is(err, tool.ErrUnserved) {
-		t.Fatalf("undiscovered name: %v, want unserved", err)
-	}
-	res := call(t, h, "mcp__notes__add_note", `{"title": "via alias", "body": "b"}`)
-	if !strings.Contains(res.Text(), "added note #1") {
-		t.Fatalf("alias call: %q", res.Text())
-	}
-	// An alias naming another server is not this handler's.
-	if _, err := h.Call(ctx, "mcp__whatever__add_note", nil); !errors.Is(err, tool.ErrUnserved) {
-		t.Fatalf("alias of another server: %v, want unserved", err)
-	}
-	// The failing tool: isError is a FailedError, not a refusal.
-	_, err := h.Call(ctx, "get_note", json.RawMessage(`{"id": 7}`))
-	var failed *tool.FailedError
-	if !errors.As(err, &failed) || failed.Message != "no note with id 7" {
-		t.Fatalf("isError through the handler: %v", err)
-	}
-	// CallTool returns the {"error": ...} string form instead.
-	s, err := p.CallTool(ctx, "get_note", map[string]any{"id": 7})
-	if err != nil || s != `{"error":"no note with id 7"}` {
-		t.Fatalf("CallTool isError: %q, %v", s, err)
-	}
-	// CallToolResult keeps isError intact.
-	r, err := p.CallToolResult(ctx, "get_note", map[string]any{"id": 7})
-	if err != nil || !r.IsError {
-		t.Fatalf("CallToolResult: %+v, %v", r, err)
-	}
-	// Ungated, every name goes to the server; an alias still runs its tool.
-	res = call(t, p.Handler(mcptool.GateDiscovery(false)), "mcp__notes__get_note", `{"id": 1}`)
-	if !strings.Contains(res.Text(), "via alias") {
-		t.Fatalf("ungated alias: %q", res.Text())
-	}
-	// Arguments that are not an object never reach the server: for the
-	// model a refusal it can correct, for the host a configuration error.
-	var refused *tool.RefusedError
-	if _, err := h.Call(ctx, "get_note", json.RawMessage(`[1]`)); !errors.As(err, &refused) || !strings.Contains(refused.Message, "JSON object") {
-		t.Fatalf("array arguments through the handler: %v", err)
-	}
-	var ce *mcptool.ConfigError
-	if _, err := p.CallTool(ctx, "get_note", []int{1}); !errors.As(err, &ce) || ce.Option != "arguments" {
-		t.Fatalf("array arguments from the host: %v", err)
-	}
-	// Composition: the provider declines what it does not serve.
-	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Text("local " + name), nil
-	})
-	if got := call(t, tool.Compose(h, local), "clock", "").Text(); got != "local clock" {
-		t.Fatalf("compose fall-through: %q", got)
 	}
 }
 
@@ -280,7 +216,7 @@ func TestWithoutDiscovery(t *testing.T) {
 // outputServer serves one tool, "shaped", with the given output schema and
 // structured result (either may be empty), and one tool with _meta.
 func outputServer(schema, structured string) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "1"}, nil)
+	s := newServer("shapes")
 	t := &mcp.Tool{Name: "shaped", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	if schema != "" {
 		t.OutputSchema = json.RawMessage(schema)
@@ -367,7 +303,7 @@ func TestOutputSchemaRemoteRefNeverFetched(t *testing.T) {
 func TestSchemasKeepTheServersOrder(t *testing.T) {
 	const in = `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{},"x":{}}}},"required":["zeta"]}`
 	const out = `{"type":"object","properties":{"total":{"type":"integer"},"avg":{"type":"number"}}}`
-	server := mcp.NewServer(&mcp.Implementation{Name: "ordered", Version: "1"}, nil)
+	server := newServer("ordered")
 	server.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage("{\n  " + in[1:]), OutputSchema: json.RawMessage(out)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{StructuredContent: map[string]any{"total": 1, "avg": 1.5}}, nil
@@ -532,7 +468,10 @@ func TestConfigErrors(t *testing.T) {
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithAllowedTools()), "allowed tools"},
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithEnv(map[string]string{"A": "b"})), "env/dir"},
 		{mcptool.FromCommand("", nil, mcptool.WithName("files")), "command"},
-		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(0)), "max message size"},
+		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(-1)), "max message size"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxPages(-1)), "max pages"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxDescription(-1)), "max description"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithReconnect(mcptool.Reconnect{MinDelay: -1})), "reconnect"},
 	} {
 		err := tc.p.Connect(ctx)
 		var ce *mcptool.ConfigError
@@ -542,6 +481,20 @@ func TestConfigErrors(t *testing.T) {
 		if tc.p.Connected() {
 			t.Error("connected after a config error")
 		}
+	}
+}
+
+// Zero in an option is its default, as if the option were not given.
+func TestZeroIsDefault(t *testing.T) {
+	p, _ := inProcess(t, outputServer("", ""), mcptool.WithMaxPages(0), mcptool.WithMaxDescription(0),
+		mcptool.WithMaxMessageSize(0), mcptool.WithConnectTimeout(0), mcptool.WithRequestTimeout(0), mcptool.WithCallTimeout(0))
+	for _, d := range p.Tools() {
+		if d.Name == "board" && utf8.RuneCountInString(d.Description) != mcptool.DefaultMaxDescription+len([]rune(" […]")) {
+			t.Fatalf("description of %d characters; want the default cut", utf8.RuneCountInString(d.Description))
+		}
+	}
+	if got := call(t, p.Handler(), "shaped", `{}`).Text(); got != "shaped" {
+		t.Fatalf("call: %q", got)
 	}
 }
 
@@ -558,10 +511,12 @@ func TestTransportErrorUnreachable(t *testing.T) {
 }
 
 func TestRequestTimeout(t *testing.T) {
-	p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
-	_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 50, "delay_ms": 1000}`))
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !te.Timeout() || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
-		t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := inProcess(t, demo.New(), mcptool.WithRequestTimeout(50*time.Millisecond))
+		_, err := p.Handler().Call(context.Background(), "slow_count", json.RawMessage(`{"to": 2, "delay_ms": 51}`))
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !te.Timeout() || !strings.Contains(err.Error(), `tools/call "slow_count"`) {
+			t.Fatalf("got %v; want a timeout TransportError naming the tool", err)
+		}
+	})
 }

@@ -12,12 +12,12 @@ import (
 // returns the server's result as it is. It works with or without discovery.
 func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	op := operation{"resources/read", uri}
-	s, err := p.live(op)
+	s, err := p.conn.live(op)
 	if err != nil {
 		return nil, err
 	}
 	var res *mcp.ReadResourceResult
-	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		var err error
 		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		return err
@@ -36,7 +36,7 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // what the server sent.
 func (p *Provider) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	op := operation{method: method}
-	s, err := p.live(op)
+	s, err := p.conn.live(op)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 		return nil, &ConfigError{Server: p.name, Option: "params", Err: err}
 	}
 	var out json.RawMessage
-	err = p.request(ctx, s, op, p.cfg.requestTimeout, func(ctx context.Context, _ func()) error {
+	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		if std, ok := standard[method]; ok {
 			var err error
 			out, err = std(ctx, s.cs, body)
@@ -140,38 +140,27 @@ func (r *rawResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// standard sends the requests go-sdk models through its typed calls.
+// standard are the requests go-sdk models, sent through its typed calls:
+// go-sdk will not send a standard method raw.
 var standard = map[string]func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error){
-	"ping": func(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage("{}"), cs.Ping(ctx, nil)
-	},
-	"tools/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
-		return cs.ListTools
-	}),
-	"resources/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListResourcesParams) (*mcp.ListResourcesResult, error) {
-		return cs.ListResources
-	}),
-	"resources/templates/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListResourceTemplatesParams) (*mcp.ListResourceTemplatesResult, error) {
-		return cs.ListResourceTemplates
-	}),
-	"resources/read": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-		return cs.ReadResource
-	}),
-	"prompts/list": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.ListPromptsParams) (*mcp.ListPromptsResult, error) {
-		return cs.ListPrompts
-	}),
-	"prompts/get": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-		return cs.GetPrompt
-	}),
-	"tools/call": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-		return cs.CallTool
-	}),
-	"completion/complete": typed(func(cs *mcp.ClientSession) func(context.Context, *mcp.CompleteParams) (*mcp.CompleteResult, error) {
-		return cs.Complete
-	}),
+	"ping":                     ping,
+	"tools/list":               typed((*mcp.ClientSession).ListTools),
+	"tools/call":               typed((*mcp.ClientSession).CallTool),
+	"resources/list":           typed((*mcp.ClientSession).ListResources),
+	"resources/templates/list": typed((*mcp.ClientSession).ListResourceTemplates),
+	"resources/read":           typed((*mcp.ClientSession).ReadResource),
+	"prompts/list":             typed((*mcp.ClientSession).ListPrompts),
+	"prompts/get":              typed((*mcp.ClientSession).GetPrompt),
+	"completion/complete":      typed((*mcp.ClientSession).Complete),
 }
 
-func typed[P any, R any](method func(*mcp.ClientSession) func(context.Context, *P) (R, error)) func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error) {
+func ping(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.RawMessage, error) {
+	return json.RawMessage("{}"), cs.Ping(ctx, nil)
+}
+
+// typed sends a request through call, a typed method of go-sdk's session:
+// raw decoded as its parameters, its result encoded.
+func typed[P, R any](call func(*mcp.ClientSession, context.Context, *P) (R, error)) func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error) {
 	return func(ctx context.Context, cs *mcp.ClientSession, raw json.RawMessage) (json.RawMessage, error) {
 		params := new(P)
 		if len(raw) > 0 {
@@ -179,7 +168,7 @@ func typed[P any, R any](method func(*mcp.ClientSession) func(context.Context, *
 				return nil, fmt.Errorf("params: %w", err)
 			}
 		}
-		res, err := method(cs)(ctx, params)
+		res, err := call(cs, ctx, params)
 		if err != nil {
 			return nil, err
 		}

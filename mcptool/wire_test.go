@@ -97,7 +97,7 @@ func TestStdioStuckWriteFailsAtCallTimeout(t *testing.T) {
 }
 
 func TestStdioStuckWriteFailsWithContext(t *testing.T) {
-	p, stuck, pid := deafServer(t, mcptool.WithCallTimeout(0))
+	p, stuck, pid := deafServer(t, mcptool.WithCallTimeout(-1))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	errc := make(chan error, 1)
@@ -120,7 +120,7 @@ func TestStdioStuckWriteFailsWithContext(t *testing.T) {
 // Many calls to a wedged server, one blocked writing and the others waiting
 // their turn, none with a bound: Close ends them all and the server.
 func TestStdioCloseWithStuckWrites(t *testing.T) {
-	p, stuck, pid := deafServer(t, mcptool.WithCallTimeout(0), mcptool.WithRequestTimeout(0))
+	p, stuck, pid := deafServer(t, mcptool.WithCallTimeout(-1), mcptool.WithRequestTimeout(-1))
 	const calls = 8
 	errc := make(chan error, calls)
 	for range calls {

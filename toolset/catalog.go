@@ -19,7 +19,7 @@ type server struct {
 	cfg  ServerConfig
 	t    *Toolset
 	p    *mcptool.Provider
-	call tool.Handler // the provider's ungated handler: the catalog gates
+	call tool.Handler // the provider's relay: the catalog gates and checks
 
 	syncMu sync.Mutex // held while the catalog takes in a listing
 

@@ -72,11 +72,11 @@ type ServerConfig struct {
 	Headers map[string]string
 
 	// Transport is the file's "type" (or "transport"), normalized to an
-	// [mcptool.Transport]: "stdio"; "http", "streamable-http",
+	// [mcptool.TransportKind]: "stdio"; "http", "streamable-http",
 	// "streamable_http" and "streamableHttp" become [mcptool.StreamableHTTP];
 	// "sse" is [mcptool.SSE]. Empty leaves the choice to mcptool: stdio for a
 	// command, and for a URL streamable HTTP unless its path ends in /sse.
-	Transport mcptool.Transport
+	Transport mcptool.TransportKind
 
 	// Prefix replaces the server's name as the namespace of its tools. It
 	// must be an identifier, since it begins every tool name: letters,
@@ -338,7 +338,7 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 
 // normalizeTransport maps the names clients use for a transport to
 // mcptool's; an unknown name is returned as it is, for Validate to report.
-func normalizeTransport(name string) mcptool.Transport {
+func normalizeTransport(name string) mcptool.TransportKind {
 	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name)) {
 	case "stdio":
 		return mcptool.Stdio
@@ -347,7 +347,7 @@ func normalizeTransport(name string) mcptool.Transport {
 	case "sse":
 		return mcptool.SSE
 	}
-	return mcptool.Transport(name)
+	return mcptool.TransportKind(name)
 }
 
 // ToolPrefix returns what goes before the names of the server's tools to

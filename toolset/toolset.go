@@ -130,7 +130,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 			mcptool.WithStateChange(func(st mcptool.State, err error) { t.setState(s, st, err) }),
 			mcptool.WithToolsChanged(func() { t.changed(s) }))
 		s.p = sc.Provider(popts...)
-		s.call = s.p.Handler(mcptool.GateDiscovery(false))
+		s.call = s.p.Relay()
 		t.servers = append(t.servers, s)
 	}
 

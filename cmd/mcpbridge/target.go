@@ -116,7 +116,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.Transport(t.transport),
+			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,11 +52,12 @@ type Command struct {
 	MaxLineLength int
 	// ProbeTimeout bounds how long a "server/discover" request may go
 	// unanswered before it is failed with "method not found"; 0 means
-	// DefaultProbeTimeout.
+	// DefaultProbeTimeout, and a negative value no bound but the caller's.
 	ProbeTimeout time.Duration
 	// StopTimeout is each of the bounded waits when stopping the server
 	// (after closing stdin, after SIGTERM, after SIGKILL); 0 means
-	// DefaultStopTimeout.
+	// DefaultStopTimeout. A negative value is refused: a server that will
+	// not stop must not hold Close.
 	StopTimeout time.Duration
 	// Logger receives the start and exit (at debug level) and anomalies,
 	// but never argument or environment values, which may be secrets, nor
@@ -86,6 +88,9 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	if c.Path == "" {
 		return nil, errEmptyPath
 	}
+	if c.StopTimeout < 0 {
+		return nil, fmt.Errorf("stdio: starting %q: Command.StopTimeout %v: negative, and stopping a server is always bounded", c.Path, c.StopTimeout)
+	}
 	env, err := buildEnv(c.Env)
 	if err != nil {
 		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
@@ -98,8 +103,8 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	if limit == 0 {
 		limit = DefaultMaxLineLength
 	}
-	probeTimeout := orDefault(c.ProbeTimeout, DefaultProbeTimeout)
-	stopTimeout := orDefault(c.StopTimeout, DefaultStopTimeout)
+	probeTimeout := cmp.Or(c.ProbeTimeout, DefaultProbeTimeout) // negative: none
+	stopTimeout := cmp.Or(c.StopTimeout, DefaultStopTimeout)
 
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = env
@@ -175,11 +180,4 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		logger:       logger,
 	})
 	return conn, nil
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }

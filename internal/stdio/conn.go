@@ -322,6 +322,9 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 }
 
 func (c *Conn) startProbe(id jsonrpc.ID) {
+	if c.probeTimeout < 0 {
+		return // no bound: the server answers, or the caller gives up
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.probes == nil {

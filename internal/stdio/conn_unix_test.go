@@ -451,6 +451,30 @@ func TestProbeTimeout(t *testing.T) {
 	}
 }
 
+// A negative probe timeout is no bound: no probe is armed, and the
+// server's late answer is the probe's. A negative stop timeout is refused.
+func TestNegativeTimeouts(t *testing.T) {
+	c := child(t, "fake")
+	c.ProbeTimeout = -1
+	conn := start(t, c)
+	write(t, conn, request(1, methodDiscover, `{}`))
+	conn.mu.Lock()
+	armed := len(conn.probes)
+	conn.mu.Unlock()
+	if armed != 0 {
+		t.Fatalf("%d probes armed without a bound", armed)
+	}
+	write(t, conn, request(2, "release", ""))
+	if r := readResponse(t, conn); r.ID != request(1, "", "").ID || r.Error != nil {
+		t.Fatalf("got %v %v, want the server's answer to the probe", r.ID.Raw(), r.Error)
+	}
+	c = child(t, "fake")
+	c.StopTimeout = -1
+	if _, err := c.Start(t.Context()); err == nil || !strings.Contains(err.Error(), "StopTimeout") {
+		t.Fatalf("Start: %v; want StopTimeout refused", err)
+	}
+}
+
 func TestProbeAnswered(t *testing.T) {
 	c := child(t, "fake")
 	c.ProbeTimeout = time.Hour
@@ -468,17 +492,24 @@ func TestProbeAnswered(t *testing.T) {
 	}
 }
 
-func TestClientSDKServer(t *testing.T) {
-	c := child(t, "sdk")
-	c.ProbeTimeout = testTimeout // the real server answers the probe
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+// clientOf connects a go-sdk client to the server c starts; the session
+// closes with the test.
+func clientOf(t *testing.T, c *Command) (context.Context, *mcp.ClientSession) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, c, nil)
+	t.Cleanup(cancel)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
+func TestClientSDKServer(t *testing.T) {
+	c := child(t, "sdk")
+	c.ProbeTimeout = testTimeout // the real server answers the probe
+	ctx, cs := clientOf(t, c)
 	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
 		t.Errorf("protocol %s: want server/discover to have been used", v)
 	}
@@ -497,14 +528,7 @@ func TestClientSDKServer(t *testing.T) {
 func TestClientLegacyServer(t *testing.T) {
 	c := child(t, "fake")
 	c.ProbeTimeout = 100 * time.Millisecond
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
-	defer cancel()
-	cs, err := client.Connect(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := clientOf(t, c)
 	if v := cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
 		t.Errorf("protocol %s, want the legacy server's 2025-06-18", v)
 	}

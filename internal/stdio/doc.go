@@ -46,4 +46,11 @@
 // Inbound messages are decoded with a json.Decoder and a small struct kept
 // across messages rather than with jsonrpc.DecodeMessage, which allocates a
 // fresh decoder of about 64 KiB per message.
+//
+// Package sdkfix lists these go-sdk behaviours with the others mcpbridge
+// works around, and its tests fail when go-sdk changes one of them.
+//
+// Options: a [Command] is data. Zero in any of its fields is the default; a
+// negative MaxLineLength or ProbeTimeout means no bound, and a negative
+// StopTimeout, which keeps a server from holding Close, is refused.
 package stdio

@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"bytes"
@@ -12,17 +12,17 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
 )
 
-// The size limit over HTTP ([WithMaxMessageSize]).
+// The size limit over HTTP ([HTTPTap.Limit]).
 //
 // go-sdk bounds neither kind of body a server answers with: it reads a JSON
 // body with io.ReadAll, and its streamable transport passes a zero
 // MaxEventSize on as "no cap" (contrary to its doc); where it does cap an
-// event (the legacy SSE transport, 16 MiB), one event over the cap ends
-// the whole connection. So the exchange bounds the bodies before go-sdk
-// reads them, and replaces a message over the limit with a JSON-RPC error
-// answering the same request: that request fails, saying why, and the
-// connection goes on. go-sdk's own cap is turned off (MaxEventSize -1), as
-// it would end the connection first.
+// event (MaxEventSize, 16 MiB by default on the legacy SSE transport), one
+// event over the cap ends the whole connection. So the tap bounds the
+// bodies before go-sdk reads them, and replaces a message over the limit
+// with a JSON-RPC error answering the same request: that request fails,
+// saying why, and the connection goes on. go-sdk's own cap is to be turned
+// off (MaxEventSize -1), as it would end the connection first.
 
 // keepBufferCap is the largest buffer kept for the next message: one huge
 // message should not pin its memory for the life of the stream.
@@ -38,11 +38,11 @@ func tooLarge(size int64, limit int) string {
 
 // refusal is the JSON-RPC error answer to request id that takes the place
 // of a message of size bytes over the limit.
-func (x *exchange) refusal(id jsonrpc.ID, size int64) []byte {
-	x.logger.Warn("failed a request whose answer from the MCP server is over the size limit",
-		"server", x.server, "bytes", size, "limit", x.limit)
+func (x *HTTPTap) refusal(id jsonrpc.ID, size int64) []byte {
+	x.Logger.Warn("failed a request whose answer from the MCP server is over the size limit",
+		"server", x.Server, "bytes", size, "limit", x.limit())
 	data, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-		Code: jsonrpc.CodeInternalError, Message: tooLarge(size, x.limit),
+		Code: jsonrpc.CodeInternalError, Message: tooLarge(size, x.limit()),
 	}})
 	return data
 }
@@ -68,14 +68,14 @@ func requestID(req *http.Request) jsonrpc.ID {
 // boundJSON bounds the JSON body of resp, the answer to the request req
 // carries, and shows it to r. A body whose length is known and within the
 // limit, which nobody reads along, passes untouched.
-func (x *exchange) boundJSON(req *http.Request, resp *http.Response, r reader) {
+func (x *HTTPTap) boundJSON(req *http.Request, resp *http.Response, r reader) {
 	n := resp.ContentLength
 	switch {
-	case x.limit >= 0 && n > int64(x.limit):
+	case x.limit() >= 0 && n > int64(x.limit()):
 		resp.Body.Close()
 		data := x.refusal(requestID(req), n)
 		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
-	case r.sink == nil && (x.limit < 0 || n >= 0):
+	case r.sink == nil && (x.limit() < 0 || n >= 0):
 	default:
 		resp.Body = &jsonBody{ReadCloser: resp.Body, x: x, req: req, r: r}
 	}
@@ -86,7 +86,7 @@ func (x *exchange) boundJSON(req *http.Request, resp *http.Response, r reader) {
 // reader sees a byte.
 type jsonBody struct {
 	io.ReadCloser
-	x    *exchange
+	x    *HTTPTap
 	req  *http.Request
 	r    reader
 	body *bytes.Reader // what the reader reads, once read
@@ -95,14 +95,14 @@ type jsonBody struct {
 func (b *jsonBody) Read(p []byte) (int, error) {
 	if b.body == nil {
 		var body io.Reader = b.ReadCloser
-		if b.x.limit >= 0 {
-			body = io.LimitReader(body, int64(b.x.limit)+1)
+		if b.x.limit() >= 0 {
+			body = io.LimitReader(body, int64(b.x.limit())+1)
 		}
 		data, err := io.ReadAll(body)
 		if err != nil {
 			return 0, err
 		}
-		if b.x.limit >= 0 && len(data) > b.x.limit {
+		if b.x.limit() >= 0 && len(data) > b.x.limit() {
 			data = b.x.refusal(requestID(b.req), -1)
 		} else if b.r.sink != nil && b.r.want() {
 			b.r.sink(data) // which reads data, as the reader does
@@ -136,7 +136,7 @@ func (t *truncated) Read(p []byte) (int, error) {
 // r is shown each event's data.
 type eventStream struct {
 	body io.ReadCloser
-	x    *exchange
+	x    *HTTPTap
 	r    reader
 	buf  []byte // for reading the body
 
@@ -193,7 +193,7 @@ func (s *eventStream) take(p []byte) {
 		p = p[len(seg):]
 		if !s.over {
 			s.event.Write(seg)
-			if s.x.limit >= 0 && s.size+int64(len(seg)) > int64(s.x.limit) {
+			if s.x.limit() >= 0 && s.size+int64(len(seg)) > int64(s.x.limit()) {
 				s.overflow()
 				continue
 			}
@@ -259,8 +259,8 @@ func (s *eventStream) endEvent() {
 		if !ok || isRequest {
 			// A notification, or a request from the server, which can only
 			// be answered on another request: dropped.
-			s.x.logger.Warn("dropped a message from the MCP server over the size limit",
-				"server", s.x.server, "bytes", s.size, "limit", s.x.limit)
+			s.x.Logger.Warn("dropped a message from the MCP server over the size limit",
+				"server", s.x.Server, "bytes", s.size, "limit", s.x.limit())
 			break
 		}
 		s.out.WriteString("event: message\ndata: ")

@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"bytes"
@@ -48,11 +48,11 @@ func TestEventStreamLimit(t *testing.T) {
 		": a comment\n\n" +
 		"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"" + long + "\"}}\n\n" +
 		small
-	refusal := "event: message\ndata: " + string((&exchange{limit: limit, logger: slog.New(slog.DiscardHandler)}).refusal(mustID("two"), int64(len(over)))) + "\n\n"
+	refusal := "event: message\ndata: " + string((&HTTPTap{Limit: limit, Logger: slog.New(slog.DiscardHandler)}).refusal(mustID("two"), int64(len(over)))) + "\n\n"
 	want := small + refusal + ": a comment\n\n" + small
 	for _, n := range []int{1, 2, 5, 7, 63, 64, 65, 4096} {
 		for _, m := range []int{1, 3, 4096} {
-			s := &eventStream{body: io.NopCloser(chunks{strings.NewReader(stream), n}), x: &exchange{limit: limit, logger: slog.New(slog.DiscardHandler)}}
+			s := &eventStream{body: io.NopCloser(chunks{strings.NewReader(stream), n}), x: &HTTPTap{Limit: limit, Logger: slog.New(slog.DiscardHandler)}}
 			got, err := readAll(s, m)
 			if err != nil || got != want {
 				t.Fatalf("body read %d, reader %d bytes at a time: %v\n%q\nwant\n%q", n, m, err, got, want)
@@ -76,7 +76,7 @@ func TestJSONBodyLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &exchange{limit: 16, logger: slog.New(slog.DiscardHandler)}
+	x := &HTTPTap{Limit: 16, Logger: slog.New(slog.DiscardHandler)}
 	for _, length := range []int64{1 << 30, -1} {
 		body := &counting{r: strings.NewReader(strings.Repeat("y", 1<<20))}
 		resp := &http.Response{Body: io.NopCloser(body), ContentLength: length}
@@ -121,7 +121,7 @@ func FuzzEventStream(f *testing.F) {
 			return
 		}
 		read := func(limit, n int) string {
-			s := &eventStream{body: io.NopCloser(chunks{strings.NewReader(stream), n}), x: &exchange{limit: limit, logger: logger}}
+			s := &eventStream{body: io.NopCloser(chunks{strings.NewReader(stream), n}), x: &HTTPTap{Limit: limit, Logger: logger}}
 			out, err := readAll(s, 1+n%5)
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"bytes"
@@ -9,10 +9,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// shape checks what the protocol asks of a tools/call result as a whole:
-// an object with a content array. It returns the result's members and its
-// content parts. structuredContent may be any JSON value (SEP-2106); it
-// and the rest are left to go-sdk.
+// Shape checks what the protocol asks of a tools/call result as a whole
+// and go-sdk does not: an object (go-sdk takes null for an empty result)
+// with a content array (go-sdk takes none for an empty one). The call of a
+// result go-sdk decoded as empty checks it with the raw result ([Catch]).
+func Shape(raw json.RawMessage) error {
+	_, _, err := shape(raw)
+	return err
+}
+
+// shape is [Shape], returning the result's members and its content parts.
+// structuredContent may be any JSON value (SEP-2106); it and the rest are
+// left to go-sdk.
 func shape(raw json.RawMessage) (members map[string]json.RawMessage, parts []json.RawMessage, err error) {
 	raw = bytes.TrimSpace(raw)
 	if string(raw) == "null" {
@@ -31,22 +39,23 @@ func shape(raw json.RawMessage) (members map[string]json.RawMessage, parts []jso
 	return members, parts, nil
 }
 
-// salvage decodes the raw result of a tools/call that go-sdk could not
-// decode whole, keeping what it can: each content part go-sdk would refuse
-// (no type or an unknown one, a member of the wrong JSON type, corrupt
-// base64, not an object at all) becomes a text part holding the one-line
-// note [ToText] gives a part it cannot show, and the result goes through
-// go-sdk's own decoding again. A result of the wrong shape (see shape) is
-// an error, as is one go-sdk still refuses: an isError that is not a
-// boolean, nesting deeper than it takes.
-func salvage(raw json.RawMessage) (*mcp.CallToolResult, error) {
+// Salvage decodes the raw result of a tools/call that go-sdk could not
+// decode whole (go-sdk fails the call for one bad part), keeping what it
+// can: each content part go-sdk would refuse (no type or an unknown one, a
+// member of the wrong JSON type, corrupt base64, not an object at all)
+// becomes a text part holding note(kind, mimeType), the line that stands
+// for a part the model is not shown, and the result goes through go-sdk's
+// own decoding again. A result of the wrong shape (see [Shape]) is an
+// error, as is one go-sdk still refuses: an isError that is not a boolean,
+// nesting deeper than it takes.
+func Salvage(raw json.RawMessage, note func(kind, mimeType string) string) (*mcp.CallToolResult, error) {
 	members, parts, err := shape(raw)
 	if err != nil {
 		return nil, err
 	}
 	for i, part := range parts {
-		if note, bad := badPart(part); bad {
-			parts[i], _ = json.Marshal(&mcp.TextContent{Text: note})
+		if kind, mime, bad := badPart(part); bad {
+			parts[i], _ = json.Marshal(&mcp.TextContent{Text: note(kind, mime)})
 		}
 	}
 	if members["content"], err = json.Marshal(parts); err != nil {
@@ -64,7 +73,8 @@ func salvage(raw json.RawMessage) (*mcp.CallToolResult, error) {
 }
 
 // wirePart is a content part of a tool result with the members go-sdk
-// decodes and their types, to tell beforehand whether it would refuse it.
+// decodes and their types (mcp.wireContent's), to tell beforehand whether
+// it would refuse it.
 type wirePart struct {
 	Type        string                `json:"type"`
 	Text        string                `json:"text"`
@@ -91,12 +101,12 @@ var partKinds = map[string]string{
 }
 
 // badPart reports whether go-sdk would refuse a content part of a tool
-// result, and if so the note that takes its place.
-func badPart(raw json.RawMessage) (replacement string, bad bool) {
+// result, and if so the kind and MIME type its note names.
+func badPart(raw json.RawMessage) (kind, mime string, bad bool) {
 	var p wirePart
 	err := json.Unmarshal(raw, &p)
 	if _, known := partKinds[p.Type]; err == nil && known {
-		return "", false
+		return "", "", false
 	}
 	// Name it from what can be read of it.
 	var label struct {
@@ -107,13 +117,13 @@ func badPart(raw json.RawMessage) (replacement string, bad bool) {
 		} `json:"resource"`
 	}
 	json.Unmarshal(raw, &label)
-	kind, ok := partKinds[label.Type]
-	if !ok {
+	kind, known := partKinds[label.Type]
+	if !known {
 		kind = "unknown"
 	}
-	mime := label.MIMEType
+	mime = label.MIMEType
 	if label.Type == "resource" {
 		mime = label.Resource.MIMEType
 	}
-	return note(kind, mime), true
+	return kind, mime, true
 }

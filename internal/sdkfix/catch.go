@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"context"
@@ -9,22 +9,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// A rawCatch keeps the raw result of one tools/call as the transport
+// A Catch keeps the raw result of one tools/call as the transport
 // delivered it, before go-sdk decodes it. go-sdk decodes a result whole, so
-// one part it cannot decode (an image whose base64 is corrupt) would lose
-// every other part; and it decodes a null result as an empty one. With the
-// raw result at hand the call can be judged and salvaged ([salvage]).
+// one part it cannot decode (an image whose base64 is corrupt) fails the
+// call and loses every other part; and it decodes a null result as an
+// empty one. With the raw result at hand the call can be judged ([Shape])
+// and salvaged ([Salvage]).
 //
 // The bytes are only kept, never decoded, unless go-sdk's decoding failed
 // or came out empty: a result is decoded once on the way to the model.
 //
 // A catch rides in the context of the call, and what sees the raw messages
-// fills it: a connection this package wraps (stdio, go-sdk's in-memory and
-// io transports) by the request's ID, and the HTTP client's tap with the
-// body of the POST that carried the request, which is where streamable
-// HTTP answers it. Over any other transport (a legacy SSE stream, one given
-// to [FromTransport]) nothing fills it, and go-sdk's decoding is final.
-type rawCatch struct {
+// fills it: a connection [Capture] wraps (stdio, go-sdk's in-memory and io
+// transports) by the request's ID, and [HTTPTap] with the body of the POST
+// that carried the request, which is where streamable HTTP answers it.
+// Over any other transport (a legacy SSE stream, one a user built) nothing
+// fills it, and go-sdk's decoding is final.
+type Catch struct {
 	mu     sync.Mutex
 	result json.RawMessage // the result member, from a connection
 	msg    []byte          // the last message of the POST's response, from HTTP
@@ -37,20 +38,21 @@ type rawCatch struct {
 
 type catchKey struct{}
 
-// withCatch returns ctx carrying a new catch.
-func withCatch(ctx context.Context) (context.Context, *rawCatch) {
-	c := new(rawCatch)
+// WithCatch returns ctx carrying a new catch, for the tools/call made with
+// it. The caller releases it when the call is over.
+func WithCatch(ctx context.Context) (context.Context, *Catch) {
+	c := new(Catch)
 	return context.WithValue(ctx, catchKey{}, c), c
 }
 
 // catchOf returns the catch ctx carries, or nil.
-func catchOf(ctx context.Context) *rawCatch {
-	c, _ := ctx.Value(catchKey{}).(*rawCatch)
+func catchOf(ctx context.Context) *Catch {
+	c, _ := ctx.Value(catchKey{}).(*Catch)
 	return c
 }
 
 // keepResult keeps the result member of the answer.
-func (c *rawCatch) keepResult(result json.RawMessage) {
+func (c *Catch) keepResult(result json.RawMessage) {
 	c.mu.Lock()
 	c.result, c.msg = result, nil
 	c.mu.Unlock()
@@ -58,14 +60,14 @@ func (c *rawCatch) keepResult(result json.RawMessage) {
 
 // keepMessage keeps data, a whole JSON-RPC message of the POST's response;
 // the last one is the answer, any before it notifications or requests.
-func (c *rawCatch) keepMessage(data []byte) {
+func (c *Catch) keepMessage(data []byte) {
 	c.mu.Lock()
 	c.result, c.msg = nil, data
 	c.mu.Unlock()
 }
 
-// raw returns the result that arrived, if one did.
-func (c *rawCatch) raw() (json.RawMessage, bool) {
+// Raw returns the result that arrived, if one did.
+func (c *Catch) Raw() (json.RawMessage, bool) {
 	c.mu.Lock()
 	result, msg := c.result, c.msg
 	c.mu.Unlock()
@@ -82,9 +84,9 @@ func (c *rawCatch) raw() (json.RawMessage, bool) {
 	return m.Result, true
 }
 
-// release stops a connection from keeping a result for the call, which
+// Release stops a connection from keeping a result for the call, which
 // has ended.
-func (c *rawCatch) release() {
+func (c *Catch) Release() {
 	c.mu.Lock()
 	awaits, id := c.awaits, c.id
 	c.mu.Unlock()
@@ -100,14 +102,14 @@ type catches struct {
 	// call awaited pays one atomic load a message.
 	n    atomic.Int64
 	mu   sync.Mutex
-	byID map[jsonrpc.ID]*rawCatch
+	byID map[jsonrpc.ID]*Catch
 }
 
 // expect notes that the answer to request id goes to c.
-func (cs *catches) expect(id jsonrpc.ID, c *rawCatch) {
+func (cs *catches) expect(id jsonrpc.ID, c *Catch) {
 	cs.mu.Lock()
 	if cs.byID == nil {
-		cs.byID = map[jsonrpc.ID]*rawCatch{}
+		cs.byID = map[jsonrpc.ID]*Catch{}
 	}
 	if _, ok := cs.byID[id]; !ok {
 		cs.n.Add(1)
@@ -120,7 +122,7 @@ func (cs *catches) expect(id jsonrpc.ID, c *rawCatch) {
 }
 
 // take removes and returns the catch awaiting the answer to id.
-func (cs *catches) take(id jsonrpc.ID) *rawCatch {
+func (cs *catches) take(id jsonrpc.ID) *Catch {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	c, ok := cs.byID[id]

@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"encoding/json"
@@ -9,17 +9,17 @@ import (
 	"testing"
 )
 
-// The keeper finds a listing in an event stream however the stream is cut
+// Schemas finds a listing in an event stream however the stream is cut
 // into reads, and passes by what came before the listing was asked for.
 func TestEventStreamShowsListings(t *testing.T) {
 	const listing = `{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{},"a":{}}}}]}}`
 	before := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\n"
 	stream := "event: message\r\ndata: " + listing + "\r\n\r\n"
 	for _, size := range []int{1, 2, 7, 64, 4096} {
-		k := newSchemaKeeper()
+		k := NewSchemas()
 		// One read never spans both parts, as the answer comes after the request.
 		parts := io.MultiReader(strings.NewReader(before), strings.NewReader(stream))
-		body := &eventStream{body: io.NopCloser(parts), x: &exchange{limit: 1 << 20, logger: slog.New(slog.DiscardHandler)}, r: reader{k.message, k.waiting}}
+		body := &eventStream{body: io.NopCloser(parts), x: &HTTPTap{Limit: 1 << 20, Logger: slog.New(slog.DiscardHandler)}, r: reader{k.message, k.waiting}}
 		// The request is sent after the first event was read.
 		buf := make([]byte, size)
 		var read strings.Builder
@@ -48,20 +48,20 @@ func TestEventStreamShowsListings(t *testing.T) {
 // A listing that is never answered stops being awaited once discovery is
 // over, so the tap does not read along with every later answer.
 func TestSettleForgetsUnansweredListings(t *testing.T) {
-	k := newSchemaKeeper()
+	k := NewSchemas()
 	k.sent(float64(1), "tools/list", nil)
-	k.settle()
+	k.Settle()
 	if k.waiting() {
 		t.Fatal("still waiting after settle")
 	}
-	var none *schemaKeeper
-	none.settle() // a provider without a keeper
+	var none *Schemas
+	none.Settle() // a provider without a keeper
 }
 
 // A listing's first page drops the schemas of the last listing, so that a
 // tool gone from the server leaves none behind; a later page adds to them.
 func TestFirstPageClearsSchemas(t *testing.T) {
-	k := newSchemaKeeper()
+	k := NewSchemas()
 	page := func(id float64, params, tool string) {
 		k.sent(id, "tools/list", json.RawMessage(params))
 		k.received(id, json.RawMessage(`{"tools":[{"name":"`+tool+`","inputSchema":{"type":"object"}}]}`))
@@ -83,7 +83,7 @@ func TestFirstPageClearsSchemas(t *testing.T) {
 // The same request ID noted twice is awaited once: the count the readers
 // check without the lock must agree with the set of awaited IDs.
 func TestAwaitedCount(t *testing.T) {
-	k := newSchemaKeeper()
+	k := NewSchemas()
 	k.sent("a", "tools/list", nil)
 	k.sent("a", "tools/list", nil)
 	k.sent("b", "tools/call", nil)
@@ -94,7 +94,7 @@ func TestAwaitedCount(t *testing.T) {
 }
 
 // Over streamable HTTP, the response to a POST answers that POST alone, so
-// the keeper reads only a listing's; a GET stream may carry any answer.
+// the schemas read only a listing's; a GET stream may carry any answer.
 func TestKeeperReadsOnlyListings(t *testing.T) {
 	for _, tc := range []struct {
 		name, method, body, contentType string
@@ -110,7 +110,7 @@ func TestKeeperReadsOnlyListings(t *testing.T) {
 			next := roundTripper(func(*http.Request) (*http.Response, error) {
 				return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {tc.contentType}}, Body: io.NopCloser(strings.NewReader("")), ContentLength: -1}, nil
 			})
-			x := &exchange{origin: "http://example.invalid", limit: -1, keeper: newSchemaKeeper(), next: next}
+			x := &HTTPTap{Limit: -1, Schemas: NewSchemas(), Next: next}
 			var body io.Reader
 			if tc.body != "" {
 				body = strings.NewReader(tc.body)
@@ -131,7 +131,7 @@ func TestKeeperReadsOnlyListings(t *testing.T) {
 				kept = b.r.sink != nil
 			}
 			if kept != tc.kept {
-				t.Fatalf("response read by the keeper: %v, want %v", kept, tc.kept)
+				t.Fatalf("response read for the schemas: %v, want %v", kept, tc.kept)
 			}
 		})
 	}

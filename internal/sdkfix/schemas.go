@@ -1,33 +1,29 @@
-package mcptool
+package sdkfix
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A schemaKeeper keeps the tool schemas of every tools/list result a
-// connection receives, as the server wrote them. go-sdk decodes a schema
-// into a map, which loses the order of its properties; models fill
-// arguments in the order they are declared, and a server orders them so
-// (the title before the body). Discovery takes the schemas from here.
+// Schemas keeps the tool schemas of every tools/list result a connection
+// receives, as the server wrote them.
 //
-// It is fed by the connection itself ([schemaKeeper.conn]) over stdio and
-// go-sdk's in-memory, io and command transports, and over HTTP by the
-// client's transport ([exchange]): a go-sdk HTTP connection
-// cannot be wrapped, as go-sdk calls unexported methods on it (the
-// streamable client's sessionUpdated opens the stream that carries the
-// server's notifications). Any other transport given to [FromTransport]
-// feeds no keeper, and its schemas come with properties in name order.
-type schemaKeeper struct {
+// go-sdk's client decodes a listed tool's inputSchema and outputSchema into
+// a map (a jsonschema.Schema, then any), which loses the order of the
+// properties; models fill arguments in the order they are declared, and a
+// server orders them so (the title before the body). [Schemas.Schema] gives
+// a decoded schema back as the server wrote it.
+//
+// It is fed by the connection ([Capture]) over stdio and go-sdk's
+// in-memory, io and command transports, and over HTTP by the client's
+// transport ([HTTPTap]), as go-sdk's HTTP connections cannot be wrapped.
+// Any other transport feeds none, and its schemas come in name order.
+type Schemas struct {
 	// awaited is len(pending), read without the lock so that every other
 	// response passes by at the cost of one atomic load.
 	awaited atomic.Int64
@@ -39,8 +35,9 @@ type schemaKeeper struct {
 
 type rawSchemas struct{ input, output json.RawMessage }
 
-func newSchemaKeeper() *schemaKeeper {
-	return &schemaKeeper{pending: map[string]bool{}, schemas: map[string]rawSchemas{}}
+// NewSchemas returns an empty keeper of schemas.
+func NewSchemas() *Schemas {
+	return &Schemas{pending: map[string]bool{}, schemas: map[string]rawSchemas{}}
 }
 
 // idKey makes a request ID comparable across its decoded forms.
@@ -59,7 +56,7 @@ func idKey(id any) string {
 // sent notes request id, if it is a listing. params are its parameters: a
 // listing without a cursor starts over, so the schemas of the last one are
 // dropped (a tool it named may be gone), and never grow stale.
-func (k *schemaKeeper) sent(id any, method string, params json.RawMessage) {
+func (k *Schemas) sent(id any, method string, params json.RawMessage) {
 	key := idKey(id)
 	if method != "tools/list" || key == "" {
 		return
@@ -83,10 +80,10 @@ func hasCursor(params json.RawMessage) bool {
 	return len(params) > 0 && json.Unmarshal(params, &p) == nil && p.Cursor != ""
 }
 
-// settle forgets the listings still awaited: one that failed or was
+// Settle forgets the listings still awaited: one that failed or was
 // cancelled is never answered, and while one is awaited the keeper reads
-// along with every answer.
-func (k *schemaKeeper) settle() {
+// along with every answer. A listing calls it when it is over.
+func (k *Schemas) Settle() {
 	if k == nil {
 		return
 	}
@@ -97,10 +94,10 @@ func (k *schemaKeeper) settle() {
 }
 
 // waiting reports whether a listing is awaited.
-func (k *schemaKeeper) waiting() bool { return k.awaited.Load() > 0 }
+func (k *Schemas) waiting() bool { return k.awaited.Load() > 0 }
 
 // received takes in the result of request id, if it is a listing.
-func (k *schemaKeeper) received(id any, result json.RawMessage) {
+func (k *Schemas) received(id any, result json.RawMessage) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	key := idKey(id)
@@ -123,10 +120,10 @@ func (k *schemaKeeper) received(id any, result json.RawMessage) {
 	}
 }
 
-// schema returns the input or output schema of the named tool as the server
+// Schema returns the input or output schema of the named tool as the server
 // wrote it (compacted), if it says the same as v, go-sdk's decoding of it; a
 // listing read since may have changed it. Otherwise it returns v encoded.
-func (k *schemaKeeper) schema(name string, output bool, v any) json.RawMessage {
+func (k *Schemas) Schema(name string, output bool, v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
@@ -162,44 +159,11 @@ func sameJSON(a, b json.RawMessage) bool {
 	return string(ca) == string(cb)
 }
 
-// conn returns c with the keeper reading its messages, and the raw results
-// of the calls that ask for them ([rawCatch]) kept.
-func (k *schemaKeeper) conn(c mcp.Connection) mcp.Connection { return &keptConn{Connection: c, k: k} }
-
-type keptConn struct {
-	mcp.Connection
-	k     *schemaKeeper
-	calls catches
-}
-
-func (c *keptConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		c.k.sent(req.ID.Raw(), req.Method, req.Params)
-		if rc := catchOf(ctx); rc != nil {
-			c.calls.expect(req.ID, rc)
-		}
-	}
-	return c.Connection.Write(ctx, msg)
-}
-
-func (c *keptConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || err != nil {
-		return msg, err
-	}
-	c.calls.received(resp)
-	if c.k.waiting() && resp.Error == nil {
-		c.k.received(resp.ID.Raw(), resp.Result)
-	}
-	return msg, err
-}
-
 // request notes the tools/list request req carries, if it is one, and
 // reports whether it is. Only a listing is decoded: go-sdk writes the
 // method near the start, so a look at the first bytes spares every other
 // request (a tool call's arguments may be large).
-func (k *schemaKeeper) request(req *http.Request) bool {
+func (k *Schemas) request(req *http.Request) bool {
 	if k == nil || req.GetBody == nil {
 		return false
 	}
@@ -226,7 +190,7 @@ func (k *schemaKeeper) request(req *http.Request) bool {
 }
 
 // message shows the keeper one JSON-RPC message or batch.
-func (k *schemaKeeper) message(data []byte) {
+func (k *Schemas) message(data []byte) {
 	type response struct {
 		ID     any             `json:"id"`
 		Result json.RawMessage `json:"result"`

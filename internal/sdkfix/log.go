@@ -1,4 +1,4 @@
-package mcptool
+package sdkfix
 
 import (
 	"context"
@@ -7,11 +7,14 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
-// debugOnly passes go-sdk's log records on at debug level whatever level
-// they were made at, with every URL in their text redacted. go-sdk logs
-// errors that quote what a server sent (an error message, a tool name) at
-// warning level, and a server's words must not reach a log above debug; it
-// also quotes the URLs it requested, which may carry a key.
+// DebugOnly returns a handler for go-sdk's logger that passes its records
+// on to h at debug level whatever level they were made at, with every URL
+// in their text redacted. go-sdk logs what a server sent (a Content-Type
+// header, an error message) at warning level, and a server's words must
+// not reach a log above debug; it also quotes the URLs it requested, which
+// may carry a key.
+func DebugOnly(h slog.Handler) slog.Handler { return debugOnly{h} }
+
 type debugOnly struct{ slog.Handler }
 
 func (h debugOnly) Enabled(ctx context.Context, _ slog.Level) bool {

@@ -1,0 +1,99 @@
+package sdkfix
+
+import (
+	"context"
+	"reflect"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
+)
+
+// A Capture is a transport that remembers the connection it made, for its
+// maker to reach under go-sdk's session (to close it first, to ask it why
+// it failed), and reads along with it where it can: a connection that may
+// be wrapped goes to go-sdk with Schemas reading the listings it receives
+// and a [Catch] keeping the raw result of a call that asks. Only ours ([stdio.Conn]) and go-sdk's stream connection (its
+// in-memory, io and command transports) may: go-sdk calls unexported
+// methods on its other connections (the streamable HTTP client's
+// sessionUpdated, which sends the protocol version header and opens the
+// stream of the server's notifications), which a wrapper would hide. The
+// HTTP transports are read by [HTTPTap] instead.
+type Capture struct {
+	mcp.Transport
+	// Schemas, if set, reads the listings the connection receives.
+	Schemas *Schemas
+
+	mu   sync.Mutex
+	conn mcp.Connection
+}
+
+// Connect connects the transport and remembers the connection.
+func (c *Capture) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	if err != nil {
+		return conn, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conn = conn
+	if !wrappable(conn) {
+		return conn, nil
+	}
+	return &tapConn{Connection: conn, schemas: c.Schemas}, nil
+}
+
+// wrappable reports whether conn may go to go-sdk behind a wrapper: ours,
+// or go-sdk's stream connection, which has no method go-sdk looks for on a
+// client's connection. Its type is unexported, hence the name.
+func wrappable(conn mcp.Connection) bool {
+	if _, ours := conn.(*stdio.Conn); ours {
+		return true
+	}
+	return reflect.TypeOf(conn).String() == ioConnType
+}
+
+// ioConnType is the name of go-sdk's stream connection type.
+const ioConnType = "*mcp.ioConn"
+
+// Conn returns the connection made, or nil.
+func (c *Capture) Conn() mcp.Connection {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn
+}
+
+// A tapConn shows the messages of its connection to the schemas and keeps
+// the raw results of the calls that ask.
+type tapConn struct {
+	mcp.Connection
+	schemas *Schemas
+	calls   catches
+}
+
+func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		if c.schemas != nil {
+			c.schemas.sent(req.ID.Raw(), req.Method, req.Params)
+		}
+		if rc := catchOf(ctx); rc != nil {
+			c.calls.expect(req.ID, rc)
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || err != nil {
+		return msg, err
+	}
+	c.calls.received(resp)
+	if c.schemas != nil && c.schemas.waiting() && resp.Error == nil {
+		c.schemas.received(resp.ID.Raw(), resp.Result)
+	}
+	return msg, err
+}

@@ -1,0 +1,72 @@
+// Package sdkfix gathers what mcpbridge does because of how go-sdk
+// (github.com/modelcontextprotocol/go-sdk) v1.8.0 behaves. Each entry below
+// names the behaviour, what answers it, and the test (gosdk_*test.go) that
+// holds the behaviour: when an upgrade of go-sdk changes it, that test
+// fails, and its message says what may be deleted.
+//
+// Here:
+//
+//   - go-sdk decodes a listed tool's inputSchema and outputSchema into a
+//     map, so their properties come out in name order; models fill
+//     arguments in the order a server declared them. [Schemas] keeps them
+//     as written (TestGoSDKSchemasLoseTheirOrder).
+//   - go-sdk decodes a tools/call result whole: one content part it cannot
+//     decode (corrupt base64, an unknown type) fails the call and loses the
+//     other parts, and a null result, or one without content, is taken for
+//     an empty one. [Catch] keeps the raw result, [Shape] judges it and
+//     [Salvage] keeps the parts that decode (TestGoSDKDecodesAResultWhole,
+//     TestSalvageAgreesWithGoSDK, which holds Salvage to go-sdk's decoding
+//     of each part).
+//   - Both need the raw messages, which go-sdk does not show. [Capture]
+//     wraps the connection to read them, but only ours and go-sdk's stream
+//     connection (its in-memory, io and command transports), which it knows
+//     by the name of its unexported type (TestGoSDKStreamConnType): go-sdk
+//     calls an unexported method on its streamable HTTP connection, which a
+//     wrapper hides (TestGoSDKStreamableConnCannotBeWrapped). Over HTTP,
+//     [HTTPTap] reads the bodies instead.
+//   - go-sdk bounds no JSON body a server answers with, and its cap on an
+//     event (MaxEventSize) ends the whole connection. [HTTPTap] bounds every
+//     message and fails only the request it answers; go-sdk's cap is to be
+//     turned off with MaxEventSize -1 (TestGoSDKEventCap).
+//   - go-sdk's legacy SSE client ties its event stream to the context given
+//     to Connect, so a connect deadline would end the connection. [Detach]
+//     gives it a context of its own (TestGoSDKSSEStreamEndsWithTheConnectContext).
+//   - go-sdk passes some failures on as text alone: a legacy SSE POST's
+//     cause formatted with %v, a stream that ended without its call's
+//     answer, a protocol version it does not speak and a message nested too
+//     deep (of no type), and a request its transport refused under a
+//     JSON-RPC code it does not export. [NetworkDown], [Says], [StreamLost],
+//     [Malformed] and [Undelivered] read them
+//     (TestGoSDKKeepsOnlyTheTextOfAFailure, TestGoSDKStreamLost,
+//     TestGoSDKMalformed, TestGoSDKOwnCodes).
+//   - go-sdk logs what a server sent above debug level (a tool name it
+//     leaves out of a listing, at error level). [DebugOnly] brings its
+//     records down to debug (TestGoSDKLogsTheServerAtError).
+//
+// Elsewhere, as each must live with its user (the test is here all the
+// same):
+//
+//   - internal/stdio replaces go-sdk's mcp.CommandTransport, which passes a
+//     server this process's whole environment and leaves it in this
+//     process's group (TestGoSDKCommandTransport); whose connection reads
+//     nothing more after one line over its limit (16 MiB by default)
+//     (TestGoSDKLineLimitEndsTheConnection); and which decodes each message
+//     with a fresh decoder of tens of kilobytes (TestGoSDKDecodeAllocates).
+//     Its connection also answers the server/discover probe itself when a
+//     server ignores it, which go-sdk's client would wait for as long as the
+//     caller's context lets it (TestGoSDKWaitsForTheProbe).
+//   - mcptool/discovery.go reads a listing's ttlMs of 0 as no hint, since
+//     go-sdk cannot tell it from none (TestGoSDKTTLZeroIsNone).
+//   - mcptool/request.go registers each method it sends raw, as go-sdk sends
+//     no method it was not told of, and sends the standard methods through
+//     go-sdk's typed calls, as go-sdk will not be told of those
+//     (TestGoSDKCustomMethods).
+//   - mcptool/session.go closes a session's connection before the session,
+//     as go-sdk's ClientSession.Close waits for the calls in flight, even
+//     one whose write to a server that stopped reading is blocked
+//     (TestGoSDKCloseWaitsForAWrite); it leaves closing the connection of a
+//     failed connect to go-sdk, which does (TestGoSDKClosesAFailedConnection).
+//
+// Options: the types here are configured as data, by their fields, and zero
+// is the default in each; a negative [HTTPTap.Limit] means no limit.
+package sdkfix

@@ -1,0 +1,224 @@
+package sdkfix
+
+// The go-sdk behaviours of its HTTP transports (see gosdk_test.go).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Capture: go-sdk's streamable HTTP connection needs go-sdk's unexported
+// sessionUpdated: wrapped, it sends no protocol version header (and opens
+// no stream for the server's notifications), so the HTTP transports are
+// read by HTTPTap instead.
+func TestGoSDKStreamableConnCannotBeWrapped(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	var mu sync.Mutex
+	var versions []string
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"ping"`)) {
+			mu.Lock()
+			versions = append(versions, r.Header.Get("Mcp-Protocol-Version"))
+			mu.Unlock()
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner.ServeHTTP(w, r)
+	}))
+	for _, wrap := range []bool{false, true} {
+		var t2 mcp.Transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}
+		if wrap {
+			t2 = wrapping{t2}
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+			Connect(context.Background(), t2, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs.Ping(context.Background(), nil)
+		cs.Close()
+	}
+	if len(versions) != 2 || versions[0] != "2025-11-25" {
+		t.Fatalf("protocol version headers %q; want the negotiated version on the unwrapped connection", versions)
+	}
+	if versions[1] != "" {
+		t.Fatalf(upgraded + "a wrapped streamable connection is told the session's state: Capture could wrap it, and HTTPTap read the connection")
+	}
+}
+
+// wrapping hides every method of its transport's connections but those of
+// mcp.Connection.
+type wrapping struct{ mcp.Transport }
+
+func (w wrapping) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := w.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return struct{ mcp.Connection }{c}, nil
+}
+
+// NetworkDown, Says: go-sdk passes the failure of a legacy SSE client's
+// POST on as text alone.
+func TestGoSDKKeepsOnlyTheTextOfAFailure(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusing := "http://" + l.Addr().String() + "/message"
+	l.Close()
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s\n\n", refusing)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	_, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: srv.URL}, nil)
+	var ne net.Error
+	switch {
+	case err == nil:
+		t.Fatal("connected through a refused POST")
+	case errors.As(err, &ne):
+		t.Fatalf(upgraded+"a failed POST keeps its type (%v): NetworkDown's texts and Says can go", err)
+	case !NetworkDown(err):
+		t.Fatalf(upgraded+"a failed POST says %q: update networkDown", err)
+	}
+}
+
+// StreamLost: go-sdk says in text alone that the stream of a call's answer
+// ended without it.
+func TestGoSDKStreamLost(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			return // a stream that ends at once
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner.ServeHTTP(w, r)
+	}))
+	cs := connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t"})
+	if err == nil || !StreamLost(err) {
+		t.Fatalf(upgraded+"a stream that ended without the answer is %v: update streamLost", err)
+	}
+}
+
+// Undelivered: go-sdk's own failures carry JSON-RPC codes it does not
+// export.
+func TestGoSDKOwnCodes(t *testing.T) {
+	codeOf := func(err error) int64 {
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) {
+			return 0
+		}
+		return wire.Code
+	}
+	// A call on a closed session: go-sdk's closing codes are not passed on.
+	ct, _ := rawServer(t, nil)
+	cs := connect(t, ct, nil)
+	cs.Close()
+	err := cs.Ping(context.Background(), nil)
+	if c := codeOf(err); c != 0 || !errors.Is(err, mcp.ErrConnectionClosed) {
+		t.Errorf(upgraded+"a call on a closed session is %v (code %d): Undelivered should know the closing codes", err, c)
+	}
+	// The transport refuses a request.
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"ping"`)) {
+			http.Error(w, "busy", http.StatusInternalServerError)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
+			return mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+		}, &mcp.StreamableHTTPOptions{Stateless: true}).ServeHTTP(w, r)
+	}))
+	cs = connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	err = cs.Ping(context.Background(), nil)
+	if c := codeOf(err); c != codeRejected || !Undelivered(err) {
+		t.Errorf(upgraded+"a request the transport refused is %v (code %d): update the codes", err, c)
+	}
+}
+
+// Detach: go-sdk's legacy SSE client ends its stream with the context its
+// Connect was given.
+func TestGoSDKSSEStreamEndsWithTheConnectContext(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	srv := serve(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, err := (&mcp.SSEClientTransport{Endpoint: srv.URL}).Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cancel()
+	read := make(chan error, 1)
+	go func() {
+		_, err := conn.Read(context.Background())
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err == nil {
+			t.Fatal("read a message nobody sent")
+		}
+	case <-time.After(bound):
+		conn.Close()
+		<-read
+		t.Fatal(upgraded + "the SSE stream outlives its Connect context: Detach can go")
+	}
+}
+
+// HTTPTap: go-sdk's cap on an event ends the whole connection, and a JSON
+// body is read whole whatever the cap.
+func TestGoSDKEventCap(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 8<<10)}}}, nil
+		})
+	for _, json := range []bool{false, true} {
+		srv := serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+			&mcp.StreamableHTTPOptions{JSONResponse: json}))
+		cs := connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL, MaxEventSize: 4 << 10}, nil)
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "big"})
+		switch {
+		case json && err != nil:
+			t.Errorf(upgraded+"a JSON body over MaxEventSize fails (%v): HTTPTap's bound of JSON bodies may go", err)
+		case !json && err == nil:
+			t.Errorf(upgraded + "an event over MaxEventSize is read")
+		case !json && cs.Ping(context.Background(), nil) == nil:
+			t.Errorf(upgraded + "an event over MaxEventSize fails its request alone: HTTPTap's bound of events may go")
+		}
+		cs.Close()
+	}
+}
+
+// serve starts an HTTP server that closes after the test's sessions.
+func serve(t *testing.T, h http.Handler) *httptest.Server {
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return srv
+}

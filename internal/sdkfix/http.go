@@ -1,0 +1,87 @@
+package sdkfix
+
+import (
+	"log/slog"
+	"mime"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An HTTPTap is the [http.RoundTripper] under go-sdk's HTTP client
+// transports. It does for HTTP what [Capture] does for a connection, as
+// go-sdk's HTTP connections cannot be wrapped: it shows Schemas the tool
+// listings and keeps a call's raw result when its request's context asks
+// ([WithCatch]). And it bounds every message the server sends by Limit,
+// which go-sdk does not do without ending the connection (see limit.go).
+type HTTPTap struct {
+	// Next sends the requests.
+	Next http.RoundTripper
+	// Schemas, if set, reads the tool listings.
+	Schemas *Schemas
+	// Limit is the largest message, in bytes, the server may send: zero
+	// means mcp.DefaultMaxEventSize (16 MiB), a negative Limit none.
+	Limit int
+	// Logger logs what is refused or dropped for the limit, naming Server.
+	Logger *slog.Logger
+	Server string
+}
+
+func (x *HTTPTap) limit() int {
+	if x.Limit == 0 {
+		return mcp.DefaultMaxEventSize
+	}
+	return x.Limit
+}
+
+// RoundTrip sends req and returns its response, whose body is bounded and
+// read along with as it is read.
+func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	listing := req.Method == http.MethodPost && x.Schemas.request(req)
+	resp, err := x.Next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	r := x.reader(req, listing)
+	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
+	case "text/event-stream":
+		if x.limit() >= 0 || r.sink != nil {
+			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
+		}
+	case "application/json":
+		x.boundJSON(req, resp, r)
+	default:
+		// An error page, say; go-sdk reads it for a JSON-RPC error at most.
+		if x.limit() >= 0 {
+			resp.Body = &truncated{resp.Body, int64(x.limit())}
+		}
+	}
+	return resp, nil
+}
+
+// A reader is shown the messages of a response as they are read: sink
+// is given each whole message while want says so, and may keep it.
+type reader struct {
+	sink func([]byte)
+	want func() bool
+}
+
+// reader returns who reads along with the response to req. A POST's
+// response answers that POST alone (streamable HTTP), so only a listing's
+// is read for the schemas, and a call's kept ([Catch]) only when its
+// context asks; a GET stream is read along always, as the legacy SSE
+// transport's one stream carries every answer.
+func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
+	if req.Method == http.MethodPost && !listing {
+		if rc := catchOf(req.Context()); rc != nil {
+			return reader{rc.keepMessage, always}
+		}
+		return reader{}
+	}
+	if x.Schemas == nil {
+		return reader{}
+	}
+	return reader{x.Schemas.message, x.Schemas.waiting}
+}
+
+func always() bool { return true }

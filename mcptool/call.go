@@ -1,0 +1,315 @@
+package mcptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/schema"
+)
+
+// CallTool calls any tool of the server, offered or not (the filters shape
+// what a model sees, not what the host may call), and returns its result as
+// one string: a single text as it is; several parts as a JSON array of
+// strings, each non-text part as a one-line note; a result marked isError as
+// {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
+// too, <server> being the provider's name.
+//
+// It is the call_tool of the seed's provider API, for a host that hands a
+// model one string (the {"error": ...} form is what [tool.Compose] reads
+// from such handlers). Go code that must tell a failure from a result uses
+// [Provider.Handler] (a [tool.FailedError]) or [Provider.CallToolResult]
+// (IsError).
+func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
+	res, err := p.CallToolResult(ctx, name, args)
+	if err != nil {
+		return "", err
+	}
+	if res.IsError {
+		data, _ := json.Marshal(map[string]string{"error": ToText(res)})
+		return string(data), nil
+	}
+	return ToText(res), nil
+}
+
+// CallToolResult calls any tool of the server, as [Provider.CallTool] does,
+// and returns the server's result as it is, isError included, for a host
+// relaying it (an MCP App's frame, say). A successful result of a tool whose
+// listing declared an output schema is checked against it; a breach, or a
+// missing structured result, is a [SchemaError].
+//
+// A content part go-sdk cannot decode (corrupt base64, a missing or unknown
+// type, a member of the wrong type) is replaced by a text part holding the
+// one-line note [ToText] would give it, and the other parts are kept. A
+// result that is null, has no content, content that is not an array, or
+// cannot be decoded at all is a [ProtocolError]. This needs the raw
+// result, which this package reads over stdio, streamable HTTP and go-sdk's
+// in-memory and io transports; over another transport given to
+// [FromTransport], or the legacy SSE one, go-sdk's decoding is final (a bad
+// part fails the call with a ProtocolError, and a null result is empty).
+//
+// args is anything that encodes as a JSON object (a json.RawMessage is sent
+// as it is); nil sends {}.
+func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	s, err := p.conn.live(operation{"tools/call", name})
+	if err != nil {
+		return nil, err
+	}
+	raw, err := encodeArgs(args)
+	if err != nil {
+		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
+	}
+	target, _ := p.resolve(name, s.catalog().isListed)
+	return p.call(ctx, s, target, raw)
+}
+
+// call sends one tools/call and checks the result against the output
+// schema. If the exchange is lost during the call (the connection ended, or
+// the HTTP request or its stream was cut), the call is sent again, on the
+// same session if it still answers or else on the rebuilt one, only when
+// the tool is annotated read-only or idempotent; otherwise the caller
+// learns that the outcome is unknown.
+func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
+		// Refused before it is sent: the tool would run, and its result
+		// could not be checked.
+		return nil, p.unusableOutput(name, lt)
+	}
+	res, err := p.callOnce(ctx, s, name, args)
+	if err == nil || !lostExchange(ctx, err) {
+		return res, err
+	}
+	op := operation{"tools/call", name}
+	holds := p.holds(ctx, s)
+	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && (holds || p.conn.reconnect != nil) {
+		next := s
+		if !holds {
+			var werr error
+			if next, werr = p.conn.waitReady(ctx); werr != nil {
+				return nil, classify(p.name, op.String(), werr, false)
+			}
+		}
+		p.cfg.logger.Info("the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
+		return p.callOnce(ctx, next, name, args)
+	}
+	var te *TransportError
+	errors.As(err, &te) // lostExchange holds only for a TransportError
+	return nil, &TransportError{Server: p.name, Op: op.String(), outcomeUnknown: true,
+		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
+}
+
+// callOnce sends one tools/call under the call timeout, which each progress
+// notification for the call restarts.
+func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	var res *mcp.CallToolResult
+	d := p.cfg.callTimeout()
+	err := p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
+		params := &mcp.CallToolParams{Name: name, Arguments: args}
+		// Progress only matters as a restart of the timeout; without one,
+		// asking the server for progress would only cost notifications.
+		if d > 0 {
+			token, done := p.calls.track(extend)
+			defer done()
+			params.SetProgressToken(token)
+		}
+		ctx, caught := sdkfix.WithCatch(ctx)
+		defer caught.Release()
+		var err error
+		res, err = s.cs.CallTool(ctx, params)
+		res, err = p.judge(ctx, name, caught, res, err)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !res.IsError {
+		if err := p.checkOutput(s, name, res); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// judge completes go-sdk's answer to a tools/call with the raw result,
+// where the transport kept it: a result that arrived but that go-sdk could
+// not decode is salvaged part by part, and an empty one is checked for what
+// go-sdk decodes as empty but the protocol does not allow (null, no
+// content). What cannot be had is a [ProtocolError].
+func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case err == nil && (len(res.Content) > 0 || res.StructuredContent != nil):
+		return res, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, err
+	}
+	raw, ok := caught.Raw()
+	switch {
+	case !ok:
+		return res, err
+	case err == nil:
+		err = sdkfix.Shape(raw)
+	case json.Unmarshal(raw, new(mcp.CallToolResult)) == nil:
+		// Not a result go-sdk could not decode: a multi-round-trip
+		// whose input could not be given, say.
+		return nil, err
+	default:
+		p.cfg.logger.Debug("go-sdk could not decode a tool result; salvaging its parts", "server", p.name, "tool", name, "error", err)
+		res, err = sdkfix.Salvage(raw, note)
+	}
+	if err != nil {
+		return nil, &ProtocolError{Server: p.name, Op: operation{"tools/call", name}.String(), Err: err}
+	}
+	return res, nil
+}
+
+// progress follows the calls in flight whose timeout a progress
+// notification restarts, by progress token.
+type progress struct {
+	tokens atomic.Int64
+	extend sync.Map // token -> func() restarting the call's timeout
+}
+
+// track returns a new progress token for a call whose timeout extend
+// restarts, and the function that forgets it when the call is over.
+func (pr *progress) track(extend func()) (token string, done func()) {
+	token = "mcpbridge-" + strconv.FormatInt(pr.tokens.Add(1), 10)
+	pr.extend.Store(token, extend)
+	return token, func() { pr.extend.Delete(token) }
+}
+
+// progressed restarts the timeout of the call a progress notification is
+// about.
+func (pr *progress) progressed(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	if extend, ok := pr.extend.Load(fmt.Sprint(req.Params.ProgressToken)); ok {
+		extend.(func())()
+	}
+}
+
+// lostExchange reports whether err says that the exchange of a call with
+// the server was lost, rather than the call failing on a live connection
+// (an HTTP status, say): the connection ended, or the HTTP request or the
+// stream of its answer was cut.
+func lostExchange(ctx context.Context, err error) bool {
+	var te *TransportError
+	return errors.As(err, &te) && !te.Timeout() && ctx.Err() == nil && connectionGone(err)
+}
+
+// connectionGone reports whether err says the connection, or the exchange
+// of one request on it, ended: go-sdk closed it, the server forgot the HTTP
+// session, a stdio server's output ended (its process exited), or an HTTP
+// connection was cut (a server restarting), which go-sdk reports as an EOF
+// or a reset of the request, or, for a stream it cannot resume, in text
+// alone ([sdkfix.StreamLost]).
+func connectionGone(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) ||
+		errors.Is(err, mcp.ErrSessionMissing) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) ||
+		sdkfix.StreamLost(err)
+}
+
+// holds reports whether the session s still answers after a call's
+// exchange on it was lost. go-sdk fails the call as soon as the exchange
+// breaks, before the session reports its end (a stdio server that exited)
+// or without it ever doing so (an HTTP server that restarted learns that it
+// forgot the session only at the next request; one that went away, never).
+// A ping tells. A session that does not answer is closed, so that the
+// provider rebuilds it if it reconnects, and holds returns once it has
+// ended; one whose caller gave up is left as it is.
+func (p *Provider) holds(ctx context.Context, s *session) bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	err := p.request(ctx, s, operation{"ping", ""}, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
+		return s.cs.Ping(ctx, nil)
+	})
+	if err == nil {
+		return true
+	}
+	if ctx.Err() == nil {
+		p.cfg.logger.Info("the server does not answer on the session that lost a call; closing it", "server", p.name, "error", err)
+		s.conn.Close()
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+		}
+	}
+	return false
+}
+
+// unusableOutput is the error of every call of a tool whose declared output
+// schema cannot be used: its results could never be checked.
+func (p *Provider) unusableOutput(name string, lt *listedTool) error {
+	ptr := "/outputSchema"
+	if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+		ptr += ue.Pointer
+	}
+	return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}
+}
+
+// checkOutput validates a successful result against the output schema the
+// tool's listing declared. A tool the listing did not name is not checked.
+func (p *Provider) checkOutput(s *session, name string, res *mcp.CallToolResult) error {
+	lt := s.catalog().listed[name]
+	if lt == nil || len(lt.def.OutputSchema) == 0 {
+		return nil
+	}
+	switch {
+	case lt.outputErr != nil:
+		return p.unusableOutput(name, lt)
+	case res.StructuredContent == nil:
+		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: errors.New("the tool declares an output schema but its result has no structured content")}
+	}
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(res.StructuredContent); err != nil {
+			return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
+		}
+	}
+	if err := lt.output.ValidateValue(raw); err != nil {
+		return &SchemaError{Server: p.name, Tool: name, Pointer: "/structuredContent", Err: err}
+	}
+	return nil
+}
+
+// encodeArgs encodes a host's arguments as the JSON object a call sends:
+// nil, or a value that encodes as null, sends {}.
+func encodeArgs(args any) (json.RawMessage, error) {
+	var data json.RawMessage
+	switch a := args.(type) {
+	case json.RawMessage:
+		data = a
+	case []byte:
+		data = a
+	default:
+		var err error
+		if data, err = json.Marshal(args); err != nil {
+			return nil, err
+		}
+	}
+	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	if !isObject(data) {
+		return nil, errors.New("the arguments must encode as a JSON object")
+	}
+	return data, nil
+}

@@ -1,0 +1,173 @@
+package mcptool
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+)
+
+// clientInfo is how mcpbridge introduces itself to servers.
+var clientInfo = mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"}
+
+// session is one live connection and what was learnt on it.
+type session struct {
+	cs      *mcp.ClientSession
+	conn    mcp.Connection // the transport's, unwrapped
+	schemas *sdkfix.Schemas
+	init    *mcp.InitializeResult
+	client  *mcp.Client
+	cat     atomic.Pointer[catalog]
+	done    chan struct{} // closed when the connection ends
+
+	customMu sync.Mutex
+	custom   map[string]bool // methods registered for Request
+}
+
+// dial makes a new session: it connects (starting the server, for a
+// command), makes the handshake and lists the tools, within the connect
+// timeout. On failure, everything opened is closed.
+func (p *Provider) dial(parent context.Context) (*session, error) {
+	if err := p.cfg.check(p.name); err != nil {
+		return nil, err
+	}
+	schemas := sdkfix.NewSchemas()
+	t, err := p.transport(schemas)
+	if err != nil {
+		return nil, err
+	}
+	ctx := parent
+	if d := p.cfg.connectTimeout(); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(parent, d)
+		defer cancel()
+	}
+	if p.dialer.command != "" {
+		// The command alone: its arguments may carry secrets.
+		p.cfg.logger.Info("starting MCP server", "server", p.name, "command", p.dialer.command)
+	} else {
+		p.cfg.logger.Info("connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
+	}
+	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
+	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
+		// Claim no capability this client does not have (no roots,
+		// sampling or elicitation).
+		Capabilities:                &mcp.ClientCapabilities{},
+		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
+		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
+		ProgressNotificationHandler: p.calls.progressed,
+		ElicitationHandler:          p.cfg.elicit,
+	})
+	cs, err := client.Connect(ctx, captured, nil)
+	if err != nil {
+		return nil, p.connectError(ctx, parent, captured.Conn(), err)
+	}
+	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
+	go func() {
+		cs.Wait()
+		close(sess.done)
+	}()
+	cat := &catalog{}
+	if !p.cfg.noDiscovery {
+		if cat, err = p.discover(ctx, sess); err != nil {
+			sess.close()
+			return nil, p.connectError(ctx, parent, sess.conn, err)
+		}
+	}
+	sess.cat.Store(cat)
+	p.cfg.logger.Info("connected to MCP server", "server", p.name,
+		"protocol", sess.init.ProtocolVersion, "tools", len(cat.offered))
+	return sess, nil
+}
+
+// connectError names a failed connect, adding why the process ended when
+// a stdio server exited.
+func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
+	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
+	if expired {
+		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
+	}
+	return classify(p.name, "connect", explain(conn, err), expired)
+}
+
+// explain adds what a stdio connection knows of a failure it caused: how
+// the server process ended, that it stopped reading its stdin.
+func explain(conn mcp.Connection, err error) error {
+	if ex, ok := conn.(interface{ Explain(error) error }); ok {
+		return ex.Explain(err)
+	}
+	return err
+}
+
+// catalog is the session's current listing.
+func (s *session) catalog() *catalog { return s.cat.Load() }
+
+// ended reports whether the connection has ended.
+func (s *session) ended() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends the session. The connection goes first: go-sdk's Close waits
+// for calls in flight, and a call blocked writing to a server that does not
+// read ends only when the connection does.
+func (s *session) close() {
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	s.cs.Close()
+	<-s.done
+}
+
+// An operation names what a request does, for errors: a method and, if it
+// has one, its subject (a tool name, a URI). It is formatted only when an
+// error needs it, keeping the call path free of formatting.
+type operation struct{ method, subject string }
+
+func (o operation) String() string {
+	if o.subject == "" {
+		return o.method
+	}
+	return fmt.Sprintf("%s %q", o.method, o.subject)
+}
+
+// request runs fn on the session s under the timeout d (none if d is 0)
+// and names its error. fn may call extend to restart the timeout, as a tool
+// call does whenever the server reports progress on it.
+func (p *Provider) request(ctx context.Context, s *session, op operation, d time.Duration, fn func(ctx context.Context, extend func()) error) error {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var expired atomic.Bool
+	extend := func() {}
+	if d > 0 {
+		timer := time.AfterFunc(d, func() {
+			expired.Store(true)
+			cancel()
+		})
+		defer timer.Stop()
+		extend = func() {
+			if !expired.Load() {
+				timer.Reset(d)
+			}
+		}
+	}
+	err := fn(rctx, extend)
+	if err == nil {
+		return nil
+	}
+	timedOut := expired.Load() && ctx.Err() == nil
+	if timedOut {
+		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
+	}
+	return classify(p.name, op.String(), explain(s.conn, err), timedOut)
+}
