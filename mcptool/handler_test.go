@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -99,7 +101,7 @@ func TestHandlerChecksArguments(t *testing.T) {
 	}
 	server.AddTool(&mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}`)}, echo)
 	server.AddTool(&mcp.Tool{Name: "odd", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"https://example.invalid/x.json"}}}`)}, echo)
-	var logs syncBuffer
+	var logs proctest.Buffer
 	p, c := inProcess(t, server, mcptool.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	ctx := context.Background()
 	h := p.Handler()

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 
@@ -299,7 +301,7 @@ func TestURLSecretsRedacted(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	base := srv.URL
 	srv.Close() // nothing listens there now
-	var log syncBuffer
+	var log proctest.Buffer
 	p := mcptool.FromURL(base+"/mcp/path-s3cret?api_key=s3cret", mcptool.WithName("gone"),
 		mcptool.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	err := p.Connect(context.Background())

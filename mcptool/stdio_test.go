@@ -1,7 +1,6 @@
 package mcptool_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,9 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -31,24 +31,6 @@ func connect(t *testing.T, p *mcptool.Provider) {
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the writer goroutine exec starts.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestStdioDemo(t *testing.T) {
@@ -73,8 +55,8 @@ func TestStdioDemo(t *testing.T) {
 func TestStdioEnvironmentDirStderrAndLogging(t *testing.T) {
 	t.Setenv("MCPTOOL_PARENT_SECRET", "hunter2")
 	dir := t.TempDir()
-	var stderr syncBuffer
-	var logs syncBuffer
+	var stderr proctest.Buffer
+	var logs proctest.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := childEnv(hostile.ChildEnv, "stderr", "SERVER_TOKEN", "given")
 	p := mcptool.FromCommand(self(t), []string{"--api-key=sk-top-secret"},
@@ -163,7 +145,7 @@ func TestConnectDeadline(t *testing.T) {
 }
 
 func TestConnectServerExitsHalfWay(t *testing.T) {
-	var stderr syncBuffer
+	var stderr proctest.Buffer
 	p := raw(t, "exit-at-init", mcptool.WithStderr(&stderr))
 	err := p.Connect(context.Background())
 	var te *mcptool.TransportError

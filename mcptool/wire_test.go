@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
@@ -150,7 +152,7 @@ func TestStdioBannerTolerated(t *testing.T) {
 // A server that writes something else than JSON-RPC, and nothing more, is
 // named with what it wrote, cut to one safe line, when the connect ends.
 func TestStdioNotJSONSaysWhatTheServerWrote(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	p := raw(t, "not-json", mcptool.WithLogger(logger))
 	ctx, cancel := context.WithCancel(context.Background())

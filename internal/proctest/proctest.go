@@ -1,7 +1,8 @@
 // Package proctest tells tests what Linux's /proc says of processes: the
 // children of a process, and whether one has exited. A test that starts a
 // server as a subprocess uses it to find that process and to check that
-// nothing it started outlives it.
+// nothing it started outlives it, and a [Buffer] to catch what the
+// process writes to its stderr meanwhile.
 package proctest
 
 import (

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,25 +30,6 @@ import (
 // failure rather than a hung test binary. It is never a synchronisation
 // device: nothing waits for it to pass.
 const testTimeout = 30 * time.Second
-
-// syncBuffer is a bytes.Buffer safe to write from the stderr copier or a
-// logger while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // child returns a Command that runs this test binary in the given mode.
 func child(t testing.TB, mode string) *Command {
@@ -253,7 +236,7 @@ func TestDir(t *testing.T) {
 }
 
 func TestStderr(t *testing.T) {
-	var stderr syncBuffer
+	var stderr proctest.Buffer
 	c := child(t, "stderr")
 	c.Stderr = &stderr
 	conn := start(t, c)
@@ -268,7 +251,7 @@ func TestStderr(t *testing.T) {
 }
 
 func TestStartLogging(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	c := child(t, "fake")
 	c.Args = []string{"--api-key=argsecret"}
 	c.Env["TOKEN"] = "envsecret"
@@ -395,7 +378,7 @@ func TestLongLineUnderLimit(t *testing.T) {
 }
 
 func TestOversizedNotification(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	c := child(t, "fake")
 	c.MaxLineLength = 1024
 	c.Logger = slog.New(slog.NewTextHandler(&logs, nil))

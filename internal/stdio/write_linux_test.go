@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -190,7 +192,7 @@ func closeAbandoning(t *testing.T, conn *Conn, errc <-chan error) {
 // A server that does not read, yet keeps asking: the refusals waiting to be
 // written are bounded, and Close abandons them (goleak checks).
 func TestRepliesBounded(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	conn := deafChildIn(t, "deaf-asking", "", slog.New(slog.NewTextHandler(&logs, nil)))
 	stuck := writeAsync(context.Background(), conn, bigRequest(2, 4<<20))
 	refused := func() int {
