@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -233,6 +234,9 @@ func TestPagination(t *testing.T) {
 	}
 	if s.Count("tools/list") != 5 {
 		t.Fatalf("%d pages requested past the cap of 5", s.Count("tools/list"))
+	}
+	if _, _, err = pipeProvider(t, "endless", mcptool.WithMaxPages(1)); !strings.Contains(fmt.Sprint(err), "more than 1 page (") {
+		t.Fatalf("page cap of 1: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
@@ -115,7 +116,7 @@ func (c *Conn) skip(line []byte, err error) {
 	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
 		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
 	if c.junk.add(line) {
-		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %d lines (or %d KiB) to stdout, none of them JSON-RPC",
-			c.name, maxJunkLines, maxJunkBytes>>10))
+		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %s (or %d KiB) to stdout, none of them JSON-RPC",
+			c.name, plural.Count(maxJunkLines, "line", "lines"), maxJunkBytes>>10))
 	}
 }
