@@ -185,8 +185,10 @@ func WithEnv(env map[string]string) Option {
 // WithDir sets the stdio server's working directory.
 func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 
-// WithStderr sends the stdio server's stderr to w instead of this process's
-// stderr. Use io.Discard to silence it.
+// WithStderr sends the stdio server's stderr to w, from a goroutine; nil,
+// the default, discards it, as exec.Cmd does. Either way its last lines are
+// kept: an error caused by the server's failure (it exited, say) quotes
+// them, cut and cleaned of escapes.
 func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 
 // WithoutDiscovery connects without listing the server's tools. Then

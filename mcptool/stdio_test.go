@@ -145,13 +145,21 @@ func TestConnectDeadline(t *testing.T) {
 	}
 }
 
+// A server that exits during the handshake: the error says how it ended
+// and quotes its last words on stderr, wherever its stderr goes (nothing
+// is written to a nil writer: it means discard).
 func TestConnectServerExitsHalfWay(t *testing.T) {
 	var stderr proctest.Buffer
-	p := raw(t, "exit-at-init", mcptool.WithStderr(&stderr))
-	err := p.Connect(context.Background())
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 3") {
-		t.Fatalf("got %v; want a TransportError saying the server exited with status 3", err)
+	for _, opts := range [][]mcptool.Option{{mcptool.WithStderr(&stderr)}, {mcptool.WithStderr(nil)}} {
+		p := raw(t, "exit-at-init", opts...)
+		err := p.Connect(context.Background())
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !strings.Contains(err.Error(), `exit status 3; its last words on stderr: "fatal: no configuration"`) {
+			t.Fatalf("got %v; want a TransportError saying the server exited with status 3, quoting its stderr", err)
+		}
+	}
+	if got := stderr.String(); got != "fatal: no configuration\n" {
+		t.Errorf("the server's stderr got %q", got)
 	}
 	// goleak (TestMain) checks that nothing of the half-made connection lives on.
 }

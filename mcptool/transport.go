@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,16 +48,12 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, error) {
 		if c.oauth != nil {
 			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("a command (stdio) server takes no OAuth; pass credentials with WithEnv")}
 		}
-		stderr := c.stderr
-		if stderr == nil {
-			stderr = os.Stderr
-		}
 		return &stdio.Command{
 			Path:          d.command,
 			Args:          d.args,
 			Env:           c.env,
 			Dir:           c.dir,
-			Stderr:        stderr,
+			Stderr:        c.stderr,
 			MaxLineLength: c.maxMessageSize(),
 			Logger:        c.logger,
 		}, nil

@@ -248,6 +248,27 @@ func TestStderr(t *testing.T) {
 	if got := stderr.String(); !strings.Contains(got, "stderr-marker from the server") {
 		t.Errorf("Stderr got %q", got)
 	}
+	if got := conn.Stderr(); !slices.Equal(got, []string{"stderr-marker from the server"}) {
+		t.Errorf("the tail kept %q", got)
+	}
+}
+
+// A server that dies: the error says how it ended and quotes its last
+// lines on stderr, cleaned, whether or not its stderr goes anywhere.
+func TestStderrExplainsAnExit(t *testing.T) {
+	conn := start(t, child(t, "dying"))
+	_, err := conn.Read(t.Context())
+	err = conn.Explain(err)
+	var se *ServerError
+	if !errors.As(err, &se) || se.Exit == nil || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
+		t.Fatalf("Explain = %#v", err)
+	}
+	if want := `(server process: exit status 1; its last words on stderr: "starting", "fatal: API_KEY is not set")`; !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("Explain = %q, want it to end %q", err, want)
+	}
+	if !errors.Is(err, io.EOF) {
+		t.Errorf("Explain(%v) does not wrap the failure", err)
+	}
 }
 
 func TestStartLogging(t *testing.T) {
