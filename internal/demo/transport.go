@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,8 +54,9 @@ func HTTPHandler() http.Handler {
 // SSEHandler returns a handler for the legacy HTTP+SSE transport (protocol
 // version 2024-11-05), for exercising clients against older servers. Like
 // [HTTPHandler], all of its sessions share one demo server, and each call
-// creates a new one.
+// creates a new one. Its skills/list and skills/get answer over this
+// transport too, which go-sdk's own handler refuses ([sdkfix.SSEHandler]).
 func SSEHandler() http.Handler {
 	s := New()
-	return mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	return sdkfix.SSEHandler(func(*http.Request) *mcp.Server { return s })
 }
