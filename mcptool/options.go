@@ -128,7 +128,8 @@ func (c *config) check(server string) error {
 }
 
 // WithName sets the provider's name for the server, used in every error and
-// log line. The default is the URL's host, or the command's base name.
+// log line. The default is the URL's host, or the name of what the command
+// runs (see [Provider.Name]).
 func WithName(name string) Option { return func(c *config) { c.name = name } }
 
 // WithTransport chooses the HTTP transport for [FromURL], overriding the

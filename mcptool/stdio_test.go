@@ -38,7 +38,7 @@ func TestStdioDemo(t *testing.T) {
 	p := mcptool.FromCommand(self(t), nil, mcptool.WithEnv(demoEnv()))
 	defer p.Close()
 	connect(t, p)
-	if p.Name() != filepath.Base(self(t)) {
+	if p.Name() != "mcptool" { // mcptool.test, without its extension
 		t.Errorf("default name %q", p.Name())
 	}
 	h := p.Handler()
@@ -50,6 +50,22 @@ func TestStdioDemo(t *testing.T) {
 	// The 2026-07-28 handshake works over our stdio connection.
 	if v := p.ProtocolVersion(); v != "2026-07-28" {
 		t.Errorf("protocol %s", v)
+	}
+}
+
+// A command's default name is what it runs, not the launcher, and no flag
+// or flag value goes into it.
+func TestStdioDefaultName(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"npx -y @modelcontextprotocol/server-memory": "server-memory",
+		"uvx mcp-server-fetch":                       "mcp-server-fetch",
+		"docker run -i --rm -e TOKEN mcp/fetch":      "fetch",
+		"/usr/bin/python3 -m pkg":                    "pkg",
+	} {
+		f := strings.Fields(cmd)
+		if got := mcptool.FromCommand(f[0], f[1:]).Name(); got != want {
+			t.Errorf("FromCommand(%q).Name() = %q, want %q", cmd, got, want)
+		}
 	}
 }
 

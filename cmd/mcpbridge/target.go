@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,12 +10,12 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -32,6 +33,7 @@ type target struct {
 	env       headers
 	config    string
 	server    string
+	name      string
 	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 }
@@ -47,6 +49,7 @@ func addTarget(fs *flag.FlagSet) *target {
 	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable)")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
+	fs.StringVar(&t.name, "name", "", "the server's `NAME` in messages and tool aliases, for a command after -- or --url (default: what the command runs, or the URL's host)")
 	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
 	return t
 }
@@ -106,7 +109,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	switch {
 	case len(serverCmd) > 0:
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: serverName(filepath.Base(serverCmd[0])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
+			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	case t.url != "":
@@ -116,7 +119,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
+			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
@@ -135,9 +138,12 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			return nil, err
 		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: "demo", Command: self, Args: []string{"serve-demo"},
+			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo"},
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
+	}
+	if t.name != "" {
+		return nil, usagef("--name names a server after -- or at --url; %s names its own", path)
 	}
 	cfg, err := toolset.Load(path)
 	if err != nil {
@@ -169,16 +175,6 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		cfg.Servers = picked
 	}
 	return cfg, nil
-}
-
-// serverName makes a server name out of a command: its base name without
-// an extension (server.py is "server").
-func serverName(s string) string {
-	s = strings.TrimSuffix(s, filepath.Ext(s))
-	if s == "" {
-		return "server"
-	}
-	return s
 }
 
 // start resolves the target and starts its servers, showing a line per
