@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -137,8 +138,14 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		if err != nil {
 			return nil, err
 		}
+		// Found here, where the environment is whole: the server gets
+		// only the minimal one.
+		notes, err := demo.DefaultNotesFile()
+		if err != nil {
+			return nil, err
+		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo"},
+			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo", "--notes", notes},
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
