@@ -70,7 +70,7 @@ With --json, the result as mcpbridge converted it, one object:
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			snap := ts.Snapshot(ctx)
 			name, err := findTool(snap, pos[0])
 			if err != nil {

@@ -54,9 +54,17 @@ func exitCode(err error) int {
 
 // errorLines is err as the lines that say it, each cleaned of what a
 // server or a file may have put in it: a config's problems one a line,
-// each with its file, server and key, else the error on one line.
+// each with its file, server and key; a server that did not start as its
+// startFailure says it, lines after the first indented; else the error on
+// one line.
 func errorLines(err error) []string {
-	var invalid *toolset.InvalidConfigError
+	var (
+		invalid *toolset.InvalidConfigError
+		failed  *startFailure
+	)
+	if errors.As(err, &failed) {
+		return failed.lines()
+	}
 	if errors.As(err, &invalid) {
 		lines := make([]string, len(invalid.Problems))
 		for i, p := range invalid.Problems {

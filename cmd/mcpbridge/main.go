@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // version is the release; a build may set it with -ldflags "-X main.version=...".
@@ -128,6 +129,10 @@ func run(ctx context.Context, args []string, s *streams) int {
 	code := exitCode(err)
 	if !errors.Is(err, errReported) {
 		for _, line := range errorLines(err) {
+			if strings.HasPrefix(line, " ") { // the line before goes on
+				fmt.Fprintln(s.err, line)
+				continue
+			}
 			fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, line)
 		}
 	}

@@ -327,7 +327,7 @@ func TestConnectionFailures(t *testing.T) {
 	r := mcpbridge(t, dir, "", nil, "tools", "--", filepath.Join(dir, "no-such-server"))
 	expect(t, r, 3, "no-such-server", "no such file")
 	// A server that exits at once.
-	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", "false"), 3, "exit status 1")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", "false"), 3, `server "false" did not start: it exited with status 1 before answering`)
 	// Nothing listens there; the header's secret never shows.
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL

@@ -37,7 +37,28 @@ type target struct {
 	name      string
 	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
+
+	kind   targetKind // what resolve found
+	source string     // the config file, for targetConfig
+
+	// Once started: each stdio server's stderr, watched for variables it
+	// lacks, in config order, and the servers already given a hint.
+	errw    io.Writer
+	watched []string
+	watches map[string]*stderrWatch
+	hintMu  sync.Mutex
+	hinted  map[string]bool
 }
+
+// A targetKind is where the servers came from.
+type targetKind int
+
+const (
+	targetDemo    targetKind = iota // no target: the bundled demo
+	targetCommand                   // a command after --
+	targetURL                       // --url
+	targetConfig                    // --config, or ./mcp.json
+)
 
 // addTarget registers the flags that say where the servers come from.
 // Every flag's usage names its value in backquotes: the help prints that
@@ -109,6 +130,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	}
 	switch {
 	case len(serverCmd) > 0:
+		t.kind = targetCommand
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
 			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
 			Required: true, Namespace: toolset.NamespaceNone,
@@ -119,6 +141,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			// Not echoed: a URL may carry a key.
 			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
+		t.kind = targetURL
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
 			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
@@ -152,6 +175,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	if t.name != "" {
 		return nil, usagef("--name names a server after -- or at --url; %s names its own", path)
 	}
+	t.kind, t.source = targetConfig, path
 	cfg, err := toolset.Load(path)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
@@ -195,27 +219,87 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	p := newProgress(s.err)
+	p := newProgress(s.err, t.failure)
 	for _, sc := range cfg.Servers {
 		if sc.Required {
 			// Start's error says why a required server failed.
 			p.quiet[sc.Name] = true
 		}
 	}
+	t.errw, t.watches, t.hinted = s.err, map[string]*stderrWatch{}, map[string]bool{}
 	ts, err := toolset.Start(ctx, cfg,
 		toolset.WithVendor(t.vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
-		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.err, t.verbose))))
 	if err != nil {
-		var invalid *toolset.InvalidConfigError
-		if errors.As(err, &invalid) {
+		var (
+			invalid *toolset.InvalidConfigError
+			failed  *toolset.StartError
+		)
+		switch {
+		case errors.As(err, &invalid):
 			return nil, nil, &exitError{code: exitUsage, err: err}
+		case errors.As(err, &failed):
+			return nil, nil, t.failure(failed.Server, failed.Err)
 		}
 		return nil, nil, err
 	}
 	p.ready(ts.Status())
 	return ts, cfg, nil
+}
+
+// watch returns the options that give each stdio server a stderrWatch of
+// its own, passing its stderr on to next.
+func (t *target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Option {
+	return func(sc toolset.ServerConfig) []mcptool.Option {
+		if sc.Command == "" {
+			return nil
+		}
+		w := newStderrWatch(sc, next)
+		t.watched = append(t.watched, sc.Name)
+		t.watches[sc.Name] = w
+		return []mcptool.Option{mcptool.WithStderr(w)}
+	}
+}
+
+// failure explains why the server name did not start, as the user gave
+// it, with a hint at --env (or the config's "env") when it ran and failed,
+// or said it lacks a variable.
+func (t *target) failure(name string, err error) *startFailure {
+	who := fmt.Sprintf("server %q", name)
+	switch t.kind {
+	case targetDemo:
+		who = "the demo server"
+	case targetConfig:
+		who = fmt.Sprintf("server %q of %s", name, t.source)
+	}
+	var missing []string
+	if w := t.watches[name]; w != nil {
+		missing = w.variables()
+	}
+	hint := t.envHint(name, missing, ranAndFailed(err))
+	if hint != "" {
+		t.hintMu.Lock()
+		t.hinted[name] = true
+		t.hintMu.Unlock()
+	}
+	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
+}
+
+// close closes the servers, then gives a hint for each stdio server that
+// said it lacks a variable its environment does not set, unless its
+// failure already did: what it wrote on stderr is all read by then.
+func (t *target) close(ts *toolset.Toolset) {
+	ts.Close()
+	for _, name := range t.watched {
+		t.hintMu.Lock()
+		hinted := t.hinted[name]
+		t.hintMu.Unlock()
+		if missing := t.watches[name].variables(); !hinted && len(missing) > 0 {
+			fmt.Fprintln(t.errw, untrusted.Line(t.envHint(name, missing, false)))
+		}
+	}
 }
 
 // notStarted fails a command whose output covers every configured server
@@ -248,9 +332,10 @@ func serverStderr(w io.Writer, verbose bool) io.Writer {
 // progress shows the servers starting: one line per server, rewritten in
 // place on a terminal, plain lines otherwise.
 type progress struct {
-	w     io.Writer
-	term  bool
-	color bool
+	w       io.Writer
+	term    bool
+	color   bool
+	explain func(name string, err error) *startFailure
 
 	mu      sync.Mutex
 	started map[string]time.Time
@@ -259,8 +344,8 @@ type progress struct {
 	quiet   map[string]bool // servers whose failure is reported otherwise
 }
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, term: isTerminal(w), color: useColor(w), started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
+func newProgress(w io.Writer, explain func(name string, err error) *startFailure) *progress {
+	return &progress{w: w, term: isTerminal(w), color: useColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
 }
 
 func (p *progress) update(st toolset.ServerStatus) {
@@ -284,11 +369,22 @@ func (p *progress) update(st toolset.ServerStatus) {
 			return
 		}
 		p.done[st.Name] = true
-		why := "failed"
-		if st.Err != nil {
-			why = untrusted.Line(st.Err.Error())
+		_, wasReady := p.took[st.Name]
+		if st.Err == nil || wasReady {
+			why := "failed"
+			if st.Err != nil {
+				why = untrusted.Line(st.Err.Error())
+			}
+			fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
+			return
 		}
-		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
+		f := p.explain(st.Name, st.Err)
+		f.who = st.Name + ":"
+		lines := f.lines()
+		fmt.Fprintf(p.w, "%s %s (%v)\n", p.paint(red, "✗"), lines[0], p.elapsed(st.Name))
+		for _, l := range lines[1:] {
+			fmt.Fprintln(p.w, l)
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ var modes = map[string]mode{
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},

@@ -77,6 +77,7 @@ type Conn struct {
 
 	exited     chan struct{} // the server process has been reaped
 	exitErr    error         // set before exited is closed
+	stopped    bool          // it exited after Close began; set before exited is closed
 	done       chan struct{} // exited, and its process group is gone
 	stderrDone chan struct{} // the stderr copier is done
 
@@ -254,6 +255,7 @@ func (c *Conn) reap() {
 		err = &exec.ExitError{ProcessState: c.cmd.ProcessState}
 	}
 	c.exitErr = err
+	c.stopped = c.isClosing()
 	close(c.exited)
 	stopGroup(c.pid, min(c.stopTimeout, maxGroupGrace))
 	// A process that left the group (setsid) may still hold stdout open;

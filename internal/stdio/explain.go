@@ -17,6 +17,9 @@ type ServerError struct {
 	// Exit says how the server process ended (see [Conn.ExitError]); nil
 	// while it runs.
 	Exit error
+	// Stopped reports that the process ended after the connection began to
+	// close, which stops it: Exit is then not why the connection failed.
+	Stopped bool
 	// NotReading reports that the server stopped reading its stdin.
 	NotReading bool
 	// Stdout are the last lines it wrote to stdout since its last message
@@ -64,6 +67,7 @@ func (c *Conn) Explain(err error) error {
 		return nil
 	}
 	e := &ServerError{Err: err, Exit: c.ExitError(), NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
+	e.Stopped = e.Exit != nil && c.stopped
 	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
 		return err
 	}
