@@ -31,4 +31,8 @@
 // The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],
 // [ResolveAlias]): every package that accepts a tool name reads it by the
 // same rule.
+//
+// Options: none; what a call needs beyond its name and arguments (a
+// deadline, a progress function) travels in its context, where a zero
+// context means none.
 package tool
