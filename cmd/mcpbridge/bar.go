@@ -21,6 +21,10 @@ const barInterval = time.Second
 // barWidth is the cells of a progress bar.
 const barWidth = 20
 
+// maxProgressMessage is the characters of a server's progress message
+// shown.
+const maxProgressMessage = 200
+
 // A progressBar shows what a server reports of a call still running
 // ([tool.WithProgress]): on a terminal, one line rewritten in place (a bar
 // when the total is known, and the server's message, cleaned), which stop
@@ -84,14 +88,14 @@ func (b *progressBar) stop() {
 }
 
 // progressText is a report as a line: "3/10 counted 3 of 10", "3" without
-// a total or a message.
+// a total or a message. The message is cleaned and cut.
 func progressText(p tool.Progress) string {
 	text := fmt.Sprint(p.Progress)
 	if p.Total > 0 {
 		text += "/" + fmt.Sprint(p.Total)
 	}
 	if msg := untrusted.Line(p.Message); msg != "" {
-		text += " " + msg
+		text += " " + cut(msg, maxProgressMessage)
 	}
 	return text
 }

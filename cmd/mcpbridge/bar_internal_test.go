@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -35,6 +36,7 @@ func TestProgressText(t *testing.T) {
 	}{
 		{tool.Progress{Progress: 3}, "3"},
 		{tool.Progress{Progress: 0.5, Total: 1, Message: "half"}, "0.5/1 half"},
+		{tool.Progress{Progress: 1, Message: strings.Repeat("a", 1000)}, "1 " + strings.Repeat("a", maxProgressMessage-1) + "…"},
 	} {
 		if got := progressText(tc.p); got != tc.want {
 			t.Errorf("progressText(%+v) = %q, want %q", tc.p, got, tc.want)
