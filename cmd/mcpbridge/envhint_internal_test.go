@@ -7,7 +7,7 @@ import (
 
 func TestMissingVariables(t *testing.T) {
 	for line, want := range map[string][]string{
-		"API_KEY is not set":                                          {"API_KEY"},
+		"API_KEY is not set": {"API_KEY"},
 		"Error: BRAVE_API_KEY environment variable is required":       {"BRAVE_API_KEY"},
 		"Missing environment variable TOKEN":                          {"TOKEN"},
 		"ERROR: missing env vars GITHUB_TOKEN, GITHUB_HOST":           {"GITHUB_TOKEN", "GITHUB_HOST"},
