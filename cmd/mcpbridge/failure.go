@@ -75,10 +75,12 @@ func startCause(err error) string {
 }
 
 // ranAndFailed reports whether err says that a stdio server started and
-// ended by itself.
+// ended by itself, which is then why it failed: not when it stopped
+// reading or wrote what is not JSON-RPC, which made the connection close
+// and stop it.
 func ranAndFailed(err error) bool {
 	var se *stdio.ServerError
-	return errors.As(err, &se) && se.Exit != nil && !se.Stopped
+	return errors.As(err, &se) && se.Exit != nil && !se.Stopped && !se.NotReading && len(se.Stdout) == 0
 }
 
 // exited says how a server process ended.
@@ -90,5 +92,5 @@ func exited(exit error) string {
 	case ee.Exited():
 		return fmt.Sprintf("it exited with status %d", ee.ExitCode())
 	}
-	return "it was ended by " + ee.String()
+	return "it ended on a signal (" + ee.String() + ")"
 }

@@ -68,7 +68,7 @@ func addTarget(fs *flag.FlagSet) *target {
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
 	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
 	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
-	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable): it gets no variable of your shell but HOME, PATH and a few more")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
 	fs.StringVar(&t.name, "name", "", "the server's `NAME` in messages and tool aliases, for a command after -- or --url (default: what the command runs, or the URL's host)")

@@ -77,7 +77,7 @@ type Conn struct {
 
 	exited     chan struct{} // the server process has been reaped
 	exitErr    error         // set before exited is closed
-	stopped    bool          // it exited after Close began; set before exited is closed
+	signalled  atomic.Bool   // Close sent it SIGTERM, as it would not stop
 	done       chan struct{} // exited, and its process group is gone
 	stderrDone chan struct{} // the stderr copier is done
 
@@ -221,6 +221,7 @@ func (c *Conn) stop() error {
 	// A server known not to read its stdin will not see it close either.
 	if c.deaf.Load() || !waitFor(c.done, c.stopTimeout) {
 		c.logger.Debug("MCP server did not exit after its stdin closed; sending SIGTERM", "command", c.name, "pid", c.pid)
+		c.signalled.Store(true)
 		c.terminate()
 		if !waitFor(c.done, c.stopTimeout) {
 			c.logger.Warn("MCP server did not exit after SIGTERM; sending SIGKILL", "command", c.name, "pid", c.pid)
@@ -255,7 +256,6 @@ func (c *Conn) reap() {
 		err = &exec.ExitError{ProcessState: c.cmd.ProcessState}
 	}
 	c.exitErr = err
-	c.stopped = c.isClosing()
 	close(c.exited)
 	stopGroup(c.pid, min(c.stopTimeout, maxGroupGrace))
 	// A process that left the group (setsid) may still hold stdout open;

@@ -260,7 +260,7 @@ func TestStderrExplainsAnExit(t *testing.T) {
 	_, err := conn.Read(t.Context())
 	err = conn.Explain(err)
 	var se *ServerError
-	if !errors.As(err, &se) || se.Exit == nil || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
+	if !errors.As(err, &se) || se.Exit == nil || se.Stopped || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
 		t.Fatalf("Explain = %#v", err)
 	}
 	if want := `(server process: exit status 1; its last words on stderr: "starting", "fatal: API_KEY is not set")`; !strings.HasSuffix(err.Error(), want) {
@@ -268,6 +268,20 @@ func TestStderrExplainsAnExit(t *testing.T) {
 	}
 	if !errors.Is(err, io.EOF) {
 		t.Errorf("Explain(%v) does not wrap the failure", err)
+	}
+}
+
+// A server that Close had to signal is said to be stopped: its exit is
+// not why the connection failed.
+func TestExplainAStoppedServer(t *testing.T) {
+	c := child(t, "stubborn")
+	c.StopTimeout = 50 * time.Millisecond
+	conn := start(t, c)
+	readNotification(t, conn, "ready")
+	conn.Close()
+	var se *ServerError
+	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped {
+		t.Fatalf("Explain = %#v, want a stopped exit", err)
 	}
 }
 

@@ -17,8 +17,8 @@ type ServerError struct {
 	// Exit says how the server process ended (see [Conn.ExitError]); nil
 	// while it runs.
 	Exit error
-	// Stopped reports that the process ended after the connection began to
-	// close, which stops it: Exit is then not why the connection failed.
+	// Stopped reports that the connection's Close signalled the process to
+	// stop it: Exit is then not why the connection failed.
 	Stopped bool
 	// NotReading reports that the server stopped reading its stdin.
 	NotReading bool
@@ -67,7 +67,7 @@ func (c *Conn) Explain(err error) error {
 		return nil
 	}
 	e := &ServerError{Err: err, Exit: c.ExitError(), NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
-	e.Stopped = e.Exit != nil && c.stopped
+	e.Stopped = e.Exit != nil && c.signalled.Load()
 	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
 		return err
 	}
