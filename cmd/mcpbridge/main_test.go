@@ -30,7 +30,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
-// bin is the mcpbridge binary, built once for every test.
+// bin is the mcpbridge binary, built once for every test, and
+// mcpbridge-chat next to it, which runs chat for it.
 var bin string
 
 func TestMain(m *testing.M) {
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "mcpbridge")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../mcpbridge-chat")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building mcpbridge:", err)
@@ -98,9 +99,15 @@ type result struct {
 // environment, feeding stdin.
 func mcpbridge(t *testing.T, dir, stdin string, env []string, args ...string) result {
 	t.Helper()
+	return runBinary(t, bin, dir, stdin, env, args...)
+}
+
+// runBinary runs the mcpbridge binary at path as mcpbridge does bin.
+func runBinary(t *testing.T, path, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
 	// Answers to "run ./mcp.json?" land in the test's own directory.
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MCPBRIDGE_CONFIG_DIR="+t.TempDir())
@@ -486,7 +493,8 @@ func TestChat(t *testing.T) {
 	}
 }
 
-// Ctrl-C while chatting: mcpbridge exits and its server is gone.
+// Ctrl-C while chatting: mcpbridge passes it to mcpbridge-chat, both exit
+// with status 130, and the server is gone.
 func TestInterruptStopsServers(t *testing.T) {
 	cmd := exec.Command(bin, "chat", "--model", "m")
 	cmd.Dir = t.TempDir()
@@ -497,25 +505,52 @@ func TestInterruptStopsServers(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the demo server is ready: then it is a child of mcpbridge.
+	// Wait until the demo server is ready: then it is a child of
+	// mcpbridge-chat, mcpbridge's child.
 	line, err := bufio.NewReader(stderr).ReadString('\n')
 	if err != nil || !strings.Contains(line, "ready") {
 		t.Fatalf("waiting for the server: %q, %v", line, err)
 	}
-	kids := proctest.Children(cmd.Process.Pid)
+	chat := proctest.Children(cmd.Process.Pid)
+	if len(chat) != 1 {
+		t.Fatalf("%d child processes, want mcpbridge-chat", len(chat))
+	}
+	kids := proctest.Children(chat[0])
 	if len(kids) != 1 {
-		t.Fatalf("%d child processes, want the demo server", len(kids))
+		t.Fatalf("mcpbridge-chat has %d child processes, want the demo server", len(kids))
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 130 {
+			t.Errorf("exit status %d (%v), want 130", code, err)
+		}
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("mcpbridge did not exit on Ctrl-C")
 	}
-	if proctest.Alive(kids[0]) {
-		t.Fatalf("the server (pid %d) outlived mcpbridge", kids[0])
+	for _, pid := range []int{chat[0], kids[0]} {
+		if proctest.Alive(pid) {
+			t.Fatalf("process %d (mcpbridge-chat, the server) outlived mcpbridge", pid)
+		}
 	}
+}
+
+// Without mcpbridge-chat next to it or on PATH, chat says in one line how
+// to get it: status 2.
+func TestChatProgramMissing(t *testing.T) {
+	alone := filepath.Join(t.TempDir(), "mcpbridge")
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, alone, t.TempDir(), "", []string{"PATH=" + t.TempDir()}, "chat", "-p", "hi")
+	expect(t, r, 2, "mcpbridge chat: mcpbridge-chat, the program that runs chat, is neither next to mcpbridge nor on PATH: ",
+		"go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge-chat@latest", "go run ./cmd/mcpbridge-chat")
+	oneLine(t, r)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,37 +14,37 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-var toolsCmd = &command{
-	name:    "tools",
-	noArgs:  true,
-	usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [target]",
-	summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
-	examples: `  mcpbridge tools
+var toolsCmd = &Command{
+	Name:    "tools",
+	NoArgs:  true,
+	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [target]",
+	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
+	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
-		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
+		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			ts, _, err := t.start(ctx, serverCmd, s)
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {
-				if err := printWire(s.out, t.vendor, defs); err != nil {
+				if err := printWire(s.Out, t.Vendor, defs); err != nil {
 					return err
 				}
 				return notStarted(ts)
 			}
-			printTools(s.out, defs, *long, useColor(s.out))
+			printTools(s.Out, defs, *long, UseColor(s.Out))
 			for _, d := range ts.Quarantined() {
-				fmt.Fprintf(s.err, "left out: %s\n", untrusted.Line(d.String()))
+				fmt.Fprintf(s.Err, "left out: %s\n", untrusted.Line(d.String()))
 			}
 			return notStarted(ts)
 		}
@@ -62,7 +62,7 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(d.Name)))
+		fmt.Fprintf(w, "%s\n", Paint(color, Cyan, untrusted.Line(d.Name)))
 		desc := strings.TrimSpace(untrusted.Text(d.Description))
 		if !long {
 			if line, rest, cut := strings.Cut(desc, "\n"); cut && strings.TrimSpace(rest) != "" {
@@ -76,10 +76,10 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 			fmt.Fprintf(w, "  parameters: %s\n", params)
 		}
 		if hints := hints(d.Annotations); hints != "" {
-			fmt.Fprintf(w, "  %s\n", paint(color, dim, hints))
+			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, hints))
 		}
 		if d.Strict {
-			fmt.Fprintf(w, "  %s\n", paint(color, dim, "strict: the model's arguments always match the schema"))
+			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "strict: the model's arguments always match the schema"))
 		}
 	}
 }

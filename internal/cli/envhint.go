@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -107,7 +107,7 @@ func (w *stderrWatch) variables() []string {
 // envHint says how to give a server a variable, naming the variables it
 // said it lacks, or "" when it said none and need not be told; server is
 // how the hint names it.
-func (t *target) envHint(server string, missing []string, always bool) string {
+func (t *Target) envHint(server string, missing []string, always bool) string {
 	if len(missing) == 0 && !always || t.kind == targetDemo || t.kind == targetURL {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-var callCmd = &command{
-	name:    "call",
-	usage:   "call TOOL [ARGS_JSON | -] [--json | --raw] [--out DIR] [target]",
-	summary: "Call a tool, its arguments checked first, and print what the model would read.",
-	examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'
+var callCmd = &Command{
+	Name:    "call",
+	Usage:   "call TOOL [ARGS_JSON | -] [--json | --raw] [--out DIR] [target]",
+	Summary: "Call a tool, its arguments checked first, and print what the model would read.",
+	Examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'
   echo '{"message":"hi"}' | mcpbridge call echo - -- npx -y @modelcontextprotocol/server-everything
   mcpbridge call color_swatch '{"color":"teal"}' --out /tmp
   mcpbridge call note_stats --json
@@ -38,39 +38,39 @@ With --json, the result as mcpbridge converted it, one object:
    "isError": false}
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
-		t.addVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
+		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) == 0 || len(pos) > 2 {
-				return usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
+				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
 			}
 			if *raw && *asJSON {
-				return usagef("give --json (the converted result) or --raw (the server's), not both")
+				return Usagef("give --json (the converted result) or --raw (the server's), not both")
 			}
 			args := json.RawMessage("{}")
 			if len(pos) == 2 {
 				text := pos[1]
 				if text == "-" {
-					data, err := io.ReadAll(s.in)
+					data, err := io.ReadAll(s.In)
 					if err != nil {
 						return err
 					}
 					text = string(data)
 				}
 				if !json.Valid([]byte(text)) {
-					return usagef("the arguments are not valid JSON")
+					return Usagef("the arguments are not valid JSON")
 				}
 				args = json.RawMessage(text)
 			}
-			ts, _, err := t.start(ctx, serverCmd, s)
+			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			snap := ts.Snapshot(ctx)
 			name, err := findTool(snap, pos[0])
 			if err != nil {
@@ -79,7 +79,7 @@ With --json, the result as mcpbridge converted it, one object:
 				}
 				return err
 			}
-			bar := newProgressBar(s.err)
+			bar := newProgressBar(s.Err)
 			ctx = tool.WithProgress(ctx, bar.report)
 			if *raw {
 				return callRaw(ctx, ts, snap, name, args, s, bar)
@@ -94,16 +94,16 @@ With --json, the result as mcpbridge converted it, one object:
 			case errors.As(err, &refused):
 				return &exitError{code: exitUsage, err: fmt.Errorf("tool %q did not run: refused before sending: %s", name, refused.Message)}
 			case *asJSON && errors.As(err, &failed):
-				if werr := writeJSON(s.out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
+				if werr := writeJSON(s.Out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
 					return werr
 				}
 				return err
 			case err != nil:
 				return err
 			case *asJSON:
-				return writeJSON(s.out, converted(res))
+				return writeJSON(s.Out, converted(res))
 			}
-			return printResult(s.out, res, name, *out)
+			return printResult(s.Out, res, name, *out)
 		}
 	},
 }
@@ -126,11 +126,11 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 		return matches[0], nil
 	case 0:
 		if near := tool.Suggest(name, all); near != "" {
-			return "", usagef("no tool %q; did you mean %q?", name, near)
+			return "", Usagef("no tool %q; did you mean %q?", name, near)
 		}
-		return "", usagef("no tool %q; run mcpbridge tools to see them", name)
+		return "", Usagef("no tool %q; run mcpbridge tools to see them", name)
 	}
-	return "", usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))
+	return "", Usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))
 }
 
 // leftOut finds, among diags, why the tool a user named by its own name is
@@ -180,7 +180,7 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 	for _, p := range res.Parts {
 		switch p := p.(type) {
 		case tool.TextPart:
-			fmt.Fprintln(w, content(w, p.Text))
+			fmt.Fprintln(w, Content(w, p.Text))
 		case tool.ImagePart:
 			n++
 			path, err := saveImage(dir, name, n, p)
@@ -219,7 +219,7 @@ func safeFile(s string) string {
 }
 
 // callRaw calls the tool on its server directly and prints the MCP result.
-func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *streams, bar *progressBar) error {
+func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *Streams, bar *progressBar) error {
 	server, own, _ := snap.Lookup(name)
 	p, ok := ts.Provider(server)
 	if !ok {
@@ -228,7 +228,7 @@ func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, n
 	res, err := p.CallToolResult(ctx, own, args)
 	bar.stop()
 	if res != nil {
-		if err := writeJSON(s.out, res); err != nil {
+		if err := writeJSON(s.Out, res); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-var lintCmd = &command{
-	name:    "lint",
-	noArgs:  true,
-	usage:   "lint [--vendor openai|anthropic|gemini] [--json] [target]",
-	summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
-	examples: `  mcpbridge lint --config mcp.json
+var lintCmd = &Command{
+	Name:    "lint",
+	NoArgs:  true,
+	Usage:   "lint [--vendor openai|anthropic|gemini] [--json] [target]",
+	Summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
+	Examples: `  mcpbridge lint --config mcp.json
   mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything
   mcpbridge lint --json | jq '.problems[] | select(.verdict == "refused")'
 
@@ -34,25 +34,25 @@ With --json, one object (the problems are [] when there are none):
                  "pointer": "/properties/x" (into that schema; omitted for the root),
                  "message": "...",
                  "sentAs": "..." (for a rename: the name the vendor is sent)}]}`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
-		t.addVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
+		t.AddVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
 		asJSON := fs.Bool("json", false, "print the report as one JSON object (shape below)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
-			if t.vendor != "" {
-				vendors = []schema.Vendor{t.vendor}
+			if t.Vendor != "" {
+				vendors = []schema.Vendor{t.Vendor}
 			}
-			ts, cfg, err := t.start(ctx, serverCmd, s)
+			ts, cfg, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			rep := lint(ts, cfg, vendors)
 			if *asJSON {
-				err = writeJSON(s.out, rep)
+				err = writeJSON(s.Out, rep)
 			} else {
-				rep.print(s.out, useColor(s.out))
+				rep.print(s.Out, UseColor(s.Out))
 			}
 			if err != nil {
 				return err
@@ -157,7 +157,7 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 // print writes the report for a person: a line per problem, then what it
 // comes to, tools and problems counted apart.
 func (rep *lintReport) print(w io.Writer, color bool) {
-	paints := map[string]string{"refused": red, "changed": dim, "renamed": dim}
+	paints := map[string]string{"refused": Red, "changed": Dim, "renamed": Dim}
 	for _, p := range rep.Problems {
 		where := fmt.Sprintf("%s: server %q tool %q", p.Vendor, p.Server, p.Tool)
 		switch {
@@ -166,7 +166,7 @@ func (rep *lintReport) print(w io.Writer, color bool) {
 		case p.Pointer != "":
 			where += " at " + untrusted.Line(p.Pointer)
 		}
-		line := fmt.Sprintf("%s %s: %s", paint(color, paints[p.Verdict], p.Verdict), where, untrusted.Line(p.Message))
+		line := fmt.Sprintf("%s %s: %s", Paint(color, paints[p.Verdict], p.Verdict), where, untrusted.Line(p.Message))
 		if p.SentAs != "" {
 			line += fmt.Sprintf("; sent as %q", p.SentAs)
 		}

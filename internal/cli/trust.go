@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -41,7 +41,7 @@ func trustFile() (string, error) {
 // trustLocal decides whether the config found at path, read as cfg from
 // data, may run: it was trusted before, or the user says so now. The error
 // says what the file would run and how to use it.
-func trustLocal(path string, data []byte, cfg *toolset.Config, s *streams) error {
+func trustLocal(path string, data []byte, cfg *toolset.Config, s *Streams) error {
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
 	file, err := trustFile()
@@ -52,17 +52,17 @@ func trustLocal(path string, data []byte, cfg *toolset.Config, s *streams) error
 		return nil
 	}
 	runs := describeServers(cfg)
-	if !isTerminal(s.in) || !isTerminal(s.err) {
-		return usagef("./%s was found but not used: it is not known to be yours, and it would run %s. Pass --config %s to use it, or run mcpbridge on a terminal to be asked once", path, runs, path)
+	if !IsTerminal(s.In) || !IsTerminal(s.Err) {
+		return Usagef("./%s was found but not used: it is not known to be yours, and it would run %s. Pass --config %s to use it, or run mcpbridge on a terminal to be asked once", path, runs, path)
 	}
-	fmt.Fprintf(s.err, "./%s would run %s.\nRun the servers of this file? The answer is kept for this content of the file. [y/N] ", path, runs)
-	answer, _ := bufio.NewReader(s.in).ReadString('\n')
+	fmt.Fprintf(s.Err, "./%s would run %s.\nRun the servers of this file? The answer is kept for this content of the file. [y/N] ", path, runs)
+	answer, _ := bufio.NewReader(s.In).ReadString('\n')
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-		return usagef("./%s not used (pass --config %s to use it)", path, path)
+		return Usagef("./%s not used (pass --config %s to use it)", path, path)
 	}
 	abs, _ := filepath.Abs(path)
 	if err := remember(file, hash, abs); err != nil {
-		fmt.Fprintf(s.err, "mcpbridge: could not remember the answer: %v\n", err)
+		fmt.Fprintf(s.Err, "mcpbridge: could not remember the answer: %v\n", err)
 	}
 	return nil
 }

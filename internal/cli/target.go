@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -26,8 +26,10 @@ import (
 // defaultConfig is the file used when no target is given.
 const defaultConfig = "mcp.json"
 
-// target says where the servers come from.
-type target struct {
+// A Target says where a command's servers come from: the flags
+// [AddTarget] registers, and the server command after "--". Vendor is whose
+// rules the servers' tools follow.
+type Target struct {
 	url       string
 	transport string
 	headers   headers
@@ -35,7 +37,7 @@ type target struct {
 	config    string
 	server    string
 	name      string
-	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
+	Vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 
 	kind   targetKind // what resolve found
@@ -60,11 +62,11 @@ const (
 	targetConfig                    // --config, or ./mcp.json
 )
 
-// addTarget registers the flags that say where the servers come from.
+// AddTarget registers the flags that say where the servers come from.
 // Every flag's usage names its value in backquotes: the help prints that
 // name instead of flag's "value".
-func addTarget(fs *flag.FlagSet) *target {
-	t := &target{headers: headers{}, env: headers{}}
+func AddTarget(fs *flag.FlagSet) *Target {
+	t := &Target{headers: headers{}, env: headers{}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
 	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
 	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
@@ -76,12 +78,12 @@ func addTarget(fs *flag.FlagSet) *target {
 	return t
 }
 
-// addVendor registers --vendor, for the commands whose output depends on
+// AddVendor registers --vendor, for the commands whose output depends on
 // the vendor's rules, with def as its default: "" when the command's own
 // default (said in usage) applies unless the flag is given.
-func (t *target) addVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
-	t.vendor = def
-	fs.Var((*vendorFlag)(&t.vendor), "vendor", usage)
+func (t *Target) AddVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
+	t.Vendor = def
+	fs.Var((*vendorFlag)(&t.Vendor), "vendor", usage)
 }
 
 // envFlag is a repeatable NAME=value flag.
@@ -112,7 +114,7 @@ func redactValue(v string) string {
 }
 
 // resolve turns the target flags and the command after "--" into a config.
-func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error) {
+func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -120,13 +122,13 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		}
 	}
 	if given > 1 {
-		return nil, usagef("give one target: a command after --, --url, or --config")
+		return nil, Usagef("give one target: a command after --, --url, or --config")
 	}
 	if t.server != "" && t.config == "" && given > 0 {
-		return nil, usagef("--server picks a server of --config")
+		return nil, Usagef("--server picks a server of --config")
 	}
 	if len(t.headers) > 0 && t.url == "" {
-		return nil, usagef("--header goes with --url")
+		return nil, Usagef("--header goes with --url")
 	}
 	switch {
 	case len(serverCmd) > 0:
@@ -139,7 +141,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		u, err := url.Parse(t.url)
 		if err != nil || u.Host == "" {
 			// Not echoed: a URL may carry a key.
-			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
+			return nil, Usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		t.kind = targetURL
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
@@ -155,7 +157,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	}
 	if path == "" {
 		if t.server != "" {
-			return nil, usagef("--server needs --config (or ./%s)", defaultConfig)
+			return nil, Usagef("--server needs --config (or ./%s)", defaultConfig)
 		}
 		self, err := os.Executable()
 		if err != nil {
@@ -173,7 +175,7 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		}}}, nil
 	}
 	if t.name != "" {
-		return nil, usagef("--name names a server after -- or at --url; %s names its own", path)
+		return nil, Usagef("--name names a server after -- or at --url; %s names its own", path)
 	}
 	t.kind, t.source = targetConfig, path
 	cfg, err := toolset.Load(path)
@@ -201,37 +203,39 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			}
 		}
 		if len(picked) == 0 {
-			return nil, usagef("no server %q in %s (it has %s)", t.server, path, strings.Join(names, ", "))
+			return nil, Usagef("no server %q in %s (it has %s)", t.server, path, strings.Join(names, ", "))
 		}
 		cfg.Servers = picked
 	}
 	return cfg, nil
 }
 
-// start resolves the target and starts its servers, showing a line per
-// server as it becomes ready or fails.
-func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*toolset.Toolset, *toolset.Config, error) {
+// Start resolves the target and starts its servers, showing a line per
+// server on s.Err as it becomes ready or fails. A server that did not
+// start is said as a person reads it, with its cause and its last words on
+// stderr. Close the toolset with [Target.Close].
+func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*toolset.Toolset, *toolset.Config, error) {
 	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
 	}
 	logger := slog.New(slog.DiscardHandler)
 	if t.verbose {
-		logger = slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	p := newProgress(s.err, t.failure)
+	p := newProgress(s.Err, t.failure)
 	for _, sc := range cfg.Servers {
 		if sc.Required {
 			// Start's error says why a required server failed.
 			p.quiet[sc.Name] = true
 		}
 	}
-	t.errw, t.watches, t.hinted = s.err, map[string]*stderrWatch{}, map[string]bool{}
+	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
 	ts, err := toolset.Start(ctx, cfg,
-		toolset.WithVendor(t.vendor),
+		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
-		toolset.WithServerOptions(t.watch(serverStderr(s.err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))))
 	if err != nil {
 		var (
 			invalid *toolset.InvalidConfigError
@@ -251,7 +255,7 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.
-func (t *target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Option {
+func (t *Target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Option {
 	return func(sc toolset.ServerConfig) []mcptool.Option {
 		if sc.Command == "" {
 			return nil
@@ -266,7 +270,7 @@ func (t *target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Opti
 // failure explains why the server name did not start, as the user gave
 // it, with a hint at --env (or the config's "env") when it ran and failed,
 // or said it lacks a variable.
-func (t *target) failure(name string, err error) *startFailure {
+func (t *Target) failure(name string, err error) *startFailure {
 	who := fmt.Sprintf("server %q", name)
 	switch t.kind {
 	case targetDemo:
@@ -287,10 +291,10 @@ func (t *target) failure(name string, err error) *startFailure {
 	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
 }
 
-// close closes the servers, then gives a hint for each stdio server that
+// Close closes the servers, then gives a hint for each stdio server that
 // said it lacks a variable its environment does not set, unless its
 // failure already did: what it wrote on stderr is all read by then.
-func (t *target) close(ts *toolset.Toolset) {
+func (t *Target) Close(ts *toolset.Toolset) {
 	ts.Close()
 	for _, name := range t.watched {
 		t.hintMu.Lock()
@@ -345,7 +349,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, explain func(name string, err error) *startFailure) *progress {
-	return &progress{w: w, term: isTerminal(w), color: useColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
+	return &progress{w: w, term: IsTerminal(w), color: UseColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
 }
 
 func (p *progress) update(st toolset.ServerStatus) {
@@ -356,7 +360,7 @@ func (p *progress) update(st toolset.ServerStatus) {
 		if _, ok := p.started[st.Name]; !ok {
 			p.started[st.Name] = time.Now()
 			if p.term {
-				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(dim, "·"), untrusted.Line(st.Name))
+				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(Dim, "·"), untrusted.Line(st.Name))
 			}
 		}
 	case mcptool.StateReady:
@@ -375,13 +379,13 @@ func (p *progress) update(st toolset.ServerStatus) {
 			if st.Err != nil {
 				why = untrusted.Line(st.Err.Error())
 			}
-			fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
+			fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(Red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
 			return
 		}
 		f := p.explain(st.Name, st.Err)
 		f.who = st.Name + ":"
 		lines := f.lines()
-		fmt.Fprintf(p.w, "%s %s (%v)\n", p.paint(red, "✗"), lines[0], p.elapsed(st.Name))
+		fmt.Fprintf(p.w, "%s %s (%v)\n", p.paint(Red, "✗"), lines[0], p.elapsed(st.Name))
 		for _, l := range lines[1:] {
 			fmt.Fprintln(p.w, l)
 		}
@@ -395,7 +399,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	for _, st := range all {
 		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
-			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
+			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(Green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
 		}
 	}
 }
@@ -407,4 +411,4 @@ func (p *progress) elapsed(name string) time.Duration {
 	return 0
 }
 
-func (p *progress) paint(c, s string) string { return paint(p.color, c, s) }
+func (p *progress) paint(c, s string) string { return Paint(p.color, c, s) }

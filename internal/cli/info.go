@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-var infoCmd = &command{
-	name:    "info",
-	noArgs:  true,
-	usage:   "info [--json] [target]",
-	summary: "Show each server's info, protocol version, capabilities, extensions, skills and instructions.",
-	examples: `  mcpbridge info
+var infoCmd = &Command{
+	Name:    "info",
+	NoArgs:  true,
+	Usage:   "info [--json] [target]",
+	Summary: "Show each server's info, protocol version, capabilities, extensions, skills and instructions.",
+	Examples: `  mcpbridge info
   mcpbridge info --url http://localhost:3001/mcp --header "Authorization: Bearer $TOKEN"
 
 The protocol version is the one mcpbridge and the server agreed on: the
@@ -42,23 +42,23 @@ With --json, an array with an object per server, in the config's order:
     "skillsError": "...",      why the declared skills could not be listed
     "instructions": "..."}]
   Empty fields are left out.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
 		asJSON := fs.Bool("json", false, "print an array with an object per server (shape below)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
-			ts, _, err := t.start(ctx, serverCmd, s)
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			var infos []serverInfo
 			for _, st := range ts.Status() {
 				infos = append(infos, describe(ctx, ts, st))
 			}
 			if *asJSON {
-				err = writeJSON(s.out, infos)
+				err = writeJSON(s.Out, infos)
 			} else {
-				printInfo(s.out, infos, useColor(s.out))
+				printInfo(s.Out, infos, UseColor(s.Out))
 			}
 			if err != nil {
 				return err
@@ -141,7 +141,7 @@ func printInfo(w io.Writer, infos []serverInfo, color bool) {
 			fmt.Fprintln(w)
 		}
 		first = false
-		fmt.Fprintf(w, "%s\n", paint(color, cyan, untrusted.Line(info.Name)))
+		fmt.Fprintf(w, "%s\n", Paint(color, Cyan, untrusted.Line(info.Name)))
 		fmt.Fprintf(w, "  server:       %s %s", untrusted.Line(info.Server.Name), untrusted.Line(info.Server.Version))
 		if title := untrusted.Line(info.Server.Title); title != "" {
 			fmt.Fprintf(w, " (%s)", title)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -22,7 +22,9 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// Usagef returns a mistake in the command line, said as fmt.Sprintf says
+// format with args: exit status 2, and a pointer to the command's --help.
+func Usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // errReported marks an error whose message was already printed.
 var errReported = errors.New("reported")
@@ -96,7 +98,7 @@ func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error)
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, serverCmd = args[:i], args[i+1:]
 		if len(serverCmd) == 0 {
-			return nil, nil, usagef(`nothing after "--": give the server's command`)
+			return nil, nil, Usagef(`nothing after "--": give the server's command`)
 		}
 	}
 	for {
@@ -163,8 +165,8 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w any) bool {
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	// A character device is not enough: /dev/null is one.
 	return ok && term.IsTerminal(int(f.Fd()))

@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/cli"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
@@ -26,11 +27,13 @@ import (
 
 const chatSystem = "You are a helpful assistant with tools from MCP servers. Use them when they help; say what you did."
 
-var chatCmd = &command{
-	name:    "chat",
-	usage:   "chat [-p PROMPT] [--model NAME] [target]",
-	summary: "Talk to the servers through a model; its tool calls are shown in its order, each result with its call.",
-	examples: `  OPENAI_API_KEY=sk-... mcpbridge chat
+// Command is mcpbridge's chat command: a model on the servers' tools, one
+// turn with -p, else a turn per line of stdin. Run it with [cli.Program].
+var Command = &cli.Command{
+	Name:    "chat",
+	Usage:   "chat [-p PROMPT] [--model NAME] [target]",
+	Summary: cli.ChatSummary,
+	Examples: `  OPENAI_API_KEY=sk-... mcpbridge chat
   OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge chat --model qwen3:8b -p "List my notes"
   ANTHROPIC_API_KEY=... mcpbridge chat --config mcp.json
 
@@ -39,14 +42,14 @@ is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI, or Gemini at
 https://generativelanguage.googleapis.com/v1beta/openai/), else Anthropic when
 ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
 unless --vendor says otherwise.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
-		t.addVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
+	Setup: func(fs *flag.FlagSet) cli.RunFunc {
+		t := cli.AddTarget(fs)
+		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
 			if len(pos) > 0 {
-				return usagef("chat takes no arguments; give a prompt with -p")
+				return cli.Usagef("chat takes no arguments; give a prompt with -p")
 			}
 			model, err := chooseModel(*modelName)
 			if err != nil {
@@ -54,14 +57,14 @@ unless --vendor says otherwise.`,
 			}
 			// Names and schemas follow the model's vendor unless --vendor
 			// says otherwise.
-			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.vendor == "" {
-				t.vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
+			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
+				t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
-			ts, cfg, err := t.start(ctx, serverCmd, s)
+			ts, cfg, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			names, err := serverLabels(cfg)
 			if err != nil {
 				return err
@@ -73,7 +76,7 @@ unless --vendor says otherwise.`,
 			}
 			// One agent for the whole chat: each turn's run takes the
 			// toolset's catalog as it stands then.
-			calls := &callLog{w: s.err, color: useColor(s.err)}
+			calls := &callLog{w: s.Err, color: cli.UseColor(s.Err)}
 			a, err := agent.New(agent.Config{
 				Model:              &shownModel{Model: model, s: s, calls: calls},
 				System:             chatSystem,
@@ -94,17 +97,17 @@ unless --vendor says otherwise.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(s.out, content(s.out, res.Text))
+				fmt.Fprintln(s.Out, cli.Content(s.Out, res.Text))
 				return nil
 			}
 			if *prompt != "" {
 				return turn(*prompt)
 			}
-			term := isTerminal(s.out)
-			lines := readLines(s.in)
+			term := cli.IsTerminal(s.Out)
+			lines := readLines(s.In)
 			for {
 				if term {
-					fmt.Fprint(s.out, "> ")
+					fmt.Fprint(s.Out, "> ")
 				}
 				var text string
 				select {
@@ -166,7 +169,7 @@ func chooseModel(name string) (llm.Model, error) {
 		}
 		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
 	}
-	return nil, usagef("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1), or ANTHROPIC_API_KEY")
+	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1), or ANTHROPIC_API_KEY")
 }
 
 // openAIVendor is whose rules tools follow for an OpenAI-compatible server
@@ -198,7 +201,7 @@ func serverLabels(cfg *toolset.Config) (map[string]string, error) {
 
 // skillSets lists the skills of every running server that publishes some.
 // A server whose listing fails is named on stderr and its skills left out.
-func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *streams) []agent.SkillSet {
+func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams) []agent.SkillSet {
 	var sets []agent.SkillSet
 	for _, sc := range cfg.Servers {
 		p, ok := ts.Provider(sc.Name)
@@ -208,7 +211,7 @@ func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, la
 		c := skills.New(p)
 		list, err := c.List(ctx)
 		if err != nil {
-			fmt.Fprintf(s.err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))
+			fmt.Fprintf(s.Err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))
 			continue
 		}
 		if len(list) > 0 {
@@ -222,12 +225,12 @@ func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, la
 // it thinks, then the tool calls it asks for.
 type shownModel struct {
 	llm.Model
-	s     *streams
+	s     *cli.Streams
 	calls *callLog
 }
 
 func (m *shownModel) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
-	sp := spin(m.s.err, "thinking…")
+	sp := spin(m.s.Err, "thinking…")
 	resp, err := m.Model.Generate(ctx, req)
 	sp.stop()
 	if err == nil && resp != nil {
@@ -266,7 +269,7 @@ func (l *callLog) asked(calls []llm.ToolCall) {
 			label = fmt.Sprintf("[%d] %s", i+1, label)
 		}
 		l.open = append(l.open, shownCall{call: c, label: label})
-		fmt.Fprintf(l.w, "%s %s %s\n", paint(l.color, cyan, "→"), label, compact(c.Arguments))
+		fmt.Fprintf(l.w, "%s %s %s\n", cli.Paint(l.color, cli.Cyan, "→"), label, compact(c.Arguments))
 	}
 }
 
@@ -278,11 +281,11 @@ func (l *callLog) started(call llm.ToolCall) func(tool.Result, error) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if err != nil {
-			fmt.Fprintf(l.w, "%s %s: %s\n", paint(l.color, red, "←"), label, untrusted.Line(err.Error()))
+			fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Red, "←"), label, untrusted.Line(err.Error()))
 			return
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")
-		fmt.Fprintf(l.w, "%s %s: %s\n", paint(l.color, dim, "←"), label, untrusted.Line(line))
+		fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Dim, "←"), label, untrusted.Line(line))
 	}
 }
 
@@ -300,7 +303,7 @@ func (l *callLog) claim(call llm.ToolCall) string {
 		}
 	}
 	label := untrusted.Line(call.Name)
-	fmt.Fprintf(l.w, "%s %s %s\n", paint(l.color, cyan, "→"), label, compact(call.Arguments))
+	fmt.Fprintf(l.w, "%s %s %s\n", cli.Paint(l.color, cli.Cyan, "→"), label, compact(call.Arguments))
 	return label
 }
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ type progressBar struct {
 }
 
 func newProgressBar(w io.Writer) *progressBar {
-	b := &progressBar{w: w, term: isTerminal(w), width: 80}
+	b := &progressBar{w: w, term: IsTerminal(w), width: 80}
 	if f, ok := w.(*os.File); ok && b.term {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
 			b.width = cols

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,27 +13,27 @@ import (
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-var readCmd = &command{
-	name:    "read",
-	usage:   "read URI [--server NAME] [target]",
-	summary: "Read a resource and print it (binary contents are saved to a file).",
-	examples: `  mcpbridge read notes://all                                  # the bundled demo server's notes
+var readCmd = &Command{
+	Name:    "read",
+	Usage:   "read URI [--server NAME] [target]",
+	Summary: "Read a resource and print it (binary contents are saved to a file).",
+	Examples: `  mcpbridge read notes://all                                  # the bundled demo server's notes
   mcpbridge read notes://all --url http://127.0.0.1:3001/mcp  # after mcpbridge serve-demo --http 127.0.0.1:3001
 
 A server that declares no resources capability is not asked: the command says
 so and exits with status 2, as for a tool that does not exist.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		t := addTarget(fs)
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
 		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
-		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) != 1 {
-				return usagef("read takes one resource URI")
+				return Usagef("read takes one resource URI")
 			}
-			ts, cfg, err := t.start(ctx, serverCmd, s)
+			ts, cfg, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
-			defer t.close(ts)
+			defer t.Close(ts)
 			p, err := onlyServer(ts, cfg, t.server)
 			if err != nil {
 				return err
@@ -47,7 +47,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 			}
 			for _, c := range res.Contents {
 				if c.Blob == nil {
-					fmt.Fprintln(s.out, content(s.out, c.Text))
+					fmt.Fprintln(s.Out, Content(s.Out, c.Text))
 					continue
 				}
 				dir := *out
@@ -62,7 +62,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 				if err := f.Close(); err != nil {
 					return err
 				}
-				fmt.Fprintf(s.out, "[%s, %s, saved to %s]\n", untrusted.Line(c.MIMEType), plural.Count(len(c.Blob), "byte", "bytes"), f.Name())
+				fmt.Fprintf(s.Out, "[%s, %s, saved to %s]\n", untrusted.Line(c.MIMEType), plural.Count(len(c.Blob), "byte", "bytes"), f.Name())
 			}
 			return nil
 		}
@@ -79,13 +79,13 @@ func onlyServer(ts *toolset.Toolset, cfg *toolset.Config, name string) (*mcptool
 	}
 	if name == "" {
 		if len(running) != 1 {
-			return nil, usagef("%d servers are running (%s): pick one with --server", len(running), strings.Join(running, ", "))
+			return nil, Usagef("%d servers are running (%s): pick one with --server", len(running), strings.Join(running, ", "))
 		}
 		name = running[0]
 	}
 	p, ok := ts.Provider(name)
 	if !ok {
-		return nil, usagef("server %q is not running", name)
+		return nil, Usagef("server %q is not running", name)
 	}
 	return p, nil
 }

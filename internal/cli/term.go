@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -23,10 +21,10 @@ import (
 // (content), and JSON escapes every invisible character instead of removing
 // it (writeJSON), so it decodes to exactly what the server sent.
 
-// content returns s, a tool's result or a resource's text, as it is for a
+// Content returns s, a tool's result or a resource's text, as it is for a
 // pipe or a file, and as untrusted.Text on a terminal.
-func content(w io.Writer, s string) string {
-	if isTerminal(w) {
+func Content(w io.Writer, s string) string {
+	if IsTerminal(w) {
 		return untrusted.Text(s)
 	}
 	return s
@@ -75,64 +73,27 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// ANSI colours.
+// ANSI colours, for [Paint].
 const (
-	red   = "31"
-	green = "32"
-	cyan  = "36"
-	dim   = "2"
+	Red   = "31"
+	Green = "32"
+	Cyan  = "36"
+	Dim   = "2"
 )
 
-// useColor reports whether to colour output to w: a terminal, and NO_COLOR
+// UseColor reports whether to colour output to w: a terminal, and NO_COLOR
 // unset (https://no-color.org).
-func useColor(w io.Writer) bool {
+func UseColor(w io.Writer) bool {
 	if _, set := os.LookupEnv("NO_COLOR"); set {
 		return false
 	}
-	return isTerminal(w)
+	return IsTerminal(w)
 }
 
-func paint(on bool, color, s string) string {
+// Paint returns s in color when on, else s as it is.
+func Paint(on bool, color, s string) string {
 	if !on {
 		return s
 	}
 	return "\x1b[" + color + "m" + s + "\x1b[0m"
-}
-
-// spinner shows that the program is waiting, on a terminal only.
-type spinner struct {
-	stopOnce sync.Once
-	quit     chan struct{}
-	done     chan struct{}
-}
-
-// spin starts a spinner with a label on w if w is a terminal; stop it before
-// writing anything else to w.
-func spin(w io.Writer, label string) *spinner {
-	s := &spinner{quit: make(chan struct{}), done: make(chan struct{})}
-	if !isTerminal(w) {
-		close(s.done)
-		return s
-	}
-	go func() {
-		defer close(s.done)
-		frames := []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for i := 0; ; i++ {
-			fmt.Fprintf(w, "\r%c %s", frames[i%len(frames)], label)
-			select {
-			case <-s.quit:
-				fmt.Fprint(w, "\r\x1b[K")
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return s
-}
-
-func (s *spinner) stop() {
-	s.stopOnce.Do(func() { close(s.quit) })
-	<-s.done
 }

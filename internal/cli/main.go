@@ -1,12 +1,11 @@
-// Command mcpbridge shows MCP servers' tools as a model sees them, calls
-// them, checks a config against each model vendor's rules, and talks to the
-// servers through a model.
-//
-//	mcpbridge tools                       # the bundled demo server's tools
-//	mcpbridge tools -- npx -y @modelcontextprotocol/server-everything
-//	mcpbridge call echo '{"message":"hi"}' --url http://localhost:3001/mcp
-//	mcpbridge lint --config mcp.json
-//	mcpbridge chat -p "What notes do I have?"
+// Package cli is the mcpbridge command line but for chat: the commands,
+// their flags and help, where the servers come from (a [Target]), how a
+// failure is said and which exit status it gives. cmd/mcpbridge runs
+// [Main]. Chat, in package chat, is a program of its own (cmd/mcpbridge-chat
+// runs it through [Program]), for it alone needs the model vendors' SDKs:
+// this package never imports them, and exports what chat needs of it
+// ([Command], [Target], [Streams], [Usagef], and the terminal helpers
+// [IsTerminal], [Content], [UseColor] and [Paint]).
 //
 // Servers come from a command after --, from --url, or from --config (the
 // mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,
@@ -29,7 +28,7 @@
 // the flags that matter to it; a flag left out leaves the libraries'
 // defaults (their zero values), but --vendor, whose default each command's
 // help states (lint checks all three vendors, chat follows its model).
-package main
+package cli
 
 import (
 	"context"
@@ -37,11 +36,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
-// version is the release; a build may set it with -ldflags "-X main.version=...".
+// version is the release; a build may set it with
+// -ldflags "-X github.com/mcpbridge/mcpbridge/internal/cli.version=...".
 var version = "0.1.0-dev"
 
 // Exit statuses.
@@ -52,75 +51,45 @@ const (
 	exitTransport = 3
 )
 
-func main() {
-	ctx, stop := notifyContext(context.Background())
-	code := run(ctx, os.Args[1:], &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
-	stop()
-	os.Exit(code)
-}
-
-// streams are the command's standard streams, so tests can run it in-process.
-type streams struct {
-	in       io.Reader
-	out, err io.Writer
-}
-
-// A command registers its flags on fs and returns what runs it, given the
-// positional arguments and the server command after "--" (if any). One with
-// noArgs is refused any positional argument before it runs.
-type command struct {
-	name, usage, summary, examples string
-	noArgs                         bool
-	setup                          func(fs *flag.FlagSet) runFunc
-}
-
-type runFunc func(ctx context.Context, pos, serverCmd []string, s *streams) error
-
-var commands []*command
-
-func init() {
-	commands = []*command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveDemoCmd}
-}
-
-func run(ctx context.Context, args []string, s *streams) int {
+func run(ctx context.Context, commands []*Command, args []string, s *Streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		if len(args) > 1 {
-			if c := find(args[1]); c != nil {
-				printHelp(s.out, c)
-				return exitOK
+		if len(args) < 2 || find(commands, args[1]) == nil {
+			printUsage(s.Out, commands)
+			if len(args) == 0 {
+				return exitUsage
 			}
+			return exitOK
 		}
-		printUsage(s.out)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+		args = []string{args[1], "--help"}
 	}
 	if args[0] == "--version" || args[0] == "version" {
-		fmt.Fprintln(s.out, "mcpbridge", version)
+		fmt.Fprintln(s.Out, "mcpbridge", version)
 		return exitOK
 	}
-	c := find(args[0])
+	c := find(commands, args[0])
 	if c == nil {
-		fmt.Fprintf(s.err, "mcpbridge: unknown command %q; run mcpbridge --help\n", args[0])
+		fmt.Fprintf(s.Err, "mcpbridge: unknown command %q; run mcpbridge --help\n", args[0])
 		return exitUsage
 	}
-	fs := newFlags(c.name)
-	runner := c.setup(fs)
+	if c.program != "" {
+		return runProgram(c, args[1:], s)
+	}
+	fs := newFlags(c.Name)
+	runner := c.Setup(fs)
 	pos, serverCmd, err := parse(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
-		printHelp(s.out, c)
+		printHelp(s.Out, c)
 		return exitOK
 	}
-	if err == nil && c.noArgs && len(pos) > 0 {
-		err = usagef("%s takes no arguments, got %q", c.name, pos[0])
+	if err == nil && c.NoArgs && len(pos) > 0 {
+		err = Usagef("%s takes no arguments, got %q", c.Name, pos[0])
 	}
 	if err == nil {
 		err = runner(ctx, pos, serverCmd, s)
 	}
 	if sig := stoppedBy(ctx); sig != nil {
 		// Whatever the command was doing failed for that; say so alone.
-		fmt.Fprintf(s.err, "mcpbridge %s: %v\n", c.name, sig)
+		fmt.Fprintf(s.Err, "mcpbridge %s: %v\n", c.Name, sig)
 		return sig.exitCode()
 	}
 	if err == nil {
@@ -130,28 +99,28 @@ func run(ctx context.Context, args []string, s *streams) int {
 	if !errors.Is(err, errReported) {
 		for _, line := range errorLines(err) {
 			if strings.HasPrefix(line, " ") { // the line before goes on
-				fmt.Fprintln(s.err, line)
+				fmt.Fprintln(s.Err, line)
 				continue
 			}
-			fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, line)
+			fmt.Fprintf(s.Err, "mcpbridge %s: %s\n", c.Name, line)
 		}
 	}
 	if code == exitUsage && errors.As(err, new(*usageError)) {
-		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)
+		fmt.Fprintf(s.Err, "run mcpbridge %s --help for usage\n", c.Name)
 	}
 	return code
 }
 
-func find(name string) *command {
+func find(commands []*Command, name string) *Command {
 	for _, c := range commands {
-		if c.name == name {
+		if c.Name == name {
 			return c
 		}
 	}
 	return nil
 }
 
-func printUsage(w io.Writer) {
+func printUsage(w io.Writer, commands []*Command) {
 	fmt.Fprintf(w, `mcpbridge %s: MCP servers' tools as a model sees them
 
 Usage: mcpbridge COMMAND [flags] [target]
@@ -159,7 +128,7 @@ Usage: mcpbridge COMMAND [flags] [target]
 Commands:
 `, version)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.Name, c.Summary)
 	}
 	fmt.Fprint(w, `
 Target (where the servers come from), for every command but serve-demo:
@@ -185,14 +154,14 @@ const exitStatuses = `Exit status:
   130  Ctrl-C; 143 SIGTERM, 129 SIGHUP (128+n after signal n)
 `
 
-func printHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "Usage: mcpbridge %s\n\n%s\n", c.usage, c.summary)
-	fs := newFlags(c.name)
-	c.setup(fs)
+func printHelp(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "Usage: mcpbridge %s\n\n%s\n", c.Usage, c.Summary)
+	fs := newFlags(c.Name)
+	c.Setup(fs)
 	fmt.Fprintln(w, "\nFlags:")
 	printFlags(w, fs)
-	if c.examples != "" {
-		fmt.Fprintf(w, "\nExamples:\n%s\n", c.examples)
+	if c.Examples != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s\n", c.Examples)
 	}
 	if c != serveDemoCmd {
 		fmt.Fprint(w, "\n"+exitStatuses)

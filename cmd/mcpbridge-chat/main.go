@@ -1,0 +1,22 @@
+// Command mcpbridge-chat is mcpbridge's chat command: a model on MCP
+// servers' tools. "mcpbridge chat ARGS" runs "mcpbridge-chat ARGS"; it is a
+// program of its own because it holds the model vendors' SDKs, which the
+// other commands do without (see the mcpbridge command's documentation).
+//
+//	OPENAI_API_KEY=sk-... mcpbridge-chat -p "What notes do I have?"
+//	OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge-chat --model qwen3:8b
+//	ANTHROPIC_API_KEY=... mcpbridge-chat --config mcp.json
+//
+// Its flags, targets and exit statuses are chat's: mcpbridge-chat --help.
+package main
+
+import (
+	"os"
+
+	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/cli/chat"
+)
+
+func main() {
+	os.Exit(cli.Program(chat.Command, os.Args[1:]))
+}

@@ -1,0 +1,15 @@
+// Package chat is mcpbridge's chat command ([Command]): a model on the
+// servers' tools, through package agent, its tool calls shown in the
+// model's order, each result with its call. It is the one part of the
+// command line that imports the model vendors' SDKs (llm/openai,
+// llm/anthropic), so only cmd/mcpbridge-chat imports it; mcpbridge runs
+// that program for chat.
+//
+// The model comes from the environment: an OpenAI-compatible server when
+// OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with
+// ANTHROPIC_API_KEY; with none, the command says what to set (exit status 2).
+//
+// Options: chat's flags are its configuration; one left out leaves the
+// libraries' defaults (their zero values), but --vendor, which defaults to
+// the model's vendor, and --model, to gpt-4.1-mini or claude-sonnet-4-5.
+package chat

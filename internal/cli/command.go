@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+)
+
+// Main runs mcpbridge with args, the words after the program's name (a
+// command's name first), on the process's standard streams, and returns
+// the exit status. Chat runs as a program of its own (see [Program]).
+func Main(args []string) int {
+	return runProcess([]*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveDemoCmd}, args)
+}
+
+// Program runs c as a program of its own, args being what "mcpbridge
+// NAME" takes after NAME: mcpbridge-chat is chat. Its first argument
+// "serve-demo" serves the demo instead, for the demo target starts the
+// running executable with it (chat takes no positional argument, so the
+// word is never chat's).
+func Program(c *Command, args []string) int {
+	if len(args) == 0 || args[0] != serveDemoCmd.Name {
+		args = append([]string{c.Name}, args...)
+	}
+	return runProcess([]*Command{c, serveDemoCmd}, args)
+}
+
+// runProcess runs args with commands on the process's standard streams,
+// a stop signal cancelling the command's context.
+func runProcess(commands []*Command, args []string) int {
+	ctx, stop := notifyContext(context.Background())
+	defer stop()
+	return run(ctx, commands, args, &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+}
+
+// Streams are a command's standard streams.
+type Streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// A Command registers its flags on fs and returns what runs it, given the
+// positional arguments and the server command after "--" (if any). One with
+// NoArgs is refused any positional argument before it runs. One with a
+// program is that program's (see [Program]): mcpbridge runs it with the
+// command's arguments, and lists only its Name and Summary.
+type Command struct {
+	Name, Usage, Summary, Examples string
+	NoArgs                         bool
+	Setup                          func(fs *flag.FlagSet) RunFunc
+	program                        string
+}
+
+// A RunFunc runs a command, given its positional arguments and the server
+// command after "--" (if any). Its error decides the exit status: 2 for a
+// [Usagef] error or a configuration's, 3 for a connection error with a
+// server or the model, 1 for any other.
+type RunFunc func(ctx context.Context, pos, serverCmd []string, s *Streams) error

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+)
+
+// ChatSummary is what the help says chat does, in mcpbridge's list of
+// commands and in chat's own help.
+const ChatSummary = "Talk to the servers through a model; its tool calls are shown in its order, each result with its call."
+
+// chatCmd is chat as mcpbridge lists it. The program mcpbridge-chat runs
+// it: the model SDKs are built into that program only.
+var chatCmd = &Command{Name: "chat", Summary: ChatSummary, program: "mcpbridge-chat"}
+
+// runProgram runs the program of c with args on s, and returns its exit
+// status: 128+n if signal n ended it. The program is in the terminal's
+// foreground process group, as mcpbridge is, so a Ctrl-C reaches both; a
+// stop signal sent to mcpbridge alone is passed on, and mcpbridge itself
+// only waits (a command takes a second signal as it took the first).
+// When the program is missing, one line says how to get it: status 2.
+func runProgram(c *Command, args []string, s *Streams) int {
+	path, err := findProgram(c.program)
+	if err != nil {
+		fmt.Fprintf(s.Err, "mcpbridge %s: %s, the program that runs %s, is neither next to mcpbridge nor on PATH: go install github.com/mcpbridge/mcpbridge/cmd/%s@latest, or in a clone go run ./cmd/%s with the same arguments\n",
+			c.Name, c.program, c.Name, c.program, c.program)
+		return exitUsage
+	}
+	sigs := make(chan os.Signal, len(stopSignals))
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	cmd := exec.Command(path, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.In, s.Out, s.Err
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(s.Err, "mcpbridge %s: starting %s: %v\n", c.Name, c.program, err)
+		return exitUsage
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	for {
+		select {
+		case sig := <-sigs:
+			cmd.Process.Signal(sig)
+		case err := <-waited:
+			return programStatus(c, err, s)
+		}
+	}
+}
+
+// programStatus is the exit status of a program that Wait answered err.
+func programStatus(c *Command, err error, s *Streams) int {
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case !errors.As(err, &exit):
+		fmt.Fprintf(s.Err, "mcpbridge %s: running %s: %v\n", c.Name, c.program, err)
+		return exitFailed
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return exit.ExitCode()
+}
+
+// findProgram returns the path of the executable name next to the running
+// one (as go install puts them), else on PATH.
+func findProgram(name string) (string, error) {
+	if self, err := os.Executable(); err == nil {
+		next := filepath.Join(filepath.Dir(self), name+filepath.Ext(self))
+		if info, err := os.Stat(next); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return next, nil
+		}
+	}
+	return exec.LookPath(name)
+}
