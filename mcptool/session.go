@@ -25,6 +25,7 @@ type session struct {
 	client  *mcp.Client
 	cat     atomic.Pointer[catalog]
 	done    chan struct{} // closed when the connection ends
+	clock   *sessionClock // telemetry.go
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -64,6 +65,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		ProgressNotificationHandler: p.calls.progressed,
 		ElicitationHandler:          p.cfg.elicit,
 	})
+	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), err)
@@ -145,14 +147,14 @@ func (o operation) String() string {
 // and names its error. fn may call extend to restart the timeout, as a tool
 // call does whenever the server reports progress on it.
 func (p *Provider) request(ctx context.Context, s *session, op operation, d time.Duration, fn func(ctx context.Context, extend func()) error) error {
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var expired atomic.Bool
 	extend := func() {}
 	if d > 0 {
 		timer := time.AfterFunc(d, func() {
 			expired.Store(true)
-			cancel()
+			cancel(errTimedOut)
 		})
 		defer timer.Stop()
 		extend = func() {

@@ -19,6 +19,7 @@ import (
 type supervisor struct {
 	name           string
 	logger         *slog.Logger
+	tel            *clientTelemetry
 	dial           func(context.Context) (*session, error) // a new session, its tools listed
 	refresh        func(context.Context) error             // lists the tools again
 	reconnect      *Reconnect                              // nil: a lost connection stays lost
@@ -98,6 +99,7 @@ func (v *supervisor) close() {
 		stop()
 	}
 	if sess != nil {
+		sess.clock.stop(false)
 		sess.close()
 	}
 	// The watcher may have swapped in a new session before it saw the
@@ -171,13 +173,16 @@ func (v *supervisor) watch(life context.Context, sess *session) {
 		case <-sess.done:
 		}
 		why := explain(sess.conn, errors.New("connection closed"))
+		sess.clock.stop(true)
 		v.logger.Warn("lost the connection to the MCP server", "server", v.name, "error", why)
 		if v.reconnect == nil {
 			v.setState(StateFailed, why)
 			return
 		}
 		v.setState(StateReconnecting, why)
-		next, err := v.rebuild(life, why)
+		rctx, rebuilt := v.tel.rebuilding(life)
+		next, err := v.rebuild(rctx, why)
+		rebuilt(err)
 		if err != nil {
 			if life.Err() == nil {
 				v.setState(StateFailed, err)

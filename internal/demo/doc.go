@@ -17,6 +17,10 @@
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.
 //
+// [Traced] makes a server trace what it receives, joining the caller's
+// trace through the trace context in params._meta: it is how a test shows
+// that mcpbridge's trace context reaches a server.
+//
 // [New] builds a server with its own empty store; nothing is global, so tests
 // can run many at once. [ServeStdio], [HTTPHandler] and [SSEHandler] put it on
 // a transport, and [ServeIfChild] lets a test binary re-execute itself as a

@@ -24,7 +24,9 @@
 // one of: a JSON-RPC error code as a decimal string ("-32602"), the
 // server's own error answer; "tool_error", a tools/call result with
 // isError; "timeout", a deadline mcpbridge or the caller set passed;
-// "canceled", the caller's context ended; "refused", a call refused before
+// "canceled", the caller's context ended; "connection_lost", the connection
+// to the server ended under a request or a session; "refused", a call
+// refused before
 // it ran (arguments that break the tool's schema, a policy); "unserved", a
 // tool no handler serves; else the Go type of the error, package-qualified
 // ("mcptool.TransportError", "mcptool.ProtocolError", "llm.APIError"),

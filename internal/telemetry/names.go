@@ -71,8 +71,11 @@ const (
 	ErrToolError = "tool_error" // the conventions' value for isError
 	ErrTimeout   = "timeout"
 	ErrCanceled  = "canceled"
-	ErrRefused   = "refused"
-	ErrUnserved  = "unserved"
+	// ErrConnectionLost: the connection to the server ended unasked, under
+	// a request or a session.
+	ErrConnectionLost = "connection_lost"
+	ErrRefused        = "refused"
+	ErrUnserved       = "unserved"
 )
 
 // mcpbridge's own attribute keys, for what the conventions do not name.
