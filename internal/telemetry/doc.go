@@ -21,16 +21,24 @@
 // ([New] returns nil then) pays for nothing at all.
 //
 // error.type, which the conventions ask instrumentations to document, is
-// one of: a JSON-RPC error code as a decimal string ("-32602"), the
-// server's own error answer; "tool_error", a tools/call result with
-// isError; "timeout", a deadline mcpbridge or the caller set passed;
-// "canceled", the caller's context ended; "connection_lost", the connection
-// to the server ended under a request or a session; "refused", a call
-// refused before
-// it ran (arguments that break the tool's schema, a policy); "unserved", a
-// tool no handler serves; else the Go type of the error, package-qualified
-// ("mcptool.TransportError", "mcptool.ProtocolError", "llm.APIError"),
-// standard wrappers unwrapped ([ErrorType]).
+// one of:
+//
+//   - a JSON-RPC error code as a decimal string ("-32602"): the server's
+//     error answer;
+//   - "tool_error": a tools/call result with isError, or a tool that ran
+//     and failed ([tool.FailedError]);
+//   - "timeout": a deadline mcpbridge or the caller set passed;
+//   - "canceled": the caller's context ended;
+//   - "connection_lost": the connection to the server ended under a
+//     request or a session;
+//   - "refused": a call refused before it ran (arguments that break the
+//     tool's schema, a policy);
+//   - "unserved": a tool no handler serves;
+//   - "step_limit": an agent's run reached its step limit;
+//   - for a model turn, the vendor's error code, type or HTTP status;
+//   - else the Go type of the error as [semconv.ErrorType] names it
+//     ("*mcptool.TransportError", "*llm.APIError"), fmt.Errorf's wrappers
+//     unwrapped ([ErrorType]).
 //
 // mcpbridge's own spans, around what it adds to an MCP call, and its own
 // metrics are named under "mcpbridge." (see names.go): connect and start of

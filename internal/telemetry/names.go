@@ -71,11 +71,13 @@ const (
 	ErrToolError = "tool_error" // the conventions' value for isError
 	ErrTimeout   = "timeout"
 	ErrCanceled  = "canceled"
+	ErrRefused   = "refused"
+	ErrUnserved  = "unserved"
 	// ErrConnectionLost: the connection to the server ended unasked, under
 	// a request or a session.
 	ErrConnectionLost = "connection_lost"
-	ErrRefused        = "refused"
-	ErrUnserved       = "unserved"
+	// ErrStepLimit: an agent's run reached its step limit.
+	ErrStepLimit = "step_limit"
 )
 
 // mcpbridge's own attribute keys, for what the conventions do not name.
