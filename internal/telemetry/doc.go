@@ -35,7 +35,8 @@
 //     tool's schema, a policy);
 //   - "unserved": a tool no handler serves;
 //   - "step_limit": an agent's run reached its step limit;
-//   - for a model turn, the vendor's error code, type or HTTP status;
+//   - for a model turn, the vendor's error code, type or HTTP status; for
+//     an OAuth token request, the OAuth error code or the HTTP status;
 //   - else the Go type of the error as [semconv.ErrorType] names it
 //     ("*mcptool.TransportError", "*llm.APIError"), fmt.Errorf's wrappers
 //     unwrapped ([ErrorType]).

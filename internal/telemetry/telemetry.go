@@ -78,6 +78,19 @@ func (t *Telemetry) Start(ctx context.Context, name string, kind trace.SpanKind,
 	return t.tracer.Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
 }
 
+// Inherit starts a span with the tracer provider of the recording span in
+// ctx, or else OpenTelemetry's global one: for a package with no provider
+// setting of its own whose work runs within another's (an OAuth token
+// request within an MCP request), so that its spans go where the caller's
+// go.
+func Inherit(ctx context.Context, scope, name string, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	tp := otel.GetTracerProvider()
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		tp = span.TracerProvider()
+	}
+	return tp.Tracer(scope, trace.WithSchemaURL(schemaURL)).Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+}
+
 // Named returns name followed by target, as span names are ("tools/call
 // get_weather"), or name alone when there is no target.
 func Named(name, target string) string {
