@@ -25,4 +25,7 @@
 // can run many at once. [ServeStdio], [HTTPHandler] and [SSEHandler] put it on
 // a transport, and [ServeIfChild] lets a test binary re-execute itself as a
 // stdio server subprocess without a separate build.
+//
+// Options: none but [Traced]'s provider, where nil means OpenTelemetry's
+// global one, as everywhere in mcpbridge.
 package demo

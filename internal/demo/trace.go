@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
@@ -14,10 +15,13 @@ import (
 // server span of the MCP conventions ("tools/call add_note", kind SERVER),
 // whose parent is the caller's span named by the trace context in the
 // request's params._meta (MCP 2026-07-28): the server joins the caller's
-// trace, whatever the transport. The spans go to tp. It is how a test
-// shows that mcpbridge's trace context reaches a server; a demo server
-// traces nothing unless told to.
+// trace, whatever the transport. The spans go to tp (nil: OpenTelemetry's
+// global provider). It is how a test shows that mcpbridge's trace context
+// reaches a server; a demo server traces nothing unless told to.
 func Traced(s *mcp.Server, tp trace.TracerProvider) {
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
 	tracer := tp.Tracer("github.com/mcpbridge/mcpbridge/internal/demo")
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

@@ -2,6 +2,8 @@
 // memory, for tests: an OpenTelemetry SDK tracer provider whose spans are
 // kept as they end, and an SDK meter provider read on demand. It is for
 // tests only; library packages never import the SDK.
+//
+// Options: none; [New] takes the test alone.
 package oteltest
 
 import (

@@ -17,4 +17,7 @@
 // here. A host that must keep a server's text inside a block makes the block
 // one the text cannot end (a prefix on every line), rather than hoping to
 // recognise every spelling of its end.
+//
+// Options: none; [Cut]'s bound is its argument, and a bound of zero or less
+// cuts nothing.
 package untrusted
