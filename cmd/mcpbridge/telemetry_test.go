@@ -53,29 +53,31 @@ func (c *collector) receive(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var answer proto.Message
+	var req, answer proto.Message
 	switch r.URL.Path {
 	case "/v1/traces":
-		var req coltracepb.ExportTraceServiceRequest
-		if err := proto.Unmarshal(data, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
+		req, answer = &coltracepb.ExportTraceServiceRequest{}, &coltracepb.ExportTraceServiceResponse{}
+	case "/v1/metrics":
+		req, answer = &colmetricpb.ExportMetricsServiceRequest{}, &colmetricpb.ExportMetricsServiceResponse{}
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	if err := proto.Unmarshal(data, req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch req := req.(type) {
+	case *coltracepb.ExportTraceServiceRequest:
 		for _, rs := range req.ResourceSpans {
 			c.services = append(c.services, attr(rs.Resource.Attributes, "service.name"))
 			for _, ss := range rs.ScopeSpans {
 				c.spans = append(c.spans, ss.Spans...)
 			}
 		}
-		answer = &coltracepb.ExportTraceServiceResponse{}
-	case "/v1/metrics":
-		var req colmetricpb.ExportMetricsServiceRequest
-		if err := proto.Unmarshal(data, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
+	case *colmetricpb.ExportMetricsServiceRequest:
 		for _, rm := range req.ResourceMetrics {
 			for _, sm := range rm.ScopeMetrics {
 				for _, m := range sm.Metrics {
@@ -83,10 +85,6 @@ func (c *collector) receive(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		answer = &colmetricpb.ExportMetricsServiceResponse{}
-	default:
-		http.NotFound(w, r)
-		return
 	}
 	out, _ := proto.Marshal(answer)
 	w.Header().Set("Content-Type", "application/x-protobuf")

@@ -25,18 +25,10 @@ type Sent struct {
 	id jsonrpc.ID
 }
 
-type sentKey struct{}
-
 // WithSent returns ctx carrying a new Sent, for the request sent with it.
-func WithSent(ctx context.Context) (context.Context, *Sent) {
-	s := new(Sent)
-	return context.WithValue(ctx, sentKey{}, s), s
-}
+func WithSent(ctx context.Context) (context.Context, *Sent) { return ride[Sent](ctx) }
 
-func sentOf(ctx context.Context) *Sent {
-	s, _ := ctx.Value(sentKey{}).(*Sent)
-	return s
-}
+func sentOf(ctx context.Context) *Sent { return rider[Sent](ctx) }
 
 // ID returns the id the request went out with, if it was seen.
 func (s *Sent) ID() (jsonrpc.ID, bool) {
