@@ -18,6 +18,10 @@ import (
 // are no-ops.
 type Telemetry struct {
 	tracer trace.Tracer
+	// kinds are the options of a span of each kind without attributes,
+	// made once: a span started while nothing records costs no
+	// allocation of options.
+	kinds [trace.SpanKindConsumer + 1][]trace.SpanStartOption
 	// Operation is mcp.client.operation.duration, Session
 	// mcp.client.session.duration, both in seconds with the conventions'
 	// buckets.
@@ -52,6 +56,9 @@ func New(scope string, tp trace.TracerProvider, mp metric.MeterProvider) *Teleme
 	}
 	m := mp.Meter(scope, metric.WithSchemaURL(schemaURL))
 	t := &Telemetry{tracer: tp.Tracer(scope, trace.WithSchemaURL(schemaURL))}
+	for kind := range t.kinds {
+		t.kinds[kind] = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKind(kind))}
+	}
 	// An instrument that cannot be made is a no-op one; the API returns
 	// one alongside the error.
 	t.Operation, _ = m.Float64Histogram(MetricOperationDuration, metric.WithUnit("s"),
@@ -74,6 +81,9 @@ func New(scope string, tp trace.TracerProvider, mp metric.MeterProvider) *Teleme
 func (t *Telemetry) Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if t == nil {
 		return ctx, tracenoop.Span{}
+	}
+	if len(attrs) == 0 {
+		return t.tracer.Start(ctx, name, t.kinds[kind]...)
 	}
 	return t.tracer.Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
 }
