@@ -29,24 +29,23 @@ const (
 	ServerAddress       = semconv.ServerAddressKey
 	ServerPort          = semconv.ServerPortKey
 
-	// ErrorType is error.type; its values are listed in the package doc.
+	// ErrorTypeKey is error.type; its values are listed in the package doc.
 	ErrorTypeKey = semconv.ErrorTypeKey
 
 	// GenAI (registry: gen-ai).
-	GenAIOperation      = semconv.GenAIOperationNameKey
-	GenAIProvider       = semconv.GenAIProviderNameKey
-	GenAIRequestModel   = semconv.GenAIRequestModelKey
-	GenAIFinishReasons  = semconv.GenAIResponseFinishReasonsKey
-	GenAIInputTokens    = semconv.GenAIUsageInputTokensKey
-	GenAIOutputTokens   = semconv.GenAIUsageOutputTokensKey
-	GenAICacheRead      = semconv.GenAIUsageCacheReadInputTokensKey
-	GenAICacheCreation  = semconv.GenAIUsageCacheCreationInputTokensKey
-	GenAIToolName       = semconv.GenAIToolNameKey
-	GenAIToolCallID     = semconv.GenAIToolCallIDKey
-	GenAIToolArguments  = semconv.GenAIToolCallArgumentsKey
-	GenAIToolResult     = semconv.GenAIToolCallResultKey
-	GenAIPromptName     = semconv.GenAIPromptNameKey
-	GenAIConversationID = semconv.GenAIConversationIDKey
+	GenAIOperation     = semconv.GenAIOperationNameKey
+	GenAIProvider      = semconv.GenAIProviderNameKey
+	GenAIRequestModel  = semconv.GenAIRequestModelKey
+	GenAIFinishReasons = semconv.GenAIResponseFinishReasonsKey
+	GenAIInputTokens   = semconv.GenAIUsageInputTokensKey
+	GenAIOutputTokens  = semconv.GenAIUsageOutputTokensKey
+	GenAICacheRead     = semconv.GenAIUsageCacheReadInputTokensKey
+	GenAICacheCreation = semconv.GenAIUsageCacheCreationInputTokensKey
+	GenAIToolName      = semconv.GenAIToolNameKey
+	GenAIToolCallID    = semconv.GenAIToolCallIDKey
+	GenAIToolArguments = semconv.GenAIToolCallArgumentsKey
+	GenAIToolResult    = semconv.GenAIToolCallResultKey
+	GenAIPromptName    = semconv.GenAIPromptNameKey
 )
 
 // Values of the conventions' attributes.
