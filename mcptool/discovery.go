@@ -85,7 +85,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	if p.cfg.allowedTools != nil {
 		for _, name := range p.cfg.allowedTools {
 			if cat.listed[name] == nil {
-				p.cfg.logger.Warn("allowed tool not offered by the server", "server", p.name, "tool", name)
+				p.cfg.logger.WarnContext(ctx, "allowed tool not offered by the server", "server", p.name, "tool", name)
 			}
 		}
 	}

@@ -51,9 +51,9 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	if p.dialer.command != "" {
 		// The command alone: its arguments may carry secrets.
-		p.cfg.logger.Info("starting MCP server", "server", p.name, "command", p.dialer.command)
+		p.cfg.logger.InfoContext(ctx, "starting MCP server", "server", p.name, "command", p.dialer.command)
 	} else {
-		p.cfg.logger.Info("connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
+		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
@@ -83,7 +83,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		}
 	}
 	sess.cat.Store(cat)
-	p.cfg.logger.Info("connected to MCP server", "server", p.name,
+	p.cfg.logger.InfoContext(ctx, "connected to MCP server", "server", p.name,
 		"protocol", sess.init.ProtocolVersion, "tools", len(cat.offered))
 	return sess, nil
 }

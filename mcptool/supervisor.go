@@ -225,7 +225,7 @@ func (v *supervisor) rebuild(life context.Context, why error) (*session, error) 
 			return sess, nil
 		}
 		last = err
-		v.logger.Debug("reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
+		v.logger.DebugContext(life, "reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
 		delay = min(2*delay, r.MaxDelay)
 	}
 	return nil, fmt.Errorf("gave up after %d attempts to reconnect (lost: %v): %w", r.MaxAttempts, why, last)

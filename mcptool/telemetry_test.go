@@ -268,9 +268,11 @@ func TestTracesReconnectAndResend(t *testing.T) {
 	if got := rec.Points(t, "mcp.client.session.duration"); len(got) != 1 || got[0].Attrs["error.type"] != "connection_lost" {
 		t.Errorf("session durations %v; want the lost one", got)
 	}
-	line := lineWith(logs.String(), "sending it again")
-	if !strings.Contains(line, "trace_id="+resend.SpanContext.TraceID().String()) || !strings.Contains(line, "span_id="+resend.SpanContext.SpanID().String()) {
-		t.Errorf("log line %q; want the resend's trace and span", line)
+	for text, span := range map[string]trace.SpanContext{"sending it again": resend.SpanContext, "connected to MCP server": rec.Named("connect raw")[0].SpanContext} {
+		line := lineWith(logs.String(), text)
+		if !strings.Contains(line, "trace_id="+span.TraceID().String()) || !strings.Contains(line, "span_id="+span.SpanID().String()) {
+			t.Errorf("log line %q; want its span's trace and span ids", line)
+		}
 	}
 }
 
