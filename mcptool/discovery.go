@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -74,7 +75,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("cursor %q repeated on page %d: the listing would never end", next, page+1)}
 		}
 		if page == p.cfg.maxPages() {
-			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %d pages (raise the page cap with WithMaxPages)", page)}
+			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %s (raise the page cap with WithMaxPages)", plural.Count(page, "page", "pages"))}
 		}
 		seen[next] = true
 		params = &mcp.ListToolsParams{Cursor: next}

@@ -46,7 +46,9 @@
 //     ([WithStateChange]).
 //   - A tool call's timeout ([WithCallTimeout]) restarts whenever the server
 //     reports progress on it; when it passes, the call is cancelled on the
-//     wire. notifications/tools/list_changed and a listing's ttlMs make the
+//     wire. A host that shows progress passes a function in the call's
+//     context ([tool.WithProgress]), which each report reaches until the
+//     call returns. notifications/tools/list_changed and a listing's ttlMs make the
 //     provider list again ([Provider.Refresh], [WithToolsChanged]).
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],

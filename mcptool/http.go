@@ -6,14 +6,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // httpClient returns the client of the provider's HTTP transports for the
 // server at endpoint: a copy of the caller's client (or of the default one)
-// whose transport is an [exchange]. The caller's client is not modified.
-func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) *http.Client {
+// whose transport is an [exchange], returned too. The caller's client is not
+// modified.
+func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http.Client, *exchange) {
 	base := p.cfg.httpClient
 	if base == nil {
 		base = http.DefaultClient
@@ -29,11 +31,12 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) *http.
 			headers.Set(k, v)
 		}
 	}
-	c := *base
-	c.Transport = &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
+	x := &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
 		Next: next, Schemas: schemas, Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
 	}}
-	return &c
+	c := *base
+	c.Transport = x
+	return &c, x
 }
 
 // An exchange is the RoundTripper every HTTP request to a server goes
@@ -53,6 +56,7 @@ type exchange struct {
 	origin  string
 	headers http.Header
 	next    http.RoundTripper
+	refused atomic.Pointer[originError] // the first request refused
 }
 
 func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -60,7 +64,9 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Body != nil {
 			req.Body.Close()
 		}
-		return nil, &originError{own: x.origin, other: o, redirect: req.Response != nil}
+		err := &originError{own: x.origin, other: o, redirect: req.Response != nil}
+		x.refused.CompareAndSwap(nil, err)
+		return nil, err
 	}
 	if len(x.headers) > 0 {
 		req = req.Clone(req.Context())
@@ -69,6 +75,21 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return x.next.RoundTrip(req)
+}
+
+// blame returns the refusal of a request to another origin, if the
+// exchange x (nil for a transport other than HTTP) made one, in place of
+// err, a failure to connect that it caused: go-sdk reports either the
+// refusal or what it led to (the connection it closed, "client is closing:
+// EOF"), depending on which of its goroutines sees the failure first.
+func (x *exchange) blame(err error) error {
+	if x == nil || err == nil {
+		return err
+	}
+	if r := x.refused.Load(); r != nil {
+		return r
+	}
+	return err
 }
 
 // origin returns the origin of u as a browser compares them: scheme, host

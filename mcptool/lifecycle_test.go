@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -87,6 +89,28 @@ func TestReconnectAfterServerDies(t *testing.T) {
 	}
 	if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
 		t.Fatalf("states %s", got)
+	}
+}
+
+// A server that cannot be started again is given up after the attempts
+// allowed, and the error counts them in words.
+func TestReconnectGivesUp(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := raw(t, "", mcptool.WithDir(dir), mcptool.WithReconnect(mcptool.Reconnect{MaxAttempts: 1, MinDelay: time.Millisecond}))
+	connect(t, p)
+	if err := os.Remove(dir); err != nil { // the next start cannot chdir
+		t.Fatal(err)
+	}
+	p.CallTool(context.Background(), "exit", nil)
+	eventually(t, "the provider to give up", func() bool {
+		st, _ := p.State()
+		return st == mcptool.StateFailed
+	})
+	if _, why := p.State(); !strings.Contains(fmt.Sprint(why), "gave up after 1 attempt to reconnect") {
+		t.Fatalf("state error %v", why)
 	}
 }
 

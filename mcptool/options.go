@@ -133,7 +133,8 @@ func (c *config) check(server string) error {
 }
 
 // WithName sets the provider's name for the server, used in every error and
-// log line. The default is the URL's host, or the command's base name.
+// log line. The default is the URL's host, or the name of what the command
+// runs (see [Provider.Name]).
 func WithName(name string) Option { return func(c *config) { c.name = name } }
 
 // WithTransport chooses the HTTP transport for [FromURL], overriding the
@@ -190,8 +191,10 @@ func WithEnv(env map[string]string) Option {
 // WithDir sets the stdio server's working directory.
 func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 
-// WithStderr sends the stdio server's stderr to w instead of this process's
-// stderr. Use io.Discard to silence it.
+// WithStderr sends the stdio server's stderr to w, from a goroutine; nil,
+// the default, discards it, as exec.Cmd does. Either way its last lines are
+// kept: an error caused by the server's failure (it exited, say) quotes
+// them, cut and cleaned of escapes.
 func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 
 // WithoutDiscovery connects without listing the server's tools. Then

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
-	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -90,7 +90,7 @@ func newProvider(d dialer, opts []Option) *Provider {
 	p.name = p.cfg.name
 	if p.name == "" {
 		if d.command != "" {
-			p.name = filepath.Base(d.command)
+			p.name = stdio.ServerName(d.command, d.args)
 		} else if u, err := url.Parse(d.url); err == nil && u.Host != "" {
 			p.name = u.Host
 		} else {
@@ -116,7 +116,11 @@ func newProvider(d dialer, opts []Option) *Provider {
 }
 
 // Name returns the provider's name for its server: [WithName], or else the
-// URL's host or the command's base name.
+// URL's host, or for a command what it runs rather than the program that
+// runs it (npx -y @modelcontextprotocol/server-memory is "server-memory",
+// uvx mcp-server-fetch "mcp-server-fetch", node weather/build/index.js
+// "weather", docker run -i --rm mcp/fetch "fetch"), no flag or flag value
+// taken.
 func (p *Provider) Name() string { return p.name }
 
 // Connect connects to the server (starting it, for a command), makes the MCP

@@ -39,7 +39,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		return nil, err
 	}
 	schemas := sdkfix.NewSchemas()
-	t, err := p.transport(schemas)
+	t, x, err := p.transport(schemas)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
-		return nil, p.connectError(ctx, parent, captured.Conn(), err)
+		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
 	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
 	go func() {
@@ -79,7 +79,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	if !p.cfg.noDiscovery {
 		if cat, err = p.discover(ctx, sess); err != nil {
 			sess.close()
-			return nil, p.connectError(ctx, parent, sess.conn, err)
+			return nil, p.connectError(ctx, parent, sess.conn, x.blame(err))
 		}
 	}
 	sess.cat.Store(cat)

@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TestStdioDemo(t *testing.T) {
 	p := mcptool.FromCommand(self(t), nil, mcptool.WithEnv(demoEnv()))
 	defer p.Close()
 	connect(t, p)
-	if p.Name() != filepath.Base(self(t)) {
+	if p.Name() != "mcptool" { // mcptool.test, without its extension
 		t.Errorf("default name %q", p.Name())
 	}
 	h := p.Handler()
@@ -49,6 +50,14 @@ func TestStdioDemo(t *testing.T) {
 	// The 2026-07-28 handshake works over our stdio connection.
 	if v := p.ProtocolVersion(); v != "2026-07-28" {
 		t.Errorf("protocol %s", v)
+	}
+}
+
+// A command's default name is what it runs, not the launcher (the rule is
+// stdio.ServerName's, tested there).
+func TestStdioDefaultName(t *testing.T) {
+	if got := mcptool.FromCommand("npx", []string{"-y", "@modelcontextprotocol/server-memory"}).Name(); got != "server-memory" {
+		t.Errorf("npx -y @modelcontextprotocol/server-memory is named %q", got)
 	}
 }
 
@@ -144,13 +153,21 @@ func TestConnectDeadline(t *testing.T) {
 	}
 }
 
+// A server that exits during the handshake: the error says how it ended
+// and quotes its last words on stderr, wherever its stderr goes (nothing
+// is written to a nil writer: it means discard).
 func TestConnectServerExitsHalfWay(t *testing.T) {
 	var stderr proctest.Buffer
-	p := raw(t, "exit-at-init", mcptool.WithStderr(&stderr))
-	err := p.Connect(context.Background())
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 3") {
-		t.Fatalf("got %v; want a TransportError saying the server exited with status 3", err)
+	for _, opts := range [][]mcptool.Option{{mcptool.WithStderr(&stderr)}, {mcptool.WithStderr(nil)}} {
+		p := raw(t, "exit-at-init", opts...)
+		err := p.Connect(context.Background())
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !strings.Contains(err.Error(), `exit status 3; its last words on stderr: "fatal: no configuration"`) {
+			t.Fatalf("got %v; want a TransportError saying the server exited with status 3, quoting its stderr", err)
+		}
+	}
+	if got := stderr.String(); got != "fatal: no configuration\n" {
+		t.Errorf("the server's stderr got %q", got)
 	}
 	// goleak (TestMain) checks that nothing of the half-made connection lives on.
 }
@@ -233,6 +250,9 @@ func TestPagination(t *testing.T) {
 	}
 	if s.Count("tools/list") != 5 {
 		t.Fatalf("%d pages requested past the cap of 5", s.Count("tools/list"))
+	}
+	if _, _, err = pipeProvider(t, "endless", mcptool.WithMaxPages(1)); !strings.Contains(fmt.Sprint(err), "more than 1 page (") {
+		t.Fatalf("page cap of 1: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -228,7 +229,7 @@ func (v *supervisor) rebuild(life context.Context, why error) (*session, error) 
 		v.logger.DebugContext(life, "reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
 		delay = min(2*delay, r.MaxDelay)
 	}
-	return nil, fmt.Errorf("gave up after %d attempts to reconnect (lost: %v): %w", r.MaxAttempts, why, last)
+	return nil, fmt.Errorf("gave up after %s to reconnect (lost: %v): %w", plural.Count(r.MaxAttempts, "attempt", "attempts"), why, last)
 }
 
 // waitReady waits until the connection is ready again and returns the new

@@ -162,8 +162,7 @@ func TestTracesTimeout(t *testing.T) {
 func TestTraceContextReachesTheServer(t *testing.T) {
 	rec := oteltest.New(t)
 	serverRec := oteltest.New(t)
-	server := demo.New()
-	demo.Traced(server, serverRec.Traces)
+	server := demo.New(demo.WithTracerProvider(serverRec.Traces))
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	t.Cleanup(srv.Close)
 	u, _ := url.Parse(srv.URL)
@@ -199,8 +198,7 @@ func TestTraceContextReachesTheServer(t *testing.T) {
 // traced and nothing reaches the server: its span starts a trace of its own.
 func TestNoOpProvidersSendNoTraceContext(t *testing.T) {
 	serverRec := oteltest.New(t)
-	server := demo.New()
-	demo.Traced(server, serverRec.Traces)
+	server := demo.New(demo.WithTracerProvider(serverRec.Traces))
 	p, _ := inProcess(t, server, mcptool.WithTracerProvider(tracenoop.NewTracerProvider()), mcptool.WithMeterProvider(metricnoop.NewMeterProvider()))
 	rec := oteltest.New(t)
 	ctx, host := parent(rec)

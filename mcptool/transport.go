@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,65 +26,62 @@ type dialer struct {
 
 // transport builds the go-sdk transport the settings describe, or a
 // ConfigError naming the setting at fault. An HTTP transport's client shows
-// schemas the listings it receives.
-func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, error) {
+// schemas the listings it receives, and every request goes through the
+// exchange returned (nil for any other transport).
+func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange, error) {
 	c, d := &p.cfg, &p.dialer
 	if d.custom != nil || d.server != nil {
 		if len(c.env) > 0 || c.dir != "" || len(c.headers) > 0 || c.httpClient != nil || c.transport != "" {
-			return nil, &ConfigError{Server: p.name, Option: "transport", Err: errors.New("a given transport or server takes no URL, command, header or HTTP client options")}
+			return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: errors.New("a given transport or server takes no URL, command, header or HTTP client options")}
 		}
 		if d.server != nil {
-			return inProcess{d.server}, nil
+			return inProcess{d.server}, nil, nil
 		}
-		return d.custom, nil
+		return d.custom, nil, nil
 	}
 	if d.stdio || d.url == "" && c.transport == Stdio {
 		if d.command == "" {
-			return nil, &ConfigError{Server: p.name, Option: "command", Err: errors.New("empty command")}
+			return nil, nil, &ConfigError{Server: p.name, Option: "command", Err: errors.New("empty command")}
 		}
 		if c.transport != "" && c.transport != Stdio {
-			return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q needs a URL; a command speaks stdio", c.transport)}
+			return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q needs a URL; a command speaks stdio", c.transport)}
 		}
 		if c.oauth != nil {
-			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("a command (stdio) server takes no OAuth; pass credentials with WithEnv")}
-		}
-		stderr := c.stderr
-		if stderr == nil {
-			stderr = os.Stderr
+			return nil, nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("a command (stdio) server takes no OAuth; pass credentials with WithEnv")}
 		}
 		return &stdio.Command{
 			Path:          d.command,
 			Args:          d.args,
 			Env:           c.env,
 			Dir:           c.dir,
-			Stderr:        stderr,
+			Stderr:        c.stderr,
 			MaxLineLength: c.maxMessageSize(),
 			Logger:        c.logger,
-		}, nil
+		}, nil, nil
 	}
 	u, err := url.Parse(d.url)
 	if err != nil {
-		return nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL")}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL")}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: want http or https with a host", u.Scheme)}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: want http or https with a host", u.Scheme)}
 	}
 	if len(c.env) > 0 || c.dir != "" {
-		return nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
+		return nil, nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
 	}
 	// go-sdk's own cap on an event is off: the client's tap bounds every
 	// message, where go-sdk's cap would end the connection.
-	client := p.httpClient(u, schemas)
+	client, x := p.httpClient(u, schemas)
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
-		return &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: client, OAuthHandler: c.oauth, MaxEventSize: -1}, nil
+		return &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: client, OAuthHandler: c.oauth, MaxEventSize: -1}, x, nil
 	case t == SSE || t == "":
 		if c.oauth != nil {
-			return nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
+			return nil, nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
 		}
-		return sdkfix.Detach(&mcp.SSEClientTransport{Endpoint: d.url, HTTPClient: client, MaxEventSize: -1}), nil
+		return sdkfix.Detach(&mcp.SSEClientTransport{Endpoint: d.url, HTTPClient: client, MaxEventSize: -1}), x, nil
 	default:
-		return nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
+		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
 }
 

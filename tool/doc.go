@@ -20,6 +20,10 @@
 // and [Fatal] read through any wrapping, so that a host (package agent)
 // decides whether to go on without knowing any handler's error types.
 //
+// A host that shows a long call's progress passes a function in the call's
+// context ([WithProgress]); a handler that learns of progress (an MCP
+// server's notifications) reports it there ([ProgressFunc]).
+//
 // A [Source] offers tools: definitions and the handler that serves exactly
 // them, together, one [Set] per turn. Local tools ([Local]), an MCP server
 // and a whole catalog of servers are all sources.
@@ -27,4 +31,8 @@
 // The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],
 // [ResolveAlias]): every package that accepts a tool name reads it by the
 // same rule.
+//
+// Options: none; what a call needs beyond its name and arguments (a
+// deadline, a progress function) travels in its context, where a zero
+// context means none.
 package tool

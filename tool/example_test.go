@@ -41,3 +41,27 @@ func ExampleFunc() {
 	// 3
 	// tool "unknown": not served
 }
+
+// A host that shows a long call's progress passes a function in the call's
+// context; a handler that learns of progress (an MCP server's
+// notifications, or its own steps) reports it there.
+func ExampleWithProgress() {
+	count := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
+		if report := tool.ProgressFunc(ctx); report != nil {
+			for i := 1; i <= 3; i++ {
+				report(tool.Progress{Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+			}
+		}
+		return tool.Text("counted"), nil
+	})
+	ctx := tool.WithProgress(context.Background(), func(p tool.Progress) {
+		fmt.Printf("%v/%v %s\n", p.Progress, p.Total, p.Message)
+	})
+	res, _ := count.Call(ctx, "count", nil)
+	fmt.Println(res.Text())
+	// Output:
+	// 1/3 step 1
+	// 2/3 step 2
+	// 3/3 step 3
+	// counted
+}

@@ -24,6 +24,8 @@ type Config struct {
 	// problems are mistakes parsing found that no field can show (a server
 	// entry that is not an object); Validate reports them.
 	problems []Problem
+	// file is the path the config was read from, which its problems name.
+	file string
 }
 
 // A Namespace says how the tools of a server are named among those of the
@@ -248,7 +250,7 @@ func (l Loader) parse(data []byte, source string) (*Config, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	c := &Config{Servers: make([]ServerConfig, 0, len(entries))}
+	c := &Config{Servers: make([]ServerConfig, 0, len(entries)), file: source}
 	for _, e := range entries {
 		s, ok := parseServer(e.key, e.value)
 		if !ok {

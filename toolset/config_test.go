@@ -283,11 +283,11 @@ func TestExpandFields(t *testing.T) {
 		t.Errorf("expanded server: %+v", unmask([]ServerConfig{set}))
 	}
 	want := []Problem{
-		{"cmd", "args", "argument 1: variable T1 is not set"},
-		{"cmd", "env", `"K": variable T2 is not set`},
-		{"web", "url", "variable HOST is not set"},
-		{"web", "headers", `"Authorization": variable T3 is not set`},
-		{"web", "headers", `"X-Id": ${input:id} asks the user for a value, which a config file cannot do; use ${env:NAME}`},
+		{"cmd", "args", "argument 1: variable T1 is not set", ""},
+		{"cmd", "env", `"K": variable T2 is not set`, ""},
+		{"web", "url", "variable HOST is not set", ""},
+		{"web", "headers", `"Authorization": variable T3 is not set`, ""},
+		{"web", "headers", `"X-Id": ${input:id} asks the user for a value, which a config file cannot do; use ${env:NAME}`, ""},
 	}
 	var ve *InvalidConfigError
 	if err := c.Validate(); !errors.As(err, &ve) {
@@ -343,9 +343,10 @@ func TestValidateReportsEverything(t *testing.T) {
 	if n := strings.Count(msg, "\n") + 1; n != len(ve.Problems) {
 		t.Errorf("Error() has %d lines for %d problems:\n%s", n, len(ve.Problems), msg)
 	}
-	for _, line := range strings.Split(msg, "\n") {
-		if !strings.HasPrefix(line, "toolset: server ") {
-			t.Errorf("line %q does not name its server", line)
+	file := filepath.Join("testdata", "problems.json")
+	for i, line := range strings.Split(msg, "\n") {
+		if !strings.HasPrefix(line, "toolset: "+file+": server ") || ve.Problems[i].File != file {
+			t.Errorf("line %q does not name its file and server", line)
 		}
 	}
 	for _, secret := range []string{"ghp_s3cr3t", "k3y-s3cr3t", "files.example.com", "server-github"} {
@@ -437,15 +438,15 @@ func TestParseProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Problem{
-		{"b", "", "want an object of settings"},
-		{"a", "transport", `"stdio" is for a server started by command, and this one has a url`},
-		{"c", "type", `"streamable_http" is for a server reached by url, and this one has a command`},
-		{"d", "transport", `"stdio" disagrees with "type" "sse"`},
-		{"e", "command", "set twice"},
-		{"e", "args", "want an array of strings"},
-		{"e", "env", "want an object of strings"},
-		{"e", "required", "want true or false"},
-		{"e", "namespace", `want "server" or "none"`},
+		{"b", "", "want an object of settings", ""},
+		{"a", "transport", `"stdio" is for a server started by command, and this one has a url`, ""},
+		{"c", "type", `"streamable_http" is for a server reached by url, and this one has a command`, ""},
+		{"d", "transport", `"stdio" disagrees with "type" "sse"`, ""},
+		{"e", "command", "set twice", ""},
+		{"e", "args", "want an array of strings", ""},
+		{"e", "env", "want an object of strings", ""},
+		{"e", "required", "want true or false", ""},
+		{"e", "namespace", `want "server" or "none"`, ""},
 	}
 	var ve *InvalidConfigError
 	if err := c.Validate(); !errors.As(err, &ve) || !slices.Equal(ve.Problems, want) {

@@ -21,6 +21,7 @@ type options struct {
 	onStatus      func(ServerStatus)
 	onToolChanged func(server string, old, new tool.Definition) bool
 	provider      []mcptool.Option
+	server        func(ServerConfig) []mcptool.Option
 
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
@@ -79,4 +80,12 @@ func OnToolChanged(fn func(server string, old, new tool.Definition) bool) Option
 // client, a stderr sink.
 func WithProviderOptions(opts ...mcptool.Option) Option {
 	return func(o *options) { o.provider = append(o.provider, opts...) }
+}
+
+// WithServerOptions adds to each server's provider the options fn returns
+// for its config, after those of [WithProviderOptions]: what must differ
+// from server to server, such as a stderr sink that knows whose lines it
+// reads. fn is called once for each enabled server, by [Start].
+func WithServerOptions(fn func(ServerConfig) []mcptool.Option) Option {
+	return func(o *options) { o.server = fn }
 }

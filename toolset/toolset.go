@@ -75,14 +75,28 @@ func (q Quarantine) String() string {
 	return s + q.Message
 }
 
+// A StartError says that a required server did not start, failing
+// [Start]; Err is why.
+type StartError struct {
+	// Server is the server's name in the config.
+	Server string
+	// Err is the error of its Connect.
+	Err error
+}
+
+func (e *StartError) Error() string {
+	return fmt.Sprintf("toolset: required server %q did not start: %v", e.Server, e.Err)
+}
+func (e *StartError) Unwrap() error { return e.Err }
+
 // Start connects every enabled server of cfg at once, each within its own
 // connect timeout, and joins their tools into one catalog. It calls
 // [Config.Validate] first and returns its error.
 //
 // A server that fails to connect is logged, with its name and error, and
 // left out, unless it is Required: then Start cancels the connections still
-// being made, closes every server already started, and returns that
-// server's error.
+// being made, closes every server already started, and returns a
+// [StartError] naming that server, which wraps its error.
 //
 // Two servers may not offer a tool under one name, compared after the
 // vendor's rewrite (with [NamespaceNone], say, get.data and get_data are one
@@ -131,6 +145,9 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		// provider options come after, so they may say otherwise.
 		popts := append([]mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}, traced...)
 		popts = append(popts, o.provider...)
+		if o.server != nil {
+			popts = append(popts, o.server(sc)...)
+		}
 		popts = append(popts,
 			mcptool.WithStateChange(func(st mcptool.State, err error) { t.setState(s, st, err) }),
 			mcptool.WithToolsChanged(func() { t.changed(s) }))
@@ -177,7 +194,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	wg.Wait()
 	for i, s := range t.servers {
 		if errs[i] != nil && s.cfg.Required {
-			return fmt.Errorf("toolset: required server %q did not start: %w", s.cfg.Name, errs[i])
+			return &StartError{Server: s.cfg.Name, Err: errs[i]}
 		}
 	}
 	for i, s := range t.servers {

@@ -237,6 +237,11 @@ func TestRequiredServerFails(t *testing.T) {
 	if !strings.Contains(err.Error(), `"vault"`) || !strings.Contains(err.Error(), "required") {
 		t.Errorf("error %q does not name the required server", err)
 	}
+	var se *toolset.StartError
+	var te *mcptool.TransportError
+	if !errors.As(err, &se) || se.Server != "vault" || !errors.As(err, &te) {
+		t.Errorf("error %#v: want a StartError for vault wrapping its TransportError", err)
+	}
 	if deletes.Load() != 1 {
 		t.Errorf("the started server's session was deleted %d times, want 1", deletes.Load())
 	}

@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/url"
@@ -53,11 +54,17 @@ type Problem struct {
 	// Message says what is wrong. It never quotes the value of an
 	// environment variable, a header, an argument or a URL.
 	Message string
+	// File is the config file's path as [Load] was given it; empty for a
+	// config not read from a file.
+	File string
 }
 
-// String formats the problem as server "name": key "key": message.
+// String formats the problem as file: server "name": key "key": message.
 func (p Problem) String() string {
 	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File + ": ")
+	}
 	if p.Server != "" || p.Key == "" {
 		fmt.Fprintf(&b, "server %q: ", p.Server)
 	}
@@ -88,7 +95,8 @@ func (e *InvalidConfigError) Error() string {
 // Validate reports every problem of the config at once, as a
 // *[InvalidConfigError]: what parsing found (unknown keys, values of the wrong
 // type, variables that are not set) and what the settings get wrong
-// together. It returns nil for a config that is fit to start.
+// together, each naming the file the config was read from. It returns nil
+// for a config that is fit to start.
 func (c *Config) Validate() error {
 	problems := slices.Clone(c.problems)
 	byName := map[string]bool{}
@@ -116,6 +124,9 @@ func (c *Config) Validate() error {
 	}
 	if len(problems) == 0 {
 		return nil
+	}
+	for i := range problems {
+		problems[i].File = cmp.Or(problems[i].File, c.file)
 	}
 	return &InvalidConfigError{Problems: problems}
 }

@@ -26,6 +26,10 @@ var callCmd = &command{
   mcpbridge call color_swatch '{"color":"teal"}' --out /tmp
   mcpbridge call note_stats --json
   mcpbridge call get_note '{"id":1}' --raw
+  mcpbridge call slow_count '{"to":10,"delay_ms":300}'
+
+A call the server reports progress on shows it on stderr as it runs: a bar
+with the server's message on a terminal, else a line at most every second.
 
 With --json, the result as mcpbridge converted it, one object:
   {"parts": [{"type": "text", "text": "..."},
@@ -66,7 +70,7 @@ With --json, the result as mcpbridge converted it, one object:
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			snap := ts.Snapshot(ctx)
 			name, err := findTool(snap, pos[0])
 			if err != nil {
@@ -75,10 +79,13 @@ With --json, the result as mcpbridge converted it, one object:
 				}
 				return err
 			}
+			bar := newProgressBar(s.err)
+			ctx = tool.WithProgress(ctx, bar.report)
 			if *raw {
-				return callRaw(ctx, ts, snap, name, args, s)
+				return callRaw(ctx, ts, snap, name, args, s, bar)
 			}
 			res, err := snap.Call(ctx, name, args)
+			bar.stop()
 			var (
 				refused *tool.RefusedError
 				failed  *tool.FailedError
@@ -212,13 +219,14 @@ func safeFile(s string) string {
 }
 
 // callRaw calls the tool on its server directly and prints the MCP result.
-func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *streams) error {
+func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *streams, bar *progressBar) error {
 	server, own, _ := snap.Lookup(name)
 	p, ok := ts.Provider(server)
 	if !ok {
 		return fmt.Errorf("server %q is not running", server)
 	}
 	res, err := p.CallToolResult(ctx, own, args)
+	bar.stop()
 	if res != nil {
 		if err := writeJSON(s.out, res); err != nil {
 			return err

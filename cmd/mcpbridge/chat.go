@@ -61,7 +61,7 @@ unless --vendor says otherwise.`,
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			names, err := serverLabels(cfg)
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -49,6 +50,29 @@ func exitCode(err error) int {
 		return exitTransport
 	}
 	return exitFailed
+}
+
+// errorLines is err as the lines that say it, each cleaned of what a
+// server or a file may have put in it: a config's problems one a line,
+// each with its file, server and key; a server that did not start as its
+// startFailure says it, lines after the first indented; else the error on
+// one line.
+func errorLines(err error) []string {
+	var (
+		invalid *toolset.InvalidConfigError
+		failed  *startFailure
+	)
+	if errors.As(err, &failed) {
+		return failed.lines()
+	}
+	if errors.As(err, &invalid) {
+		lines := make([]string, len(invalid.Problems))
+		for i, p := range invalid.Problems {
+			lines[i] = untrusted.Line(p.String())
+		}
+		return lines
+	}
+	return []string{untrusted.Line(err.Error())}
 }
 
 // An exitError carries an exit status chosen by the command.

@@ -50,7 +50,7 @@ With --json, an array with an object per server, in the config's order:
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			var infos []serverInfo
 			for _, st := range ts.Status() {
 				infos = append(infos, describe(ctx, ts, st))

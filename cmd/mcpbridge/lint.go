@@ -47,7 +47,7 @@ With --json, one object (the problems are [] when there are none):
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			rep := lint(ts, cfg, vendors)
 			if *asJSON {
 				err = writeJSON(s.out, rep)

@@ -43,8 +43,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"strings"
 )
 
 // version is the release; a build may set it with -ldflags "-X main.version=...".
@@ -136,7 +135,13 @@ func run(ctx context.Context, args []string, s *streams) int {
 	}
 	code := exitCode(err)
 	if !errors.Is(err, errReported) {
-		fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, untrusted.Line(err.Error()))
+		for _, line := range errorLines(err) {
+			if strings.HasPrefix(line, " ") { // the line before goes on
+				fmt.Fprintln(s.err, line)
+				continue
+			}
+			fmt.Fprintf(s.err, "mcpbridge %s: %s\n", c.name, line)
+		}
 	}
 	if code == exitUsage && errors.As(err, new(*usageError)) {
 		fmt.Fprintf(s.err, "run mcpbridge %s --help for usage\n", c.name)

@@ -24,6 +24,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
@@ -78,6 +79,16 @@ func hostileServer(t *testing.T, mode string) []string {
 	return []string{"--env", hostile.ChildEnv + "=" + mode, "--env", "GORACE=atexit_sleep_ms=0", "--", exe}
 }
 
+// ownCache returns the environment that gives a run of mcpbridge, and the
+// servers it starts (which get HOME), a home and a cache of their own: the
+// demo's notes, kept in the user's cache, are then the run's alone, and no
+// test touches the user's. A test that runs commands on the same notes
+// passes one ownCache to each.
+func ownCache(t *testing.T) []string {
+	home := t.TempDir()
+	return []string{"HOME=" + home, "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), demo.NotesEnv + "="}
+}
+
 type result struct {
 	out, err string
 	code     int
@@ -93,7 +104,7 @@ func mcpbridge(t *testing.T, dir, stdin string, env []string, args ...string) re
 	cmd.Dir = dir
 	// Answers to "run ./mcp.json?" land in the test's own directory.
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MCPBRIDGE_CONFIG_DIR="+t.TempDir())
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(append(cmd.Env, ownCache(t)...), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -226,7 +237,7 @@ func TestCall(t *testing.T) {
 // base URL.
 func demoHTTP(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve-demo", "--http", "127.0.0.1:0")
+	cmd := exec.Command(bin, "serve-demo", "--http", "127.0.0.1:0", "--notes", filepath.Join(t.TempDir(), "notes.json"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +327,7 @@ func TestConnectionFailures(t *testing.T) {
 	r := mcpbridge(t, dir, "", nil, "tools", "--", filepath.Join(dir, "no-such-server"))
 	expect(t, r, 3, "no-such-server", "no such file")
 	// A server that exits at once.
-	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", "false"), 3, "exit status 1")
+	expect(t, mcpbridge(t, dir, "", nil, "tools", "--", "false"), 3, `server "false" did not start: it exited with status 1 before answering`)
 	// Nothing listens there; the header's secret never shows.
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
@@ -479,7 +490,7 @@ func TestChat(t *testing.T) {
 func TestInterruptStopsServers(t *testing.T) {
 	cmd := exec.Command(bin, "chat", "--model", "m")
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL=http://127.0.0.1:1/v1", "OPENAI_API_KEY=x")
+	cmd.Env = append(append(os.Environ(), ownCache(t)...), "OPENAI_BASE_URL=http://127.0.0.1:1/v1", "OPENAI_API_KEY=x")
 	stdin, _ := cmd.StdinPipe()
 	defer stdin.Close()
 	stderr, _ := cmd.StderrPipe()

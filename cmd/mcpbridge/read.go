@@ -33,7 +33,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			p, err := onlyServer(ts, cfg, t.server)
 			if err != nil {
 				return err

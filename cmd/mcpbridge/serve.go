@@ -14,28 +14,50 @@ import (
 
 var serveDemoCmd = &command{
 	name:    "serve-demo",
-	usage:   "serve-demo [--http ADDR]",
+	usage:   "serve-demo [--http ADDR] [--notes FILE] [--reset]",
 	summary: "Run the bundled demo MCP server (notes, an image tool, an output schema, a failing tool) over stdio or HTTP.",
 	examples: `  mcpbridge serve-demo                       # stdio, for a client that starts it
-  mcpbridge serve-demo --http 127.0.0.1:3001   # streamable HTTP at /mcp, SSE at /sse`,
+  mcpbridge serve-demo --http 127.0.0.1:3001   # streamable HTTP at /mcp, SSE at /sse
+  mcpbridge serve-demo --reset                 # forget the demo's notes
+
+The demo keeps its notes in a file, so that one command sees the notes
+another added: $` + demo.NotesEnv + ` if set, else demo-notes.json in the
+mcpbridge directory of the user's cache (~/.cache/mcpbridge on Linux).`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		addr := fs.String("http", "", "serve streamable HTTP (at /mcp) and SSE (at /sse) on `ADDR` instead of stdio")
+		notes := fs.String("notes", "", "keep the notes in `FILE` (default: $"+demo.NotesEnv+", or demo-notes.json in the user's cache)")
+		reset := fs.Bool("reset", false, "forget the notes (remove their file) and exit")
 		return func(ctx context.Context, pos, serverCmd []string, s *streams) error {
 			if len(pos) > 0 || len(serverCmd) > 0 {
 				return usagef("serve-demo takes no arguments")
 			}
+			path := *notes
+			if path == "" {
+				var err error
+				if path, err = demo.DefaultNotesFile(); err != nil {
+					return err
+				}
+			}
+			if *reset {
+				if err := demo.ResetNotes(path); err != nil {
+					return err
+				}
+				fmt.Fprintf(s.err, "demo notes forgotten (%s)\n", path)
+				return nil
+			}
+			opt := demo.WithNotesFile(path)
 			if *addr == "" {
-				return demo.ServeStdio(ctx)
+				return demo.ServeStdio(ctx, opt)
 			}
 			ln, err := net.Listen("tcp", *addr)
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
 			mux := http.NewServeMux()
-			mux.Handle("/mcp", demo.HTTPHandler())
-			mux.Handle("/sse", demo.SSEHandler())
+			mux.Handle("/mcp", demo.HTTPHandler(opt))
+			mux.Handle("/sse", demo.SSEHandler(opt))
 			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-			fmt.Fprintf(s.err, "demo MCP server: http://%s/mcp (SSE: http://%s/sse)\n", ln.Addr(), ln.Addr())
+			fmt.Fprintf(s.err, "demo MCP server: http://%s/mcp (SSE: http://%s/sse), notes in %s\n", ln.Addr(), ln.Addr(), path)
 			done := make(chan error, 1)
 			go func() { done <- srv.Serve(ln) }()
 			select {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,12 +10,13 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -32,9 +34,31 @@ type target struct {
 	env       headers
 	config    string
 	server    string
+	name      string
 	vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
+
+	kind   targetKind // what resolve found
+	source string     // the config file, for targetConfig
+
+	// Once started: each stdio server's stderr, watched for variables it
+	// lacks, in config order, and the servers already given a hint.
+	errw    io.Writer
+	watched []string
+	watches map[string]*stderrWatch
+	hintMu  sync.Mutex
+	hinted  map[string]bool
 }
+
+// A targetKind is where the servers came from.
+type targetKind int
+
+const (
+	targetDemo    targetKind = iota // no target: the bundled demo
+	targetCommand                   // a command after --
+	targetURL                       // --url
+	targetConfig                    // --config, or ./mcp.json
+)
 
 // addTarget registers the flags that say where the servers come from.
 // Every flag's usage names its value in backquotes: the help prints that
@@ -44,9 +68,10 @@ func addTarget(fs *flag.FlagSet) *target {
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
 	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
 	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
-	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable): it gets no variable of your shell but HOME, PATH and a few more")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
+	fs.StringVar(&t.name, "name", "", "the server's `NAME` in messages and tool aliases, for a command after -- or --url (default: what the command runs, or the URL's host)")
 	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
 	return t
 }
@@ -105,8 +130,9 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	}
 	switch {
 	case len(serverCmd) > 0:
+		t.kind = targetCommand
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: serverName(filepath.Base(serverCmd[0])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
+			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	case t.url != "":
@@ -115,8 +141,9 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 			// Not echoed: a URL may carry a key.
 			return nil, usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
+		t.kind = targetURL
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: u.Hostname(), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
+			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
@@ -134,11 +161,21 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 		if err != nil {
 			return nil, err
 		}
+		// Found here, where the environment is whole: the server gets
+		// only the minimal one.
+		notes, err := demo.DefaultNotesFile()
+		if err != nil {
+			return nil, err
+		}
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: "demo", Command: self, Args: []string{"serve-demo"},
+			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo", "--notes", notes},
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
+	if t.name != "" {
+		return nil, usagef("--name names a server after -- or at --url; %s names its own", path)
+	}
+	t.kind, t.source = targetConfig, path
 	cfg, err := toolset.Load(path)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
@@ -171,16 +208,6 @@ func (t *target) resolve(serverCmd []string, s *streams) (*toolset.Config, error
 	return cfg, nil
 }
 
-// serverName makes a server name out of a command: its base name without
-// an extension (server.py is "server").
-func serverName(s string) string {
-	s = strings.TrimSuffix(s, filepath.Ext(s))
-	if s == "" {
-		return "server"
-	}
-	return s
-}
-
 // start resolves the target and starts its servers, showing a line per
 // server as it becomes ready or fails.
 func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*toolset.Toolset, *toolset.Config, error) {
@@ -192,27 +219,87 @@ func (t *target) start(ctx context.Context, serverCmd []string, s *streams) (*to
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	p := newProgress(s.err)
+	p := newProgress(s.err, t.failure)
 	for _, sc := range cfg.Servers {
 		if sc.Required {
 			// Start's error says why a required server failed.
 			p.quiet[sc.Name] = true
 		}
 	}
+	t.errw, t.watches, t.hinted = s.err, map[string]*stderrWatch{}, map[string]bool{}
 	ts, err := toolset.Start(ctx, cfg,
 		toolset.WithVendor(t.vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
-		toolset.WithProviderOptions(mcptool.WithStderr(serverStderr(s.err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.err, t.verbose))))
 	if err != nil {
-		var invalid *toolset.InvalidConfigError
-		if errors.As(err, &invalid) {
+		var (
+			invalid *toolset.InvalidConfigError
+			failed  *toolset.StartError
+		)
+		switch {
+		case errors.As(err, &invalid):
 			return nil, nil, &exitError{code: exitUsage, err: err}
+		case errors.As(err, &failed):
+			return nil, nil, t.failure(failed.Server, failed.Err)
 		}
 		return nil, nil, err
 	}
 	p.ready(ts.Status())
 	return ts, cfg, nil
+}
+
+// watch returns the options that give each stdio server a stderrWatch of
+// its own, passing its stderr on to next.
+func (t *target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Option {
+	return func(sc toolset.ServerConfig) []mcptool.Option {
+		if sc.Command == "" {
+			return nil
+		}
+		w := newStderrWatch(sc, next)
+		t.watched = append(t.watched, sc.Name)
+		t.watches[sc.Name] = w
+		return []mcptool.Option{mcptool.WithStderr(w)}
+	}
+}
+
+// failure explains why the server name did not start, as the user gave
+// it, with a hint at --env (or the config's "env") when it ran and failed,
+// or said it lacks a variable.
+func (t *target) failure(name string, err error) *startFailure {
+	who := fmt.Sprintf("server %q", name)
+	switch t.kind {
+	case targetDemo:
+		who = "the demo server"
+	case targetConfig:
+		who = fmt.Sprintf("server %q of %s", name, t.source)
+	}
+	var missing []string
+	if w := t.watches[name]; w != nil {
+		missing = w.variables()
+	}
+	hint := t.envHint(name, missing, ranAndFailed(err))
+	if hint != "" {
+		t.hintMu.Lock()
+		t.hinted[name] = true
+		t.hintMu.Unlock()
+	}
+	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
+}
+
+// close closes the servers, then gives a hint for each stdio server that
+// said it lacks a variable its environment does not set, unless its
+// failure already did: what it wrote on stderr is all read by then.
+func (t *target) close(ts *toolset.Toolset) {
+	ts.Close()
+	for _, name := range t.watched {
+		t.hintMu.Lock()
+		hinted := t.hinted[name]
+		t.hintMu.Unlock()
+		if missing := t.watches[name].variables(); !hinted && len(missing) > 0 {
+			fmt.Fprintln(t.errw, untrusted.Line(t.envHint(name, missing, false)))
+		}
+	}
 }
 
 // notStarted fails a command whose output covers every configured server
@@ -245,9 +332,10 @@ func serverStderr(w io.Writer, verbose bool) io.Writer {
 // progress shows the servers starting: one line per server, rewritten in
 // place on a terminal, plain lines otherwise.
 type progress struct {
-	w     io.Writer
-	term  bool
-	color bool
+	w       io.Writer
+	term    bool
+	color   bool
+	explain func(name string, err error) *startFailure
 
 	mu      sync.Mutex
 	started map[string]time.Time
@@ -256,8 +344,8 @@ type progress struct {
 	quiet   map[string]bool // servers whose failure is reported otherwise
 }
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, term: isTerminal(w), color: useColor(w), started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
+func newProgress(w io.Writer, explain func(name string, err error) *startFailure) *progress {
+	return &progress{w: w, term: isTerminal(w), color: useColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
 }
 
 func (p *progress) update(st toolset.ServerStatus) {
@@ -281,11 +369,22 @@ func (p *progress) update(st toolset.ServerStatus) {
 			return
 		}
 		p.done[st.Name] = true
-		why := "failed"
-		if st.Err != nil {
-			why = untrusted.Line(st.Err.Error())
+		_, wasReady := p.took[st.Name]
+		if st.Err == nil || wasReady {
+			why := "failed"
+			if st.Err != nil {
+				why = untrusted.Line(st.Err.Error())
+			}
+			fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
+			return
 		}
-		fmt.Fprintf(p.w, "%s %s: %s (%v)\n", p.paint(red, "✗"), untrusted.Line(st.Name), why, p.elapsed(st.Name))
+		f := p.explain(st.Name, st.Err)
+		f.who = st.Name + ":"
+		lines := f.lines()
+		fmt.Fprintf(p.w, "%s %s (%v)\n", p.paint(red, "✗"), lines[0], p.elapsed(st.Name))
+		for _, l := range lines[1:] {
+			fmt.Fprintln(p.w, l)
+		}
 	}
 }
 

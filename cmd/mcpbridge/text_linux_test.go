@@ -50,7 +50,7 @@ func onPTY(t *testing.T, dir string, env []string, input string, attach func(cmd
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
+	cmd.Env = append(append(append(os.Environ(), "NO_COLOR=1"), ownCache(t)...), env...)
 	attach(cmd, term)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

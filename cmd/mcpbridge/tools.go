@@ -33,7 +33,7 @@ var toolsCmd = &command{
 			if err != nil {
 				return err
 			}
-			defer ts.Close()
+			defer t.close(ts)
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {

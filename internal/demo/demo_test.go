@@ -46,9 +46,15 @@ var transports = []struct {
 
 func connectInMemory(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectTo(t, New(), opts)
+}
+
+// connectTo opens a client session to server over in-memory transports.
+func connectTo(t *testing.T, server *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx := t.Context()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New().Connect(ctx, st, nil)
+	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
-// Package demo is the MCP server bundled with mcpbridge: a small in-memory
-// notes store built on the official go-sdk. It is what the README's first
+// Package demo is the MCP server bundled with mcpbridge: a small notes
+// store built on the official go-sdk, its notes in memory or in a file
+// ([WithNotesFile]; the command keeps them in [DefaultNotesFile], so that
+// one command sees the notes another added). It is what the README's first
 // command talks to, and what tests across the project use as a real server
 // instead of mocks, so each tool is chosen to exercise one MCP feature:
 //
@@ -17,15 +19,16 @@
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.
 //
-// [Traced] makes a server trace what it receives, joining the caller's
-// trace through the trace context in params._meta: it is how a test shows
-// that mcpbridge's trace context reaches a server.
+// [WithTracerProvider] makes a server trace what it receives, joining the
+// caller's trace through the trace context in params._meta: it is how a
+// test shows that mcpbridge's trace context reaches a server.
 //
-// [New] builds a server with its own empty store; nothing is global, so tests
-// can run many at once. [ServeStdio], [HTTPHandler] and [SSEHandler] put it on
-// a transport, and [ServeIfChild] lets a test binary re-execute itself as a
-// stdio server subprocess without a separate build.
+// [New] builds a server with its own empty store in memory; nothing is
+// global, so tests can run many at once. [ServeStdio], [HTTPHandler] and
+// [SSEHandler] put it on a transport, and [ServeIfChild] lets a test binary
+// re-execute itself as a stdio server subprocess without a separate build.
 //
-// Options: none but [Traced]'s provider, where nil means OpenTelemetry's
-// global one, as everywhere in mcpbridge.
+// Options: functional options ([Option]), and zero is the default in each:
+// no notes file keeps the notes in memory, no tracer provider traces
+// nothing.
 package demo

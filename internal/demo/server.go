@@ -27,7 +27,7 @@ const Version = "0.1.0"
 // instructions is sent in the initialize result. It is written for a model,
 // not a person: it says how the tools fit together, which a tool list alone
 // does not.
-const instructions = `This server keeps a small in-memory collection of notes; it is lost when the server stops.
+const instructions = `This server keeps a small collection of notes.
 Before calling add_note, call search_notes with a key word from the title to avoid creating a duplicate.
 Note ids are small integers (shown as #3 and passed as id 3); take them from list_notes or search_notes instead of guessing. get_note fails for an unknown id.
 note_stats returns counts as structured data. The notes://all resource holds every note as markdown.
@@ -47,11 +47,16 @@ const (
 	noteURIPrefix   = "notes://"
 )
 
-// New returns a fresh demo server with an empty notes store of its own.
-// Every call yields independent state, so tests can run servers in parallel
-// without seeing each other's notes.
-func New() *mcp.Server {
-	st := newStore()
+// New returns a fresh demo server. Its notes are its own and in memory,
+// unless [WithNotesFile] keeps them in a file: every call yields independent
+// state, so tests can run servers in parallel without seeing each other's
+// notes.
+func New(opts ...Option) *mcp.Server {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	st := newStore(c.notes)
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    Name,
 		Title:   "mcpbridge demo notes server",
@@ -62,6 +67,9 @@ func New() *mcp.Server {
 	addDemoTools(s)
 	addNoteResources(s, st)
 	addSkills(s)
+	if c.tracer != nil {
+		traced(s, c.tracer)
+	}
 	return s
 }
 
@@ -135,7 +143,10 @@ func addNoteTools(s *mcp.Server, st *store) {
 		if title == "" {
 			return nil, nil, errors.New("title must not be empty")
 		}
-		n := st.add(title, in.Body, cleanTags(in.Tags))
+		n, err := st.add(title, in.Body, cleanTags(in.Tags))
+		if err != nil {
+			return nil, nil, err
+		}
 		return textResult(fmt.Sprintf("added note #%d: %s", n.ID, n.Title)), nil, nil
 	})
 
@@ -145,7 +156,10 @@ func addNoteTools(s *mcp.Server, st *store) {
 		Description: "List all notes, one per line as \"#id title [tags]\", oldest first.",
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		notes := st.all()
+		notes, err := st.all()
+		if err != nil {
+			return nil, nil, err
+		}
 		if len(notes) == 0 {
 			return textResult("no notes yet"), nil, nil
 		}
@@ -166,7 +180,10 @@ func addNoteTools(s *mcp.Server, st *store) {
 		if q == "" {
 			return nil, nil, errors.New("query must not be empty; use list_notes to see every note")
 		}
-		found := st.search(q)
+		found, err := st.search(q)
+		if err != nil {
+			return nil, nil, err
+		}
 		if len(found) == 0 {
 			return textResult(fmt.Sprintf("no notes match %q", q)), nil, nil
 		}
@@ -180,7 +197,10 @@ func addNoteTools(s *mcp.Server, st *store) {
 		InputSchema: inputSchema[getNoteIn](minID),
 		Annotations: &mcp.ToolAnnotations{Title: "Get note", ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in getNoteIn) (*mcp.CallToolResult, any, error) {
-		n, ok := st.get(in.ID)
+		n, ok, err := st.get(in.ID)
+		if err != nil {
+			return nil, nil, err
+		}
 		if !ok {
 			// Returned as an error so the SDK sets isError: the model sees the
 			// message and can recover, rather than the call failing at the
@@ -203,7 +223,11 @@ func addNoteTools(s *mcp.Server, st *store) {
 			OpenWorldHint:   new(false),
 		},
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in deleteNoteIn) (*mcp.CallToolResult, any, error) {
-		if !st.remove(in.ID) {
+		removed, err := st.remove(in.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !removed {
 			return textResult(fmt.Sprintf("no note with id %d; nothing deleted", in.ID)), nil, nil
 		}
 		return textResult(fmt.Sprintf("deleted note #%d", in.ID)), nil, nil
@@ -215,7 +239,11 @@ func addNoteTools(s *mcp.Server, st *store) {
 		Description: "Count the notes and their tags. Returns structured content matching the output schema, plus a text summary.",
 		Annotations: &mcp.ToolAnnotations{Title: "Note statistics", ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, noteStats, error) {
-		stats := computeStats(st.all())
+		notes, err := st.all()
+		if err != nil {
+			return nil, noteStats{}, err
+		}
+		stats := computeStats(notes)
 		// Setting Content ourselves stops the SDK from filling it with the raw
 		// JSON of stats; clients without structured-content support get a
 		// readable summary instead.
@@ -310,7 +338,10 @@ func addNoteResources(s *mcp.Server, st *store) {
 	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		var b strings.Builder
 		b.WriteString("# Notes\n\n")
-		notes := st.all()
+		notes, err := st.all()
+		if err != nil {
+			return nil, err
+		}
 		if len(notes) == 0 {
 			b.WriteString("No notes yet.\n")
 		}
@@ -335,7 +366,10 @@ func addNoteResources(s *mcp.Server, st *store) {
 		if err != nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		n, ok := st.get(id)
+		n, ok, err := st.get(id)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}

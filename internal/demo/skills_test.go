@@ -2,26 +2,36 @@ package demo
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // The demo's skill passes every check of the host-side skills client:
-// listed, loaded, its reference file read, sizes and digests verified.
+// listed, loaded, its reference file read, sizes and digests verified, over
+// every transport the demo speaks (go-sdk's legacy SSE handler alone would
+// refuse skills/list).
 func TestWeeklyReviewSkill(t *testing.T) {
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", HTTPHandler())
+	mux.Handle("/sse", SSEHandler())
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, p := range []*mcptool.Provider{
+		mcptool.FromServer("in-process", New()),
+		mcptool.FromURL(srv.URL+"/mcp", mcptool.WithName("streamable")),
+		mcptool.FromURL(srv.URL+"/sse", mcptool.WithName("sse")),
+	} {
+		t.Run(p.Name(), func(t *testing.T) { weeklyReview(t, p) })
 	}
-	defer ss.Close()
-	p := mcptool.FromTransport("demo", ct)
+}
+
+func weeklyReview(t *testing.T, p *mcptool.Provider) {
+	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -4,24 +4,24 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
 
-// Traced makes s trace every request and notification it receives as a
-// server span of the MCP conventions ("tools/call add_note", kind SERVER),
-// whose parent is the caller's span named by the trace context in the
-// request's params._meta (MCP 2026-07-28): the server joins the caller's
-// trace, whatever the transport. The spans go to tp (nil: OpenTelemetry's
-// global provider). It is how a test shows that mcpbridge's trace context
-// reaches a server; a demo server traces nothing unless told to.
-func Traced(s *mcp.Server, tp trace.TracerProvider) {
-	if tp == nil {
-		tp = otel.GetTracerProvider()
-	}
+// WithTracerProvider makes the server trace every request and
+// notification it receives as a server span of the MCP conventions
+// ("tools/call add_note", kind SERVER), whose parent is the caller's span
+// named by the trace context in the request's params._meta (MCP
+// 2026-07-28): the server joins the caller's trace, whatever the
+// transport. The spans go to tp. It is how a test shows that mcpbridge's
+// trace context reaches a server; without it, or with nil, the server
+// traces nothing.
+func WithTracerProvider(tp trace.TracerProvider) Option { return func(c *config) { c.tracer = tp } }
+
+// traced adds to s the receiving middleware that traces what it receives.
+func traced(s *mcp.Server, tp trace.TracerProvider) {
 	tracer := tp.Tracer("github.com/mcpbridge/mcpbridge/internal/demo")
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

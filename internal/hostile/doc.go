@@ -20,4 +20,8 @@
 // would never send what these modes send. A mode is looked up by name
 // ([Modes] lists them); the empty name is a well-behaved server with the
 // tools echo and flaky.
+//
+// Options: a server is configured by its mode's name alone, and a child
+// by environment variables ([ChildEnv] and the few its modes read); unset
+// means the default.
 package hostile

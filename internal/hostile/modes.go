@@ -23,6 +23,7 @@ var modes = map[string]mode{
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
@@ -50,6 +51,7 @@ var modes = map[string]mode{
 	"not-json":    {doc: "writes a banner with terminal escapes to stdout instead of JSON-RPC, answers nothing", serve: notJSON},
 	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
 	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
+	"progress":    {doc: "answers a tools/call that asks for progress after three progress notifications, each followed by a ping it waits on", serve: progress},
 
 	// HTTP and SSE trust (http.go; over HTTP only, see Server.Handler).
 	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at the origin of SetElsewhere", http: redirect},

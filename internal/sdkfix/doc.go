@@ -44,6 +44,11 @@
 //     [Malformed] and [Undelivered] read them
 //     (TestGoSDKKeepsOnlyTheTextOfAFailure, TestGoSDKStreamLost,
 //     TestGoSDKMalformed, TestGoSDKOwnCodes).
+//   - go-sdk's legacy SSE server handler checks each POSTed request against
+//     the standard methods alone, and answers one for a method the server
+//     added (the Skills extension's skills/list, say) with 400 Bad Request.
+//     [SSEHandler] serves the transport for the demo server and hands every
+//     message to the server's session (TestGoSDKSSERefusesCustomMethods).
 //   - go-sdk logs what a server sent above debug level (a tool name it
 //     leaves out of a listing, at error level). [DebugOnly] brings its
 //     records down to debug (TestGoSDKLogsTheServerAtError).

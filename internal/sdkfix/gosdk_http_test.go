@@ -222,3 +222,79 @@ func serve(t *testing.T, h http.Handler) *httptest.Server {
 	})
 	return srv
 }
+
+// SSEHandler: go-sdk's legacy SSE handler refuses a POSTed request for a
+// method the server added (it checks the standard methods alone).
+func TestGoSDKSSERefusesCustomMethods(t *testing.T) {
+	srv := serve(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return echoServer() }, nil))
+	if _, err := callEcho(t, srv.URL); err == nil || !strings.Contains(err.Error(), "400 Bad Request") {
+		t.Fatalf(upgraded+"a custom method over legacy SSE: %v; SSEHandler may go", err)
+	}
+}
+
+// SSEHandler serves a custom method over legacy SSE, and the standard ones,
+// under a protocol version the legacy transport speaks.
+func TestSSEHandler(t *testing.T) {
+	srv := serve(t, SSEHandler(func(*http.Request) *mcp.Server { return echoServer() }))
+	cs, err := callEcho(t, srv.URL)
+	if err != nil {
+		t.Fatalf("a custom method over legacy SSE: %v", err)
+	}
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if v := cs.InitializeResult().ProtocolVersion; v >= "2026-07-28" {
+		t.Errorf("protocol %s over legacy SSE", v)
+	}
+	// What is no JSON-RPC message, or goes to no session, is refused.
+	for _, tc := range []struct {
+		query, body string
+		status      int
+	}{{"?sessionid=none", `{"jsonrpc":"2.0","method":"ping","id":1}`, http.StatusNotFound}, {"", "{}", http.StatusBadRequest}} {
+		resp, err := http.Post(srv.URL+tc.query, "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("POST %q to %q: %s, want %d", tc.body, tc.query, resp.Status, tc.status)
+		}
+	}
+}
+
+type echoParams struct {
+	mcp.ParamsBase
+	Text string `json:"text"`
+}
+
+type echoResult struct {
+	mcp.ResultBase
+	Text string `json:"text"`
+}
+
+// echoServer is a server with the custom method x/echo.
+func echoServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	mcp.AddReceivingCustomMethod(s, "x/echo", func(_ context.Context, _ *mcp.ServerSession, p *echoParams) (*echoResult, error) {
+		return &echoResult{Text: p.Text}, nil
+	})
+	return s
+}
+
+// callEcho connects over legacy SSE to url and calls x/echo.
+func callEcho(t *testing.T, url string) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err := mcp.AddSendingCustomMethod[*echoParams, *echoResult](client, "x/echo"); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	res, err := mcp.CallCustomMethod[*echoParams, *echoResult](context.Background(), cs, "x/echo", &echoParams{Text: "hi"})
+	if err == nil && res.Text != "hi" {
+		t.Fatalf("x/echo answered %q", res.Text)
+	}
+	return cs, err
+}

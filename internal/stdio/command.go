@@ -42,9 +42,10 @@ type Command struct {
 	Env map[string]string
 	// Dir is the server's working directory; empty means this process's.
 	Dir string
-	// Stderr receives the server's stderr; nil means os.Stderr. An
-	// *os.File is handed to the server as is; any other writer is fed by a
-	// goroutine and must be safe to call from it.
+	// Stderr receives the server's stderr; nil discards it, as exec.Cmd
+	// does. Either way the connection reads the server's stderr itself, to
+	// keep its last lines ([Conn.Stderr]), and feeds the writer from a
+	// goroutine: it must be safe to call from it.
 	Stderr io.Writer
 	// MaxLineLength bounds each inbound message in bytes; 0 means
 	// DefaultMaxLineLength and a negative value means no limit. A longer
@@ -139,19 +140,12 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		closeAll()
 		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
 	}
-	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
-	var stderrR, stderrW *os.File
-	if f, ok := c.Stderr.(*os.File); ok && f != nil {
-		cmd.Stderr = f
-	} else if c.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	} else {
-		if stderrR, stderrW, err = pipe(); err != nil {
-			closeAll()
-			return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
-		}
-		cmd.Stderr = stderrW
+	stderrR, stderrW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
 	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 
 	if err := cmd.Start(); err != nil {
 		closeAll()
@@ -162,9 +156,7 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	// reaching EOF and our stdout/stderr reads from ever seeing one.
 	stdinR.Close()
 	stdoutW.Close()
-	if stderrW != nil {
-		stderrW.Close()
-	}
+	stderrW.Close()
 	logger.Debug("started MCP server", "command", c.Path, "pid", cmd.Process.Pid)
 
 	conn := newConn(connConfig{

@@ -50,7 +50,7 @@ type Conn struct {
 
 	stdin  *os.File
 	stdout *os.File
-	stderr *os.File // our end of the stderr pipe; nil if the server writes to a file itself
+	stderr *os.File // our end of the stderr pipe
 
 	// writeLock is held while a line is written (writes must not
 	// interleave); a channel, so that waiting for it can be abandoned.
@@ -77,13 +77,15 @@ type Conn struct {
 
 	exited     chan struct{} // the server process has been reaped
 	exitErr    error         // set before exited is closed
+	signalled  atomic.Bool   // Close sent it SIGTERM, as it would not stop
 	done       chan struct{} // exited, and its process group is gone
-	stderrDone chan struct{} // nil when there is no stderr copier
+	stderrDone chan struct{} // the stderr copier is done
 
 	replies    sync.WaitGroup // answers written back by the reader
 	replySlots chan struct{}  // bounds the answers waiting to be written
 
 	junk junk // what the server wrote to stdout that is not JSON-RPC
+	tail tail // the last lines it wrote to stderr
 }
 
 // probe is an outstanding "server/discover" request.
@@ -126,11 +128,9 @@ func newConn(cfg connConfig) *Conn {
 		closing:      make(chan struct{}),
 		exited:       make(chan struct{}),
 		done:         make(chan struct{}),
+		stderrDone:   make(chan struct{}),
 	}
-	if c.stderr != nil {
-		c.stderrDone = make(chan struct{})
-		go c.copyStderr(cfg.stderrTo)
-	}
+	go c.copyStderr(cfg.stderrTo)
 	go c.reap()
 	go c.readLoop(&inbound{
 		fr:     newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize),
@@ -221,6 +221,7 @@ func (c *Conn) stop() error {
 	// A server known not to read its stdin will not see it close either.
 	if c.deaf.Load() || !waitFor(c.done, c.stopTimeout) {
 		c.logger.Debug("MCP server did not exit after its stdin closed; sending SIGTERM", "command", c.name, "pid", c.pid)
+		c.signalled.Store(true)
 		c.terminate()
 		if !waitFor(c.done, c.stopTimeout) {
 			c.logger.Warn("MCP server did not exit after SIGTERM; sending SIGKILL", "command", c.name, "pid", c.pid)
@@ -238,7 +239,7 @@ func (c *Conn) stop() error {
 	_ = c.stdout.Close()
 	<-c.readerDone
 	c.replies.Wait()
-	if c.stderr != nil && !waitFor(c.stderrDone, c.stopTimeout) {
+	if !waitFor(c.stderrDone, c.stopTimeout) {
 		// Held open by a process outside the group, or Stderr is blocking.
 		_ = c.stderr.Close()
 		waitFor(c.stderrDone, c.stopTimeout)
@@ -262,12 +263,6 @@ func (c *Conn) reap() {
 	_ = c.stdout.SetReadDeadline(time.Now().Add(c.stopTimeout))
 	c.logger.Debug("MCP server exited", "command", c.name, "pid", c.pid, "status", describe(err))
 	close(c.done)
-}
-
-func (c *Conn) copyStderr(to io.Writer) {
-	defer close(c.stderrDone)
-	_, _ = io.Copy(to, c.stderr)
-	_ = c.stderr.Close()
 }
 
 func (c *Conn) readLoop(in *inbound) {

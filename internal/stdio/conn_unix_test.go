@@ -248,6 +248,41 @@ func TestStderr(t *testing.T) {
 	if got := stderr.String(); !strings.Contains(got, "stderr-marker from the server") {
 		t.Errorf("Stderr got %q", got)
 	}
+	if got := conn.Stderr(); !slices.Equal(got, []string{"stderr-marker from the server"}) {
+		t.Errorf("the tail kept %q", got)
+	}
+}
+
+// A server that dies: the error says how it ended and quotes its last
+// lines on stderr, cleaned, whether or not its stderr goes anywhere.
+func TestStderrExplainsAnExit(t *testing.T) {
+	conn := start(t, child(t, "dying"))
+	_, err := conn.Read(t.Context())
+	err = conn.Explain(err)
+	var se *ServerError
+	if !errors.As(err, &se) || se.Exit == nil || se.Stopped || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
+		t.Fatalf("Explain = %#v", err)
+	}
+	if want := `(server process: exit status 1; its last words on stderr: "starting", "fatal: API_KEY is not set")`; !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("Explain = %q, want it to end %q", err, want)
+	}
+	if !errors.Is(err, io.EOF) {
+		t.Errorf("Explain(%v) does not wrap the failure", err)
+	}
+}
+
+// A server that Close had to signal is said to be stopped: its exit is
+// not why the connection failed.
+func TestExplainAStoppedServer(t *testing.T) {
+	c := child(t, "stubborn")
+	c.StopTimeout = 50 * time.Millisecond
+	conn := start(t, c)
+	readNotification(t, conn, "ready")
+	conn.Close()
+	var se *ServerError
+	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped {
+		t.Fatalf("Explain = %#v, want a stopped exit", err)
+	}
 }
 
 func TestStartLogging(t *testing.T) {

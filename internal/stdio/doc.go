@@ -23,11 +23,12 @@
 //
 // Lines that are not JSON-RPC (banners, logs) are skipped, as other hosts
 // do; the last few since the server's last message are kept, cut and
-// without control characters, for [Conn.Explain] to quote. A server that
-// writes over 1000 lines or 1 MiB of them before its first message fails
-// the connection at once: no time is involved, so a slow server is never
-// cut short, while one that only prints need not wait out a connect
-// deadline.
+// without control characters, for [Conn.Explain] to quote, as are the last
+// lines of its stderr, which goes to [Command.Stderr] besides (nil
+// discards it). A server that writes over 1000 lines or 1 MiB of them
+// before its first message fails the connection at once: no time is
+// involved, so a slow server is never cut short, while one that only
+// prints need not wait out a connect deadline.
 //
 // Every write to the server can be abandoned: when its context ends or the
 // connection closes, even with the server no longer reading its stdin and

@@ -2,12 +2,12 @@ package stdio
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
@@ -44,7 +44,7 @@ type junk struct {
 // add records line and reports whether the server, not having written
 // JSON-RPC yet, has written too much else.
 func (j *junk) add(line []byte) (flood bool) {
-	q := quotable(line)
+	q := quotable(line, maxJunkQuote)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.clean.Store(false)
@@ -73,30 +73,24 @@ func (j *junk) spoke() {
 	j.clean.Store(true)
 }
 
-// note says what the server wrote since its last message, or "".
-func (j *junk) note() string {
+// last returns the lines the server wrote since its last message, oldest
+// first.
+func (j *junk) last() []string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if len(j.quoted) == 0 {
-		return ""
-	}
-	q := make([]string, len(j.quoted))
-	for i, s := range j.quoted {
-		q[i] = strconv.Quote(s)
-	}
-	return "the server wrote to stdout what is not JSON-RPC: " + strings.Join(q, ", ")
+	return slices.Clone(j.quoted)
 }
 
-// quotable returns the start of line as one line of text fit to show,
-// as untrusted.Line makes it: no escape sequence, control or invisible
-// character. What it drops costs no room, so it is given a margin more
-// than the quote.
-func quotable(line []byte) string {
-	in := line[:min(len(line), 4*maxJunkQuote)]
+// quotable returns the start of line, at most limit bytes of it, as one
+// line of text fit to show, as untrusted.Line makes it: no escape sequence,
+// control or invisible character, and "…" where it was cut. What it drops
+// costs no room, so it is given a margin more than the quote.
+func quotable(line []byte, limit int) string {
+	in := line[:min(len(line), 4*limit)]
 	q := untrusted.Line(string(in))
 	cut := len(in) < len(line)
-	if len(q) > maxJunkQuote {
-		i := maxJunkQuote
+	if len(q) > limit {
+		i := limit
 		for !utf8.RuneStart(q[i]) {
 			i--
 		}
@@ -115,7 +109,7 @@ func (c *Conn) skip(line []byte, err error) {
 	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
 		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
 	if c.junk.add(line) {
-		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %d lines (or %d KiB) to stdout, none of them JSON-RPC",
-			c.name, maxJunkLines, maxJunkBytes>>10))
+		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %s (or %d KiB) to stdout, none of them JSON-RPC",
+			c.name, plural.Count(maxJunkLines, "line", "lines"), maxJunkBytes>>10))
 	}
 }

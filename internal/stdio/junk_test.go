@@ -15,7 +15,7 @@ func TestQuotable(t *testing.T) {
 		{"x" + strings.Repeat("é", 200), "x" + strings.Repeat("é", maxJunkQuote/2-1) + "…"},
 		{strings.Repeat("\x1b", 10000) + "x", "…"},
 	} {
-		if got := quotable([]byte(tc.in)); got != tc.want {
+		if got := quotable([]byte(tc.in), maxJunkQuote); got != tc.want {
 			t.Errorf("quotable(%.40q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -28,12 +28,12 @@ func TestJunk(t *testing.T) {
 			t.Fatal("a flood after four lines")
 		}
 	}
-	if got, want := j.note(), `the server wrote to stdout what is not JSON-RPC: "two", "three", "four"`; got != want {
-		t.Errorf("note = %q, want %q", got, want)
+	if got, want := strings.Join(j.last(), ","), "two,three,four"; got != want {
+		t.Errorf("last = %q, want %q", got, want)
 	}
 	j.spoke()
-	if got := j.note(); got != "" {
-		t.Errorf("note after a message = %q, want none", got)
+	if got := j.last(); len(got) > 0 {
+		t.Errorf("last after a message = %q, want none", got)
 	}
 	// Once the server has spoken, no amount of junk is a flood.
 	for range maxJunkLines + 1 {

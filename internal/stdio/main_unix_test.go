@@ -52,6 +52,10 @@ func runChild(mode string) int {
 		notify("ready", nil)
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
+	case "dying":
+		fmt.Fprintln(os.Stderr, "starting")
+		fmt.Fprint(os.Stderr, "fatal: API_KEY is not set\x1b[0m")
+		return 1
 	case "stubborn":
 		// Ignores both polite requests to stop: stdin EOF and SIGTERM.
 		signal.Ignore(syscall.SIGTERM)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -161,29 +160,4 @@ func (c *Conn) reply(resp *jsonrpc.Response) {
 		defer func() { <-c.replySlots }()
 		_ = c.write(context.Background(), resp)
 	})
-}
-
-// Explain adds to err, a failure of the connection, what the connection
-// knows of its cause: how the server process ended, that it stopped
-// reading its stdin, what it wrote to stdout since its last message that
-// is not JSON-RPC (the last few lines, cut, without control characters).
-// It returns err itself when it knows nothing more, and nil for nil.
-func (c *Conn) Explain(err error) error {
-	if err == nil {
-		return nil
-	}
-	var notes []string
-	if why := c.ExitError(); why != nil {
-		notes = append(notes, "server process: "+why.Error())
-	}
-	if c.deaf.Load() {
-		notes = append(notes, "the server is not reading its stdin")
-	}
-	if n := c.junk.note(); n != "" {
-		notes = append(notes, n)
-	}
-	if len(notes) == 0 {
-		return err
-	}
-	return fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
 }

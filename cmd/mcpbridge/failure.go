@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// A startFailure is a server that did not start, said as a person wants
+// to read it: one short sentence of cause first, then the last lines the
+// server wrote to its stderr, a hint when its environment may lack a
+// variable, and with -v the whole chain of errors. Its Error is the chain.
+type startFailure struct {
+	who     string // the server, as the user gave it: server "x", the server at --url
+	err     error
+	hint    string
+	verbose bool
+}
+
+func (f *startFailure) Error() string { return f.err.Error() }
+func (f *startFailure) Unwrap() error { return f.err }
+
+// lines says the failure: the first line what happened, the others
+// indented.
+func (f *startFailure) lines() []string {
+	// The causes quote URLs, which go only as scheme and host.
+	lines := []string{untrusted.Line(redact.URLs(f.who + " did not start: " + startCause(f.err)))}
+	if se := (*stdio.ServerError)(nil); errors.As(f.err, &se) && len(se.Stderr) > 0 {
+		lines = append(lines, "  its last words on stderr:")
+		for _, l := range se.Stderr {
+			lines = append(lines, "    "+untrusted.Line(l))
+		}
+	}
+	if f.hint != "" {
+		lines = append(lines, "  "+untrusted.Line(f.hint))
+	}
+	if f.verbose {
+		lines = append(lines, "  detail: "+untrusted.Line(redact.URLs(f.err.Error())))
+	}
+	return lines
+}
+
+// startCause says in one sentence why a server did not start.
+func startCause(err error) string {
+	var (
+		notFound *exec.Error
+		path     *fs.PathError
+		te       *mcptool.TransportError
+		se       *stdio.ServerError
+	)
+	switch {
+	case errors.As(err, &notFound):
+		return "its program was not found: " + notFound.Error()
+	case errors.As(err, &path):
+		return "it could not be started: " + path.Error()
+	case errors.As(err, &te) && te.Timeout():
+		return "it did not answer in time: " + te.Err.Error()
+	case ranAndFailed(err):
+		errors.As(err, &se)
+		return exited(se.Exit) + " before answering"
+	case errors.As(err, &se):
+		quiet := *se
+		quiet.Stderr = nil // shown apart
+		return quiet.Error()
+	case errors.As(err, &te):
+		return te.Err.Error()
+	}
+	return err.Error()
+}
+
+// ranAndFailed reports whether err says that a stdio server started and
+// ended by itself, which is then why it failed: not when it stopped
+// reading or wrote what is not JSON-RPC, which made the connection close
+// and stop it.
+func ranAndFailed(err error) bool {
+	var se *stdio.ServerError
+	return errors.As(err, &se) && se.Exit != nil && !se.Stopped && !se.NotReading && len(se.Stdout) == 0
+}
+
+// exited says how a server process ended.
+func exited(exit error) string {
+	var ee *exec.ExitError
+	switch {
+	case !errors.As(exit, &ee):
+		return "it ended: " + exit.Error()
+	case ee.Exited():
+		return fmt.Sprintf("it exited with status %d", ee.ExitCode())
+	}
+	return "it ended on a signal (" + ee.String() + ")"
+}

@@ -1,0 +1,65 @@
+package main_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A server that does not start is said in one short sentence of cause,
+// then its last words on stderr (whether or not -v is given) and a hint
+// at --env; -v adds the whole chain. The words are those of what the user
+// gave: no "required server" for the one command after --.
+func TestStartFailureSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	r := mcpbridge(t, dir, "", nil, withServer(t, "exit-at-init", "tools")...)
+	expect(t, r, 3)
+	want := `mcpbridge tools: server "mcpbridge" did not start: it exited with status 3 before answering
+  its last words on stderr:
+    fatal: no configuration
+  hint: variables exported in your shell do not reach a server; if it needs one, give it with --env NAME=value
+`
+	if r.err != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
+	}
+	r = mcpbridge(t, dir, "", nil, withServer(t, "exit-at-init", "tools", "-v")...)
+	expect(t, r, 3, "  its last words on stderr:\n    fatal: no configuration\n", `  detail: mcptool: server "mcpbridge": connect: `)
+	if strings.Contains(r.err, "required server") {
+		t.Errorf("stderr speaks of a required server:\n%s", r.err)
+	}
+}
+
+// A server that says a variable is missing, one its environment lacks,
+// is told how to pass it: --env after --, its "env" key in a config. A
+// variable exported in the shell does not reach it; one given does.
+func TestStartFailureHintsAtEnv(t *testing.T) {
+	dir := t.TempDir()
+	script := `echo "Error: BRAVE_API_KEY environment variable is required" >&2; exit 1`
+	r := mcpbridge(t, dir, "", []string{"BRAVE_API_KEY=exported"}, "tools", "--", "sh", "-c", script)
+	expect(t, r, 3, `  hint: server "sh" says BRAVE_API_KEY is missing, and variables exported in your shell do not reach a server: give it with --env BRAVE_API_KEY=value`)
+	r = mcpbridge(t, dir, "", nil, "tools", "--env", "BRAVE_API_KEY=given", "--", "sh", "-c", script)
+	expect(t, r, 3, "if it needs one, give it with --env NAME=value")
+	if strings.Contains(r.err, "says BRAVE_API_KEY") {
+		t.Errorf("a hint at a variable the server was given:\n%s", r.err)
+	}
+	cfg := writeConfig(t, dir, "brave.json", fmt.Sprintf(`{"mcpServers": {"brave": {"command": "sh", "args": ["-c", %q]}}}`, script))
+	r = mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
+	expect(t, r, 3, `✗ brave: did not start: it exited with status 1 before answering (`, `  hint: server "brave" says BRAVE_API_KEY is missing`,
+		`give it with the "env" of server "brave" in `+cfg)
+}
+
+// A server that starts but says on stderr that a variable is missing gets
+// the hint once the command is done; given the variable, it does not.
+func TestMissingVariableHintAfterAStart(t *testing.T) {
+	dir := t.TempDir()
+	r := mcpbridge(t, dir, "", nil, withServer(t, "needs-key", "tools")...)
+	expect(t, r, 0, "echo")
+	if want := `hint: server "mcpbridge" says API_KEY is missing, and variables exported in your shell do not reach a server: give it with --env API_KEY=value` + "\n"; !strings.HasSuffix(r.err, want) {
+		t.Errorf("stderr:\n%s\nwant it to end:\n%s", r.err, want)
+	}
+	r = mcpbridge(t, dir, "", nil, append([]string{"tools", "--env", "API_KEY=k"}, hostileServer(t, "needs-key")...)...)
+	expect(t, r, 0, "echo")
+	if strings.Contains(r.err, "hint:") {
+		t.Errorf("a hint at a variable the server was given:\n%s", r.err)
+	}
+}

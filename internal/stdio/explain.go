@@ -1,0 +1,75 @@
+package stdio
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A ServerError is a failure of the connection with what the connection
+// knows of its cause: how the server process ended, that it stopped reading
+// its stdin, the last lines it wrote to stdout that are not JSON-RPC and to
+// its stderr. [Conn.Explain] returns it. The lines are the server's, each
+// cut to one line without escapes or control characters.
+type ServerError struct {
+	// Err is the failure.
+	Err error
+	// Exit says how the server process ended (see [Conn.ExitError]); nil
+	// while it runs.
+	Exit error
+	// Stopped reports that the connection's Close signalled the process to
+	// stop it: Exit is then not why the connection failed.
+	Stopped bool
+	// NotReading reports that the server stopped reading its stdin.
+	NotReading bool
+	// Stdout are the last lines it wrote to stdout since its last message
+	// that are not JSON-RPC, at most three.
+	Stdout []string
+	// Stderr are the last lines it wrote to its stderr, at most five.
+	Stderr []string
+}
+
+// Error returns Err's text followed, in parentheses, by what is known of
+// the cause.
+func (e *ServerError) Error() string {
+	var notes []string
+	if e.Exit != nil {
+		notes = append(notes, "server process: "+e.Exit.Error())
+	}
+	if e.NotReading {
+		notes = append(notes, "the server is not reading its stdin")
+	}
+	if len(e.Stdout) > 0 {
+		notes = append(notes, "the server wrote to stdout what is not JSON-RPC: "+quoteAll(e.Stdout))
+	}
+	if len(e.Stderr) > 0 {
+		notes = append(notes, "its last words on stderr: "+quoteAll(e.Stderr))
+	}
+	return fmt.Sprintf("%v (%s)", e.Err, strings.Join(notes, "; "))
+}
+
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// quoteAll quotes each line, separated by commas.
+func quoteAll(lines []string) string {
+	q := make([]string, len(lines))
+	for i, s := range lines {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// Explain adds to err, a failure of the connection, what the connection
+// knows of its cause, as a *[ServerError]. It returns err itself when it
+// knows nothing more, and nil for nil.
+func (c *Conn) Explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	e := &ServerError{Err: err, Exit: c.ExitError(), NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
+	e.Stopped = e.Exit != nil && c.signalled.Load()
+	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
+		return err
+	}
+	return e
+}

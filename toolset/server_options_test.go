@@ -1,0 +1,32 @@
+package toolset_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// WithServerOptions gives each server options of its own: here a stderr
+// sink that gets that server's lines alone.
+func TestWithServerOptions(t *testing.T) {
+	cfg := &toolset.Config{}
+	for _, name := range []string{"a", "b"} {
+		cfg.Servers = append(cfg.Servers, toolset.ServerConfig{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
+	}
+	sinks := map[string]*proctest.Buffer{"a": {}, "b": {}}
+	ts, err := toolset.Start(context.Background(), cfg, toolset.WithServerOptions(func(sc toolset.ServerConfig) []mcptool.Option {
+		return []mcptool.Option{mcptool.WithStderr(sinks[sc.Name])}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Close() // the servers failed; closed, their stderr is all read
+	for name, sink := range sinks {
+		if got := sink.String(); got != name+"\n" {
+			t.Errorf("server %s's stderr sink got %q", name, got)
+		}
+	}
+}
