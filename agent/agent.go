@@ -11,6 +11,10 @@ import (
 	"strings"
 	"sync"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -80,6 +84,22 @@ type Config struct {
 	// runs the call, so the parallel calls of one turn may run them
 	// concurrently.
 	OnToolCall func(call llm.ToolCall) (done func(res tool.Result, err error))
+	// TracerProvider receives the agent's spans, by the GenAI conventions:
+	// a run is an invoke_agent span, each model turn a chat span with the
+	// model's name and the tokens it used, each tool call an execute_tool
+	// span in which the call runs (an MCP tool's client span, a policy's
+	// refusal), so that one trace shows the whole run. A Model with the
+	// methods Name() string and Vendor() string (the vendor packages'
+	// models) names the model and its API (gen_ai.provider.name). Nil means
+	// OpenTelemetry's global provider.
+	TracerProvider trace.TracerProvider
+	// MeterProvider receives the count of calls the policy refused. Nil
+	// means OpenTelemetry's global provider.
+	MeterProvider metric.MeterProvider
+	// CallContent records each tool call's arguments and result on its
+	// execute_tool span, cut and scrubbed as errors are; without it
+	// neither is recorded.
+	CallContent bool
 }
 
 // An Agent runs the tool loop. It is safe for concurrent use: each Run
@@ -88,6 +108,7 @@ type Agent struct {
 	cfg    Config // with the defaults filled in
 	system string
 	skills tool.Set // load_skill and read_skill_file, when there are skills
+	tel    *loopTelemetry
 }
 
 // New checks the configuration and composes the system prompt.
@@ -104,6 +125,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.Logger = slog.New(telemetry.LogHandler(cfg.Logger.Handler()))
 	for i, src := range cfg.Tools {
 		if src == nil {
 			return nil, fmt.Errorf("agent: Tools[%d] is nil", i)
@@ -114,7 +136,7 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	system := cfg.System
-	a := &Agent{cfg: cfg}
+	a := &Agent{cfg: cfg, tel: newLoopTelemetry(&cfg)}
 	if len(cfg.Skills) > 0 {
 		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
 		if err != nil {
@@ -182,7 +204,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		// holds under the namespaced name and the alias alike.
 		gate := a.cfg.Policy.For(v.defs)
 		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !gate.Allowed(d.Name) })
-		v.handler = gate.Handler(v.handler)
+		v.handler = a.tel.gated(gate, v.handler)
 	}
 	v.tokens = EstimateTokens(v.defs)
 	if a.cfg.ToolTokenBudget > 0 && v.tokens > a.cfg.ToolTokenBudget {
@@ -232,8 +254,10 @@ type Result struct {
 // result so far), an error makes going on pointless, or ctx is done. A model's
 // parallel tool calls run concurrently; their results go back in the order of
 // the calls.
-func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error) {
-	res := &Result{Messages: append([]llm.Message(nil), messages...)}
+func (a *Agent) Run(ctx context.Context, messages []llm.Message) (res *Result, err error) {
+	ctx, done := a.tel.invoke(ctx)
+	res = &Result{Messages: append([]llm.Message(nil), messages...)}
+	defer func() { done(res, err) }()
 	v, err := a.view(ctx)
 	if err != nil {
 		return res, err
@@ -241,7 +265,9 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (*Result, error
 	for res.Steps < a.cfg.MaxSteps {
 		defs, tokens := v.offered()
 		res.ToolTokens += tokens
-		resp, err := a.cfg.Model.Generate(ctx, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
+		turn, done := a.tel.chat(ctx)
+		resp, err := a.cfg.Model.Generate(turn, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
+		done(resp, err)
 		res.Steps++
 		if err != nil {
 			return res, fmt.Errorf("agent: model turn %d: %w", res.Steps, err)
@@ -284,7 +310,9 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	if a.cfg.OnToolCall != nil {
 		done = a.cfg.OnToolCall(c)
 	}
+	ctx, executed := a.tel.execute(ctx, c)
 	res, err := v.handler.Call(ctx, c.Name, c.Arguments)
+	executed(res, err)
 	if done != nil {
 		done(res, err)
 	}
@@ -300,7 +328,7 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
 		}
 	}
-	a.cfg.Logger.Debug("tool call failed", "tool", c.Name, "error", err)
+	a.cfg.Logger.DebugContext(ctx, "tool call failed", "tool", c.Name, "error", err)
 	text = untrusted.Text(text) // it may quote the server
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)

@@ -50,17 +50,19 @@ func newCatalog(defs []tool.Definition) *catalog {
 	return c
 }
 
-// tools returns find_tools and load_tools over c, loading into loaded, as
+// tools returns find_tools and load_tools over c, loading into into, as
 // the Set that serves them.
-func (c *catalog) tools(loaded *loadedSet) (tool.Set, error) {
-	find, err := tool.Func(FindToolsName, findDescription, func(_ context.Context, in findArgs) (string, error) {
-		return c.find(in.Query), nil
+func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
+	find, err := tool.Func(FindToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
+		text, n := c.find(in.Query)
+		found(ctx, n)
+		return text, nil
 	})
 	if err != nil {
 		return tool.Set{}, err
 	}
-	load, err := tool.Func(LoadToolsName, loadDescription, func(_ context.Context, in loadArgs) (string, error) {
-		return c.load(in.Names, loaded), nil
+	load, err := tool.Func(LoadToolsName, loadDescription, func(ctx context.Context, in loadArgs) (string, error) {
+		return c.load(ctx, in.Names, into), nil
 	})
 	if err != nil {
 		return tool.Set{}, err
@@ -81,7 +83,7 @@ func (c *catalog) offered(loaded *loadedSet) []tool.Definition {
 
 // load loads the named tools that exist and says which it loaded and which
 // do not exist.
-func (c *catalog) load(names []string, loaded *loadedSet) string {
+func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) string {
 	var ok, unknown []string
 	for _, n := range names {
 		if _, known := c.byName[n]; known {
@@ -90,7 +92,8 @@ func (c *catalog) load(names []string, loaded *loadedSet) string {
 			unknown = append(unknown, n)
 		}
 	}
-	loaded.add(ok...)
+	into.add(ok...)
+	loaded(ctx, ok)
 	var b strings.Builder
 	if len(ok) > 0 {
 		fmt.Fprintf(&b, "Loaded %s; you can call them from your next step.", strings.Join(ok, ", "))
@@ -102,8 +105,9 @@ func (c *catalog) load(names []string, loaded *loadedSet) string {
 }
 
 // find ranks the tools by how many of the query's words their name and
-// description contain, a name match counting double.
-func (c *catalog) find(query string) string {
+// description contain, a name match counting double, and says how many
+// matched.
+func (c *catalog) find(query string) (string, int) {
 	words := strings.Fields(strings.ToLower(query))
 	type hit struct {
 		def   tool.Definition
@@ -127,7 +131,7 @@ func (c *catalog) find(query string) string {
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
 	if len(hits) == 0 {
-		return fmt.Sprintf("No tool matches %q. Try other words.", query)
+		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
 	}
 	var b strings.Builder
 	for i, h := range hits {
@@ -138,5 +142,5 @@ func (c *catalog) find(query string) string {
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(h.def.Description)), "\n")
 		fmt.Fprintf(&b, "%s: %s\n", oneLine(h.def.Name, maxFoundLine), oneLine(line, maxFoundLine))
 	}
-	return strings.TrimSpace(b.String())
+	return strings.TrimSpace(b.String()), len(hits)
 }

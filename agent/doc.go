@@ -41,8 +41,16 @@
 //     whole: the model gets a tool to search the catalog and one to load what
 //     it needs, and loaded tools join the next turn.
 //
+// A run is traced by OpenTelemetry's GenAI conventions (version 1.41.1): an
+// invoke_agent span around it, a chat span per model turn with the model's
+// name and the tokens it used, and an execute_tool span per call, in which
+// an MCP tool's client span and a policy's refusal (check_policy) nest, so
+// one trace shows the whole run; a find_tools or load_tools call says what
+// it found or loaded. See [Config.TracerProvider].
+//
 // Options: an agent is described as data, a [Config]. Zero means the
-// default in every field; a negative budget ([Config.ResultBudget],
+// default in every field (nil telemetry providers are OpenTelemetry's
+// global ones); a negative budget ([Config.ResultBudget],
 // [Config.ToolTokenBudget]) means no bound, and a negative
 // [Config.MaxSteps] is refused by [New].
 package agent

@@ -148,13 +148,7 @@ func (sh *skillShelf) section() string {
 
 // oneLine keeps a server's text to one line ([untrusted.Line]) of at most n
 // characters, so it cannot start a heading or an item of its own.
-func oneLine(s string, n int) string {
-	s = untrusted.Line(s)
-	if utf8.RuneCountInString(s) > n {
-		s = cutRunes(s, n) + " […]"
-	}
-	return s
-}
+func oneLine(s string, n int) string { return untrusted.Cut(untrusted.Line(s), n) }
 
 type loadSkillIn struct {
 	Skill string `json:"skill" jsonschema:"the skill, as listed in the system prompt (server/name)"`

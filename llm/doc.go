@@ -26,6 +26,9 @@
 // refuses, or stops at its token limit, is not an error: the [Response] says so
 // in its [StopReason].
 //
+// The vendor packages' models also say their name and their vendor (Name,
+// Vendor: "openai", "anthropic"), which package agent's telemetry reads.
+//
 // Options: a [Request] is data, and zero in any of its fields means the
 // Model's default; a negative MaxTokens means "no limit" where the vendor's
 // API allows it and is an error where it does not. The vendor packages

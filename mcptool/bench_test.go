@@ -6,9 +6,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -100,4 +109,75 @@ func compare(b *testing.B, label string, bare *mcp.ClientSession, params *mcp.Ca
 	ratio := best[1] / best[0]
 	fmt.Printf("%s: go-sdk ClientSession.CallTool %.0f ns/op, mcpbridge handler %.0f ns/op, ratio %.3f (target <= 1.05)\n",
 		label, best[0], best[1], ratio)
+}
+
+// BenchmarkTelemetryOverhead calls one tool in process through the handler
+// of three providers: with no-op providers for both traces and metrics (the
+// instrumentation skipped: the untraced path), with the default global
+// providers and no SDK installed (tracing off), and with the SDK's
+// providers, spans batched to an exporter that drops them and metrics
+// aggregated (tracing on). The calls are interleaved, one of each in turn,
+// so that whatever else the machine does falls on every path alike, and
+// the garbage collector runs between rounds rather than within a call
+// (each path's allocations are printed apart). It prints each path's
+// median time per call and its ratio to the untraced path (the target for
+// tracing off: at most 1.02), and the spread of the untraced path's calls
+// (the middle half, around its median), which says how much one call's
+// time varies on this machine.
+func BenchmarkTelemetryOverhead(b *testing.B) {
+	ctx := context.Background()
+	args := json.RawMessage(`{"query": "milk"}`)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	defer tp.Shutdown(ctx)
+	defer mp.Shutdown(ctx)
+	var calls []func()
+	for _, opts := range [][]mcptool.Option{
+		{mcptool.WithTracerProvider(tracenoop.NewTracerProvider()), mcptool.WithMeterProvider(metricnoop.NewMeterProvider())},
+		nil,
+		{mcptool.WithTracerProvider(tp), mcptool.WithMeterProvider(mp)},
+	} {
+		p := mcptool.FromServer("demo", demo.New(), opts...)
+		if err := p.Connect(ctx); err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		h := p.Handler()
+		calls = append(calls, func() {
+			if _, err := h.Call(ctx, "search_notes", args); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	allocs := make([]float64, len(calls))
+	for i, call := range calls {
+		allocs[i] = testing.AllocsPerRun(100, call)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	took := make([][]time.Duration, len(calls))
+	for round := 0; b.Loop(); round++ {
+		if round%50 == 0 {
+			b.StopTimer()
+			runtime.GC()
+			b.StartTimer()
+		}
+		// Each round starts with another path, so that none always
+		// follows the same one.
+		for k := range calls {
+			i := (round + k) % len(calls)
+			start := time.Now()
+			calls[i]()
+			took[i] = append(took[i], time.Since(start))
+		}
+	}
+	median := make([]float64, len(calls))
+	for i, t := range took {
+		slices.Sort(t)
+		median[i] = float64(t[len(t)/2])
+	}
+	untraced := took[0]
+	spread := float64(untraced[len(untraced)*3/4]-untraced[len(untraced)/4]) / median[0]
+	fmt.Printf("in process, median of %d calls each: untraced %.0f ns/op (%.0f allocs); tracing off %.0f ns/op (%.0f allocs), ratio %.3f (target <= 1.02); "+
+		"tracing on (SDK, batched) %.0f ns/op (%.0f allocs), ratio %.3f; spread of the untraced calls (middle half) %.1f%%\n",
+		len(untraced), median[0], allocs[0], median[1], allocs[1], median[1]/median[0], median[2], allocs[2], median[2]/median[0], 100*spread)
 }

@@ -90,33 +90,43 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 	if err == nil || !lostExchange(ctx, err) {
 		return res, err
 	}
-	op := operation{"tools/call", name}
 	holds := p.holds(ctx, s)
 	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && (holds || p.conn.reconnect != nil) {
-		next := s
-		if !holds {
-			var werr error
-			if next, werr = p.conn.waitReady(ctx); werr != nil {
-				return nil, classify(p.name, op.String(), werr, false)
-			}
-		}
-		p.cfg.logger.Info("the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
-		return p.callOnce(ctx, next, name, args)
+		return p.resend(ctx, s, holds, name, args)
 	}
+	op := operation{"tools/call", name}
 	var te *TransportError
 	errors.As(err, &te) // lostExchange holds only for a TransportError
 	return nil, &TransportError{Server: p.name, Op: op.String(), outcomeUnknown: true,
 		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
 }
 
+// resend sends a call again whose exchange on s was lost: on s if it
+// still holds, else on the rebuilt connection once it is ready.
+func (p *Provider) resend(ctx context.Context, s *session, holds bool, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
+	ctx, done := p.tel.resending(ctx, name)
+	defer func() { done(err) }()
+	next := s
+	if !holds {
+		var werr error
+		if next, werr = p.conn.waitReady(ctx); werr != nil {
+			return nil, classify(p.name, operation{"tools/call", name}.String(), werr, false)
+		}
+	}
+	p.cfg.logger.InfoContext(ctx, "the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
+	return p.callOnce(ctx, next, name, args)
+}
+
 // callOnce sends one tools/call under the call timeout, which each progress
 // notification for the call restarts, and reports the progress to the
-// function ctx carries ([tool.WithProgress]).
-func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	var res *mcp.CallToolResult
+// function ctx carries ([tool.WithProgress]). Its client span ends here,
+// with the outcome judged and the output checked.
+func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
+	ctx, held := p.tel.hold(ctx)
+	defer func() { held.end(ctx, res, err) }()
 	d := p.cfg.callTimeout()
 	report := tool.ProgressFunc(ctx)
-	err := p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
+	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		params := &mcp.CallToolParams{Name: name, Arguments: args}
 		// Progress is asked for only when it matters: as a restart of the
 		// timeout, or to a host that shows it. Otherwise it would only
@@ -167,7 +177,7 @@ func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch,
 		// whose input could not be given, say.
 		return nil, err
 	default:
-		p.cfg.logger.Debug("go-sdk could not decode a tool result; salvaging its parts", "server", p.name, "tool", name, "error", err)
+		p.cfg.logger.DebugContext(ctx, "go-sdk could not decode a tool result; salvaging its parts", "server", p.name, "tool", name, "error", err)
 		res, err = sdkfix.Salvage(raw, note)
 	}
 	if err != nil {
@@ -262,7 +272,7 @@ func (p *Provider) holds(ctx context.Context, s *session) bool {
 		return true
 	}
 	if ctx.Err() == nil {
-		p.cfg.logger.Info("the server does not answer on the session that lost a call; closing it", "server", p.name, "error", err)
+		p.cfg.logger.InfoContext(ctx, "the server does not answer on the session that lost a call; closing it", "server", p.name, "error", err)
 		s.conn.Close()
 		select {
 		case <-s.done:

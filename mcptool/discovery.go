@@ -7,12 +7,12 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -86,7 +86,7 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	if p.cfg.allowedTools != nil {
 		for _, name := range p.cfg.allowedTools {
 			if cat.listed[name] == nil {
-				p.cfg.logger.Warn("allowed tool not offered by the server", "server", p.name, "tool", name)
+				p.cfg.logger.WarnContext(ctx, "allowed tool not offered by the server", "server", p.name, "tool", name)
 			}
 		}
 	}
@@ -126,7 +126,7 @@ func (p *Provider) definition(t *mcp.Tool, schemas *sdkfix.Schemas) tool.Definit
 		Name:        t.Name,
 		Origin:      tool.Origin{Server: p.name, Tool: t.Name},
 		Title:       t.Title,
-		Description: truncate(t.Description, p.cfg.maxDescription()),
+		Description: untrusted.Cut(t.Description, p.cfg.maxDescription()),
 		Meta:        maps.Clone(t.Meta),
 	}
 	def.InputSchema = schemas.Schema(t.Name, false, t.InputSchema)
@@ -144,21 +144,4 @@ func (p *Provider) definition(t *mcp.Tool, schemas *sdkfix.Schemas) tool.Definit
 		}
 	}
 	return def
-}
-
-// truncationMark ends a description that was cut.
-const truncationMark = " […]"
-
-func truncate(s string, max int) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + truncationMark
-		}
-		n++
-	}
-	return s
 }

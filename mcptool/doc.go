@@ -65,9 +65,29 @@
 // reach an origin the host did not configure. A URL in an error or a log
 // line shows only its scheme and host.
 //
+// Telemetry: every request and notification the provider sends is an
+// OpenTelemetry client span as the MCP semantic conventions (version
+// 1.41.1) describe it, named "tools/call get_weather", with the method, the
+// tool, the protocol version, the session, the JSON-RPC id, where the
+// server is and, for a failure, error.type ("tool_error" for a result
+// marked isError); its trace context travels to the server in
+// params._meta (traceparent, tracestate, baggage), as the 2026-07-28
+// revision specifies, so that a traced server joins the trace. Around them
+// are the spans of what the provider adds: "connect {server}" (with
+// "start", the handshake and the listing in it), "reconnect {server}",
+// "resend {tool}", and "validate_arguments {tool}" for a call refused
+// before it was sent. The metrics are mcp.client.operation.duration,
+// mcp.client.session.duration and the counts of reconnections, resends and
+// refusals. Arguments and results are recorded only with
+// [WithCallContent]. The providers are OpenTelemetry's global ones unless
+// [WithTracerProvider] and [WithMeterProvider] say otherwise; with no SDK
+// installed the instrumentation costs a few no-op calls, and with no-op
+// providers given for both, nothing. Log records made during a call carry
+// its trace_id and span_id.
+//
 // Options: a Provider is configured with functional options ([Option]), and
 // zero is the default in every one of them and in every field of
-// [Reconnect]. A negative timeout means no bound but the caller's context;
+// [Reconnect]; a nil provider of telemetry is the global one. A negative timeout means no bound but the caller's context;
 // a negative size or count, a bound that protects the host from the server
 // (pages, description length, message size), is refused at Connect with a
 // [ConfigError] naming it.

@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -291,4 +294,32 @@ func ExampleToResult() {
 	fmt.Println(mcptool.ToResult(res).Text())
 	// Output:
 	// ["the recording","[audio content (audio/wav) not shown to the model]"]
+}
+
+// A provider's calls traced by the OpenTelemetry SDK: each tool call is a
+// client span named by the MCP conventions, in the caller's trace. A host
+// would batch the spans to an OTLP exporter; here they are kept in memory.
+func ExampleWithTracerProvider() {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	defer tp.Shutdown(context.Background())
+
+	notes := mcptool.FromServer("notes", demo.New(), mcptool.WithTracerProvider(tp))
+	ctx, run := tp.Tracer("host").Start(context.Background(), "answer the user")
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+	if _, err := notes.Handler().Call(ctx, "add_note", json.RawMessage(`{"title": "milk", "body": "buy milk"}`)); err != nil {
+		log.Fatal(err)
+	}
+	run.End()
+
+	for _, s := range spans.GetSpans() {
+		if s.SpanKind == trace.SpanKindClient && s.Parent.SpanID() == run.SpanContext().SpanID() {
+			fmt.Println(s.Name)
+		}
+	}
+	// Output:
+	// tools/call add_note
 }

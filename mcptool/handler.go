@@ -74,6 +74,7 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 		args, err = p.arguments(cat.listed[target], name, args)
 	}
 	if err != nil {
+		p.tel.refused(ctx, name, err)
 		return tool.Result{}, err
 	}
 	res, err := p.call(ctx, s, target, args)

@@ -18,7 +18,7 @@ var _ tool.Source = (*Provider)(nil)
 // listing, whose calls fail meanwhile as retryable.
 func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 	if err := p.RefreshIfStale(ctx); err != nil && ctx.Err() == nil {
-		p.cfg.logger.Warn("stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
+		p.cfg.logger.WarnContext(ctx, "stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
 	}
 	s := p.conn.current()
 	if s == nil {

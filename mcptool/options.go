@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // TransportKind names how a [Provider] reaches its server. (It is not
@@ -82,6 +84,9 @@ type config struct {
 	onToolsChanged func()
 	oauth          auth.OAuthHandler
 	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	tracerProvider trace.TracerProvider // telemetry.go
+	meterProvider  metric.MeterProvider
+	callContent    bool
 }
 
 // timeout is the bound a timeout option stands for: def for zero, none (0)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -41,6 +42,7 @@ type Provider struct {
 	cfg    config
 	conn   supervisor // the connection: made, watched, rebuilt
 	calls  progress   // the calls whose timeout progress restarts
+	tel    *clientTelemetry
 }
 
 // FromURL returns a provider for the server at url, reached over streamable
@@ -84,6 +86,7 @@ func newProvider(d dialer, opts []Option) *Provider {
 	if p.cfg.logger == nil {
 		p.cfg.logger = slog.New(slog.DiscardHandler)
 	}
+	p.cfg.logger = slog.New(telemetry.LogHandler(p.cfg.logger.Handler()))
 	p.name = p.cfg.name
 	if p.name == "" {
 		if d.command != "" {
@@ -94,10 +97,12 @@ func newProvider(d dialer, opts []Option) *Provider {
 			p.name = d.url
 		}
 	}
+	p.tel = newClientTelemetry(p.name, d, &p.cfg)
 	p.conn = supervisor{
 		name:           p.name,
 		logger:         p.cfg.logger,
-		dial:           p.dial,
+		tel:            p.tel,
+		dial:           p.dialTraced,
 		refresh:        p.Refresh,
 		onState:        p.cfg.onState,
 		onToolsChanged: p.cfg.onToolsChanged,

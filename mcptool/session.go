@@ -25,6 +25,7 @@ type session struct {
 	client  *mcp.Client
 	cat     atomic.Pointer[catalog]
 	done    chan struct{} // closed when the connection ends
+	clock   *sessionClock // telemetry.go
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -50,9 +51,9 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	if p.dialer.command != "" {
 		// The command alone: its arguments may carry secrets.
-		p.cfg.logger.Info("starting MCP server", "server", p.name, "command", p.dialer.command)
+		p.cfg.logger.InfoContext(ctx, "starting MCP server", "server", p.name, "command", p.dialer.command)
 	} else {
-		p.cfg.logger.Info("connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
+		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
@@ -64,6 +65,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		ProgressNotificationHandler: p.calls.progressed,
 		ElicitationHandler:          p.cfg.elicit,
 	})
+	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
@@ -81,7 +83,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		}
 	}
 	sess.cat.Store(cat)
-	p.cfg.logger.Info("connected to MCP server", "server", p.name,
+	p.cfg.logger.InfoContext(ctx, "connected to MCP server", "server", p.name,
 		"protocol", sess.init.ProtocolVersion, "tools", len(cat.offered))
 	return sess, nil
 }
@@ -145,14 +147,14 @@ func (o operation) String() string {
 // and names its error. fn may call extend to restart the timeout, as a tool
 // call does whenever the server reports progress on it.
 func (p *Provider) request(ctx context.Context, s *session, op operation, d time.Duration, fn func(ctx context.Context, extend func()) error) error {
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var expired atomic.Bool
 	extend := func() {}
 	if d > 0 {
 		timer := time.AfterFunc(d, func() {
 			expired.Store(true)
-			cancel()
+			cancel(errTimedOut)
 		})
 		defer timer.Stop()
 		extend = func() {

@@ -20,6 +20,7 @@ import (
 type supervisor struct {
 	name           string
 	logger         *slog.Logger
+	tel            *clientTelemetry
 	dial           func(context.Context) (*session, error) // a new session, its tools listed
 	refresh        func(context.Context) error             // lists the tools again
 	reconnect      *Reconnect                              // nil: a lost connection stays lost
@@ -99,6 +100,7 @@ func (v *supervisor) close() {
 		stop()
 	}
 	if sess != nil {
+		sess.clock.stop(false)
 		sess.close()
 	}
 	// The watcher may have swapped in a new session before it saw the
@@ -172,13 +174,16 @@ func (v *supervisor) watch(life context.Context, sess *session) {
 		case <-sess.done:
 		}
 		why := explain(sess.conn, errors.New("connection closed"))
+		sess.clock.stop(true)
 		v.logger.Warn("lost the connection to the MCP server", "server", v.name, "error", why)
 		if v.reconnect == nil {
 			v.setState(StateFailed, why)
 			return
 		}
 		v.setState(StateReconnecting, why)
-		next, err := v.rebuild(life, why)
+		rctx, rebuilt := v.tel.rebuilding(life)
+		next, err := v.rebuild(rctx, why)
+		rebuilt(err)
 		if err != nil {
 			if life.Err() == nil {
 				v.setState(StateFailed, err)
@@ -221,7 +226,7 @@ func (v *supervisor) rebuild(life context.Context, why error) (*session, error) 
 			return sess, nil
 		}
 		last = err
-		v.logger.Debug("reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
+		v.logger.DebugContext(life, "reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
 		delay = min(2*delay, r.MaxDelay)
 	}
 	return nil, fmt.Errorf("gave up after %s to reconnect (lost: %v): %w", plural.Count(r.MaxAttempts, "attempt", "attempts"), why, last)

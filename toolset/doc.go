@@ -30,10 +30,15 @@
 // server stands; [Toolset.Instructions] is ready for the agent's system
 // prompt; [Toolset.Close] stops everything.
 //
+// Telemetry: every server's provider traces and measures as package
+// mcptool describes, into the providers of [WithTracerProvider] and
+// [WithMeterProvider] (OpenTelemetry's global ones by default); a call the
+// set refuses is a validate_arguments span and a refusal counted.
+//
 // Options: what the servers are is data, a [Config] of [ServerConfig]
 // values (read by a [Loader]); how the set runs them is functional options
 // ([Option]) to [Start]. Zero means the default in every field and every
-// option; a negative [ServerConfig.CallTimeout] means no bound, and a
+// option (a nil telemetry provider is the global one); a negative [ServerConfig.CallTimeout] means no bound, and a
 // negative [ServerConfig.Timeout], a bound that protects the host from a
 // server that never answers, is refused by [Config.Validate].
 package toolset

@@ -3,6 +3,9 @@ package toolset
 import (
 	"log/slog"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -19,6 +22,9 @@ type options struct {
 	onToolChanged func(server string, old, new tool.Definition) bool
 	provider      []mcptool.Option
 	server        func(ServerConfig) []mcptool.Option
+
+	tracerProvider trace.TracerProvider // telemetry.go
+	meterProvider  metric.MeterProvider
 }
 
 // WithVendor sets the model vendor whose rules the catalog follows: tool

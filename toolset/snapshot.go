@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -41,7 +42,7 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 			// refresh from; its last listing stands.
 			if st, _ := s.p.State(); st == mcptool.StateReady {
 				if err := s.p.RefreshIfStale(ctx); err != nil {
-					t.log.Warn("toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
+					t.log.WarnContext(ctx, "toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
 				}
 			}
 			t.sync(s)
@@ -121,6 +122,7 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 	}
 	args, err := e.prepare(name, args)
 	if err != nil {
+		e.server.t.tel.Refused(ctx, name, telemetry.RefusedArguments, err)
 		return tool.Result{}, err
 	}
 	res, err := e.server.call.Call(ctx, e.tool, args)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 )
@@ -18,6 +19,7 @@ import (
 type Toolset struct {
 	opts    options
 	log     *slog.Logger
+	tel     *telemetry.Telemetry
 	servers []*server // the enabled servers, in config order
 	namer   *schema.Namer
 
@@ -123,9 +125,12 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	log = slog.New(telemetry.LogHandler(log.Handler()))
+	tel, traced := o.telemetry()
 	t := &Toolset{
 		opts:   o,
 		log:    log,
+		tel:    tel,
 		namer:  schema.NewNamer(o.vendor),
 		owners: map[string]pair{},
 		wake:   make(chan struct{}, 1),
@@ -138,7 +143,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		s := &server{cfg: sc, t: t, pins: map[string]pin{}, refused: map[string]string{}, built: map[string]*toolEntry{}}
 		// A server that dies is started again by default; the host's
 		// provider options come after, so they may say otherwise.
-		popts := []mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}
+		popts := append([]mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}, traced...)
 		popts = append(popts, o.provider...)
 		if o.server != nil {
 			popts = append(popts, o.server(sc)...)

@@ -27,11 +27,19 @@ func Program(c *Command, args []string) int {
 }
 
 // runProcess runs args with commands on the process's standard streams,
-// a stop signal cancelling the command's context.
+// a stop signal cancelling the command's context, in a span of telemetry
+// when the environment asks for it.
 func runProcess(commands []*Command, args []string) int {
 	ctx, stop := notifyContext(context.Background())
 	defer stop()
-	return run(ctx, commands, args, &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	var c *Command
+	if len(args) > 0 {
+		c = find(commands, args[0])
+	}
+	ctx, exported := startTelemetry(ctx, c, os.Getenv, os.Stderr) // OTEL_* variables: telemetry.go
+	code := run(ctx, commands, args, &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	exported(code)
+	return code
 }
 
 // Streams are a command's standard streams.

@@ -24,6 +24,11 @@
 // characters; a tool's result and a resource's text only on a terminal (a
 // pipe or a file gets them unchanged), and JSON output escapes them instead.
 //
+// Telemetry: with OTEL_EXPORTER_OTLP_ENDPOINT (or the other standard
+// OpenTelemetry variables) set, a command exports its traces and metrics
+// over OTLP/HTTP, in one trace per command; without them nothing is
+// exported (see telemetry.go).
+//
 // Options: a command's flags are its configuration, and a command lists only
 // the flags that matter to it; a flag left out leaves the libraries'
 // defaults (their zero values), but --vendor, whose default each command's
@@ -139,7 +144,7 @@ Target (where the servers come from), for every command but serve-demo:
 
 Run mcpbridge COMMAND --help for a command's flags and examples.
 `)
-	fmt.Fprint(w, "\n"+exitStatuses)
+	fmt.Fprint(w, "\n"+telemetryUsage+"\n"+exitStatuses)
 }
 
 // exitStatuses is what every help says of the exit statuses: the package

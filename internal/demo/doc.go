@@ -19,11 +19,16 @@
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.
 //
+// [WithTracerProvider] makes a server trace what it receives, joining the
+// caller's trace through the trace context in params._meta: it is how a
+// test shows that mcpbridge's trace context reaches a server.
+//
 // [New] builds a server with its own empty store in memory; nothing is
 // global, so tests can run many at once. [ServeStdio], [HTTPHandler] and
 // [SSEHandler] put it on a transport, and [ServeIfChild] lets a test binary
 // re-execute itself as a stdio server subprocess without a separate build.
 //
 // Options: functional options ([Option]), and zero is the default in each:
-// no notes file keeps the notes in memory.
+// no notes file keeps the notes in memory, no tracer provider traces
+// nothing.
 package demo

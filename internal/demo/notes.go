@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // NotesEnv is the environment variable that names the file the command's
@@ -18,7 +20,8 @@ const NotesEnv = "MCPBRIDGE_DEMO_NOTES"
 type Option func(*config)
 
 type config struct {
-	notes string // the notes file; "": in memory
+	notes  string               // the notes file; "": in memory
+	tracer trace.TracerProvider // trace.go; nil: not traced
 }
 
 // WithNotesFile keeps the server's notes in the file at path, so that

@@ -67,6 +67,9 @@ func New(opts ...Option) *mcp.Server {
 	addDemoTools(s)
 	addNoteResources(s, st)
 	addSkills(s)
+	if c.tracer != nil {
+		traced(s, c.tracer)
+	}
 	return s
 }
 

@@ -36,19 +36,27 @@ type Catch struct {
 	id     jsonrpc.ID
 }
 
-type catchKey struct{}
-
 // WithCatch returns ctx carrying a new catch, for the tools/call made with
 // it. The caller releases it when the call is over.
-func WithCatch(ctx context.Context) (context.Context, *Catch) {
-	c := new(Catch)
-	return context.WithValue(ctx, catchKey{}, c), c
-}
+func WithCatch(ctx context.Context) (context.Context, *Catch) { return ride[Catch](ctx) }
 
 // catchOf returns the catch ctx carries, or nil.
-func catchOf(ctx context.Context) *Catch {
-	c, _ := ctx.Value(catchKey{}).(*Catch)
-	return c
+func catchOf(ctx context.Context) *Catch { return rider[Catch](ctx) }
+
+// A request's context carries what the raw messages of that request fill
+// (a [Catch], a [Sent]), under a key of its type.
+type riderKey[T any] struct{}
+
+// ride returns ctx carrying a new *T.
+func ride[T any](ctx context.Context) (context.Context, *T) {
+	v := new(T)
+	return context.WithValue(ctx, riderKey[T]{}, v), v
+}
+
+// rider returns the *T ctx carries, or nil.
+func rider[T any](ctx context.Context) *T {
+	v, _ := ctx.Value(riderKey[T]{}).(*T)
+	return v
 }
 
 // keepResult keeps the result member of the answer.

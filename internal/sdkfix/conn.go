@@ -14,13 +14,14 @@ import (
 // A Capture is a transport that remembers the connection it made, for its
 // maker to reach under go-sdk's session (to close it first, to ask it why
 // it failed), and reads along with it where it can: a connection that may
-// be wrapped goes to go-sdk with Schemas reading the listings it receives
-// and a [Catch] keeping the raw result of a call that asks. Only ours ([stdio.Conn]) and go-sdk's stream connection (its
-// in-memory, io and command transports) may: go-sdk calls unexported
-// methods on its other connections (the streamable HTTP client's
-// sessionUpdated, which sends the protocol version header and opens the
-// stream of the server's notifications), which a wrapper would hide. The
-// HTTP transports are read by [HTTPTap] instead.
+// be wrapped goes to go-sdk with Schemas reading the listings it receives,
+// a [Catch] keeping the raw result of a call that asks, and a [Sent]
+// learning a request's id. Only ours ([stdio.Conn]) and go-sdk's stream
+// connection (its in-memory, io and command transports) may: go-sdk calls
+// unexported methods on its other connections (the streamable HTTP
+// client's sessionUpdated, which sends the protocol version header and
+// opens the stream of the server's notifications), which a wrapper would
+// hide. The HTTP transports are read by [HTTPTap] instead.
 type Capture struct {
 	mcp.Transport
 	// Schemas, if set, reads the listings the connection receives.
@@ -80,6 +81,9 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		if rc := catchOf(ctx); rc != nil {
 			c.calls.expect(req.ID, rc)
+		}
+		if sent := sentOf(ctx); sent != nil {
+			sent.set(req.ID)
 		}
 	}
 	return c.Connection.Write(ctx, msg)

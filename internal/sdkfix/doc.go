@@ -24,6 +24,11 @@
 //     calls an unexported method on its streamable HTTP connection, which a
 //     wrapper hides (TestGoSDKStreamableConnCannotBeWrapped). Over HTTP,
 //     [HTTPTap] reads the bodies instead.
+//   - go-sdk numbers the requests it sends in its JSON-RPC layer, below
+//     any middleware, and shows the number to no one; telemetry records it
+//     (jsonrpc.request.id). A [Sent] in the request's context learns it
+//     where [Capture] or [HTTPTap] sees the raw messages
+//     (TestGoSDKHidesRequestIDs).
 //   - go-sdk bounds no JSON body a server answers with, and its cap on an
 //     event (MaxEventSize) ends the whole connection. [HTTPTap] bounds every
 //     message and fails only the request it answers; go-sdk's cap is to be

@@ -275,3 +275,20 @@ func (c *stallingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	return c.Connection.Write(ctx, msg)
 }
+
+// Sent: what a sending middleware is given of a request shows no id.
+func TestGoSDKHidesRequestIDs(t *testing.T) {
+	for _, req := range []mcp.Request{&mcp.CallToolRequest{}, &mcp.ListToolsRequest{}, &mcp.ClientRequest[*mcp.PingParams]{}} {
+		typ := reflect.TypeOf(req)
+		for i := range typ.NumMethod() {
+			if name := typ.Method(i).Name; strings.Contains(name, "ID") {
+				t.Fatalf(upgraded+"%v has the method %s: if it is the request's id, Sent can go", typ, name)
+			}
+		}
+		for i := range typ.Elem().NumField() {
+			if name := typ.Elem().Field(i).Name; strings.Contains(name, "ID") {
+				t.Fatalf(upgraded+"%v has the field %s: if it is the request's id, Sent can go", typ, name)
+			}
+		}
+	}
+}

@@ -11,9 +11,10 @@ import (
 // An HTTPTap is the [http.RoundTripper] under go-sdk's HTTP client
 // transports. It does for HTTP what [Capture] does for a connection, as
 // go-sdk's HTTP connections cannot be wrapped: it shows Schemas the tool
-// listings and keeps a call's raw result when its request's context asks
-// ([WithCatch]). And it bounds every message the server sends by Limit,
-// which go-sdk does not do without ending the connection (see limit.go).
+// listings, keeps a call's raw result when its request's context asks
+// ([WithCatch]), and learns a request's id for a [Sent]. And it bounds
+// every message the server sends by Limit, which go-sdk does not do without
+// ending the connection (see limit.go).
 type HTTPTap struct {
 	// Next sends the requests.
 	Next http.RoundTripper
@@ -38,6 +39,9 @@ func (x *HTTPTap) limit() int {
 // read along with as it is read.
 func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	listing := req.Method == http.MethodPost && x.Schemas.request(req)
+	if sent := sentOf(req.Context()); sent != nil && req.Method == http.MethodPost {
+		sent.post(req)
+	}
 	resp, err := x.Next.RoundTrip(req)
 	if err != nil || resp.Body == nil {
 		return resp, err

@@ -11,10 +11,13 @@
 // makes "\n" the only line break, so a caller that gives each line of a
 // server's text a prefix knows that no line escapes it. [Line] is the same
 // text on one line. Neither bounds the length: each caller cuts to the bound
-// of where the text goes.
+// of where the text goes, with [Cut], which marks a cut.
 //
 // What is kept is the text's words: no look-alike of a delimiter is chased
 // here. A host that must keep a server's text inside a block makes the block
 // one the text cannot end (a prefix on every line), rather than hoping to
 // recognise every spelling of its end.
+//
+// Options: none; [Cut]'s bound is its argument, and a bound of zero or less
+// cuts nothing.
 package untrusted

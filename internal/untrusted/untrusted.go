@@ -50,6 +50,27 @@ func Line(s string) string {
 	return strings.Join(strings.Fields(Text(s)), " ")
 }
 
+// CutMark ends a text [Cut] shortened.
+const CutMark = " […]"
+
+// Cut returns s cut to at most n characters (runes), with [CutMark] after
+// a cut so that a reader knows text is missing; n <= 0 means no bound. It
+// is the one bound for a server's text where a host places it: a
+// description, a line of the system prompt, a recorded tool result.
+func Cut(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos] + CutMark
+		}
+		i++
+	}
+	return s
+}
+
 // Invisible reports whether r is a character a reader cannot see: a control
 // character (C0, DEL or C1, "\n" and "\t" among them), or a Unicode
 // default-ignorable character (a format character, a variation selector,

@@ -50,6 +50,23 @@ func TestLine(t *testing.T) {
 	}
 }
 
+func TestCut(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"héllo", 5, "héllo"},
+		{"héllo", 2, "hé […]"},
+		{"héllo", 0, "héllo"},
+		{"héllo", -1, "héllo"},
+	} {
+		if got := untrusted.Cut(c.in, c.n); got != c.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
 // Whatever the input, Text leaves nothing invisible but "\n" and "\t",
 // Line leaves no line break, and both are idempotent.
 func FuzzText(f *testing.F) {

@@ -72,3 +72,7 @@ func (m *Model) Vision() bool { return m.s.Vision() }
 
 // Name returns the model's name, as given to [New].
 func (m *Model) Name() string { return m.s.Name }
+
+// Vendor returns "anthropic", the API the model is reached through, as
+// telemetry names it.
+func (m *Model) Vendor() string { return messagesAPI.Vendor }

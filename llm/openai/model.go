@@ -70,3 +70,7 @@ func (m *Model) Vision() bool { return m.s.Vision() }
 
 // Name returns the model's name, as given to [New].
 func (m *Model) Name() string { return m.s.Name }
+
+// Vendor returns "openai", the API the model is reached through (an
+// OpenAI-compatible server's too), as telemetry names it.
+func (m *Model) Vendor() string { return chatAPI.Vendor }

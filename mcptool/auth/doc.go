@@ -67,6 +67,14 @@
 // registration, authorization, token request, token exchange, refresh) and,
 // from a token endpoint, the OAuth error code and description.
 //
+// Telemetry: each token request (a grant, a refresh, a token exchange) is an
+// OpenTelemetry client span, "oauth_token", saying the step, the grant type
+// and the token endpoint's address, and for a failure the OAuth error code
+// or the HTTP status; never a credential or a token. It goes to the tracer
+// provider of the span in the request's context (the MCP request the token
+// is for, when package mcptool sends it), or else to OpenTelemetry's global
+// one, so it needs no setting of its own.
+//
 // Options: each mechanism is configured by a Config struct, data that
 // embeds the shared [Options]. Zero means the default in every field; a
 // negative duration ([Options.Skew], [PrivateKeyJWT.Lifetime]) is refused

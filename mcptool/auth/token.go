@@ -49,7 +49,9 @@ func grantForm(grantType string, info *serverInfo, scopes []string) url.Values {
 // Failures are *[Error] values with the given step; a token endpoint error
 // also wraps an *oauth2.RetrieveError carrying its code, so that go-sdk's
 // transport recognises invalid_grant.
-func (o *Options) postToken(ctx context.Context, at tokenEndpoint, form url.Values, ca ClientAuth, step string) (*oauth2.Token, error) {
+func (o *Options) postToken(ctx context.Context, at tokenEndpoint, form url.Values, ca ClientAuth, step string) (_ *oauth2.Token, err error) {
+	ctx, done := tracing(ctx, at, form.Get("grant_type"), step)
+	defer func() { done(err) }()
 	tr := &tokenRequest{form: form, header: http.Header{}, at: at}
 	if ca != nil {
 		if err := ca.apply(tr); err != nil {

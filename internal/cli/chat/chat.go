@@ -239,6 +239,24 @@ func (m *shownModel) Generate(ctx context.Context, req llm.Request) (*llm.Respon
 	return resp, err
 }
 
+// Name and Vendor pass on what the chat's model says of itself, which the
+// agent's chat spans carry (gen_ai.request.model, gen_ai.provider.name).
+func (m *shownModel) Name() string {
+	n, _ := m.Model.(interface{ Name() string })
+	if n == nil {
+		return ""
+	}
+	return n.Name()
+}
+
+func (m *shownModel) Vendor() string {
+	v, _ := m.Model.(interface{ Vendor() string })
+	if v == nil {
+		return ""
+	}
+	return v.Vendor()
+}
+
 // A callLog shows a chat's tool calls: a turn's calls when the model asks
 // for them, in its order, and each result when its call is done. Parallel
 // calls finish in any order, so when a turn has several, each is numbered

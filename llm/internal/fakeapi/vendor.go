@@ -99,8 +99,18 @@ func (v Vendor[O]) wantAPIError(t *testing.T, srv *Server, err error, want llm.A
 // Promises checks what every vendor package promises alike beyond the wire:
 // a canceled context is the caller's error, as it is, not an API error;
 // WithVision(false) makes a model that reads no images; the SDK options of
-// WithRequestOptions apply after the package's own, whatever their order.
+// WithRequestOptions apply after the package's own, whatever their order;
+// a model names itself and its vendor (for telemetry).
 func (v Vendor[O]) Promises(t *testing.T) {
+	t.Run("names", func(t *testing.T) {
+		m, ok := v.Model(t, Start(t, v.API)).(interface {
+			Name() string
+			Vendor() string
+		})
+		if !ok || m.Name() != "test-model" || m.Vendor() != v.Name {
+			t.Errorf("the model does not say its name test-model and its vendor %s", v.Name)
+		}
+	})
 	t.Run("canceled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
