@@ -39,8 +39,8 @@ type listedTool struct {
 	input     *schema.Validator // nil until compiled, or if it does not compile
 }
 
-// discover lists the server's tools, following every cursor, within the page
-// cap and refusing a cursor seen before (a listing that would never end).
+// discover lists the server's tools, following every cursor ([Provider.list]).
+// A tool an MCP App keeps for itself is listed, not offered.
 //
 // On protocol 2026-07-28, a positive ttlMs on the listing sets when it goes
 // stale ([Provider.RefreshIfStale]). A ttlMs of 0 is read as no hint, not as
@@ -54,12 +54,10 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
 	start := time.Now()
 	ttl := time.Duration(0)
-	params := &mcp.ListToolsParams{}
-	seen := map[string]bool{}
-	for page := 1; ; page++ {
-		res, err := cs.ListTools(ctx, params)
+	err := p.list("tools/list", func(cursor string) (string, error) {
+		res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return cat, classify(p.name, "tools/list", err, false)
+			return "", err
 		}
 		for _, t := range res.Tools {
 			p.add(cat, t, s.schemas)
@@ -67,18 +65,10 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && s.init.ProtocolVersion >= "2026-07-28" {
 			ttl = page
 		}
-		next := res.NextCursor
-		if next == "" {
-			break
-		}
-		if seen[next] {
-			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("cursor %q repeated on page %d: the listing would never end", next, page+1)}
-		}
-		if page == p.cfg.maxPages() {
-			return cat, &ProtocolError{Server: p.name, Op: "tools/list", Err: fmt.Errorf("more than %s (raise the page cap with WithMaxPages)", plural.Count(page, "page", "pages"))}
-		}
-		seen[next] = true
-		params = &mcp.ListToolsParams{Cursor: next}
+		return res.NextCursor, nil
+	})
+	if err != nil {
+		return cat, err
 	}
 	if ttl > 0 {
 		cat.expires = start.Add(ttl)
@@ -91,6 +81,31 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 		}
 	}
 	return cat, nil
+}
+
+// list follows the pages of a listing by method: page gets each cursor, ""
+// first, and returns the next, "" at the end. It refuses a cursor seen
+// before (a listing that would never end) and more pages than the cap.
+func (p *Provider) list(method string, page func(cursor string) (next string, err error)) error {
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		next, err := page(cursor)
+		if err != nil {
+			return classify(p.name, method, err, false)
+		}
+		if next == "" {
+			return nil
+		}
+		if seen[next] {
+			return &ProtocolError{Server: p.name, Op: method, Err: fmt.Errorf("cursor %q repeated on page %d: the listing would never end", next, n+1)}
+		}
+		if n == p.cfg.maxPages() {
+			return &ProtocolError{Server: p.name, Op: method, Err: fmt.Errorf("more than %s (raise the page cap with WithMaxPages)", plural.Count(n, "page", "pages"))}
+		}
+		seen[next] = true
+		cursor = next
+	}
 }
 
 func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
@@ -106,7 +121,7 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
 		lt.output, lt.outputErr = schema.Compile(lt.def.OutputSchema)
 	}
 	cat.listed[t.Name] = lt
-	if p.offer(t.Name) {
+	if p.offer(t.Name) && lt.def.App().ForModel() {
 		cat.offered = append(cat.offered, t.Name)
 		cat.offers[t.Name] = true
 	}

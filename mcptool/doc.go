@@ -50,6 +50,11 @@
 //     context ([tool.WithProgress]), which each report reaches until the
 //     call returns. notifications/tools/list_changed and a listing's ttlMs make the
 //     provider list again ([Provider.Refresh], [WithToolsChanged]).
+//   - MCP Apps (the io.modelcontextprotocol/ui extension): a tool an app
+//     keeps for itself is never offered to a model, the host still calling
+//     it for the app; a tool's interface is named by [tool.Definition.App]
+//     and read, checked, with the CSP and permissions its frame asks for, by
+//     [Provider.ReadApp]; [WithApps] declares that the host renders apps.
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], and [tool.FailedError] for a tool that ran

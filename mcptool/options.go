@@ -84,6 +84,7 @@ type config struct {
 	onToolsChanged func()
 	oauth          auth.OAuthHandler
 	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	apps           bool                 // apps.go
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
 	callContent    bool

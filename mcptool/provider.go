@@ -152,8 +152,10 @@ func (p *Provider) Connected() bool {
 func (p *Provider) State() (State, error) { return p.conn.get() }
 
 // Tools returns the definitions of the tools the server offers, in the
-// server's order, after [WithToolFilter] and [WithAllowedTools]. The slice is
-// a copy; it is empty before Connect and without discovery.
+// server's order, after [WithToolFilter] and [WithAllowedTools], and
+// without the tools an MCP App keeps for itself (visibility ["app"], see
+// [tool.App]), which the host calls for the app ([Provider.CallToolResult]).
+// The slice is a copy; it is empty before Connect and without discovery.
 func (p *Provider) Tools() []tool.Definition {
 	s := p.conn.current()
 	if s == nil {

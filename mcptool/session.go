@@ -57,9 +57,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
-		// Claim no capability this client does not have (no roots,
-		// sampling or elicitation).
-		Capabilities:                &mcp.ClientCapabilities{},
+		Capabilities:                p.capabilities(),
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
@@ -86,6 +84,16 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	p.cfg.logger.InfoContext(ctx, "connected to MCP server", "server", p.name,
 		"protocol", sess.init.ProtocolVersion, "tools", len(cat.offered))
 	return sess, nil
+}
+
+// capabilities are the client's: none it does not have (no roots,
+// sampling or elicitation), and an extension only when an option asks.
+func (p *Provider) capabilities() *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{}
+	if p.cfg.apps {
+		caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+	}
+	return caps
 }
 
 // connectError names a failed connect, adding why the process ended when
