@@ -37,10 +37,10 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 		return "", err
 	}
 	if res.IsError {
-		data, _ := json.Marshal(map[string]string{"error": ToText(res)})
+		data, _ := json.Marshal(map[string]string{"error": toText(res, p.name)})
 		return string(data), nil
 	}
-	return ToText(res), nil
+	return toText(res, p.name), nil
 }
 
 // CallToolResult calls any tool of the server, as [Provider.CallTool] does,

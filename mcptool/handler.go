@@ -89,9 +89,9 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	case err != nil:
 		return tool.Result{}, err
 	case res.IsError:
-		return tool.Result{}, &tool.FailedError{Name: name, Message: ToText(res)}
+		return tool.Result{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
 	}
-	return ToResult(res), nil
+	return toResult(res, p.name), nil
 }
 
 // resolve maps a called name to the server's tool name: the name itself if

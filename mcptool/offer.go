@@ -15,7 +15,9 @@ var _ tool.Source = (*Provider)(nil)
 // the old listing kept). A provider that is not connected (or closed)
 // offers nothing: the error is a [TransportError] wrapping
 // [ErrNotConnected]. One whose connection is being rebuilt offers its last
-// listing, whose calls fail meanwhile as retryable.
+// listing, whose calls fail meanwhile as retryable. When the server declares
+// the resources capability, the Set's Resources reads them
+// ([Provider.ReadForModel]), under the provider's name.
 func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 	if err := p.RefreshIfStale(ctx); err != nil && ctx.Err() == nil {
 		p.cfg.logger.WarnContext(ctx, "stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
@@ -25,7 +27,11 @@ func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 		return tool.Set{}, &TransportError{Server: p.name, Op: "offer", Err: ErrNotConnected}
 	}
 	cat := s.catalog()
-	return tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, cat: cat}}, nil
+	set := tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, cat: cat}}
+	if c := s.init.Capabilities; c != nil && c.Resources != nil {
+		set.Resources = map[string]tool.ResourceFunc{p.name: p.ReadForModel}
+	}
+	return set, nil
 }
 
 // definitions returns the offered tools' definitions, in the server's order.

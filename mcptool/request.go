@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // ReadResource reads the resource at uri (an MCP App's HTML, a document) and
@@ -23,6 +26,28 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		return err
 	})
 	return res, err
+}
+
+// ReadForModel reads the resource at uri, as [Provider.ReadResource] does,
+// and returns what a model reads of it, by the rules of [ToResult]: each
+// content as the embedded resource it would be in a tool's result (text,
+// or a note), but a blob whose MIME type is image/* as an image, which a
+// vision model sees when it decodes within [MaxImagePixels]. It is the
+// [tool.ResourceFunc] of the server's resources in [Provider.Offer]'s Set.
+func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Result, error) {
+	res, err := p.ReadResource(ctx, uri)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	content := make([]mcp.Content, len(res.Contents))
+	for i, c := range res.Contents {
+		if c != nil && c.Blob != nil && strings.HasPrefix(c.MIMEType, "image/") {
+			content[i] = &mcp.ImageContent{MIMEType: c.MIMEType, Data: c.Blob}
+			continue
+		}
+		content[i] = &mcp.EmbeddedResource{Resource: c}
+	}
+	return toResult(&mcp.CallToolResult{Content: content}, p.name), nil
 }
 
 // Request sends any JSON-RPC request, such as a method go-sdk does not model

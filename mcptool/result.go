@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -10,11 +11,14 @@ import (
 	_ "image/gif" // decoders for the image formats vision models take
 	_ "image/jpeg"
 	_ "image/png"
+	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "golang.org/x/image/webp"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -59,10 +63,18 @@ const maxResultPixels = 4 * MaxImagePixels
 //     which is noise the model pays for and a bad image would fail the whole
 //     request at the vendor.
 //
-// An embedded text resource is its text; a resource link is a note with its
-// URI. The structured content is kept apart, in [tool.Result.Structured], for
-// the host.
-func ToResult(res *mcp.CallToolResult) tool.Result {
+// An embedded resource is its text when it is text: a text resource, or a
+// blob of UTF-8 whose MIME type is a text type (text/*, JSON, XML, YAML,
+// JavaScript) of no other charset. A resource link is a note with its URI,
+// MIME type and name, such as `[resource link: file:///b.md (text/markdown)
+// "b"]`, which the provider's handler ends with the server's name (`,
+// server "files"]`): a model reads it with the tool an agent offers for
+// resources ([tool.Set] Resources). The structured content is kept apart,
+// in [tool.Result.Structured], for the host.
+func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(res, "") }
+
+// toResult is [ToResult], a resource link naming server unless it is "".
+func toResult(res *mcp.CallToolResult, server string) tool.Result {
 	out := tool.Result{Structured: structured(res)}
 	images := false
 	pixels := int64(maxResultPixels) // left to decode
@@ -75,7 +87,7 @@ func ToResult(res *mcp.CallToolResult) tool.Result {
 				continue
 			}
 		}
-		parts[i] = tool.TextPart{Text: contentText(c)}
+		parts[i] = tool.TextPart{Text: contentText(c, server)}
 	}
 	if images {
 		out.Parts = parts
@@ -88,10 +100,13 @@ func ToResult(res *mcp.CallToolResult) tool.Result {
 // ToText converts an MCP tool result into one string: a single part's text,
 // or the JSON array of every part's string, a non-text part as its one-line
 // note (images included: a string has no room for them).
-func ToText(res *mcp.CallToolResult) string {
+func ToText(res *mcp.CallToolResult) string { return toText(res, "") }
+
+// toText is [ToText], a resource link naming server unless it is "".
+func toText(res *mcp.CallToolResult, server string) string {
 	parts := make([]tool.Part, len(res.Content))
 	for i, c := range res.Content {
-		parts[i] = tool.TextPart{Text: contentText(c)}
+		parts[i] = tool.TextPart{Text: contentText(c, server)}
 	}
 	return joinTexts(parts)
 }
@@ -114,8 +129,9 @@ func joinTexts(parts []tool.Part) string {
 	return string(bytes.TrimRight(b.Bytes(), "\n"))
 }
 
-// contentText is a content part as text: its text, or a note.
-func contentText(c mcp.Content) string {
+// contentText is a content part as text: its text, or a note. A resource
+// link names server unless it is "".
+func contentText(c mcp.Content, server string) string {
 	switch c := c.(type) {
 	case *mcp.TextContent:
 		return c.Text
@@ -128,13 +144,62 @@ func contentText(c mcp.Content) string {
 			if r.Blob == nil {
 				return r.Text
 			}
+			if textual(r.MIMEType) && utf8.Valid(r.Blob) {
+				return string(r.Blob)
+			}
 			return note("resource", r.MIMEType)
 		}
 		return note("resource", "")
 	case *mcp.ResourceLink:
-		return fmt.Sprintf("[resource link: %s]", c.URI)
+		return linkNote(c, server)
 	}
 	return note("unknown", "")
+}
+
+// maxLinkName bounds the name a resource link's note quotes.
+const maxLinkName = 200
+
+// linkNote is the line that stands for a resource link: its URI, MIME type
+// and name, each made one line of the server's text, and the server's name
+// when known, so that a model can ask for it.
+func linkNote(c *mcp.ResourceLink, server string) string {
+	var b strings.Builder
+	b.WriteString("[resource link: ")
+	b.WriteString(untrusted.Line(c.URI))
+	if plausibleMIME(c.MIMEType) {
+		fmt.Fprintf(&b, " (%s)", c.MIMEType)
+	}
+	if name := cmp.Or(c.Title, c.Name); name != "" {
+		fmt.Fprintf(&b, " %q", untrusted.Cut(untrusted.Line(name), maxLinkName))
+	}
+	if server != "" {
+		fmt.Fprintf(&b, ", server %q", server)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// textual reports whether a MIME type says its content is text a model
+// can read: text/*, or JSON, XML, YAML or JavaScript, in UTF-8 (or a charset
+// of it) if a charset is given.
+func textual(mimeType string) bool {
+	mt, params, err := mime.ParseMediaType(mimeType)
+	if err != nil {
+		return false
+	}
+	if cs := strings.ToLower(params["charset"]); cs != "" && cs != "utf-8" && cs != "utf8" && cs != "us-ascii" {
+		return false
+	}
+	typ, sub, _ := strings.Cut(mt, "/")
+	if typ == "text" {
+		return true
+	}
+	for _, suffix := range []string{"json", "xml", "yaml"} {
+		if sub == suffix || strings.HasSuffix(sub, "+"+suffix) {
+			return typ == "application"
+		}
+	}
+	return mt == "application/javascript" || mt == "application/x-yaml"
 }
 
 // note is the one line that stands for a part the model is not shown. The

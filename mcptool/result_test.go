@@ -70,7 +70,11 @@ func TestResultSerialization(t *testing.T) {
 		{"audio", []mcp.Content{text("said:"), &mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF....WAVE")}}, `["said:","[audio content (audio/wav) not shown to the model]"]`, nil},
 		{"blob resource", []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.pdf", MIMEType: "application/pdf", Blob: []byte("%PDF-1.7")}}}, `[resource content (application/pdf) not shown to the model]`, nil},
 		{"text resource", []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.txt", Text: "file text"}}}, `file text`, nil},
-		{"resource link", []mcp.Content{&mcp.ResourceLink{URI: "file:///b.txt", Name: "b"}}, `[resource link: file:///b.txt]`, nil},
+		{"text blob resource", []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.json", MIMEType: "application/ld+json; charset=utf-8", Blob: []byte(`{"a":1}`)}}}, `{"a":1}`, nil},
+		{"latin-1 blob resource", []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.txt", MIMEType: "text/plain; charset=iso-8859-1", Blob: []byte("caf\xe9")}}}, `[resource content (unknown type) not shown to the model]`, nil},
+		{"binary blob called text", []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.txt", MIMEType: "text/plain", Blob: []byte{0xff, 0xfe, 0}}}}, `[resource content (text/plain) not shown to the model]`, nil},
+		{"resource link", []mcp.Content{&mcp.ResourceLink{URI: "file:///b.txt", Name: "b"}}, `[resource link: file:///b.txt "b"]`, nil},
+		{"described link", []mcp.Content{&mcp.ResourceLink{URI: "file:///c.md", Name: "c", Title: "The C\nfile", MIMEType: "text/markdown"}}, `[resource link: file:///c.md (text/markdown) "The C file"]`, nil},
 		{"png among others", []mcp.Content{img("image/png", pngData), img("image/bmp", bmp1x1), text("end")}, "", []string{"image/png"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,7 +21,17 @@ type Source interface {
 type Set struct {
 	Definitions []Definition
 	Handler     Handler
+	// Resources reads the resources of the MCP servers behind the tools,
+	// by the server's name (as in [Origin]): the resource links in their
+	// results point there. It holds each server that offers resources, and
+	// is nil when none does. An agent offers the model a tool that reads
+	// through it.
+	Resources map[string]ResourceFunc
 }
+
+// A ResourceFunc reads the resource at uri and returns it as a model reads
+// a tool's result.
+type ResourceFunc func(ctx context.Context, uri string) (Result, error)
 
 // Offer returns s.
 func (s Set) Offer(context.Context) (Set, error) { return s, nil }
