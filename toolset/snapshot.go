@@ -69,10 +69,21 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 var _ tool.Source = (*Toolset)(nil)
 
 // Offer returns the current [Snapshot] as a [tool.Set]: the [tool.Source]
-// an agent takes one Set of per run.
+// an agent takes one Set of per run. Its Resources reads the resources of
+// each server in the set that declares the resources capability
+// ([mcptool.Provider.ReadForModel]), by the server's name.
 func (t *Toolset) Offer(ctx context.Context) (tool.Set, error) {
 	snap := t.Snapshot(ctx)
-	return tool.Set{Definitions: snap.Definitions(), Handler: snap}, nil
+	set := tool.Set{Definitions: snap.Definitions(), Handler: snap}
+	for _, s := range t.servers {
+		if c := s.p.ServerCapabilities(); !t.isOut(s) && c != nil && c.Resources != nil {
+			if set.Resources == nil {
+				set.Resources = map[string]tool.ResourceFunc{}
+			}
+			set.Resources[s.cfg.Name] = s.p.ReadForModel
+		}
+	}
+	return set, nil
 }
 
 // Definitions returns the tools of the snapshot as a model should see them:
