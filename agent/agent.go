@@ -171,17 +171,33 @@ type view struct {
 	tokens  int               // EstimateTokens(defs)
 }
 
-// view takes one Set of every source and joins them: the skill tools first,
+// view takes one Set of every source and joins them: the agent's own tools
+// first (the skill tools, then read_resource when a server has resources),
 // then the sources in order, a name offered twice served by the first.
 func (a *Agent) view(ctx context.Context) (*view, error) {
-	sets := []tool.Set{a.skills}
+	var sets []tool.Set
+	readers := map[string]tool.ResourceFunc{}
 	for i, src := range a.cfg.Tools {
 		set, err := src.Offer(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("agent: the tools of source %d (%T): %w", i, src, err)
 		}
 		sets = append(sets, set)
+		for server, read := range set.Resources {
+			if _, ok := readers[server]; !ok {
+				readers[server] = read
+			}
+		}
 	}
+	resources, ok, err := resourceTool(readers)
+	if err != nil {
+		return nil, err
+	}
+	own := []tool.Set{a.skills}
+	if ok {
+		own = append(own, resources)
+	}
+	sets = append(own, sets...)
 	v := &view{}
 	seen := map[string]bool{}
 	var handlers []tool.Handler
@@ -208,11 +224,17 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	}
 	v.tokens = EstimateTokens(v.defs)
 	if a.cfg.ToolTokenBudget > 0 && v.tokens > a.cfg.ToolTokenBudget {
-		// The skill tools stay offered: the system prompt tells the model
-		// to use them.
+		// The agent's own tools stay offered: the system prompt and the
+		// results' links tell the model to use them.
+		pin := map[string]bool{}
+		for _, set := range own {
+			for _, d := range set.Definitions {
+				pin[d.Name] = true
+			}
+		}
 		var rest []tool.Definition
 		for _, d := range v.defs {
-			if slices.ContainsFunc(a.skills.Definitions, func(s tool.Definition) bool { return s.Name == d.Name }) {
+			if pin[d.Name] {
 				v.pinned = append(v.pinned, d)
 			} else {
 				rest = append(rest, d)

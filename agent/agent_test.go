@@ -155,12 +155,13 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 			t.Fatalf("turn %d system prompt differs", i)
 		}
 	}
-	// Local tools first in the definitions, no duplicate name.
+	// The agent's own read_resource first (the demo has resources), then
+	// the local tools, no duplicate name.
 	names := map[string]int{}
 	for _, d := range model.seen[0].Tools {
 		names[d.Name]++
 	}
-	if names["list_notes"] != 1 || names["add_note"] != 1 || model.seen[0].Tools[0].Name != "list_notes" {
+	if names["list_notes"] != 1 || names["add_note"] != 1 || model.seen[0].Tools[0].Name != agent.ReadResourceName || model.seen[0].Tools[1].Name != "list_notes" {
 		t.Fatalf("definitions %v", names)
 	}
 }

@@ -27,6 +27,12 @@
 //     read_skill_file for its other files), every read verified against the
 //     server's listing by package skills. Its SKILL.md is read once, however
 //     many calls take it up at once.
+//   - A resource link in a tool's result names its server. When a server of
+//     the run has resources (a source's [tool.Set] Resources), the model
+//     reads them with read_resource ([ReadResourceName]), the agent's own
+//     tool, gated by the policy like any other: what it reads is converted
+//     by the server's provider as a tool's result is, and fitted to the
+//     model as every result is.
 //   - A call to a tool that does not exist is answered with the name the
 //     model most likely meant ([tool.Suggest]), never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each

@@ -92,8 +92,9 @@ func TestSkillsConfigErrors(t *testing.T) {
 	}
 }
 
-// Under progressive disclosure the skill tools are still offered: the
-// system prompt tells the model to use them.
+// Under progressive disclosure the agent's own tools are still offered: the
+// system prompt tells the model to use the skill tools, and results link
+// to resources read_resource reads.
 func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	notes := demoProvider(t)
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
@@ -111,7 +112,7 @@ func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	for _, d := range model.seen[0].Tools {
 		names = append(names, d.Name)
 	}
-	want := []string{agent.FindToolsName, agent.LoadToolsName, agent.LoadSkillName, agent.ReadSkillFileName}
+	want := []string{agent.FindToolsName, agent.LoadToolsName, agent.LoadSkillName, agent.ReadSkillFileName, agent.ReadResourceName}
 	if !slices.Equal(names, want) {
 		t.Errorf("offered %v, want %v", names, want)
 	}
