@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,7 +103,35 @@ func ExampleFromTransport() {
 	defer notes.Close()
 	fmt.Println(notes.Instructions() != "", len(notes.Tools()))
 	// Output:
-	// true 8
+	// true 9
+}
+
+// A host that renders MCP Apps finds a tool's interface in its definition
+// and reads it, with the policy to frame it under. The demo's notes_board
+// is an app; board_refresh, which only its interface calls, is not offered.
+func ExampleProvider_ReadApp() {
+	ctx := context.Background()
+	notes := mcptool.FromServer("notes", demo.New(), mcptool.WithApps())
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+	for _, d := range notes.Tools() {
+		if !d.App().HasUI() {
+			continue
+		}
+		app, err := notes.ReadApp(ctx, d.App().ResourceURI)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(d.Name, app.URI, strings.HasPrefix(app.HTML, "<!DOCTYPE html>"))
+		fmt.Println(app.CSP.Policy())
+	}
+	fmt.Println(slices.Contains(notes.ToolNames(), "board_refresh"))
+	// Output:
+	// notes_board ui://notes/board.html true
+	// default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'
+	// false
 }
 
 // A go-sdk server in this process, here the bundled demo, as tools.

@@ -659,7 +659,7 @@ func TestProviderConnects(t *testing.T) {
 	}
 	want := map[string][]string{
 		"picked": {"add_note", "get_note"},
-		"most":   {"add_note", "get_note", "list_notes", "note_stats", "search_notes"},
+		"most":   {"add_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes"},
 	}
 	for _, s := range c.Servers {
 		p := s.Provider()

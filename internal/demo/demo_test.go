@@ -155,7 +155,7 @@ func TestListTools(t *testing.T) {
 				}
 			}
 			slices.Sort(names)
-			want := []string{"add_note", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "search_notes", "slow_count"}
+			want := []string{"add_note", "board_refresh", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes", "slow_count"}
 			if !slices.Equal(names, want) {
 				t.Fatalf("tools = %v, want %v", names, want)
 			}
@@ -411,7 +411,7 @@ func TestResources(t *testing.T) {
 	}
 
 	res, err := cs.ListResources(ctx, nil)
-	if err != nil || len(res.Resources) != 1 || res.Resources[0].URI != allNotesURI {
+	if err != nil || len(res.Resources) != 2 || res.Resources[0].URI != allNotesURI || res.Resources[1].URI != boardURI {
 		t.Errorf("ListResources = %+v, %v", res, err)
 	}
 	tmpl, err := cs.ListResourceTemplates(ctx, nil)
@@ -556,8 +556,8 @@ func TestSubprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != 8 {
-		t.Errorf("subprocess has %d tools, want 8", len(res.Tools))
+	if len(res.Tools) != 10 {
+		t.Errorf("subprocess has %d tools, want 10", len(res.Tools))
 	}
 	if name := cs.InitializeResult().ServerInfo.Name; name != Name {
 		t.Errorf("subprocess server name = %q", name)

@@ -15,6 +15,10 @@
 //   - color_swatch returns image content: a PNG filled with one colour.
 //   - slow_count takes a while, honours cancellation and sends progress
 //     notifications when the caller asks for them.
+//   - notes_board is an MCP App: its _meta.ui names an HTML interface,
+//     ui://notes/board.html, that renders the notes as cards, and
+//     board_refresh is a tool only that interface calls ("visibility":
+//     ["app"]), which a host never offers a model.
 //
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.

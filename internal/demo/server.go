@@ -66,6 +66,7 @@ func New(opts ...Option) *mcp.Server {
 	addNoteTools(s, st)
 	addDemoTools(s)
 	addNoteResources(s, st)
+	addBoard(s, st)
 	addSkills(s)
 	if c.tracer != nil {
 		traced(s, c.tracer)

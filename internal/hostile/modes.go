@@ -28,6 +28,7 @@ var modes = map[string]mode{
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
 	"skills-hostile":         {doc: "lists skills with line breaks, headings, escapes and spaces in URIs, paths and descriptions", answer: skillsHostile},
+	"app":                    {doc: "an MCP App whose CSP smuggles in a directive and a keyword, and whose admin tool is for the app alone", answer: app},
 	"escapes":                {doc: "puts terminal escapes in its info, instructions, tools, results, resources, skills and stderr", answer: escapes, stderr: "stderr" + Escapes},
 
 	// What a tool result can do to the host (results.go).
