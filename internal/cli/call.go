@@ -31,19 +31,27 @@ var callCmd = &Command{
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
 
+A tool that is an MCP App has its interface saved next to the result, its
+path printed: the server's HTML, with the Content-Security-Policy its
+server declared for it put first in it, so a browser that opens the page
+lets it reach nothing else. It is the server's page, scripts included: a
+copy to look at, not a host's sandboxed frame.
+
 With --json, the result as mcpbridge converted it, one object:
   {"parts": [{"type": "text", "text": "..."},
              {"type": "image", "mimeType": "image/png", "data": "<base64>"}],
    "structuredContent": {...},   the tool's structured result; omitted if none
-   "isError": false}
+   "isError": false,
+   "app": {"uri": "ui://...", "path": "..."}}   the saved interface; omitted if none
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
+		t.apps = true
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
-		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
+		out := fs.String("out", "", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) == 0 || len(pos) > 2 {
 				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
@@ -100,10 +108,20 @@ With --json, the result as mcpbridge converted it, one object:
 				return err
 			case err != nil:
 				return err
-			case *asJSON:
-				return writeJSON(s.Out, converted(res))
 			}
-			return printResult(s.Out, res, name, *out)
+			app := saveApp(ctx, ts, snap, name, *out, s.Err)
+			if *asJSON {
+				c := converted(res)
+				c.App = app
+				return writeJSON(s.Out, c)
+			}
+			if err := printResult(s.Out, res, name, *out); err != nil {
+				return err
+			}
+			if app != nil {
+				fmt.Fprintln(s.Out, app.line())
+			}
+			return nil
 		}
 	},
 }
@@ -150,6 +168,7 @@ type callResult struct {
 	Parts      []resultPart    `json:"parts"`
 	Structured json.RawMessage `json:"structuredContent,omitempty"`
 	IsError    bool            `json:"isError"`
+	App        *savedApp       `json:"app,omitempty"`
 }
 
 type resultPart struct {
@@ -194,15 +213,22 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 }
 
 func saveImage(dir, name string, n int, img tool.ImagePart) (string, error) {
+	ext := "." + safeFile(untrusted.Line(strings.TrimPrefix(img.MIMEType, "image/")))
+	return saveFile(dir, fmt.Sprintf("mcpbridge-%s-%d-*%s", safeFile(name), n, ext), img.Data)
+}
+
+// saveFile writes data to a new file in dir (the system's temporary
+// directory if ""), named by pattern as os.CreateTemp names files, and
+// returns its path.
+func saveFile(dir, pattern string, data []byte) (string, error) {
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	ext := "." + safeFile(untrusted.Line(strings.TrimPrefix(img.MIMEType, "image/")))
-	f, err := os.CreateTemp(dir, fmt.Sprintf("mcpbridge-%s-%d-*%s", safeFile(name), n, ext))
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return "", err
 	}
-	if _, err := f.Write(img.Data); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return "", err
 	}

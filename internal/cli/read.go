@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
@@ -24,6 +23,7 @@ A server that declares no resources capability is not asked: the command says
 so and exits with status 2, as for a tool that does not exist.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
+		t.apps = true
 		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) != 1 {
@@ -50,19 +50,11 @@ so and exits with status 2, as for a tool that does not exist.`,
 					fmt.Fprintln(s.Out, Content(s.Out, c.Text))
 					continue
 				}
-				dir := *out
-				if dir == "" {
-					dir = os.TempDir()
-				}
-				f, err := os.CreateTemp(dir, "mcpbridge-resource-*")
+				path, err := saveFile(*out, "mcpbridge-resource-*", c.Blob)
 				if err != nil {
 					return err
 				}
-				f.Write(c.Blob)
-				if err := f.Close(); err != nil {
-					return err
-				}
-				fmt.Fprintf(s.Out, "[%s, %s, saved to %s]\n", untrusted.Line(c.MIMEType), plural.Count(len(c.Blob), "byte", "bytes"), f.Name())
+				fmt.Fprintf(s.Out, "[%s, %s, saved to %s]\n", untrusted.Line(c.MIMEType), plural.Count(len(c.Blob), "byte", "bytes"), path)
 			}
 			return nil
 		}

@@ -39,6 +39,7 @@ type Target struct {
 	name      string
 	Vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
+	apps      bool // the command shows MCP Apps (apps.go)
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
@@ -235,7 +236,8 @@ func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*to
 		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
-		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
+		toolset.WithProviderOptions(t.providerOptions()...))
 	if err != nil {
 		var (
 			invalid *toolset.InvalidConfigError

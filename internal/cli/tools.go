@@ -18,13 +18,14 @@ var toolsCmd = &Command{
 	Name:    "tools",
 	NoArgs:  true,
 	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [target]",
-	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations.",
+	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations, apps.",
 	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
+		t.apps = true
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
@@ -77,6 +78,9 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 		}
 		if hints := hints(d.Annotations); hints != "" {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, hints))
+		}
+		if app := d.App(); app.HasUI() {
+			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "app: "+untrusted.Line(app.ResourceURI)+" (call saves it)"))
 		}
 		if d.Strict {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "strict: the model's arguments always match the schema"))

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/internal/plural"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// providerOptions are the options every server's provider gets from the
+// command: the MCP Apps extension declared for the commands that show apps
+// (tools, call, read), so that a server lists its apps to them.
+func (t *Target) providerOptions() []mcptool.Option {
+	if t.apps {
+		return []mcptool.Option{mcptool.WithApps()}
+	}
+	return nil
+}
+
+// A savedApp is the interface of a called tool, saved by call: where it
+// came from and where it is. call --json prints it as "app".
+type savedApp struct {
+	URI  string `json:"uri"`
+	Path string `json:"path"`
+	size int
+}
+
+func (a *savedApp) line() string {
+	return fmt.Sprintf("[app %s, %s, saved to %s]", untrusted.Line(a.URI), plural.Count(a.size, "byte", "bytes"), a.Path)
+}
+
+// saveApp saves the interface of the tool name (a snapshot's name for it)
+// in dir, when the tool has one: nil, and a line on errw, when it cannot be
+// read or saved, for the call itself succeeded.
+func saveApp(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name, dir string, errw io.Writer) *savedApp {
+	server, own, _ := snap.Lookup(name)
+	p, ok := ts.Provider(server)
+	if !ok {
+		return nil
+	}
+	uri := tool.Definition{Meta: p.ToolMeta()[own]}.App().ResourceURI
+	if uri == "" {
+		return nil
+	}
+	app, err := p.ReadApp(ctx, uri)
+	if err == nil {
+		var path string
+		if path, err = saveFile(dir, fmt.Sprintf("mcpbridge-%s-app-*.html", safeFile(name)), []byte(withPolicy(app.HTML, app.CSP.Policy()))); err == nil {
+			return &savedApp{URI: uri, Path: path, size: len(app.HTML)}
+		}
+	}
+	fmt.Fprintf(errw, "mcpbridge: the app of %s was not saved: %s\n", untrusted.Line(name), untrusted.Line(err.Error()))
+	return nil
+}
+
+// withPolicy puts policy in doc as a Content-Security-Policy meta element,
+// first thing after the doctype (or first of all without one), where no
+// comment or element of the server's can come before it: a browser that
+// opens the saved page applies the policy its server declared, not the
+// freedom of a local file.
+func withPolicy(doc, policy string) string {
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(policy) + `">`
+	rest := strings.TrimLeft(doc, " \t\r\n\ufeff")
+	if len(rest) >= len("<!doctype") && strings.EqualFold(rest[:len("<!doctype")], "<!doctype") {
+		if end := strings.IndexByte(rest, '>'); end >= 0 {
+			at := len(doc) - len(rest) + end + 1
+			return doc[:at] + meta + doc[at:]
+		}
+	}
+	return meta + doc
+}
