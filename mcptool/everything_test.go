@@ -10,14 +10,20 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-func TestServerEverything(t *testing.T) {
+// everything starts server-everything, named "everything", for the test.
+func everything(t *testing.T) *mcptool.Provider {
+	t.Helper()
 	bin := npmtest.Bin(t, "mcp-server-everything")
 	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
-	ctx := context.Background()
-	if err := p.Connect(ctx); err != nil {
+	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func TestServerEverything(t *testing.T) {
+	p := everything(t)
 	names := p.ToolNames()
 	if !contains(names, "echo") || !contains(names, "get-tiny-image") {
 		t.Fatalf("tools %v", names)

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -533,5 +534,31 @@ func TestNameMovesBetweenServers(t *testing.T) {
 	}
 	if got := names(snap.Definitions()); len(got) != 3 {
 		t.Errorf("catalog %v, want keep_a, keep_b and x of b", got)
+	}
+}
+
+// The set's Offer reads the resources of each server that has them, by
+// the server's name, and of no other: the hostile server, well behaved,
+// declares no resources.
+func TestOfferReadsResources(t *testing.T) {
+	plain, err := hostile.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := start(t, &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "notes", URL: serveMCP(t, demo.New())},
+		{Name: "plain", URL: serve(t, plain.Handler())},
+	}})
+	ctx := context.Background()
+	set, err := ts.Offer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Resources) != 1 || set.Resources["notes"] == nil {
+		t.Fatalf("resources %v; want the notes server's alone", set.Resources)
+	}
+	res, err := set.Resources["notes"](ctx, "notes://all")
+	if err != nil || !strings.HasPrefix(res.Text(), "# Notes") {
+		t.Fatalf("notes://all: %q, %v", res.Text(), err)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"html"
 	"io"
@@ -13,6 +14,13 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
+
+// addAppTarget is [AddTarget] for a command that shows MCP Apps.
+func addAppTarget(fs *flag.FlagSet) *Target {
+	t := AddTarget(fs)
+	t.apps = true
+	return t
+}
 
 // providerOptions are the options every server's provider gets from the
 // command: the MCP Apps extension declared for the commands that show apps

@@ -46,8 +46,7 @@ With --json, the result as mcpbridge converted it, one object:
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
-		t := AddTarget(fs)
-		t.apps = true
+		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")

@@ -22,8 +22,7 @@ var readCmd = &Command{
 A server that declares no resources capability is not asked: the command says
 so and exits with status 2, as for a tool that does not exist.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
-		t := AddTarget(fs)
-		t.apps = true
+		t := addAppTarget(fs)
 		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) != 1 {

@@ -24,8 +24,7 @@ var toolsCmd = &Command{
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
-		t := AddTarget(fs)
-		t.apps = true
+		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
