@@ -73,10 +73,10 @@ type AppCSP struct {
 // (McpUiResourcePermissions). A host may grant them through the frame's
 // allow attribute; an app must not assume it does.
 type AppPermissions struct {
-	Camera         bool
-	Microphone     bool
-	Geolocation    bool
-	ClipboardWrite bool
+	Camera         bool // the camera (Permission Policy "camera")
+	Microphone     bool // the microphone ("microphone")
+	Geolocation    bool // the location ("geolocation")
+	ClipboardWrite bool // writing to the clipboard ("clipboard-write")
 }
 
 // cspSource is an origin a policy may name: a scheme, a host (its first
