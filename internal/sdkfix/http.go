@@ -18,7 +18,7 @@ import (
 type HTTPTap struct {
 	// Next sends the requests.
 	Next http.RoundTripper
-	// Schemas, if set, reads the tool listings.
+	// Schemas, if set, reads the tool listings and the handshake.
 	Schemas *Schemas
 	// Limit is the largest message, in bytes, the server may send: zero
 	// means mcp.DefaultMaxEventSize (16 MiB), a negative Limit none.
