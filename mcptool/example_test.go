@@ -101,7 +101,7 @@ func ExampleFromTransport() {
 	defer notes.Close()
 	fmt.Println(notes.Instructions() != "", len(notes.Tools()))
 	// Output:
-	// true 8
+	// true 10
 }
 
 // A go-sdk server in this process, here the bundled demo, as tools.

@@ -15,6 +15,13 @@
 //   - color_swatch returns image content: a PNG filled with one colour.
 //   - slow_count takes a while, honours cancellation and sends progress
 //     notifications when the caller asks for them.
+//   - tag_report and broken_job run as tasks of the 2026-07-28 extension
+//     io.modelcontextprotocol/tasks (SEP-2663), to a client that declares
+//     it: tag_report asks for a tag it was not given (input_required,
+//     answered with tasks/update) and completes with the notes carrying it;
+//     broken_job fails with a JSON-RPC error. A task's course is a function
+//     of time (a stage lasts 200 ms) and of what the client sent: no
+//     goroutine runs it, and under testing/synctest it runs in fake time.
 //
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.
