@@ -119,8 +119,11 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 
 // callOnce sends one tools/call under the call timeout, which each progress
 // notification for the call restarts, and reports the progress to the
-// function ctx carries ([tool.WithProgress]). Its client span ends here,
-// with the outcome judged and the output checked.
+// function ctx carries ([tool.WithProgress]). A call the server runs as a
+// task is followed to its end within the same timeout, which each change
+// of the task's status restarts too, and the function ctx carries
+// ([WithTaskStatus]) is told of each. Its client span ends here, with the
+// outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
 	ctx, held := p.tel.hold(ctx)
 	defer func() { held.end(ctx, res, err) }()
@@ -136,11 +139,12 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer done()
 			params.SetProgressToken(token)
 		}
-		ctx, caught := sdkfix.WithCatch(ctx)
-		defer caught.Release()
+		var task *wireTask
 		var err error
-		res, err = s.cs.CallTool(ctx, params)
-		res, err = p.judge(ctx, name, caught, res, err)
+		res, task, err = p.sendCall(ctx, s, name, params, s.asTask(name, false))
+		if task != nil {
+			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
+		}
 		return err
 	})
 	if err != nil {

@@ -2,6 +2,8 @@ package mcptool_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,5 +44,58 @@ func TestServerEverything(t *testing.T) {
 	}
 	if images != 1 {
 		t.Fatalf("get-tiny-image: %d image parts in %#v", images, res.Parts)
+	}
+}
+
+// server-everything's simulate-research-query is a 2025-11-25 task that
+// requires to be called as one and asks, when the topic is ambiguous, for
+// a clarification midway (through tasks/result). It is one call to a model:
+// answered through the elicitation hook, it completes with the answer.
+func TestServerEverythingResearchTask(t *testing.T) {
+	t.Parallel()
+	bin := npmtest.Bin(t, "mcp-server-everything")
+	asked := 0
+	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"), answer(map[string]any{"interpretation": "snake"}, &asked))
+	ctx := context.Background()
+	if err := p.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var st statuses
+	res, err := p.Handler().Call(mcptool.WithTaskStatus(ctx, st.record), "simulate-research-query", json.RawMessage(`{"topic": "python", "ambiguous": true}`))
+	if err != nil || !strings.Contains(res.Text(), "python (snake)") || asked != 1 {
+		t.Fatalf("asked %d times; result %q, %v", asked, res.Text(), err)
+	}
+	t.Log(st.String())
+}
+
+// A research task cancelled midway is cancelled on the server.
+func TestServerEverythingCancelTask(t *testing.T) {
+	t.Parallel()
+	bin := npmtest.Bin(t, "mcp-server-everything")
+	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
+	ctx := context.Background()
+	if err := p.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	task, err := p.StartTask(ctx, "simulate-research-query", map[string]any{"topic": "tides"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.ID() == "" || task.State().Status != mcptool.TaskWorking {
+		t.Fatalf("started %+v", task.State())
+	}
+	if err := task.Cancel(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := p.Request(ctx, "tasks/get", map[string]string{"taskId": task.ID()})
+	var got struct{ Status string }
+	if err != nil || json.Unmarshal(raw, &got) != nil || got.Status != "cancelled" {
+		t.Fatalf("on the server: %s, %v", raw, err)
+	}
+	var te *mcptool.TaskError
+	if _, err := task.Wait(ctx); !errors.As(err, &te) {
+		t.Fatalf("Wait: %v", err)
 	}
 }

@@ -26,6 +26,7 @@ type session struct {
 	cat     atomic.Pointer[catalog]
 	done    chan struct{} // closed when the connection ends
 	clock   *sessionClock // telemetry.go
+	tasks   taskSupport   // taskwire.go
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -58,8 +59,8 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
 		// Claim no capability this client does not have (no roots,
-		// sampling or elicitation).
-		Capabilities:                &mcp.ClientCapabilities{},
+		// sampling or elicitation), and the tasks extension.
+		Capabilities:                &mcp.ClientCapabilities{Extensions: map[string]any{tasksExtension: map[string]any{}}},
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
@@ -71,6 +72,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
 	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
+	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	go func() {
 		cs.Wait()
 		close(sess.done)
