@@ -59,29 +59,32 @@ func (r *run) interval() time.Duration {
 // result of a completed task (a 2025-11-25 task that failed has one too,
 // marked isError), the JSON-RPC error of a failed one as a
 // [ProtocolError], a [TaskError] for a cancelled one. Input the task asks
-// for is answered through the provider's hooks. When ctx ends first, or
-// following fails, the task is cancelled on the server, unless ctx's cause
-// is a TaskError (the host cancelled it already).
+// for is answered through the provider's hooks. When ctx ends first (see
+// [run.stopped]), or following fails, the task is cancelled on the server.
 func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 	ctx, wait := r.p.tel.taskWait(ctx, r.state.Tool, r.state.ID)
 	defer func() { wait.end(err) }()
+	res, err = r.course(ctx, wait)
+	switch {
+	case err == nil || r.state.Status.Terminal():
+	case ctx.Err() != nil:
+		err = r.stopped(ctx)
+	default: // no one follows the task any more
+		r.cancel(context.WithoutCancel(ctx))
+	}
+	return res, err
+}
+
+// course polls the task until it ends, answering what it asks for.
+func (r *run) course(ctx context.Context, wait *taskWaiting) (*mcp.CallToolResult, error) {
 	var fetch *fetching // a 2025-11-25 tasks/result in flight
 	defer func() { fetch.stop() }()
-	defer func() {
-		if err != nil && !r.state.Status.Terminal() {
-			var te *TaskError
-			if !errors.As(err, &te) {
-				r.cancel(context.WithoutCancel(ctx))
-			}
-		}
-	}()
 	for {
-		var t *wireTask
 		timer := time.NewTimer(r.interval())
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, context.Cause(ctx)
+			return nil, ctx.Err()
 		case <-r.s.done:
 			timer.Stop()
 			return nil, explain(r.s.conn, fmt.Errorf("following task %q: %w", r.state.ID, mcp.ErrConnectionClosed))
@@ -101,10 +104,8 @@ func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 			return fetch.res, nil
 		case <-timer.C:
 		}
-		if t, err = r.poll(ctx); err != nil {
-			if ctx.Err() != nil {
-				return nil, context.Cause(ctx)
-			}
+		t, err := r.poll(ctx)
+		if err != nil {
 			return nil, err
 		}
 		wait.polled(t.Status)
@@ -122,6 +123,28 @@ func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 		}
 	}
 }
+
+// stopped ends following a task whose context ended before it did: the
+// task is cancelled on the server, unless the host has done so
+// ([Task.Cancel]), and polled once more, so that the host sees what the
+// server says of it. It returns the context's cause, or for a task the
+// host cancelled a [TaskError].
+func (r *run) stopped(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	ctx = context.WithoutCancel(ctx)
+	if cause == errCancelRequested || r.cancel(ctx) {
+		if t, err := r.poll(ctx); err == nil {
+			r.see(t)
+		}
+	}
+	if cause == errCancelRequested {
+		return &TaskError{Server: r.p.name, Task: r.state}
+	}
+	return cause
+}
+
+// errCancelRequested ends the following of a task the host cancelled.
+var errCancelRequested = errors.New("the task was cancelled")
 
 // poll reads the task's state.
 func (r *run) poll(ctx context.Context) (*wireTask, error) { return r.p.getTask(ctx, r.s, r.state.ID) }
@@ -220,15 +243,18 @@ func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputReq
 }
 
 // cancel asks the server to cancel the task, which no one follows any
-// more, if it takes tasks/cancel. A failure is logged.
-func (r *run) cancel(ctx context.Context) {
+// more, if it takes tasks/cancel, and reports whether it did. A failure
+// is logged.
+func (r *run) cancel(ctx context.Context) bool {
 	if !r.s.tasks.cancel {
 		r.p.cfg.logger.InfoContext(ctx, "the server cannot cancel tasks; leaving the task to run", "server", r.p.name, "task", r.state.ID)
-		return
+		return false
 	}
 	if err := r.p.cancelTask(ctx, r.s, r.state.ID); err != nil {
 		r.p.cfg.logger.InfoContext(ctx, "could not cancel the task", "server", r.p.name, "task", r.state.ID, "error", err)
+		return false
 	}
+	return true
 }
 
 // A fetching is a 2025-11-25 tasks/result in flight: the server answers it

@@ -71,17 +71,18 @@ func taskStatusFunc(ctx context.Context) func(TaskState) {
 }
 
 // A TaskError says a task ended without a result: it was cancelled, by
-// the server or by [Task.Cancel].
+// the server or at the host's request ([Task.Cancel]).
 type TaskError struct {
 	// Server is the provider's name for the server.
 	Server string
-	// Task is the task as last seen.
+	// Task is the task as last seen: cancelled, or, as cancelling is
+	// cooperative with the 2026-07-28 extension, still on its way.
 	Task TaskState
 }
 
 func (e *TaskError) Error() string {
-	why := string(e.Task.Status)
-	if e.Task.Message != "" {
+	why := "cancelled"
+	if e.Task.Status == TaskCancelled && e.Task.Message != "" {
 		why += ": " + e.Task.Message
 	}
 	return format(e.Server, fmt.Sprintf("tool %q: task %q", e.Task.Tool, e.Task.ID), errors.New(why))
@@ -247,9 +248,7 @@ func (t *Task) Cancel(ctx context.Context) error {
 	if err := r.p.cancelTask(ctx, r.s, t.ID()); err != nil {
 		return err
 	}
-	st := t.State()
-	st.Status = TaskCancelled
-	t.stop(&TaskError{Server: r.p.name, Task: st})
+	t.stop(errCancelRequested)
 	select {
 	case <-t.done:
 	case <-ctx.Done():

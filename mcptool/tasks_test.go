@@ -100,8 +100,10 @@ func TestExtensionTaskCancelledWithTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, c := inProcess(t, demo.New(), mcptool.WithElicitation(userAway))
 		ctx, cancel := context.WithCancel(context.Background())
-		ctx = mcptool.WithTaskStatus(ctx, func(st mcptool.TaskState) {
-			if st.Status == mcptool.TaskInputRequired {
+		var st statuses
+		ctx = mcptool.WithTaskStatus(ctx, func(s mcptool.TaskState) {
+			st.record(s)
+			if s.Status == mcptool.TaskInputRequired {
 				cancel()
 			}
 		})
@@ -109,8 +111,9 @@ func TestExtensionTaskCancelledWithTheCall(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("got %v; want the call cancelled", err)
 		}
-		if c.get("tasks/cancel") != 1 {
-			t.Fatalf("%d tasks/cancel; want 1", c.get("tasks/cancel"))
+		// The host hears what the server says of the task once cancelled.
+		if c.get("tasks/cancel") != 1 || !strings.HasSuffix(st.String(), "; cancelled cancelled at the client's request") {
+			t.Fatalf("%d tasks/cancel, statuses %s; want 1, ending cancelled", c.get("tasks/cancel"), st.String())
 		}
 	})
 }
