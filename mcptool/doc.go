@@ -59,7 +59,8 @@
 //     server. Both generations of tasks are spoken, whichever the server
 //     negotiates: the experimental tasks of protocol 2025-11-25 (a tool
 //     whose execution.taskSupport is required is called as a task, one
-//     that allows it only by [Provider.StartTask], any other never) and
+//     that allows it only by [Provider.StartTask], any other never; the
+//     server's status notifications are taken in as polls' answers) and
 //     the 2026-07-28 extension io.modelcontextprotocol/tasks, which the
 //     provider declares on every request (the server decides). A host that
 //     wants more (a long job in a chat window) starts a [Task] with

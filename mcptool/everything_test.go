@@ -66,7 +66,13 @@ func TestServerEverythingResearchTask(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text(), "python (snake)") || asked != 1 {
 		t.Fatalf("asked %d times; result %q, %v", asked, res.Text(), err)
 	}
-	t.Log(st.String())
+	// Its status notifications show each stage that lasts (a second each),
+	// polling alone one at least a second long.
+	for _, want := range []string{`; input_required Found multiple interpretations for "python"`, `; working Continuing with interpretation: "snake"`, "; completed "} {
+		if !strings.Contains(st.String(), want) {
+			t.Errorf("the statuses lack %q: %s", want, st.String())
+		}
+	}
 }
 
 // A research task cancelled midway is cancelled on the server.

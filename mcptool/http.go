@@ -32,7 +32,7 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http
 		}
 	}
 	x := &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
-		Next: next, Schemas: schemas, Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
+		Next: next, Schemas: schemas, Unheard: p.unheard(), Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
 	}}
 	c := *base
 	c.Transport = x

@@ -24,6 +24,7 @@ import (
 // which calls asked for a task.
 type legacyServer struct {
 	cancel bool // declare tasks.cancel
+	notify bool // send a status notification before answering the first poll
 
 	mu      sync.Mutex
 	asTask  map[string]bool
@@ -41,14 +42,14 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 	}
 	json.Unmarshal(req.Params, &p)
 	task := func(id string) map[string]any {
-		status := "working"
+		status, updated := "working", s.created[id]
 		if time.Since(s.created[id]) >= 300*time.Millisecond {
-			status = "completed"
+			status, updated = "completed", updated.Add(300*time.Millisecond)
 			if s.tools[id] == "fail" {
 				status = "failed"
 			}
 		}
-		return map[string]any{"taskId": id, "status": status, "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": nil, "pollInterval": 100}
+		return map[string]any{"taskId": id, "status": status, "createdAt": stamp(s.created[id]), "lastUpdatedAt": stamp(updated), "ttl": nil, "pollInterval": 100}
 	}
 	switch req.Method {
 	case "initialize":
@@ -88,6 +89,27 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}
 }
 
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// notice is the status notification the server sends, if it does, before
+// it answers req.
+func (s *legacyServer) notice(req *jsonrpc.Request) *jsonrpc.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var p struct {
+		TaskID string `json:"taskId"`
+	}
+	json.Unmarshal(req.Params, &p)
+	if !s.notify || req.Method != "tasks/get" || s.created[p.TaskID].IsZero() {
+		return nil
+	}
+	s.notify = false
+	created := s.created[p.TaskID]
+	params, _ := json.Marshal(map[string]any{"taskId": p.TaskID, "status": "working", "statusMessage": "notified",
+		"createdAt": stamp(created), "lastUpdatedAt": stamp(created.Add(time.Millisecond)), "ttl": nil})
+	return &jsonrpc.Request{Method: "notifications/tasks/status", Params: params}
+}
+
 // connectLegacy connects a provider to a new legacyServer in this process.
 func connectLegacy(t *testing.T, s *legacyServer) *mcptool.Provider {
 	t.Helper()
@@ -107,6 +129,9 @@ func connectLegacy(t *testing.T, s *legacyServer) *mcptool.Provider {
 			req, ok := msg.(*jsonrpc.Request)
 			if !ok || !req.ID.IsValid() {
 				continue
+			}
+			if n := s.notice(req); n != nil {
+				conn.Write(context.Background(), n)
 			}
 			result, werr := s.answer(req)
 			resp := &jsonrpc.Response{ID: req.ID, Error: werr}
@@ -184,6 +209,21 @@ func TestLegacyTaskCannotBeCancelled(t *testing.T) {
 		}
 		if _, err := task.Wait(context.Background()); err != nil {
 			t.Fatalf("the task, not cancelled, ended with %v", err)
+		}
+	})
+}
+
+// A status notification (which a 2025-11-25 server may send) is taken in
+// as a poll's answer would be; a poll's answer older than it is not news.
+func TestLegacyTaskStatusNotification(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := connectLegacy(t, &legacyServer{notify: true})
+		var st statuses
+		if _, err := p.Handler().Call(mcptool.WithTaskStatus(context.Background(), st.record), "req", nil); err != nil {
+			t.Fatal(err)
+		}
+		if st.String() != "working ; working notified; completed " {
+			t.Fatalf("statuses %q", st.String())
 		}
 	})
 }

@@ -56,7 +56,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	} else {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
-	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
+	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
 		// Claim no capability this client does not have (no roots,
 		// sampling or elicitation), and the tasks extension.

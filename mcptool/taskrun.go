@@ -2,11 +2,14 @@ package mcptool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // Polling a task: the server's pollInterval is followed within these
@@ -25,23 +28,47 @@ type run struct {
 	state   TaskState       // as last seen
 	changed func(TaskState) // told of each change of status or message
 	asked   map[string]bool // the extension's input requests answered, by key
+	told    chan *wireTask  // the task as status notifications describe it
 }
 
 // newRun starts following t, the task the call of tool became on s,
 // telling changed of its state.
 func (p *Provider) newRun(s *session, tool string, t *wireTask, changed func(TaskState)) *run {
-	r := &run{p: p, s: s, state: t.state(tool), changed: changed, asked: map[string]bool{}}
+	r := &run{p: p, s: s, state: t.state(tool), changed: changed, asked: map[string]bool{}, told: make(chan *wireTask, 8)}
 	r.changed(r.state)
 	return r
 }
 
-// see takes in the task as a poll found it.
-func (r *run) see(t *wireTask) {
+// taskStatus takes in a 2025-11-25 status notification, which a server
+// may send (and a client must not count on) with the whole task: the run
+// following the task takes it in as it would a poll's answer.
+func (p *Provider) taskStatus(params json.RawMessage) {
+	var t wireTask
+	if json.Unmarshal(params, &t) != nil || t.check() != nil {
+		return
+	}
+	if v, ok := p.tasks.runs.Load(t.TaskID); ok {
+		select {
+		case v.(*run).told <- &t:
+		default: // the run is behind: its next poll tells
+		}
+	}
+}
+
+// see takes in the task as a poll or a notification found it, and reports
+// whether it is news: a state older than the one seen (a poll answered
+// before a notification that came first), or any after the task ended, is
+// not.
+func (r *run) see(t *wireTask) bool {
 	next := t.state(r.state.Tool)
+	if r.state.Status.Terminal() || !next.UpdatedAt.IsZero() && next.UpdatedAt.Before(r.state.UpdatedAt) {
+		return false
+	}
 	if next.Status != r.state.Status || next.Message != r.state.Message {
 		r.changed(next)
 	}
 	r.state = next
+	return true
 }
 
 // interval is how long to wait before the next poll.
@@ -64,6 +91,8 @@ func (r *run) interval() time.Duration {
 func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 	ctx, wait := r.p.tel.taskWait(ctx, r.state.Tool, r.state.ID)
 	defer func() { wait.end(err) }()
+	r.p.tasks.runs.Store(r.state.ID, r)
+	defer r.p.tasks.runs.CompareAndDelete(r.state.ID, r)
 	res, err = r.course(ctx, wait)
 	switch {
 	case err == nil || r.state.Status.Terminal():
@@ -79,8 +108,11 @@ func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 func (r *run) course(ctx context.Context, wait *taskWaiting) (*mcp.CallToolResult, error) {
 	var fetch *fetching // a 2025-11-25 tasks/result in flight
 	defer func() { fetch.stop() }()
+	next := r.interval()
 	for {
-		timer := time.NewTimer(r.interval())
+		var t *wireTask
+		timer := time.NewTimer(next)
+		next = r.interval()
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -102,14 +134,19 @@ func (r *run) course(ctx context.Context, wait *taskWaiting) (*mcp.CallToolResul
 				r.see(t)
 			}
 			return fetch.res, nil
+		case t = <-r.told:
+			timer.Stop()
 		case <-timer.C:
+			var err error
+			if t, err = r.poll(ctx); err != nil {
+				return nil, err
+			}
+			wait.polled(t.Status)
 		}
-		t, err := r.poll(ctx)
-		if err != nil {
-			return nil, err
+		if !r.see(t) {
+			continue
 		}
-		wait.polled(t.Status)
-		r.see(t)
+		next = r.interval()
 		switch {
 		case t.Status == TaskInputRequired && r.s.tasks.gen == legacyTasks && fetch == nil:
 			// The server sends its requests while tasks/result is pending.
@@ -308,4 +345,9 @@ func statusReport(ctx context.Context, extend func()) func(TaskState) {
 			fn(st)
 		}
 	}
+}
+
+// unheard are the notifications the provider reads that go-sdk drops.
+func (p *Provider) unheard() sdkfix.Unheard {
+	return sdkfix.Unheard{"notifications/tasks/status": p.taskStatus}
 }

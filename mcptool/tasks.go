@@ -270,6 +270,7 @@ type tasks struct {
 	mu   sync.Mutex
 	live map[*Task]bool
 	wg   sync.WaitGroup
+	runs sync.Map // the runs following a task (a host's or a call's), by task id
 }
 
 func (ts *tasks) add(t *Task) {

@@ -24,7 +24,11 @@
 //     execution and the handshake's capabilities as written, and a [Catch]
 //     the raw result, in which mcptool finds the task
 //     (TestGoSDKDropsTasks).
-//   - Both need the raw messages, which go-sdk does not show. [Capture]
+//   - go-sdk's client drops a notification of a method it does not know,
+//     such as notifications/tasks/status (2025-11-25), before any
+//     middleware sees it. [Unheard] is shown them
+//     (TestGoSDKDropsTaskStatus).
+//   - These need the raw messages, which go-sdk does not show. [Capture]
 //     wraps the connection to read them, but only ours and go-sdk's stream
 //     connection (its in-memory, io and command transports), which it knows
 //     by the name of its unexported type (TestGoSDKStreamConnType): go-sdk

@@ -380,3 +380,60 @@ func (c spyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	return c.Connection.Write(ctx, msg)
 }
+
+// Unheard: go-sdk's client drops a notification of a method it does not
+// know, before any middleware sees it: the status notification of the
+// 2025-11-25 tasks.
+func TestGoSDKDropsTaskStatus(t *testing.T) {
+	st, ct := mcp.NewInMemoryTransports()
+	conn, err := st.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	go func() {
+		for {
+			msg, err := conn.Read(context.Background())
+			if err != nil {
+				return
+			}
+			req, ok := msg.(*jsonrpc.Request)
+			if !ok || !req.ID.IsValid() {
+				continue
+			}
+			switch req.Method {
+			case "initialize":
+				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: initialized.result})
+			case "ping": // the status first, then the answer
+				conn.Write(context.Background(), &jsonrpc.Request{Method: "notifications/tasks/status", Params: json.RawMessage(`{"taskId":"t1","status":"working"}`)})
+				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+			default:
+				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Error: notFound.err})
+			}
+		}
+	}()
+	var heard, seen atomic.Value
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			seen.Store(method)
+			return next(ctx, method, req)
+		}
+	})
+	cs, err := client.Connect(context.Background(), &Capture{Transport: ct, Unheard: Unheard{
+		"notifications/tasks/status": func(params json.RawMessage) { heard.Store(string(params)) },
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Load() != nil {
+		t.Fatalf(upgraded+"it takes %v: Unheard may go", seen.Load())
+	}
+	if heard.Load() != `{"taskId":"t1","status":"working"}` {
+		t.Fatalf("Unheard heard %v", heard.Load())
+	}
+}
