@@ -1,6 +1,7 @@
 package mcptool_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,8 +26,10 @@ import (
 type legacyServer struct {
 	cancel bool // declare tasks.cancel
 	notify bool // send a status notification before answering the first poll
+	poll   int  // the pollInterval the server asks for; 0 for 100 (ms)
 
 	mu      sync.Mutex
+	gets    int
 	asTask  map[string]bool
 	created map[string]time.Time
 	tools   map[string]string // the tool of each task
@@ -49,7 +52,7 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 				status = "failed"
 			}
 		}
-		return map[string]any{"taskId": id, "status": status, "createdAt": stamp(s.created[id]), "lastUpdatedAt": stamp(updated), "ttl": nil, "pollInterval": 100}
+		return map[string]any{"taskId": id, "status": status, "createdAt": stamp(s.created[id]), "lastUpdatedAt": stamp(updated), "ttl": nil, "pollInterval": cmp.Or(s.poll, 100)}
 	}
 	switch req.Method {
 	case "initialize":
@@ -79,6 +82,7 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 		s.created[id], s.tools[id] = time.Now(), p.Name
 		return map[string]any{"task": task(id)}, nil
 	case "tasks/get":
+		s.gets++
 		if _, ok := s.created[p.TaskID]; !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Task not found"}
 		}
@@ -108,6 +112,13 @@ func (s *legacyServer) notice(req *jsonrpc.Request) *jsonrpc.Request {
 	params, _ := json.Marshal(map[string]any{"taskId": p.TaskID, "status": "working", "statusMessage": "notified",
 		"createdAt": stamp(created), "lastUpdatedAt": stamp(created.Add(time.Millisecond)), "ttl": nil})
 	return &jsonrpc.Request{Method: "notifications/tasks/status", Params: params}
+}
+
+// polls counts the tasks/get the server answered.
+func (s *legacyServer) polls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gets
 }
 
 // connectLegacy connects a provider to a new legacyServer in this process.
@@ -224,6 +235,17 @@ func TestLegacyTaskStatusNotification(t *testing.T) {
 		}
 		if st.String() != "working ; working notified; completed " {
 			t.Fatalf("statuses %q", st.String())
+		}
+	})
+}
+
+// A server that asks to be polled without pause is polled every 50 ms.
+func TestTaskPollIntervalBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &legacyServer{poll: 1}
+		call(t, connectLegacy(t, s).Handler(), "req", `{}`) // a task of 300 ms
+		if n := s.polls(); n > 6 {
+			t.Fatalf("%d polls in 300 ms", n)
 		}
 	})
 }
