@@ -62,16 +62,27 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 // args is anything that encodes as a JSON object (a json.RawMessage is sent
 // as it is); nil sends {}.
 func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	s, err := p.conn.live(operation{"tools/call", name})
+	s, target, raw, err := p.hostCall(name, args)
 	if err != nil {
 		return nil, err
 	}
+	return p.call(ctx, s, target, raw)
+}
+
+// hostCall prepares a host's call of the tool name (its own name or its
+// alias), listed or not: the live session, the server's name of the tool,
+// and the arguments encoded.
+func (p *Provider) hostCall(name string, args any) (*session, string, json.RawMessage, error) {
+	s, err := p.conn.live(operation{"tools/call", name})
+	if err != nil {
+		return nil, "", nil, err
+	}
 	raw, err := encodeArgs(args)
 	if err != nil {
-		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
+		return nil, "", nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
 	}
 	target, _ := p.resolve(name, s.catalog().isListed)
-	return p.call(ctx, s, target, raw)
+	return s, target, raw, nil
 }
 
 // call sends one tools/call and checks the result against the output

@@ -12,14 +12,20 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-func TestServerEverything(t *testing.T) {
+// everything connects to server-everything from npm, over stdio.
+func everything(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
+	t.Helper()
 	bin := npmtest.Bin(t, "mcp-server-everything")
-	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
-	ctx := context.Background()
-	if err := p.Connect(ctx); err != nil {
+	p := mcptool.FromCommand(bin, []string{"stdio"}, append([]mcptool.Option{mcptool.WithName("everything")}, opts...)...)
+	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func TestServerEverything(t *testing.T) {
+	p := everything(t)
 	names := p.ToolNames()
 	if !contains(names, "echo") || !contains(names, "get-tiny-image") {
 		t.Fatalf("tools %v", names)
@@ -53,14 +59,9 @@ func TestServerEverything(t *testing.T) {
 // answered through the elicitation hook, it completes with the answer.
 func TestServerEverythingResearchTask(t *testing.T) {
 	t.Parallel()
-	bin := npmtest.Bin(t, "mcp-server-everything")
 	asked := 0
-	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"), answer(map[string]any{"interpretation": "snake"}, &asked))
+	p := everything(t, answer(map[string]any{"interpretation": "snake"}, &asked))
 	ctx := context.Background()
-	if err := p.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	var st statuses
 	res, err := p.Handler().Call(mcptool.WithTaskStatus(ctx, st.record), "simulate-research-query", json.RawMessage(`{"topic": "python", "ambiguous": true}`))
 	if err != nil || !strings.Contains(res.Text(), "python (snake)") || asked != 1 {
@@ -78,13 +79,8 @@ func TestServerEverythingResearchTask(t *testing.T) {
 // A research task cancelled midway is cancelled on the server.
 func TestServerEverythingCancelTask(t *testing.T) {
 	t.Parallel()
-	bin := npmtest.Bin(t, "mcp-server-everything")
-	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
+	p := everything(t)
 	ctx := context.Background()
-	if err := p.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
 	task, err := p.StartTask(ctx, "simulate-research-query", map[string]any{"topic": "tides"})
 	if err != nil {
 		t.Fatal(err)

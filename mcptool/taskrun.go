@@ -23,18 +23,19 @@ const (
 // A run follows one task to its end, for a tool call that became a task
 // ([Provider.callOnce]) or for a host ([Task]).
 type run struct {
-	p       *Provider
-	s       *session
-	state   TaskState       // as last seen
-	changed func(TaskState) // told of each change of status or message
-	asked   map[string]bool // the extension's input requests answered, by key
-	told    chan *wireTask  // the task as status notifications describe it
+	p        *Provider
+	s        *session
+	id, tool string          // the task's, which state repeats
+	state    TaskState       // as last seen
+	changed  func(TaskState) // told of each change of status or message
+	asked    map[string]bool // the extension's input requests answered, by key
+	told     chan *wireTask  // the task as status notifications describe it
 }
 
 // newRun starts following t, the task the call of tool became on s,
 // telling changed of its state.
 func (p *Provider) newRun(s *session, tool string, t *wireTask, changed func(TaskState)) *run {
-	r := &run{p: p, s: s, state: t.state(tool), changed: changed, asked: map[string]bool{}, told: make(chan *wireTask, 8)}
+	r := &run{p: p, s: s, id: t.TaskID, tool: tool, state: t.state(tool), changed: changed, asked: map[string]bool{}, told: make(chan *wireTask, 8)}
 	r.changed(r.state)
 	return r
 }
@@ -60,7 +61,7 @@ func (p *Provider) taskStatus(params json.RawMessage) {
 // before a notification that came first), or any after the task ended, is
 // not.
 func (r *run) see(t *wireTask) bool {
-	next := t.state(r.state.Tool)
+	next := t.state(r.tool)
 	if r.state.Status.Terminal() || !next.UpdatedAt.IsZero() && next.UpdatedAt.Before(r.state.UpdatedAt) {
 		return false
 	}
@@ -89,10 +90,10 @@ func (r *run) interval() time.Duration {
 // for is answered through the provider's hooks. When ctx ends first (see
 // [run.stopped]), or following fails, the task is cancelled on the server.
 func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
-	ctx, wait := r.p.tel.taskWait(ctx, r.state.Tool, r.state.ID)
+	ctx, wait := r.p.tel.taskWait(ctx, r.tool, r.id)
 	defer func() { wait.end(err) }()
-	r.p.tasks.runs.Store(r.state.ID, r)
-	defer r.p.tasks.runs.CompareAndDelete(r.state.ID, r)
+	r.p.tasks.runs.Store(r.id, r)
+	defer r.p.tasks.runs.CompareAndDelete(r.id, r)
 	res, err = r.course(ctx, wait)
 	switch {
 	case err == nil || r.state.Status.Terminal():
@@ -119,11 +120,11 @@ func (r *run) course(ctx context.Context, wait *taskWaiting) (*mcp.CallToolResul
 			return nil, ctx.Err()
 		case <-r.s.done:
 			timer.Stop()
-			return nil, explain(r.s.conn, fmt.Errorf("following task %q: %w", r.state.ID, mcp.ErrConnectionClosed))
+			return nil, explain(r.s.conn, fmt.Errorf("following task %q: %w", r.id, mcp.ErrConnectionClosed))
 		case <-fetch.ended():
 			timer.Stop()
 			if fetch.err != nil {
-				r.p.cfg.logger.DebugContext(ctx, "tasks/result failed; polling on", "server", r.p.name, "task", r.state.ID, "error", fetch.err)
+				r.p.cfg.logger.DebugContext(ctx, "tasks/result failed; polling on", "server", r.p.name, "task", r.id, "error", fetch.err)
 				fetch = nil
 				continue
 			}
@@ -184,13 +185,13 @@ func (r *run) stopped(ctx context.Context) error {
 var errCancelRequested = errors.New("the task was cancelled")
 
 // poll reads the task's state.
-func (r *run) poll(ctx context.Context) (*wireTask, error) { return r.p.getTask(ctx, r.s, r.state.ID) }
+func (r *run) poll(ctx context.Context) (*wireTask, error) { return r.p.getTask(ctx, r.s, r.id) }
 
 // end returns what the task t, ended, leaves: the result, which a
 // 2025-11-25 task gives through tasks/result (a fetch in flight, if any),
 // and an extension task with its last state.
 func (r *run) end(ctx context.Context, t *wireTask, fetch *fetching) (*mcp.CallToolResult, error) {
-	op := operation{"tools/call", r.state.Tool}.String()
+	op := operation{"tools/call", r.tool}.String()
 	switch {
 	case t.Status == TaskCancelled:
 		return nil, &TaskError{Server: r.p.name, Task: r.state}
@@ -205,17 +206,17 @@ func (r *run) end(ctx context.Context, t *wireTask, fetch *fetching) (*mcp.CallT
 		}
 		fallthrough // ask again
 	case r.s.tasks.gen == legacyTasks:
-		raw, err := r.p.taskResult(ctx, r.s, r.state.ID)
+		raw, err := r.p.taskResult(ctx, r.s, r.id)
 		if err != nil {
 			return nil, err
 		}
 		return r.decode(raw)
 	case t.Status == TaskFailed && t.Error != nil:
-		return nil, &ProtocolError{Server: r.p.name, Op: op, Code: t.Error.Code, Err: fmt.Errorf("task %q failed: %w", r.state.ID, t.Error)}
+		return nil, &ProtocolError{Server: r.p.name, Op: op, Code: t.Error.Code, Err: fmt.Errorf("task %q failed: %w", r.id, t.Error)}
 	case t.Status == TaskFailed:
-		return nil, &ProtocolError{Server: r.p.name, Op: op, Err: fmt.Errorf("task %q failed without saying why", r.state.ID)}
+		return nil, &ProtocolError{Server: r.p.name, Op: op, Err: fmt.Errorf("task %q failed without saying why", r.id)}
 	case len(t.Result) == 0:
-		return nil, &ProtocolError{Server: r.p.name, Op: op, Err: fmt.Errorf("task %q completed without a result", r.state.ID)}
+		return nil, &ProtocolError{Server: r.p.name, Op: op, Err: fmt.Errorf("task %q completed without a result", r.id)}
 	}
 	return r.decode(t.Result)
 }
@@ -224,7 +225,7 @@ func (r *run) end(ctx context.Context, t *wireTask, fetch *fetching) (*mcp.CallT
 func (r *run) decode(raw []byte) (*mcp.CallToolResult, error) {
 	res, err := decodeResult(raw)
 	if err != nil {
-		return nil, &ProtocolError{Server: r.p.name, Op: operation{"tools/call", r.state.Tool}.String(), Err: fmt.Errorf("the result of task %q: %w", r.state.ID, err)}
+		return nil, &ProtocolError{Server: r.p.name, Op: operation{"tools/call", r.tool}.String(), Err: fmt.Errorf("the result of task %q: %w", r.id, err)}
 	}
 	return res, nil
 }
@@ -236,7 +237,7 @@ func (r *run) decode(raw []byte) (*mcp.CallToolResult, error) {
 func (r *run) answer(ctx context.Context, t *wireTask) error {
 	var requests mcp.InputRequestMap
 	if err := requests.UnmarshalJSON(t.InputRequests); err != nil {
-		return &ProtocolError{Server: r.p.name, Op: "tasks/get", Err: fmt.Errorf("task %q: its input requests: %w", r.state.ID, err)}
+		return &ProtocolError{Server: r.p.name, Op: "tasks/get", Err: fmt.Errorf("task %q: its input requests: %w", r.id, err)}
 	}
 	answers := mcp.InputResponseMap{}
 	for key, req := range requests {
@@ -247,17 +248,17 @@ func (r *run) answer(ctx context.Context, t *wireTask) error {
 		if err != nil {
 			var ce *ConfigError
 			if errors.As(err, &ce) {
-				ce.Err = fmt.Errorf("task %q, input request %q: %w", r.state.ID, key, ce.Err)
+				ce.Err = fmt.Errorf("task %q, input request %q: %w", r.id, key, ce.Err)
 				return ce
 			}
-			return fmt.Errorf("task %q: answering input request %q: %w", r.state.ID, key, err)
+			return fmt.Errorf("task %q: answering input request %q: %w", r.id, key, err)
 		}
 		answers[key] = res
 	}
 	if len(answers) == 0 {
 		return nil
 	}
-	if err := r.p.updateTask(ctx, r.s, r.state.ID, answers); err != nil {
+	if err := r.p.updateTask(ctx, r.s, r.id, answers); err != nil {
 		return err
 	}
 	for key := range answers {
@@ -276,7 +277,14 @@ func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputReq
 		}
 		return p.cfg.elicit(ctx, &mcp.ElicitRequest{Session: s.cs, Params: req})
 	}
-	return nil, &ConfigError{Server: p.name, Option: "input", Err: fmt.Errorf("the server asked for %T, which the provider does not answer", req)}
+	what := fmt.Sprintf("%T", req)
+	switch req.(type) {
+	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+		what = "sampling/createMessage"
+	case *mcp.ListRootsParams:
+		what = "roots/list"
+	}
+	return nil, fmt.Errorf("the server asked for %s, which the provider does not answer: %w", what, errors.ErrUnsupported)
 }
 
 // cancel asks the server to cancel the task, which no one follows any
@@ -284,11 +292,11 @@ func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputReq
 // is logged.
 func (r *run) cancel(ctx context.Context) bool {
 	if !r.s.tasks.cancel {
-		r.p.cfg.logger.InfoContext(ctx, "the server cannot cancel tasks; leaving the task to run", "server", r.p.name, "task", r.state.ID)
+		r.p.cfg.logger.InfoContext(ctx, "the server cannot cancel tasks; leaving the task to run", "server", r.p.name, "task", r.id)
 		return false
 	}
-	if err := r.p.cancelTask(ctx, r.s, r.state.ID); err != nil {
-		r.p.cfg.logger.InfoContext(ctx, "could not cancel the task", "server", r.p.name, "task", r.state.ID, "error", err)
+	if err := r.p.cancelTask(ctx, r.s, r.id); err != nil {
+		r.p.cfg.logger.InfoContext(ctx, "could not cancel the task", "server", r.p.name, "task", r.id, "error", err)
 		return false
 	}
 	return true
@@ -310,7 +318,7 @@ func (r *run) fetch(ctx context.Context) *fetching {
 	f := &fetching{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(f.done)
-		raw, err := r.p.taskResult(ctx, r.s, r.state.ID)
+		raw, err := r.p.taskResult(ctx, r.s, r.id)
 		if err == nil {
 			f.res, err = r.decode(raw)
 		}

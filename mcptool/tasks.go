@@ -107,16 +107,11 @@ func (e *TaskError) OutcomeUnknown() bool { return true }
 // carries ([WithTaskStatus], [tool.WithProgress]) are told of the task's
 // course until then.
 func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task, error) {
-	op := operation{"tools/call", name}
-	s, err := p.conn.live(op)
+	s, target, raw, err := p.hostCall(name, args)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := encodeArgs(args)
-	if err != nil {
-		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
-	}
-	target, _ := p.resolve(name, s.catalog().isListed)
+	op := operation{"tools/call", target}
 	if lt := s.catalog().listed[target]; lt != nil && lt.outputErr != nil {
 		return nil, p.unusableOutput(target, lt)
 	}
@@ -232,9 +227,9 @@ func (t *Task) Wait(ctx context.Context) (*mcp.CallToolResult, error) {
 
 // Cancel asks the server to cancel the task (tasks/cancel) and stops
 // following it: [Task.Wait] then returns a [TaskError]. It does nothing for
-// a task that has ended. If the request fails (the server does not cancel
-// tasks, or the task ended meanwhile), the task is followed on and Cancel
-// returns the error.
+// a task that has ended. If the request fails (the task ended meanwhile,
+// say), or the server declared no tasks/cancel (errors.ErrUnsupported), the
+// task is followed on and Cancel returns the error.
 func (t *Task) Cancel(ctx context.Context) error {
 	r := t.r
 	select {
@@ -243,7 +238,7 @@ func (t *Task) Cancel(ctx context.Context) error {
 	default:
 	}
 	if !r.s.tasks.cancel {
-		return &ConfigError{Server: r.p.name, Option: "tasks", Err: errors.New("the server does not cancel tasks")}
+		return fmt.Errorf("mcptool: server %q: task %q: the server declared no tasks/cancel: %w", r.p.name, t.ID(), errors.ErrUnsupported)
 	}
 	if err := r.p.cancelTask(ctx, r.s, t.ID()); err != nil {
 		return err

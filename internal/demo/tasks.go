@@ -168,52 +168,57 @@ func (ts *taskStore) create(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 func (ts *taskStore) get(_ context.Context, _ *mcp.ServerSession, p *taskParams) (*taskWire, error) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t, err := ts.find(p)
-	if err != nil {
-		return nil, err
-	}
-	return ts.wire(t, true), nil
+	var w *taskWire
+	err := ts.act(p, func(t *demoTask, _ time.Time) { w = ts.wire(t, true) })
+	return w, err
 }
 
 // update takes the answer to tag_report's question; an answer to no
 // outstanding question is ignored, as SEP-2663 asks.
 func (ts *taskStore) update(_ context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t, err := ts.find(p)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	if status, _, _ := t.phase(now); status == "input_required" {
-		if answer := p.InputResponses[tagQuestion]; answer != nil {
-			t.answered = now
-			tag, _ := answer.Content["tag"].(string)
-			t.tag = strings.TrimSpace(tag)
-			t.declined = answer.Action != "accept" || t.tag == ""
+	return ack(ts.act(p, func(t *demoTask, now time.Time) {
+		answer := p.InputResponses[tagQuestion]
+		if status, _, _ := t.phase(now); status != "input_required" || answer == nil {
+			return
 		}
-	}
-	return &taskAck{ResultType: "complete"}, nil
+		t.answered = now
+		tag, _ := answer.Content["tag"].(string)
+		t.tag = strings.TrimSpace(tag)
+		t.declined = answer.Action != "accept" || t.tag == ""
+	}))
 }
 
 // cancel cancels a task that has not ended; one that has is left as it is.
 func (ts *taskStore) cancel(_ context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
+	return ack(ts.act(p, func(t *demoTask, now time.Time) {
+		if status, _, _ := t.phase(now); status == "working" || status == "input_required" {
+			t.cancelled = now
+		}
+	}))
+}
+
+// act runs fn, under the store's lock, on the task p names, for a client
+// that declared the extension.
+func (ts *taskStore) act(p *taskParams, fn func(t *demoTask, now time.Time)) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t, err := ts.find(p)
+	if err == nil {
+		fn(t, time.Now())
+	}
+	return err
+}
+
+// ack acknowledges tasks/update or tasks/cancel, unless err.
+func ack(err error) (*taskAck, error) {
 	if err != nil {
 		return nil, err
-	}
-	now := time.Now()
-	if status, _, _ := t.phase(now); status == "working" || status == "input_required" {
-		t.cancelled = now
 	}
 	return &taskAck{ResultType: "complete"}, nil
 }
 
 // find returns the task p names, for a client that declared the extension.
+// The caller holds the lock.
 func (ts *taskStore) find(p *taskParams) (*demoTask, error) {
 	if !declaresTasks(p.Meta) {
 		return nil, missingTasks()

@@ -385,33 +385,8 @@ func (c spyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // know, before any middleware sees it: the status notification of the
 // 2025-11-25 tasks.
 func TestGoSDKDropsTaskStatus(t *testing.T) {
-	st, ct := mcp.NewInMemoryTransports()
-	conn, err := st.Connect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	go func() {
-		for {
-			msg, err := conn.Read(context.Background())
-			if err != nil {
-				return
-			}
-			req, ok := msg.(*jsonrpc.Request)
-			if !ok || !req.ID.IsValid() {
-				continue
-			}
-			switch req.Method {
-			case "initialize":
-				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: initialized.result})
-			case "ping": // the status first, then the answer
-				conn.Write(context.Background(), &jsonrpc.Request{Method: "notifications/tasks/status", Params: json.RawMessage(`{"taskId":"t1","status":"working"}`)})
-				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
-			default:
-				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Error: notFound.err})
-			}
-		}
-	}()
+	ct, _ := rawServer(t, map[string]answer{"ping": {result: json.RawMessage(`{}`),
+		notice: &jsonrpc.Request{Method: "notifications/tasks/status", Params: json.RawMessage(`{"taskId":"t1","status":"working"}`)}}})
 	var heard, seen atomic.Value
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
