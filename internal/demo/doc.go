@@ -22,6 +22,8 @@
 //     broken_job fails with a JSON-RPC error. A task's course is a function
 //     of time (a stage lasts 200 ms) and of what the client sent: no
 //     goroutine runs it, and under testing/synctest it runs in fake time.
+//     To any other client they answer at once, tag_report asking for its
+//     tag as a multi-round-trip result.
 //
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.

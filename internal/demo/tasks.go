@@ -115,12 +115,10 @@ type taskStore struct {
 
 // addTaskTools adds tag_report and broken_job, served as tasks of the
 // extension to a client that declares it on the call (on protocol
-// 2026-07-28), and the methods that follow them.
+// 2026-07-28), and the methods that follow them. To any other client they
+// answer at once (see [taskStore.direct]).
 func addTaskTools(s *mcp.Server, st *store) {
 	ts := &taskStore{notes: st, tasks: map[string]*demoTask{}}
-	// A client without the extension cannot be served: the tool would
-	// block for the whole task.
-	refuse := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, missingTasks() }
 	s.AddTool(&mcp.Tool{
 		Name:  tagReport,
 		Title: "Tag report",
@@ -128,18 +126,72 @@ func addTaskTools(s *mcp.Server, st *store) {
 			"without a tag it asks the user which one while it runs.",
 		InputSchema: inputSchema[tagReportIn](nil),
 		Annotations: &mcp.ToolAnnotations{Title: "Tag report", ReadOnlyHint: true, OpenWorldHint: new(false)},
-	}, refuse)
+	}, ts.direct)
 	s.AddTool(&mcp.Tool{
 		Name:        brokenJob,
 		Title:       "Broken job",
 		Description: "A task (the io.modelcontextprotocol/tasks extension) that fails halfway with a JSON-RPC error, for testing.",
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Broken job", ReadOnlyHint: true, OpenWorldHint: new(false)},
-	}, refuse)
+	}, ts.direct)
 	s.AddReceivingMiddleware(ts.create)
 	mcp.AddReceivingCustomMethod(s, "tasks/get", ts.get)
 	mcp.AddReceivingCustomMethod(s, "tasks/update", ts.update)
 	mcp.AddReceivingCustomMethod(s, "tasks/cancel", ts.cancel)
+}
+
+// direct answers a call of a task tool from a client that did not declare
+// the extension, at once: tag_report asks for the tag it was not given as
+// a multi-round-trip result (SEP-2322, which go-sdk turns into an
+// elicitation/create for a client of an earlier protocol), and broken_job
+// fails with its JSON-RPC error.
+func (ts *taskStore) direct(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if req.Params.Name == brokenJob {
+		return nil, jobBroke()
+	}
+	t, err := newTask(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	if t.tag == "" {
+		answer, ok := req.Params.InputResponses[tagQuestion].(*mcp.ElicitResult)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{tagQuestion: askTag()}}, nil
+		}
+		t.take(answer)
+	}
+	return ts.report(t), nil
+}
+
+// newTask is the task a call of a task tool asks for.
+func newTask(p *mcp.CallToolParamsRaw) (*demoTask, error) {
+	var in tagReportIn
+	if len(p.Arguments) > 0 {
+		if err := json.Unmarshal(p.Arguments, &in); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments: " + err.Error()}
+		}
+	}
+	return &demoTask{id: rand.Text(), tool: p.Name, tag: strings.TrimSpace(in.Tag), created: time.Now()}, nil
+}
+
+// take takes in the answer to tag_report's question.
+func (t *demoTask) take(answer *mcp.ElicitResult) {
+	tag, _ := answer.Content["tag"].(string)
+	t.tag = strings.TrimSpace(tag)
+	t.declined = answer.Action != "accept" || t.tag == ""
+}
+
+// askTag is tag_report's question.
+func askTag() *mcp.ElicitParams {
+	return &mcp.ElicitParams{
+		Message:         "Which tag should the report be on?",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"tag":{"type":"string","title":"Tag","description":"a tag of your notes, such as work"}},"required":["tag"]}`),
+	}
+}
+
+// jobBroke is broken_job's failure.
+func jobBroke() error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the job broke halfway"}
 }
 
 // create answers a call of a task tool from a client that declared the
@@ -150,13 +202,10 @@ func (ts *taskStore) create(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok || p.Name != tagReport && p.Name != brokenJob || !declaresTasks(p.Meta) {
 			return next(ctx, method, req)
 		}
-		var in tagReportIn
-		if len(p.Arguments) > 0 {
-			if err := json.Unmarshal(p.Arguments, &in); err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments: " + err.Error()}
-			}
+		t, err := newTask(p)
+		if err != nil {
+			return nil, err
 		}
-		t := &demoTask{id: rand.Text(), tool: p.Name, tag: strings.TrimSpace(in.Tag), created: time.Now()}
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
 		ts.purge()
@@ -182,9 +231,7 @@ func (ts *taskStore) update(_ context.Context, _ *mcp.ServerSession, p *taskPara
 			return
 		}
 		t.answered = now
-		tag, _ := answer.Content["tag"].(string)
-		t.tag = strings.TrimSpace(tag)
-		t.declined = answer.Action != "accept" || t.tag == ""
+		t.take(answer)
 	}))
 }
 
@@ -259,12 +306,9 @@ func (ts *taskStore) wire(t *demoTask, detailed bool) *taskWire {
 	}
 	switch status {
 	case "input_required":
-		w.InputRequests = mcp.InputRequestMap{tagQuestion: &mcp.ElicitParams{
-			Message:         "Which tag should the report be on?",
-			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"tag":{"type":"string","title":"Tag","description":"a tag of your notes, such as work"}},"required":["tag"]}`),
-		}}
+		w.InputRequests = mcp.InputRequestMap{tagQuestion: askTag()}
 	case "failed":
-		w.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the job broke halfway"}
+		w.Error = jobBroke().(*jsonrpc.Error)
 	case "completed":
 		if t.result == nil { // written once, when first seen done
 			t.result = ts.report(t)
@@ -313,7 +357,8 @@ func declaresTasks(meta mcp.Meta) bool {
 }
 
 // missingTasks is the error for a client that did not declare the
-// extension (-32021, Missing Required Client Capability).
+// extension and asks about a task (-32021, Missing Required Client
+// Capability).
 func missingTasks() error {
 	return &jsonrpc.Error{
 		Code:    mcp.CodeMissingRequiredClientCapabilities,
