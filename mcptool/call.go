@@ -62,16 +62,27 @@ func (p *Provider) CallTool(ctx context.Context, name string, args any) (string,
 // args is anything that encodes as a JSON object (a json.RawMessage is sent
 // as it is); nil sends {}.
 func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	s, err := p.conn.live(operation{"tools/call", name})
+	s, target, raw, err := p.hostCall(name, args)
 	if err != nil {
 		return nil, err
 	}
+	return p.call(ctx, s, target, raw)
+}
+
+// hostCall prepares a host's call of the tool name (its own name or its
+// alias), listed or not: the live session, the server's name of the tool,
+// and the arguments encoded.
+func (p *Provider) hostCall(name string, args any) (*session, string, json.RawMessage, error) {
+	s, err := p.conn.live(operation{"tools/call", name})
+	if err != nil {
+		return nil, "", nil, err
+	}
 	raw, err := encodeArgs(args)
 	if err != nil {
-		return nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
+		return nil, "", nil, &ConfigError{Server: p.name, Option: "arguments", Err: err}
 	}
 	target, _ := p.resolve(name, s.catalog().isListed)
-	return p.call(ctx, s, target, raw)
+	return s, target, raw, nil
 }
 
 // call sends one tools/call and checks the result against the output
@@ -119,8 +130,11 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 
 // callOnce sends one tools/call under the call timeout, which each progress
 // notification for the call restarts, and reports the progress to the
-// function ctx carries ([tool.WithProgress]). Its client span ends here,
-// with the outcome judged and the output checked.
+// function ctx carries ([tool.WithProgress]). A call the server runs as a
+// task is followed to its end within the same timeout, which each change
+// of the task's status restarts too, and the function ctx carries
+// ([WithTaskStatus]) is told of each. Its client span ends here, with the
+// outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
 	ctx, held := p.tel.hold(ctx)
 	defer func() { held.end(ctx, res, err) }()
@@ -136,11 +150,12 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer done()
 			params.SetProgressToken(token)
 		}
-		ctx, caught := sdkfix.WithCatch(ctx)
-		defer caught.Release()
+		var task *wireTask
 		var err error
-		res, err = s.cs.CallTool(ctx, params)
-		res, err = p.judge(ctx, name, caught, res, err)
+		res, task, err = p.sendCall(ctx, s, name, params, s.asTask(name, false))
+		if task != nil {
+			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
+		}
 		return err
 	})
 	if err != nil {

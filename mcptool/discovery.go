@@ -37,6 +37,8 @@ type listedTool struct {
 
 	inputOnce sync.Once
 	input     *schema.Validator // nil until compiled, or if it does not compile
+
+	taskSupport string // execution.taskSupport (2025-11-25): taskOptional, taskRequired, or ""
 }
 
 // discover lists the server's tools, following every cursor ([Provider.list]).
@@ -113,7 +115,7 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
 		p.cfg.logger.Debug("tool listed twice; keeping the first", "server", p.name)
 		return
 	}
-	lt := &listedTool{def: p.definition(t, schemas)}
+	lt := &listedTool{def: p.definition(t, schemas), taskSupport: taskSupportOf(schemas.Execution(t.Name))}
 	if len(lt.def.OutputSchema) > 0 {
 		// A $ref resolves within the schema only, never over the network;
 		// a loosely declared draft is read as the input schemas are; a

@@ -55,10 +55,26 @@
 //     it for the app; a tool's interface is named by [tool.Definition.App]
 //     and read, checked, with the CSP and permissions its frame asks for, by
 //     [Provider.ReadApp]; [WithApps] declares that the host renders apps.
+//   - A call the server runs as a task is still one call: the handler
+//     follows the task (polling at the interval the server asks for),
+//     answers what it asks of the user through the elicitation hook, and
+//     returns its result, within the call timeout, which each change of
+//     the task's status restarts; a host sees the changes with
+//     [WithTaskStatus]. Ending the call's context cancels the task on the
+//     server. Both generations of tasks are spoken, whichever the server
+//     negotiates: the experimental tasks of protocol 2025-11-25 (a tool
+//     whose execution.taskSupport is required is called as a task, one
+//     that allows it only by [Provider.StartTask], any other never; the
+//     server's status notifications are taken in as polls' answers) and
+//     the 2026-07-28 extension io.modelcontextprotocol/tasks, which the
+//     provider declares on every request (the server decides). A host that
+//     wants more (a long job in a chat window) starts a [Task] with
+//     [Provider.StartTask]: its id, its status, its result later, Cancel;
+//     it outlives the call that started it, not Close.
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
-//     [ConfigError], [SchemaError], and [tool.FailedError] for a tool that ran
-//     and failed.
+//     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and
+//     [tool.FailedError] for a tool that ran and failed.
 //
 // The server is untrusted: descriptions are cut to a maximum length, nothing
 // it sends is logged above debug level, and a stdio server gets a minimal

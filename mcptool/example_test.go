@@ -103,7 +103,7 @@ func ExampleFromTransport() {
 	defer notes.Close()
 	fmt.Println(notes.Instructions() != "", len(notes.Tools()))
 	// Output:
-	// true 9
+	// true 11
 }
 
 // A host that renders MCP Apps finds a tool's interface in its definition
@@ -352,4 +352,35 @@ func ExampleWithTracerProvider() {
 	}
 	// Output:
 	// tools/call add_note
+}
+
+// A long job a host follows: started as a task, its status shown as it
+// changes, its result taken later. The question the task asks midway (which
+// tag?) is answered by the elicitation hook, here without a person.
+func ExampleProvider_StartTask() {
+	notes := mcptool.FromServer("notes", demo.New(),
+		mcptool.WithElicitation(func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
+		}))
+	ctx := context.Background()
+	if err := notes.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer notes.Close()
+
+	ctx = mcptool.WithTaskStatus(ctx, func(st mcptool.TaskState) {
+		fmt.Println(st.Status, "-", st.Message)
+	})
+	task, err := notes.StartTask(ctx, "tag_report", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := task.Wait(ctx) // or later, or task.Cancel(ctx)
+	fmt.Println(mcptool.ToText(res), err)
+	// Output:
+	// working - reading the notes
+	// input_required - waiting for a tag
+	// working - writing the report
+	// completed - report written
+	// report on "work": no notes carry it <nil>
 }

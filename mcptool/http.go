@@ -32,7 +32,7 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http
 		}
 	}
 	x := &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
-		Next: next, Schemas: schemas, Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
+		Next: next, Schemas: schemas, Unheard: p.unheard(), Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
 	}}
 	c := *base
 	c.Transport = x
@@ -48,7 +48,8 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http
 //     sent, so that no header, token or request body (a tool's arguments)
 //     reaches an origin the host did not configure;
 //   - adds the configured headers, on a clone, as a RoundTripper must not
-//     modify the request it is given (go-sdk has no header option);
+//     modify the request it is given (go-sdk has no header option), and
+//     the Mcp-Name of a request about a task, which go-sdk does not set;
 //   - then hands the request to the tap ([sdkfix.HTTPTap]), which bounds
 //     every message the server sends by the size limit and reads along
 //     where go-sdk decodes away what the server wrote.
@@ -68,10 +69,14 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 		x.refused.CompareAndSwap(nil, err)
 		return nil, err
 	}
-	if len(x.headers) > 0 {
+	id := route(req.Context())
+	if id != "" || len(x.headers) > 0 {
 		req = req.Clone(req.Context())
 		for k, v := range x.headers {
 			req.Header[k] = v
+		}
+		if id != "" && req.Header.Get("Mcp-Method") != "" {
+			req.Header.Set("Mcp-Name", id) // the task's replica (taskwire.go)
 		}
 	}
 	return x.next.RoundTrip(req)

@@ -241,11 +241,12 @@ func WithMaxMessageSize(n int) Option { return func(c *config) { c.messageSize =
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithCallTimeout bounds each tool call (zero: the request timeout). The
-// bound restarts whenever the server reports progress on the call, so a long
-// task that keeps reporting is not cut off; when it passes, the call is
-// cancelled on the wire (notifications/cancelled) and fails with a
-// [TransportError] whose Timeout is set, naming server and tool. A negative
-// d means no bound but the caller's context.
+// bound restarts whenever the server reports progress on the call, or a
+// change of status of the task the server runs it as, so a long call that
+// keeps reporting is not cut off; when it passes, the call is cancelled on
+// the wire (notifications/cancelled, or tasks/cancel for a task) and fails
+// with a [TransportError] whose Timeout is set, naming server and tool. A
+// negative d means no bound but the caller's context.
 func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.call = d } }
 
 // WithReconnect makes the provider rebuild a lost connection as r says,

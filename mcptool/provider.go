@@ -42,6 +42,7 @@ type Provider struct {
 	cfg    config
 	conn   supervisor // the connection: made, watched, rebuilt
 	calls  progress   // the calls whose timeout progress restarts
+	tasks  tasks      // the tasks followed for the host
 	tel    *clientTelemetry
 }
 
@@ -130,12 +131,16 @@ func (p *Provider) Name() string { return p.name }
 // [ErrConnected]; after Close, a provider may connect again.
 func (p *Provider) Connect(ctx context.Context) error { return p.conn.start(ctx) }
 
-// Close ends the connection: an HTTP session is closed on the server, a
-// started process and every process it started are stopped (stdin closed,
-// then SIGTERM, then SIGKILL, each after a bounded wait). A Connect in
-// progress is aborted. Close is idempotent and safe from any goroutine.
+// Close ends the connection: the tasks started with [Provider.StartTask]
+// that still run are cancelled (each within the request timeout), an HTTP
+// session is closed on the server, a started process and every process it
+// started are stopped (stdin closed, then SIGTERM, then SIGKILL, each after
+// a bounded wait). A Connect in progress is aborted. Close is idempotent
+// and safe from any goroutine.
 func (p *Provider) Close() error {
+	p.tasks.close()
 	p.conn.close()
+	p.tasks.wg.Wait() // a task started during Close ends with its session
 	return nil
 }
 

@@ -76,17 +76,24 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 			out, err = std(ctx, s.cs, body)
 			return err
 		}
-		if err := s.register(method); err != nil {
-			return err
-		}
-		res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, s.cs, method, &rawParams{raw: body})
-		if err != nil {
-			return err
-		}
-		out = res.raw
-		return nil
+		var err error
+		out, err = s.send(ctx, method, body)
+		return err
 	})
 	return out, err
+}
+
+// send sends method, one go-sdk does not model, with params as they are
+// and returns its result as it came.
+func (s *session) send(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if err := s.register(method); err != nil {
+		return nil, err
+	}
+	res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, s.cs, method, &rawParams{raw: params})
+	if err != nil {
+		return nil, err
+	}
+	return res.raw, nil
 }
 
 func encodeParams(params any) (json.RawMessage, error) {

@@ -26,6 +26,7 @@ type session struct {
 	cat     atomic.Pointer[catalog]
 	done    chan struct{} // closed when the connection ends
 	clock   *sessionClock // telemetry.go
+	tasks   taskSupport   // taskwire.go
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -55,7 +56,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	} else {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
-	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
+	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
 	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
 		Capabilities:                p.capabilities(),
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
@@ -69,6 +70,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
 	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
+	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	go func() {
 		cs.Wait()
 		close(sess.done)
@@ -89,7 +91,10 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 // capabilities are the client's: none it does not have (no roots,
 // sampling or elicitation), and an extension only when an option asks.
 func (p *Provider) capabilities() *mcp.ClientCapabilities {
+	// Claim no capability this client does not have, and the tasks
+	// extension, which the server decides on per request.
 	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(tasksExtension, map[string]any{})
 	if p.cfg.apps {
 		caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
 	}

@@ -165,6 +165,9 @@ func (c *clientTelemetry) begin(ctx context.Context, method string, req mcp.Requ
 	x.attrs = append(x.attrs, telemetry.MCPMethodName.String(method))
 	target := ""
 	params := req.GetParams()
+	if p, ok := params.(*taskCallParams); ok {
+		params = p.CallToolParams
+	}
 	switch p := params.(type) {
 	case *mcp.CallToolParams:
 		target = p.Name
@@ -417,5 +420,30 @@ func (c *clientTelemetry) resending(ctx context.Context, toolName string) (_ con
 func (c *clientTelemetry) refused(ctx context.Context, toolName string, err error) {
 	if c != nil {
 		c.Refused(ctx, toolName, telemetry.RefusedArguments, err)
+	}
+}
+
+// taskWait is the span "await_task {tool}" of following a task to its end,
+// each poll a client span within it. A nil telemetry records nothing.
+func (c *clientTelemetry) taskWait(ctx context.Context, toolName, taskID string) (context.Context, *taskWaiting) {
+	if c == nil {
+		return ctx, nil
+	}
+	ctx, w := c.StartTaskWait(ctx, toolName, taskID)
+	return ctx, &taskWaiting{w}
+}
+
+// taskWaiting is a task being waited for; a nil one records nothing.
+type taskWaiting struct{ w *telemetry.TaskWait }
+
+func (t *taskWaiting) polled(status TaskStatus) {
+	if t != nil {
+		t.w.Polled(string(status))
+	}
+}
+
+func (t *taskWaiting) end(err error) {
+	if t != nil {
+		t.w.End(err)
 	}
 }

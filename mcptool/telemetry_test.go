@@ -316,3 +316,21 @@ func TestTracesServerEverything(t *testing.T) {
 		t.Error("no request id")
 	}
 }
+
+// Following a task is the span "await_task {tool}", its polls client spans
+// within it.
+func TestTracesATask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := oteltest.New(t)
+		p, _ := inProcess(t, demo.New(), traced(rec)...)
+		ctx, host := parent(rec)
+		if _, err := p.Handler().Call(ctx, "tag_report", json.RawMessage(`{"tag": "work"}`)); err != nil {
+			t.Fatal(err)
+		}
+		host.End()
+		wait := rec.Span(t, "await_task tag_report")
+		oteltest.ChildOf(t, wait, rec.Span(t, "host"))
+		oteltest.Has(t, wait, map[string]string{"gen_ai.tool.name": "tag_report", "mcpbridge.task.status": "completed"})
+		oteltest.ChildOf(t, rec.Span(t, "tasks/get"), wait)
+	})
+}

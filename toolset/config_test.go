@@ -648,7 +648,7 @@ func TestProviderConnects(t *testing.T) {
 			"allowedTools": ["add_note", "get_note"],
 			"timeout": 10, "callTimeout": "5s"
 		},
-		"most": {"url": "%[1]s/mcp", "disabledTools": ["delete_note", "slow_count", "color_swatch"]}
+		"most": {"url": "%[1]s/mcp", "disabledTools": ["delete_note", "slow_count", "color_swatch", "tag_report", "broken_job"]}
 	}}`, ts.URL)
 	c, err := Loader{LookupEnv: env(map[string]string{"NOTES_TOKEN": "t0k"})}.Parse([]byte(data))
 	if err != nil {

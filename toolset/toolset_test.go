@@ -26,7 +26,7 @@ import (
 )
 
 // demoTools are the demo server's tools, in the order it lists them.
-var demoTools = []string{"add_note", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes", "slow_count"}
+var demoTools = []string{"add_note", "broken_job", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes", "slow_count", "tag_report"}
 
 // stdioDemo is a server entry that starts the test binary as the demo
 // server, with no 1 s pause at exit under the race detector.

@@ -34,7 +34,7 @@ func TestInfoJSON(t *testing.T) {
 	}
 	demo := infos[0]
 	if demo.Name != "demo" || demo.Server == nil || demo.Server.Name != "mcpbridge-demo" || demo.ProtocolVersion != "2026-07-28" ||
-		demo.Capabilities["tools"] == nil || demo.Tools != 9 || len(demo.Extensions) != 1 || demo.Instructions == "" ||
+		demo.Capabilities["tools"] == nil || demo.Tools != 11 || len(demo.Extensions) != 2 || demo.Instructions == "" ||
 		len(demo.Skills) != 1 || demo.Skills[0].Name != "weekly-review" || demo.Error != "" {
 		t.Errorf("demo: %+v", demo)
 	}

@@ -38,7 +38,7 @@ func TestLintJSON(t *testing.T) {
 	expect(t, r, 0, `"problems": []`)
 	rep = report{}
 	decode(t, r.out, &rep)
-	if rep.Tools != 9 || rep.Refused != 0 || len(rep.Vendors) != 1 {
+	if rep.Tools != 11 || rep.Refused != 0 || len(rep.Vendors) != 1 {
 		t.Errorf("demo: %+v", rep)
 	}
 }

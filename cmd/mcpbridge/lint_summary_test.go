@@ -41,7 +41,7 @@ func TestLintSummary(t *testing.T) {
 	dir := t.TempDir()
 	r := mcpbridge(t, dir, "", nil, "lint")
 	expect(t, r, 0)
-	if n := check(r, "openai, anthropic, gemini"); n[0] != 9 || n[1] != 0 {
+	if n := check(r, "openai, anthropic, gemini"); n[0] != 11 || n[1] != 0 {
 		t.Errorf("demo: %v", n)
 	}
 

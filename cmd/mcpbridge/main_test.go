@@ -165,7 +165,7 @@ func TestVersionAndHelp(t *testing.T) {
 
 func TestToolsOnTheDemo(t *testing.T) {
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools")
-	expect(t, r, 0, "add_note", "parameters: title* string, body* string, tags array", "[read-only", "demo: ready, 9 tools")
+	expect(t, r, 0, "add_note", "parameters: title* string, body* string, tags array", "[read-only", "demo: ready, 11 tools")
 	// As an OpenAI model sees them: optional arguments nullable, strict.
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--vendor", "openai")
 	expect(t, r, 0, "parameters: title* string, body* string, tags* array|null", "strict: the model's arguments always match the schema")
@@ -181,7 +181,7 @@ func TestToolsOnTheDemo(t *testing.T) {
 	}
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json", "--vendor", "openai")
 	expect(t, r, 0)
-	if err := json.Unmarshal([]byte(r.out), &openai); err != nil || len(openai) != 9 || openai[0].Type != "function" || openai[0].Function.Parameters["type"] != "object" {
+	if err := json.Unmarshal([]byte(r.out), &openai); err != nil || len(openai) != 11 || openai[0].Type != "function" || openai[0].Function.Parameters["type"] != "object" {
 		t.Fatalf("openai wire format: %v\n%s", err, r.out)
 	}
 	var anthropic []struct {
@@ -189,7 +189,7 @@ func TestToolsOnTheDemo(t *testing.T) {
 		InputSchema map[string]any `json:"input_schema"`
 	}
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json")
-	if err := json.Unmarshal([]byte(r.out), &anthropic); err != nil || len(anthropic) != 9 || anthropic[0].InputSchema == nil {
+	if err := json.Unmarshal([]byte(r.out), &anthropic); err != nil || len(anthropic) != 11 || anthropic[0].InputSchema == nil {
 		t.Fatalf("anthropic wire format: %v\n%s", err, r.out)
 	}
 	var gemini []struct {
@@ -199,13 +199,13 @@ func TestToolsOnTheDemo(t *testing.T) {
 		} `json:"functionDeclarations"`
 	}
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--json", "--vendor", "gemini")
-	if err := json.Unmarshal([]byte(r.out), &gemini); err != nil || len(gemini) != 1 || len(gemini[0].FunctionDeclarations) != 9 {
+	if err := json.Unmarshal([]byte(r.out), &gemini); err != nil || len(gemini) != 1 || len(gemini[0].FunctionDeclarations) != 11 {
 		t.Fatalf("gemini wire format: %v\n%s", err, r.out)
 	}
 	// Gemini refuses an object without properties: a tool without
 	// arguments is declared without parameters.
 	for _, d := range gemini[0].FunctionDeclarations {
-		if none := d.Name == "list_notes" || d.Name == "note_stats" || d.Name == "notes_board"; none != (d.Parameters == nil) {
+		if none := d.Name == "list_notes" || d.Name == "note_stats" || d.Name == "notes_board" || d.Name == "broken_job"; none != (d.Parameters == nil) {
 			t.Errorf("gemini declaration of %s: parameters %s", d.Name, d.Parameters)
 		}
 	}
@@ -282,7 +282,7 @@ func TestOverHTTP(t *testing.T) {
 
 func TestInfoAndReadOverStdio(t *testing.T) {
 	dir := t.TempDir()
-	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        9",
+	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        11",
 		"skills:       weekly-review: Review the week's notes", "instructions:")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0, "")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://999"), 3, "notes://999")

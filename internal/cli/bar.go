@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -29,7 +30,8 @@ const maxProgressMessage = 200
 // ([tool.WithProgress]): on a terminal, one line rewritten in place (a bar
 // when the total is known, and the server's message, cleaned), which stop
 // clears; otherwise a plain line per report, at most one every
-// barInterval, the first and the last always.
+// barInterval, the first and the last always. Each change of the call's
+// task ([mcptool.WithTaskStatus]) is a line of its own.
 type progressBar struct {
 	w     io.Writer
 	term  bool
@@ -75,6 +77,26 @@ func (b *progressBar) report(p tool.Progress) {
 	}
 	b.printed = now
 	fmt.Fprintln(b.w, "progress "+text)
+}
+
+// status shows a change of the call's task (the server runs it as a task)
+// as a line of its own, above the bar if one is shown: its id, status and
+// the server's message, cleaned and cut.
+func (b *progressBar) status(st mcptool.TaskState) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return
+	}
+	line := fmt.Sprintf("task %s: %s", untrusted.Line(st.ID), st.Status)
+	if msg := untrusted.Line(st.Message); msg != "" {
+		line += ": " + cut(msg, maxProgressMessage)
+	}
+	if b.shown {
+		fmt.Fprint(b.w, "\r\x1b[K") // the bar comes back with the next report
+		b.shown = false
+	}
+	fmt.Fprintln(b.w, line)
 }
 
 // stop clears the bar: what follows is the call's answer.

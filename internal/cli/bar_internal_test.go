@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -44,5 +45,20 @@ func TestProgressText(t *testing.T) {
 	}
 	if got := cut("abcdef", 4); got != "abc…" {
 		t.Errorf("cut = %q", got)
+	}
+}
+
+// A change of the call's task is a line of its own, cleaned, which clears
+// a bar shown on a terminal first; nothing once the call is over.
+func TestTaskStatusLines(t *testing.T) {
+	var out bytes.Buffer
+	b := &progressBar{w: &out, term: true, width: 80}
+	b.report(tool.Progress{Progress: 1, Total: 2})
+	b.status(mcptool.TaskState{ID: "t\x1b[2J1", Status: mcptool.TaskInputRequired, Message: "which\x1b[31m tag?"})
+	b.stop()
+	b.status(mcptool.TaskState{ID: "t1", Status: mcptool.TaskCompleted})
+	want := "\r[██████████··········] 1/2\x1b[K\r\x1b[Ktask t1: input_required: which tag?\n"
+	if got := out.String(); got != want {
+		t.Errorf("terminal %q\nwant     %q", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -30,6 +31,9 @@ var callCmd = &Command{
 
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
+A call the server runs as a task shows a line on stderr at each change of
+its status ("task ID: working: ..."); Ctrl-C cancels the task on the
+server.
 
 A tool that is an MCP App has its interface saved next to the result, its
 path printed: the server's HTML, with the Content-Security-Policy its
@@ -87,7 +91,7 @@ With --json, the result as mcpbridge converted it, one object:
 				return err
 			}
 			bar := newProgressBar(s.Err)
-			ctx = tool.WithProgress(ctx, bar.report)
+			ctx = mcptool.WithTaskStatus(tool.WithProgress(ctx, bar.report), bar.status)
 			if *raw {
 				return callRaw(ctx, ts, snap, name, args, s, bar)
 			}

@@ -155,7 +155,7 @@ func TestListTools(t *testing.T) {
 				}
 			}
 			slices.Sort(names)
-			want := []string{"add_note", "board_refresh", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes", "slow_count"}
+			want := []string{"add_note", "board_refresh", "broken_job", "color_swatch", "delete_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes", "slow_count", "tag_report"}
 			if !slices.Equal(names, want) {
 				t.Fatalf("tools = %v, want %v", names, want)
 			}
@@ -556,8 +556,8 @@ func TestSubprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != 10 {
-		t.Errorf("subprocess has %d tools, want 10", len(res.Tools))
+	if len(res.Tools) != 12 {
+		t.Errorf("subprocess has %d tools, want 12", len(res.Tools))
 	}
 	if name := cs.InitializeResult().ServerInfo.Name; name != Name {
 		t.Errorf("subprocess server name = %q", name)

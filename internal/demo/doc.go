@@ -19,6 +19,15 @@
 //     ui://notes/board.html, that renders the notes as cards, and
 //     board_refresh is a tool only that interface calls ("visibility":
 //     ["app"]), which a host never offers a model.
+//   - tag_report and broken_job run as tasks of the 2026-07-28 extension
+//     io.modelcontextprotocol/tasks (SEP-2663), to a client that declares
+//     it: tag_report asks for a tag it was not given (input_required,
+//     answered with tasks/update) and completes with the notes carrying it;
+//     broken_job fails with a JSON-RPC error. A task's course is a function
+//     of time (a stage lasts 200 ms) and of what the client sent: no
+//     goroutine runs it, and under testing/synctest it runs in fake time.
+//     To any other client they answer at once, tag_report asking for its
+//     tag as a multi-round-trip result.
 //
 // The server also has instructions for the model, a notes://all resource with
 // every note as markdown and a notes://{id} resource template.

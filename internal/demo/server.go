@@ -31,7 +31,8 @@ const instructions = `This server keeps a small collection of notes.
 Before calling add_note, call search_notes with a key word from the title to avoid creating a duplicate.
 Note ids are small integers (shown as #3 and passed as id 3); take them from list_notes or search_notes instead of guessing. get_note fails for an unknown id.
 note_stats returns counts as structured data. The notes://all resource holds every note as markdown.
-color_swatch and slow_count are demonstration tools unrelated to notes: color_swatch returns a PNG image, slow_count reports progress while it counts.`
+color_swatch and slow_count are demonstration tools unrelated to notes: color_swatch returns a PNG image, slow_count reports progress while it counts.
+tag_report reports on the notes carrying a tag, as a task that asks the user for the tag when none is given; broken_job is a task that fails.`
 
 const (
 	maxSlowCount     = 50
@@ -65,6 +66,7 @@ func New(opts ...Option) *mcp.Server {
 
 	addNoteTools(s, st)
 	addDemoTools(s)
+	addTaskTools(s, st)
 	addNoteResources(s, st)
 	addBoard(s, st)
 	addSkills(s)
@@ -75,10 +77,11 @@ func New(opts ...Option) *mcp.Server {
 }
 
 // capabilities declares what the server offers beyond what go-sdk infers
-// from its tools and resources: the Skills extension.
+// from its tools and resources: the Skills and tasks extensions.
 func capabilities() *mcp.ServerCapabilities {
 	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}}
 	caps.AddExtension(skillsExtension, nil)
+	caps.AddExtension(tasksExtension, nil)
 	return caps
 }
 

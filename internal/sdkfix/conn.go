@@ -15,8 +15,8 @@ import (
 // maker to reach under go-sdk's session (to close it first, to ask it why
 // it failed), and reads along with it where it can: a connection that may
 // be wrapped goes to go-sdk with Schemas reading the listings it receives,
-// a [Catch] keeping the raw result of a call that asks, and a [Sent]
-// learning a request's id. Only ours ([stdio.Conn]) and go-sdk's stream
+// a [Catch] keeping the raw result of a call that asks, a [Sent] learning
+// a request's id, and Unheard shown the notifications go-sdk drops. Only ours ([stdio.Conn]) and go-sdk's stream
 // connection (its in-memory, io and command transports) may: go-sdk calls
 // unexported methods on its other connections (the streamable HTTP
 // client's sessionUpdated, which sends the protocol version header and
@@ -26,6 +26,8 @@ type Capture struct {
 	mcp.Transport
 	// Schemas, if set, reads the listings the connection receives.
 	Schemas *Schemas
+	// Unheard, if set, is shown the notifications go-sdk drops.
+	Unheard Unheard
 
 	mu   sync.Mutex
 	conn mcp.Connection
@@ -43,7 +45,7 @@ func (c *Capture) Connect(ctx context.Context) (mcp.Connection, error) {
 	if !wrappable(conn) {
 		return conn, nil
 	}
-	return &tapConn{Connection: conn, schemas: c.Schemas}, nil
+	return &tapConn{Connection: conn, schemas: c.Schemas, unheard: c.Unheard}, nil
 }
 
 // wrappable reports whether conn may go to go-sdk behind a wrapper: ours,
@@ -71,6 +73,7 @@ func (c *Capture) Conn() mcp.Connection {
 type tapConn struct {
 	mcp.Connection
 	schemas *Schemas
+	unheard Unheard
 	calls   catches
 }
 
@@ -91,6 +94,9 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && c.unheard != nil {
+		c.unheard.request(req)
+	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok || err != nil {
 		return msg, err

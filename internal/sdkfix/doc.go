@@ -17,7 +17,18 @@
 //     [Salvage] keeps the parts that decode (TestGoSDKDecodesAResultWhole,
 //     TestSalvageAgreesWithGoSDK, which holds Salvage to go-sdk's decoding
 //     of each part).
-//   - Both need the raw messages, which go-sdk does not show. [Capture]
+//   - go-sdk's Tool has no execution member and its ServerCapabilities no
+//     tasks member, on which the experimental tasks of protocol 2025-11-25
+//     ride; and it decodes the CreateTaskResult a task-augmented call
+//     answers with as an empty result. [Schemas] keeps a listed tool's
+//     execution and the handshake's capabilities as written, and a [Catch]
+//     the raw result, in which mcptool finds the task
+//     (TestGoSDKDropsTasks).
+//   - go-sdk's client drops a notification of a method it does not know,
+//     such as notifications/tasks/status (2025-11-25), before any
+//     middleware sees it. [Unheard] is shown them
+//     (TestGoSDKDropsTaskStatus).
+//   - These need the raw messages, which go-sdk does not show. [Capture]
 //     wraps the connection to read them, but only ours and go-sdk's stream
 //     connection (its in-memory, io and command transports), which it knows
 //     by the name of its unexported type (TestGoSDKStreamConnType): go-sdk
@@ -71,6 +82,12 @@
 //     no method it was not told of, and sends the standard methods through
 //     go-sdk's typed calls, as go-sdk will not be told of those
 //     (TestGoSDKCustomMethods).
+//   - mcptool/taskwire.go asks for a task (2025-11-25) with a tools/call
+//     sent through CallCustomMethod with params of its own, as go-sdk's
+//     CallToolParams has no task member (TestGoSDKTaskAugmentation); and
+//     mcptool/http.go sets the Mcp-Name header of the tasks extension's
+//     requests to the task's id, which go-sdk leaves unset
+//     (TestGoSDKNamesNoTask).
 //   - mcptool/session.go closes a session's connection before the session,
 //     as go-sdk's ClientSession.Close waits for the calls in flight, even
 //     one whose write to a server that stopped reading is blocked

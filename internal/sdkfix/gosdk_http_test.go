@@ -298,3 +298,48 @@ func callEcho(t *testing.T, url string) (*mcp.ClientSession, error) {
 	}
 	return cs, err
 }
+
+// mcptool/http.go: go-sdk's streamable client sets the Mcp-Name header of
+// tools/call, prompts/get and resources/read alone, not the task's id that
+// the tasks extension's requests must carry (SEP-2663, Routing Headers).
+func TestGoSDKNamesNoTask(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	type params struct {
+		mcp.ParamsBase
+		TaskID string `json:"taskId"`
+	}
+	mcp.AddReceivingCustomMethod(server, "tasks/get", func(context.Context, *mcp.ServerSession, *params) (*mcp.ListToolsResult, error) {
+		return &mcp.ListToolsResult{Tools: []*mcp.Tool{}}, nil
+	})
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
+	var mu sync.Mutex
+	method, name := "", "unset"
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") == "tasks/get" {
+			mu.Lock()
+			method, name = r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
+			mu.Unlock()
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err := mcp.AddSendingCustomMethod[*params, *mcp.ListToolsResult](client, "tasks/get"); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := mcp.CallCustomMethod[*params, *mcp.ListToolsResult](context.Background(), cs, "tasks/get", &params{TaskID: "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if method != "tasks/get" {
+		t.Fatalf("Mcp-Method %q: want tasks/get on protocol 2026-07-28", method)
+	}
+	if name != "" {
+		t.Fatalf(upgraded+"it names the task (Mcp-Name %q): the exchange need not", name)
+	}
+}

@@ -292,3 +292,123 @@ func TestGoSDKHidesRequestIDs(t *testing.T) {
 		}
 	}
 }
+
+// Schemas, mcptool/taskwire.go: go-sdk's Tool keeps no execution member and
+// its ServerCapabilities no tasks member (the 2025-11-25 tasks), and it
+// decodes the CreateTaskResult a task-augmented call answers with as an
+// empty result, which a Catch keeps raw.
+func TestGoSDKDropsTasks(t *testing.T) {
+	const caps = `{"tasks":{"requests":{"tools":{"call":{}}}},"tools":{}}`
+	ct, _ := rawServer(t, map[string]answer{
+		"initialize": {result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"serverInfo":{"name":"raw","version":"1"}}`)},
+		"tools/list": {result: json.RawMessage(`{"tools":[{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}`)},
+		"tools/call": {result: json.RawMessage(`{"task":{"taskId":"1","status":"working","createdAt":"","lastUpdatedAt":"","ttl":null}}`)},
+	})
+	schemas := NewSchemas()
+	cs := connect(t, &Capture{Transport: ct, Schemas: schemas}, nil)
+	decodedCaps, _ := json.Marshal(cs.InitializeResult().Capabilities)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodedTool, _ := json.Marshal(list.Tools[0])
+	ctx, caught := WithCatch(context.Background())
+	defer caught.Release()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodedRes, _ := json.Marshal(res)
+	if bytes.Contains(decodedCaps, []byte(`"tasks"`)) || bytes.Contains(decodedTool, []byte(`"execution"`)) || bytes.Contains(decodedRes, []byte(`"task"`)) {
+		t.Fatalf(upgraded+"it keeps the tasks of 2025-11-25 (%s, %s, %s): Schemas.Execution, Schemas.Capabilities and reading a task from the raw result can go", decodedCaps, decodedTool, decodedRes)
+	}
+	if got := string(schemas.Capabilities()); got != caps {
+		t.Errorf("Schemas kept the capabilities %s", got)
+	}
+	if got := string(schemas.Execution("t")); got != `{"taskSupport":"required"}` {
+		t.Errorf("Schemas kept the execution %s", got)
+	}
+	if raw, ok := caught.Raw(); !ok || !bytes.Contains(raw, []byte(`"taskId":"1"`)) {
+		t.Errorf("the catch kept %s, %v", raw, ok)
+	}
+}
+
+// mcptool/taskwire.go: go-sdk's CallToolParams has no task member, but
+// CallCustomMethod sends a standard method with params of the caller's type
+// (it checks only that the method is one it may send), which is how a
+// tools/call asks for a task.
+func TestGoSDKTaskAugmentation(t *testing.T) {
+	type taskCall struct {
+		*mcp.CallToolParams
+		Task struct{} `json:"task"`
+	}
+	var got json.RawMessage
+	ct, _ := rawServer(t, map[string]answer{"tools/call": {result: json.RawMessage(`{"content":[]}`)}})
+	cs := connect(t, &spy{Transport: ct, sent: func(req *jsonrpc.Request) {
+		if req.Method == "tools/call" {
+			got = req.Params
+		}
+	}}, nil)
+	_, err := mcp.CallCustomMethod[*taskCall, *mcp.CallToolResult](context.Background(), cs, "tools/call", &taskCall{CallToolParams: &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}}})
+	if err != nil || !bytes.Contains(got, []byte(`"task":{}`)) || !bytes.Contains(got, []byte(`"name":"t"`)) {
+		t.Fatalf(upgraded+"CallCustomMethod no longer sends a tools/call with its own params (%s, %v): ask for a task another way", got, err)
+	}
+}
+
+// spy is a transport whose connections show sent each request they write.
+type spy struct {
+	mcp.Transport
+	sent func(*jsonrpc.Request)
+}
+
+func (s *spy) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := s.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return spyConn{c, s.sent}, nil
+}
+
+type spyConn struct {
+	mcp.Connection
+	sent func(*jsonrpc.Request)
+}
+
+func (c spyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		c.sent(req)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// Unheard: go-sdk's client drops a notification of a method it does not
+// know, before any middleware sees it: the status notification of the
+// 2025-11-25 tasks.
+func TestGoSDKDropsTaskStatus(t *testing.T) {
+	ct, _ := rawServer(t, map[string]answer{"ping": {result: json.RawMessage(`{}`),
+		notice: &jsonrpc.Request{Method: "notifications/tasks/status", Params: json.RawMessage(`{"taskId":"t1","status":"working"}`)}}})
+	var heard, seen atomic.Value
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			seen.Store(method)
+			return next(ctx, method, req)
+		}
+	})
+	cs, err := client.Connect(context.Background(), &Capture{Transport: ct, Unheard: Unheard{
+		"notifications/tasks/status": func(params json.RawMessage) { heard.Store(string(params)) },
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Load() != nil {
+		t.Fatalf(upgraded+"it takes %v: Unheard may go", seen.Load())
+	}
+	if heard.Load() != `{"taskId":"t1","status":"working"}` {
+		t.Fatalf("Unheard heard %v", heard.Load())
+	}
+}

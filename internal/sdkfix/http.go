@@ -12,14 +12,17 @@ import (
 // transports. It does for HTTP what [Capture] does for a connection, as
 // go-sdk's HTTP connections cannot be wrapped: it shows Schemas the tool
 // listings, keeps a call's raw result when its request's context asks
-// ([WithCatch]), and learns a request's id for a [Sent]. And it bounds
+// ([WithCatch]), learns a request's id for a [Sent], and shows Unheard the
+// notifications go-sdk drops. And it bounds
 // every message the server sends by Limit, which go-sdk does not do without
 // ending the connection (see limit.go).
 type HTTPTap struct {
 	// Next sends the requests.
 	Next http.RoundTripper
-	// Schemas, if set, reads the tool listings.
+	// Schemas, if set, reads the tool listings and the handshake.
 	Schemas *Schemas
+	// Unheard, if set, is shown the notifications go-sdk drops.
+	Unheard Unheard
 	// Limit is the largest message, in bytes, the server may send: zero
 	// means mcp.DefaultMaxEventSize (16 MiB), a negative Limit none.
 	Limit int
@@ -74,7 +77,8 @@ type reader struct {
 // response answers that POST alone (streamable HTTP), so only a listing's
 // is read for the schemas, and a call's kept ([Catch]) only when its
 // context asks; a GET stream is read along always, as the legacy SSE
-// transport's one stream carries every answer.
+// transport's one stream carries every answer, and it is where a server
+// sends the notifications no request asked for (for Unheard).
 func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
 	if req.Method == http.MethodPost && !listing {
 		if rc := catchOf(req.Context()); rc != nil {
@@ -82,10 +86,21 @@ func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
 		}
 		return reader{}
 	}
-	if x.Schemas == nil {
+	switch {
+	case x.Unheard != nil:
+		return reader{x.stream, always}
+	case x.Schemas == nil:
 		return reader{}
 	}
 	return reader{x.Schemas.message, x.Schemas.waiting}
+}
+
+// stream reads a message of a stream for Schemas and Unheard.
+func (x *HTTPTap) stream(data []byte) {
+	x.Unheard.message(data)
+	if x.Schemas != nil && x.Schemas.waiting() {
+		x.Schemas.message(data)
+	}
 }
 
 func always() bool { return true }

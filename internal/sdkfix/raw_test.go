@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 type answer struct {
 	result json.RawMessage
 	err    *jsonrpc.Error
+	notice *jsonrpc.Request // a notification sent first, if any
 }
 
 // initialized is a raw server's answer to initialize.
@@ -75,6 +76,9 @@ func rawServer(t *testing.T, answers map[string]answer) (mcp.Transport, <-chan s
 			}
 			if a.result == nil && a.err == nil {
 				continue
+			}
+			if a.notice != nil && conn.Write(context.Background(), a.notice) != nil {
+				return
 			}
 			resp := &jsonrpc.Response{ID: req.ID, Result: a.result}
 			if a.err != nil {

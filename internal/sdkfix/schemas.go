@@ -5,19 +5,26 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 )
 
 // Schemas keeps the tool schemas of every tools/list result a connection
-// receives, as the server wrote them.
+// receives, as the server wrote them, and what else go-sdk decodes away
+// from a listing and from the handshake.
 //
 // go-sdk's client decodes a listed tool's inputSchema and outputSchema into
 // a map (a jsonschema.Schema, then any), which loses the order of the
 // properties; models fill arguments in the order they are declared, and a
 // server orders them so (the title before the body). [Schemas.Schema] gives
 // a decoded schema back as the server wrote it.
+//
+// go-sdk's Tool has no execution member and its ServerCapabilities no
+// tasks member, which the 2025-11-25 tasks ride on (execution.taskSupport,
+// capabilities.tasks). [Schemas.Execution] and [Schemas.Capabilities] give
+// them as the server wrote them.
 //
 // It is fed by the connection ([Capture]) over stdio and go-sdk's
 // in-memory, io and command transports, and over HTTP by the client's
@@ -28,17 +35,21 @@ type Schemas struct {
 	// response passes by at the cost of one atomic load.
 	awaited atomic.Int64
 
-	mu      sync.Mutex
-	pending map[string]bool       // request IDs of tools/list awaiting their result
-	schemas map[string]rawSchemas // by tool name, from the current listing
+	mu           sync.Mutex
+	pending      map[string]string     // method by request ID, of the requests awaiting their result
+	schemas      map[string]rawSchemas // by tool name, from the current listing
+	capabilities json.RawMessage       // of the last initialize result
 }
 
-type rawSchemas struct{ input, output json.RawMessage }
+type rawSchemas struct{ input, output, execution json.RawMessage }
 
 // NewSchemas returns an empty keeper of schemas.
 func NewSchemas() *Schemas {
-	return &Schemas{pending: map[string]bool{}, schemas: map[string]rawSchemas{}}
+	return &Schemas{pending: map[string]string{}, schemas: map[string]rawSchemas{}}
 }
+
+// watched are the methods whose results a Schemas reads.
+var watched = []string{"tools/list", "initialize"}
 
 // idKey makes a request ID comparable across its decoded forms.
 func idKey(id any) string {
@@ -53,23 +64,23 @@ func idKey(id any) string {
 	return ""
 }
 
-// sent notes request id, if it is a listing. params are its parameters: a
-// listing without a cursor starts over, so the schemas of the last one are
-// dropped (a tool it named may be gone), and never grow stale.
+// sent notes request id, if it is a listing or a handshake. params are its
+// parameters: a listing without a cursor starts over, so the schemas of the
+// last one are dropped (a tool it named may be gone), and never grow stale.
 func (k *Schemas) sent(id any, method string, params json.RawMessage) {
 	key := idKey(id)
-	if method != "tools/list" || key == "" {
+	if !slices.Contains(watched, method) || key == "" {
 		return
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if !hasCursor(params) {
+	if method == "tools/list" && !hasCursor(params) {
 		clear(k.schemas)
 	}
-	if !k.pending[key] {
-		k.pending[key] = true
+	if k.pending[key] == "" {
 		k.awaited.Add(1)
 	}
+	k.pending[key] = method
 }
 
 // hasCursor reports whether tools/list params ask for a later page.
@@ -96,28 +107,64 @@ func (k *Schemas) Settle() {
 // waiting reports whether a listing is awaited.
 func (k *Schemas) waiting() bool { return k.awaited.Load() > 0 }
 
-// received takes in the result of request id, if it is a listing.
+// received takes in the result of request id, if it is a listing or a
+// handshake.
 func (k *Schemas) received(id any, result json.RawMessage) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	key := idKey(id)
-	if !k.pending[key] {
+	method := k.pending[key]
+	if method == "" {
 		return
 	}
 	delete(k.pending, key)
 	k.awaited.Add(-1)
+	if method == "initialize" {
+		var init struct {
+			Capabilities json.RawMessage `json:"capabilities"`
+		}
+		if json.Unmarshal(result, &init) == nil {
+			k.capabilities = init.Capabilities
+		}
+		return
+	}
 	var page struct {
 		Tools []struct {
 			Name         string          `json:"name"`
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
+			Execution    json.RawMessage `json:"execution"`
 		} `json:"tools"`
 	}
 	if json.Unmarshal(result, &page) == nil {
 		for _, t := range page.Tools {
-			k.schemas[t.Name] = rawSchemas{t.InputSchema, t.OutputSchema}
+			k.schemas[t.Name] = rawSchemas{t.InputSchema, t.OutputSchema, t.Execution}
 		}
 	}
+}
+
+// Execution returns the execution member of the named tool in the current
+// listing as the server wrote it, or nil.
+func (k *Schemas) Execution(name string) json.RawMessage {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.schemas[name].execution
+}
+
+// Capabilities returns the capabilities of the last initialize result as
+// the server wrote them, or nil (none was read: the transport showed none,
+// or the handshake was server/discover, whose capabilities go-sdk keeps
+// whole).
+func (k *Schemas) Capabilities() json.RawMessage {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.capabilities
 }
 
 // Schema returns the input or output schema of the named tool as the server
@@ -159,8 +206,8 @@ func sameJSON(a, b json.RawMessage) bool {
 	return string(ca) == string(cb)
 }
 
-// request notes the tools/list request req carries, if it is one, and
-// reports whether it is. Only a listing is decoded: go-sdk writes the
+// request notes the tools/list or initialize request req carries, if it is
+// one, and reports whether it is. Only those are decoded: go-sdk writes the
 // method near the start, so a look at the first bytes spares every other
 // request (a tool call's arguments may be large).
 func (k *Schemas) request(req *http.Request) bool {
@@ -174,7 +221,7 @@ func (k *Schemas) request(req *http.Request) bool {
 	defer body.Close()
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(body, head)
-	if !bytes.Contains(head[:n], []byte(`"tools/list"`)) {
+	if !slices.ContainsFunc(watched, func(m string) bool { return bytes.Contains(head[:n], []byte(`"`+m+`"`)) }) {
 		return false
 	}
 	var msg struct {
@@ -182,7 +229,7 @@ func (k *Schemas) request(req *http.Request) bool {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), body)).Decode(&msg) != nil || msg.Method != "tools/list" {
+	if json.NewDecoder(io.MultiReader(bytes.NewReader(head[:n]), body)).Decode(&msg) != nil || !slices.Contains(watched, msg.Method) {
 		return false
 	}
 	k.sent(msg.ID, msg.Method, msg.Params)

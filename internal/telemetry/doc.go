@@ -45,8 +45,7 @@
 // metrics are named under "mcpbridge." (see names.go): connect and start of
 // a connection, reconnect, resend, refusals (validate_arguments and
 // check_policy spans, made only for a refusal), OAuth token requests, and
-// the waiting on a task ([Telemetry.StartTaskWait], a hook for when mcptool
-// runs tasks).
+// the waiting on a task ([Telemetry.StartTaskWait], "await_task {tool}").
 //
 // Options: the one setting is data, the two providers given to [New]; a
 // nil provider means OpenTelemetry's global one (a no-op until the host

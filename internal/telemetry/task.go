@@ -12,10 +12,9 @@ import (
 // status it was last seen in. Each poll is an MCP request of its own, whose
 // client span is a child of this one.
 //
-// It is a hook: mcptool does not run tasks yet. The code that will poll
-// calls [Telemetry.StartTaskWait] when the server answers with a task,
-// [TaskWait.Polled] after each tasks/get, and [TaskWait.End] when the task
-// is done, so that its span takes the names settled here with the rest.
+// mcptool calls [Telemetry.StartTaskWait] when the server answers a call
+// with a task, [TaskWait.Polled] after each tasks/get, and [TaskWait.End]
+// when the task is done.
 type TaskWait struct {
 	span  trace.Span
 	polls int

@@ -1,0 +1,261 @@
+package mcptool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// statuses records the task statuses a call reports.
+type statuses struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (s *statuses) record(st mcptool.TaskState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = append(s.seen, string(st.Status)+" "+st.Message)
+}
+
+func (s *statuses) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.seen, "; ")
+}
+
+// answer is an elicitation hook that answers every question with content,
+// and counts them.
+func answer(content map[string]any, asked *int) mcptool.Option {
+	return mcptool.WithElicitation(func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		*asked++
+		return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+	})
+}
+
+// userAway is an elicitation hook whose user never answers.
+func userAway(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// A tool the server runs as a task of the 2026-07-28 extension is one call
+// to a model: the handler follows the task, answers the question it asks
+// through the elicitation hook (once, though the server repeats it at each
+// poll until answered), and returns the result; the host sees each status.
+func TestExtensionTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		asked := 0
+		p, c := inProcess(t, demo.New(), answer(map[string]any{"tag": "work"}, &asked))
+		h := p.Handler()
+		call(t, h, "add_note", `{"title": "standup", "body": "at ten", "tags": ["work"]}`)
+		var st statuses
+		ctx := mcptool.WithTaskStatus(context.Background(), st.record)
+		res, err := h.Call(ctx, "tag_report", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Text(), `report on "work": 1 notes`) || !strings.Contains(res.Text(), "standup") {
+			t.Fatalf("result %q", res.Text())
+		}
+		if asked != 1 || c.get("tasks/update") != 1 {
+			t.Errorf("asked %d times, %d tasks/update; want 1 and 1", asked, c.get("tasks/update"))
+		}
+		want := "working reading the notes; input_required waiting for a tag; working writing the report; completed report written"
+		if st.String() != want {
+			t.Errorf("statuses %q\nwant      %q", st.String(), want)
+		}
+	})
+}
+
+// A task that fails ends the call with the server's JSON-RPC error.
+func TestExtensionTaskFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := inProcess(t, demo.New())
+		_, err := p.Handler().Call(context.Background(), "broken_job", nil)
+		var pe *mcptool.ProtocolError
+		if !errors.As(err, &pe) || pe.Code != jsonrpc.CodeInternalError || !strings.Contains(err.Error(), "the job broke halfway") {
+			t.Fatalf("got %v; want the task's JSON-RPC error", err)
+		}
+	})
+}
+
+// A call whose context ends while its task runs cancels the task on the
+// server.
+func TestExtensionTaskCancelledWithTheCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, c := inProcess(t, demo.New(), mcptool.WithElicitation(userAway))
+		ctx, cancel := context.WithCancel(context.Background())
+		var st statuses
+		ctx = mcptool.WithTaskStatus(ctx, func(s mcptool.TaskState) {
+			st.record(s)
+			if s.Status == mcptool.TaskInputRequired {
+				cancel()
+			}
+		})
+		_, err := p.Handler().Call(ctx, "tag_report", nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("got %v; want the call cancelled", err)
+		}
+		// The host hears what the server says of the task once cancelled.
+		if c.get("tasks/cancel") != 1 || !strings.HasSuffix(st.String(), "; cancelled cancelled at the client's request") {
+			t.Fatalf("%d tasks/cancel, statuses %s; want 1, ending cancelled", c.get("tasks/cancel"), st.String())
+		}
+	})
+}
+
+// The call timeout bounds a task's whole course, and each change of status
+// restarts it, as progress does.
+func TestExtensionTaskTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Each stage of a demo task takes 200 ms.
+		p, c := inProcess(t, demo.New(), mcptool.WithCallTimeout(300*time.Millisecond), mcptool.WithElicitation(userAway))
+		if _, err := p.Handler().Call(context.Background(), "tag_report", json.RawMessage(`{"tag": "x"}`)); err != nil {
+			t.Fatalf("a task whose stages each end within the timeout: %v", err)
+		}
+		_, err := p.Handler().Call(context.Background(), "tag_report", nil) // waits for a tag no one gives
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || !te.Timeout() || !tool.OutcomeUnknown(err) {
+			t.Fatalf("got %v; want a timeout", err)
+		}
+		if c.get("tasks/cancel") != 1 {
+			t.Fatalf("%d tasks/cancel; want the timed-out task cancelled", c.get("tasks/cancel"))
+		}
+	})
+}
+
+// A host starts a task, follows its status, and takes its result later;
+// the provider answers the task's question meanwhile.
+func TestStartTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		asked := 0
+		p, _ := inProcess(t, demo.New(), answer(map[string]any{"tag": "home"}, &asked))
+		var st statuses
+		task, err := p.StartTask(mcptool.WithTaskStatus(context.Background(), st.record), "tag_report", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.ID() == "" || task.State().Status != mcptool.TaskWorking || task.State().Tool != "tag_report" {
+			t.Fatalf("started: %+v", task.State())
+		}
+		res, err := task.Wait(context.Background())
+		if err != nil || !strings.Contains(mcptool.ToText(res), `report on "home": no notes carry it`) {
+			t.Fatalf("result %v, %v", res, err)
+		}
+		if task.State().Status != mcptool.TaskCompleted || asked != 1 || !strings.HasSuffix(st.String(), "completed report written") {
+			t.Fatalf("state %+v, asked %d, statuses %s", task.State(), asked, st.String())
+		}
+	})
+}
+
+// Cancel cancels the task on the server; Wait then says so.
+func TestStartTaskCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, c := inProcess(t, demo.New())
+		task, err := p.StartTask(context.Background(), "tag_report", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := task.Cancel(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		_, err = task.Wait(context.Background())
+		var te *mcptool.TaskError
+		if !errors.As(err, &te) || te.Task.Status != mcptool.TaskCancelled || c.get("tasks/cancel") != 1 {
+			t.Fatalf("got %v after %d tasks/cancel; want a TaskError, cancelled", err, c.get("tasks/cancel"))
+		}
+		if err := task.Cancel(context.Background()); err != nil || c.get("tasks/cancel") != 1 {
+			t.Fatalf("cancelling an ended task: %v, %d tasks/cancel", err, c.get("tasks/cancel"))
+		}
+	})
+}
+
+// A task outlives the call that started it, not the provider: Close
+// cancels it on the server.
+func TestCloseCancelsTasks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, c := inProcess(t, demo.New())
+		ctx, cancel := context.WithCancel(context.Background())
+		task, err := p.StartTask(ctx, "tag_report", nil)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // fake time: the task waits for its tag
+		if task.State().Status != mcptool.TaskInputRequired {
+			t.Fatalf("the task stopped with the call that started it: %+v", task.State())
+		}
+		p.Close()
+		select {
+		case <-task.Done():
+		default:
+			t.Fatal("Close returned before the task ended")
+		}
+		if _, err := task.Wait(context.Background()); err == nil || c.get("tasks/cancel") != 1 {
+			t.Fatalf("after Close: %v, %d tasks/cancel", err, c.get("tasks/cancel"))
+		}
+	})
+}
+
+// A call the server answers at once gives a task already done.
+func TestStartTaskAnsweredAtOnce(t *testing.T) {
+	p, _ := inProcess(t, demo.New())
+	task, err := p.StartTask(context.Background(), "list_notes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := task.Wait(context.Background())
+	if err != nil || task.ID() != "" || mcptool.ToText(res) != "no notes yet" {
+		t.Fatalf("%q, %v, id %q", mcptool.ToText(res), err, task.ID())
+	}
+}
+
+// Over streamable HTTP each request about an extension task names it in
+// the Mcp-Name header, for a load balancer to route it to the replica that
+// holds the task.
+func TestExtensionTaskRouting(t *testing.T) {
+	server := demo.New()
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
+	var mu sync.Mutex
+	names := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Header.Get("Mcp-Method"), "tasks/") {
+			mu.Lock()
+			names[r.Header.Get("Mcp-Name")] = true
+			mu.Unlock()
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	p := mcptool.FromURL(srv.URL)
+	if err := p.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	task, err := p.StartTask(context.Background(), "tag_report", map[string]string{"tag": "work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := task.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(names) != 1 || !names[task.ID()] {
+		t.Fatalf("Mcp-Name headers %v; want the task's id %q", names, task.ID())
+	}
+}
