@@ -126,6 +126,8 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	defer func() { held.end(ctx, res, err) }()
 	d := p.cfg.callTimeout()
 	report := tool.ProgressFunc(ctx)
+	ctx, ended := p.inflight.begin(ctx, name)
+	defer ended()
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		params := &mcp.CallToolParams{Name: name, Arguments: args}
 		// Progress is asked for only when it matters: as a restart of the
@@ -136,11 +138,13 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer done()
 			params.SetProgressToken(token)
 		}
-		ctx, caught := sdkfix.WithCatch(ctx)
-		defer caught.Release()
 		var err error
-		res, err = s.cs.CallTool(ctx, params)
-		res, err = p.judge(ctx, name, caught, res, err)
+		res, err = p.send(ctx, s, name, params)
+		if again, aerr := p.elicitFirst(ctx, name, err); again {
+			res, err = p.send(ctx, s, name, params)
+		} else if aerr != nil {
+			err = aerr
+		}
 		return err
 	})
 	if err != nil {
@@ -152,6 +156,14 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 	}
 	return res, nil
+}
+
+// send sends one tools/call and judges go-sdk's answer.
+func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	ctx, caught := sdkfix.WithCatch(ctx)
+	defer caught.Release()
+	res, err := s.cs.CallTool(ctx, params)
+	return p.judge(ctx, name, caught, res, err)
 }
 
 // judge completes go-sdk's answer to a tools/call with the raw result,

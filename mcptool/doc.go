@@ -50,6 +50,16 @@
 //     context ([tool.WithProgress]), which each report reaches until the
 //     call returns. notifications/tools/list_changed and a listing's ttlMs make the
 //     provider list again ([Provider.Refresh], [WithToolsChanged]).
+//   - The host's side of the protocol is declared only when the host
+//     gives it, so a server never asks what the host cannot answer:
+//     elicitation ([WithElicitation]: a form of the specification's
+//     restricted schema, checked before it is answered, or a URL the host
+//     shows and never fetches), sampling ([WithSampling]: the host's
+//     model, behind an approval hook and bounds on tokens and requests per
+//     call, the server's prompt kept apart from the host's) and roots
+//     ([WithRoots], [Provider.SetRoots]). A request that comes during a
+//     call is answered for that call: by the elicitor its context carries
+//     ([tool.WithElicitor]), within its bound of sampling requests.
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], and [tool.FailedError] for a tool that ran
@@ -87,10 +97,11 @@
 //
 // Options: a Provider is configured with functional options ([Option]), and
 // zero is the default in every one of them and in every field of
-// [Reconnect]; a nil provider of telemetry is the global one. A negative timeout means no bound but the caller's context;
-// a negative size or count, a bound that protects the host from the server
-// (pages, description length, message size), is refused at Connect with a
-// [ConfigError] naming it.
+// [Reconnect] and [Sampling]; a nil provider of telemetry is the global
+// one. A negative timeout means no bound but the caller's context; a
+// negative size or count, a bound that protects the host from the server
+// (pages, description length, message size, sampling's tokens and
+// requests), is refused at Connect with a [ConfigError] naming it.
 //
 // Where go-sdk's behaviour needs working around (schemas decoded out of
 // order, results decoded whole, errors kept as text), the workaround lives

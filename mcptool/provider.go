@@ -43,6 +43,13 @@ type Provider struct {
 	conn   supervisor // the connection: made, watched, rebuilt
 	calls  progress   // the calls whose timeout progress restarts
 	tel    *clientTelemetry
+
+	// What the host answers a server with: the calls a server's requests
+	// belong to, the URL elicitations they wait for, the roots
+	// (inflight.go, elicit.go, roots.go).
+	inflight    inflight
+	completions completions
+	roots       rootSet
 }
 
 // FromURL returns a provider for the server at url, reached over streamable

@@ -64,10 +64,22 @@ const maxResultPixels = 4 * MaxImagePixels
 // the host.
 func ToResult(res *mcp.CallToolResult) tool.Result {
 	out := tool.Result{Structured: structured(res)}
-	images := false
+	parts, images := partsOf(res.Content)
+	if images {
+		out.Parts = parts
+		return out
+	}
+	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
+	return out
+}
+
+// partsOf converts content parts one for one: an image a vision model
+// takes as an image, anything else as its text or note. images reports
+// whether any image was kept.
+func partsOf(contents []mcp.Content) (parts []tool.Part, images bool) {
 	pixels := int64(maxResultPixels) // left to decode
-	parts := make([]tool.Part, len(res.Content))
-	for i, c := range res.Content {
+	parts = make([]tool.Part, len(contents))
+	for i, c := range contents {
 		if img, ok := c.(*mcp.ImageContent); ok {
 			if mime, data, ok := visionImage(img.Data, &pixels); ok {
 				parts[i] = tool.ImagePart{MIMEType: mime, Data: data}
@@ -77,12 +89,7 @@ func ToResult(res *mcp.CallToolResult) tool.Result {
 		}
 		parts[i] = tool.TextPart{Text: contentText(c)}
 	}
-	if images {
-		out.Parts = parts
-		return out
-	}
-	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
-	return out
+	return parts, images
 }
 
 // ToText converts an MCP tool result into one string: a single part's text,

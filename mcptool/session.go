@@ -56,14 +56,10 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
-	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
-		// Claim no capability this client does not have (no roots,
-		// sampling or elicitation).
-		Capabilities:                &mcp.ClientCapabilities{},
+	client := p.newClient(&mcp.ClientOptions{ // hostio.go adds what the host answers for its user
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
-		ElicitationHandler:          p.cfg.elicit,
 	})
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
