@@ -38,13 +38,20 @@ With --json, the result as mcpbridge converted it, one object:
    "isError": false}
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
+	inChat: func(args []string) bool { return hasFlag(args, "sampling") }, // the model SDKs are there
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		out := fs.String("out", "", "the `DIR` images are saved in (default: the system's temporary directory)")
+		t.AddInput(fs)
+		t.AddSampling(fs)
+		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			if err := t.chooseModel(ctx, *modelName); err != nil {
+				return err
+			}
 			if len(pos) == 0 || len(pos) > 2 {
 				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
 			}
