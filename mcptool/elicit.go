@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -44,8 +45,8 @@ func WithElicitation(ask tool.Elicitor) Option {
 
 // elicit answers the server's elicitation/create, or an elicitation of an
 // input_required result.
-func (p *Provider) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	e, err := p.elicitation(req.Params)
+func (p *Provider) elicit(ctx context.Context, req *mcp.ElicitRequest, forms *sdkfix.Schemas) (*mcp.ElicitResult, error) {
+	e, err := p.elicitation(req.Params, forms)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
@@ -77,19 +78,17 @@ func (p *Provider) ask(ctx context.Context, e *tool.Elicitation) (tool.Answer, e
 }
 
 // elicitation checks a request of the server's and makes it what a host
-// is shown.
-func (p *Provider) elicitation(params *mcp.ElicitParams) (*tool.Elicitation, error) {
+// is shown: a form's fields in the order the server wrote them, where
+// forms kept it.
+func (p *Provider) elicitation(params *mcp.ElicitParams, forms *sdkfix.Schemas) (*tool.Elicitation, error) {
 	if params == nil {
 		return nil, errors.New("no params")
 	}
 	e := &tool.Elicitation{Server: p.name, Message: params.Message}
 	switch params.Mode {
 	case "", "form":
-		schema, err := json.Marshal(params.RequestedSchema)
-		if err != nil {
-			return nil, err
-		}
-		if e.Form, err = tool.ParseForm(schema); err != nil {
+		var err error
+		if e.Form, err = tool.ParseForm(forms.Form(params.RequestedSchema)); err != nil {
 			return nil, err
 		}
 	case "url":
@@ -173,7 +172,7 @@ func (p *Provider) elicitFirst(ctx context.Context, name string, err error) (boo
 		waits = append(waits, done)
 	}
 	for _, params := range data.Elicitations {
-		e, err := p.elicitation(params)
+		e, err := p.elicitation(params, nil) // URL mode: no form
 		if err != nil {
 			return false, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,7 +33,7 @@ func asking() *mcp.Server {
 			}
 			return &mcp.CallToolResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{
 				Message:         "What is your name?",
-				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":2}},"required":["name"]}`),
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":2},"age":{"type":"integer"}},"required":["name"]}`),
 			}}}, nil
 		})
 	return server
@@ -48,14 +50,25 @@ func answering(answer tool.Answer, asked *tool.Elicitation) tool.Elicitor {
 
 func TestElicitation(t *testing.T) {
 	var asked tool.Elicitation
-	p, _ := inProcess(t, asking(), mcptool.WithElicitation(answering(tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, &asked)))
-	if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "hello Ada" {
-		t.Fatalf("got %q, %v", got, err)
+	accept := mcptool.WithElicitation(answering(tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, &asked))
+	inMemory, _ := inProcess(t, asking(), accept)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return asking() }, nil))
+	defer srv.Close()
+	overHTTP := mcptool.FromURL(srv.URL, mcptool.WithName("notes"), accept)
+	if err := overHTTP.Connect(context.Background()); err != nil {
+		t.Fatal(err)
 	}
-	// The host is told who asks, during which call, why, and for what.
-	if asked.Server != "notes" || asked.Tool != "greet" || asked.Message != "What is your name?" ||
-		asked.Form == nil || len(asked.Form.Fields) != 1 || !asked.Form.Fields[0].Required {
-		t.Fatalf("asked %+v", asked)
+	defer overHTTP.Close()
+	for _, p := range []*mcptool.Provider{inMemory, overHTTP} {
+		if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "hello Ada" {
+			t.Fatalf("got %q, %v", got, err)
+		}
+		// The host is told who asks, during which call, why, and for
+		// what, in the server's order.
+		if asked.Server != "notes" || asked.Tool != "greet" || asked.Message != "What is your name?" ||
+			asked.Form == nil || len(asked.Form.Fields) != 2 || asked.Form.Fields[0].Name != "name" || !asked.Form.Fields[0].Required {
+			t.Fatalf("asked %+v", asked)
+		}
 	}
 	// Without the option the provider cannot answer.
 	p2, _ := inProcess(t, asking())

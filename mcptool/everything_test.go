@@ -99,7 +99,7 @@ func TestServerEverythingAsksTheHost(t *testing.T) {
 	if !strings.Contains(res.Text(), "Name: Ada Lovelace") || !strings.Contains(res.Text(), "Favorite Integer: 7") {
 		t.Fatalf("accepted: %q", res.Text())
 	}
-	if e := asked[0]; e.Server != "everything" || e.Form == nil || len(e.Form.Fields) != 13 {
+	if e := asked[0]; e.Server != "everything" || e.Form == nil || len(e.Form.Fields) != 13 || e.Form.Fields[0].Name != "name" {
 		t.Fatalf("asked %+v", e)
 	}
 	answer = tool.Answer{Action: tool.Decline}

@@ -6,18 +6,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
 
 // newClient makes the go-sdk client of a session, with what the host
 // answers for its user: elicitation (elicit.go), sampling (sampling.go)
 // and roots (roots.go), each declared only when the host gave it, so that
-// a server never asks what the host cannot answer.
-func (p *Provider) newClient(opts *mcp.ClientOptions) *mcp.Client {
+// a server never asks what the host cannot answer. schemas keeps the
+// session's forms as the server wrote them.
+func (p *Provider) newClient(opts *mcp.ClientOptions, schemas *sdkfix.Schemas) *mcp.Client {
 	caps := &mcp.ClientCapabilities{}
 	if p.cfg.elicit != nil {
 		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
-		opts.ElicitationHandler = answering(p, telemetry.SpanElicit, p.elicit)
+		opts.ElicitationHandler = answering(p, telemetry.SpanElicit, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return p.elicit(ctx, req, schemas)
+		})
 		opts.ElicitationCompleteHandler = p.completions.completed
 	}
 	if p.cfg.sampling != nil {

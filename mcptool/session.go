@@ -60,7 +60,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
-	})
+	}, schemas)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {

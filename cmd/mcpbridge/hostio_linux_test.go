@@ -13,11 +13,10 @@ import (
 func TestElicitationOnATerminal(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	args := append([]string{"call", "trigger-elicitation-request"}, everything(t)...)
-	// The fields come in name order (go-sdk decodes the schema into a
-	// map). Answer; skip the birthdate; agree; a bad email, then a good
-	// one; the first line's default; skip the homepage; the integer's and
-	// the pet's defaults; the name; every default after; send.
-	typed := "y\n\ny\nnope\nada@example.com\n\n\n\n\nAda Lovelace\n\n\n\n\n\ny\n"
+	// Answer; the name; agree; the first line's default; a bad email, then
+	// a good one; skip the homepage and birthdate; every default after;
+	// send.
+	typed := "y\nAda Lovelace\ny\n\nnope\nada@example.com\n\n\n\n\n\n\n\n\n\ny\n"
 	r := askOnTerminal(t, dir, home, typed, args...)
 	expect(t, r, 0, "Name: Ada Lovelace", "Agreed to terms: true", "Email: ada@example.com", "Favorite Integer: 42")
 	for _, shown := range []string{

@@ -31,6 +31,8 @@ type Schemas struct {
 	mu      sync.Mutex
 	pending map[string]bool       // request IDs of tools/list awaiting their result
 	schemas map[string]rawSchemas // by tool name, from the current listing
+	// The latest elicitations' requestedSchema, newest last (forms.go).
+	recentForms []json.RawMessage
 }
 
 type rawSchemas struct{ input, output json.RawMessage }
