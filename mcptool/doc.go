@@ -85,8 +85,9 @@
 // revision specifies, so that a traced server joins the trace. Around them
 // are the spans of what the provider adds: "connect {server}" (with
 // "start", the handshake and the listing in it), "reconnect {server}",
-// "resend {tool}", and "validate_arguments {tool}" for a call refused
-// before it was sent. The metrics are mcp.client.operation.duration,
+// "resend {tool}", "validate_arguments {tool}" for a call refused
+// before it was sent, and "elicit {server}" and "sample {server}" for the
+// host answering the server's requests, inside the call they came during. The metrics are mcp.client.operation.duration,
 // mcp.client.session.duration and the counts of reconnections, resends and
 // refusals. Arguments and results are recorded only with
 // [WithCallContent]. The providers are OpenTelemetry's global ones unless
