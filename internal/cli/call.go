@@ -27,9 +27,14 @@ var callCmd = &Command{
   mcpbridge call note_stats --json
   mcpbridge call get_note '{"id":1}' --raw
   mcpbridge call slow_count '{"to":10,"delay_ms":300}'
+  mcpbridge call trigger-elicitation-request -- npx -y @modelcontextprotocol/server-everything
+  OPENAI_API_KEY=sk-... mcpbridge call trigger-sampling-request '{"prompt":"a haiku"}' --sampling -- npx -y @modelcontextprotocol/server-everything
 
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
+What the server asks the user is asked on the terminal (declined, with a
+line, without one or with --no-input); with --sampling it may ask the model
+(chat's: --model and the environment), each request shown.
 
 With --json, the result as mcpbridge converted it, one object:
   {"parts": [{"type": "text", "text": "..."},
