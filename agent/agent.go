@@ -84,6 +84,13 @@ type Config struct {
 	// runs the call, so the parallel calls of one turn may run them
 	// concurrently.
 	OnToolCall func(call llm.ToolCall) (done func(res tool.Result, err error))
+	// Elicit, if set, asks the user what a call of a run needs to know:
+	// the questions an MCP server asks during the call (its provider must
+	// declare elicitation, mcptool.WithElicitation, whose own function
+	// then answers only what comes outside a run), and a local tool's
+	// [tool.Elicit]. The calls of a turn run concurrently, so it may be
+	// asked by several at once.
+	Elicit tool.Elicitor
 	// TracerProvider receives the agent's spans, by the GenAI conventions:
 	// a run is an invoke_agent span, each model turn a chat span with the
 	// model's name and the tokens it used, each tool call an execute_tool
@@ -333,6 +340,7 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 		done = a.cfg.OnToolCall(c)
 	}
 	ctx, executed := a.tel.execute(ctx, c)
+	ctx = a.host(ctx)
 	res, err := v.handler.Call(ctx, c.Name, c.Arguments)
 	executed(res, err)
 	if done != nil {

@@ -47,6 +47,10 @@
 //     whole: the model gets a tool to search the catalog and one to load what
 //     it needs, and loaded tools join the next turn.
 //
+// A call that needs the user's input (an MCP server's elicitation, a local
+// tool's [tool.Elicit]) asks through [Config.Elicit], which each call's
+// context carries.
+//
 // A run is traced by OpenTelemetry's GenAI conventions (version 1.41.1): an
 // invoke_agent span around it, a chat span per model turn with the model's
 // name and the tokens it used, and an execute_tool span per call, in which

@@ -140,6 +140,8 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	defer func() { held.end(ctx, res, err) }()
 	d := p.cfg.callTimeout()
 	report := tool.ProgressFunc(ctx)
+	ctx, ended := p.inflight.begin(ctx, name)
+	defer ended()
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		params := &mcp.CallToolParams{Name: name, Arguments: args}
 		// Progress is asked for only when it matters: as a restart of the
@@ -152,7 +154,13 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 		var task *wireTask
 		var err error
-		res, task, err = p.sendCall(ctx, s, name, params, s.asTask(name, false))
+		asTask := s.asTask(name, false)
+		res, task, err = p.sendCall(ctx, s, name, params, asTask)
+		if again, aerr := p.elicitFirst(ctx, name, err); again {
+			res, task, err = p.sendCall(ctx, s, name, params, asTask)
+		} else if aerr != nil {
+			err = aerr
+		}
 		if task != nil {
 			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
 		}
@@ -167,6 +175,14 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 	}
 	return res, nil
+}
+
+// send sends one tools/call and judges go-sdk's answer.
+func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	ctx, caught := sdkfix.WithCatch(ctx)
+	defer caught.Release()
+	res, err := s.cs.CallTool(ctx, params)
+	return p.judge(ctx, name, caught, res, err)
 }
 
 // judge completes go-sdk's answer to a tools/call with the raw result,

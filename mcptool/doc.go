@@ -71,6 +71,16 @@
 //     wants more (a long job in a chat window) starts a [Task] with
 //     [Provider.StartTask]: its id, its status, its result later, Cancel;
 //     it outlives the call that started it, not Close.
+//   - The host's side of the protocol is declared only when the host
+//     gives it, so a server never asks what the host cannot answer:
+//     elicitation ([WithElicitation]: a form of the specification's
+//     restricted schema, checked before it is answered, or a URL the host
+//     shows and never fetches), sampling ([WithSampling]: the host's
+//     model, behind an approval hook and bounds on tokens and requests per
+//     call, the server's prompt kept apart from the host's) and roots
+//     ([WithRoots], [Provider.SetRoots]). A request that comes during a
+//     call is answered for that call: by the elicitor its context carries
+//     ([tool.WithElicitor]), within its bound of sampling requests.
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and
@@ -96,8 +106,9 @@
 // revision specifies, so that a traced server joins the trace. Around them
 // are the spans of what the provider adds: "connect {server}" (with
 // "start", the handshake and the listing in it), "reconnect {server}",
-// "resend {tool}", and "validate_arguments {tool}" for a call refused
-// before it was sent. The metrics are mcp.client.operation.duration,
+// "resend {tool}", "validate_arguments {tool}" for a call refused
+// before it was sent, and "elicit {server}" and "sample {server}" for the
+// host answering the server's requests, inside the call they came during. The metrics are mcp.client.operation.duration,
 // mcp.client.session.duration and the counts of reconnections, resends and
 // refusals. Arguments and results are recorded only with
 // [WithCallContent]. The providers are OpenTelemetry's global ones unless
@@ -108,10 +119,11 @@
 //
 // Options: a Provider is configured with functional options ([Option]), and
 // zero is the default in every one of them and in every field of
-// [Reconnect]; a nil provider of telemetry is the global one. A negative timeout means no bound but the caller's context;
-// a negative size or count, a bound that protects the host from the server
-// (pages, description length, message size), is refused at Connect with a
-// [ConfigError] naming it.
+// [Reconnect] and [Sampling]; a nil provider of telemetry is the global
+// one. A negative timeout means no bound but the caller's context; a
+// negative size or count, a bound that protects the host from the server
+// (pages, description length, message size, sampling's tokens and
+// requests), is refused at Connect with a [ConfigError] naming it.
 //
 // Where go-sdk's behaviour needs working around (schemas decoded out of
 // order, results decoded whole, errors kept as text), the workaround lives

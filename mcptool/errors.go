@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // A TransportError says the server could not be reached or the connection
@@ -135,8 +136,9 @@ func classify(server, op string, err error, expired bool) error {
 		pe *ProtocolError
 		ce *ConfigError
 		se *SchemaError
+		re *tool.RefusedError // the user declined what the server asked first
 	)
-	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) {
+	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) {
 		return err
 	}
 	if sdkfix.Undelivered(err) {

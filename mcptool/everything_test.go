@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -100,5 +104,88 @@ func TestServerEverythingCancelTask(t *testing.T) {
 	var te *mcptool.TaskError
 	if _, err := task.Wait(ctx); !errors.As(err, &te) {
 		t.Fatalf("Wait: %v", err)
+	}
+}
+
+// The host's side against server-everything (protocol 2025-11-25, whose
+// server sends its requests on its own): it offers the tools that ask the
+// host only to a host that declared it can answer, and each is answered:
+// a form accepted and declined, a URL shown and never fetched, the host's
+// model sampled, the roots listed.
+func TestServerEverythingAsksTheHost(t *testing.T) {
+	bin := npmtest.Bin(t, "mcp-server-everything")
+	ctx := context.Background()
+	plain := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
+	if err := plain.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	asking := []string{"trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"}
+	for _, name := range asking {
+		if contains(plain.ToolNames(), name) {
+			t.Errorf("%s offered to a host that cannot answer it", name)
+		}
+	}
+
+	var fetched atomic.Int32
+	page := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fetched.Add(1) }))
+	defer page.Close()
+	var answer tool.Answer
+	var asked []*tool.Elicitation
+	model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "a scripted answer"}}}}
+	root, _ := mcptool.RootOf(t.TempDir())
+	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"),
+		mcptool.WithElicitation(func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
+			asked = append(asked, e)
+			return answer, nil
+		}),
+		mcptool.WithSampling(mcptool.Sampling{Model: model}),
+		mcptool.WithRoots(root))
+	if err := p.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, name := range asking {
+		if !contains(p.ToolNames(), name) {
+			t.Fatalf("%s not offered to a host that answers it: %v", name, p.ToolNames())
+		}
+	}
+	h := p.Handler()
+
+	answer = tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
+	res := call(t, h, "trigger-elicitation-request", ``)
+	if !strings.Contains(res.Text(), "Name: Ada Lovelace") || !strings.Contains(res.Text(), "Favorite Integer: 7") {
+		t.Fatalf("accepted: %q", res.Text())
+	}
+	if e := asked[0]; e.Server != "everything" || e.Form == nil || len(e.Form.Fields) != 13 || e.Form.Fields[0].Name != "name" {
+		t.Fatalf("asked %+v", e)
+	}
+	answer = tool.Answer{Action: tool.Decline}
+	if res := call(t, h, "trigger-elicitation-request", ``); !strings.Contains(res.Text(), "User declined") {
+		t.Fatalf("declined: %q", res.Text())
+	}
+
+	answer = tool.Answer{Action: tool.Accept}
+	res = call(t, h, "trigger-url-elicitation", `{"url": "`+page.URL+`/connect", "message": "Connect your account."}`)
+	if !strings.Contains(res.Text(), "User completed the URL elicitation flow") {
+		t.Fatalf("URL accepted: %q", res.Text())
+	}
+	if e := asked[len(asked)-1]; e.URL != page.URL+"/connect" || e.Message != "Connect your account." {
+		t.Fatalf("asked %+v", e)
+	}
+	if fetched.Load() != 0 {
+		t.Fatalf("the URL was fetched %d times", fetched.Load())
+	}
+
+	res = call(t, h, "trigger-sampling-request", `{"prompt": "Say something.", "maxTokens": 50}`)
+	if !strings.Contains(res.Text(), "a scripted answer") || !strings.Contains(res.Text(), "scripted-1") {
+		t.Fatalf("sampling: %q", res.Text())
+	}
+	if r := model.requests()[0]; r.System != "You are a helpful test server." || r.MaxTokens != 50 {
+		t.Fatalf("the model was sent %+v", r)
+	}
+
+	if res := call(t, h, "get-roots-list", ``); !strings.Contains(res.Text(), root.URI) {
+		t.Fatalf("roots: %q", res.Text())
 	}
 }

@@ -359,8 +359,8 @@ func ExampleWithTracerProvider() {
 // tag?) is answered by the elicitation hook, here without a person.
 func ExampleProvider_StartTask() {
 	notes := mcptool.FromServer("notes", demo.New(),
-		mcptool.WithElicitation(func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
+		mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
+			return tool.Answer{Action: tool.Accept, Content: map[string]any{"tag": "work"}}, nil
 		}))
 	ctx := context.Background()
 	if err := notes.Connect(ctx); err != nil {

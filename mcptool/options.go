@@ -2,7 +2,6 @@ package mcptool
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,9 +11,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // TransportKind names how a [Provider] reaches its server. (It is not
@@ -83,7 +83,9 @@ type config struct {
 	onState        func(State, error)
 	onToolsChanged func()
 	oauth          auth.OAuthHandler
-	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	elicit         tool.Elicitor        // elicit.go
+	sampling       *Sampling            // sampling.go
+	roots          *[]Root              // roots.go; nil: no roots capability
 	apps           bool                 // apps.go
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
@@ -130,7 +132,7 @@ func (c *config) check(server string) error {
 	if r := c.reconnect; r != nil && (r.MinDelay < 0 || r.MaxDelay < 0) {
 		return bad("reconnect", fmt.Errorf("delays %v and %v: a delay cannot be negative", r.MinDelay, r.MaxDelay))
 	}
-	return nil
+	return c.checkHost(bad) // hostio.go
 }
 
 // WithName sets the provider's name for the server, used in every error and
@@ -281,14 +283,3 @@ func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChan
 // its client with [WithHTTPClient]. The legacy SSE transport cannot be
 // authorized this way (go-sdk's has no OAuth hook): Connect refuses it.
 func WithOAuth(h auth.OAuthHandler) Option { return func(c *config) { c.oauth = h } }
-
-// WithElicitation lets the server ask the user for input during a call
-// (elicitation/create), and declares the elicitation capability so that it
-// may. fn answers for the user: accept with content, decline, or cancel. On
-// protocol 2026-07-28 the same handler answers the input a tool's
-// multi-round-trip result asks for, and go-sdk sends the call again with the
-// answers. Without it the provider claims no such capability and a server
-// cannot ask.
-func WithElicitation(fn func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) Option {
-	return func(c *config) { c.elicit = fn }
-}

@@ -44,6 +44,13 @@ type Provider struct {
 	calls  progress   // the calls whose timeout progress restarts
 	tasks  tasks      // the tasks followed for the host
 	tel    *clientTelemetry
+
+	// What the host answers a server with: the calls a server's requests
+	// belong to, the URL elicitations they wait for, the roots
+	// (inflight.go, elicit.go, roots.go).
+	inflight    inflight
+	completions completions
+	roots       rootSet
 }
 
 // FromURL returns a provider for the server at url, reached over streamable

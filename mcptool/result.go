@@ -76,10 +76,22 @@ func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(res, "") }
 // toResult is [ToResult], a resource link naming server unless it is "".
 func toResult(res *mcp.CallToolResult, server string) tool.Result {
 	out := tool.Result{Structured: structured(res)}
-	images := false
+	parts, images := partsOf(res.Content, server)
+	if images {
+		out.Parts = parts
+		return out
+	}
+	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
+	return out
+}
+
+// partsOf converts content parts one for one: an image a vision model
+// takes as an image, anything else as its text or note. images reports
+// whether any image was kept. A resource link names server unless it is "".
+func partsOf(contents []mcp.Content, server string) (parts []tool.Part, images bool) {
 	pixels := int64(maxResultPixels) // left to decode
-	parts := make([]tool.Part, len(res.Content))
-	for i, c := range res.Content {
+	parts = make([]tool.Part, len(contents))
+	for i, c := range contents {
 		if img, ok := c.(*mcp.ImageContent); ok {
 			if mime, data, ok := visionImage(img.Data, &pixels); ok {
 				parts[i] = tool.ImagePart{MIMEType: mime, Data: data}
@@ -89,12 +101,7 @@ func toResult(res *mcp.CallToolResult, server string) tool.Result {
 		}
 		parts[i] = tool.TextPart{Text: contentText(c, server)}
 	}
-	if images {
-		out.Parts = parts
-		return out
-	}
-	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
-	return out
+	return parts, images
 }
 
 // ToText converts an MCP tool result into one string: a single part's text,

@@ -57,13 +57,11 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
-	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
-		Capabilities:                p.capabilities(),
+	client := p.newClient(&mcp.ClientOptions{ // hostio.go adds what the host answers for its user
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
-		ElicitationHandler:          p.cfg.elicit,
-	})
+	}, schemas)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
@@ -88,11 +86,10 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	return sess, nil
 }
 
-// capabilities are the client's: none it does not have (no roots,
-// sampling or elicitation), and an extension only when an option asks.
+// capabilities are the extensions the client speaks: tasks, which the
+// server decides on per request, and apps when the host renders them.
+// newClient adds what the host answers, and only what it answers.
 func (p *Provider) capabilities() *mcp.ClientCapabilities {
-	// Claim no capability this client does not have, and the tasks
-	// extension, which the server decides on per request.
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(tasksExtension, map[string]any{})
 	if p.cfg.apps {

@@ -268,14 +268,30 @@ func (r *run) answer(ctx context.Context, t *wireTask) error {
 }
 
 // answerInput answers one request a server made of the host during a
-// task, through the hook the provider was given for its kind.
+// task, as the host answers the same request sent on its own: through the
+// hooks the provider was given (elicit.go, sampling.go, roots.go).
 func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputRequest) (mcp.InputResponse, error) {
 	switch req := req.(type) {
 	case *mcp.ElicitParams:
-		if p.cfg.elicit == nil {
-			return nil, &ConfigError{Server: p.name, Option: "elicitation", Err: errors.New("the server asked the user for input, and the provider answers no elicitation")}
+		return p.elicit(ctx, &mcp.ElicitRequest{Session: s.cs, Params: req}, s.schemas)
+	case *mcp.CreateMessageWithToolsParams:
+		if p.cfg.sampling != nil {
+			return p.sample(ctx, &mcp.CreateMessageWithToolsRequest{Session: s.cs, Params: req})
 		}
-		return p.cfg.elicit(ctx, &mcp.ElicitRequest{Session: s.cs, Params: req})
+	case *mcp.CreateMessageParams:
+		if p.cfg.sampling != nil {
+			// The same message, with tools allowed: go-sdk converts
+			// one to the other only unexported.
+			var params mcp.CreateMessageWithToolsParams
+			if err := remarshal(req, &params); err != nil {
+				return nil, &ProtocolError{Server: p.name, Op: "sampling/createMessage", Err: err}
+			}
+			return p.sample(ctx, &mcp.CreateMessageWithToolsRequest{Session: s.cs, Params: &params})
+		}
+	case *mcp.ListRootsParams:
+		if p.cfg.roots != nil {
+			return &mcp.ListRootsResult{Roots: wireRoots(p.Roots())}, nil
+		}
 	}
 	what := fmt.Sprintf("%T", req)
 	switch req.(type) {
@@ -285,6 +301,15 @@ func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputReq
 		what = "roots/list"
 	}
 	return nil, fmt.Errorf("the server asked for %s, which the provider does not answer: %w", what, errors.ErrUnsupported)
+}
+
+// remarshal decodes into to what from encodes as.
+func remarshal(from, to any) error {
+	data, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, to)
 }
 
 // cancel asks the server to cancel the task, which no one follows any

@@ -41,16 +41,16 @@ func (s *statuses) String() string {
 // answer is an elicitation hook that answers every question with content,
 // and counts them.
 func answer(content map[string]any, asked *int) mcptool.Option {
-	return mcptool.WithElicitation(func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 		*asked++
-		return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		return tool.Answer{Action: tool.Accept, Content: content}, nil
 	})
 }
 
 // userAway is an elicitation hook whose user never answers.
-func userAway(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+func userAway(ctx context.Context, _ *tool.Elicitation) (tool.Answer, error) {
 	<-ctx.Done()
-	return nil, ctx.Err()
+	return tool.Answer{}, ctx.Err()
 }
 
 // A tool the server runs as a task of the 2026-07-28 extension is one call

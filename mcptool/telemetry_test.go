@@ -24,7 +24,9 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // traced returns the options that send a provider's telemetry to rec.
@@ -333,4 +335,38 @@ func TestTracesATask(t *testing.T) {
 		oteltest.Has(t, wait, map[string]string{"gen_ai.tool.name": "tag_report", "mcpbridge.task.status": "completed"})
 		oteltest.ChildOf(t, rec.Span(t, "tasks/get"), wait)
 	})
+}
+
+// The host answering a server is a span inside the call it came during:
+// "elicit {server}" for asking the user, "sample {server}" for its model,
+// failed with the refusal when the host refused.
+func TestTracesTheHostsAnswers(t *testing.T) {
+	rec := oteltest.New(t)
+	model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "ok"}}}}
+	params := &mcp.CreateMessageWithToolsParams{MaxTokens: 10, Messages: question("hi")}
+	p, _ := inProcess(t, samplingServer(2, params), append(traced(rec), mcptool.WithSampling(mcptool.Sampling{Model: model, MaxRequests: 1}))...)
+	if _, err := p.CallTool(context.Background(), "ask", nil); err == nil {
+		t.Fatal("two sampling requests passed a bound of one")
+	}
+	spans := rec.Named("sample notes")
+	if len(spans) != 2 {
+		t.Fatalf("%d sample spans; want 2", len(spans))
+	}
+	failed := 0
+	for _, s := range spans {
+		oteltest.ChildOf(t, s, rec.Span(t, "tools/call ask"))
+		if oteltest.Attrs(s)["error.type"] != "" {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Errorf("%d sample spans failed; want the one past the bound", failed)
+	}
+
+	var asked tool.Elicitation
+	p, _ = inProcess(t, asking(), append(traced(rec), mcptool.WithElicitation(answering(tool.Answer{Action: tool.Decline}, &asked)))...)
+	if _, err := p.CallTool(context.Background(), "greet", nil); err != nil {
+		t.Fatal(err)
+	}
+	oteltest.ChildOf(t, rec.Span(t, "elicit notes"), rec.Span(t, "tools/call greet"))
 }

@@ -22,7 +22,12 @@
 //
 // A host that shows a long call's progress passes a function in the call's
 // context ([WithProgress]); a handler that learns of progress (an MCP
-// server's notifications) reports it there ([ProgressFunc]).
+// server's notifications) reports it there ([ProgressFunc]). In the same
+// way a host that can ask its user passes an [Elicitor] ([WithElicitor]),
+// and a handler whose call needs the user's input (an MCP server's
+// elicitation, a local tool's question) asks there ([Elicit]): a [Form] of
+// the MCP specification's restricted schema, checked before it is
+// answered, or a URL the host shows and never fetches.
 //
 // A [Source] offers tools: definitions and the handler that serves exactly
 // them, together, one [Set] per turn. Local tools ([Local]), an MCP server
@@ -33,6 +38,6 @@
 // same rule.
 //
 // Options: none; what a call needs beyond its name and arguments (a
-// deadline, a progress function) travels in its context, where a zero
-// context means none.
+// deadline, a progress function, an elicitor) travels in its context,
+// where a zero context means none.
 package tool

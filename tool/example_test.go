@@ -65,3 +65,36 @@ func ExampleWithProgress() {
 	// 3/3 step 3
 	// counted
 }
+
+// A tool that needs the user's input asks through the function its call's
+// context carries: a host (package agent's Config.Elicit, a terminal)
+// puts one there, and an MCP server's questions reach the same function.
+func ExampleElicit() {
+	form, _ := tool.ParseForm(json.RawMessage(`{"type": "object",
+		"properties": {"size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"}},
+		"required": ["size"]}`))
+	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
+		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Form: form})
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if a.Action != tool.Accept {
+			return tool.Text("no order placed"), nil
+		}
+		return tool.Text(fmt.Sprintf("ordered size %s", a.Content["size"])), nil
+	})
+	// The host's side: here, a user who takes every default.
+	ctx := tool.WithElicitor(context.Background(), func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
+		fmt.Println("asked:", e.Message)
+		content := map[string]any{}
+		for _, f := range e.Form.Fields {
+			content[f.Name] = f.Default
+		}
+		return tool.Answer{Action: tool.Accept, Content: content}, nil
+	})
+	res, _ := order.Call(ctx, "order", nil)
+	fmt.Println(res.Text())
+	// Output:
+	// asked: Which size?
+	// ordered size M
+}

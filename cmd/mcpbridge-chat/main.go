@@ -18,5 +18,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Program(chat.Command, os.Args[1:]))
+	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel))
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 func init() {
@@ -16,28 +14,18 @@ func init() {
 }
 
 // acceptDefaults answers a form for a user who takes every default
-// (SEP-1034): each property of the requested schema that has a default
-// gets it.
-func acceptDefaults(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	data, err := json.Marshal(req.Params.RequestedSchema)
-	if err != nil {
-		return nil, err
-	}
-	var schema struct {
-		Properties map[string]struct {
-			Default any `json:"default"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		return nil, fmt.Errorf("requested schema: %w", err)
+// (SEP-1034): each field that has a default gets it.
+func acceptDefaults(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
+	if e.Form == nil {
+		return tool.Answer{Action: tool.Decline}, nil
 	}
 	content := map[string]any{}
-	for name, prop := range schema.Properties {
-		if prop.Default != nil {
-			content[name] = prop.Default
+	for _, f := range e.Form.Fields {
+		if f.Default != nil {
+			content[f.Name] = f.Default
 		}
 	}
-	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+	return tool.Answer{Action: tool.Accept, Content: content}, nil
 }
 
 // elicitationDefaults calls a tool that asks the client, with

@@ -28,6 +28,8 @@ var callCmd = &Command{
   mcpbridge call note_stats --json
   mcpbridge call get_note '{"id":1}' --raw
   mcpbridge call slow_count '{"to":10,"delay_ms":300}'
+  mcpbridge call trigger-elicitation-request -- npx -y @modelcontextprotocol/server-everything
+  OPENAI_API_KEY=sk-... mcpbridge call trigger-sampling-request '{"prompt":"a haiku"}' --sampling -- npx -y @modelcontextprotocol/server-everything
 
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
@@ -41,6 +43,10 @@ server declared for it put first in it, so a browser that opens the page
 lets it reach nothing else. It is the server's page, scripts included: a
 copy to look at, not a host's sandboxed frame.
 
+What the server asks the user is asked on the terminal (declined, with a
+line, without one or with --no-input); with --sampling it may ask the model
+(chat's: --model and the environment), each request shown.
+
 With --json, the result as mcpbridge converted it, one object:
   {"parts": [{"type": "text", "text": "..."},
              {"type": "image", "mimeType": "image/png", "data": "<base64>"}],
@@ -49,13 +55,20 @@ With --json, the result as mcpbridge converted it, one object:
    "app": {"uri": "ui://...", "path": "..."}}   the saved interface; omitted if none
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
+	inChat: func(args []string) bool { return hasFlag(args, "sampling") }, // the model SDKs are there
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		out := fs.String("out", "", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
+		t.AddInput(fs)
+		t.AddSampling(fs)
+		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			if err := t.chooseModel(ctx, *modelName); err != nil {
+				return err
+			}
 			if len(pos) == 0 || len(pos) > 2 {
 				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
 			}

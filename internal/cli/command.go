@@ -11,7 +11,7 @@ import (
 // command's name first), on the process's standard streams, and returns
 // the exit status. Chat runs as a program of its own (see [Program]).
 func Main(args []string) int {
-	return runProcess([]*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveDemoCmd}, args)
+	return runProcess(context.Background(), []*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveDemoCmd}, args)
 }
 
 // Program runs c as a program of its own, args being what "mcpbridge
@@ -19,18 +19,22 @@ func Main(args []string) int {
 // "serve-demo" serves the demo instead, for the demo target starts the
 // running executable with it (chat takes no positional argument, so the
 // word is never chat's).
-func Program(c *Command, args []string) int {
-	if len(args) == 0 || args[0] != serveDemoCmd.Name {
+//
+// models makes the model of a name for the commands that let servers
+// sample it: mcpbridge-chat also runs "call --sampling" for mcpbridge,
+// as its first argument "call" (again never chat's).
+func Program(c *Command, args []string, models Models) int {
+	if len(args) == 0 || (args[0] != serveDemoCmd.Name && args[0] != callCmd.Name) {
 		args = append([]string{c.Name}, args...)
 	}
-	return runProcess([]*Command{c, serveDemoCmd}, args)
+	return runProcess(withModels(context.Background(), models), []*Command{c, serveDemoCmd, callCmd}, args)
 }
 
 // runProcess runs args with commands on the process's standard streams,
 // a stop signal cancelling the command's context, in a span of telemetry
 // when the environment asks for it.
-func runProcess(commands []*Command, args []string) int {
-	ctx, stop := notifyContext(context.Background())
+func runProcess(ctx context.Context, commands []*Command, args []string) int {
+	ctx, stop := notifyContext(ctx)
 	defer stop()
 	var c *Command
 	if len(args) > 0 {
@@ -58,6 +62,9 @@ type Command struct {
 	NoArgs                         bool
 	Setup                          func(fs *flag.FlagSet) RunFunc
 	program                        string
+	// inChat reports, for the command's arguments, whether it must run in
+	// the program mcpbridge-chat, where the models are (call --sampling).
+	inChat func(args []string) bool
 }
 
 // A RunFunc runs a command, given its positional arguments and the server

@@ -24,9 +24,9 @@ func ExampleProgram() {
 			}
 		},
 	}
-	cli.Program(hello, []string{"--name", "gopher"})
-	cli.Program(hello, []string{"--help"})
-	fmt.Println("exit status", cli.Program(hello, []string{"extra"}))
+	cli.Program(hello, []string{"--name", "gopher"}, nil)
+	cli.Program(hello, []string{"--help"}, nil)
+	fmt.Println("exit status", cli.Program(hello, []string{"extra"}, nil))
 	// Output:
 	// hello, gopher
 	// Usage: mcpbridge hello [--name NAME]

@@ -22,6 +22,18 @@
 // the model; 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM,
 // 129 for SIGHUP (a closed terminal). The servers are stopped in every case.
 //
+// What the servers ask of the host (hostio.go, ask.go): every command
+// declares roots (the working directory, each --root instead, none with
+// --no-roots) and elicitation. Call, read and chat ask the user on the
+// terminal, a field at a time with what it takes, its default and its
+// choices, then the whole for review; without a terminal on stdin and
+// stderr, or with --no-input, they decline with a line saying what was
+// asked. A URL is shown whole with its host, opened in the browser
+// ($BROWSER, else the system's opener) only when the user says yes, and
+// never fetched. With --sampling, call and chat let the servers ask the
+// model (chat's, from the environment: mcpbridge runs call --sampling in
+// mcpbridge-chat), each request and answer shown on stderr.
+//
 // What a server sends is printed without terminal escapes or invisible
 // characters; a tool's result and a resource's text only on a terminal (a
 // pipe or a file gets them unchanged), and JSON output escapes them instead.
@@ -80,6 +92,9 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 	}
 	if c.program != "" {
 		return runProgram(c, args[1:], s)
+	}
+	if c.inChat != nil && modelsOf(ctx) == nil && c.inChat(args[1:]) {
+		return runProgram(&Command{Name: c.Name, program: chatCmd.program}, args, s)
 	}
 	fs := newFlags(c.Name)
 	runner := c.Setup(fs)

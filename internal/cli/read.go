@@ -24,6 +24,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
+		t.AddInput(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) != 1 {
 				return Usagef("read takes one resource URI")

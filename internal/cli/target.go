@@ -40,6 +40,7 @@ type Target struct {
 	Vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 	apps      bool // the command shows MCP Apps (apps.go)
+	host      host // hostio.go
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
@@ -76,6 +77,7 @@ func AddTarget(fs *flag.FlagSet) *Target {
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
 	fs.StringVar(&t.name, "name", "", "the server's `NAME` in messages and tool aliases, for a command after -- or --url (default: what the command runs, or the URL's host)")
 	fs.BoolVar(&t.verbose, "v", false, "log what the servers and connections do, on stderr")
+	t.host.add(fs)
 	return t
 }
 
@@ -220,6 +222,10 @@ func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*to
 	if err != nil {
 		return nil, nil, err
 	}
+	answers, err := t.hostOptions(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	logger := slog.New(slog.DiscardHandler)
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -236,8 +242,8 @@ func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*to
 		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),
-		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
-		toolset.WithProviderOptions(t.providerOptions()...))
+		toolset.WithProviderOptions(append(answers, t.providerOptions()...)...),
+		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))))
 	if err != nil {
 		var (
 			invalid *toolset.InvalidConfigError

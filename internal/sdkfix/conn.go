@@ -94,14 +94,18 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && c.unheard != nil {
-		c.unheard.request(req)
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
+		c.schemas.forms(req.Params) // an elicitation/create's
+		if c.unheard != nil {
+			c.unheard.request(req)
+		}
 	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok || err != nil {
 		return msg, err
 	}
 	c.calls.received(resp)
+	c.schemas.forms(resp.Result) // an input_required result's
 	if c.schemas != nil && c.schemas.waiting() && resp.Error == nil {
 		c.schemas.received(resp.ID.Raw(), resp.Result)
 	}

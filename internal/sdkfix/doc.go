@@ -10,6 +10,10 @@
 //     map, so their properties come out in name order; models fill
 //     arguments in the order a server declared them. [Schemas] keeps them
 //     as written (TestGoSDKSchemasLoseTheirOrder).
+//   - go-sdk decodes an elicitation's requestedSchema into a map as well,
+//     so a host would ask for the fields in name order. The connection
+//     shows [Schemas] the forms it receives too, and [Schemas.Form] gives
+//     one back as written (TestGoSDKFormsLoseTheirOrder).
 //   - go-sdk decodes a tools/call result whole: one content part it cannot
 //     decode (corrupt base64, an unknown type) fails the call and loses the
 //     other parts, and a null result, or one without content, is taken for

@@ -47,6 +47,35 @@ func TestGoSDKSchemasLoseTheirOrder(t *testing.T) {
 	}
 }
 
+// Schemas.Form: go-sdk decodes an elicitation's requestedSchema into a
+// map, so its properties come out in name order; a form read along with
+// the connection is given back as written, whether it came as a request
+// or in an input_required result.
+func TestGoSDKFormsLoseTheirOrder(t *testing.T) {
+	const written = `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}`
+	var params mcp.ElicitParams
+	if err := json.Unmarshal([]byte(`{"message":"m","requestedSchema":`+written+`}`), &params); err != nil {
+		t.Fatal(err)
+	}
+	decoded, _ := json.Marshal(params.RequestedSchema)
+	if bytes.Index(decoded, []byte(`"z"`)) < bytes.Index(decoded, []byte(`"a"`)) {
+		t.Fatalf(upgraded+"an elicitation's schema keeps its order (%s): Schemas.Form can go", decoded)
+	}
+	for _, msg := range []string{
+		`{"message":"m","requestedSchema":` + written + `}`,
+		`{"resultType":"input_required","inputRequests":{"x":{"method":"elicitation/create","params":{"requestedSchema":` + written + `,"message":"m"}},"y":{"method":"roots/list"}}}`,
+	} {
+		k := NewSchemas()
+		k.forms([]byte(msg))
+		if got := k.Form(params.RequestedSchema); string(got) != written {
+			t.Errorf("from %s, Form gave %s; want the schema as written", msg, got)
+		}
+	}
+	if got := NewSchemas().Form(params.RequestedSchema); string(got) != string(decoded) {
+		t.Errorf("a form never seen: %s; want go-sdk's decoding", got)
+	}
+}
+
 // Capture: go-sdk's stream connection, which may be wrapped, is known by
 // the name of its unexported type.
 func TestGoSDKStreamConnType(t *testing.T) {

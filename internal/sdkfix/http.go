@@ -82,7 +82,9 @@ type reader struct {
 func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
 	if req.Method == http.MethodPost && !listing {
 		if rc := catchOf(req.Context()); rc != nil {
-			return reader{rc.keepMessage, always}
+			// A call's stream also carries what its server asks the
+			// host: the forms are kept (forms.go).
+			return reader{func(m []byte) { rc.keepMessage(m); x.Schemas.forms(m) }, always}
 		}
 		return reader{}
 	}

@@ -39,6 +39,8 @@ type Schemas struct {
 	pending      map[string]string     // method by request ID, of the requests awaiting their result
 	schemas      map[string]rawSchemas // by tool name, from the current listing
 	capabilities json.RawMessage       // of the last initialize result
+	// The latest elicitations' requestedSchema, newest last (forms.go).
+	recentForms []json.RawMessage
 }
 
 type rawSchemas struct{ input, output, execution json.RawMessage }

@@ -118,6 +118,8 @@ const (
 	SpanPolicy    = "check_policy"       // made only for a refusal
 	SpanToken     = "oauth_token"        // a request to an OAuth token endpoint
 	SpanTaskWait  = "await_task"         // waiting for a task to finish
+	SpanElicit    = "elicit"             // the host asking its user for a server
+	SpanSample    = "sample"             // the host's model answering a server
 )
 
 // The metrics' names: the conventions' two histograms, and mcpbridge's

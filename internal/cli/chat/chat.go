@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -47,14 +46,17 @@ unless --vendor says otherwise.`,
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		t.AddInput(fs)
+		t.AddSampling(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
 			if len(pos) > 0 {
 				return cli.Usagef("chat takes no arguments; give a prompt with -p")
 			}
-			model, err := chooseModel(*modelName)
+			model, err := ChooseModel(*modelName)
 			if err != nil {
 				return err
 			}
+			t.SetModel(model) // it answers the servers' sampling too, with --sampling
 			// Names and schemas follow the model's vendor unless --vendor
 			// says otherwise.
 			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
@@ -104,7 +106,7 @@ unless --vendor says otherwise.`,
 				return turn(*prompt)
 			}
 			term := cli.IsTerminal(s.Out)
-			lines := readLines(s.In)
+			lines := t.Lines(s) // a server's questions take their answers from these lines too
 			for {
 				if term {
 					fmt.Fprint(s.Out, "> ")
@@ -133,25 +135,10 @@ unless --vendor says otherwise.`,
 	},
 }
 
-// readLines reads r line by line on a goroutine of its own, so that the
-// chat loop can stop on Ctrl-C while a read blocks. The goroutine ends at
-// the end of input; a read still blocked when the command returns ends with
-// the process.
-func readLines(r io.Reader) <-chan string {
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	return lines
-}
-
-// chooseModel picks the model from the environment, or says exactly what
-// to set.
-func chooseModel(name string) (llm.Model, error) {
+// ChooseModel picks the model from the environment, or says exactly what
+// to set; name is --model, "" for the vendor's default. It is the
+// [cli.Models] of mcpbridge-chat.
+func ChooseModel(name string) (llm.Model, error) {
 	base, key := os.Getenv("OPENAI_BASE_URL"), os.Getenv("OPENAI_API_KEY")
 	switch {
 	case base != "" || key != "":

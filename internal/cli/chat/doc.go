@@ -9,6 +9,12 @@
 // OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with
 // ANTHROPIC_API_KEY; with none, the command says what to set (exit status 2).
 //
+// With --sampling the same model answers the servers' sampling requests,
+// each on its own (the server's system prompt, not chat's); what a server
+// asks the user takes its answer from the lines of stdin, as the turns do
+// ([cli.Target.Lines]). mcpbridge-chat also runs "mcpbridge call
+// --sampling" ([cli.Program], [ChooseModel]).
+//
 // Options: chat's flags are its configuration; one left out leaves the
 // libraries' defaults (their zero values), but --vendor, which defaults to
 // the model's vendor, and --model, to gpt-4.1-mini or claude-sonnet-4-5.

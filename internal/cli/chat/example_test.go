@@ -8,7 +8,7 @@ import (
 
 // The chat command is a program of its own: cmd/mcpbridge-chat's main is
 //
-//	os.Exit(cli.Program(chat.Command, os.Args[1:]))
+//	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel))
 //
 // and mcpbridge runs that program with what follows "mcpbridge chat".
 func Example() {

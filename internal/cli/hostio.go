@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// host is what a command answers servers with for its user, and the flags
+// that say it: roots, for every command that starts servers; input for
+// the commands that call (AddInput); sampling for call and chat
+// (AddSampling). Elicitation is declared by every command, so that a
+// server lists the same tools to tools as to call; a command that calls
+// nothing is never asked.
+type host struct {
+	roots    dirs
+	noRoots  bool
+	noInput  *bool
+	sampling *bool
+	model    llm.Model
+
+	linesOnce sync.Once
+	lines     <-chan string
+}
+
+// dirs is a repeatable directory flag.
+type dirs []string
+
+func (d *dirs) String() string     { return "" }
+func (d *dirs) Set(v string) error { *d = append(*d, v); return nil }
+
+func (h *host) add(fs *flag.FlagSet) {
+	fs.Var(&h.roots, "root", "tell the servers they may work in `DIR` (repeatable; default: the working directory)")
+	fs.BoolVar(&h.noRoots, "no-roots", false, "tell the servers of no directory (declare no roots)")
+}
+
+// AddInput registers --no-input, for the commands whose calls may ask the
+// user (a server's elicitation), which they do on the terminal.
+func (t *Target) AddInput(fs *flag.FlagSet) {
+	t.host.noInput = fs.Bool("no-input", false, "never ask on the terminal: decline what a server asks the user, with a line saying what it asked")
+}
+
+// AddSampling registers --sampling, for the commands that can let a
+// server ask the model for completions; the model is [Target.SetModel]'s.
+func (t *Target) AddSampling(fs *flag.FlagSet) {
+	t.host.sampling = fs.Bool("sampling", false, "let the servers ask the model for completions (sampling), each request shown on stderr")
+}
+
+// Sampling reports whether --sampling was given.
+func (t *Target) Sampling() bool { return t.host.sampling != nil && *t.host.sampling }
+
+// SetModel sets the model that answers the servers' sampling requests.
+func (t *Target) SetModel(m llm.Model) { t.host.model = m }
+
+// Lines returns stdin's lines, read once for the command: its own input
+// (chat's turns) and the answers to what servers ask come from the same
+// lines, in order.
+func (t *Target) Lines(s *Streams) <-chan string {
+	t.host.linesOnce.Do(func() { t.host.lines = ReadLines(s.In) })
+	return t.host.lines
+}
+
+// hostOptions are the providers' options that answer for the user: the
+// roots, the terminal's answers, the model.
+func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
+	h := &t.host
+	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL}
+	switch {
+	case h.noInput == nil:
+		a.refuse = "this command asks nothing"
+	case *h.noInput:
+		a.refuse = "--no-input was given"
+	case !IsTerminal(s.In) || !IsTerminal(s.Err):
+		a.refuse = "stdin or stderr is not a terminal to ask on"
+	}
+	opts := []mcptool.Option{mcptool.WithElicitation(a.elicit)}
+	switch {
+	case h.noRoots && len(h.roots) > 0:
+		return nil, Usagef("give --root or --no-roots, not both")
+	case !h.noRoots:
+		paths := h.roots
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
+		var roots []mcptool.Root
+		for _, p := range paths {
+			r, err := mcptool.RootOf(p)
+			if err != nil {
+				return nil, Usagef("--root: %v", err)
+			}
+			roots = append(roots, r)
+		}
+		opts = append(opts, mcptool.WithRoots(roots...))
+	}
+	if t.Sampling() {
+		if h.model == nil {
+			return nil, errors.New("--sampling: no model")
+		}
+		opts = append(opts, mcptool.WithSampling(mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}))
+	}
+	return opts, nil
+}
+
+// showRequest shows a server's sampling request as it goes to the model.
+func showRequest(w io.Writer) func(context.Context, *mcptool.SamplingRequest) error {
+	return func(_ context.Context, r *mcptool.SamplingRequest) error {
+		var last string
+		if n := len(r.Messages); n > 0 {
+			last = r.Messages[n-1].Text()
+		}
+		fmt.Fprintf(w, "server %q asks the model: %s\n  (system prompt %q; %d messages, %d tools, up to %d tokens)\n",
+			untrusted.Line(r.Server), untrusted.Line(last), untrusted.Line(r.System), len(r.Messages), len(r.Tools), r.MaxTokens)
+		return nil
+	}
+}
+
+// shownAnswers is a model whose answers to servers are shown.
+type shownAnswers struct {
+	llm.Model
+	w io.Writer
+}
+
+func (m shownAnswers) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	resp, err := m.Model.Generate(ctx, req)
+	switch {
+	case err != nil:
+		fmt.Fprintf(m.w, "  the model failed: %s\n", untrusted.Line(err.Error()))
+	default:
+		answer, _, _ := strings.Cut(strings.TrimSpace(resp.Message.Text()), "\n")
+		for _, c := range resp.Message.ToolCalls {
+			answer += fmt.Sprintf(" [calls %s]", untrusted.Line(c.Name))
+		}
+		fmt.Fprintf(m.w, "  the model answered: %s\n", untrusted.Line(answer))
+	}
+	return resp, err
+}
+
+// Name is the model's, which the server is told.
+func (m shownAnswers) Name() string {
+	if n, ok := m.Model.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
+}
+
+// Models makes the model of a name ("" for the default) from the
+// environment: chat's models, which mcpbridge-chat passes to [Program].
+type Models func(name string) (llm.Model, error)
+
+type modelsKey struct{}
+
+func withModels(ctx context.Context, m Models) context.Context {
+	if m == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, modelsKey{}, m)
+}
+
+func modelsOf(ctx context.Context) Models {
+	m, _ := ctx.Value(modelsKey{}).(Models)
+	return m
+}
+
+// chooseModel makes the model that answers sampling, with --sampling.
+func (t *Target) chooseModel(ctx context.Context, name string) error {
+	if !t.Sampling() {
+		return nil
+	}
+	models := modelsOf(ctx)
+	if models == nil {
+		return errors.New("--sampling needs the program mcpbridge-chat, where the models are")
+	}
+	m, err := models(name)
+	if err != nil {
+		return err
+	}
+	t.SetModel(m)
+	return nil
+}
+
+// hasFlag reports whether the boolean flag name is set among args, before
+// the server command.
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-" + name, "--" + name, "-" + name + "=true", "--" + name + "=true":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// An Elicitation is a request for input from the user, made while a call
+// runs: an MCP server's elicitation/create (package mcptool hands it over),
+// or a local tool's own question ([Elicit]). It is in one of two modes,
+// as the MCP specification (2025-11-25 and 2026-07-28, client/elicitation)
+// has them:
+//
+//   - Form mode (Form set): fields to fill in, of the specification's
+//     restricted schema. The host shows the fields and returns the user's
+//     values, which are checked against the form before they are sent.
+//   - URL mode (URL set): a page, out of the host's reach, where the user
+//     does something the server must not pass through the host (a payment, a
+//     third party's authorization). The host shows the whole URL and its
+//     host, never fetches it, and opens it only with the user's consent;
+//     accepting means the user consented, not that the interaction is done.
+//
+// Every text in it comes from the server: clean it before showing it, and
+// say which server asks (Server).
+type Elicitation struct {
+	// Server is who asks: the MCP server's name as the host knows it, or
+	// "" for a local tool.
+	Server string
+	// Tool is the tool whose call the request came during, when known.
+	Tool string
+	// Message says why the server asks.
+	Message string
+	// Form is what a form-mode request asks for; nil in URL mode.
+	Form *Form
+	// URL is the page of a URL-mode request: an absolute http or https
+	// URL. It is "" in form mode.
+	URL string
+}
+
+// An ElicitAction is the user's choice, in the specification's three-way
+// model.
+type ElicitAction string
+
+const (
+	// Accept: the user submitted the form, or consented to open the URL.
+	Accept ElicitAction = "accept"
+	// Decline: the user explicitly said no.
+	Decline ElicitAction = "decline"
+	// Cancel: the user dismissed the request without choosing.
+	Cancel ElicitAction = "cancel"
+)
+
+// An Answer is the user's answer to an [Elicitation].
+type Answer struct {
+	Action ElicitAction
+	// Content holds, for an accepted form, the value of each field the
+	// user filled, by field name (see [Field.Parse] for the Go types). It
+	// is nil otherwise.
+	Content map[string]any
+}
+
+// An Elicitor asks the user and returns the answer. An error means the
+// user could not be asked at all (the host has no way to ask); a user who
+// would rather not answer is an [Answer] with [Decline] or [Cancel]. It
+// may be called from several goroutines at once, for concurrent calls.
+type Elicitor func(ctx context.Context, e *Elicitation) (Answer, error)
+
+type elicitorKey struct{}
+
+// WithElicitor returns a copy of ctx carrying fn, which a [Handler] given
+// it asks when its call needs the user's input: the requests an MCP
+// server makes during the call, a local tool's [Elicit]. Package agent
+// passes its Config.Elicit so.
+func WithElicitor(ctx context.Context, fn Elicitor) context.Context {
+	return context.WithValue(ctx, elicitorKey{}, fn)
+}
+
+// ElicitorOf returns the function ctx carries to ask the user
+// ([WithElicitor]), or nil.
+func ElicitorOf(ctx context.Context) Elicitor {
+	fn, _ := ctx.Value(elicitorKey{}).(Elicitor)
+	return fn
+}
+
+// ErrNoElicitor is the error of [Elicit] when the call's context carries
+// no way to ask the user.
+var ErrNoElicitor = errors.New("no way to ask the user")
+
+// Elicit asks the user through the [Elicitor] ctx carries and checks the
+// answer: the action is one of the three, and an accepted form's content
+// passes [Form.Check]. It is how a local tool asks, and how package
+// mcptool asks for a server; without an Elicitor it returns
+// [ErrNoElicitor].
+func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
+	ask := ElicitorOf(ctx)
+	if ask == nil {
+		return Answer{}, ErrNoElicitor
+	}
+	if (e.Form == nil) == (e.URL == "") {
+		return Answer{}, errors.New("elicitation: give a form or a URL, one of them")
+	}
+	a, err := ask(ctx, e)
+	if err != nil {
+		return Answer{}, err
+	}
+	switch a.Action {
+	case Accept:
+		if e.Form == nil {
+			// URL mode: the content is omitted.
+			return Answer{Action: Accept}, nil
+		}
+		if a.Content == nil {
+			a.Content = map[string]any{}
+		}
+		if err := e.Form.Check(a.Content); err != nil {
+			return Answer{}, fmt.Errorf("elicitation: the answer does not fit the form: %w", err)
+		}
+		return a, nil
+	case Decline, Cancel:
+		return Answer{Action: a.Action}, nil
+	}
+	return Answer{}, fmt.Errorf("elicitation: unknown action %q", a.Action)
+}
