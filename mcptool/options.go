@@ -84,6 +84,7 @@ type config struct {
 	onToolsChanged func()
 	oauth          auth.OAuthHandler
 	elicit         func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	notices        Notices              // notices.go
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
 	callContent    bool

@@ -152,10 +152,17 @@ var standard = map[string]func(context.Context, *mcp.ClientSession, json.RawMess
 	"prompts/list":             typed((*mcp.ClientSession).ListPrompts),
 	"prompts/get":              typed((*mcp.ClientSession).GetPrompt),
 	"completion/complete":      typed((*mcp.ClientSession).Complete),
+	"logging/setLevel":         setLevel,
 }
 
 func ping(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.RawMessage, error) {
 	return json.RawMessage("{}"), cs.Ping(ctx, nil)
+}
+
+func setLevel(ctx context.Context, cs *mcp.ClientSession, raw json.RawMessage) (json.RawMessage, error) {
+	return typed(func(cs *mcp.ClientSession, ctx context.Context, p *mcp.SetLoggingLevelParams) (struct{}, error) {
+		return struct{}{}, cs.SetLoggingLevel(ctx, p)
+	})(ctx, cs, raw)
 }
 
 // typed sends a request through call, a typed method of go-sdk's session:

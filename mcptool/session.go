@@ -56,7 +56,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas}
-	client := mcp.NewClient(&clientInfo, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		// Claim no capability this client does not have (no roots,
 		// sampling or elicitation).
 		Capabilities:                &mcp.ClientCapabilities{},
@@ -64,7 +64,9 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
 		ElicitationHandler:          p.cfg.elicit,
-	})
+	}
+	p.cfg.notices.set(copts)
+	client := mcp.NewClient(&clientInfo, copts)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
