@@ -13,10 +13,16 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// The test binary doubles as the demo server, which the fault tests start
+// as a subprocess and kill.
+func TestMain(m *testing.M) {
+	demo.ServeIfChild()
+	goleak.VerifyTestMain(m)
+}
 
 // An upstream is a go-sdk server the gateway fronts, served over streamable
 // HTTP on loopback, that records what reaches it.
