@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -206,4 +208,39 @@ func TestACancelledCallIsCancelledOnTheServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	// A 2026-07-28 request is its own HTTP exchange: closing it is the
+	// client going away.
+	ctx, cancel := context.WithCancel(t.Context())
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a_block","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "a_block")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-a.blocked
+	cancel()
+	if err := <-a.ended; err == nil {
+		t.Error("the server's call went on after its client went away")
+	}
+	<-done
 }
