@@ -112,7 +112,8 @@ func (g *Gateway) snapshot() (*toolset.Snapshot, []tool.Definition) {
 }
 
 // capabilities are what the gateway declares: tools (and their list
-// changing), logging, and resources and prompts when a server has them.
+// changing), logging, and resources (with subscriptions), prompts and
+// completions when a server has them.
 func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}}
 	for _, st := range g.ts.Status() {
@@ -125,10 +126,16 @@ func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 			continue
 		}
 		if sc.Resources != nil {
-			c.Resources = &mcp.ResourceCapabilities{ListChanged: true}
+			if c.Resources == nil {
+				c.Resources = &mcp.ResourceCapabilities{ListChanged: true}
+			}
+			c.Resources.Subscribe = c.Resources.Subscribe || sc.Resources.Subscribe
 		}
 		if sc.Prompts != nil {
 			c.Prompts = &mcp.PromptCapabilities{ListChanged: true}
+		}
+		if sc.Completions != nil {
+			c.Completions = &mcp.CompletionCapabilities{}
 		}
 	}
 	return c

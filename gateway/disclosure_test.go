@@ -64,7 +64,7 @@ func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
 	// The full endpoint still lists the catalog.
 	g := start(t, []toolset.ServerConfig{a.config(true)})
 	url, _ := serve(t, g)
-	if got := toolNames(t, connect(t, url, versions[1], nil, nil)); len(got) != 3 {
+	if got := toolNames(t, connect(t, url, versions[1], nil, nil)); len(got) != 4 {
 		t.Errorf("without disclosure: %v", got)
 	}
 }

@@ -254,14 +254,7 @@ func (g *Gateway) read(p *mcptool.Provider) mcp.ResourceHandler {
 // getPrompt gets the prompt name from the server p.
 func (g *Gateway) getPrompt(p *mcptool.Provider, name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		raw, err := p.Request(ctx, "prompts/get", &mcp.GetPromptParams{Name: name, Arguments: req.Params.Arguments})
-		if err != nil {
-			return nil, relayError(err)
-		}
 		res := new(mcp.GetPromptResult)
-		if err := json.Unmarshal(raw, res); err != nil {
-			return nil, fmt.Errorf("gateway: server %q: prompts/get %q: %w", p.Name(), name, err)
-		}
-		return res, nil
+		return res, g.relay(ctx, p, "prompts/get", &mcp.GetPromptParams{Name: name, Arguments: req.Params.Arguments}, res)
 	}
 }

@@ -28,8 +28,9 @@ type Gateway struct {
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
 
-	mu     sync.Mutex
-	served served // what the servers serve now (catalog.go, features.go)
+	mu          sync.Mutex
+	served      served         // what the servers serve now (catalog.go, features.go)
+	subscribers map[string]int // URI → clients subscribed (relay.go)
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
@@ -53,7 +54,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1)}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	tsOpts := append([]toolset.Option{toolset.WithLogger(log)}, o.toolset...)
 	tsOpts = append(tsOpts, toolset.WithServerOptions(g.notices))
@@ -75,11 +76,19 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 
 // newServer makes one of the gateway's two go-sdk servers.
 func (g *Gateway) newServer() *mcp.Server {
-	s := mcp.NewServer(&implementation, &mcp.ServerOptions{
+	caps := g.capabilities()
+	opts := &mcp.ServerOptions{
 		Logger:       g.sdkLog(),
-		Capabilities: g.capabilities(),
+		Capabilities: caps,
 		Instructions: g.instructions(),
-	})
+	}
+	if caps.Completions != nil {
+		opts.CompletionHandler = g.complete
+	}
+	if caps.Resources != nil && caps.Resources.Subscribe {
+		opts.SubscribeHandler, opts.UnsubscribeHandler = g.subscribe, g.unsubscribe
+	}
+	s := mcp.NewServer(&implementation, opts)
 	s.AddReceivingMiddleware(g.observe, g.setLevel)
 	return s
 }
@@ -116,6 +125,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	return []mcptool.Option{mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
+		ResourceUpdated:  g.resourceUpdated,
 		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
 	})}
 }

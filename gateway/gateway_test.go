@@ -25,7 +25,7 @@ func TestServesTheCatalogToBothGenerations(t *testing.T) {
 			if got := cs.InitializeResult().ProtocolVersion; got != v {
 				t.Errorf("negotiated %q, want %q", got, v)
 			}
-			want := []string{"a_block", "a_echo", "a_steps", "b_block", "b_echo", "b_steps"}
+			want := []string{"a_block", "a_echo", "a_log", "a_steps", "b_block", "b_echo", "b_log", "b_steps"}
 			if got := toolNames(t, cs); !slices.Equal(got, want) {
 				t.Errorf("tools %v, want %v", got, want)
 			}
@@ -61,7 +61,7 @@ func TestRefusalsAreResultsAndUnknownToolsErrors(t *testing.T) {
 
 func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
 	a := newUpstream(t, "a")
-	pol, err := policy.New(policy.Config{Deny: []string{"block", "steps"}})
+	pol, err := policy.New(policy.Config{Deny: []string{"block", "steps", "log"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,4 +243,23 @@ func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 		t.Error("the server's call went on after its client went away")
 	}
 	<-done
+}
+
+func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	logs := make(chan *mcp.LoggingMessageParams, 4)
+	cs := connect(t, url, versions[1], &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params },
+	}, nil)
+	if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_log"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-logs; m.Logger != "a/tool" || m.Data != "logged by a" {
+		t.Errorf("log message: %+v", m)
+	}
 }

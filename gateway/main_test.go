@@ -39,7 +39,8 @@ type upstream struct {
 	proceed chan struct{} // the "steps" tool returns on a receive
 }
 
-// newUpstream starts a server with the tools echo (returns its text),
+// newUpstream starts a server with the tools echo (returns its text), log
+// (logs a line at info level),
 // block (waits to be released or cancelled), steps (reports progress
 // twice, then waits for proceed), a resource, a template and a prompt.
 func newUpstream(t *testing.T, name string) *upstream {
@@ -51,6 +52,10 @@ func newUpstream(t *testing.T, name string) *upstream {
 	}
 	mcp.AddTool(u.srv, &mcp.Tool{Name: "echo", Description: "Echo the text back from " + name}, func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + ": " + in.Text}}}, nil, nil
+	})
+	mcp.AddTool(u.srv, &mcp.Tool{Name: "log", Description: "Log a line"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "tool", Data: "logged by " + name})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "logged"}}}, nil, nil
 	})
 	mcp.AddTool(u.srv, &mcp.Tool{Name: "block", Description: "Wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		u.blocked <- struct{}{}
