@@ -163,7 +163,9 @@ func ping(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.R
 
 // empty is typed for a method whose result is empty.
 func empty[P any](call func(*mcp.ClientSession, context.Context, *P) error) func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error) {
-	return typed(func(cs *mcp.ClientSession, ctx context.Context, p *P) (struct{}, error) { return struct{}{}, call(cs, ctx, p) })
+	return typed(func(cs *mcp.ClientSession, ctx context.Context, p *P) (struct{}, error) {
+		return struct{}{}, call(cs, ctx, p)
+	})
 }
 
 // typed sends a request through call, a typed method of go-sdk's session:
