@@ -104,43 +104,20 @@ func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) str
 	return strings.TrimSpace(b.String())
 }
 
-// find ranks the tools by how many of the query's words their name and
-// description contain, a name match counting double, and says how many
-// matched.
+// find ranks the tools ([tool.Search]) and says how many matched.
 func (c *catalog) find(query string) (string, int) {
-	words := strings.Fields(strings.ToLower(query))
-	type hit struct {
-		def   tool.Definition
-		score int
-	}
-	var hits []hit
-	for _, d := range c.defs {
-		name, desc := strings.ToLower(d.Name), strings.ToLower(d.Description)
-		score := 0
-		for _, w := range words {
-			if strings.Contains(name, w) {
-				score += 2
-			}
-			if strings.Contains(desc, w) {
-				score++
-			}
-		}
-		if score > 0 {
-			hits = append(hits, hit{d, score})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	hits := tool.Search(c.defs, query)
 	if len(hits) == 0 {
 		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
 	}
 	var b strings.Builder
-	for i, h := range hits {
+	for i, d := range hits {
 		if i == maxFound {
 			fmt.Fprintf(&b, "(%d more; narrow the query)\n", len(hits)-maxFound)
 			break
 		}
-		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(h.def.Description)), "\n")
-		fmt.Fprintf(&b, "%s: %s\n", oneLine(h.def.Name, maxFoundLine), oneLine(line, maxFoundLine))
+		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n")
+		fmt.Fprintf(&b, "%s: %s\n", oneLine(d.Name, maxFoundLine), oneLine(line, maxFoundLine))
 	}
 	return strings.TrimSpace(b.String()), len(hits)
 }

@@ -87,6 +87,7 @@ type config struct {
 	sampling       *Sampling            // sampling.go
 	roots          *[]Root              // roots.go; nil: no roots capability
 	apps           bool                 // apps.go
+	notices        Notices              // notices.go
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
 	callContent    bool

@@ -184,10 +184,20 @@ var standard = map[string]func(context.Context, *mcp.ClientSession, json.RawMess
 	"prompts/list":             typed((*mcp.ClientSession).ListPrompts),
 	"prompts/get":              typed((*mcp.ClientSession).GetPrompt),
 	"completion/complete":      typed((*mcp.ClientSession).Complete),
+	"logging/setLevel":         empty((*mcp.ClientSession).SetLoggingLevel),
+	"resources/subscribe":      empty((*mcp.ClientSession).Subscribe),
+	"resources/unsubscribe":    empty((*mcp.ClientSession).Unsubscribe),
 }
 
 func ping(ctx context.Context, cs *mcp.ClientSession, _ json.RawMessage) (json.RawMessage, error) {
 	return json.RawMessage("{}"), cs.Ping(ctx, nil)
+}
+
+// empty is typed for a method whose result is empty.
+func empty[P any](call func(*mcp.ClientSession, context.Context, *P) error) func(context.Context, *mcp.ClientSession, json.RawMessage) (json.RawMessage, error) {
+	return typed(func(cs *mcp.ClientSession, ctx context.Context, p *P) (struct{}, error) {
+		return struct{}{}, call(cs, ctx, p)
+	})
 }
 
 // typed sends a request through call, a typed method of go-sdk's session:

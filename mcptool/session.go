@@ -57,11 +57,13 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 		p.cfg.logger.InfoContext(ctx, "connecting to MCP server", "server", p.name, "transport", fmt.Sprintf("%T", t))
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
-	client := p.newClient(&mcp.ClientOptions{ // hostio.go adds what the host answers for its user
+	copts := &mcp.ClientOptions{
 		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
-	}, schemas)
+	}
+	p.cfg.notices.set(copts)
+	client := p.newClient(copts, schemas) // hostio.go adds what the host answers for its user
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {

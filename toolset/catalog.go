@@ -357,6 +357,8 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 	}
 	s.entries, s.diags = entries, diags
 	t.snap = nil
+	close(t.gen)
+	t.gen = make(chan struct{})
 	status := s.status()
 	t.mu.Unlock()
 	if len(entries) != before || initial {

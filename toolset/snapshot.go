@@ -127,13 +127,8 @@ func (s *Snapshot) find(name string) *toolEntry {
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
 // removed first (see [schema.DropNullOptionals]).
 func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-	e := s.find(name)
-	if e == nil {
-		return tool.Result{}, &tool.UnservedError{Name: name}
-	}
-	args, err := e.prepare(name, args)
+	e, args, err := s.prepare(ctx, name, args)
 	if err != nil {
-		e.server.t.tel.Refused(ctx, name, telemetry.RefusedArguments, err)
 		return tool.Result{}, err
 	}
 	res, err := e.server.call.Call(ctx, e.tool, args)
@@ -143,4 +138,19 @@ func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) 
 		return res, &tool.FailedError{Name: name, Message: fe.Message, Err: fe.Err}
 	}
 	return res, err
+}
+
+// prepare finds the tool called as name and readies its arguments, as
+// [Snapshot.Call] describes; a refusal is counted.
+func (s *Snapshot) prepare(ctx context.Context, name string, args json.RawMessage) (*toolEntry, json.RawMessage, error) {
+	e := s.find(name)
+	if e == nil {
+		return nil, nil, &tool.UnservedError{Name: name}
+	}
+	args, err := e.prepare(name, args)
+	if err != nil {
+		e.server.t.tel.Refused(ctx, name, telemetry.RefusedArguments, err)
+		return nil, nil, err
+	}
+	return e, args, nil
 }

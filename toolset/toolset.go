@@ -26,6 +26,7 @@ type Toolset struct {
 	mu     sync.Mutex
 	owners map[string]pair // namespaced name → the pair that has it
 	snap   *Snapshot       // the current catalog; nil when a change made it stale
+	gen    chan struct{}   // closed, and replaced, when the catalog changes
 
 	wake      chan struct{} // a server's listing changed
 	done      chan struct{} // closed by Close
@@ -135,6 +136,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		owners: map[string]pair{},
 		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
+		gen:    make(chan struct{}),
 	}
 	for _, sc := range cfg.Servers {
 		if sc.Disabled {

@@ -218,6 +218,12 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 // start is said as a person reads it, with its cause and its last words on
 // stderr. Close the toolset with [Target.Close].
 func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*toolset.Toolset, *toolset.Config, error) {
+	return t.startWith(ctx, serverCmd, s, toolset.Start)
+}
+
+// startWith is Start with launch in place of toolset.Start: what serves the
+// set (the gateway) starts it, with the options given.
+func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *toolset.Config, ...toolset.Option) (*toolset.Toolset, error)) (*toolset.Toolset, *toolset.Config, error) {
 	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
@@ -238,7 +244,7 @@ func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*to
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	ts, err := toolset.Start(ctx, cfg,
+	ts, err := launch(ctx, cfg,
 		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
 		toolset.OnStatus(p.update),

@@ -1,0 +1,195 @@
+// Command gatewaybench measures what the gateway costs: a fixed number of
+// tool calls made by concurrent clients straight to an MCP server, then the
+// same calls through a gateway in front of it, all on loopback in this
+// process, and prints the latency (p50, p99) and throughput of each and
+// their ratios.
+//
+//	go run ./cmd/gatewaybench                  # 64 clients, 6400 calls each way
+//	go run ./cmd/gatewaybench -clients 16 -calls 1000
+//
+// The server is a go-sdk server with one tool that echoes its argument,
+// served statelessly over streamable HTTP (protocol 2026-07-28), and the
+// clients are go-sdk clients of the same protocol; the gateway serves them
+// as `mcpbridge serve --http` does, over one connection to the server that
+// all its clients share. The run is bounded by its call count and by
+// -timeout, and touches nothing but loopback.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+func main() {
+	clients := flag.Int("clients", 64, "concurrent clients")
+	calls := flag.Int("calls", 6400, "calls in all, each way")
+	payload := flag.Int("payload", 256, "bytes of text each call echoes")
+	timeout := flag.Duration("timeout", 5*time.Minute, "bound on the whole run")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the calls through the gateway to `FILE`")
+	flag.Parse()
+	profile = *cpuprofile
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	if err := run(ctx, *clients, *calls, *payload); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// A measure is one way's run: each call's latency, and the wall time.
+type measure struct {
+	latencies []time.Duration
+	wall      time.Duration
+}
+
+func (m measure) quantile(q float64) time.Duration {
+	return m.latencies[int(q*float64(len(m.latencies)-1))]
+}
+
+func (m measure) throughput() float64 { return float64(len(m.latencies)) / m.wall.Seconds() }
+
+// profile is the -cpuprofile file, or "".
+var profile string
+
+func run(ctx context.Context, clients, calls, payload int) error {
+	echo := echoServer()
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return echo },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	defer upstream.Close()
+
+	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}})
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	front := httptest.NewServer(g.Handler())
+	defer front.Close()
+
+	text := string(make([]byte, 0, payload))
+	for range payload {
+		text += "x"
+	}
+	// A short warm-up each way, so that connections and caches are made
+	// before anything is measured.
+	if _, err := load(ctx, upstream.URL, "echo", clients, clients, text); err != nil {
+		return fmt.Errorf("direct: %w", err)
+	}
+	if _, err := load(ctx, front.URL+"/mcp", "bench_echo", clients, clients, text); err != nil {
+		return fmt.Errorf("through the gateway: %w", err)
+	}
+	direct, err := load(ctx, upstream.URL, "echo", clients, calls, text)
+	if err != nil {
+		return fmt.Errorf("direct: %w", err)
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	through, err := load(ctx, front.URL+"/mcp", "bench_echo", clients, calls, text)
+	pprof.StopCPUProfile()
+	if err != nil {
+		return fmt.Errorf("through the gateway: %w", err)
+	}
+	w := os.Stdout
+	fmt.Fprintf(w, "%d calls by %d clients, %d-byte text, protocol 2026-07-28 over streamable HTTP on loopback\n\n", calls, clients, payload)
+	fmt.Fprintf(w, "%-16s %10s %10s %12s\n", "", "p50", "p99", "calls/s")
+	for _, r := range []struct {
+		name string
+		m    measure
+	}{{"direct", direct}, {"through gateway", through}} {
+		fmt.Fprintf(w, "%-16s %10v %10v %12.0f\n", r.name, r.m.quantile(0.5).Round(time.Microsecond), r.m.quantile(0.99).Round(time.Microsecond), r.m.throughput())
+	}
+	p50 := float64(through.quantile(0.5)) / float64(direct.quantile(0.5))
+	p99 := float64(through.quantile(0.99)) / float64(direct.quantile(0.99))
+	tput := through.throughput() / direct.throughput()
+	fmt.Fprintf(w, "%-16s %9.2fx %9.2fx %11.2fx\n", "gateway/direct", p50, p99, tput)
+	fmt.Fprintf(w, "\ntargets: p50 at most 1.5x direct (%s), throughput at least 0.5x (%s)\n", verdict(p50 <= 1.5), verdict(tput >= 0.5))
+	return nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "missed"
+}
+
+// load makes calls calls of tool at url, spread over clients concurrent
+// clients, each its own go-sdk client session, and measures them.
+func load(ctx context.Context, url, tool string, clients, calls int, text string) (measure, error) {
+	sessions := make([]*mcp.ClientSession, clients)
+	for i := range sessions {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gatewaybench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			return measure{}, err
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	lat := make([][]time.Duration, clients)
+	errs := make([]error, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, cs := range sessions {
+		n := calls / clients
+		if i < calls%clients {
+			n++
+		}
+		wg.Go(func() {
+			args := map[string]any{"text": text}
+			for range n {
+				t := time.Now()
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+				if err == nil && res.IsError {
+					err = fmt.Errorf("%s: the tool failed", tool)
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				lat[i] = append(lat[i], time.Since(t))
+			}
+		})
+	}
+	wg.Wait()
+	m := measure{wall: time.Since(start)}
+	for i := range lat {
+		if errs[i] != nil {
+			return m, errs[i]
+		}
+		m.latencies = append(m.latencies, lat[i]...)
+	}
+	slices.Sort(m.latencies)
+	return m, nil
+}
+
+// echoServer is the server measured: one tool that echoes its text.
+func echoServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	type in struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text"}, func(_ context.Context, _ *mcp.CallToolRequest, in in) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	return s
+}

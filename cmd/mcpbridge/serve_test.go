@@ -1,0 +1,139 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// startServe starts mcpbridge serve with args over HTTP on loopback, in
+// front of the demo server, and returns its MCP endpoint's URL, the
+// process, and its stderr lines after the first as they come.
+func startServe(t *testing.T, args ...string) (string, *exec.Cmd, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), ownCache(t)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	lines := make(chan string, 100)
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, url, ok := strings.Cut(sc.Text(), "mcpbridge gateway: "); ok {
+			url, _, _ = strings.Cut(url, " ")
+			go func() {
+				defer close(lines)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+			return url, cmd, lines
+		}
+	}
+	t.Fatalf("mcpbridge serve said no address (%v)", sc.Err())
+	return "", nil, nil
+}
+
+// Over HTTP, the gateway serves the demo's tools to both protocol
+// generations; SIGTERM lets the call in flight finish, and the process
+// then exits with the signal's status.
+func TestServeOverHTTPDrainsOnSIGTERM(t *testing.T) {
+	url, cmd, lines := startServe(t)
+	progressed := make(chan struct{}, 8)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progressed <- struct{}{} },
+	})
+	for _, v := range []string{"2026-07-28", "2025-11-25"} {
+		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		defer cs.Close()
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(res.Tools, func(tl *mcp.Tool) bool { return tl.Name == "slow_count" }) {
+			t.Fatalf("%s: no slow_count among %d tools", v, len(res.Tools))
+		}
+	}
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 3, "delay_ms": 100}}
+	params.SetProgressToken("p")
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), params)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	<-progressed
+	cmd.Process.Signal(syscall.SIGTERM)
+	if res := <-done; res == nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "counted to 3" {
+		t.Fatalf("the call in flight at SIGTERM: %+v", res)
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
+		t.Errorf("exit: %v, want status 143", err)
+	}
+	var said []string
+	for l := range lines {
+		said = append(said, l)
+	}
+	if !slices.ContainsFunc(said, func(l string) bool { return strings.Contains(l, "gateway: draining") }) {
+		t.Errorf("no drain in the log:\n%s", strings.Join(said, "\n"))
+	}
+}
+
+// Over stdio, the gateway is a desktop host's only server.
+func TestServeOverStdio(t *testing.T) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), ownCache(t)...)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "desktop"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 1, "delay_ms": 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "counted to 1" {
+		t.Errorf("slow_count: %q", got)
+	}
+}
+
+// An address other machines reach needs --allow-remote, and then bearer
+// tokens; a token is never a flag.
+func TestServeRefusesAnOpenEndpoint(t *testing.T) {
+	r := mcpbridge(t, t.TempDir(), "", nil, "serve", "--http", "0.0.0.0:0")
+	expect(t, r, 2)
+	if !strings.Contains(r.err, "not a loopback address: add --allow-remote") {
+		t.Errorf("stderr: %s", r.err)
+	}
+	r = mcpbridge(t, t.TempDir(), "", nil, "serve", "--http", "0.0.0.0:0", "--allow-remote")
+	expect(t, r, 2)
+	if !strings.Contains(r.err, "needs bearer tokens") {
+		t.Errorf("stderr: %s", r.err)
+	}
+}

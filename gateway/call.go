@@ -1,0 +1,83 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// callTool serves a tools/call of the catalog: the policy's gate, then the
+// toolset's argument check and the server's call, whose result is the
+// client's as the server sent it. The client's progress token is honoured:
+// each report the server makes on the call reaches the client. When the
+// client cancels, or its stream ends, the call is cancelled on the server.
+func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := g.call(ctx, req.Session, req.Params.GetProgressToken(), req.Params.Name, req.Params.Arguments)
+	if err != nil {
+		return answer(req.Params.Name, err)
+	}
+	return res, nil
+}
+
+// call runs a call of the catalog served now, for callTool and call_tool,
+// and returns the server's result or the error as it is.
+func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, token any, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	g.mu.Lock()
+	snap, pol := g.served.snap, g.served.policy
+	g.mu.Unlock()
+	if pol != nil {
+		if err := pol.Check(ctx, name, args); err != nil {
+			return nil, err
+		}
+	}
+	if token != nil && ss != nil {
+		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
+			// A report the client no longer reads is of no use: ignored.
+			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		})
+	}
+	return snap.CallResult(ctx, name, args)
+}
+
+// answer is what a client is told of a call that failed: an unknown tool
+// and a server's JSON-RPC error are JSON-RPC errors (the server's code
+// kept); everything a model can act on (a refusal, a broken output schema,
+// a server that cannot be reached, a call whose outcome is unknown) is a
+// result marked isError that says it. No message holds a secret: the
+// errors of package mcptool name servers, tools and causes, never headers,
+// tokens or environment values.
+func answer(name string, err error) (*mcp.CallToolResult, error) {
+	var (
+		unserved *tool.UnservedError
+		proto    *mcptool.ProtocolError
+	)
+	switch {
+	case errors.As(err, &unserved):
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	case errors.Is(err, context.Canceled), errors.As(err, &proto) && proto.Code != 0:
+		return nil, relayError(err)
+	}
+	msg := err.Error()
+	var refused *tool.RefusedError
+	if errors.As(err, &refused) {
+		msg = refused.Message
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+}
+
+// relayError is a server's JSON-RPC error as the client's, its code kept;
+// any other error as it is (go-sdk answers it as an internal error).
+func relayError(err error) error {
+	var proto *mcptool.ProtocolError
+	if errors.As(err, &proto) && proto.Code != 0 {
+		return &jsonrpc.Error{Code: proto.Code, Message: err.Error()}
+	}
+	return err
+}

@@ -1,0 +1,60 @@
+// Package gateway serves the servers of a [toolset.Config] as one MCP
+// server, to any MCP client: a desktop host that runs it over stdio
+// ([Gateway.Run]), or any number of clients over streamable HTTP
+// ([Gateway.Handler]), with everything the toolset adds in front of every
+// server (parallel start, restart and idempotent resend, vendor-safe
+// names, schema quarantine, argument checks, pinning, telemetry).
+//
+// What a client sees:
+//
+//   - Tools carry the toolset's names ({prefix}_{tool}), filters and
+//     policy ([WithPolicy]): a tool the policy denies is not listed, and a
+//     call of it is refused. A call's arguments are checked against the
+//     tool's own schema before the server sees them; a refusal is a result
+//     marked isError that says why, an unknown tool a JSON-RPC error.
+//   - Resources and resource templates keep their URIs (a URI two servers
+//     list is the first's, in config order) and prompts are served too,
+//     their names namespaced as tools are.
+//   - notifications/tools/list_changed (and resources', prompts') from any
+//     server reaches the connected clients, only when what they are served
+//     changed. A server's log messages reach each client at the level it
+//     asked for. A client's progress token gets the server's progress
+//     reports on its call, and a client that cancels a call, or whose
+//     request ends (2026-07-28), cancels it on the server.
+//   - Both protocol generations over HTTP: 2026-07-28 statelessly (nothing
+//     kept per client between requests, so N replicas sit behind any load
+//     balancer) and 2025-11-25 sessions. The servers are connected once
+//     and shared by every client of a replica.
+//   - Progressive disclosure, for clients that cannot take a large catalog:
+//     find_tools and call_tool in place of the catalog, for every client
+//     ([WithDisclosure]) or for one that asks (?disclosure=1).
+//
+// What is decoded: go-sdk's server encodes what handlers return and its
+// client decodes what servers answer, so a result crosses the gateway as
+// go-sdk's types (a tools/call result as an [mcp.CallToolResult], decoded
+// once by the client side and encoded once by the server side, with no
+// conversion for a model in between); the gateway itself decodes only the
+// listings of resources, templates and prompts (to namespace them) and a
+// prompt's result. go-sdk decodes a call's structured content into Go
+// values, so its keys may come out in another order. The stdio and HTTP
+// paths are measured against direct calls by cmd/gatewaybench.
+//
+// Its own endpoint: over HTTP, a request with an Origin a browser sent is
+// refused unless the origin is allowed ([WithAllowedOrigins]) or is a
+// loopback origin on a loopback connection, and the Host header can be
+// restricted ([WithAllowedHosts]), against DNS rebinding; bearer tokens
+// ([WithBearerTokens]) name each client. A client's token is checked and
+// dropped: nothing the client sends in headers reaches a server, and the
+// credentials the config gives the servers (headers, environment, OAuth)
+// never reach a client.
+//
+// Operations: /healthz and /readyz ([Gateway.Ready]: every required server
+// up, not draining); [Gateway.Shutdown] drains (requests in flight finish,
+// new ones are refused with [ErrDraining], within [WithDrainTimeout]); one
+// structured log record per request ([WithLogger]).
+//
+// Options: a Gateway is long-lived and configured with functional options
+// ([Option]); what the servers are is the [toolset.Config] given to
+// [Start]. Zero means the default in every option; a negative
+// [WithDrainTimeout] means no bound but Shutdown's context.
+package gateway

@@ -1,0 +1,144 @@
+package gateway
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// implementation is how the gateway introduces itself to clients.
+var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbridge", Version: "0.1.0"}
+
+// A Gateway serves the servers of a [toolset.Config] as one MCP server. Build
+// it with [Start]; serve it over HTTP ([Gateway.Handler]) or stdio
+// ([Gateway.Run]), to any number of clients at once; stop it with
+// [Gateway.Shutdown] and [Gateway.Close]. A Gateway is safe for concurrent
+// use.
+type Gateway struct {
+	o   options
+	log *slog.Logger
+	cfg *toolset.Config
+	ts  *toolset.Toolset
+
+	full  *mcp.Server // the whole catalog
+	small *mcp.Server // find_tools and call_tool (disclosure.go)
+
+	mu          sync.Mutex
+	served      served         // what the servers serve now (catalog.go, features.go)
+	subscribers map[string]int // URI → clients subscribed (relay.go)
+
+	drain drain // calls in flight, refused once draining (drain.go)
+
+	features chan struct{} // a server's resources or prompts changed
+	ctx      context.Context
+	cancel   context.CancelFunc
+	worker   sync.WaitGroup
+	close    sync.Once
+	closeErr error
+}
+
+// Start starts the servers of cfg as [toolset.Start] does (its error, a
+// required server that did not start say, is returned as it is) and
+// serves their tools, resources, resource templates and prompts.
+func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	log := o.logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}}
+	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	tsOpts := append([]toolset.Option{toolset.WithLogger(log)}, o.toolset...)
+	tsOpts = append(tsOpts, toolset.WithServerOptions(g.notices))
+	ts, err := toolset.Start(ctx, cfg, tsOpts...)
+	if err != nil {
+		g.cancel()
+		return nil, err
+	}
+	g.ts = ts
+	g.full = g.newServer()
+	g.small = g.newServer()
+	g.addDisclosure(g.small)
+	g.syncTools()
+	g.syncFeatures()
+	g.worker.Add(1)
+	go g.work()
+	return g, nil
+}
+
+// newServer makes one of the gateway's two go-sdk servers.
+func (g *Gateway) newServer() *mcp.Server {
+	caps := g.capabilities()
+	opts := &mcp.ServerOptions{
+		Logger:       g.sdkLog(),
+		Capabilities: caps,
+		Instructions: g.instructions(),
+	}
+	if caps.Completions != nil {
+		opts.CompletionHandler = g.complete
+	}
+	if caps.Resources != nil && caps.Resources.Subscribe {
+		opts.SubscribeHandler, opts.UnsubscribeHandler = g.subscribe, g.unsubscribe
+	}
+	s := mcp.NewServer(&implementation, opts)
+	s.AddReceivingMiddleware(g.observe, g.setLevel)
+	return s
+}
+
+// Toolset returns the running servers behind the gateway.
+func (g *Gateway) Toolset() *toolset.Toolset { return g.ts }
+
+// work takes in the servers' changes until Close: a new tool listing, new
+// resources or prompts.
+func (g *Gateway) work() {
+	defer g.worker.Done()
+	for {
+		changed := g.ts.Changed()
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-changed:
+			g.syncTools()
+		case <-g.features:
+			g.syncFeatures()
+		}
+	}
+}
+
+// notices are the options that carry each server's unasked notices to the
+// gateway: a change of its resources or prompts, its log.
+func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
+	wake := func() {
+		select {
+		case g.features <- struct{}{}:
+		default:
+		}
+	}
+	return []mcptool.Option{mcptool.WithNotices(mcptool.Notices{
+		ResourcesChanged: wake,
+		PromptsChanged:   wake,
+		ResourceUpdated:  g.resourceUpdated,
+		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
+	})}
+}
+
+// Close stops serving and closes every server, after the gateway's own
+// goroutine has ended; calls still in flight fail. Use [Gateway.Shutdown]
+// first to let them finish. It is idempotent and returns the toolset's
+// Close error.
+func (g *Gateway) Close() error {
+	g.close.Do(func() {
+		g.cancel()
+		g.worker.Wait()
+		g.closeErr = g.ts.Close()
+	})
+	return g.closeErr
+}

@@ -1,0 +1,265 @@
+package gateway_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+func TestServesTheCatalogToBothGenerations(t *testing.T) {
+	a, b := newUpstream(t, "a"), newUpstream(t, "b")
+	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)})
+	url, _ := serve(t, g)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			cs := connect(t, url, v, nil, nil)
+			if got := cs.InitializeResult().ProtocolVersion; got != v {
+				t.Errorf("negotiated %q, want %q", got, v)
+			}
+			want := []string{"a_block", "a_echo", "a_log", "a_steps", "b_block", "b_echo", "b_log", "b_steps"}
+			if got := toolNames(t, cs); !slices.Equal(got, want) {
+				t.Errorf("tools %v, want %v", got, want)
+			}
+			for _, server := range []string{"a", "b"} {
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: server + "_echo", Arguments: map[string]any{"text": "hi"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := text(t, res); got != server+": hi" {
+					t.Errorf("%s_echo: %q", server, got)
+				}
+			}
+		})
+	}
+}
+
+func TestRefusalsAreResultsAndUnknownToolsErrors(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	cs := connect(t, url, versions[0], nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(text(t, res), `"text"`) {
+		t.Errorf("bad arguments: want an isError result naming the argument, got %v %q", res.IsError, text(t, res))
+	}
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "nope"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
+		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
+	a := newUpstream(t, "a")
+	pol, err := policy.New(policy.Config{Deny: []string{"block", "steps", "log"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithPolicy(pol))
+	url, _ := serve(t, g)
+	cs := connect(t, url, versions[1], nil, nil)
+	if got := toolNames(t, cs); !slices.Equal(got, []string{"a_echo"}) {
+		t.Errorf("tools %v, want only a_echo", got)
+	}
+	// Not listed, so not served by name; nor through call_tool.
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_block"}); err == nil {
+		t.Error("a denied tool was called")
+	}
+	small := connect(t, url+"?disclosure=1", versions[0], nil, nil)
+	res, err := small.CallTool(t.Context(), &mcp.CallToolParams{Name: gateway.CallToolName, Arguments: map[string]any{"name": "mcp__a__block"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(text(t, res), "denied by policy") {
+		t.Errorf("call_tool of a denied tool by its alias: %q", text(t, res))
+	}
+}
+
+func TestPassesResourcesTemplatesAndPromptsThrough(t *testing.T) {
+	a, b := newUpstream(t, "a"), newUpstream(t, "b")
+	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)})
+	url, _ := serve(t, g)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			cs := connect(t, url, v, nil, nil)
+			var names []string
+			for r, err := range cs.Resources(t.Context(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				names = append(names, r.Name+"="+r.URI)
+			}
+			slices.Sort(names)
+			if want := []string{"a_readme=memo://a/readme", "b_readme=memo://b/readme"}; !slices.Equal(names, want) {
+				t.Errorf("resources %v, want %v", names, want)
+			}
+			res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://b/readme"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Contents[0].Text; got != "read me, from b" {
+				t.Errorf("read: %q", got)
+			}
+			res, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://a/notes/7"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Contents[0].Text; got != "note memo://a/notes/7" {
+				t.Errorf("read through a template: %q", got)
+			}
+			pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "b_greet", Arguments: map[string]string{"who": "you"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "hello you from b" {
+				t.Errorf("prompt: %q", got)
+			}
+		})
+	}
+}
+
+func TestListChangedReachesClients(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	changed := make(chan struct{}, 4)
+	cs := connect(t, url, versions[1], &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}, nil)
+	toolNames(t, cs)
+	mcp.AddTool(a.srv, &mcp.Tool{Name: "fresh"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "new"}}}, nil, nil
+	})
+	<-changed
+	if got := toolNames(t, cs); !slices.Contains(got, "a_fresh") {
+		t.Errorf("after list_changed: %v", got)
+	}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_fresh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text(t, res) != "new" {
+		t.Errorf("a_fresh: %q", text(t, res))
+	}
+}
+
+func TestProgressReachesTheClient(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			got := make(chan string, 4)
+			cs := connect(t, url, v, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					got <- r.Params.Message
+				},
+			}, nil)
+			params := &mcp.CallToolParams{Name: "a_steps"}
+			params.SetProgressToken("tok")
+			done := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(t.Context(), params)
+				done <- err
+			}()
+			for _, want := range []string{"step 1", "step 2"} {
+				if m := <-got; m != want {
+					t.Errorf("progress %q, want %q", m, want)
+				}
+			}
+			a.proceed <- struct{}{}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestACancelledCallIsCancelledOnTheServer(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			cs := connect(t, url, v, nil, nil)
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "a_block"})
+				done <- err
+			}()
+			<-a.blocked
+			cancel()
+			if err := <-a.ended; err == nil {
+				t.Error("the server's call was not cancelled")
+			}
+			if err := <-done; err == nil {
+				t.Error("the cancelled call succeeded")
+			}
+		})
+	}
+}
+
+func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	// A 2026-07-28 request is its own HTTP exchange: closing it is the
+	// client going away.
+	ctx, cancel := context.WithCancel(t.Context())
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a_block","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "a_block")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-a.blocked
+	cancel()
+	if err := <-a.ended; err == nil {
+		t.Error("the server's call went on after its client went away")
+	}
+	<-done
+}
+
+func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	logs := make(chan *mcp.LoggingMessageParams, 4)
+	cs := connect(t, url, versions[1], &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params },
+	}, nil)
+	if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_log"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-logs; m.Logger != "a/tool" || m.Data != "logged by a" {
+		t.Errorf("log message: %+v", m)
+	}
+}

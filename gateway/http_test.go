@@ -1,0 +1,217 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// bearer is a RoundTripper that adds a bearer token to each request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithBearerTokens(map[string]string{"alice": "s3cret-alice"}))
+	url, _ := serve(t, g)
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", resp.StatusCode)
+	}
+	for _, v := range versions {
+		cs := connect(t, url, v, nil, &http.Client{Transport: bearer{"s3cret-alice"}})
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "x"}}); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "mallory"}, nil)
+	if _, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{"guess"}}}, nil); err == nil {
+		t.Error("a wrong token connected")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, h := range a.auth {
+		if h != "" {
+			t.Errorf("the server was sent Authorization %q", h)
+		}
+	}
+}
+
+func TestRefusesForeignOriginsAndHosts(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithAllowedOrigins("https://app.example"))
+	url, _ := serve(t, g)
+	post := func(origin, host string) int {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		origin, host string
+		forbidden    bool
+	}{
+		{"http://evil.example", "", true},
+		{"http://localhost:6274", "", false}, // a loopback page on a loopback connection
+		{"https://app.example", "", false},
+		{"", "evil.example", true}, // DNS rebinding: a foreign name on a loopback connection
+		{"", "", false},
+	} {
+		if got := post(c.origin, c.host) == http.StatusForbidden; got != c.forbidden {
+			t.Errorf("origin %q host %q: forbidden %v, want %v", c.origin, c.host, got, c.forbidden)
+		}
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	_, srv := serve(t, g)
+	get := func(path string) (int, map[string]any) {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	if code, _ := get("/healthz"); code != 200 {
+		t.Errorf("/healthz: %d", code)
+	}
+	if code, body := get("/readyz"); code != 200 || body["status"] != "ready" {
+		t.Errorf("/readyz: %d %v", code, body)
+	}
+	if err := g.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/readyz"); code != 503 || body["status"] != "draining" {
+		t.Errorf("/readyz while draining: %d %v", code, body)
+	}
+}
+
+func TestShutdownLetsCallsInFlightFinishAndRefusesNewOnes(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	cs := connect(t, url, versions[0], nil, nil)
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "a_block"})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	<-a.blocked
+	drained := make(chan error, 1)
+	go func() { drained <- g.Shutdown(context.Background()) }()
+	// Shutdown is under way once readiness says so; a new call is refused.
+	for g.Ready() {
+		select {
+		case err := <-drained:
+			t.Fatalf("Shutdown returned with a call in flight: %v", err)
+		default:
+		}
+	}
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "late"}})
+	if err == nil || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("a call during the drain: %v", err)
+	}
+	close(a.release)
+	if res := <-done; res == nil || text(t, res) != "released" {
+		t.Errorf("the call in flight did not finish: %v", res)
+	}
+	if err := <-drained; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownIsBounded(t *testing.T) {
+	a := newUpstream(t, "a")
+	g := start(t, []toolset.ServerConfig{a.config(true)})
+	url, _ := serve(t, g)
+	cs := connect(t, url, versions[0], nil, nil)
+	go cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_block"})
+	<-a.blocked
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := g.Shutdown(ctx); err == nil || !strings.Contains(err.Error(), "1 requests still in flight") {
+		t.Errorf("Shutdown with its context done: %v", err)
+	}
+	close(a.release)
+	<-a.ended
+}
+
+func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
+	a := newUpstream(t, "a")
+	var targets []*url.URL
+	for range 2 {
+		g := start(t, []toolset.ServerConfig{a.config(true)})
+		_, srv := serve(t, g)
+		u, _ := url.Parse(srv.URL)
+		targets = append(targets, u)
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	hits := map[string]int{}
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		u := targets[next.Add(1)%int64(len(targets))]
+		mu.Lock()
+		hits[u.Host]++
+		mu.Unlock()
+		r.SetURL(u)
+	}}
+	lb := httptest.NewServer(proxy)
+	t.Cleanup(lb.Close)
+	cs := connect(t, lb.URL+"/mcp", "2026-07-28", nil, nil)
+	for i := range 6 {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "n"}})
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if text(t, res) != "a: n" {
+			t.Errorf("call %d: %q", i, text(t, res))
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, u := range targets {
+		if hits[u.Host] < 3 {
+			t.Errorf("replica %s served %d requests: %v", u.Host, hits[u.Host], hits)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package gateway
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// observe is the middleware every request a client sends goes through: it
+// is refused while draining, counted while in flight (a listen for
+// notifications aside), and logged when done (method, what it concerns,
+// client, duration, outcome).
+func (g *Gateway) observe(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		if g.drain.isDraining() {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()}
+		}
+		// A subscriptions/listen lasts as long as its client listens: it is
+		// no call to wait for, and closing the listener ends it.
+		if method != "subscriptions/listen" {
+			if !g.drain.enter() {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()}
+			}
+			defer g.drain.leave()
+		}
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		if g.log.Enabled(ctx, slog.LevelInfo) {
+			attrs := []slog.Attr{slog.String("method", method), slog.Duration("duration", time.Since(start))}
+			if s := subject(req); s != "" {
+				attrs = append(attrs, slog.String("subject", s))
+			}
+			if c := client(req); c != "" {
+				attrs = append(attrs, slog.String("client", c))
+			}
+			level := slog.LevelInfo
+			if err != nil {
+				level = slog.LevelWarn
+				attrs = append(attrs, slog.String("err", err.Error()))
+			} else if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+				attrs = append(attrs, slog.Bool("is_error", true))
+			}
+			g.log.LogAttrs(ctx, level, "gateway: request", attrs...)
+		}
+		return res, err
+	}
+}
+
+// subject is what a request concerns: a tool, a resource, a prompt.
+func subject(req mcp.Request) string {
+	switch p := req.GetParams().(type) {
+	case *mcp.CallToolParamsRaw:
+		return p.Name
+	case *mcp.ReadResourceParams:
+		return p.URI
+	case *mcp.GetPromptParams:
+		return p.Name
+	}
+	return ""
+}
+
+// client is the name of the client that sent req, from its bearer token,
+// or "" when the endpoint takes no token.
+func client(req mcp.Request) string {
+	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID
+	}
+	return ""
+}

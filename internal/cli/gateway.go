@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// tokenEnv holds a bearer token for the gateway's endpoint: a secret,
+// so never a flag (a command line is visible to every user of the machine).
+const tokenEnv = "MCPBRIDGE_TOKEN"
+
+var serveCmd = &Command{
+	Name:    "serve",
+	NoArgs:  true,
+	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE]] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
+	Summary: "Serve the servers' tools, resources and prompts as one MCP server (a gateway), over stdio or streamable HTTP.",
+	Examples: `  mcpbridge serve --config mcp.json                         # stdio: a desktop host's only server
+  mcpbridge serve --config mcp.json --http 127.0.0.1:8080   # http://127.0.0.1:8080/mcp, /healthz, /readyz
+  mcpbridge serve --config mcp.json --http :8080 --allow-remote --token-file tokens.txt
+  mcpbridge serve --config mcp.json --deny 'delete_*' --disclosure
+
+Over HTTP the gateway speaks both protocol generations: 2026-07-28 without
+sessions (any replica answers any request: put N behind a load balancer)
+and 2025-11-25 with sessions. A client may ask for find_tools and call_tool
+instead of the whole catalog with ?disclosure=1.
+
+A non-loopback address needs --allow-remote and bearer tokens: a file of
+lines "NAME TOKEN" (--token-file), or one token in $` + tokenEnv + `. A
+token is never sent to a server.
+
+The config file may hold a "gateway" object beside "mcpServers":
+  {"gateway": {"disclosure": true, "allow": ["*"], "deny": ["delete_*"]}}
+
+SIGTERM drains: calls in flight finish (within --drain), new requests are
+refused and /readyz answers 503.`,
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
+		t.AddVendor(fs, "", "the `VENDOR` whose naming rules tool names follow (default anthropic: names as the servers give them, namespaced)")
+		addr := fs.String("http", "", "serve streamable HTTP at /mcp on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
+		remote := fs.Bool("allow-remote", false, "let --http bind a non-loopback address; needs bearer tokens")
+		tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (lines \"NAME TOKEN\") on every HTTP request")
+		disclosure := fs.Bool("disclosure", false, "serve find_tools and call_tool instead of the whole catalog, to every client")
+		var allow, deny, origins, hosts multi
+		fs.Var(&allow, "allow", "list and serve only tools matching `PATTERN` (repeatable)")
+		fs.Var(&deny, "deny", "hide and refuse tools matching `PATTERN` (repeatable)")
+		fs.Var(&origins, "allow-origin", "let browsers on `ORIGIN` (scheme://host:port) call the endpoint (repeatable)")
+		fs.Var(&hosts, "allow-host", "accept only requests whose Host is `HOST` (repeatable)")
+		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
+		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
+		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
+			var opts []gateway.Option
+			tokens, err := readTokens(*tokenFile)
+			if err != nil {
+				return err
+			}
+			if *addr != "" && !gateway.IsLoopback(*addr) {
+				switch {
+				case !*remote:
+					return Usagef("--http %s is not a loopback address: add --allow-remote if it is meant, with bearer tokens", *addr)
+				case len(tokens) == 0:
+					return Usagef("--allow-remote needs bearer tokens: --token-file FILE or $%s", tokenEnv)
+				}
+			}
+			if len(tokens) > 0 {
+				if *addr == "" {
+					return Usagef("bearer tokens protect --http; over stdio there is no endpoint to protect")
+				}
+				opts = append(opts, gateway.WithBearerTokens(tokens))
+			}
+			log, err := gatewayLogger(s, *logFormat, t.verbose)
+			if err != nil {
+				return err
+			}
+			section, err := gatewaySection(t)
+			if err != nil {
+				return err
+			}
+			allow, deny = append(allow, section.Allow...), append(deny, section.Deny...)
+			if len(allow)+len(deny) > 0 {
+				pol, err := policy.New(policy.Config{Allow: allow, Deny: deny})
+				if err != nil {
+					return Usagef("%v", err)
+				}
+				opts = append(opts, gateway.WithPolicy(pol))
+			}
+			if *disclosure || section.Disclosure {
+				opts = append(opts, gateway.WithDisclosure())
+			}
+			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain),
+				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
+
+			var g *gateway.Gateway
+			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
+				var err error
+				g, err = gateway.Start(ctx, cfg, append(opts, gateway.WithToolsetOptions(tsOpts...))...)
+				if err != nil {
+					return nil, err
+				}
+				return g.Toolset(), nil
+			})
+			if err != nil {
+				return err
+			}
+			defer t.Close(ts)
+			if *addr == "" {
+				return serveStdio(ctx, g, log)
+			}
+			return serveHTTP(ctx, g, *addr, log, s)
+		}
+	},
+}
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// readTokens reads the bearer tokens of path (lines "NAME TOKEN", # for a
+// comment) and $MCPBRIDGE_TOKEN (client "default").
+func readTokens(path string) (map[string]string, error) {
+	tokens := map[string]string{}
+	if tok := os.Getenv(tokenEnv); tok != "" {
+		tokens["default"] = tok
+	}
+	if path == "" {
+		return tokens, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--token-file: %w", err)}
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			// The line is not echoed: it may hold a token.
+			return nil, Usagef("--token-file %s: line %d: want \"NAME TOKEN\"", path, i+1)
+		}
+		tokens[f[0]] = f[1]
+	}
+	return tokens, nil
+}
+
+// A gatewayConfig is the "gateway" object of a config file.
+type gatewayConfig struct {
+	Disclosure bool     `json:"disclosure"`
+	Allow      []string `json:"allow"`
+	Deny       []string `json:"deny"`
+}
+
+// gatewaySection reads the "gateway" object of the target's config file,
+// if it has one.
+func gatewaySection(t *Target) (gatewayConfig, error) {
+	var c gatewayConfig
+	if t.config == "" {
+		return c, nil
+	}
+	data, err := os.ReadFile(t.config)
+	if err != nil {
+		return c, &exitError{code: exitUsage, err: err}
+	}
+	var top struct {
+		Gateway *json.RawMessage `json:"gateway"`
+	}
+	if json.Unmarshal(data, &top) != nil || top.Gateway == nil {
+		return c, nil // toolset.Load reports a file it cannot read
+	}
+	dec := json.NewDecoder(strings.NewReader(string(*top.Gateway)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, &exitError{code: exitUsage, err: fmt.Errorf("%s: \"gateway\": %w", t.config, err)}
+	}
+	return c, nil
+}
+
+func gatewayLogger(s *Streams, format string, verbose bool) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if verbose {
+		opts.Level = slog.LevelDebug
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(s.Err, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(s.Err, opts)), nil
+	}
+	return nil, Usagef("--log %q: want text or json", format)
+}
+
+// serveStdio serves one client on stdin and stdout until it goes away, or
+// until a stop signal, which drains first.
+func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error {
+	run, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- g.Run(run, &mcp.StdioTransport{}) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	drainErr := g.Shutdown(context.WithoutCancel(ctx))
+	if drainErr != nil {
+		log.Warn("gateway: drain incomplete", "err", drainErr)
+	}
+	stop()
+	<-done
+	return drainErr
+}
+
+// serveHTTP serves g's endpoints on addr until a stop signal, then drains:
+// calls in flight finish, new requests are refused, and the listener
+// closes.
+func serveHTTP(ctx context.Context, g *gateway.Gateway, addr string, log *slog.Logger, s *Streams) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	srv := &http.Server{Handler: g.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.Err, "mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("gateway: draining")
+	drainErr := g.Shutdown(context.WithoutCancel(ctx))
+	if drainErr != nil {
+		log.Warn("gateway: drain incomplete", "err", drainErr)
+	}
+	// Open event streams never go idle: Shutdown waits a moment for the
+	// rest, then Close ends them.
+	quick, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if srv.Shutdown(quick) != nil {
+		srv.Close()
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return drainErr
+}
