@@ -64,3 +64,18 @@ func TestURLElicitationOnATerminal(t *testing.T) {
 		t.Fatalf("the page was fetched %d times", visits.Load())
 	}
 }
+
+// server-everything's research task asks for a clarification midway: on a
+// terminal it is asked as any form is, and the task completes with the
+// answer given.
+func TestResearchTaskAsksOnATerminal(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	args := append([]string{"call", "simulate-research-query", `{"topic": "python", "ambiguous": true}`}, everything(t)...)
+	r := askOnTerminal(t, dir, home, "y\nsnake\ny\n", args...)
+	expect(t, r, 0, "# Research Report: python (snake)")
+	for _, shown := range []string{": input_required: Found multiple interpretations", `(tool "simulate-research-query") asks: The research query "python"`, ": completed: "} {
+		if !strings.Contains(r.err, shown) {
+			t.Errorf("the terminal lacks %q:\n%s", shown, r.err)
+		}
+	}
+}
