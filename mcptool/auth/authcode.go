@@ -130,7 +130,7 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 		RedirectURL:           cfg.RedirectURL,
 		RequestRefreshToken:   cfg.RequestRefreshToken,
 		AcceptUnadvertisedIss: cfg.AcceptUnadvertisedIss,
-		Client:                cfg.client(),
+		Client:                tracedTokens(cfg.client()),
 		AuthorizationCodeFetcher: func(ctx context.Context, args *sdkauth.AuthorizationArgs) (*sdkauth.AuthorizationResult, error) {
 			if err := checkAuthorizationURL(ctx, args.URL); err != nil {
 				return nil, err

@@ -16,8 +16,10 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// Grant types sent by this package.
+// Grant types sent by this package, and by go-sdk's authorization code
+// flow ([AuthorizationCode]).
 const (
+	GrantAuthorizationCode = "authorization_code"
 	GrantClientCredentials = "client_credentials"
 	GrantRefreshToken      = "refresh_token"
 	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
