@@ -46,15 +46,7 @@ func TestAuthorizationCode(t *testing.T) {
 			ExpiresIn:   60, // renewed after half its lifetime
 			AuthMethods: []string{"none"},
 		})
-		h, err := NewAuthorizationCode(AuthorizationCodeConfig{
-			Authorizer:  browser(n.Client()),
-			RedirectURL: "http://127.0.0.1/cb",
-			Client:      PublicClient("cli"),
-			Options:     Options{HTTPClient: n.Client()},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := publicAuthorizationCode(t, &n)
 		got, err := ts.Call(t.Context(), h, n.Client(), "echo", "write")
 		if err != nil {
 			t.Fatal(err)
@@ -80,6 +72,22 @@ func TestAuthorizationCode(t *testing.T) {
 			t.Errorf("user asked %d times, want 2", n)
 		}
 	})
+}
+
+// publicAuthorizationCode is the authorization code flow of the public
+// client "cli", on n, whose user authorizes whatever is asked.
+func publicAuthorizationCode(t *testing.T, n *oauthtest.Network) *AuthorizationCode {
+	t.Helper()
+	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
+		Authorizer:  browser(n.Client()),
+		RedirectURL: "http://127.0.0.1/cb",
+		Client:      PublicClient("cli"),
+		Options:     Options{HTTPClient: n.Client()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 func TestAuthorizationCodeIssuerMismatch(t *testing.T) {

@@ -64,15 +64,7 @@ func TestAuthorizationCodeTokenSpans(t *testing.T) {
 		defer otel.SetTracerProvider(global)
 		var n oauthtest.Network
 		ts := n.Start(oauthtest.Config{Refresh: true, ExpiresIn: 60, AuthMethods: []string{"none"}})
-		h, err := NewAuthorizationCode(AuthorizationCodeConfig{
-			Authorizer:  browser(n.Client()),
-			RedirectURL: "http://127.0.0.1/cb",
-			Client:      PublicClient("cli"),
-			Options:     Options{HTTPClient: n.Client()},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := publicAuthorizationCode(t, &n)
 		ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")
 		if _, err := ts.Call(ctx, h, n.Client(), "echo"); err != nil {
 			t.Fatal(err)
