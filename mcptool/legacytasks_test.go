@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -69,7 +71,7 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 			}
 			return t
 		}
-		return map[string]any{"tools": []any{tl("req", "required"), tl("opt", "optional"), tl("plain", ""), tl("fail", "required")}}, nil
+		return map[string]any{"tools": []any{tl("req", "required"), tl("opt", "optional"), tl("plain", ""), tl("fail", "required"), tl("ask", "required")}}, nil
 	case "tools/call":
 		s.asTask[p.Name] = p.Task != nil
 		if p.Task == nil {
@@ -121,8 +123,20 @@ func (s *legacyServer) polls() int {
 	return s.gets
 }
 
-// connectLegacy connects a provider to a new legacyServer in this process.
-func connectLegacy(t *testing.T, s *legacyServer) *mcptool.Provider {
+// asks reports whether req is the tasks/result of a task of the tool ask.
+func (s *legacyServer) asks(req *jsonrpc.Request) bool {
+	var p struct {
+		TaskID string `json:"taskId"`
+	}
+	json.Unmarshal(req.Params, &p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return req.Method == "tasks/result" && s.tools[p.TaskID] == "ask"
+}
+
+// connectLegacy connects a provider to a new legacyServer in this process,
+// with opts.
+func connectLegacy(t *testing.T, s *legacyServer, opts ...mcptool.Option) *mcptool.Provider {
 	t.Helper()
 	s.asTask, s.created, s.tools = map[string]bool{}, map[string]time.Time{}, map[string]string{}
 	st, ct := mcp.NewInMemoryTransports()
@@ -132,13 +146,36 @@ func connectLegacy(t *testing.T, s *legacyServer) *mcptool.Provider {
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		var asking *jsonrpc.Request // a tasks/result awaiting the host's sample
 		for {
 			msg, err := conn.Read(context.Background())
 			if err != nil {
 				return
 			}
+			if resp, ok := msg.(*jsonrpc.Response); ok && asking != nil {
+				// The host's answer to the sampling request: the task's result.
+				var sampled struct{ Content any }
+				json.Unmarshal(resp.Result, &sampled)
+				text := fmt.Sprintf("sampled %v", sampled.Content)
+				if resp.Error != nil {
+					text = "not sampled: " + resp.Error.Error()
+				}
+				result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+				conn.Write(context.Background(), &jsonrpc.Response{ID: asking.ID, Result: result})
+				asking = nil
+				continue
+			}
 			req, ok := msg.(*jsonrpc.Request)
 			if !ok || !req.ID.IsValid() {
+				continue
+			}
+			if s.asks(req) {
+				// The task ask asks the host's model while its result is
+				// awaited, as 2025-11-25 servers send their requests.
+				id, _ := jsonrpc.MakeID("sample-1")
+				params, _ := json.Marshal(map[string]any{"maxTokens": 10, "messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}})
+				asking = req
+				conn.Write(context.Background(), &jsonrpc.Request{ID: id, Method: "sampling/createMessage", Params: params})
 				continue
 			}
 			if n := s.notice(req); n != nil {
@@ -154,7 +191,7 @@ func connectLegacy(t *testing.T, s *legacyServer) *mcptool.Provider {
 			}
 		}
 	})
-	p := mcptool.FromTransport("legacy", ct)
+	p := mcptool.FromTransport("legacy", ct, opts...)
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +282,27 @@ func TestTaskPollIntervalBounded(t *testing.T) {
 		call(t, connectLegacy(t, s).Handler(), "req", `{}`) // a task of 300 ms
 		if n := s.polls(); n > 6 {
 			t.Fatalf("%d polls in 300 ms", n)
+		}
+	})
+}
+
+// A 2025-11-25 task's requests to the host (here its model) are answered
+// whether a model's call follows the task or the host started it: a task
+// the host started counts as a call in flight until it ends.
+func TestLegacyTaskSamples(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "sampled text"}}}}
+		p := connectLegacy(t, &legacyServer{}, mcptool.WithSampling(mcptool.Sampling{Model: model}))
+		if got := call(t, p.Handler(), "ask", `{}`).Text(); !strings.Contains(got, "sampled text") {
+			t.Fatalf("called: %q", got)
+		}
+		task, err := p.StartTask(context.Background(), "ask", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := task.Wait(context.Background())
+		if err != nil || !strings.Contains(mcptool.ToText(res), "sampled text") {
+			t.Fatalf("started: %q, %v", mcptool.ToText(res), err)
 		}
 	})
 }

@@ -163,6 +163,10 @@ func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task,
 		defer p.tasks.remove(t)
 		defer forget()
 		defer stop(nil)
+		// Until it ends the task is a call in flight, whose requests to
+		// the host (a 2025-11-25 server's carry no call) are answered.
+		life, ended := p.inflight.begin(life, target)
+		defer ended()
 		res, err := t.r.follow(life)
 		var te *TaskError
 		switch {
