@@ -273,14 +273,19 @@ func (g *graph) targets(ref string) []any {
 			break // the check fails: too complex
 		}
 		t, ok := resolveTokens(r, toks)
-		if !ok || seen[t] {
+		if !ok {
 			continue
 		}
+		// Only a schema's place is a target (jsonschema-go refuses any
+		// other), and only then is t a key: an array is not comparable.
 		if o, isObj := t.(*object); isObj {
 			if _, schema := g.ptrs[o]; !schema {
-				continue // not a schema's place: jsonschema-go refuses it
+				continue
 			}
 		} else if _, isBool := t.(bool); !isBool {
+			continue
+		}
+		if seen[t] {
 			continue
 		}
 		seen[t] = true

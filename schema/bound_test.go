@@ -280,3 +280,17 @@ func TestCheckBounded(t *testing.T) {
 		t.Fatalf("Compile: %.300v; want too many references to check", err)
 	}
 }
+
+// A reference to a place that is no schema (an array, a number) is refused
+// as jsonschema-go refuses it, never a panic of the check before it.
+func TestRefToNoSchemaRefused(t *testing.T) {
+	for _, s := range []string{
+		`{"anyOf":[],"$ref":"#/anyOf"}`,
+		`{"enum":[1,2],"$ref":"#/enum"}`,
+		`{"maxLength":3,"$ref":"#/maxLength"}`,
+	} {
+		if _, err := Compile(json.RawMessage(s)); err == nil {
+			t.Errorf("%s compiled", s)
+		}
+	}
+}
