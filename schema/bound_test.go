@@ -207,6 +207,13 @@ func TestValidationMessageCut(t *testing.T) {
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), `argument "mode": want one of ["fast","slow"], got "ZZZ`) {
 		t.Errorf("message (%d bytes): %.300v", len(fmt.Sprint(err)), err)
 	}
+	// A short string whose JSON is long (invalid UTF-8, each byte written
+	// as \ufffd) is quoted whole, bounded all the same.
+	bad := `"` + strings.Repeat("\xd8", 100) + `"`
+	err = val.Validate(json.RawMessage(`{"mode":` + bad + `}`))
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), `argument "mode": want one of`) {
+		t.Errorf("message (%d bytes): %.300v", len(fmt.Sprint(err)), err)
+	}
 }
 
 // Proves that inlining for Gemini is bounded in bytes, not only in

@@ -574,7 +574,9 @@ func preview(v any) string {
 	}
 	switch v := v.(type) {
 	case string:
-		q := string(encodeOrdered(strings.ToValidUTF8(v[:maxPreview], "")))
+		// Its JSON may be past the bound while the string is not: each
+		// invalid byte is written as \ufffd.
+		q := string(encodeOrdered(strings.ToValidUTF8(v[:min(len(v), maxPreview)], "")))
 		return q[:len(q)-1] + `…" (` + strconv.Itoa(len(v)) + " bytes)"
 	case []any:
 		return "[" + plural.Count(len(v), "item", "items") + "]"
