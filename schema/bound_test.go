@@ -207,9 +207,9 @@ func TestValidationMessageCut(t *testing.T) {
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), `argument "mode": want one of ["fast","slow"], got "ZZZ`) {
 		t.Errorf("message (%d bytes): %.300v", len(fmt.Sprint(err)), err)
 	}
-	// A short string whose JSON is long (invalid UTF-8, each byte written
-	// as \ufffd) is quoted whole, bounded all the same.
-	bad := `"` + strings.Repeat("\xd8", 100) + `"`
+	// A string one byte short of the bound, past it with its quotes (here
+	// 199 bytes once its invalid UTF-8 is decoded as U+FFFD), is quoted.
+	bad := `"0` + strings.Repeat("\xd8", 66) + `"`
 	err = val.Validate(json.RawMessage(`{"mode":` + bad + `}`))
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), `argument "mode": want one of`) {
 		t.Errorf("message (%d bytes): %.300v", len(fmt.Sprint(err)), err)

@@ -574,8 +574,8 @@ func preview(v any) string {
 	}
 	switch v := v.(type) {
 	case string:
-		// Its JSON may be past the bound while the string is not: each
-		// invalid byte is written as \ufffd.
+		// Its JSON, quotes included, may be past the bound while the
+		// string is not.
 		q := string(encodeOrdered(strings.ToValidUTF8(v[:min(len(v), maxPreview)], "")))
 		return q[:len(q)-1] + `…" (` + strconv.Itoa(len(v)) + " bytes)"
 	case []any:
