@@ -78,6 +78,8 @@ FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer
 FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate
+FUZZ += ./tool:FuzzParseForm
+FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \
