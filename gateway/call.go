@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -30,10 +31,13 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 // and returns the server's result or the error as it is.
 func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, token any, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	g.mu.Lock()
-	snap, pol := g.served.snap, g.served.policy
+	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
 	g.mu.Unlock()
-	if pol != nil {
-		if err := pol.Check(ctx, name, args); err != nil {
+	for _, p := range []*policy.Policy{pol, own} {
+		if p == nil {
+			continue
+		}
+		if err := p.Check(ctx, name, args); err != nil {
 			return nil, err
 		}
 	}

@@ -26,6 +26,10 @@ type served struct {
 	templates map[string]servedItem   // URI template → server
 	prompts   map[string]servedPrompt // final name → server and own name
 	level     mcp.LoggingLevel        // the servers' log level, "" for none asked
+
+	// clients maps a client's name to its own policy, knowing the
+	// catalog's names (clients.go).
+	clients map[string]*policy.Policy
 }
 
 type servedItem struct {
@@ -55,6 +59,7 @@ func (g *Gateway) syncTools() {
 		pol = g.o.policy.For(defs)
 		defs = slices.DeleteFunc(defs, func(d tool.Definition) bool { return !pol.Allowed(d.Name) })
 	}
+	clients := g.clientPolicies(defs)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	old := g.served.tools
@@ -80,7 +85,7 @@ func (g *Gateway) syncTools() {
 	if len(gone) > 0 {
 		g.full.RemoveTools(gone...)
 	}
-	g.served.snap, g.served.defs, g.served.policy, g.served.tools = snap, defs, pol, now
+	g.served.snap, g.served.defs, g.served.policy, g.served.tools, g.served.clients = snap, defs, pol, now, clients
 }
 
 // mcpTool is d as an MCP client reads it. go-sdk's AddTool panics on an

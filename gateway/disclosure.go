@@ -52,7 +52,7 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 			return answer(FindToolsName, &tool.RefusedError{Name: FindToolsName, Message: "the arguments must be an object with a string \"query\""})
 		}
 		_, defs := g.snapshot()
-		hits := tool.Search(defs, in.Query)
+		hits := tool.Search(g.visible(ctx, defs), in.Query)
 		out := struct {
 			Tools []found `json:"tools"`
 			More  int     `json:"more,omitempty"`

@@ -42,11 +42,18 @@
 // Its own endpoint: over HTTP, a request with an Origin a browser sent is
 // refused unless the origin is allowed ([WithAllowedOrigins]) or is a
 // loopback origin on a loopback connection, and the Host header can be
-// restricted ([WithAllowedHosts]), against DNS rebinding; bearer tokens
-// ([WithBearerTokens]) name each client. A client's token is checked and
-// dropped: nothing the client sends in headers reaches a server, and the
-// credentials the config gives the servers (headers, environment, OAuth)
-// never reach a client.
+// restricted ([WithAllowedHosts]), against DNS rebinding. For remote use it
+// takes bearer tokens ([WithBearerTokens]) or is an OAuth 2.1 resource
+// server ([WithOAuth]): RFC 9728 metadata, a 401 challenge naming it, the
+// issuer's JWT access tokens checked against its keys (rotation followed,
+// fetches bounded), their audience the gateway's own URL, required scopes
+// (403 insufficient_scope). Each token names a client, which may have its
+// own policy ([WithClientPolicy]: what it is not allowed is neither listed
+// nor run) and rate limit ([WithRateLimit]: a token bucket, a refusal
+// [CodeRateLimited] saying when to retry). A client's token is checked and
+// dropped: nothing the client sends in headers reaches a server unless
+// [WithTokenPassthrough] names it, and the credentials the config gives the
+// servers (headers, environment, OAuth) never reach a client.
 //
 // Operations: /healthz and /readyz ([Gateway.Ready]: every required server
 // up, not draining); [Gateway.Shutdown] drains (requests in flight finish,
@@ -56,5 +63,7 @@
 // Options: a Gateway is long-lived and configured with functional options
 // ([Option]); what the servers are is the [toolset.Config] given to
 // [Start]. Zero means the default in every option; a negative
-// [WithDrainTimeout] means no bound but Shutdown's context.
+// [WithDrainTimeout] means no bound but Shutdown's context, a negative rate
+// of [WithRateLimit] no limit, and a negative burst is refused by Start,
+// which names the option.
 package gateway

@@ -34,6 +34,9 @@ type Gateway struct {
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
+	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
+	limits *limiter    // the clients' rate limits (ratelimit.go)
+
 	features chan struct{} // a server's resources or prompts changed
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -50,11 +53,17 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if err := o.check(cfg); err != nil {
+		return nil, err
+	}
 	log := o.logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates)}
+	if o.oauth != nil {
+		g.keys = newIssuerKeys(*o.oauth)
+	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	tsOpts := append([]toolset.Option{toolset.WithLogger(log)}, o.toolset...)
 	tsOpts = append(tsOpts, toolset.WithServerOptions(g.notices))
@@ -65,6 +74,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	}
 	g.ts = ts
 	g.full = g.newServer()
+	g.full.AddReceivingMiddleware(g.hideDenied)
 	g.small = g.newServer()
 	g.addDisclosure(g.small)
 	g.syncTools()
@@ -89,7 +99,7 @@ func (g *Gateway) newServer() *mcp.Server {
 		opts.SubscribeHandler, opts.UnsubscribeHandler = g.subscribe, g.unsubscribe
 	}
 	s := mcp.NewServer(&implementation, opts)
-	s.AddReceivingMiddleware(g.observe, g.setLevel)
+	s.AddReceivingMiddleware(g.observe, g.setLevel, g.admit)
 	return s
 }
 
@@ -114,7 +124,8 @@ func (g *Gateway) work() {
 }
 
 // notices are the options that carry each server's unasked notices to the
-// gateway: a change of its resources or prompts, its log.
+// gateway: a change of its resources or prompts, its log; and for a server
+// of WithTokenPassthrough, the client's token.
 func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	wake := func() {
 		select {
@@ -122,12 +133,12 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		default:
 		}
 	}
-	return []mcptool.Option{mcptool.WithNotices(mcptool.Notices{
+	return append(g.passthroughOptions(sc), mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,
 		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
-	})}
+	}))
 }
 
 // Close stops serving and closes every server, after the gateway's own

@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"context"
-	"crypto/subtle"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,11 +45,9 @@ func (g *Gateway) Handler() http.Handler {
 		}
 		sessions.ServeHTTP(w, r)
 	})
-	if len(g.o.tokens) > 0 {
-		endpoint = auth.RequireBearerToken(g.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(endpoint)
-	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", g.checkOrigin(endpoint))
+	mux.Handle("/mcp", g.checkOrigin(g.authenticate(endpoint)))
+	g.protectedResource(mux)
 	mux.HandleFunc("GET /healthz", g.healthz)
 	mux.HandleFunc("GET /readyz", g.readyz)
 	return mux
@@ -65,17 +60,6 @@ func (g *Gateway) pick(r *http.Request) *mcp.Server {
 		return g.small
 	}
 	return g.full
-}
-
-// verify checks a bearer token against the configured ones, in constant
-// time, and names the client it belongs to.
-func (g *Gateway) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-	for name, want := range g.o.tokens {
-		if subtle.ConstantTimeCompare([]byte(token), []byte(want)) == 1 {
-			return &auth.TokenInfo{UserID: name}, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown bearer token: %w", auth.ErrInvalidToken)
 }
 
 // checkOrigin refuses a request from a browser on an origin not allowed,

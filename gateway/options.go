@@ -24,6 +24,11 @@ type options struct {
 	origins    []string
 	hosts      []string
 	drain      time.Duration
+
+	oauth       *OAuth                    // auth.go
+	clients     map[string]*policy.Policy // client name → its own policy (clients.go)
+	rates       map[string]rateLimit      // client name → its rate limit (ratelimit.go)
+	passthrough []string                  // servers given the client's token (passthrough.go)
 }
 
 // WithLogger sets the logger of the gateway: one record a request it

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bufio"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"slices"
@@ -136,4 +137,50 @@ func TestServeRefusesAnOpenEndpoint(t *testing.T) {
 	if !strings.Contains(r.err, "needs bearer tokens") {
 		t.Errorf("stderr: %s", r.err)
 	}
+}
+
+// The config's "gateway" section gives a client, named by its token, its
+// own tools and rate limit.
+func TestServeGivesAClientItsOwnToolsAndRateLimit(t *testing.T) {
+	dir := t.TempDir()
+	config := writeConfig(t, dir, "mcp.json", `{
+		"mcpServers": {"demo": {"command": "`+bin+`", "args": ["serve-demo"]}},
+		"gateway": {"clients": {"alice": {"allow": ["slow_*"], "rateLimit": {"rate": 0.001, "burst": 3}}}}}`)
+	tokens := writeConfig(t, dir, "tokens.txt", "alice tok-alice\n")
+	url, _, _ := startServe(t, "--config", config, "--token-file", tokens)
+	client := &http.Client{Transport: bearer{"tok-alice"}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "alice"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if !strings.Contains(tl.Name, "slow_") {
+			t.Errorf("alice is shown %s", tl.Name)
+		}
+	}
+	for i := range 5 {
+		if _, err = cs.ListTools(t.Context(), nil); err != nil {
+			break
+		}
+		if i == 4 {
+			t.Fatal("alice's requests were never refused")
+		}
+	}
+	if !strings.Contains(err.Error(), `rate limit exceeded for client "alice"`) {
+		t.Errorf("the refusal: %v", err)
+	}
+}
+
+// bearer is a RoundTripper that adds a bearer token to each request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }

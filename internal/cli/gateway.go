@@ -27,11 +27,13 @@ const tokenEnv = "MCPBRIDGE_TOKEN"
 var serveCmd = &Command{
 	Name:    "serve",
 	NoArgs:  true,
-	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE]] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
+	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL]] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
 	Summary: "Serve the servers' tools, resources and prompts as one MCP server (a gateway), over stdio or streamable HTTP.",
 	Examples: `  mcpbridge serve --config mcp.json                         # stdio: a desktop host's only server
   mcpbridge serve --config mcp.json --http 127.0.0.1:8080   # http://127.0.0.1:8080/mcp, /healthz, /readyz
   mcpbridge serve --config mcp.json --http :8080 --allow-remote --token-file tokens.txt
+  mcpbridge serve --config mcp.json --http :8080 --allow-remote \
+      --oauth-issuer https://auth.example --oauth-resource https://mcp.example/mcp
   mcpbridge serve --config mcp.json --deny 'delete_*' --disclosure
 
 Over HTTP the gateway speaks both protocol generations: 2026-07-28 without
@@ -39,12 +41,22 @@ sessions (any replica answers any request: put N behind a load balancer)
 and 2025-11-25 with sessions. A client may ask for find_tools and call_tool
 instead of the whole catalog with ?disclosure=1.
 
-A non-loopback address needs --allow-remote and bearer tokens: a file of
-lines "NAME TOKEN" (--token-file), or one token in $` + tokenEnv + `. A
-token is never sent to a server.
+A non-loopback address needs --allow-remote and bearer tokens (a file of
+lines "NAME TOKEN", --token-file, or one token in $` + tokenEnv + `) or
+OAuth: JWT access tokens of --oauth-issuer whose audience is
+--oauth-resource, the gateway's URL as clients reach it. A token names its
+client and is never sent to a server, unless "passthrough" names it.
 
 The config file may hold a "gateway" object beside "mcpServers":
-  {"gateway": {"disclosure": true, "allow": ["*"], "deny": ["delete_*"]}}
+  {"gateway": {"disclosure": true, "allow": ["*"], "deny": ["delete_*"],
+    "oauth": {"issuer": "https://auth.example", "resource": "https://mcp.example/mcp", "scopes": ["mcp"]},
+    "rateLimit": {"rate": 5, "burst": 10},
+    "clients": {"ci": {"allow": ["github_*"], "rateLimit": {"rate": 1}}},
+    "passthrough": ["github"]}}
+"rateLimit" is requests a second per client (a refusal is JSON-RPC error
+-31429, with the wait); "clients" are named by their token's name, or a
+JWT's client_id (else sub); "passthrough" lists the servers that are sent
+the client's own token.
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
@@ -60,33 +72,41 @@ refused and /readyz answers 503.`,
 		fs.Var(&deny, "deny", "hide and refuse tools matching `PATTERN` (repeatable)")
 		fs.Var(&origins, "allow-origin", "let browsers on `ORIGIN` (scheme://host:port) call the endpoint (repeatable)")
 		fs.Var(&hosts, "allow-host", "accept only requests whose Host is `HOST` (repeatable)")
+		var oauth oauthConfig
+		fs.StringVar(&oauth.Issuer, "oauth-issuer", "", "take JWT access tokens of the authorization server `URL` (needs --oauth-resource)")
+		fs.StringVar(&oauth.Resource, "oauth-resource", "", "the gateway's own `URL` as clients reach it (https://host/mcp): the audience tokens must name")
+		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
-			var opts []gateway.Option
 			tokens, err := readTokens(*tokenFile)
 			if err != nil {
 				return err
 			}
-			if *addr != "" && !gateway.IsLoopback(*addr) {
-				switch {
-				case !*remote:
-					return Usagef("--http %s is not a loopback address: add --allow-remote if it is meant, with bearer tokens", *addr)
-				case len(tokens) == 0:
-					return Usagef("--allow-remote needs bearer tokens: --token-file FILE or $%s", tokenEnv)
-				}
-			}
-			if len(tokens) > 0 {
-				if *addr == "" {
-					return Usagef("bearer tokens protect --http; over stdio there is no endpoint to protect")
-				}
-				opts = append(opts, gateway.WithBearerTokens(tokens))
-			}
-			log, err := gatewayLogger(s, *logFormat, t.verbose)
+			section, err := gatewaySection(t)
 			if err != nil {
 				return err
 			}
-			section, err := gatewaySection(t)
+			opts, err := section.endpointOptions(oauth)
+			if err != nil {
+				return err
+			}
+			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
+			if *addr != "" && !gateway.IsLoopback(*addr) {
+				switch {
+				case !*remote:
+					return Usagef("--http %s is not a loopback address: add --allow-remote if it is meant, with bearer tokens or OAuth", *addr)
+				case !protected:
+					return Usagef("--allow-remote needs bearer tokens (--token-file FILE or $%s) or OAuth (--oauth-issuer)", tokenEnv)
+				}
+			}
+			if protected && *addr == "" {
+				return Usagef("bearer tokens and OAuth protect --http; over stdio there is no endpoint to protect")
+			}
+			if len(tokens) > 0 {
+				opts = append(opts, gateway.WithBearerTokens(tokens))
+			}
+			log, err := gatewayLogger(s, *logFormat, t.verbose)
 			if err != nil {
 				return err
 			}
@@ -165,6 +185,12 @@ type gatewayConfig struct {
 	Disclosure bool     `json:"disclosure"`
 	Allow      []string `json:"allow"`
 	Deny       []string `json:"deny"`
+
+	// The endpoint's OAuth, rate limit and clients (gatewayauth.go).
+	OAuth       *oauthConfig            `json:"oauth"`
+	RateLimit   *rateConfig             `json:"rateLimit"`
+	Clients     map[string]clientConfig `json:"clients"`
+	Passthrough []string                `json:"passthrough"`
 }
 
 // gatewaySection reads the "gateway" object of the target's config file,

@@ -9,7 +9,10 @@
 // registration, and at URL+"/mcp" an MCP server that answers 401 with its
 // protected resource metadata (RFC 9728) until a request carries a token its
 // authorization server issued. It can require DPoP (RFC 9449) at both ends
-// and scopes per tool (403 insufficient_scope), and misbehave on purpose
+// and scopes per tool (403 insufficient_scope), issue JWT access tokens
+// (RFC 9068) signed with keys it serves and rotates, for a resource server
+// that checks them itself ([Config.JWT], [Server.Mint], [Server.Rotate]),
+// and misbehave on purpose
 // (another issuer in its metadata, a wrong iss, a redirecting token
 // endpoint, metadata that names another server every second read).
 //

@@ -70,6 +70,11 @@ type Config struct {
 	MetaIssuer string
 	// Redirect, if set, is where the token endpoint redirects every request.
 	Redirect string
+	// JWT issues access tokens as JWTs (RFC 9068) signed with the server's
+	// current key ([Server.Mint]), whose set it serves at /jwks, the
+	// jwks_uri of its metadata: iss its URL, sub and client_id the client,
+	// aud the resource asked for, scope, iat, exp and jti.
+	JWT bool
 }
 
 // Refusal is an OAuth error answer (RFC 6749 section 5.2).
@@ -101,6 +106,9 @@ type Server struct {
 	challenge  string              // PKCE code_challenge of the last authorization
 	jtis       map[string]bool     // DPoP proof IDs seen
 	served     map[string]int      // path -> requests, "nonce " + path -> nonce challenges
+
+	keysMu sync.Mutex
+	keys   []signingKey // the JWT signing keys, the current one last (jwt.go)
 }
 
 // Start serves cfg on a loopback port until Close.
@@ -147,6 +155,7 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.serverMetadata)
 	mux.HandleFunc("GET /authorize", s.authorize)
 	mux.HandleFunc("POST /token", s.token)
+	mux.HandleFunc("GET /jwks", s.jwks)
 	mux.HandleFunc("POST /register", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusCreated, map[string]any{"client_id": "dyn-client", "redirect_uris": []string{"http://127.0.0.1/cb"}, "token_endpoint_auth_method": "none"})
 	})
@@ -206,6 +215,7 @@ func (s *Server) serverMetadata(w http.ResponseWriter, r *http.Request) {
 		"code_challenge_methods_supported":               []string{"S256"},
 		"token_endpoint_auth_methods_supported":          s.cfg.AuthMethods,
 		"authorization_response_iss_parameter_supported": s.cfg.IssParam,
+		"jwks_uri":                                       s.URL + "/jwks",
 	}
 	if s.cfg.DPoP {
 		m["dpop_signing_alg_values_supported"] = []string{"ES256"}

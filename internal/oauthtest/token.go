@@ -1,6 +1,7 @@
 package oauthtest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -64,6 +65,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := fmt.Sprintf("at-%d", n)
+	if s.cfg.JWT {
+		client := f.Get("client_id")
+		if id, _, ok := r.BasicAuth(); ok {
+			client = id
+		}
+		at = s.jwtAccessToken(n, client, f.Get("resource"), scopes, cmp.Or(s.cfg.ExpiresIn, 3600))
+	}
 	if jkt != "" {
 		at += "." + jkt // the binding, for the MCP server's check
 	}

@@ -1,0 +1,148 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// WithClientPolicy gates the catalog for one client, on top of
+// [WithPolicy]: a tool p denies is not listed to that client (tools/list,
+// find_tools), and a call of it by that client is refused as a call the
+// gateway's policy refuses. A client is named by its token: the name of a
+// bearer token ([WithBearerTokens]), or for a JWT access token ([WithOAuth])
+// its client_id claim, else azp, else sub. A client with no policy of its
+// own is served what every client is. A nil p removes client's policy.
+func WithClientPolicy(client string, p *policy.Policy) Option {
+	return func(o *options) {
+		if o.clients == nil {
+			o.clients = map[string]*policy.Policy{}
+		}
+		o.clients[client] = p
+	}
+}
+
+// A caller is who sent the request being served, as [Gateway.admit] puts
+// it in the request's context.
+type caller struct {
+	name  string // the client's name, "" for a client without a token
+	token string // its bearer token, kept only for WithTokenPassthrough
+}
+
+type callerKey struct{}
+
+func callerOf(ctx context.Context) caller {
+	c, _ := ctx.Value(callerKey{}).(caller)
+	return c
+}
+
+// clientName is the name of the client whose token info is, "" for none.
+func clientName(info *auth.TokenInfo) string {
+	if info == nil {
+		return ""
+	}
+	if name, ok := info.Extra[clientKey].(string); ok {
+		return name
+	}
+	return info.UserID
+}
+
+// admit is the middleware that admits a client's request: it counts it
+// against the client's rate limit ([WithRateLimit]), refusing it when the
+// client is over, and tells the handlers who the client is. A notification
+// (a cancellation, say) is never refused.
+func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		var c caller
+		if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+			c.name = clientName(extra.TokenInfo)
+			c.token, _ = extra.TokenInfo.Extra[passthroughKey].(string)
+		}
+		if err := g.limits.take(c.name); err != nil {
+			return nil, err
+		}
+		return next(context.WithValue(ctx, callerKey{}, c), method, req)
+	}
+}
+
+// hideDenied is the catalog server's middleware that leaves out of a
+// client's tools/list the tools its own policy denies.
+func (g *Gateway) hideDenied(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		list, ok := res.(*mcp.ListToolsResult)
+		if method != "tools/list" || !ok || len(g.o.clients) == 0 {
+			return res, err
+		}
+		var name string
+		if extra := req.GetExtra(); extra != nil {
+			name = clientName(extra.TokenInfo)
+		}
+		p := g.clientPolicy(name)
+		if p == nil {
+			return res, err
+		}
+		shown := *list
+		shown.Tools = make([]*mcp.Tool, 0, len(list.Tools))
+		for _, t := range list.Tools {
+			if p.Allowed(t.Name) {
+				shown.Tools = append(shown.Tools, t)
+			}
+		}
+		return &shown, err
+	}
+}
+
+// clientPolicies are the clients' own policies, knowing the names of the
+// catalog defs.
+func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*policy.Policy {
+	out := make(map[string]*policy.Policy, len(g.o.clients))
+	for name, p := range g.o.clients {
+		if p != nil {
+			out[name] = p.For(defs)
+		}
+	}
+	return out
+}
+
+// clientPolicy is the policy of the named client for the catalog served
+// now, nil if it has none.
+func (g *Gateway) clientPolicy(name string) *policy.Policy {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.served.clients[name]
+}
+
+// visible is what of defs the client of ctx may see.
+func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.Definition {
+	p := g.clientPolicy(callerOf(ctx).name)
+	if p == nil {
+		return defs
+	}
+	var out []tool.Definition
+	for _, d := range defs {
+		if p.Allowed(d.Name) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// checkClients reports a client policy or rate limit Start cannot take.
+func (o *options) checkClients() error {
+	for name, r := range o.rates {
+		if r.burst < 0 {
+			return fmt.Errorf("gateway: WithRateLimit(%q): burst %d: want 0 (the default) or more", name, r.burst)
+		}
+	}
+	return nil
+}

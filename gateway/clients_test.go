@@ -1,0 +1,127 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
+	a := newUpstream(t, "a")
+	noEcho, err := policy.New(policy.Config{Deny: []string{"echo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := start(t, []toolset.ServerConfig{a.config(true)},
+		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
+		gateway.WithClientPolicy("bob", noEcho))
+	url, _ := serve(t, g)
+	call := func(cs *mcp.ClientSession, name string, args map[string]any) string {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text(t, res)
+	}
+	for _, v := range versions {
+		alice := connect(t, url, v, nil, &http.Client{Transport: bearer{"tok-alice"}})
+		bob := connect(t, url, v, nil, &http.Client{Transport: bearer{"tok-bob"}})
+		if names := toolNames(t, alice); !slices.Contains(names, "a_echo") {
+			t.Errorf("%s: alice is not shown a_echo: %v", v, names)
+		}
+		if names := toolNames(t, bob); slices.Contains(names, "a_echo") || !slices.Contains(names, "a_block") {
+			t.Errorf("%s: bob's tools: %v, want all but a_echo", v, names)
+		}
+		if got := call(alice, "a_echo", map[string]any{"text": "x"}); got != "a: x" {
+			t.Errorf("%s: alice's call: %q", v, got)
+		}
+		if got := call(bob, "a_echo", map[string]any{"text": "x"}); !strings.Contains(got, `denied by policy pattern "echo"`) {
+			t.Errorf("%s: bob's call: %q", v, got)
+		}
+	}
+	// Through progressive disclosure alike.
+	bob := connect(t, url+"?disclosure=1", versions[0], nil, &http.Client{Transport: bearer{"tok-bob"}})
+	if got := call(bob, gateway.FindToolsName, map[string]any{"query": "echo text"}); strings.Contains(got, "a_echo") {
+		t.Errorf("find_tools shows bob a_echo: %s", got)
+	}
+	if got := call(bob, gateway.CallToolName, map[string]any{"name": "a_echo", "arguments": map[string]any{"text": "x"}}); !strings.Contains(got, "denied by policy") {
+		t.Errorf("call_tool runs a_echo for bob: %s", got)
+	}
+}
+
+// Each client has its own bucket, refilled as time passes: alice may burst
+// twice, then once a second; bob's limit is lifted.
+func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, err := gateway.Start(t.Context(), &toolset.Config{},
+			gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
+			gateway.WithRateLimit("", 1, 2), gateway.WithRateLimit("bob", -1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		h := g.Handler()
+		limited := func(token string) (bool, string) {
+			rec := listTools(h, token)
+			if rec.Code != 200 {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+			_, data, _ := strings.Cut(rec.Body.String(), "data: ")
+			var msg struct {
+				Error *struct {
+					Code    int
+					Message string
+					Data    struct{ RetryAfter float64 }
+				}
+			}
+			if err := json.Unmarshal([]byte(strings.TrimSpace(data)), &msg); err != nil {
+				t.Fatalf("%v: %s", err, rec.Body)
+			}
+			if msg.Error == nil {
+				return false, ""
+			}
+			if msg.Error.Code != gateway.CodeRateLimited || msg.Error.Data.RetryAfter <= 0 {
+				t.Errorf("refusal: %+v", msg.Error)
+			}
+			return true, msg.Error.Message
+		}
+		for i := range 2 {
+			if over, _ := limited("tok-alice"); over {
+				t.Errorf("alice's request %d refused within her burst", i+1)
+			}
+		}
+		over, msg := limited("tok-alice")
+		if want := `rate limit exceeded for client "alice" (1 requests a second, bursts of 2): retry in 1s`; !over || msg != want {
+			t.Errorf("alice's third request: %v %q, want %q", over, msg, want)
+		}
+		for i := range 5 {
+			if over, _ := limited("tok-bob"); over {
+				t.Errorf("bob's request %d refused: his limit is lifted", i+1)
+			}
+		}
+		time.Sleep(time.Second)
+		if over, _ := limited("tok-alice"); over {
+			t.Error("alice's request a second later refused")
+		}
+		if over, _ := limited("tok-alice"); !over {
+			t.Error("alice's second request a second later taken: one token came back, not two")
+		}
+	})
+}
+
+func TestStartRefusesANegativeBurst(t *testing.T) {
+	_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithRateLimit("alice", 1, -1))
+	if err == nil || !strings.Contains(err.Error(), `WithRateLimit("alice"): burst -1`) {
+		t.Errorf("Start: %v", err)
+	}
+}

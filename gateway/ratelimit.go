@@ -1,0 +1,133 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// CodeRateLimited is the JSON-RPC error code of a request refused because
+// its client is over its rate limit ([WithRateLimit]). It lies outside the
+// range JSON-RPC and MCP reserve (-32768 to -32000), as the 2026-07-28
+// revision asks of a code it does not define. The error's data is
+// {"retryAfter": seconds}, the wait before the client's next request is
+// taken.
+//
+// A JSON-RPC error rather than HTTP 429: it answers the one request
+// refused, over either protocol generation and over stdio alike, and every
+// client hands it to its caller as that request's failure with the message
+// and the wait; go-sdk's client reads a 429 as a bare "Too Many Requests"
+// (Retry-After lost), and a 429 to a notification or to the client's answer
+// to a server's request would lose it.
+const CodeRateLimited = -31429
+
+// maxBuckets bounds the clients whose buckets are kept: past it, the
+// buckets that are full again (clients idle long enough) are dropped.
+const maxBuckets = 10000
+
+// WithRateLimit bounds the requests of client to rate a second, in bursts
+// of up to burst (a token bucket per client, refilled continuously): a
+// request over it is refused with [CodeRateLimited], saying when to retry.
+// Every request counts, notifications aside. Client "" sets the limit of
+// every client without one of its own, and of requests without a token,
+// which share one bucket. Zero rate means the default: for a named client,
+// the limit of ""; for "", no limit. A negative rate lifts the limit (for
+// one client while the others have one). Zero burst means the rate rounded
+// up (at least 1); a negative burst is refused by [Start].
+func WithRateLimit(client string, rate float64, burst int) Option {
+	return func(o *options) {
+		if o.rates == nil {
+			o.rates = map[string]rateLimit{}
+		}
+		o.rates[client] = rateLimit{rate, burst}
+	}
+}
+
+type rateLimit struct {
+	perSecond float64
+	burst     int
+}
+
+// A limiter keeps one token bucket per client.
+type limiter struct {
+	rates map[string]rateLimit
+
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time // when tokens was right
+}
+
+func newLimiter(rates map[string]rateLimit) *limiter {
+	return &limiter{rates: rates, buckets: map[string]*bucket{}}
+}
+
+// limit is the rate limit of client, and false when it has none.
+func (l *limiter) limit(client string) (rateLimit, bool) {
+	r, ok := l.rates[client]
+	if !ok || r.perSecond == 0 {
+		r = l.rates[""]
+	}
+	if r.perSecond <= 0 {
+		return r, false
+	}
+	if r.burst == 0 {
+		r.burst = max(1, int(math.Ceil(r.perSecond)))
+	}
+	return r, true
+}
+
+// take counts a request of client, or refuses it with [CodeRateLimited]
+// when the client's bucket is empty.
+func (l *limiter) take(client string) error {
+	r, ok := l.limit(client)
+	if !ok {
+		return nil
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[client]
+	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.sweep(now)
+		}
+		b = &bucket{tokens: float64(r.burst), at: now}
+		l.buckets[client] = b
+	}
+	b.tokens = min(float64(r.burst), b.tokens+now.Sub(b.at).Seconds()*r.perSecond)
+	b.at = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return nil
+	}
+	wait := time.Duration((1 - b.tokens) / r.perSecond * float64(time.Second))
+	data, _ := json.Marshal(map[string]float64{"retryAfter": math.Ceil(wait.Seconds()*1000) / 1000})
+	who := "requests without a token"
+	if client != "" {
+		who = fmt.Sprintf("client %q", client)
+	}
+	return &jsonrpc.Error{
+		Code:    CodeRateLimited,
+		Message: fmt.Sprintf("rate limit exceeded for %s (%g requests a second, bursts of %d): retry in %s", who, r.perSecond, r.burst, wait.Round(time.Millisecond)),
+		Data:    data,
+	}
+}
+
+// sweep drops the buckets that are full at now: their clients have been
+// idle long enough that a new bucket is the same.
+func (l *limiter) sweep(now time.Time) {
+	for client, b := range l.buckets {
+		r, ok := l.limit(client)
+		if !ok || b.tokens+now.Sub(b.at).Seconds()*r.perSecond >= float64(r.burst) {
+			delete(l.buckets, client)
+		}
+	}
+}
