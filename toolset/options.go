@@ -21,7 +21,7 @@ type options struct {
 	onStatus      func(ServerStatus)
 	onToolChanged func(server string, old, new tool.Definition) bool
 	provider      []mcptool.Option
-	server        func(ServerConfig) []mcptool.Option
+	server        []func(ServerConfig) []mcptool.Option
 
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
@@ -85,7 +85,8 @@ func WithProviderOptions(opts ...mcptool.Option) Option {
 // WithServerOptions adds to each server's provider the options fn returns
 // for its config, after those of [WithProviderOptions]: what must differ
 // from server to server, such as a stderr sink that knows whose lines it
-// reads. fn is called once for each enabled server, by [Start].
+// reads. fn is called once for each enabled server, by [Start]. Each
+// WithServerOptions adds to those before it.
 func WithServerOptions(fn func(ServerConfig) []mcptool.Option) Option {
-	return func(o *options) { o.server = fn }
+	return func(o *options) { o.server = append(o.server, fn) }
 }

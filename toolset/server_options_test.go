@@ -3,6 +3,7 @@ package toolset_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -10,7 +11,9 @@ import (
 )
 
 // WithServerOptions gives each server options of its own: here a stderr
-// sink that gets that server's lines alone.
+// sink that gets that server's lines alone. A second WithServerOptions
+// adds to the first (a gateway's to its command line's), which still
+// applies.
 func TestWithServerOptions(t *testing.T) {
 	cfg := &toolset.Config{}
 	for _, name := range []string{"a", "b"} {
@@ -19,6 +22,8 @@ func TestWithServerOptions(t *testing.T) {
 	sinks := map[string]*proctest.Buffer{"a": {}, "b": {}}
 	ts, err := toolset.Start(context.Background(), cfg, toolset.WithServerOptions(func(sc toolset.ServerConfig) []mcptool.Option {
 		return []mcptool.Option{mcptool.WithStderr(sinks[sc.Name])}
+	}), toolset.WithServerOptions(func(toolset.ServerConfig) []mcptool.Option {
+		return []mcptool.Option{mcptool.WithCallTimeout(time.Minute)}
 	}))
 	if err != nil {
 		t.Fatal(err)

@@ -147,8 +147,8 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		// provider options come after, so they may say otherwise.
 		popts := append([]mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}, traced...)
 		popts = append(popts, o.provider...)
-		if o.server != nil {
-			popts = append(popts, o.server(sc)...)
+		for _, fn := range o.server {
+			popts = append(popts, fn(sc)...)
 		}
 		popts = append(popts,
 			mcptool.WithStateChange(func(st mcptool.State, err error) { t.setState(s, st, err) }),
