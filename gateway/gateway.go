@@ -114,7 +114,8 @@ func (g *Gateway) work() {
 }
 
 // notices are the options that carry each server's unasked notices to the
-// gateway: a change of its resources or prompts, its log.
+// gateway (a change of its resources or prompts, its log), and say what it
+// answers as a host (hostio.go).
 func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	wake := func() {
 		select {
@@ -122,12 +123,12 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		default:
 		}
 	}
-	return []mcptool.Option{mcptool.WithNotices(mcptool.Notices{
+	return append(g.hostOptions(), mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,
 		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
-	})}
+	}))
 }
 
 // Close stops serving and closes every server, after the gateway's own
