@@ -40,12 +40,14 @@
 //     or when calls of several clients are in flight on that server, since
 //     nothing on the wire says whose it is: one client's question is never
 //     shown to another.
-//   - Roots are the gateway's ([WithRoots]), never a client's: a server
-//     keeps the roots it learns for its session, which every client of
-//     the replica shares, so a client's roots would reach the others'
-//     calls. The exception is a 2026-07-28 client handed a server's
-//     questions whole, roots among them: it answers them itself. A roots
-//     request alone in a result is answered by go-sdk, with the gateway's.
+//   - Roots are the gateway's own (mcptool.WithRoots given through
+//     [WithToolsetOptions]; mcpbridge serve's --root, by default its
+//     working directory), never a client's: a server keeps the roots it
+//     learns for its session, which every client of the replica shares,
+//     so one client's roots would reach the others' calls. The exception
+//     is a 2026-07-28 client handed a server's questions whole, roots among
+//     them, which it answers itself; a roots request alone in a result is
+//     answered by go-sdk, with the gateway's.
 //   - Tasks: a call of a tool the server runs as a task is followed to its
 //     end by the gateway (its questions put to the caller as above) and
 //     answered as one call; no client is served a task of its own.

@@ -8,11 +8,12 @@ import (
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
-// hostOptions are what every server is told the gateway answers as a host:
-// elicitation and sampling, relayed to the client whose call the request
-// comes during (mcptool.WithRelay), and the gateway's own roots.
+// hostOptions are what every server is told the gateway answers as a host
+// for its clients: elicitation and sampling, relayed to the client whose
+// call the request comes during (mcptool.WithRelay). Roots are the
+// providers' own (mcptool.WithRoots among the toolset's options).
 func (g *Gateway) hostOptions() []mcptool.Option {
-	return []mcptool.Option{mcptool.WithRelay(), mcptool.WithRoots(g.o.roots...)}
+	return []mcptool.Option{mcptool.WithRelay()}
 }
 
 // caller is whom a call of the catalog is made for: the client that sent

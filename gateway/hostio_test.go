@@ -132,7 +132,8 @@ func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []toolset.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}}, gateway.WithRoots(root))
+	g := start(t, []toolset.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
+		gateway.WithToolsetOptions(toolset.WithProviderOptions(mcptool.WithRoots(root))))
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)

@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -25,7 +24,6 @@ type options struct {
 	origins    []string
 	hosts      []string
 	drain      time.Duration
-	roots      []mcptool.Root
 }
 
 // WithLogger sets the logger of the gateway: one record a request it
@@ -83,14 +81,6 @@ func WithAllowedHosts(hosts ...string) Option {
 // flight. Zero means [DefaultDrainTimeout]; a negative duration means no
 // bound but Shutdown's context.
 func WithDrainTimeout(d time.Duration) Option { return func(o *options) { o.drain = d } }
-
-// WithRoots sets the roots the servers are told of (roots/list): the
-// gateway's, not a client's, since every client shares a server's session.
-// A root that is not a file:// URI fails [Start]. None, the default, tells
-// them there are none.
-func WithRoots(roots ...mcptool.Root) Option {
-	return func(o *options) { o.roots = append(o.roots, roots...) }
-}
 
 func (o *options) drainTimeout() time.Duration {
 	switch {
