@@ -20,16 +20,18 @@ import (
 // each report the server makes on the call reaches the client. When the
 // client cancels, or its stream ends, the call is cancelled on the server.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res, err := g.call(ctx, req.Session, req.Params.GetProgressToken(), req.Params.Name, req.Params.Arguments)
+	res, err := g.call(ctx, req, req.Params.Name, req.Params.Arguments)
 	if err != nil {
 		return answer(req.Params.Name, err)
 	}
 	return res, nil
 }
 
-// call runs a call of the catalog served now, for callTool and call_tool,
-// and returns the server's result or the error as it is.
-func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, token any, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// call runs a call of the catalog served now, for callTool and call_tool
+// (req), and returns the server's result or the error as it is. What the
+// server asks of the host during the call is the client's to answer
+// (hostio.go).
+func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	g.mu.Lock()
 	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
 	g.mu.Unlock()
@@ -41,13 +43,14 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, token any, na
 			return nil, err
 		}
 	}
+	ss, token := req.Session, req.Params.GetProgressToken()
 	if token != nil && ss != nil {
 		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
 			// A report the client no longer reads is of no use: ignored.
 			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
 		})
 	}
-	return snap.CallResult(ctx, name, args)
+	return snap.CallResult(mcptool.WithCaller(ctx, relayTo(req)), name, args)
 }
 
 // answer is what a client is told of a call that failed: an unknown tool

@@ -82,7 +82,7 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Name == "" {
 			return answer(CallToolName, &tool.RefusedError{Name: CallToolName, Message: "the arguments must be an object with the tool's \"name\" and its \"arguments\""})
 		}
-		res, err := g.call(ctx, req.Session, req.Params.GetProgressToken(), in.Name, in.Arguments)
+		res, err := g.call(ctx, req, in.Name, in.Arguments)
 		if errors.Is(err, tool.ErrUnserved) {
 			// An unknown name is the model's to correct, not a protocol error.
 			err = &tool.RefusedError{Name: in.Name, Message: fmt.Sprintf("no tool is named %q; use find_tools", in.Name)}

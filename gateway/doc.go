@@ -25,6 +25,32 @@
 //     kept per client between requests, so N replicas sit behind any load
 //     balancer) and 2025-11-25 sessions. The servers are connected once
 //     and shared by every client of a replica.
+//   - What a server asks of the host during a call reaches the client that
+//     made the call, and its answer the server (hostio.go). The servers are
+//     told the gateway answers elicitation (form and URL) and sampling
+//     (with tools); their requests go to the caller's client as they came.
+//     A question a server of 2026-07-28 puts in its call's result
+//     (input_required) is handed whole to a 2026-07-28 client, which
+//     answers in its next call (inputResponses and requestState passed
+//     back to the server), so a replica keeps nothing; to a 2025-11-25
+//     session client the gateway puts each question itself. A request a
+//     server sends on its own (2025-11-25 servers, tasks' questions) goes
+//     to the session client whose call is in flight; it fails when the
+//     caller is a stateless client, which can be asked only in a result,
+//     or when calls of several clients are in flight on that server, since
+//     nothing on the wire says whose it is: one client's question is never
+//     shown to another.
+//   - Roots are the gateway's own (mcptool.WithRoots given through
+//     [WithToolsetOptions]; mcpbridge serve's --root, by default its
+//     working directory), never a client's: a server keeps the roots it
+//     learns for its session, which every client of the replica shares,
+//     so one client's roots would reach the others' calls. The exception
+//     is a 2026-07-28 client handed a server's questions whole, roots among
+//     them, which it answers itself; a roots request alone in a result is
+//     answered by go-sdk, with the gateway's.
+//   - Tasks: a call of a tool the server runs as a task is followed to its
+//     end by the gateway (its questions put to the caller as above) and
+//     answered as one call; no client is served a task of its own.
 //   - Progressive disclosure, for clients that cannot take a large catalog:
 //     find_tools and call_tool in place of the catalog, for every client
 //     ([WithDisclosure]) or for one that asks (?disclosure=1).

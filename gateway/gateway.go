@@ -124,8 +124,9 @@ func (g *Gateway) work() {
 }
 
 // notices are the options that carry each server's unasked notices to the
-// gateway: a change of its resources or prompts, its log; and for a server
-// of WithTokenPassthrough, the client's token.
+// gateway (a change of its resources or prompts, its log), say what it
+// answers as a host (hostio.go), and for a server of WithTokenPassthrough
+// carry the client's token.
 func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	wake := func() {
 		select {
@@ -133,7 +134,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		default:
 		}
 	}
-	return append(g.passthroughOptions(sc), mcptool.WithNotices(mcptool.Notices{
+	return append(append(g.passthroughOptions(sc), g.hostOptions()...), mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,

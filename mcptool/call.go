@@ -143,7 +143,8 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	ctx, ended := p.inflight.begin(ctx, name)
 	defer ended()
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
-		params := &mcp.CallToolParams{Name: name, Arguments: args}
+		c := callerOf(ctx)
+		params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
 		// Progress is asked for only when it matters: as a restart of the
 		// timeout, or to a host that shows it. Otherwise it would only
 		// cost notifications.
@@ -169,7 +170,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	if err != nil {
 		return nil, err
 	}
-	if !res.IsError {
+	if !res.IsError && res.InputRequests == nil {
 		if err := p.checkOutput(s, name, res); err != nil {
 			return res, err
 		}
@@ -198,6 +199,11 @@ func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch,
 		return nil, err
 	}
 	raw, ok := caught.Raw()
+	if ok && errors.Is(err, ErrInputRequired) {
+		if res, ok := inputRequired(raw); ok {
+			return res, nil
+		}
+	}
 	switch {
 	case !ok:
 		return res, err

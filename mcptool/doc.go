@@ -80,7 +80,11 @@
 //     call, the server's prompt kept apart from the host's) and roots
 //     ([WithRoots], [Provider.SetRoots]). A request that comes during a
 //     call is answered for that call: by the elicitor its context carries
-//     ([tool.WithElicitor]), within its bound of sampling requests.
+//     ([tool.WithElicitor]), within its bound of sampling requests. A
+//     host that passes them on to an MCP client of its own (a gateway)
+//     declares them with [WithRelay] and names the client of each call
+//     ([WithCaller]); a question in the call's result is then returned to
+//     a client that answers in its next call ([ErrInputRequired]).
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and

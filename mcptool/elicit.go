@@ -46,6 +46,14 @@ func WithElicitation(ask tool.Elicitor) Option {
 // elicit answers the server's elicitation/create, or an elicitation of an
 // input_required result.
 func (p *Provider) elicit(ctx context.Context, req *mcp.ElicitRequest, forms *sdkfix.Schemas) (*mcp.ElicitResult, error) {
+	if res, ok, err := relayed(p, ctx, func(ctx context.Context, r Relay) (*mcp.ElicitResult, error) {
+		return p.relayElicit(ctx, r, req.Params)
+	}); ok {
+		return res, err
+	}
+	if p.cfg.elicit == nil {
+		return nil, fmt.Errorf("elicitation outside a relayed call: %w", errors.ErrUnsupported)
+	}
 	e, err := p.elicitation(req.Params, forms)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}

@@ -12,19 +12,20 @@ import (
 
 // newClient makes the go-sdk client of a session, with what the host
 // answers for its user: elicitation (elicit.go), sampling (sampling.go)
-// and roots (roots.go), each declared only when the host gave it, so that
-// a server never asks what the host cannot answer. schemas keeps the
+// and roots (roots.go), each declared only when the host gave it (or, for
+// the first two, relays it: relay.go), so that a server never asks what
+// the host cannot answer. schemas keeps the
 // session's forms as the server wrote them.
 func (p *Provider) newClient(opts *mcp.ClientOptions, schemas *sdkfix.Schemas) *mcp.Client {
 	caps := p.capabilities() // the extensions
-	if p.cfg.elicit != nil {
+	if p.cfg.elicit != nil || p.cfg.relay {
 		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
 		opts.ElicitationHandler = answering(p, telemetry.SpanElicit, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return p.elicit(ctx, req, schemas)
 		})
-		opts.ElicitationCompleteHandler = p.completions.completed
+		opts.ElicitationCompleteHandler = p.completed
 	}
-	if p.cfg.sampling != nil {
+	if p.cfg.sampling != nil || p.cfg.relay {
 		// Tools are supported; context from servers (includeContext) is
 		// not, so sampling.context is not declared.
 		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}

@@ -21,7 +21,10 @@ import (
 // A callFrame is one tools/call in flight.
 type callFrame struct {
 	tool    string
-	elicit  tool.Elicitor // from the call's context, or nil
+	elicit  tool.Elicitor   // from the call's context, or nil
+	relay   Relay           // from the call's context ([WithCaller]), or nil
+	ctx     context.Context // the call's, which a relay is asked with
+	urls    []string        // the URL elicitations relayed, by id (relay.go)
 	mu      sync.Mutex
 	sampled int // sampling requests answered for the call
 }
@@ -37,11 +40,12 @@ type inflight struct {
 // begin registers a call of name and returns its context, which carries
 // the frame, and the function that ends it.
 func (in *inflight) begin(ctx context.Context, name string) (context.Context, func()) {
-	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx)}
+	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx), relay: callerOf(ctx).Relay}
+	f.ctx = context.WithValue(ctx, frameKey{}, f)
 	in.mu.Lock()
 	in.frames = append(in.frames, f)
 	in.mu.Unlock()
-	return context.WithValue(ctx, frameKey{}, f), func() {
+	return f.ctx, func() {
 		in.mu.Lock()
 		in.frames = slices.DeleteFunc(in.frames, func(g *callFrame) bool { return g == f })
 		in.mu.Unlock()

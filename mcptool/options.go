@@ -86,6 +86,7 @@ type config struct {
 	elicit         tool.Elicitor        // elicit.go
 	sampling       *Sampling            // sampling.go
 	roots          *[]Root              // roots.go; nil: no roots capability
+	relay          bool                 // relay.go
 	apps           bool                 // apps.go
 	notices        Notices              // notices.go
 	tracerProvider trace.TracerProvider // telemetry.go

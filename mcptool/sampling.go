@@ -118,7 +118,15 @@ type SamplingRequest struct {
 
 // sample answers a server's sampling/createMessage.
 func (p *Provider) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	if res, ok, err := relayed(p, ctx, func(ctx context.Context, r Relay) (*mcp.CreateMessageWithToolsResult, error) {
+		return r.CreateMessageWithTools(ctx, req.Params)
+	}); ok {
+		return res, err
+	}
 	s := p.cfg.sampling
+	if s == nil {
+		return nil, rejected("sampling is answered only during a relayed call")
+	}
 	frames := p.inflight.of(ctx)
 	if len(frames) == 0 {
 		return nil, rejected("sampling is answered only during a tool call")

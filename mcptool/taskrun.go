@@ -271,6 +271,11 @@ func (r *run) answer(ctx context.Context, t *wireTask) error {
 // task, as the host answers the same request sent on its own: through the
 // hooks the provider was given (elicit.go, sampling.go, roots.go).
 func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputRequest) (mcp.InputResponse, error) {
+	if _, roots := req.(*mcp.ListRootsParams); !roots {
+		if res, ok, err := relayed(p, ctx, func(ctx context.Context, r Relay) (mcp.InputResponse, error) { return relayInput(ctx, r, req) }); ok {
+			return res, err
+		}
+	}
 	switch req := req.(type) {
 	case *mcp.ElicitParams:
 		return p.elicit(ctx, &mcp.ElicitRequest{Session: s.cs, Params: req}, s.schemas)

@@ -1,0 +1,163 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Relay answers the requests a server makes of the host during a call by
+// passing them on, as they came, to the MCP client the call is made for:
+// package gateway relays them so. *mcp.ServerSession is one.
+type Relay interface {
+	Elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	CreateMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error)
+	NotifyElicitationComplete(context.Context, *mcp.ElicitationCompleteParams) error
+}
+
+// ErrInputRequired is what a [Relay] returns for a client that is asked
+// only in its call's result (protocol 2026-07-28, stateless): a call whose
+// server asked for input in its result (input_required) then returns that
+// result, its InputRequests and RequestState as the server wrote them, for
+// the client to answer and call again ([Caller]). A request the server
+// sends on its own fails with it.
+var ErrInputRequired = errors.New("the client answers only in its call's result (multi round trip)")
+
+// WithRelay declares to the server elicitation (form and URL) and sampling
+// (with tools), so that the calls made with [WithCaller] relay them to
+// their [Caller]. A request made outside such a call is answered by the
+// provider's own hooks ([WithElicitation], [WithSampling]), or refused.
+// Roots are not relayed: a server keeps the roots it learns for its
+// session, which the calls of every caller share; [WithRoots] gives the
+// provider's own.
+func WithRelay() Option { return func(c *config) { c.relay = true } }
+
+// A Caller is whom a call is made for, when it is relayed from an MCP
+// client ([WithCaller]).
+type Caller struct {
+	// Relay answers what the server asks of the host during the call. A
+	// request the server sends on its own while calls of several relays are
+	// in flight is refused: nothing on the wire says whose it is.
+	Relay Relay
+	// InputResponses and RequestState are sent with the call: the client's
+	// answers to the input requests of the result before (2026-07-28).
+	InputResponses mcp.InputResponseMap
+	RequestState   string
+}
+
+type callerKey struct{}
+
+// WithCaller returns a copy of ctx carrying c, for the tool calls made with
+// it; the provider must have been made [WithRelay].
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+func callerOf(ctx context.Context) Caller {
+	c, _ := ctx.Value(callerKey{}).(Caller)
+	return c
+}
+
+// relayOf returns the earliest of frames that has a relay, which a request
+// of the server made during frames goes to; nil if none has. Relays are
+// told apart with ==.
+func relayOf(frames []*callFrame) (*callFrame, error) {
+	var first *callFrame
+	for _, f := range frames {
+		switch {
+		case f.relay == nil || first != nil && f.relay == first.relay:
+		case first != nil:
+			return nil, errors.New("calls of several clients are in flight, and nothing says whose the request is")
+		default:
+			first = f
+		}
+	}
+	return first, nil
+}
+
+// relayed answers one request of the server's made during the call of
+// ctx through the call's relay, and reports whether there was one. The
+// relay is asked with the call's context (its values are the call's),
+// which also ends with ctx, the request's.
+func relayed[R any](p *Provider, ctx context.Context, ask func(context.Context, Relay) (R, error)) (res R, ok bool, err error) {
+	f, err := relayOf(p.inflight.of(ctx))
+	if f == nil && err == nil {
+		return res, false, nil
+	}
+	if err != nil {
+		return res, true, err
+	}
+	call, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	res, err = ask(call, f.relay)
+	return res, true, err
+}
+
+// relayElicit relays an elicitation to r, which is told when the server
+// says a URL elicitation is complete, while the call is in flight.
+func (p *Provider) relayElicit(ctx context.Context, r Relay, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if params != nil && params.Mode == "url" && params.ElicitationID != "" {
+		frames := p.inflight.of(ctx)
+		p.inflight.mu.Lock()
+		for _, f := range frames {
+			if f.relay == r {
+				f.urls = append(f.urls, params.ElicitationID)
+			}
+		}
+		p.inflight.mu.Unlock()
+	}
+	return r.Elicit(ctx, params)
+}
+
+// completed takes in the server's notifications/elicitation/complete: the
+// call waiting for it learns it, and a relayed one's client is told.
+func (p *Provider) completed(ctx context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	p.completions.completed(ctx, req)
+	if req == nil || req.Params == nil {
+		return
+	}
+	var r Relay
+	p.inflight.mu.Lock()
+	for _, f := range p.inflight.frames {
+		if slices.Contains(f.urls, req.Params.ElicitationID) {
+			r = f.relay
+		}
+	}
+	p.inflight.mu.Unlock()
+	if r != nil {
+		// A client gone meanwhile has no use for it.
+		_ = r.NotifyElicitationComplete(ctx, req.Params)
+	}
+}
+
+// relayInput passes one input request of a task on to r.
+func relayInput(ctx context.Context, r Relay, req mcp.InputRequest) (mcp.InputResponse, error) {
+	switch req := req.(type) {
+	case *mcp.ElicitParams:
+		return r.Elicit(ctx, req)
+	case *mcp.CreateMessageWithToolsParams:
+		return r.CreateMessageWithTools(ctx, req)
+	case *mcp.CreateMessageParams:
+		var params mcp.CreateMessageWithToolsParams
+		if err := remarshal(req, &params); err != nil {
+			return nil, err
+		}
+		return r.CreateMessageWithTools(ctx, &params)
+	}
+	return nil, fmt.Errorf("an input request of type %T: %w", req, errors.ErrUnsupported)
+}
+
+// inputRequired returns the result of a call whose relay left the input
+// its server asked for to the client, as the server wrote it.
+func inputRequired(raw json.RawMessage) (*mcp.CallToolResult, bool) {
+	res := new(mcp.CallToolResult)
+	if json.Unmarshal(raw, res) != nil || res.InputRequests == nil {
+		return nil, false
+	}
+	return res, true
+}
