@@ -48,9 +48,19 @@
 //     is a 2026-07-28 client handed a server's questions whole, roots among
 //     them, which it answers itself; a roots request alone in a result is
 //     answered by go-sdk, with the gateway's.
-//   - Tasks: a call of a tool the server runs as a task is followed to its
-//     end by the gateway (its questions put to the caller as above) and
-//     answered as one call; no client is served a task of its own.
+//   - Tasks (tasks.go): a 2026-07-28 client that declares the tasks
+//     extension (io.modelcontextprotocol/tasks) on its call is handed the
+//     task a server of the extension makes of it, as the server created
+//     it, and follows it itself: tasks/get, tasks/update (its answers to
+//     the task's questions) and tasks/cancel are passed to the server and
+//     its answers back, raw. The task id the client gets names the server
+//     and the client with the server's id, so any replica routes them,
+//     keeping nothing, and no other client can use it; call_tool
+//     (disclosure) hands tasks alike. Any other call of a tool the server
+//     runs as a task (a 2025-11-25 client's, one without the extension, a
+//     task of the 2025-11-25 generation) is followed to its end by the
+//     gateway, its questions put to the caller as above, and answered as
+//     one call.
 //   - Progressive disclosure, for clients that cannot take a large catalog:
 //     find_tools and call_tool in place of the catalog, for every client
 //     ([WithDisclosure]) or for one that asks (?disclosure=1).

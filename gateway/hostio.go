@@ -18,9 +18,10 @@ func (g *Gateway) hostOptions() []mcptool.Option {
 
 // relayTo is whom a call of the catalog is made for: the client that sent
 // req, asked through its session what the server asks during the call, and
-// the answers its retry carries (2026-07-28 multi round trip).
+// the answers its retry carries (2026-07-28 multi round trip), and whether
+// it follows a task its call becomes (tasks.go).
 func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
-	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
+	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState, FollowsTasks: followsTasks(req.Params.Meta)}
 	switch ss := req.Session; {
 	case ss == nil:
 	case stateless(ss):

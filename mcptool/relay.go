@@ -47,6 +47,10 @@ type Caller struct {
 	// answers to the input requests of the result before (2026-07-28).
 	InputResponses mcp.InputResponseMap
 	RequestState   string
+	// FollowsTasks says the client follows a task the server makes of
+	// the call itself (the 2026-07-28 extension): the call returns a
+	// [HandedTask] instead of following it.
+	FollowsTasks bool
 }
 
 type callerKey struct{}

@@ -53,7 +53,10 @@ func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Result, e
 // Request sends any JSON-RPC request, such as a method go-sdk does not model
 // (skills/list, say), and returns its result as raw JSON. params is anything
 // that encodes as a JSON object, or nil; a json.RawMessage is sent as it is.
-// A JSON-RPC error answer is a [ProtocolError] with its code.
+// A JSON-RPC error answer is a [ProtocolError] with its code. A request
+// about a task of the 2026-07-28 extension (tasks/get, tasks/update,
+// tasks/cancel, a [HandedTask]'s) names the task in the Mcp-Name header
+// over streamable HTTP, as the provider's own do.
 //
 // For the methods go-sdk models (ping, tools/list, resources/read and the
 // other standard requests), the request goes through go-sdk's typed call and
@@ -77,7 +80,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 			return err
 		}
 		var err error
-		out, err = s.send(ctx, method, body)
+		out, err = s.send(s.taskRoute(ctx, method, body), method, body)
 		return err
 	})
 	return out, err
