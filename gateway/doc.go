@@ -30,10 +30,11 @@
 //     told the gateway answers elicitation (form and URL) and sampling
 //     (with tools); their requests go to the caller's client as they came.
 //     A question a server of 2026-07-28 puts in its call's result
-//     (input_required) is handed whole to a 2026-07-28 client, which
-//     answers in its next call (inputResponses and requestState passed
-//     back to the server), so a replica keeps nothing; to a 2025-11-25
-//     session client the gateway puts each question itself. A request a
+//     (input_required; a prompts/get's or a resources/read's alike) is
+//     handed whole to a 2026-07-28 client, which answers in its next call
+//     (inputResponses and requestState passed back to the server), so a
+//     replica keeps nothing; to a 2025-11-25 session client the gateway
+//     puts each question itself. A request a
 //     server sends on its own (2025-11-25 servers, tasks' questions) goes
 //     to the session client whose call is in flight; it fails when the
 //     caller is a stateless client, which can be asked only in a result,

@@ -21,8 +21,17 @@ func (g *Gateway) hostOptions() []mcptool.Option {
 // the answers its retry carries (2026-07-28 multi round trip), and whether
 // it follows a task its call becomes (tasks.go).
 func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
-	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState, FollowsTasks: followsTasks(req.Params.Meta)}
-	switch ss := req.Session; {
+	c := callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState)
+	c.FollowsTasks = followsTasks(req.Params.Meta)
+	return c
+}
+
+// callerFor is the client of the session ss, whose request carries the
+// answers responses and the state to the questions of the result before.
+// Its tools/call, resources/read and prompts/get are relayed alike.
+func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state string) mcptool.Caller {
+	c := mcptool.Caller{InputResponses: responses, RequestState: state}
+	switch {
 	case ss == nil:
 	case stateless(ss):
 		c.Relay = resultOnly{}

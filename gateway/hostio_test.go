@@ -53,19 +53,42 @@ func joined(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// asker is a server of protocol 2026-07-28 whose tool ask asks for a name
-// in its result (input_required) and greets it once answered.
+// asker is a server of protocol 2026-07-28 whose tool ask, prompt
+// greeting and resource memo://asker/greeting each ask for a name in
+// their result (input_required) and greet it once answered.
 func asker(t *testing.T) toolset.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		answer, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+	who := mcp.InputRequestMap{"who": &mcp.ElicitParams{
+		Message:         "Who are you?",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+	}}
+	greeting := func(answers mcp.InputResponseMap) (string, bool) {
+		answer, ok := answers["who"].(*mcp.ElicitResult)
 		if !ok {
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{
-				Message:         "Who are you?",
-				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
-			}}}, nil
+			return "", false
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + answer.Content["name"].(string)}}}, nil
+		return "hello " + answer.Content["name"].(string), true
+	}
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: who}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "greeting"}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.GetPromptResult{InputRequests: who}, nil
+		}
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "memo://asker/greeting", Name: "greeting"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.ReadResourceResult{InputRequests: who}, nil
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 	})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(srv.Close)
