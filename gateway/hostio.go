@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"context"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -34,7 +32,7 @@ func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state stri
 	switch {
 	case ss == nil:
 	case stateless(ss):
-		c.Relay = resultOnly{}
+		c.Relay = mcptool.ResultOnly{}
 	default:
 		// Asked with the call's context, so that go-sdk sends the
 		// requests on the call's own stream.
@@ -48,21 +46,4 @@ func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state stri
 func stateless(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p == nil || p.ProtocolVersion >= statelessVersion
-}
-
-// resultOnly is a stateless client: what a server asks in its call's
-// result (input_required) reaches it in the gateway's, and it answers in
-// its next call; what a server asks on its own cannot reach it.
-type resultOnly struct{}
-
-func (resultOnly) Elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	return nil, mcptool.ErrInputRequired
-}
-
-func (resultOnly) CreateMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
-	return nil, mcptool.ErrInputRequired
-}
-
-func (resultOnly) NotifyElicitationComplete(context.Context, *mcp.ElicitationCompleteParams) error {
-	return nil
 }

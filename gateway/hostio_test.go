@@ -98,7 +98,8 @@ func asker(t *testing.T) toolset.ServerConfig {
 // A server's question in its call's result reaches the client that made
 // the call, of either generation, and its answer the server: a stateless
 // client is handed the result as the server wrote it and calls again with
-// the answer, a session client is asked by the gateway.
+// the answer, a session client is asked by the gateway. A prompts/get's
+// and a resources/read's alike.
 func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{asker(t)})
 	url, _ := serve(t, g)
@@ -115,6 +116,26 @@ func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 			}
 			if got := question(asked); got != "elicit: Who are you?" {
 				t.Errorf("asked %q", got)
+			}
+			pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "asker_greeting"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "hello Ada" {
+				t.Errorf("prompt %+v", pr.Messages)
+			}
+			if got := question(asked); got != "elicit: Who are you?" {
+				t.Errorf("prompt: asked %q", got)
+			}
+			read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://asker/greeting"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(read.Contents) != 1 || read.Contents[0].Text != "hello Ada" {
+				t.Errorf("resource %+v", read.Contents)
+			}
+			if got := question(asked); got != "elicit: Who are you?" {
+				t.Errorf("resource: asked %q", got)
 			}
 		})
 	}

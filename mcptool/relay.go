@@ -27,6 +27,28 @@ type Relay interface {
 // sends on its own fails with it.
 var ErrInputRequired = errors.New("the client answers only in its call's result (multi round trip)")
 
+// ResultOnly is the [Relay] of a client asked only in its request's
+// result (protocol 2026-07-28, stateless): it answers every request with
+// [ErrInputRequired], so that a question the server puts in its result
+// reaches the client whole, and one the server sends on its own fails.
+type ResultOnly struct{}
+
+// Elicit returns [ErrInputRequired].
+func (ResultOnly) Elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return nil, ErrInputRequired
+}
+
+// CreateMessageWithTools returns [ErrInputRequired].
+func (ResultOnly) CreateMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return nil, ErrInputRequired
+}
+
+// NotifyElicitationComplete does nothing: the client has no elicitation
+// of the server's in flight.
+func (ResultOnly) NotifyElicitationComplete(context.Context, *mcp.ElicitationCompleteParams) error {
+	return nil
+}
+
 // WithRelay declares to the server elicitation (form and URL) and sampling
 // (with tools), so that the calls made with [WithCaller] relay them to
 // their [Caller]. A request made outside such a call is answered by the
