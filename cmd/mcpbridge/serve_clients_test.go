@@ -99,12 +99,7 @@ func TestServeToRealClients(t *testing.T) {
 
 	for _, v := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run("go-sdk-"+v, func(t *testing.T) {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-sdk"}, nil).Connect(t.Context(),
-				&mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: v})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			cs, _ := connectServe(t, url, v)
 			var tools []string
 			for tl, err := range cs.Tools(t.Context(), nil) {
 				if err != nil {

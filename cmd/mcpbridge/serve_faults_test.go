@@ -20,15 +20,7 @@ import (
 // process exits with the signal's status, the call cut short, and says so.
 func TestServeDrainRefusesNewCallsAndKeepsItsBound(t *testing.T) {
 	url, cmd, lines := startServe(t, "--drain", "2s")
-	progressed := make(chan struct{}, 100)
-	c := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progressed <- struct{}{} },
-	})
-	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, progressed := connectServe(t, url, "")
 	// At least 20 s: the drain's 2 s pass long before.
 	long := &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 20, "delay_ms": 1000}}
 	long.SetProgressToken("p")
@@ -50,7 +42,7 @@ func TestServeDrainRefusesNewCallsAndKeepsItsBound(t *testing.T) {
 			break
 		}
 	}
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 1, "delay_ms": 0}})
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 1, "delay_ms": 0}})
 	if err == nil || !strings.Contains(err.Error(), "shutting down, not taking new requests") {
 		t.Errorf("a call after SIGTERM: %v, want it refused", err)
 	}
@@ -90,21 +82,16 @@ func TestServeSurvivesAServerKilledUnderLoad(t *testing.T) {
 		t.Fatalf("want one server process, got %v", servers)
 	}
 	const clients, calls = 16, 10
-	progressed := make(chan struct{}, clients*calls*4)
 	var (
 		wg                 sync.WaitGroup
 		mu                 sync.Mutex
 		succeeded, refused int
+		progress           []<-chan struct{}
 	)
 	for i := range clients {
 		version := []string{"2026-07-28", "2025-11-25"}[i%2]
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "load"}, &mcp.ClientOptions{
-			ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progressed <- struct{}{} },
-		}).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cs.Close()
+		cs, progressed := connectServe(t, url, version)
+		progress = append(progress, progressed)
 		wg.Go(func() {
 			for range calls {
 				params := &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 3, "delay_ms": 20}}
@@ -133,7 +120,7 @@ func TestServeSurvivesAServerKilledUnderLoad(t *testing.T) {
 		close(loaded)
 	}()
 	select {
-	case <-progressed: // calls are in flight on the server
+	case <-progress[0]: // calls are in flight on the server
 	case <-loaded:
 		t.Fatal("the calls ended before any was in flight")
 	}
@@ -151,11 +138,7 @@ func TestServeSurvivesAServerKilledUnderLoad(t *testing.T) {
 	}()
 	<-loaded
 	t.Logf("%d calls succeeded, %d refused while the server restarted", succeeded, refused)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "after"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := connectServe(t, url, "")
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 1, "delay_ms": 0}})
 	if err != nil || res.IsError {
 		t.Fatalf("after the restart: %v %+v", err, res)
