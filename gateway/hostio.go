@@ -20,7 +20,11 @@ func (g *Gateway) hostOptions() []mcptool.Option {
 // it follows a task its call becomes (tasks.go).
 func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
 	c := callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState)
-	c.FollowsTasks = followsTasks(req.Params.Meta)
+	c.Capabilities = req.ClientCapabilities()
+	if c.Capabilities == nil {
+		c.Capabilities = &mcp.ClientCapabilities{} // it declared none
+	}
+	c.FollowsTasks = req.Session != nil && stateless(req.Session) && c.Capabilities.Extensions[tasksExtension] != nil
 	return c
 }
 

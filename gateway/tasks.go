@@ -19,16 +19,6 @@ import (
 // declares it and the servers that run its calls as tasks.
 const tasksExtension = "io.modelcontextprotocol/tasks"
 
-// followsTasks reports whether a request's _meta declares the tasks
-// extension on protocol 2026-07-28 or later: the client follows the tasks
-// its calls become.
-func followsTasks(meta mcp.Meta) bool {
-	version, _ := meta[mcp.MetaKeyProtocolVersion].(string)
-	caps, _ := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
-	extensions, _ := caps["extensions"].(map[string]any)
-	return version >= statelessVersion && extensions[tasksExtension] != nil
-}
-
 // A taskHandle is the id of a task as the gateway's client knows it: the
 // server's id, with the name of the server that runs the task and of the
 // client whose call it is, so that any replica sends tasks/get,

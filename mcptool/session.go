@@ -64,6 +64,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	p.cfg.notices.set(copts)
 	client := p.newClient(copts, schemas) // hostio.go adds what the host answers for its user
+	p.cfg.notices.askLevel(client)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
