@@ -56,7 +56,7 @@
 //     the task's questions) and tasks/cancel are passed to the server and
 //     its answers back, raw. The task id the client gets names the server
 //     and the client with the server's id, so any replica routes them,
-//     keeping nothing, and no other client can use it; call_tool
+//     keeping nothing; another client's use of it is refused; call_tool
 //     (disclosure) hands tasks alike. Any other call of a tool the server
 //     runs as a task (a 2025-11-25 client's, one without the extension, a
 //     task of the 2025-11-25 generation) is followed to its end by the

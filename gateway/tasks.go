@@ -22,8 +22,10 @@ const tasksExtension = "io.modelcontextprotocol/tasks"
 // A taskHandle is the id of a task as the gateway's client knows it: the
 // server's id, with the name of the server that runs the task and of the
 // client whose call it is, so that any replica sends tasks/get,
-// tasks/update and tasks/cancel to the right server, for that client
-// alone, keeping nothing.
+// tasks/update and tasks/cancel to the right server, keeping nothing, and
+// refuses them from another client presenting the id. The names are not
+// signed (the replicas share no key): the server's id is the secret, as
+// it is to a client of the server itself.
 type taskHandle struct{ server, client, id string }
 
 var b64 = base64.RawURLEncoding
