@@ -5,11 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,34 +150,6 @@ func demoOverHTTP(t *testing.T) toolset.ServerConfig {
 		t.Fatal(err)
 	}
 	return toolset.ServerConfig{Name: "demo", URL: srv.URL, Required: true}
-}
-
-// roundRobin serves the gateways of n replicas over one server behind a
-// proxy that sends each request to the next, and returns the proxy's MCP
-// endpoint and the requests each replica served.
-func roundRobin(t *testing.T, n int, server toolset.ServerConfig, opts ...gateway.Option) (string, func() []int64) {
-	t.Helper()
-	var targets []*url.URL
-	hits := make([]atomic.Int64, n)
-	for range n {
-		_, srv := serve(t, start(t, []toolset.ServerConfig{server}, opts...))
-		u, _ := url.Parse(srv.URL)
-		targets = append(targets, u)
-	}
-	var next atomic.Int64
-	lb := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		i := next.Add(1) % int64(n)
-		hits[i].Add(1)
-		r.SetURL(targets[i])
-	}})
-	t.Cleanup(lb.Close)
-	return lb.URL + "/mcp", func() []int64 {
-		out := make([]int64, n)
-		for i := range hits {
-			out[i] = hits[i].Load()
-		}
-		return out
-	}
 }
 
 // The demo's tag_report becomes a task on its server; a 2026-07-28 client

@@ -178,7 +178,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 		return err
 	})
-	if handed != nil && err == nil {
+	if handed != nil {
 		return nil, handed
 	}
 	if err != nil {
