@@ -73,10 +73,10 @@ func TestServeDrainRefusesNewCallsAndKeepsItsBound(t *testing.T) {
 // generations call it: each call is answered (a read-only call caught by
 // the kill is sent again; one that arrives while the server restarts is a
 // result marked isError that says so), the gateway stays up, the server is
-// started again, and calls succeed on it.
+// started again, and calls succeed on it. The servers' lifecycle is
+// logged without -v: an operator sees the loss and the reconnection.
 func TestServeSurvivesAServerKilledUnderLoad(t *testing.T) {
-	// -v: the servers' lifecycle is logged only then.
-	url, cmd, lines := startServe(t, "-v")
+	url, cmd, lines := startServe(t)
 	servers := proctest.Children(cmd.Process.Pid)
 	if len(servers) != 1 {
 		t.Fatalf("want one server process, got %v", servers)
