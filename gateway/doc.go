@@ -103,7 +103,9 @@
 // Operations: /healthz and /readyz ([Gateway.Ready]: every required server
 // up, not draining); [Gateway.Shutdown] drains (requests in flight finish,
 // new ones are refused with [ErrDraining], within [WithDrainTimeout]); one
-// structured log record per request ([WithLogger]).
+// structured log record per request ([WithLogger]); a server span per
+// request, in the trace the client's _meta carries, with the calls of the
+// servers nested in it ([WithTracerProvider]).
 //
 // Options: a Gateway is long-lived and configured with functional options
 // ([Option]); what the servers are is the [toolset.Config] given to

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -24,6 +25,7 @@ type Gateway struct {
 	log *slog.Logger
 	cfg *toolset.Config
 	ts  *toolset.Toolset
+	tel *telemetry.Telemetry // nil when nothing records (trace.go)
 
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
@@ -65,7 +67,9 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 		g.keys = newIssuerKeys(*o.oauth)
 	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	tsOpts := append([]toolset.Option{toolset.WithLogger(log)}, o.toolset...)
+	var traceOpts []toolset.Option
+	g.tel, traceOpts = o.tracing()
+	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
 	tsOpts = append(tsOpts, toolset.WithServerOptions(g.notices))
 	ts, err := toolset.Start(ctx, cfg, tsOpts...)
 	if err != nil {
@@ -99,7 +103,7 @@ func (g *Gateway) newServer() *mcp.Server {
 		opts.SubscribeHandler, opts.UnsubscribeHandler = g.subscribe, g.unsubscribe
 	}
 	s := mcp.NewServer(&implementation, opts)
-	s.AddReceivingMiddleware(g.observe, g.setLevel, g.admit)
+	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
 	return s
 }
 

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -29,6 +31,8 @@ type options struct {
 	clients     map[string]*policy.Policy // client name → its own policy (clients.go)
 	rates       map[string]rateLimit      // client name → its rate limit (ratelimit.go)
 	passthrough []string                  // servers given the client's token (passthrough.go)
+
+	tracerProvider trace.TracerProvider // trace.go
 }
 
 // WithLogger sets the logger of the gateway: one record a request it

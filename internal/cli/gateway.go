@@ -3,15 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -257,33 +254,14 @@ func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error
 // calls in flight finish, new requests are refused, and the listener
 // closes.
 func serveHTTP(ctx context.Context, g *gateway.Gateway, addr string, log *slog.Logger, s *Streams) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
-	srv := &http.Server{Handler: g.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(s.Err, "mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)\n", ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
+	return serveUntilStopped(ctx, addr, g.Handler(), s, func(a net.Addr) string {
+		return fmt.Sprintf("mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)", a)
+	}, func(ctx context.Context) error {
+		log.Info("gateway: draining")
+		err := g.Shutdown(ctx)
+		if err != nil {
+			log.Warn("gateway: drain incomplete", "err", err)
+		}
 		return err
-	case <-ctx.Done():
-	}
-	log.Info("gateway: draining")
-	drainErr := g.Shutdown(context.WithoutCancel(ctx))
-	if drainErr != nil {
-		log.Warn("gateway: drain incomplete", "err", drainErr)
-	}
-	// Open event streams never go idle: Shutdown waits a moment for the
-	// rest, then Close ends them.
-	quick, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-	if srv.Shutdown(quick) != nil {
-		srv.Close()
-	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return drainErr
+	})
 }

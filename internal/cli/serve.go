@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
@@ -49,29 +47,12 @@ mcpbridge directory of the user's cache (~/.cache/mcpbridge on Linux).`,
 			if *addr == "" {
 				return demo.ServeStdio(ctx, opt)
 			}
-			ln, err := net.Listen("tcp", *addr)
-			if err != nil {
-				return &exitError{code: exitUsage, err: err}
-			}
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", demo.HTTPHandler(opt))
 			mux.Handle("/sse", demo.SSEHandler(opt))
-			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-			fmt.Fprintf(s.Err, "demo MCP server: http://%s/mcp (SSE: http://%s/sse), notes in %s\n", ln.Addr(), ln.Addr(), path)
-			done := make(chan error, 1)
-			go func() { done <- srv.Serve(ln) }()
-			select {
-			case err := <-done:
-				return err
-			case <-ctx.Done():
-				shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				srv.Shutdown(shutdown)
-				if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-					return err
-				}
-				return nil
-			}
+			return serveUntilStopped(ctx, *addr, mux, s, func(a net.Addr) string {
+				return fmt.Sprintf("demo MCP server: http://%s/mcp (SSE: http://%s/sse), notes in %s", a, a, path)
+			}, nil)
 		}
 	},
 }

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// serveUntilStopped serves h on addr, saying where in the line banner
+// makes of the address, until a stop signal ends ctx; then drain, if
+// given, runs (its error is the result), and the server closes: what is
+// still open a second later (event streams never go idle) is cut.
+func serveUntilStopped(ctx context.Context, addr string, h http.Handler, s *Streams, banner func(net.Addr) string, drain func(context.Context) error) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintln(s.Err, banner(ln.Addr()))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	var drained error
+	if drain != nil {
+		drained = drain(context.WithoutCancel(ctx))
+	}
+	quick, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if srv.Shutdown(quick) != nil {
+		srv.Close()
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return drained
+}
