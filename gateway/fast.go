@@ -67,6 +67,7 @@ type fastCall struct {
 	id   json.RawMessage
 	name string
 	args json.RawMessage
+	meta map[string]json.RawMessage
 }
 
 // parseCall reads a tools/call the fast path serves, and false for any
@@ -113,7 +114,7 @@ func parseCall(body []byte) (fastCall, bool) {
 	if len(args) > 0 && string(args) != "null" && !isObject(args) {
 		return fastCall{}, false
 	}
-	return fastCall{id: bytes.TrimSpace(msg.ID), name: name, args: args}, true
+	return fastCall{id: bytes.TrimSpace(msg.ID), name: name, args: args, meta: meta}, true
 }
 
 func isObject(v json.RawMessage) bool {
@@ -186,8 +187,10 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	}
 	defer g.drain.leave()
 	start := time.Now()
-	ctx, err := g.admitted(r.Context(), info)
+	ctx, end := g.serverSpan(r.Context(), "tools/call", call.name, g.traceMeta(call.meta), spanAttrs("tools/call", call.name, true))
+	ctx, err := g.admitted(ctx, info)
 	if err != nil {
+		end(false, err)
 		g.logRequest(ctx, "tools/call", call.name, client, start, false, err)
 		writeAnswer(w, call.id, nil, err)
 		return
@@ -214,8 +217,25 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	default:
 		result, err = completeResult(res)
 	}
+	end(isError, err)
 	g.logRequest(ctx, "tools/call", call.name, client, start, isError, err)
 	writeAnswer(w, call.id, result, err)
+}
+
+// traceMeta is what of a call's _meta may carry its trace context (its
+// strings), read only when the gateway traces.
+func (g *Gateway) traceMeta(meta map[string]json.RawMessage) map[string]any {
+	if g.tel == nil {
+		return nil
+	}
+	out := make(map[string]any, len(meta))
+	for k, v := range meta {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // completeRaw is a server's raw result as a 2026-07-28 client reads it:

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -123,19 +124,28 @@ func (b *logBuffer) String() string {
 
 // A stateless client's call reaches it as the server wrote the result,
 // byte for byte: the gateway decodes and re-encodes nothing of it. go-sdk's
-// client reads it as any result, and the call is logged as every request
-// is.
+// client reads it as any result, and the call is logged and traced as
+// every request is: a server span in the client's trace, the call of the
+// server a client span within it.
 func TestFastPathKeepsTheServersResult(t *testing.T) {
 	var logs logBuffer
-	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	rec := oteltest.New(t)
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
 	url, _ := serve(t, g)
-	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
+	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")
+	meta, _ := json.Marshal(traceContext(ctx))
+	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`, meta: string(meta[1:len(meta)-1]) + ","})
+	host.End()
 	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult {
 		t.Fatalf("status %d, error %s, result\n%s\nwant the server's\n%s", status, rpcErr, result, verbatimResult)
 	}
 	if !strings.Contains(logs.String(), `"method":"tools/call"`) || !strings.Contains(logs.String(), `"subject":"up_verbatim"`) {
 		t.Errorf("logs %s; want the call's record", logs.String())
 	}
+	served := rec.Span(t, "tools/call up_verbatim")
+	oteltest.ChildOf(t, served, rec.Span(t, "host"))
+	oteltest.Has(t, served, map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "up_verbatim", "network.transport": "tcp"})
+	oteltest.ChildOf(t, rec.Span(t, "tools/call verbatim"), served)
 	cs := connect(t, url, "2026-07-28", nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "up_verbatim", Arguments: map[string]any{}})
 	if err != nil || text(t, res) != "<b>hi</b> & bye" {
