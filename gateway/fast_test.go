@@ -10,13 +10,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -34,21 +35,7 @@ func statelessUpstream(t *testing.T) toolset.ServerConfig {
 			return nil, fmt.Errorf("answered by the handler in front")
 		})
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Name") != "verbatim" {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		var req struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", req.ID, verbatimResult)
-	}))
+	srv := httptest.NewServer(hostile.Verbatim(inner, "verbatim", verbatimResult))
 	t.Cleanup(srv.Close)
 	return toolset.ServerConfig{Name: "up", URL: srv.URL, Required: true}
 }
@@ -62,13 +49,13 @@ type callRequest struct {
 	headers map[string]string // set besides the protocol's
 }
 
-// post sends req to the gateway at url and returns the HTTP status and
-// the JSON-RPC response's result or error, as they came.
-func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr json.RawMessage) {
+// newCall is req as the HTTP request a client sends to the endpoint at
+// url, with ctx.
+func newCall(t *testing.T, ctx context.Context, url string, req callRequest) *http.Request {
 	t.Helper()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":%q,%s"_meta":{%s"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 		req.name, req.params, req.meta)
-	r, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url+req.query, strings.NewReader(body))
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, url+req.query, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +67,14 @@ func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr
 	for k, v := range req.headers {
 		r.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(r)
+	return r
+}
+
+// post sends req to the gateway at url and returns the HTTP status and
+// the JSON-RPC response's result or error, as they came.
+func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr json.RawMessage) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(newCall(t, t.Context(), url, req))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,31 +98,13 @@ func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr
 	return resp.StatusCode, nil, nil
 }
 
-// logBuffer collects a gateway's log records.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A stateless client's call reaches it as the server wrote the result,
 // byte for byte: the gateway decodes and re-encodes nothing of it. go-sdk's
 // client reads it as any result, and the call is logged and traced as
 // every request is: a server span in the client's trace, the call of the
 // server a client span within it.
 func TestFastPathKeepsTheServersResult(t *testing.T) {
-	var logs logBuffer
+	var logs proctest.Buffer
 	rec := oteltest.New(t)
 	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
 	url, _ := serve(t, g)

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -34,21 +35,10 @@ func rawServer(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions
 	opts.Stateless = true
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
 	seen := &counts{n: map[string]int{}}
+	verbatim := hostile.Verbatim(inner, "verbatim", serverResult)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen.add(r.Header.Get("Mcp-Method"))
-		if r.Header.Get("Mcp-Name") != "verbatim" {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		var req struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write([]byte(`event: message` + "\n" + `data: {"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + serverResult + "}\n\n"))
+		verbatim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, seen
