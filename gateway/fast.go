@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,31 +74,23 @@ type fastCall struct {
 // parseCall reads a tools/call the fast path serves, and false for any
 // other request.
 func parseCall(body []byte) (fastCall, bool) {
-	var msg struct {
-		JSONRPC string                     `json:"jsonrpc"`
-		ID      json.RawMessage            `json:"id"`
-		Method  string                     `json:"method"`
-		Params  map[string]json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil || msg.JSONRPC != "2.0" || msg.Method != "tools/call" {
+	// Maps, not structs: encoding/json matches a struct's fields in any
+	// case, where go-sdk's decoding matches them exactly.
+	var msg, params, meta map[string]json.RawMessage
+	var version, method, name string
+	if json.Unmarshal(body, &msg) != nil || !only(msg, "jsonrpc", "id", "method", "params") ||
+		string(msg["jsonrpc"]) != `"2.0"` || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
 		return fastCall{}, false
 	}
-	if id := bytes.TrimSpace(msg.ID); len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+	if id := bytes.TrimSpace(msg["id"]); len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
 		return fastCall{}, false
 	}
 	// Only the members read here: any other (inputResponses,
 	// requestState, task) is go-sdk's to read.
-	for k := range msg.Params {
-		if k != "name" && k != "arguments" && k != "_meta" {
-			return fastCall{}, false
-		}
+	if json.Unmarshal(msg["params"], &params) != nil || !only(params, "name", "arguments", "_meta") {
+		return fastCall{}, false
 	}
-	var (
-		name    string
-		meta    map[string]json.RawMessage
-		version string
-	)
-	if json.Unmarshal(msg.Params["name"], &name) != nil || json.Unmarshal(msg.Params["_meta"], &meta) != nil ||
+	if json.Unmarshal(params["name"], &name) != nil || json.Unmarshal(params["_meta"], &meta) != nil ||
 		json.Unmarshal(meta["io.modelcontextprotocol/protocolVersion"], &version) != nil || version != statelessVersion ||
 		!isObject(meta["io.modelcontextprotocol/clientCapabilities"]) {
 		return fastCall{}, false
@@ -110,11 +103,21 @@ func parseCall(body []byte) (fastCall, bool) {
 			return fastCall{}, false
 		}
 	}
-	args := bytes.TrimSpace(msg.Params["arguments"])
+	args := bytes.TrimSpace(params["arguments"])
 	if len(args) > 0 && string(args) != "null" && !isObject(args) {
 		return fastCall{}, false
 	}
-	return fastCall{id: bytes.TrimSpace(msg.ID), name: name, args: args, meta: meta}, true
+	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta}, true
+}
+
+// only reports whether m has no member but those named.
+func only(m map[string]json.RawMessage, names ...string) bool {
+	for k := range m {
+		if !slices.Contains(names, k) {
+			return false
+		}
+	}
+	return true
 }
 
 func isObject(v json.RawMessage) bool {
