@@ -2,7 +2,8 @@
 # (ignored by git), then vets, checks formatting, runs every test with the
 # race detector, fuzzes every parser of what a server or a config sends for
 # a few seconds each, and runs the official MCP client conformance suite against
-# conformance/client (see conformance/README.md). CI runs exactly this
+# conformance/client and its server suite through mcpbridge serve (see
+# conformance/README.md). CI runs exactly this
 # through .ci/run.
 
 NPM_DIR := $(CURDIR)/.cache/npm
@@ -28,8 +29,9 @@ test: deps vet fmt-check
 	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 	$(run-conformance)
 
-# conformance runs the conformance suite alone (conformance/run.sh also
-# takes a single scenario and prints the summary).
+# conformance runs the conformance suites alone (conformance/run.sh also
+# takes a single scenario and prints the summary; conformance/gateway.sh
+# compares the server suite direct and through the gateway).
 conformance: deps
 	$(run-conformance)
 
@@ -38,6 +40,7 @@ go build -o $(CONFORMANCE_CLIENT) ./conformance/client
 PATH="$(NPM_BIN):$$PATH" conformance client --suite all \
 	--command $(CONFORMANCE_CLIENT) \
 	--expected-failures conformance/baseline.yml
+conformance/gateway.sh --check
 endef
 
 NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \

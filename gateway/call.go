@@ -90,12 +90,18 @@ func answer(name string, err error) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 }
 
-// relayError is a server's JSON-RPC error as the client's, its code kept;
-// any other error as it is (go-sdk answers it as an internal error).
+// relayError is a server's JSON-RPC error as the client's, its code and
+// data kept (the data says what a client should do: the capabilities a
+// -32021 requires, say); any other error as it is (go-sdk answers it as an
+// internal error).
 func relayError(err error) error {
 	var proto *mcptool.ProtocolError
 	if errors.As(err, &proto) && proto.Code != 0 {
-		return &jsonrpc.Error{Code: proto.Code, Message: err.Error()}
+		relayed := &jsonrpc.Error{Code: proto.Code, Message: err.Error()}
+		if server := (*jsonrpc.Error)(nil); errors.As(err, &server) {
+			relayed.Data = server.Data
+		}
+		return relayed
 	}
 	return err
 }

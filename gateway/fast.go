@@ -69,6 +69,7 @@ type fastCall struct {
 	name string
 	args json.RawMessage
 	meta map[string]json.RawMessage
+	caps *mcp.ClientCapabilities // what the client declared
 }
 
 // parseCall reads a tools/call the fast path serves, and false for any
@@ -90,15 +91,16 @@ func parseCall(body []byte) (fastCall, bool) {
 	if json.Unmarshal(msg["params"], &params) != nil || !only(params, "name", "arguments", "_meta") {
 		return fastCall{}, false
 	}
+	caps := new(mcp.ClientCapabilities)
 	if json.Unmarshal(params["name"], &name) != nil || json.Unmarshal(params["_meta"], &meta) != nil ||
-		json.Unmarshal(meta["io.modelcontextprotocol/protocolVersion"], &version) != nil || version != statelessVersion ||
-		!isObject(meta["io.modelcontextprotocol/clientCapabilities"]) {
+		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != statelessVersion ||
+		!isObject(meta[mcp.MetaKeyClientCapabilities]) || json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], caps) != nil {
 		return fastCall{}, false
 	}
-	if info, ok := meta["io.modelcontextprotocol/clientInfo"]; ok && json.Unmarshal(info, new(mcp.Implementation)) != nil {
+	if info, ok := meta[mcp.MetaKeyClientInfo]; ok && json.Unmarshal(info, new(mcp.Implementation)) != nil {
 		return fastCall{}, false
 	}
-	for _, k := range []string{"progressToken", "io.modelcontextprotocol/logLevel"} {
+	for _, k := range []string{"progressToken", mcp.MetaKeyLogLevel} {
 		if _, ok := meta[k]; ok {
 			return fastCall{}, false
 		}
@@ -107,7 +109,7 @@ func parseCall(body []byte) (fastCall, bool) {
 	if len(args) > 0 && string(args) != "null" && !isObject(args) {
 		return fastCall{}, false
 	}
-	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta}, true
+	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta, caps: caps}, true
 }
 
 // only reports whether m has no member but those named.
@@ -198,8 +200,9 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 		writeAnswer(w, call.id, nil, err)
 		return
 	}
-	// A stateless client can be asked only in a result.
-	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: resultOnly{}})
+	// A stateless client can be asked only in a result; a server that
+	// reads capabilities per request is told the client's.
+	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: resultOnly{}, Capabilities: call.caps})
 	var (
 		raw json.RawMessage
 		res *mcp.CallToolResult

@@ -143,6 +143,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,
 		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
+		LogLevel:         g.logLevel,
 	}))
 }
 

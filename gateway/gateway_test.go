@@ -2,12 +2,16 @@ package gateway_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
@@ -235,21 +239,52 @@ func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 	<-done
 }
 
+// A server of either generation logs to a client that asked: a 2025-11-25
+// server is sent logging/setLevel, a 2026-07-28 one the level in each
+// request's _meta (it has no setLevel, and logs nothing to a request
+// without a level).
 func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
 	a := newUpstream(t, "a")
+	stateless := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return a.srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(stateless.Close)
+	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless.URL}} {
+		t.Run(up.version, func(t *testing.T) {
+			g := start(t, []toolset.ServerConfig{{Name: "a", URL: up.url, Required: true}})
+			if p, _ := g.Toolset().Provider("a"); p.ProtocolVersion() != up.version {
+				t.Fatalf("the server speaks %s, want %s", p.ProtocolVersion(), up.version)
+			}
+			url, _ := serve(t, g)
+			logs := make(chan *mcp.LoggingMessageParams, 4)
+			cs := connect(t, url, versions[1], &mcp.ClientOptions{
+				LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params },
+			}, nil)
+			if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_log"}); err != nil {
+				t.Fatal(err)
+			}
+			if m := <-logs; m.Logger != "a/tool" || m.Data != "logged by a" {
+				t.Errorf("log message: %+v", m)
+			}
+		})
+	}
+}
+
+// A server's JSON-RPC error reaches the client with its code and its data,
+// which say what the client lacks.
+func TestAServersErrorKeepsItsData(t *testing.T) {
+	a := newUpstream(t, "a")
+	a.srv.AddPrompt(&mcp.Prompt{Name: "needs"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return nil, &jsonrpc.Error{Code: -32021, Message: "sampling required", Data: json.RawMessage(`{"requiredCapabilities":{"sampling":{}}}`)}
+	})
 	g := start(t, []toolset.ServerConfig{a.config(true)})
 	url, _ := serve(t, g)
-	logs := make(chan *mcp.LoggingMessageParams, 4)
-	cs := connect(t, url, versions[1], &mcp.ClientOptions{
-		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params },
-	}, nil)
-	if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_log"}); err != nil {
-		t.Fatal(err)
-	}
-	if m := <-logs; m.Logger != "a/tool" || m.Data != "logged by a" {
-		t.Errorf("log message: %+v", m)
+	for _, v := range versions {
+		_, err := connect(t, url, v, nil, nil).GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "a_needs"})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != -32021 || string(je.Data) != `{"requiredCapabilities":{"sampling":{}}}` {
+			t.Errorf("%s: %#v", v, err)
+		}
 	}
 }

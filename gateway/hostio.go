@@ -20,7 +20,10 @@ func (g *Gateway) hostOptions() []mcptool.Option {
 // req, asked through its session what the server asks during the call, and
 // the answers its retry carries (2026-07-28 multi round trip).
 func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
-	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
+	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState, Capabilities: req.ClientCapabilities()}
+	if c.Capabilities == nil {
+		c.Capabilities = &mcp.ClientCapabilities{} // it declared none
+	}
 	switch ss := req.Session; {
 	case ss == nil:
 	case stateless(ss):

@@ -51,6 +51,14 @@ func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// logLevel is the level the servers are asked to log at: the most verbose
+// a client asked for.
+func (g *Gateway) logLevel() mcp.LoggingLevel {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.served.level
+}
+
 // lowerLevel records level as the servers' if it is more verbose than
 // theirs, and reports whether it was.
 func (g *Gateway) lowerLevel(level mcp.LoggingLevel) bool {

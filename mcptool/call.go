@@ -145,6 +145,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		c := callerOf(ctx)
 		params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
+		p.declare(params, c)
 		// Progress is asked for only when it matters: as a restart of the
 		// timeout, or to a host that shows it. Otherwise it would only
 		// cost notifications.

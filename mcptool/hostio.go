@@ -17,22 +17,15 @@ import (
 // the host cannot answer. schemas keeps the
 // session's forms as the server wrote them.
 func (p *Provider) newClient(opts *mcp.ClientOptions, schemas *sdkfix.Schemas) *mcp.Client {
-	caps := p.capabilities() // the extensions
-	if p.cfg.elicit != nil || p.cfg.relay {
-		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
+	caps := p.hostCapabilities()
+	if caps.Elicitation != nil {
 		opts.ElicitationHandler = answering(p, telemetry.SpanElicit, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return p.elicit(ctx, req, schemas)
 		})
 		opts.ElicitationCompleteHandler = p.completed
 	}
-	if p.cfg.sampling != nil || p.cfg.relay {
-		// Tools are supported; context from servers (includeContext) is
-		// not, so sampling.context is not declared.
-		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}
+	if caps.Sampling != nil {
 		opts.CreateMessageWithToolsHandler = answering(p, telemetry.SpanSample, p.sample)
-	}
-	if p.cfg.roots != nil {
-		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
 	}
 	opts.Capabilities = caps
 	client := mcp.NewClient(&clientInfo, opts)
@@ -40,6 +33,24 @@ func (p *Provider) newClient(opts *mcp.ClientOptions, schemas *sdkfix.Schemas) *
 		p.roots.install(client, *p.cfg.roots)
 	}
 	return client
+}
+
+// hostCapabilities are the capabilities the client declares: the
+// extensions it speaks, and what the host answers.
+func (p *Provider) hostCapabilities() *mcp.ClientCapabilities {
+	caps := p.capabilities() // the extensions
+	if p.cfg.elicit != nil || p.cfg.relay {
+		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
+	}
+	if p.cfg.sampling != nil || p.cfg.relay {
+		// Tools are supported; context from servers (includeContext) is
+		// not, so sampling.context is not declared.
+		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}
+	}
+	if p.cfg.roots != nil {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	return caps
 }
 
 // answering wraps the handler of a server's request in the span "{name}

@@ -22,6 +22,11 @@ type Notices struct {
 	PromptsChanged func()
 	// ResourceUpdated receives each notifications/resources/updated.
 	ResourceUpdated func(context.Context, *mcp.ResourceUpdatedNotificationParams)
+	// LogLevel gives the level the host wants the server's log at, for a
+	// server that speaks 2026-07-28: that protocol has no logging/setLevel,
+	// so the level rides in each request's _meta, and a request without
+	// one gets no log. Empty asks for none.
+	LogLevel func() mcp.LoggingLevel
 }
 
 // WithNotices sets the functions the server's unasked notices reach. The
@@ -42,4 +47,24 @@ func (n Notices) set(o *mcp.ClientOptions) {
 	if n.ResourceUpdated != nil {
 		o.ResourceUpdatedHandler = func(ctx context.Context, r *mcp.ResourceUpdatedNotificationRequest) { n.ResourceUpdated(ctx, r.Params) }
 	}
+}
+
+// askLevel makes client send the level n.LogLevel gives in the _meta of
+// each 2026-07-28 request (go-sdk has put the protocol version there).
+func (n Notices) askLevel(client *mcp.Client) {
+	if n.LogLevel == nil {
+		return
+	}
+	client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p := req.GetParams(); p != nil {
+				if m := p.GetMeta(); m[mcp.MetaKeyProtocolVersion] != nil {
+					if level := n.LogLevel(); level != "" {
+						m[mcp.MetaKeyLogLevel] = level
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 }

@@ -47,6 +47,38 @@ type Caller struct {
 	// answers to the input requests of the result before (2026-07-28).
 	InputResponses mcp.InputResponseMap
 	RequestState   string
+	// Capabilities, if set, are what the client declared. A server that
+	// takes the client's capabilities with each request (2026-07-28) is
+	// told, in place of what the provider relays (elicitation, sampling),
+	// the client's, so that it asks the client nothing it cannot answer
+	// (and may refuse the call, -32021). The provider's extensions and
+	// roots stay its own.
+	Capabilities *mcp.ClientCapabilities
+}
+
+// declare puts in params' _meta the capabilities the call for c declares
+// to a server that reads them per request, if c says what its client
+// declared; go-sdk fills in the rest of _meta without overwriting them.
+func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
+	if c.Capabilities == nil || !p.cfg.relay {
+		return
+	}
+	caps := p.hostCapabilities()
+	caps.Elicitation, caps.Sampling = c.Capabilities.Elicitation, c.Capabilities.Sampling
+	var wire map[string]any // as go-sdk writes them: roots from RootsV2 (its #607)
+	if remarshal(caps, &wire) != nil {
+		return
+	}
+	delete(wire, "roots")
+	if caps.RootsV2 != nil {
+		wire["roots"] = caps.RootsV2
+	}
+	meta := params.GetMeta()
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[mcp.MetaKeyClientCapabilities] = wire
+	params.SetMeta(meta)
 }
 
 type callerKey struct{}

@@ -69,6 +69,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	if raw != nil {
 		client.AddSendingMiddleware(raw.middleware)
 	}
+	p.cfg.notices.askLevel(client)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {

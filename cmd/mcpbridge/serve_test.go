@@ -50,21 +50,39 @@ func startServe(t *testing.T, args ...string) (string, *exec.Cmd, <-chan string)
 	return "", nil, nil
 }
 
+// connectServe connects a go-sdk client to the gateway at url, speaking
+// version ("" for go-sdk's choice), closed at the test's end, and returns
+// it with a channel that receives each progress notification it gets.
+func connectServe(t *testing.T, url, version string) (*mcp.ClientSession, <-chan struct{}) {
+	t.Helper()
+	progressed := make(chan struct{}, 1000)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- struct{}{}:
+			default: // nobody is counting this many
+			}
+		},
+	})
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, opts)
+	if err != nil {
+		t.Fatalf("connecting (%s): %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, progressed
+}
+
 // Over HTTP, the gateway serves the demo's tools to both protocol
 // generations; SIGTERM lets the call in flight finish, and the process
 // then exits with the signal's status.
 func TestServeOverHTTPDrainsOnSIGTERM(t *testing.T) {
 	url, cmd, lines := startServe(t)
-	progressed := make(chan struct{}, 8)
-	c := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progressed <- struct{}{} },
-	})
 	for _, v := range []string{"2026-07-28", "2025-11-25"} {
-		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: v})
-		if err != nil {
-			t.Fatalf("%s: %v", v, err)
-		}
-		defer cs.Close()
+		cs, _ := connectServe(t, url, v)
 		res, err := cs.ListTools(t.Context(), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -73,11 +91,7 @@ func TestServeOverHTTPDrainsOnSIGTERM(t *testing.T) {
 			t.Fatalf("%s: no slow_count among %d tools", v, len(res.Tools))
 		}
 	}
-	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, progressed := connectServe(t, url, "")
 	params := &mcp.CallToolParams{Name: "slow_count", Arguments: map[string]any{"to": 3, "delay_ms": 100}}
 	params.SetProgressToken("p")
 	done := make(chan *mcp.CallToolResult, 1)
@@ -93,7 +107,7 @@ func TestServeOverHTTPDrainsOnSIGTERM(t *testing.T) {
 	if res := <-done; res == nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "counted to 3" {
 		t.Fatalf("the call in flight at SIGTERM: %+v", res)
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
 		t.Errorf("exit: %v, want status 143", err)
 	}

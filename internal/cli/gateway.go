@@ -124,6 +124,9 @@ refused and /readyz answers 503.`,
 			var g *gateway.Gateway
 			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
 				var err error
+				// The gateway's logger, not the command line's quiet one,
+				// tells an operator of the servers' lifecycle.
+				tsOpts = append(tsOpts, toolset.WithLogger(log))
 				g, err = gateway.Start(ctx, cfg, append(opts, gateway.WithToolsetOptions(tsOpts...))...)
 				if err != nil {
 					return nil, err
