@@ -293,9 +293,13 @@ func completeResult(res *mcp.CallToolResult) ([]byte, error) {
 }
 
 // writeAnswer writes the JSON-RPC response to the request id, its result
-// (as it is: json.Marshal would escape it) or its error, as one event of a
-// stream, as go-sdk's handler does.
+// (as it is: json.Marshal would escape it) or its error, as go-sdk's
+// handler does for a request of 2026-07-28: one event of a stream, but an
+// error whose code SEP-2575 gives an HTTP status (a method not found, 404;
+// invalid params, an unsupported protocol version, a missing client
+// capability, 400) as a JSON body with that status.
 func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err error) {
+	member, status := `,"result":`, 0
 	if err != nil {
 		var wire *jsonrpc.Error
 		if !errors.As(err, &wire) {
@@ -306,22 +310,35 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 			http.Error(w, merr.Error(), http.StatusInternalServerError)
 			return
 		}
-	}
-	member := `,"result":`
-	if err != nil {
 		member = `,"error":`
+		switch wire.Code {
+		case jsonrpc.CodeMethodNotFound:
+			status = http.StatusNotFound
+		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+			status = http.StatusBadRequest
+		}
 	}
+	msg := make([]byte, 0, len(result)+len(id)+64)
+	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
+	msg = append(msg, id...)
+	msg = append(msg, member...)
+	msg = append(msg, result...)
+	msg = append(msg, '}')
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
 	h.Set("Connection", "keep-alive")
+	if status != 0 {
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		// A client gone meanwhile misses its answer; nothing to do.
+		_, _ = w.Write(msg)
+		return
+	}
+	h.Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	buf := make([]byte, 0, len(result)+len(id)+64)
-	buf = append(buf, `event: message`+"\n"+`data: {"jsonrpc":"2.0","id":`...)
-	buf = append(buf, id...)
-	buf = append(buf, member...)
-	buf = append(buf, result...)
-	buf = append(buf, "}\n\n"...)
-	// A client gone meanwhile misses its answer; nothing to do.
-	_, _ = w.Write(buf)
+	event := make([]byte, 0, len(msg)+len("event: message\ndata: \n\n"))
+	event = append(event, "event: message\ndata: "...)
+	event = append(event, msg...)
+	event = append(event, "\n\n"...)
+	_, _ = w.Write(event)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
@@ -33,6 +34,10 @@ func statelessUpstream(t *testing.T) toolset.ServerConfig {
 	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("answered by the handler in front")
+		})
+	s.AddTool(&mcp.Tool{Name: "invalid", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not those"}
 		})
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
 	srv := httptest.NewServer(hostile.Verbatim(inner, "verbatim", verbatimResult))
@@ -126,6 +131,17 @@ func TestFastPathKeepsTheServersResult(t *testing.T) {
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "up_verbatim", Arguments: map[string]any{}})
 	if err != nil || text(t, res) != "<b>hi</b> & bye" {
 		t.Fatalf("go-sdk's client: %v, %v", res, err)
+	}
+}
+
+// A server's JSON-RPC error reaches the client with its code, and with the
+// HTTP status SEP-2575 gives the code, as go-sdk's handler answers it.
+func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
+	url, _ := serve(t, g)
+	status, result, rpcErr := post(t, url, callRequest{name: "up_invalid"})
+	if status != http.StatusBadRequest || result != nil || !bytes.Contains(rpcErr, []byte(`"code":-32602`)) {
+		t.Fatalf("status %d, result %s, error %s; want 400 and the server's -32602", status, result, rpcErr)
 	}
 }
 
