@@ -59,8 +59,9 @@
 // the fast path (fast.go), which reads the JSON-RPC envelope and the
 // params' name, arguments and _meta, makes every check the slow path makes
 // (draining, the client's rate limit, the gateway's and the client's
-// policies, the toolset's argument check; the log record and the server
-// span), calls a server of 2026-07-28 reached over streamable HTTP raw
+// policies, the toolset's argument check; the client's capabilities told
+// to the server; the log record and the server span; an error's HTTP
+// status), calls a server of 2026-07-28 reached over streamable HTTP raw
 // ([toolset.Snapshot.CallRaw]) and writes its result back as the server
 // wrote it, byte for byte ("resultType":"complete" added when it has
 // none), as one event. The fast path leaves to go-sdk's server every
