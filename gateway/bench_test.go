@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -28,9 +27,8 @@ func BenchmarkCall(b *testing.B) {
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in in) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
-	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	defer upstream.Close()
-	g, err := gateway.Start(b.Context(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}})
+	upstream := serveStateless(b, s, nil)
+	g, err := gateway.Start(b.Context(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream, Required: true}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +41,7 @@ func BenchmarkCall(b *testing.B) {
 		name, url, tool string
 		meta            mcp.Meta
 	}{
-		{"direct", upstream.URL, "echo", nil},
+		{"direct", upstream, "echo", nil},
 		{"gateway", front.URL + "/mcp", "bench_echo", nil},
 		{"gateway-go-sdk", front.URL + "/mcp", "bench_echo", mcp.Meta{"progressToken": "p"}},
 	} {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -39,10 +38,8 @@ func statelessUpstream(t *testing.T) toolset.ServerConfig {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not those"}
 		})
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
-	srv := httptest.NewServer(hostile.Verbatim(inner, "verbatim", verbatimResult))
-	t.Cleanup(srv.Close)
-	return toolset.ServerConfig{Name: "up", URL: srv.URL, Required: true}
+	url := serveStateless(t, s, func(h http.Handler) http.Handler { return hostile.Verbatim(h, "verbatim", verbatimResult) })
+	return toolset.ServerConfig{Name: "up", URL: url, Required: true}
 }
 
 // A tools/call request as a client of 2026-07-28 sends it.

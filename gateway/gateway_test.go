@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -245,9 +244,8 @@ func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 // without a level).
 func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
 	a := newUpstream(t, "a")
-	stateless := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return a.srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	t.Cleanup(stateless.Close)
-	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless.URL}} {
+	stateless := serveStateless(t, a.srv, nil)
+	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless}} {
 		t.Run(up.version, func(t *testing.T) {
 			g := start(t, []toolset.ServerConfig{{Name: "a", URL: up.url, Required: true}})
 			if p, _ := g.Toolset().Provider("a"); p.ProtocolVersion() != up.version {

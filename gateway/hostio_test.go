@@ -3,8 +3,6 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -67,9 +65,7 @@ func asker(t *testing.T) toolset.ServerConfig {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + answer.Content["name"].(string)}}}, nil
 	})
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	t.Cleanup(srv.Close)
-	return toolset.ServerConfig{Name: "asker", URL: srv.URL, Required: true}
+	return toolset.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
 }
 
 // A server's question in its call's result reaches the client that made
