@@ -75,8 +75,11 @@ func answer(name string, err error) (*mcp.CallToolResult, error) {
 	var (
 		unserved *tool.UnservedError
 		proto    *mcptool.ProtocolError
+		handed   *mcptool.HandedTask
 	)
 	switch {
+	case errors.As(err, &handed):
+		return nil, err // answered with the task (tasks.go)
 	case errors.As(err, &unserved):
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	case errors.Is(err, context.Canceled), errors.As(err, &proto) && proto.Code != 0:

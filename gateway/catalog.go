@@ -117,8 +117,8 @@ func (g *Gateway) snapshot() (*toolset.Snapshot, []tool.Definition) {
 }
 
 // capabilities are what the gateway declares: tools (and their list
-// changing), logging, and resources (with subscriptions), prompts and
-// completions when a server has them.
+// changing), logging, and resources (with subscriptions), prompts,
+// completions and the tasks extension when a server has them.
 func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}}
 	for _, st := range g.ts.Status() {
@@ -141,6 +141,9 @@ func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 		}
 		if sc.Completions != nil {
 			c.Completions = &mcp.CompletionCapabilities{}
+		}
+		if sc.Extensions[tasksExtension] != nil {
+			c.AddExtension(tasksExtension, map[string]any{})
 		}
 	}
 	return c

@@ -30,10 +30,11 @@
 //     told the gateway answers elicitation (form and URL) and sampling
 //     (with tools); their requests go to the caller's client as they came.
 //     A question a server of 2026-07-28 puts in its call's result
-//     (input_required) is handed whole to a 2026-07-28 client, which
-//     answers in its next call (inputResponses and requestState passed
-//     back to the server), so a replica keeps nothing; to a 2025-11-25
-//     session client the gateway puts each question itself. A request a
+//     (input_required; a prompts/get's or a resources/read's alike) is
+//     handed whole to a 2026-07-28 client, which answers in its next call
+//     (inputResponses and requestState passed back to the server), so a
+//     replica keeps nothing; to a 2025-11-25 session client the gateway
+//     puts each question itself. A request a
 //     server sends on its own (2025-11-25 servers, tasks' questions) goes
 //     to the session client whose call is in flight; it fails when the
 //     caller is a stateless client, which can be asked only in a result,
@@ -48,9 +49,19 @@
 //     is a 2026-07-28 client handed a server's questions whole, roots among
 //     them, which it answers itself; a roots request alone in a result is
 //     answered by go-sdk, with the gateway's.
-//   - Tasks: a call of a tool the server runs as a task is followed to its
-//     end by the gateway (its questions put to the caller as above) and
-//     answered as one call; no client is served a task of its own.
+//   - Tasks (tasks.go): a 2026-07-28 client that declares the tasks
+//     extension (io.modelcontextprotocol/tasks) on its call is handed the
+//     task a server of the extension makes of it, as the server created
+//     it, and follows it itself: tasks/get, tasks/update (its answers to
+//     the task's questions) and tasks/cancel are passed to the server and
+//     its answers back, raw. The task id the client gets names the server
+//     and the client with the server's id, so any replica routes them,
+//     keeping nothing; another client's use of it is refused; call_tool
+//     (disclosure) hands tasks alike. Any other call of a tool the server
+//     runs as a task (a 2025-11-25 client's, one without the extension, a
+//     task of the 2025-11-25 generation) is followed to its end by the
+//     gateway, its questions put to the caller as above, and answered as
+//     one call.
 //   - Progressive disclosure, for clients that cannot take a large catalog:
 //     find_tools and call_tool in place of the catalog, for every client
 //     ([WithDisclosure]) or for one that asks (?disclosure=1).

@@ -70,6 +70,9 @@ func (d *drain) isDraining() bool {
 // which ends whatever is left.
 func (g *Gateway) Shutdown(ctx context.Context) error {
 	idle := g.drain.start()
+	// Said once new requests are refused, so that what reads the log
+	// knows they are.
+	g.log.Info("gateway: draining", "in_flight", g.inFlight())
 	if d := g.o.drainTimeout(); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
@@ -79,9 +82,13 @@ func (g *Gateway) Shutdown(ctx context.Context) error {
 	case <-idle:
 		return nil
 	case <-ctx.Done():
-		g.drain.mu.Lock()
-		n := g.drain.inFlight
-		g.drain.mu.Unlock()
-		return fmt.Errorf("gateway: drain: %d requests still in flight: %w", n, ctx.Err())
+		return fmt.Errorf("gateway: drain: %d requests still in flight: %w", g.inFlight(), ctx.Err())
 	}
+}
+
+// inFlight is how many requests are being served.
+func (g *Gateway) inFlight() int {
+	g.drain.mu.Lock()
+	defer g.drain.mu.Unlock()
+	return g.drain.inFlight
 }

@@ -240,9 +240,11 @@ func (g *Gateway) guard(server, what string, add func()) {
 	add()
 }
 
-// read reads a resource from the server p, its result passed on as it is.
+// read reads a resource from the server p, its result passed on as it is,
+// its questions relayed to the client as a tool call's are (hostio.go).
 func (g *Gateway) read(p *mcptool.Provider) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		res, err := p.ReadResource(ctx, req.Params.URI)
 		if err != nil {
 			return nil, relayError(err)
@@ -251,10 +253,13 @@ func (g *Gateway) read(p *mcptool.Provider) mcp.ResourceHandler {
 	}
 }
 
-// getPrompt gets the prompt name from the server p.
+// getPrompt gets the prompt name from the server p, its questions relayed
+// to the client as a tool call's are (hostio.go).
 func (g *Gateway) getPrompt(p *mcptool.Provider, name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
+		params := &mcp.GetPromptParams{Name: name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 		res := new(mcp.GetPromptResult)
-		return res, g.relay(ctx, p, "prompts/get", &mcp.GetPromptParams{Name: name, Arguments: req.Params.Arguments}, res)
+		return res, g.relay(ctx, p, "prompts/get", params, res)
 	}
 }

@@ -103,6 +103,7 @@ func (g *Gateway) newServer() *mcp.Server {
 		opts.SubscribeHandler, opts.UnsubscribeHandler = g.subscribe, g.unsubscribe
 	}
 	s := mcp.NewServer(&implementation, opts)
+	g.addTasks(s) // innermost: it reads the caller admit names
 	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
 	return s
 }

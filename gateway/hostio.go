@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"context"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -18,16 +16,27 @@ func (g *Gateway) hostOptions() []mcptool.Option {
 
 // relayTo is whom a call of the catalog is made for: the client that sent
 // req, asked through its session what the server asks during the call, and
-// the answers its retry carries (2026-07-28 multi round trip).
+// the answers its retry carries (2026-07-28 multi round trip), and whether
+// it follows a task its call becomes (tasks.go).
 func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
-	c := mcptool.Caller{InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState, Capabilities: req.ClientCapabilities()}
+	c := callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState)
+	c.Capabilities = req.ClientCapabilities()
 	if c.Capabilities == nil {
 		c.Capabilities = &mcp.ClientCapabilities{} // it declared none
 	}
-	switch ss := req.Session; {
+	c.FollowsTasks = req.Session != nil && stateless(req.Session) && c.Capabilities.Extensions[tasksExtension] != nil
+	return c
+}
+
+// callerFor is the client of the session ss, whose request carries the
+// answers responses and the state to the questions of the result before.
+// Its tools/call, resources/read and prompts/get are relayed alike.
+func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state string) mcptool.Caller {
+	c := mcptool.Caller{InputResponses: responses, RequestState: state}
+	switch {
 	case ss == nil:
 	case stateless(ss):
-		c.Relay = resultOnly{}
+		c.Relay = mcptool.ResultOnly{}
 	default:
 		// Asked with the call's context, so that go-sdk sends the
 		// requests on the call's own stream.
@@ -41,21 +50,4 @@ func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
 func stateless(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p == nil || p.ProtocolVersion >= statelessVersion
-}
-
-// resultOnly is a stateless client: what a server asks in its call's
-// result (input_required) reaches it in the gateway's, and it answers in
-// its next call; what a server asks on its own cannot reach it.
-type resultOnly struct{}
-
-func (resultOnly) Elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	return nil, mcptool.ErrInputRequired
-}
-
-func (resultOnly) CreateMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
-	return nil, mcptool.ErrInputRequired
-}
-
-func (resultOnly) NotifyElicitationComplete(context.Context, *mcp.ElicitationCompleteParams) error {
-	return nil
 }

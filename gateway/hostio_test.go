@@ -51,19 +51,42 @@ func joined(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// asker is a server of protocol 2026-07-28 whose tool ask asks for a name
-// in its result (input_required) and greets it once answered.
+// asker is a server of protocol 2026-07-28 whose tool ask, prompt
+// greeting and resource memo://asker/greeting each ask for a name in
+// their result (input_required) and greet it once answered.
 func asker(t *testing.T) toolset.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		answer, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+	who := mcp.InputRequestMap{"who": &mcp.ElicitParams{
+		Message:         "Who are you?",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+	}}
+	greeting := func(answers mcp.InputResponseMap) (string, bool) {
+		answer, ok := answers["who"].(*mcp.ElicitResult)
 		if !ok {
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{
-				Message:         "Who are you?",
-				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
-			}}}, nil
+			return "", false
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + answer.Content["name"].(string)}}}, nil
+		return "hello " + answer.Content["name"].(string), true
+	}
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: who}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "greeting"}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.GetPromptResult{InputRequests: who}, nil
+		}
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "memo://asker/greeting", Name: "greeting"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		text, ok := greeting(req.Params.InputResponses)
+		if !ok {
+			return &mcp.ReadResourceResult{InputRequests: who}, nil
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 	})
 	return toolset.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
 }
@@ -71,7 +94,8 @@ func asker(t *testing.T) toolset.ServerConfig {
 // A server's question in its call's result reaches the client that made
 // the call, of either generation, and its answer the server: a stateless
 // client is handed the result as the server wrote it and calls again with
-// the answer, a session client is asked by the gateway.
+// the answer, a session client is asked by the gateway. A prompts/get's
+// and a resources/read's alike.
 func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{asker(t)})
 	url, _ := serve(t, g)
@@ -88,6 +112,26 @@ func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 			}
 			if got := question(asked); got != "elicit: Who are you?" {
 				t.Errorf("asked %q", got)
+			}
+			pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "asker_greeting"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "hello Ada" {
+				t.Errorf("prompt %+v", pr.Messages)
+			}
+			if got := question(asked); got != "elicit: Who are you?" {
+				t.Errorf("prompt: asked %q", got)
+			}
+			read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://asker/greeting"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(read.Contents) != 1 || read.Contents[0].Text != "hello Ada" {
+				t.Errorf("resource %+v", read.Contents)
+			}
+			if got := question(asked); got != "elicit: Who are you?" {
+				t.Errorf("resource: asked %q", got)
 			}
 		})
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -173,27 +172,8 @@ func TestShutdownIsBounded(t *testing.T) {
 }
 
 func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
-	a := newUpstream(t, "a")
-	var targets []*url.URL
-	for range 2 {
-		g := start(t, []toolset.ServerConfig{a.config(true)})
-		_, srv := serve(t, g)
-		u, _ := url.Parse(srv.URL)
-		targets = append(targets, u)
-	}
-	var next atomic.Int64
-	var mu sync.Mutex
-	hits := map[string]int{}
-	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		u := targets[next.Add(1)%int64(len(targets))]
-		mu.Lock()
-		hits[u.Host]++
-		mu.Unlock()
-		r.SetURL(u)
-	}}
-	lb := httptest.NewServer(proxy)
-	t.Cleanup(lb.Close)
-	cs := connect(t, lb.URL+"/mcp", "2026-07-28", nil, nil)
+	lb, hits := roundRobin(t, 2, newUpstream(t, "a").config(true))
+	cs := connect(t, lb, "2026-07-28", nil, nil)
 	for i := range 6 {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "n"}})
 		if err != nil {
@@ -203,11 +183,37 @@ func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
 			t.Errorf("call %d: %q", i, text(t, res))
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, u := range targets {
-		if hits[u.Host] < 3 {
-			t.Errorf("replica %s served %d requests: %v", u.Host, hits[u.Host], hits)
+	for i, n := range hits() {
+		if n < 3 {
+			t.Errorf("replica %d served %d requests: %v", i, n, hits())
 		}
+	}
+}
+
+// roundRobin serves the gateways of n replicas over one server behind a
+// proxy that sends each request to the next, and returns the proxy's MCP
+// endpoint and the requests each replica served.
+func roundRobin(t *testing.T, n int, server toolset.ServerConfig) (string, func() []int64) {
+	t.Helper()
+	var targets []*url.URL
+	hits := make([]atomic.Int64, n)
+	for range n {
+		_, srv := serve(t, start(t, []toolset.ServerConfig{server}))
+		u, _ := url.Parse(srv.URL)
+		targets = append(targets, u)
+	}
+	var next atomic.Int64
+	lb := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		i := next.Add(1) % int64(n)
+		hits[i].Add(1)
+		r.SetURL(targets[i])
+	}})
+	t.Cleanup(lb.Close)
+	return lb.URL + "/mcp", func() []int64 {
+		out := make([]int64, n)
+		for i := range hits {
+			out[i] = hits[i].Load()
+		}
+		return out
 	}
 }

@@ -137,7 +137,14 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 // outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
 	ctx, held := p.tel.hold(ctx)
-	defer func() { held.end(ctx, res, err) }()
+	var handed *HandedTask
+	defer func() {
+		if handed != nil {
+			held.end(ctx, nil, nil) // not a failure: the caller follows the task
+			return
+		}
+		held.end(ctx, res, err)
+	}()
 	d := p.cfg.callTimeout()
 	report := tool.ProgressFunc(ctx)
 	ctx, ended := p.inflight.begin(ctx, name)
@@ -163,11 +170,17 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		} else if aerr != nil {
 			err = aerr
 		}
+		if handed = p.handed(ctx, s, name, task); handed != nil {
+			return nil
+		}
 		if task != nil {
 			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
 		}
 		return err
 	})
+	if handed != nil {
+		return nil, handed
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,10 @@
 //     host that passes them on to an MCP client of its own (a gateway)
 //     declares them with [WithRelay] and names the client of each call
 //     ([WithCaller]); a question in the call's result is then returned to
-//     a client that answers in its next call ([ErrInputRequired]).
+//     a client that answers in its next call ([ErrInputRequired],
+//     [ResultOnly]; a resources/read's and a prompts/get's alike), and a
+//     task of the 2026-07-28 extension to a client that follows it itself
+//     ([HandedTask]).
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and

@@ -35,6 +35,7 @@ type frameKey struct{}
 type inflight struct {
 	mu     sync.Mutex
 	frames []*callFrame
+	ended  []urlRelay // the URL elicitations of calls that returned (relay.go)
 }
 
 // begin registers a call of name and returns its context, which carries
@@ -48,6 +49,7 @@ func (in *inflight) begin(ctx context.Context, name string) (context.Context, fu
 	return f.ctx, func() {
 		in.mu.Lock()
 		in.frames = slices.DeleteFunc(in.frames, func(g *callFrame) bool { return g == f })
+		in.keep(f)
 		in.mu.Unlock()
 	}
 }

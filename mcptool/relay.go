@@ -27,6 +27,28 @@ type Relay interface {
 // sends on its own fails with it.
 var ErrInputRequired = errors.New("the client answers only in its call's result (multi round trip)")
 
+// ResultOnly is the [Relay] of a client asked only in its request's
+// result (protocol 2026-07-28, stateless): it answers every request with
+// [ErrInputRequired], so that a question the server puts in its result
+// reaches the client whole, and one the server sends on its own fails.
+type ResultOnly struct{}
+
+// Elicit returns [ErrInputRequired].
+func (ResultOnly) Elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return nil, ErrInputRequired
+}
+
+// CreateMessageWithTools returns [ErrInputRequired].
+func (ResultOnly) CreateMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return nil, ErrInputRequired
+}
+
+// NotifyElicitationComplete does nothing: the client has no elicitation
+// of the server's in flight.
+func (ResultOnly) NotifyElicitationComplete(context.Context, *mcp.ElicitationCompleteParams) error {
+	return nil
+}
+
 // WithRelay declares to the server elicitation (form and URL) and sampling
 // (with tools), so that the calls made with [WithCaller] relay them to
 // their [Caller]. A request made outside such a call is answered by the
@@ -47,6 +69,10 @@ type Caller struct {
 	// answers to the input requests of the result before (2026-07-28).
 	InputResponses mcp.InputResponseMap
 	RequestState   string
+	// FollowsTasks says the client follows a task the server makes of
+	// the call itself (the 2026-07-28 extension): the call returns a
+	// [HandedTask] instead of following it.
+	FollowsTasks bool
 	// Capabilities, if set, are what the client declared. A server that
 	// takes the client's capabilities with each request (2026-07-28) is
 	// told, in place of what the provider relays (elicitation, sampling),
@@ -147,24 +173,60 @@ func (p *Provider) relayElicit(ctx context.Context, r Relay, params *mcp.ElicitP
 }
 
 // completed takes in the server's notifications/elicitation/complete: the
-// call waiting for it learns it, and a relayed one's client is told.
+// call waiting for it learns it, and a relayed one's client is told, even
+// once the call has returned (see keptURLs).
 func (p *Provider) completed(ctx context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
 	p.completions.completed(ctx, req)
 	if req == nil || req.Params == nil {
 		return
 	}
-	var r Relay
-	p.inflight.mu.Lock()
-	for _, f := range p.inflight.frames {
-		if slices.Contains(f.urls, req.Params.ElicitationID) {
-			r = f.relay
-		}
-	}
-	p.inflight.mu.Unlock()
-	if r != nil {
+	if r := p.inflight.urlRelay(req.Params.ElicitationID); r != nil {
 		// A client gone meanwhile has no use for it.
 		_ = r.NotifyElicitationComplete(ctx, req.Params)
 	}
+}
+
+// A server says a URL elicitation is complete in a notification that may
+// reach the provider after the call's result: go-sdk hands a notification
+// to its handler apart from the answer to a request, which can overtake
+// it. So the relays of the URL elicitations of the calls that returned
+// last are kept, a bounded few, until their completion comes.
+const keptURLs = 32
+
+// A urlRelay is the relay of a URL elicitation, by its id.
+type urlRelay struct {
+	id    string
+	relay Relay
+}
+
+// keep keeps the relays of the URL elicitations of f, a call that
+// returned. The caller holds in.mu.
+func (in *inflight) keep(f *callFrame) {
+	for _, id := range f.urls {
+		in.ended = append(in.ended, urlRelay{id, f.relay})
+	}
+	if n := len(in.ended) - keptURLs; n > 0 {
+		in.ended = slices.Delete(in.ended, 0, n)
+	}
+}
+
+// urlRelay returns the relay of the URL elicitation id, made by a call in
+// flight or kept for a call that returned (then forgotten), or nil.
+func (in *inflight) urlRelay(id string) Relay {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, f := range in.frames {
+		if slices.Contains(f.urls, id) {
+			return f.relay
+		}
+	}
+	for i, u := range in.ended {
+		if u.id == id {
+			in.ended = slices.Delete(in.ended, i, i+1)
+			return u.relay
+		}
+	}
+	return nil
 }
 
 // relayInput passes one input request of a task on to r.

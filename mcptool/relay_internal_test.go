@@ -56,3 +56,36 @@ func TestARequestGoesOnlyToTheOneClientInFlight(t *testing.T) {
 	}
 	end3()
 }
+
+// completedClient records the URL elicitations it is told are complete.
+type completedClient struct {
+	askedClient
+	completed []string
+}
+
+func (c *completedClient) NotifyElicitationComplete(_ context.Context, p *mcp.ElicitationCompleteParams) error {
+	c.completed = append(c.completed, p.ElicitationID)
+	return nil
+}
+
+// The server's word that a URL elicitation is complete reaches the client
+// it was relayed to, also when it comes after the call returned (go-sdk
+// may hand it over after the result), once.
+func TestAURLElicitationCompletedAfterItsCallReachesTheClient(t *testing.T) {
+	p := &Provider{name: "s"}
+	ada := &completedClient{askedClient: askedClient{"ada"}}
+	ctx, end := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "sign_in")
+	if _, err := p.relayElicit(ctx, ada, &mcp.ElicitParams{Mode: "url", URL: "https://auth.example", ElicitationID: "e1"}); err != nil {
+		t.Fatal(err)
+	}
+	end()
+	complete := func(id string) {
+		p.completed(context.Background(), &mcp.ElicitationCompleteNotificationRequest{Params: &mcp.ElicitationCompleteParams{ElicitationID: id}})
+	}
+	complete("e1")
+	complete("e1")
+	complete("unknown")
+	if len(ada.completed) != 1 || ada.completed[0] != "e1" {
+		t.Fatalf("the client was told %v; want [e1]", ada.completed)
+	}
+}

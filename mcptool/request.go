@@ -13,6 +13,10 @@ import (
 
 // ReadResource reads the resource at uri (an MCP App's HTML, a document) and
 // returns the server's result as it is. It works with or without discovery.
+// Made for a [Caller] ([WithCaller]), it is relayed as a tool call is: the
+// caller's answers go with it, what the server asks goes to the caller's
+// relay, and a question left to the caller's client comes back in the
+// result (InputRequests, RequestState).
 func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	op := operation{"resources/read", uri}
 	s, err := p.conn.live(op)
@@ -21,8 +25,16 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 	}
 	var res *mcp.ReadResourceResult
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
-		var err error
-		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		c := callerOf(ctx)
+		raw, err := p.askedFor(ctx, op.String(), func(ctx context.Context) error {
+			var err error
+			res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri, InputResponses: c.InputResponses, RequestState: c.RequestState})
+			return err
+		})
+		if raw != nil {
+			res = new(mcp.ReadResourceResult)
+			return json.Unmarshal(raw, res)
+		}
 		return err
 	})
 	return res, err
@@ -53,12 +65,17 @@ func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Result, e
 // Request sends any JSON-RPC request, such as a method go-sdk does not model
 // (skills/list, say), and returns its result as raw JSON. params is anything
 // that encodes as a JSON object, or nil; a json.RawMessage is sent as it is.
-// A JSON-RPC error answer is a [ProtocolError] with its code.
+// A JSON-RPC error answer is a [ProtocolError] with its code. A request
+// about a task of the 2026-07-28 extension (tasks/get, tasks/update,
+// tasks/cancel, a [HandedTask]'s) names the task in the Mcp-Name header
+// over streamable HTTP, as the provider's own do.
 //
 // For the methods go-sdk models (ping, tools/list, resources/read and the
 // other standard requests), the request goes through go-sdk's typed call and
 // the result is re-encoded, so key order and unknown members may differ from
-// what the server sent.
+// what the server sent. Made for a [Caller], a resources/read or
+// prompts/get is relayed as [Provider.ReadResource] says; the caller's
+// answers are in params, the caller's to put there.
 func (p *Provider) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	op := operation{method: method}
 	s, err := p.conn.live(op)
@@ -72,12 +89,18 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 	var out json.RawMessage
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		if std, ok := standard[method]; ok {
-			var err error
-			out, err = std(ctx, s.cs, body)
+			raw, err := p.askedFor(ctx, op.String(), func(ctx context.Context) error {
+				var err error
+				out, err = std(ctx, s.cs, body)
+				return err
+			})
+			if raw != nil {
+				out = raw
+			}
 			return err
 		}
 		var err error
-		out, err = s.send(ctx, method, body)
+		out, err = s.send(s.taskRoute(ctx, method, body), method, body)
 		return err
 	})
 	return out, err

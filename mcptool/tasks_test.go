@@ -226,7 +226,8 @@ func TestStartTaskAnsweredAtOnce(t *testing.T) {
 
 // Over streamable HTTP each request about an extension task names it in
 // the Mcp-Name header, for a load balancer to route it to the replica that
-// holds the task.
+// holds the task: the provider's own, and a caller's sent raw about a
+// task handed to it.
 func TestExtensionTaskRouting(t *testing.T) {
 	server := demo.New()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
@@ -253,9 +254,21 @@ func TestExtensionTaskRouting(t *testing.T) {
 	if _, err := task.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// A call for a caller that follows tasks returns the task, created,
+	// which the caller follows with raw requests, routed alike.
+	ctx := mcptool.WithCaller(context.Background(), mcptool.Caller{FollowsTasks: true})
+	_, err = p.CallToolResult(ctx, "tag_report", map[string]string{"tag": "work"})
+	var handed *mcptool.HandedTask
+	if !errors.As(err, &handed) || handed.Server != p.Name() || handed.Tool != "tag_report" || !strings.Contains(string(handed.Created), `"resultType":"task"`) {
+		t.Fatalf("a call that follows tasks: %v", err)
+	}
+	raw, err := p.Request(context.Background(), "tasks/get", map[string]string{"taskId": handed.ID})
+	if err != nil || !strings.Contains(string(raw), handed.ID) {
+		t.Fatalf("tasks/get of the handed task: %s, %v", raw, err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(names) != 1 || !names[task.ID()] {
-		t.Fatalf("Mcp-Name headers %v; want the task's id %q", names, task.ID())
+	if len(names) != 2 || !names[task.ID()] || !names[handed.ID] {
+		t.Fatalf("Mcp-Name headers %v; want the tasks' ids %q and %q", names, task.ID(), handed.ID)
 	}
 }

@@ -128,6 +128,8 @@ type wireTask struct {
 	InputRequests  json.RawMessage `json:"inputRequests,omitempty"`
 	Result         json.RawMessage `json:"result,omitempty"`
 	Error          *jsonrpc.Error  `json:"error,omitempty"`
+
+	raw json.RawMessage // the extension's CreateTaskResult as it came
 }
 
 // check refuses a task no client could follow.
@@ -234,6 +236,8 @@ func (p *Provider) created(caught *sdkfix.Catch, name string, asked bool) (*wire
 		t = answer.Task
 	case answer.ResultType != "task":
 		return nil, nil
+	default:
+		t.raw = raw
 	}
 	if err := t.check(); err != nil {
 		return nil, &ProtocolError{Server: p.name, Op: op.String(), Err: err}

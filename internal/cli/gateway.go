@@ -260,8 +260,7 @@ func serveHTTP(ctx context.Context, g *gateway.Gateway, addr string, log *slog.L
 	return serveUntilStopped(ctx, addr, g.Handler(), s, func(a net.Addr) string {
 		return fmt.Sprintf("mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)", a)
 	}, func(ctx context.Context) error {
-		log.Info("gateway: draining")
-		err := g.Shutdown(ctx)
+		err := g.Shutdown(ctx) // which says it drains
 		if err != nil {
 			log.Warn("gateway: drain incomplete", "err", err)
 		}

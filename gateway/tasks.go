@@ -1,0 +1,144 @@
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// tasksExtension is the identifier of the tasks extension of protocol
+// 2026-07-28 (SEP-2663), which the gateway carries between a client that
+// declares it and the servers that run its calls as tasks.
+const tasksExtension = "io.modelcontextprotocol/tasks"
+
+// A taskHandle is the id of a task as the gateway's client knows it: the
+// server's id, with the name of the server that runs the task and of the
+// client whose call it is, so that any replica sends tasks/get,
+// tasks/update and tasks/cancel to the right server, keeping nothing, and
+// refuses them from another client presenting the id. The names are not
+// signed (the replicas share no key): the server's id is the secret, as
+// it is to a client of the server itself.
+type taskHandle struct{ server, client, id string }
+
+var b64 = base64.RawURLEncoding
+
+func (h taskHandle) String() string {
+	return b64.EncodeToString([]byte(h.server)) + "." + b64.EncodeToString([]byte(h.client)) + "." + h.id
+}
+
+// parseHandle reads a task id the gateway gave.
+func parseHandle(s string) (taskHandle, bool) {
+	parts := strings.SplitN(s, ".", 3)
+	if len(parts) != 3 || parts[2] == "" {
+		return taskHandle{}, false
+	}
+	server, err1 := b64.DecodeString(parts[0])
+	client, err2 := b64.DecodeString(parts[1])
+	if err1 != nil || err2 != nil {
+		return taskHandle{}, false
+	}
+	return taskHandle{string(server), string(client), parts[2]}, true
+}
+
+// addTasks serves the extension's requests about tasks on s, and turns the
+// tools/call of a client that follows tasks, which its server made a task
+// of, into that task under the gateway's id.
+func (g *Gateway) addTasks(s *mcp.Server) {
+	s.AddReceivingMiddleware(g.handTasks)
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAnswer, error) {
+			return g.relayTask(ctx, method, p)
+		})
+	}
+}
+
+// handTasks answers a tools/call that became a task the client follows
+// ([mcptool.HandedTask]) with the task as the server created it, under the
+// gateway's id.
+func (g *Gateway) handTasks(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var handed *mcptool.HandedTask
+		if method != "tools/call" || !errors.As(err, &handed) {
+			return res, err
+		}
+		return taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+	}
+}
+
+// taskParams are the params of tasks/get, tasks/update and tasks/cancel;
+// inputResponses, tasks/update's answers, are passed on as they came.
+type taskParams struct {
+	mcp.ParamsBase
+	TaskID         string          `json:"taskId"`
+	InputResponses json.RawMessage `json:"inputResponses,omitempty"`
+}
+
+// relayTask sends method about the task p names to the server that runs
+// it, under the server's id, and answers with the server's result under
+// the gateway's. A task id the gateway did not give, or gave another
+// client, is a task not found.
+func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (*taskAnswer, error) {
+	h, ok := parseHandle(p.TaskID)
+	if !ok || h.client != callerOf(ctx).name {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: no task %q", method, p.TaskID)}
+	}
+	server, ok := g.ts.Provider(h.server)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: task %q: its server is not running", method, p.TaskID)}
+	}
+	raw, err := server.Request(ctx, method, &taskParams{TaskID: h.id, InputResponses: p.InputResponses})
+	if err != nil {
+		return nil, relayError(err)
+	}
+	return taskResult(raw, h)
+}
+
+// A taskAnswer is a server's answer about a task, passed on as it came but
+// for the task's id, which is the gateway's, and _meta, whose server info
+// go-sdk sets to the gateway's.
+type taskAnswer struct {
+	mcp.ResultBase
+	fields map[string]json.RawMessage
+}
+
+// taskResult reads a server's answer about the task h.
+func taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, error) {
+	a := &taskAnswer{}
+	if err := json.Unmarshal(raw, &a.fields); err != nil || a.fields == nil {
+		return nil, fmt.Errorf("gateway: server %q: task %q: its answer is not a JSON object", h.server, h.id)
+	}
+	if meta, ok := a.fields["_meta"]; ok {
+		delete(a.fields, "_meta")
+		// Meta the server wrote that is not an object is dropped.
+		_ = json.Unmarshal(meta, &a.Meta)
+		delete(a.Meta, mcp.MetaKeyServerInfo)
+	}
+	if _, ok := a.fields["taskId"]; ok {
+		id, err := json.Marshal(h.String())
+		if err != nil {
+			return nil, err
+		}
+		a.fields["taskId"] = id
+	}
+	return a, nil
+}
+
+func (a *taskAnswer) MarshalJSON() ([]byte, error) {
+	if len(a.Meta) > 0 {
+		meta, err := json.Marshal(a.Meta)
+		if err != nil {
+			return nil, err
+		}
+		a.fields["_meta"] = meta
+	}
+	return json.Marshal(a.fields)
+}

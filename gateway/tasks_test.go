@@ -1,0 +1,240 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// A task of the extension as a client reads it: the answer to a
+// tools/call that became one, or to tasks/get.
+type taskWire struct {
+	mcp.ResultBase
+	ResultType     string          `json:"resultType"`
+	TaskID         string          `json:"taskId"`
+	Status         string          `json:"status"`
+	StatusMessage  string          `json:"statusMessage"`
+	PollIntervalMs int64           `json:"pollIntervalMs"`
+	InputRequests  json.RawMessage `json:"inputRequests"`
+	Result         json.RawMessage `json:"result"`
+	Error          *jsonrpc.Error  `json:"error"`
+}
+
+type taskParams struct {
+	mcp.ParamsBase
+	TaskID         string         `json:"taskId"`
+	InputResponses map[string]any `json:"inputResponses,omitempty"`
+}
+
+// A taskClient is a go-sdk client of protocol 2026-07-28 that speaks the
+// tasks extension by hand, as go-sdk has no tasks: it declares the
+// extension on every request, reads a tools/call's answer raw (go-sdk
+// decodes a task as an empty result), and sends tasks/get, tasks/update
+// and tasks/cancel as custom methods.
+type taskClient struct {
+	t  *testing.T
+	cs *mcp.ClientSession
+}
+
+func newTaskClient(t *testing.T, url string, rt http.RoundTripper) *taskClient {
+	t.Helper()
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	opts.Capabilities.AddExtension("io.modelcontextprotocol/tasks", nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: "task-client", Version: "1"}, opts)
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		if err := mcp.AddSendingCustomMethod[*taskParams, *taskWire](c, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: &sdkfix.HTTPTap{Next: rt}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &taskClient{t, cs}
+}
+
+// call calls a tool and returns the task it became.
+func (c *taskClient) call(name string, args map[string]any) *taskWire {
+	c.t.Helper()
+	ctx, caught := sdkfix.WithCatch(c.t.Context())
+	defer caught.Release()
+	if _, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args}); err != nil {
+		c.t.Fatalf("%s: %v", name, err)
+	}
+	raw, _ := caught.Raw()
+	var w taskWire
+	if err := json.Unmarshal(raw, &w); err != nil || w.ResultType != "task" || w.TaskID == "" {
+		c.t.Fatalf("%s: the answer is no task: %s", name, raw)
+	}
+	return &w
+}
+
+// ask sends method about the task id.
+func (c *taskClient) ask(method, id string, answers map[string]any) (*taskWire, error) {
+	return mcp.CallCustomMethod[*taskParams, *taskWire](c.t.Context(), c.cs, method, &taskParams{TaskID: id, InputResponses: answers})
+}
+
+// follow polls the task until it ends, at the interval the server asks,
+// answering each question once with answer's content, and cancelling it
+// at its first question if cancel.
+func (c *taskClient) follow(task *taskWire, answer map[string]any, cancel bool) *taskWire {
+	c.t.Helper()
+	answered := map[string]bool{}
+	for {
+		// The demo's task runs on its own clock: a client follows it by
+		// polling, at the interval it asks.
+		time.Sleep(time.Duration(task.PollIntervalMs) * time.Millisecond)
+		w, err := c.ask("tasks/get", task.TaskID, nil)
+		if err != nil {
+			c.t.Fatalf("tasks/get: %v", err)
+		}
+		if w.TaskID != task.TaskID {
+			c.t.Fatalf("tasks/get answered about task %q, not %q", w.TaskID, task.TaskID)
+		}
+		switch {
+		case w.Status == "completed" || w.Status == "failed" || w.Status == "cancelled":
+			return w
+		case w.Status == "input_required" && cancel:
+			if _, err := c.ask("tasks/cancel", task.TaskID, nil); err != nil {
+				c.t.Fatalf("tasks/cancel: %v", err)
+			}
+		case w.Status == "input_required":
+			var requests map[string]json.RawMessage
+			if err := json.Unmarshal(w.InputRequests, &requests); err != nil {
+				c.t.Fatalf("input requests %s: %v", w.InputRequests, err)
+			}
+			answers := map[string]any{}
+			for key := range requests {
+				if !answered[key] {
+					answered[key] = true
+					answers[key] = map[string]any{"action": "accept", "content": answer}
+				}
+			}
+			if len(answers) > 0 {
+				if _, err := c.ask("tasks/update", task.TaskID, answers); err != nil {
+					c.t.Fatalf("tasks/update: %v", err)
+				}
+			}
+		}
+	}
+}
+
+// demoOverHTTP serves one demo server over stateless streamable HTTP (so
+// that it speaks 2026-07-28 and its tasks extension), its notes in a file
+// of the test's, holding one note tagged work.
+func demoOverHTTP(t *testing.T) toolset.ServerConfig {
+	t.Helper()
+	s := demo.New(demo.WithNotesFile(filepath.Join(t.TempDir(), "notes.json")))
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(srv.Close)
+	cs := connect(t, srv.URL, versions[0], nil, nil)
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "add_note", Arguments: map[string]any{"title": "plan", "body": "the plan", "tags": []string{"work"}}}); err != nil {
+		t.Fatal(err)
+	}
+	return toolset.ServerConfig{Name: "demo", URL: srv.URL, Required: true}
+}
+
+// The demo's tag_report becomes a task on its server; a 2026-07-28 client
+// that follows tasks is handed it, through two replicas in turn: it polls,
+// answers the task's question with tasks/update, and reads the report,
+// each request served by whichever replica the proxy picks.
+func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
+	lb, hits := roundRobin(t, 2, demoOverHTTP(t))
+	c := newTaskClient(t, lb, nil)
+	task := c.call("demo_tag_report", map[string]any{})
+	if task.Status != "working" {
+		t.Errorf("created %q", task.Status)
+	}
+	end := c.follow(task, map[string]any{"tag": "work"}, false)
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(end.Result, &res); err != nil {
+		t.Fatalf("result %s: %v", end.Result, err)
+	}
+	if end.Status != "completed" || res.IsError || !strings.Contains(text(t, &res), `report on "work": 1 notes`) {
+		t.Errorf("ended %q with %s", end.Status, end.Result)
+	}
+	for i, n := range hits() {
+		if n < 3 {
+			t.Errorf("replica %d served %d requests: %v", i, n, hits())
+		}
+	}
+}
+
+// A client that does not follow tasks gets the same task's result as one
+// call, the gateway following it: a 2026-07-28 client without the
+// extension here, a 2025-11-25 session client in
+// TestATaskAsksTheCallersClient.
+func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
+	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	cs := connect(t, url, versions[0], nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{"tag": "work"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, res); res.IsError || !strings.Contains(got, `report on "work": 1 notes`) {
+		t.Errorf("result %q", got)
+	}
+}
+
+// A handed task can be cancelled, and one that fails says why.
+func TestAHandedTaskCancelledOrFailing(t *testing.T) {
+	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	c := newTaskClient(t, url, nil)
+	if end := c.follow(c.call("demo_tag_report", map[string]any{}), nil, true); end.Status != "cancelled" {
+		t.Errorf("cancelled: ended %q (%s)", end.Status, end.StatusMessage)
+	}
+	end := c.follow(c.call("demo_broken_job", map[string]any{}), nil, false)
+	if end.Status != "failed" || end.Error == nil || end.Error.Message != "the job broke halfway" {
+		t.Errorf("broken_job: ended %q with %v", end.Status, end.Error)
+	}
+}
+
+// call_tool, for a client that asked for disclosure, hands a task alike.
+func TestCallToolHandsATask(t *testing.T) {
+	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	c := newTaskClient(t, url+"?disclosure=1", nil)
+	task := c.call(gateway.CallToolName, map[string]any{"name": "demo_broken_job", "arguments": map[string]any{}})
+	if end := c.follow(task, nil, false); end.Status != "failed" {
+		t.Errorf("ended %q", end.Status)
+	}
+}
+
+// A task id is good only from the gateway, and only to the client whose
+// call the task is.
+func TestATaskIsItsClientsAlone(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	url, _ := serve(t, g)
+	alice, bob := newTaskClient(t, url, bearer{"a-token"}), newTaskClient(t, url, bearer{"b-token"})
+	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
+	for _, c := range []struct {
+		who  *taskClient
+		id   string
+		name string
+	}{{bob, task.TaskID, "another client's task"}, {alice, "made-up", "an id the gateway did not give"}} {
+		var wire *jsonrpc.Error
+		if _, err := c.who.ask("tasks/get", c.id, nil); !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if end := alice.follow(task, nil, false); end.Status != "completed" {
+		t.Errorf("alice's task ended %q", end.Status)
+	}
+}
