@@ -84,8 +84,9 @@
 // cannot call raw (stdio, in process, a 2025-11-25 server, OAuth, call
 // content recorded in spans) is called as the slow path calls it, and its
 // result encoded for the client; so is what a raw call answers in place of
-// a result (a task the gateway follows, a question handed whole to the
-// client), decoded. The raw result is not salvaged part by part as a
+// a result (a task the gateway follows, or hands to a client that follows
+// tasks, under its own id; a question handed whole to the client),
+// decoded. The raw result is not salvaged part by part as a
 // decoded one is: a content part go-sdk could not decode reaches the
 // client as the server wrote it. Elsewhere go-sdk's server encodes what
 // handlers return and its client decodes what servers answer, so a result

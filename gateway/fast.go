@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -201,28 +202,11 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 		return
 	}
 	// A stateless client can be asked only in a result; a server that
-	// reads capabilities per request is told the client's.
-	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: resultOnly{}, Capabilities: call.caps})
-	var (
-		raw json.RawMessage
-		res *mcp.CallToolResult
-	)
-	snap, err := g.gate(ctx, call.name, call.args)
-	if err == nil {
-		raw, res, err = snap.CallRaw(ctx, call.name, call.args)
-	}
-	if err != nil {
-		res, err = answer(call.name, err)
-	}
-	var result []byte
-	isError := res != nil && res.IsError
-	switch {
-	case err != nil:
-	case raw != nil:
-		result, isError = completeRaw(raw)
-	default:
-		result, err = completeResult(res)
-	}
+	// reads capabilities per request is told the client's, and a task is
+	// handed to a client that follows tasks (tasks.go).
+	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: mcptool.ResultOnly{}, Capabilities: call.caps,
+		FollowsTasks: call.caps.Extensions[tasksExtension] != nil})
+	result, isError, err := g.callFast(ctx, call)
 	end(isError, err)
 	g.logRequest(ctx, "tools/call", call.name, client, start, isError, err)
 	writeAnswer(w, call.id, result, err)
@@ -242,6 +226,41 @@ func (g *Gateway) traceMeta(meta map[string]json.RawMessage) map[string]any {
 		}
 	}
 	return out
+}
+
+// callFast makes the call and returns the result to write: the server's
+// as it came, or one the gateway encodes (a refusal, a failure a model can
+// act on, a task handed to the client, what a raw call answered decoded),
+// and whether it is marked isError; or the JSON-RPC error to answer with.
+func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
+	snap, err := g.gate(ctx, call.name, call.args)
+	var (
+		raw    json.RawMessage
+		res    *mcp.CallToolResult
+		handed *mcptool.HandedTask
+	)
+	if err == nil {
+		raw, res, err = snap.CallRaw(ctx, call.name, call.args)
+	}
+	switch {
+	case errors.As(err, &handed):
+		task, err := taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		if err != nil {
+			return nil, false, err
+		}
+		task.Meta = withServerInfo(task.Meta)
+		data, err := json.Marshal(task)
+		return data, false, err
+	case err != nil:
+		if res, err = answer(call.name, err); err != nil {
+			return nil, false, err
+		}
+	case raw != nil:
+		data, isError := completeRaw(raw)
+		return data, isError, nil
+	}
+	data, err := completeResult(res)
+	return data, res.IsError, err
 }
 
 // completeRaw is a server's raw result as a 2026-07-28 client reads it:
@@ -277,19 +296,26 @@ func withResultType(data []byte) []byte {
 // in its _meta unless the server's is there.
 func completeResult(res *mcp.CallToolResult) ([]byte, error) {
 	shown := *res
-	if _, ok := shown.Meta["io.modelcontextprotocol/serverInfo"]; !ok {
-		meta := make(mcp.Meta, len(shown.Meta)+1)
-		for k, v := range shown.Meta {
-			meta[k] = v
-		}
-		meta["io.modelcontextprotocol/serverInfo"] = &implementation
-		shown.Meta = meta
-	}
+	shown.Meta = withServerInfo(shown.Meta)
 	data, err := json.Marshal(&shown)
 	if err != nil || res.NeedsInput() {
 		return data, err
 	}
 	return withResultType(data), nil
+}
+
+// withServerInfo is meta with the gateway's serverInfo, unless the server's
+// is there, as go-sdk's server sets it; meta is not modified.
+func withServerInfo(meta mcp.Meta) mcp.Meta {
+	if _, ok := meta[mcp.MetaKeyServerInfo]; ok {
+		return meta
+	}
+	out := make(mcp.Meta, len(meta)+1)
+	for k, v := range meta {
+		out[k] = v
+	}
+	out[mcp.MetaKeyServerInfo] = &implementation
+	return out
 }
 
 // writeAnswer writes the JSON-RPC response to the request id, its result
