@@ -12,6 +12,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // callTool serves a tools/call of the catalog: the policy's gate, then the
@@ -32,6 +33,23 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 // server asks of the host during the call is the client's to answer
 // (hostio.go).
 func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	snap, err := g.gate(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	ss, token := req.Session, req.Params.GetProgressToken()
+	if token != nil && ss != nil {
+		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
+			// A report the client no longer reads is of no use: ignored.
+			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		})
+	}
+	return snap.CallResult(mcptool.WithCaller(ctx, relayTo(req)), name, args)
+}
+
+// gate asks the gateway's policy and the calling client's own about a
+// call of the catalog served now, and returns that catalog if they allow it.
+func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (*toolset.Snapshot, error) {
 	g.mu.Lock()
 	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
 	g.mu.Unlock()
@@ -43,14 +61,7 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 			return nil, err
 		}
 	}
-	ss, token := req.Session, req.Params.GetProgressToken()
-	if token != nil && ss != nil {
-		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
-			// A report the client no longer reads is of no use: ignored.
-			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
-		})
-	}
-	return snap.CallResult(mcptool.WithCaller(ctx, relayTo(req)), name, args)
+	return snap, nil
 }
 
 // answer is what a client is told of a call that failed: an unknown tool

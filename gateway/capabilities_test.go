@@ -3,8 +3,6 @@ package gateway_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,9 +22,7 @@ func TestAServerSeesTheCallingClientsCapabilities(t *testing.T) {
 		text := fmt.Sprintf("sampling %v, elicitation %v", caps != nil && caps.Sampling != nil, caps != nil && caps.Elicitation != nil)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
-	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	t.Cleanup(up.Close)
-	g := start(t, []toolset.ServerConfig{{Name: "caps", URL: up.URL, Required: true}})
+	g := start(t, []toolset.ServerConfig{{Name: "caps", URL: serveStateless(t, srv, nil), Required: true}})
 	url, _ := serve(t, g)
 	for _, tc := range []struct {
 		opts *mcp.ClientOptions

@@ -62,16 +62,31 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
-		var c caller
-		if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
-			c.name = clientName(extra.TokenInfo)
-			c.token, _ = extra.TokenInfo.Extra[passthroughKey].(string)
+		var info *auth.TokenInfo
+		if extra := req.GetExtra(); extra != nil {
+			info = extra.TokenInfo
 		}
-		if err := g.limits.take(c.name); err != nil {
+		ctx, err := g.admitted(ctx, info)
+		if err != nil {
 			return nil, err
 		}
-		return next(context.WithValue(ctx, callerKey{}, c), method, req)
+		return next(ctx, method, req)
 	}
+}
+
+// admitted counts a request of the client whose token info is (nil for
+// none) against its rate limit, and returns ctx telling the handlers who
+// the client is, or the refusal.
+func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo) (context.Context, error) {
+	var c caller
+	if info != nil {
+		c.name = clientName(info)
+		c.token, _ = info.Extra[passthroughKey].(string)
+	}
+	if err := g.limits.take(c.name); err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, callerKey{}, c), nil
 }
 
 // hideDenied is the catalog server's middleware that leaves out of a

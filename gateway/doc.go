@@ -66,14 +66,35 @@
 //     find_tools and call_tool in place of the catalog, for every client
 //     ([WithDisclosure]) or for one that asks (?disclosure=1).
 //
-// What is decoded: go-sdk's server encodes what handlers return and its
-// client decodes what servers answer, so a result crosses the gateway as
-// go-sdk's types (a tools/call result as an [mcp.CallToolResult], decoded
-// once by the client side and encoded once by the server side, with no
-// conversion for a model in between); the gateway itself decodes only the
-// listings of resources, templates and prompts (to namespace them) and a
-// prompt's result. go-sdk decodes a call's structured content into Go
-// values, so its keys may come out in another order. The stdio and HTTP
+// What is decoded: a tools/call of a stateless client (2026-07-28) takes
+// the fast path (fast.go), which reads the JSON-RPC envelope and the
+// params' name, arguments and _meta, makes every check the slow path makes
+// (draining, the client's rate limit, the gateway's and the client's
+// policies, the toolset's argument check; the client's capabilities told
+// to the server; the log record and the server span; an error's HTTP
+// status), calls a server of 2026-07-28 reached over streamable HTTP raw
+// ([toolset.Snapshot.CallRaw]) and writes its result back as the server
+// wrote it, byte for byte ("resultType":"complete" added when it has
+// none), as one event. The fast path leaves to go-sdk's server every
+// request it does not serve whole, deciding before anything is sent: a
+// 2025-11-25 session's, a progress token or a log level in _meta, answers
+// to a server's questions (inputResponses, requestState), a call of the
+// disclosure tools, a tool whose arguments go in headers (x-mcp-header),
+// headers that disagree with the body, anything malformed. A server it
+// cannot call raw (stdio, in process, a 2025-11-25 server, OAuth, call
+// content recorded in spans) is called as the slow path calls it, and its
+// result encoded for the client; so is what a raw call answers in place of
+// a result (a task the gateway follows, or hands to a client that follows
+// tasks, under its own id; a question handed whole to the client),
+// decoded. The raw result is not salvaged part by part as a
+// decoded one is: a content part go-sdk could not decode reaches the
+// client as the server wrote it. Elsewhere go-sdk's server encodes what
+// handlers return and its client decodes what servers answer, so a result
+// crosses the gateway as go-sdk's types (an [mcp.CallToolResult], decoded
+// once and encoded once); the gateway itself decodes only the listings of
+// resources, templates and prompts (to namespace them) and a prompt's
+// result. go-sdk decodes a call's structured content into Go values, so on
+// that path its keys may come out in another order. The stdio and HTTP
 // paths are measured against direct calls by cmd/gatewaybench.
 //
 // Its own endpoint: over HTTP, a request with an Origin a browser sent is

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -221,17 +220,7 @@ func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 	// A 2026-07-28 request is its own HTTP exchange: closing it is the
 	// client going away.
 	ctx, cancel := context.WithCancel(t.Context())
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a_block","arguments":{},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "a_block")
+	req := newCall(t, ctx, url, callRequest{name: "a_block", params: `"arguments":{},`, meta: `"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},`})
 	done := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -255,9 +244,8 @@ func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 // without a level).
 func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
 	a := newUpstream(t, "a")
-	stateless := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return a.srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	t.Cleanup(stateless.Close)
-	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless.URL}} {
+	stateless := serveStateless(t, a.srv, nil)
+	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless}} {
 		t.Run(up.version, func(t *testing.T) {
 			g := start(t, []toolset.ServerConfig{{Name: "a", URL: up.url, Required: true}})
 			if p, _ := g.Toolset().Provider("a"); p.ProtocolVersion() != up.version {

@@ -3,8 +3,6 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -90,9 +88,7 @@ func asker(t *testing.T) toolset.ServerConfig {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 	})
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
-	t.Cleanup(srv.Close)
-	return toolset.ServerConfig{Name: "asker", URL: srv.URL, Required: true}
+	return toolset.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
 }
 
 // A server's question in its call's result reaches the client that made

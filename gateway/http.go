@@ -40,6 +40,9 @@ func (g *Gateway) Handler() http.Handler {
 	sessions := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog()})
 	var endpoint http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
+			if g.fast(w, r) { // fast.go
+				return
+			}
 			stateless.ServeHTTP(w, r)
 			return
 		}

@@ -102,6 +102,19 @@ func newUpstream(t *testing.T, name string) *upstream {
 	return u
 }
 
+// serveStateless serves s statelessly (protocol 2026-07-28) over
+// streamable HTTP on loopback, through wrap if it is not nil, until the
+// test ends, and returns its URL.
+func serveStateless(tb testing.TB, s *mcp.Server, wrap func(http.Handler) http.Handler) string {
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
 func (u *upstream) config(required bool) toolset.ServerConfig {
 	return toolset.ServerConfig{Name: u.name, URL: u.http.URL, Required: required}
 }

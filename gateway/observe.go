@@ -32,25 +32,33 @@ func (g *Gateway) observe(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		start := time.Now()
 		res, err := next(ctx, method, req)
-		if g.log.Enabled(ctx, slog.LevelInfo) {
-			attrs := []slog.Attr{slog.String("method", method), slog.Duration("duration", time.Since(start))}
-			if s := subject(req); s != "" {
-				attrs = append(attrs, slog.String("subject", s))
-			}
-			if c := client(req); c != "" {
-				attrs = append(attrs, slog.String("client", c))
-			}
-			level := slog.LevelInfo
-			if err != nil {
-				level = slog.LevelWarn
-				attrs = append(attrs, slog.String("err", err.Error()))
-			} else if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
-				attrs = append(attrs, slog.Bool("is_error", true))
-			}
-			g.log.LogAttrs(ctx, level, "gateway: request", attrs...)
-		}
+		r, ok := res.(*mcp.CallToolResult)
+		g.logRequest(ctx, method, subject(req), client(req), start, ok && r != nil && r.IsError, err)
 		return res, err
 	}
+}
+
+// logRequest makes the one log record of a request served: method, what
+// it concerns, client, duration, outcome.
+func (g *Gateway) logRequest(ctx context.Context, method, subject, client string, start time.Time, isError bool, err error) {
+	if !g.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("method", method), slog.Duration("duration", time.Since(start))}
+	if subject != "" {
+		attrs = append(attrs, slog.String("subject", subject))
+	}
+	if client != "" {
+		attrs = append(attrs, slog.String("client", client))
+	}
+	level := slog.LevelInfo
+	if err != nil {
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("err", err.Error()))
+	} else if isError {
+		attrs = append(attrs, slog.Bool("is_error", true))
+	}
+	g.log.LogAttrs(ctx, level, "gateway: request", attrs...)
 }
 
 // subject is what a request concerns: a tool, a resource, a prompt.

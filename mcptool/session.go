@@ -27,6 +27,7 @@ type session struct {
 	done    chan struct{} // closed when the connection ends
 	clock   *sessionClock // telemetry.go
 	tasks   taskSupport   // taskwire.go
+	raw     *rawPoster    // raw.go: nil when calls cannot be made raw
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -64,13 +65,17 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	p.cfg.notices.set(copts)
 	client := p.newClient(copts, schemas) // hostio.go adds what the host answers for its user
+	raw := p.rawSending(t)
+	if raw != nil {
+		client.AddSendingMiddleware(raw.middleware)
+	}
 	p.cfg.notices.askLevel(client)
 	p.instrument(client, captured)
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
-	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
+	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{}), raw: raw}
 	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	go func() {
 		cs.Wait()

@@ -166,7 +166,9 @@ func (s *eventStream) Read(p []byte) (int, error) {
 			return 0, s.err
 		}
 		if s.buf == nil {
-			s.buf = make([]byte, 32<<10)
+			// As large as the reader reads, within bounds: a reader of
+			// small reads (a raw call's, mcptool/raw.go) needs no more.
+			s.buf = make([]byte, min(max(len(p), 4<<10), 32<<10))
 		}
 		n, err := s.body.Read(s.buf)
 		s.take(s.buf[:n])

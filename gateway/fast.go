@@ -1,0 +1,370 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// fast serves a tools/call of a stateless client (2026-07-28) without
+// go-sdk's server: it reads the JSON-RPC envelope and the call's name,
+// arguments and _meta, makes the checks the gateway's middleware and
+// callTool make (draining, the client's rate limit, the policies, the
+// toolset's argument check), calls the server raw
+// ([toolset.Snapshot.CallRaw]) and writes the server's result back as it
+// came, as one event, as go-sdk's handler does. go-sdk decodes every
+// message with a new decoder of tens of kilobytes, a result whole into its
+// types, and re-encodes a tool's input schema on each call for its header
+// check; a relay needs none of it.
+//
+// It reports whether it served r. A request it does not serve whole is
+// left to go-sdk, its body intact: anything but a lone tools/call of a
+// tool served, with protocol 2026-07-28 in its header and _meta, Mcp-Method
+// and Mcp-Name headers that agree with its body, and params holding only
+// name, arguments and _meta (no progress token, no log level, no answers
+// to a server's questions: inputResponses, requestState); a call of the
+// disclosure tools; a tool whose arguments go in headers (x-mcp-header).
+// go-sdk answers those, and every malformed request, as before.
+func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
+	h := r.Header
+	if r.Method != http.MethodPost || h.Get("Mcp-Protocol-Version") != statelessVersion || h.Get("Mcp-Method") != "tools/call" ||
+		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !jsonBody(h) || rebound(r) {
+		return false
+	}
+	body, ok := readBody(r)
+	if !ok {
+		return false
+	}
+	call, ok := parseCall(body)
+	if !ok || h.Get("Mcp-Name") != call.name || !g.fastTool(call.name) {
+		return false
+	}
+	g.serveFast(w, r, call)
+	return true
+}
+
+// rebound reports whether r reached a loopback address under another host
+// name, which go-sdk's handler refuses (DNS rebinding).
+func rebound(r *http.Request) bool {
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return local != nil && isLoopback(local.String()) && !isLoopback(r.Host)
+}
+
+// A fastCall is the part of a tools/call request the fast path reads.
+type fastCall struct {
+	id   json.RawMessage
+	name string
+	args json.RawMessage
+	meta map[string]json.RawMessage
+	caps *mcp.ClientCapabilities // what the client declared
+}
+
+// parseCall reads a tools/call the fast path serves, and false for any
+// other request.
+func parseCall(body []byte) (fastCall, bool) {
+	// Maps, not structs: encoding/json matches a struct's fields in any
+	// case, where go-sdk's decoding matches them exactly.
+	var msg, params, meta map[string]json.RawMessage
+	var version, method, name string
+	if json.Unmarshal(body, &msg) != nil || !only(msg, "jsonrpc", "id", "method", "params") ||
+		string(msg["jsonrpc"]) != `"2.0"` || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
+		return fastCall{}, false
+	}
+	if id := bytes.TrimSpace(msg["id"]); len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+		return fastCall{}, false
+	}
+	// Only the members read here: any other (inputResponses,
+	// requestState, task) is go-sdk's to read.
+	if json.Unmarshal(msg["params"], &params) != nil || !only(params, "name", "arguments", "_meta") {
+		return fastCall{}, false
+	}
+	caps := new(mcp.ClientCapabilities)
+	if json.Unmarshal(params["name"], &name) != nil || json.Unmarshal(params["_meta"], &meta) != nil ||
+		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != statelessVersion ||
+		!isObject(meta[mcp.MetaKeyClientCapabilities]) || json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], caps) != nil {
+		return fastCall{}, false
+	}
+	if info, ok := meta[mcp.MetaKeyClientInfo]; ok && json.Unmarshal(info, new(mcp.Implementation)) != nil {
+		return fastCall{}, false
+	}
+	for _, k := range []string{"progressToken", mcp.MetaKeyLogLevel} {
+		if _, ok := meta[k]; ok {
+			return fastCall{}, false
+		}
+	}
+	args := bytes.TrimSpace(params["arguments"])
+	if len(args) > 0 && string(args) != "null" && !isObject(args) {
+		return fastCall{}, false
+	}
+	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta, caps: caps}, true
+}
+
+// only reports whether m has no member but those named.
+func only(m map[string]json.RawMessage, names ...string) bool {
+	for k := range m {
+		if !slices.Contains(names, k) {
+			return false
+		}
+	}
+	return true
+}
+
+func isObject(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) > 0 && v[0] == '{'
+}
+
+// fastTool reports whether name is a tool of the catalog served whose
+// arguments go only in the body.
+func (g *Gateway) fastTool(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.served.tools[name]; !ok {
+		return false
+	}
+	for _, d := range g.served.defs {
+		if d.Name == name {
+			return !bytes.Contains(d.InputSchema, []byte("x-mcp-header"))
+		}
+	}
+	return false
+}
+
+// jsonBody reports whether a request's headers are those go-sdk's
+// stateless handler takes: a JSON body, and both JSON and an event stream
+// accepted.
+func jsonBody(h http.Header) bool {
+	if ct, _, _ := mime.ParseMediaType(h.Get("Content-Type")); ct != "application/json" {
+		return false
+	}
+	var jsonOK, streamOK bool
+	for _, v := range h.Values("Accept") {
+		for _, a := range strings.Split(v, ",") {
+			switch t, _, _ := mime.ParseMediaType(strings.TrimSpace(a)); t {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// readBody reads r's body up to go-sdk's bound and puts it back for
+// go-sdk, whole: false when it is over the bound or cannot be read, for
+// go-sdk to say so.
+func readBody(r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	rest := r.Body
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), rest), rest}
+	return body, err == nil && len(body) <= mcp.DefaultMaxRequestBodyBytes
+}
+
+// serveFast serves call, read from r.
+func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCall) {
+	info := auth.TokenInfoFromContext(r.Context())
+	var client string
+	if info != nil {
+		client = info.UserID
+	}
+	if !g.drain.enter() {
+		writeAnswer(w, call.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()})
+		return
+	}
+	defer g.drain.leave()
+	start := time.Now()
+	ctx, end := g.serverSpan(r.Context(), "tools/call", call.name, g.traceMeta(call.meta), spanAttrs("tools/call", call.name, true))
+	ctx, err := g.admitted(ctx, info)
+	if err != nil {
+		end(false, err)
+		g.logRequest(ctx, "tools/call", call.name, client, start, false, err)
+		writeAnswer(w, call.id, nil, err)
+		return
+	}
+	// A stateless client can be asked only in a result; a server that
+	// reads capabilities per request is told the client's, and a task is
+	// handed to a client that follows tasks (tasks.go).
+	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: mcptool.ResultOnly{}, Capabilities: call.caps,
+		FollowsTasks: call.caps.Extensions[tasksExtension] != nil})
+	result, isError, err := g.callFast(ctx, call)
+	end(isError, err)
+	g.logRequest(ctx, "tools/call", call.name, client, start, isError, err)
+	writeAnswer(w, call.id, result, err)
+}
+
+// traceMeta is what of a call's _meta may carry its trace context (its
+// strings), read only when the gateway traces.
+func (g *Gateway) traceMeta(meta map[string]json.RawMessage) map[string]any {
+	if g.tel == nil {
+		return nil
+	}
+	out := make(map[string]any, len(meta))
+	for k, v := range meta {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// callFast makes the call and returns the result to write: the server's
+// as it came, or one the gateway encodes (a refusal, a failure a model can
+// act on, a task handed to the client, what a raw call answered decoded),
+// and whether it is marked isError; or the JSON-RPC error to answer with.
+func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
+	snap, err := g.gate(ctx, call.name, call.args)
+	var (
+		raw    json.RawMessage
+		res    *mcp.CallToolResult
+		handed *mcptool.HandedTask
+	)
+	if err == nil {
+		raw, res, err = snap.CallRaw(ctx, call.name, call.args)
+	}
+	switch {
+	case errors.As(err, &handed):
+		task, err := taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		if err != nil {
+			return nil, false, err
+		}
+		task.Meta = withServerInfo(task.Meta)
+		data, err := json.Marshal(task)
+		return data, false, err
+	case err != nil:
+		if res, err = answer(call.name, err); err != nil {
+			return nil, false, err
+		}
+	case raw != nil:
+		data, isError := completeRaw(raw)
+		return data, isError, nil
+	}
+	data, err := completeResult(res)
+	return data, res.IsError, err
+}
+
+// completeRaw is a server's raw result as a 2026-07-28 client reads it:
+// with a resultType, "complete" when the server wrote none, as go-sdk's
+// server adds; and whether it is marked isError.
+func completeRaw(raw json.RawMessage) ([]byte, bool) {
+	var head struct {
+		ResultType *string `json:"resultType"`
+		IsError    bool    `json:"isError"`
+	}
+	_ = json.Unmarshal(raw, &head) // mcptool judged its shape
+	if head.ResultType != nil {
+		return raw, head.IsError
+	}
+	return withResultType(raw), head.IsError
+}
+
+// withResultType inserts "resultType":"complete" as the first member of
+// the object data.
+func withResultType(data []byte) []byte {
+	data = bytes.TrimSpace(data)
+	out := make([]byte, 0, len(data)+len(`"resultType":"complete",`))
+	out = append(out, '{')
+	out = append(out, `"resultType":"complete"`...)
+	if rest := bytes.TrimSpace(data[1:]); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, data[1:]...)
+}
+
+// completeResult encodes a result the gateway decoded as go-sdk's server
+// would for a 2026-07-28 client: resultType set, the gateway's serverInfo
+// in its _meta unless the server's is there.
+func completeResult(res *mcp.CallToolResult) ([]byte, error) {
+	shown := *res
+	shown.Meta = withServerInfo(shown.Meta)
+	data, err := json.Marshal(&shown)
+	if err != nil || res.NeedsInput() {
+		return data, err
+	}
+	return withResultType(data), nil
+}
+
+// withServerInfo is meta with the gateway's serverInfo, unless the server's
+// is there, as go-sdk's server sets it; meta is not modified.
+func withServerInfo(meta mcp.Meta) mcp.Meta {
+	if _, ok := meta[mcp.MetaKeyServerInfo]; ok {
+		return meta
+	}
+	out := make(mcp.Meta, len(meta)+1)
+	for k, v := range meta {
+		out[k] = v
+	}
+	out[mcp.MetaKeyServerInfo] = &implementation
+	return out
+}
+
+// writeAnswer writes the JSON-RPC response to the request id, its result
+// (as it is: json.Marshal would escape it) or its error, as go-sdk's
+// handler does for a request of 2026-07-28: one event of a stream, but an
+// error whose code SEP-2575 gives an HTTP status (a method not found, 404;
+// invalid params, an unsupported protocol version, a missing client
+// capability, 400) as a JSON body with that status.
+func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err error) {
+	member, status := `,"result":`, 0
+	if err != nil {
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) {
+			wire = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		var merr error
+		if result, merr = json.Marshal(wire); merr != nil {
+			http.Error(w, merr.Error(), http.StatusInternalServerError)
+			return
+		}
+		member = `,"error":`
+		switch wire.Code {
+		case jsonrpc.CodeMethodNotFound:
+			status = http.StatusNotFound
+		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+			status = http.StatusBadRequest
+		}
+	}
+	msg := make([]byte, 0, len(result)+len(id)+64)
+	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
+	msg = append(msg, id...)
+	msg = append(msg, member...)
+	msg = append(msg, result...)
+	msg = append(msg, '}')
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Connection", "keep-alive")
+	if status != 0 {
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		// A client gone meanwhile misses its answer; nothing to do.
+		_, _ = w.Write(msg)
+		return
+	}
+	h.Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	event := make([]byte, 0, len(msg)+len("event: message\ndata: \n\n"))
+	event = append(event, "event: message\ndata: "...)
+	event = append(event, msg...)
+	event = append(event, "\n\n"...)
+	_, _ = w.Write(event)
+}

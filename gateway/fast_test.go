@@ -1,0 +1,197 @@
+package gateway_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// verbatimResult is a result as a server may write it, which go-sdk's
+// decoding and encoding would not give back: keys out of order, a member
+// go-sdk does not know, characters json.Marshal escapes.
+const verbatimResult = `{"content":[{"type":"text","text":"<b>hi</b> & bye"}],"structuredContent":{"z":1,"a":[true,null]},"x-vendor":{"k":"v"},"resultType":"complete"}`
+
+// statelessUpstream is a server of protocol 2026-07-28 over streamable
+// HTTP whose tool verbatim answers verbatimResult, written by hand.
+func statelessUpstream(t *testing.T) toolset.ServerConfig {
+	s := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("answered by the handler in front")
+		})
+	s.AddTool(&mcp.Tool{Name: "invalid", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not those"}
+		})
+	url := serveStateless(t, s, func(h http.Handler) http.Handler { return hostile.Verbatim(h, "verbatim", verbatimResult) })
+	return toolset.ServerConfig{Name: "up", URL: url, Required: true}
+}
+
+// A tools/call request as a client of 2026-07-28 sends it.
+type callRequest struct {
+	query   string            // of the endpoint's URL
+	name    string            // the tool's, in params and Mcp-Name
+	params  string            // members of params besides name and _meta, with a trailing comma
+	meta    string            // members of _meta besides the protocol triple, with a trailing comma
+	headers map[string]string // set besides the protocol's
+}
+
+// newCall is req as the HTTP request a client sends to the endpoint at
+// url, with ctx.
+func newCall(t *testing.T, ctx context.Context, url string, req callRequest) *http.Request {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":%q,%s"_meta":{%s"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		req.name, req.params, req.meta)
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, url+req.query, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/call")
+	r.Header.Set("Mcp-Name", req.name)
+	for k, v := range req.headers {
+		r.Header.Set(k, v)
+	}
+	return r
+}
+
+// post sends req to the gateway at url and returns the HTTP status and
+// the JSON-RPC response's result or error, as they came.
+func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr json.RawMessage) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(newCall(t, t.Context(), url, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var answer struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			data, ok = sc.Text(), true
+		}
+		if ok && json.Unmarshal([]byte(data), &answer) == nil && string(answer.ID) == "7" {
+			return resp.StatusCode, answer.Result, answer.Error
+		}
+	}
+	return resp.StatusCode, nil, nil
+}
+
+// A stateless client's call reaches it as the server wrote the result,
+// byte for byte: the gateway decodes and re-encodes nothing of it. go-sdk's
+// client reads it as any result, and the call is logged and traced as
+// every request is: a server span in the client's trace, the call of the
+// server a client span within it.
+func TestFastPathKeepsTheServersResult(t *testing.T) {
+	var logs proctest.Buffer
+	rec := oteltest.New(t)
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
+	url, _ := serve(t, g)
+	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")
+	meta, _ := json.Marshal(traceContext(ctx))
+	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`, meta: string(meta[1:len(meta)-1]) + ","})
+	host.End()
+	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult {
+		t.Fatalf("status %d, error %s, result\n%s\nwant the server's\n%s", status, rpcErr, result, verbatimResult)
+	}
+	if !strings.Contains(logs.String(), `"method":"tools/call"`) || !strings.Contains(logs.String(), `"subject":"up_verbatim"`) {
+		t.Errorf("logs %s; want the call's record", logs.String())
+	}
+	served := rec.Span(t, "tools/call up_verbatim")
+	oteltest.ChildOf(t, served, rec.Span(t, "host"))
+	oteltest.Has(t, served, map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "up_verbatim", "network.transport": "tcp"})
+	oteltest.ChildOf(t, rec.Span(t, "tools/call verbatim"), served)
+	cs := connect(t, url, "2026-07-28", nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "up_verbatim", Arguments: map[string]any{}})
+	if err != nil || text(t, res) != "<b>hi</b> & bye" {
+		t.Fatalf("go-sdk's client: %v, %v", res, err)
+	}
+}
+
+// A server's JSON-RPC error reaches the client with its code, and with the
+// HTTP status SEP-2575 gives the code, as go-sdk's handler answers it.
+func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
+	url, _ := serve(t, g)
+	status, result, rpcErr := post(t, url, callRequest{name: "up_invalid"})
+	if status != http.StatusBadRequest || result != nil || !bytes.Contains(rpcErr, []byte(`"code":-32602`)) {
+		t.Fatalf("status %d, result %s, error %s; want 400 and the server's -32602", status, result, rpcErr)
+	}
+}
+
+// The fast path keeps the gateway's checks: a call whose arguments break
+// the tool's schema is refused (a result marked isError), and one over the
+// client's rate limit refused with CodeRateLimited, before the server sees
+// either.
+func TestFastPathKeepsTheChecks(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithRateLimit("", 1e-6, 2))
+	url, _ := serve(t, g)
+	_, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":"one"},`})
+	if rpcErr != nil || !bytes.Contains(result, []byte(`"isError":true`)) || !bytes.Contains(result, []byte(`"resultType":"complete"`)) {
+		t.Errorf("bad arguments: result %s, error %s; want a complete result marked isError", result, rpcErr)
+	}
+	post(t, url, callRequest{name: "up_verbatim"})
+	_, result, rpcErr = post(t, url, callRequest{name: "up_verbatim"})
+	if result != nil || !bytes.Contains(rpcErr, []byte(fmt.Sprint(gateway.CodeRateLimited))) {
+		t.Errorf("over the limit: result %s, error %s; want CodeRateLimited", result, rpcErr)
+	}
+}
+
+// What the fast path does not serve whole goes to go-sdk, as before it
+// existed, and is answered there: go-sdk re-encodes the result (the
+// server's unknown member is lost), or refuses the request.
+func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
+	url, _ := serve(t, g)
+	for _, tc := range []struct {
+		what string
+		req  callRequest
+		fail string // in the error, or "" for a result
+	}{
+		{"a progress token", callRequest{name: "up_verbatim", meta: `"progressToken":"p1",`}, ""},
+		{"a log level", callRequest{name: "up_verbatim", meta: `"io.modelcontextprotocol/logLevel":"debug",`}, ""},
+		{"answers to a question", callRequest{name: "up_verbatim", params: `"inputResponses":{},"requestState":"s",`}, ""},
+		{"disclosure", callRequest{name: "call_tool", query: "?disclosure=1", params: `"arguments":{"name":"up_verbatim","arguments":{}},`}, ""},
+		{"an unknown tool", callRequest{name: "up_nothing"}, "up_nothing"},
+		{"Mcp-Name not the body's", callRequest{name: "up_verbatim", headers: map[string]string{"Mcp-Name": "up_other"}}, "Mcp-Name"},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			_, result, rpcErr := post(t, url, tc.req)
+			if tc.fail != "" {
+				if result != nil || !bytes.Contains(rpcErr, []byte(tc.fail)) {
+					t.Fatalf("result %s, error %s; want go-sdk's error naming %s", result, rpcErr, tc.fail)
+				}
+				return
+			}
+			if rpcErr != nil || !bytes.Contains(result, []byte("<b>hi</b>")) && !bytes.Contains(result, []byte(`\u003cb\u003ehi`)) {
+				t.Fatalf("result %s, error %s; want the server's text", result, rpcErr)
+			}
+			if bytes.Contains(result, []byte("x-vendor")) {
+				t.Fatalf("result %s: the server's bytes, so the fast path served it", result)
+			}
+		})
+	}
+}

@@ -1,0 +1,30 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+)
+
+// CallRaw runs a call as [Snapshot.CallResult] does, the name resolved and
+// the arguments checked first, but returns the server's result as the
+// server wrote it when its provider can make the call raw
+// ([mcptool.Provider.CallToolRaw]), for a relay that passes it on
+// unchanged. Otherwise, and for what a raw call answers decoded (a task
+// followed to its end, an input_required result), the result comes back
+// decoded, as CallResult returns it, with a nil raw result.
+func (s *Snapshot) CallRaw(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *mcp.CallToolResult, error) {
+	e, args, err := s.prepare(ctx, name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, res, err := e.server.p.CallToolRaw(ctx, e.tool, args)
+	if errors.Is(err, mcptool.ErrNotRaw) {
+		res, err = e.server.p.CallToolResult(ctx, e.tool, args)
+	}
+	return raw, res, err
+}
