@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
@@ -18,7 +19,7 @@ import (
 func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http.Client, *exchange) {
 	base := p.cfg.httpClient
 	if base == nil {
-		base = http.DefaultClient
+		base = &http.Client{Transport: p.pool.transport()}
 	}
 	next := base.Transport
 	if next == nil {
@@ -37,6 +38,39 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http
 	c := *base
 	c.Transport = x
 	return &c, x
+}
+
+// maxIdlePerServer is how many idle connections a provider keeps to its
+// server: as many as the calls a busy host (a gateway) has in flight.
+const maxIdlePerServer = 100
+
+// A pool is the transport of a provider that was given no HTTP client: Go's
+// default transport, but for the idle connections it keeps to the server,
+// two in Go's, so that under more concurrent calls most would open a
+// connection of their own. Close lets them go.
+type pool struct {
+	once sync.Once
+	t    http.RoundTripper
+}
+
+func (p *pool) transport() http.RoundTripper {
+	p.once.Do(func() {
+		p.t = http.DefaultTransport
+		if t, ok := http.DefaultTransport.(*http.Transport); ok {
+			t = t.Clone()
+			t.MaxIdleConnsPerHost = maxIdlePerServer
+			p.t = t
+		}
+	})
+	return p.t
+}
+
+// close closes the idle connections of a transport made.
+func (p *pool) close() {
+	p.once.Do(func() {}) // none made: none to make after Close
+	if t, ok := p.t.(*http.Transport); ok && t != http.DefaultTransport {
+		t.CloseIdleConnections()
+	}
 }
 
 // An exchange is the RoundTripper every HTTP request to a server goes

@@ -51,6 +51,8 @@ type Provider struct {
 	inflight    inflight
 	completions completions
 	roots       rootSet
+
+	pool pool // the HTTP connections to the server, without WithHTTPClient (http.go)
 }
 
 // FromURL returns a provider for the server at url, reached over streamable
@@ -148,6 +150,7 @@ func (p *Provider) Close() error {
 	p.tasks.close()
 	p.conn.close()
 	p.tasks.wg.Wait() // a task started during Close ends with its session
+	p.pool.close()
 	return nil
 }
 
