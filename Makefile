@@ -69,6 +69,7 @@ bench:
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./mcptool/
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
+	go run ./cmd/gatewaybench
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI.
