@@ -19,30 +19,24 @@ import (
 )
 
 func TestServesTheCatalogToBothGenerations(t *testing.T) {
-	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)})
-	url, _ := serve(t, g)
-	for _, v := range versions {
-		t.Run(v, func(t *testing.T) {
-			cs := connect(t, url, v, nil, nil)
-			if got := cs.InitializeResult().ProtocolVersion; got != v {
-				t.Errorf("negotiated %q, want %q", got, v)
+	bothGenerations(t, func(t *testing.T, v string, cs *mcp.ClientSession) {
+		if got := cs.InitializeResult().ProtocolVersion; got != v {
+			t.Errorf("negotiated %q, want %q", got, v)
+		}
+		want := []string{"a_block", "a_echo", "a_log", "a_steps", "b_block", "b_echo", "b_log", "b_steps"}
+		if got := toolNames(t, cs); !slices.Equal(got, want) {
+			t.Errorf("tools %v, want %v", got, want)
+		}
+		for _, server := range []string{"a", "b"} {
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: server + "_echo", Arguments: map[string]any{"text": "hi"}})
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := []string{"a_block", "a_echo", "a_log", "a_steps", "b_block", "b_echo", "b_log", "b_steps"}
-			if got := toolNames(t, cs); !slices.Equal(got, want) {
-				t.Errorf("tools %v, want %v", got, want)
+			if got := text(t, res); got != server+": hi" {
+				t.Errorf("%s_echo: %q", server, got)
 			}
-			for _, server := range []string{"a", "b"} {
-				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: server + "_echo", Arguments: map[string]any{"text": "hi"}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := text(t, res); got != server+": hi" {
-					t.Errorf("%s_echo: %q", server, got)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func TestRefusalsAreResultsAndUnknownToolsErrors(t *testing.T) {
@@ -89,46 +83,40 @@ func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
 }
 
 func TestPassesResourcesTemplatesAndPromptsThrough(t *testing.T) {
-	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)})
-	url, _ := serve(t, g)
-	for _, v := range versions {
-		t.Run(v, func(t *testing.T) {
-			cs := connect(t, url, v, nil, nil)
-			var names []string
-			for r, err := range cs.Resources(t.Context(), nil) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				names = append(names, r.Name+"="+r.URI)
-			}
-			slices.Sort(names)
-			if want := []string{"a_readme=memo://a/readme", "b_readme=memo://b/readme"}; !slices.Equal(names, want) {
-				t.Errorf("resources %v, want %v", names, want)
-			}
-			res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://b/readme"})
+	bothGenerations(t, func(t *testing.T, v string, cs *mcp.ClientSession) {
+		var names []string
+		for r, err := range cs.Resources(t.Context(), nil) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := res.Contents[0].Text; got != "read me, from b" {
-				t.Errorf("read: %q", got)
-			}
-			res, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://a/notes/7"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.Contents[0].Text; got != "note memo://a/notes/7" {
-				t.Errorf("read through a template: %q", got)
-			}
-			pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "b_greet", Arguments: map[string]string{"who": "you"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "hello you from b" {
-				t.Errorf("prompt: %q", got)
-			}
-		})
-	}
+			names = append(names, r.Name+"="+r.URI)
+		}
+		slices.Sort(names)
+		if want := []string{"a_readme=memo://a/readme", "b_readme=memo://b/readme"}; !slices.Equal(names, want) {
+			t.Errorf("resources %v, want %v", names, want)
+		}
+		res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://b/readme"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Contents[0].Text; got != "read me, from b" {
+			t.Errorf("read: %q", got)
+		}
+		res, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memo://a/notes/7"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Contents[0].Text; got != "note memo://a/notes/7" {
+			t.Errorf("read through a template: %q", got)
+		}
+		pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "b_greet", Arguments: map[string]string{"who": "you"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "hello you from b" {
+			t.Errorf("prompt: %q", got)
+		}
+	})
 }
 
 func TestListChangedReachesClients(t *testing.T) {
@@ -284,5 +272,16 @@ func TestAServersErrorKeepsItsData(t *testing.T) {
 		if !errors.As(err, &je) || je.Code != -32021 || string(je.Data) != `{"requiredCapabilities":{"sampling":{}}}` {
 			t.Errorf("%s: %#v", v, err)
 		}
+	}
+}
+
+// bothGenerations runs f, as a subtest per protocol generation v, with a
+// client of v connected to a gateway over two upstreams, a and b.
+func bothGenerations(t *testing.T, f func(t *testing.T, v string, cs *mcp.ClientSession)) {
+	a, b := newUpstream(t, "a"), newUpstream(t, "b")
+	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)})
+	url, _ := serve(t, g)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) { f(t, v, connect(t, url, v, nil, nil)) })
 	}
 }

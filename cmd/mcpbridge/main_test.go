@@ -244,18 +244,7 @@ func TestCall(t *testing.T) {
 // base URL.
 func demoHTTP(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve-demo", "--http", "127.0.0.1:0", "--notes", filepath.Join(t.TempDir(), "notes.json"))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
+	_, stderr := started(t, nil, os.Interrupt, "serve-demo", "--http", "127.0.0.1:0", "--notes", filepath.Join(t.TempDir(), "notes.json"))
 	line, err := bufio.NewReader(stderr).ReadString('\n')
 	if err != nil {
 		t.Fatalf("serve-demo said %q: %v", line, err)
@@ -265,6 +254,27 @@ func demoHTTP(t *testing.T) string {
 		t.Fatalf("no address in %q", line)
 	}
 	return m
+}
+
+// started starts the built mcpbridge with args and env (nil: this
+// process's), stopped by the signal stop and waited for at the test's end,
+// and returns it with its stderr.
+func started(t *testing.T, env []string, stop os.Signal, args ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(stop)
+		cmd.Wait()
+	})
+	return cmd, stderr
 }
 
 func TestOverHTTP(t *testing.T) {

@@ -19,19 +19,7 @@ import (
 // process, and its stderr lines after the first as they come.
 func startServe(t *testing.T, args ...string) (string, *exec.Cmd, <-chan string) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), ownCache(t)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	cmd, stderr := started(t, append(append(os.Environ(), "NO_COLOR=1"), ownCache(t)...), os.Kill, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
 	lines := make(chan string, 100)
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
