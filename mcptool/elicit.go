@@ -78,9 +78,7 @@ func (p *Provider) ask(ctx context.Context, e *tool.Elicitation) (tool.Answer, e
 	if a.Content != nil {
 		// As JSON decodes it, which go-sdk's own check of the content
 		// expects (float64, not int64; []any, not []string).
-		data, _ := json.Marshal(a.Content)
-		a.Content = nil
-		json.Unmarshal(data, &a.Content)
+		a.Content = deepCopy(a.Content)
 	}
 	return a, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -53,6 +54,10 @@ type Provider struct {
 	roots       rootSet
 
 	pool pool // the HTTP connections to the server, without WithHTTPClient (http.go)
+	wire struct {
+		once sync.Once
+		caps map[string]any
+	} // the capabilities as a relayed call declares them (relay.go)
 }
 
 // FromURL returns a provider for the server at url, reached over streamable
@@ -256,13 +261,19 @@ func (p *Provider) ServerExtensions() map[string]any {
 // deepCopy copies a JSON-shaped value through its encoding, so a caller can
 // never modify what the provider keeps.
 func deepCopy[T any](v T) T {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
 	var out T
-	if json.Unmarshal(data, &out) != nil {
+	if remarshal(v, &out) != nil {
 		return v
 	}
 	return out
+}
+
+// remarshal decodes into to what from encodes as: a copy, or the same
+// message as another type (go-sdk converts some only unexported).
+func remarshal(from, to any) error {
+	data, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, to)
 }

@@ -308,15 +308,6 @@ func (p *Provider) answerInput(ctx context.Context, s *session, req mcp.InputReq
 	return nil, fmt.Errorf("the server asked for %s, which the provider does not answer: %w", what, errors.ErrUnsupported)
 }
 
-// remarshal decodes into to what from encodes as.
-func remarshal(from, to any) error {
-	data, err := json.Marshal(from)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(data, to)
-}
-
 // cancel asks the server to cancel the task, which no one follows any
 // more, if it takes tasks/cancel, and reports whether it did. A failure
 // is logged.
