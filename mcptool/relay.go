@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,20 +85,20 @@ type Caller struct {
 
 // declare puts in params' _meta the capabilities the call for c declares
 // to a server that reads them per request, if c says what its client
-// declared; go-sdk fills in the rest of _meta without overwriting them.
+// declared: the provider's, but for elicitation and sampling, the
+// client's. go-sdk fills in the rest of _meta without overwriting them.
 func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
 	if c.Capabilities == nil || !p.cfg.relay {
 		return
 	}
-	caps := p.hostCapabilities()
-	caps.Elicitation, caps.Sampling = c.Capabilities.Elicitation, c.Capabilities.Sampling
-	var wire map[string]any // as go-sdk writes them: roots from RootsV2 (its #607)
-	if remarshal(caps, &wire) != nil {
-		return
+	wire := maps.Clone(p.wireCapabilities())
+	delete(wire, "elicitation")
+	delete(wire, "sampling")
+	if e := c.Capabilities.Elicitation; e != nil {
+		wire["elicitation"] = e
 	}
-	delete(wire, "roots")
-	if caps.RootsV2 != nil {
-		wire["roots"] = caps.RootsV2
+	if s := c.Capabilities.Sampling; s != nil {
+		wire["sampling"] = s
 	}
 	meta := params.GetMeta()
 	if meta == nil {
@@ -105,6 +106,23 @@ func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
 	}
 	meta[mcp.MetaKeyClientCapabilities] = wire
 	params.SetMeta(meta)
+}
+
+// wireCapabilities returns the provider's capabilities as go-sdk writes
+// them in _meta (roots from RootsV2, its #607), encoded once: they follow
+// from its options alone. The map is shared; callers copy it.
+func (p *Provider) wireCapabilities() map[string]any {
+	p.wire.once.Do(func() {
+		caps := p.hostCapabilities()
+		if remarshal(caps, &p.wire.caps) != nil {
+			p.wire.caps = map[string]any{}
+		}
+		delete(p.wire.caps, "roots")
+		if caps.RootsV2 != nil {
+			p.wire.caps["roots"] = caps.RootsV2
+		}
+	})
+	return p.wire.caps
 }
 
 type callerKey struct{}
