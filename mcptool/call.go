@@ -192,14 +192,6 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	return res, nil
 }
 
-// send sends one tools/call and judges go-sdk's answer.
-func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	ctx, caught := sdkfix.WithCatch(ctx)
-	defer caught.Release()
-	res, err := s.cs.CallTool(ctx, params)
-	return p.judge(ctx, name, caught, res, err)
-}
-
 // judge completes go-sdk's answer to a tools/call with the raw result,
 // where the transport kept it: a result that arrived but that go-sdk could
 // not decode is salvaged part by part, and an empty one is checked for what

@@ -63,7 +63,6 @@ func ModeNames() []string { return slices.Sorted(maps.Keys(modes)) }
 // reads by method, so a test can check what a client sent.
 type Server struct {
 	mode *mode
-	name string
 
 	mu        sync.Mutex
 	counts    map[string]int
@@ -78,11 +77,8 @@ func New(name string) (*Server, error) {
 	if !ok {
 		return nil, fmt.Errorf("hostile: no mode %q (there are %v)", name, ModeNames())
 	}
-	return &Server{mode: &m, name: name, counts: map[string]int{}}, nil
+	return &Server{mode: &m, counts: map[string]int{}}, nil
 }
-
-// Mode returns the server's mode name.
-func (s *Server) Mode() string { return s.name }
 
 // Count returns how many requests or notifications of method the server
 // has read.

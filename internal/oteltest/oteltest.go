@@ -98,16 +98,6 @@ func Has(t testing.TB, s tracetest.SpanStub, want map[string]string) {
 	}
 }
 
-// Parent returns the ended span that is s's parent, if it ended.
-func (r *Recorder) Parent(s tracetest.SpanStub) (tracetest.SpanStub, bool) {
-	for _, p := range r.Spans() {
-		if p.SpanContext.SpanID() == s.Parent.SpanID() && p.SpanContext.TraceID() == s.Parent.TraceID() {
-			return p, true
-		}
-	}
-	return tracetest.SpanStub{}, false
-}
-
 // ChildOf fails the test unless child's parent is parent, in one trace.
 func ChildOf(t testing.TB, child, parent tracetest.SpanStub) {
 	t.Helper()
