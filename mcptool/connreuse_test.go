@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // Concurrent calls to a server over HTTP reuse the provider's
@@ -27,12 +26,8 @@ func TestHTTPConnectionsReused(t *testing.T) {
 		}
 	}
 	srv.Start()
-	defer srv.Close()
-	p := mcptool.FromURL(srv.URL)
-	if err := p.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	t.Cleanup(srv.Close)
+	p := connectURL(t, srv.URL)
 	const concurrent, rounds = 16, 10
 	before := opened.Load()
 	for range rounds {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,13 +50,7 @@ func TestElicitation(t *testing.T) {
 	var asked tool.Elicitation
 	accept := mcptool.WithElicitation(answering(tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, &asked))
 	inMemory, _ := inProcess(t, asking(), accept)
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return asking() }, nil))
-	defer srv.Close()
-	overHTTP := mcptool.FromURL(srv.URL, mcptool.WithName("notes"), accept)
-	if err := overHTTP.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer overHTTP.Close()
+	overHTTP := connectURL(t, serveHTTP(t, asking(), nil).URL, mcptool.WithName("notes"), accept)
 	for _, p := range []*mcptool.Provider{inMemory, overHTTP} {
 		if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "hello Ada" {
 			t.Fatalf("got %q, %v", got, err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,7 +33,7 @@ func everything(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
 func TestServerEverything(t *testing.T) {
 	p := everything(t)
 	names := p.ToolNames()
-	if !contains(names, "echo") || !contains(names, "get-tiny-image") {
+	if !slices.Contains(names, "echo") || !slices.Contains(names, "get-tiny-image") {
 		t.Fatalf("tools %v", names)
 	}
 	if !strings.Contains(p.Instructions(), "Everything") {
@@ -122,7 +123,7 @@ func TestServerEverythingAsksTheHost(t *testing.T) {
 	defer plain.Close()
 	asking := []string{"trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"}
 	for _, name := range asking {
-		if contains(plain.ToolNames(), name) {
+		if slices.Contains(plain.ToolNames(), name) {
 			t.Errorf("%s offered to a host that cannot answer it", name)
 		}
 	}
@@ -146,7 +147,7 @@ func TestServerEverythingAsksTheHost(t *testing.T) {
 	}
 	defer p.Close()
 	for _, name := range asking {
-		if !contains(p.ToolNames(), name) {
+		if !slices.Contains(p.ToolNames(), name) {
 			t.Fatalf("%s not offered to a host that answers it: %v", name, p.ToolNames())
 		}
 	}

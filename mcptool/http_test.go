@@ -127,9 +127,7 @@ func TestSameOriginRedirectFollowed(t *testing.T) {
 	}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	p := mcptool.FromURL(srv.URL+"/old", mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken"}))
-	t.Cleanup(func() { p.Close() })
-	connect(t, p)
+	p := connectURL(t, srv.URL+"/old", mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken"}))
 	if got, err := p.CallTool(context.Background(), "echo", map[string]any{"text": "moved"}); err != nil || got != "moved" {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -157,9 +155,7 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, srv := hostile.Start(t, tc.mode)
-			p := mcptool.FromURL(srv.URL+tc.path, mcptool.WithName("hostile"), mcptool.WithMaxMessageSize(limit))
-			t.Cleanup(func() { p.Close() })
-			connect(t, p)
+			p := connectURL(t, srv.URL+tc.path, mcptool.WithName("hostile"), mcptool.WithMaxMessageSize(limit))
 			ctx := context.Background()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)

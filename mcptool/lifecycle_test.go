@@ -195,9 +195,7 @@ func TestReconnectExpiredHTTPSession(t *testing.T) {
 		})
 	})
 	var seen states
-	p := mcptool.FromURL(srv.URL, fastReconnect, mcptool.WithStateChange(seen.record))
-	t.Cleanup(func() { p.Close() })
-	connect(t, p)
+	p := connectURL(t, srv.URL, fastReconnect, mcptool.WithStateChange(seen.record))
 	ctx := context.Background()
 	call(t, p.Handler(), "add_note", `{"title":"kept","body":"on the server"}`)
 	forget.Store(true)
@@ -312,9 +310,7 @@ func TestCallErrorOnLiveConnection(t *testing.T) {
 		inner.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	p := mcptool.FromURL(srv.URL, mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
-	t.Cleanup(func() { p.Close() })
-	connect(t, p)
+	p := connectURL(t, srv.URL, mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
 	_, err := p.CallTool(context.Background(), "list_notes", nil)
 	var te *mcptool.TransportError
 	if !errors.As(err, &te) || te.OutcomeUnknown() {

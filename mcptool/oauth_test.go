@@ -20,9 +20,7 @@ func TestWithOAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := mcptool.FromURL(srv.URL+"/mcp", mcptool.WithOAuth(h))
-	t.Cleanup(func() { p.Close() })
-	connect(t, p)
+	p := connectURL(t, srv.URL+"/mcp", mcptool.WithOAuth(h))
 	if got := call(t, p.Handler(), "add_note", `{"title":"authorized","body":"b"}`).Text(); !strings.Contains(got, "added note #1") {
 		t.Fatalf("call: %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,71 +25,11 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// inProcess connects a provider named "notes" to server in this process
-// and counts the requests the server receives, by method.
-func inProcess(t *testing.T, server *mcp.Server, opts ...mcptool.Option) (*mcptool.Provider, *counter) {
-	t.Helper()
-	c := &counter{}
-	server.AddReceivingMiddleware(c.middleware)
-	p := mcptool.FromServer("notes", server, opts...)
-	if err := p.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p, c
-}
-
-// newServer returns an empty go-sdk server.
-func newServer(name string) *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
-}
-
-// textTool adds to s a tool named name that takes any object and answers
-// with the text fn gives for the request.
-func textTool(s *mcp.Server, name string, fn func(*mcp.CallToolRequest) string) {
-	s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fn(req)}}}, nil
-		})
-}
-
-type counter struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (c *counter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		c.mu.Lock()
-		if c.n == nil {
-			c.n = map[string]int{}
-		}
-		c.n[method]++
-		c.mu.Unlock()
-		return next(ctx, method, req)
-	}
-}
-
-func (c *counter) get(method string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n[method]
-}
-
-func call(t *testing.T, h tool.Handler, name, args string) tool.Result {
-	t.Helper()
-	res, err := h.Call(context.Background(), name, json.RawMessage(args))
-	if err != nil {
-		t.Fatalf("%s(%s): %v", name, args, err)
-	}
-	return res
-}
-
 func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
 	p, c := inProcess(t, demo.New())
 	names := p.ToolNames()
 	for _, want := range []string{"add_note", "list_notes", "search_notes", "delete_note", "get_note", "note_stats", "color_swatch"} {
-		if !contains(names, want) {
+		if !slices.Contains(names, want) {
 			t.Errorf("tool %s not discovered; have %v", want, names)
 		}
 	}
@@ -109,15 +50,6 @@ func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
 	if n := c.get("tools/call"); n != 4 {
 		t.Fatalf("tools/call sent %d times, want 4", n)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestFilterAndAllowedTools(t *testing.T) {

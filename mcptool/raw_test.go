@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -28,13 +27,13 @@ const serverResult = `{"structuredContent":{"z":1,"a":[true,null]},"content":[{"
 // rawServer serves server statelessly (protocol 2026-07-28) over streamable
 // HTTP; every tools/call of the tool "verbatim" is answered with
 // serverResult, written by hand, and every request seen counted by method.
-func rawServer(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions) (*httptest.Server, *counts) {
+func rawServer(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions) (*httptest.Server, *counter) {
 	if opts == nil {
 		opts = &mcp.StreamableHTTPOptions{}
 	}
 	opts.Stateless = true
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
-	seen := &counts{n: map[string]int{}}
+	seen := &counter{}
 	verbatim := hostile.Verbatim(inner, "verbatim", serverResult)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen.add(r.Header.Get("Mcp-Method"))
@@ -78,10 +77,7 @@ func rawTools(blocked chan<- struct{}, ended chan<- error) *mcp.Server {
 
 func connectRaw(t *testing.T, url string, opts ...mcptool.Option) *mcptool.Provider {
 	t.Helper()
-	p := mcptool.FromURL(url, append([]mcptool.Option{mcptool.WithName("raw")}, opts...)...)
-	t.Cleanup(func() { p.Close() })
-	connect(t, p)
-	return p
+	return connectURL(t, url, append([]mcptool.Option{mcptool.WithName("raw")}, opts...)...)
 }
 
 // A call made raw returns the server's result byte for byte, where
@@ -184,8 +180,7 @@ func TestCallToolRawCancelled(t *testing.T) {
 // content the span records.
 func TestCallToolRawRefusedBeforeSending(t *testing.T) {
 	stateless, seen := rawServer(t, rawTools(nil, nil), nil)
-	stateful := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) }, nil))
-	t.Cleanup(stateful.Close)
+	stateful := serveHTTP(t, rawTools(nil, nil), nil)
 	inProc := mcptool.FromServer("raw", rawTools(nil, nil))
 	t.Cleanup(func() { inProc.Close() })
 	connect(t, inProc)
@@ -241,22 +236,4 @@ func TestCallToolRawResendsAfterARestart(t *testing.T) {
 			}
 		})
 	}
-}
-
-// counts counts the requests a server was sent, by method.
-type counts struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (c *counts) add(method string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n[method]++
-}
-
-func (c *counts) get(method string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n[method]
 }

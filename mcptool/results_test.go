@@ -43,10 +43,8 @@ func overEach(t *testing.T, mode string, test func(t *testing.T, p *mcptool.Prov
 			t.Fatal(err)
 		}
 		srv := httptest.NewServer(s.Handler())
-		defer srv.Close()
-		p := mcptool.FromURL(srv.URL, mcptool.WithName("http"), long)
-		defer p.Close()
-		connect(t, p)
+		t.Cleanup(srv.Close)
+		p := connectURL(t, srv.URL, mcptool.WithName("http"), long)
 		test(t, p)
 	})
 }

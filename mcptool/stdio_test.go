@@ -18,22 +18,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
-// raw starts the test binary as a hostile server in mode over stdio.
-func raw(t *testing.T, mode string, opts ...mcptool.Option) *mcptool.Provider {
-	t.Helper()
-	opts = append([]mcptool.Option{mcptool.WithName("raw"), mcptool.WithEnv(childEnv(hostile.ChildEnv, mode))}, opts...)
-	p := mcptool.FromCommand(self(t), nil, opts...)
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
-func connect(t *testing.T, p *mcptool.Provider) {
-	t.Helper()
-	if err := p.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestStdioDemo(t *testing.T) {
 	p := mcptool.FromCommand(self(t), nil, mcptool.WithEnv(demoEnv()))
 	defer p.Close()
@@ -383,20 +367,6 @@ func TestStdioFloodFailsFast(t *testing.T) {
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "not JSON-RPC") || !strings.Contains(err.Error(), hostile.Banner) {
 		t.Fatalf("got %v; want a TransportError saying what the server wrote", err)
 	}
-}
-
-// pipeProvider connects a provider to a hostile server in this process.
-func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.Provider, *hostile.Server, error) {
-	t.Helper()
-	s, err := hostile.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, stop := s.Pipe()
-	t.Cleanup(stop)
-	p := mcptool.FromTransport("piped", tr, opts...)
-	t.Cleanup(func() { p.Close() })
-	return p, s, p.Connect(context.Background())
 }
 
 func TestPagination(t *testing.T) {

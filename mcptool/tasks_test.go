@@ -241,12 +241,8 @@ func TestExtensionTaskRouting(t *testing.T) {
 		}
 		inner.ServeHTTP(w, r)
 	}))
-	defer srv.Close()
-	p := mcptool.FromURL(srv.URL)
-	if err := p.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	t.Cleanup(srv.Close)
+	p := connectURL(t, srv.URL)
 	task, err := p.StartTask(context.Background(), "tag_report", map[string]string{"tag": "work"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -165,12 +163,9 @@ func TestTraceContextReachesTheServer(t *testing.T) {
 	rec := oteltest.New(t)
 	serverRec := oteltest.New(t)
 	server := demo.New(demo.WithTracerProvider(serverRec.Traces))
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	t.Cleanup(srv.Close)
+	srv := serveHTTP(t, server, nil)
 	u, _ := url.Parse(srv.URL)
-	p := mcptool.FromURL(srv.URL+"/mcp", traced(rec)...)
-	connect(t, p)
-	defer p.Close()
+	p := connectURL(t, srv.URL+"/mcp", traced(rec)...)
 	ctx, host := parent(rec)
 	call(t, p.Handler(), "add_note", `{"title": "traced", "body": "b"}`)
 	if _, err := p.Handler().Call(ctx, "search_notes", json.RawMessage(`{"query": "traced"}`)); err != nil {
