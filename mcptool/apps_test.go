@@ -31,12 +31,12 @@ func appServer(uiMeta, listedMeta map[string]any) *mcp.Server {
 				data, _ := json.Marshal(req.ClientCapabilities().Extensions[mcptool.AppsExtension])
 				text = "apps " + string(data)
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+			return textResult(text), nil
 		})
 	s.AddTool(&mcp.Tool{Name: "board_data", InputSchema: json.RawMessage(`{"type":"object"}`),
 		Meta: mcp.Meta{"ui": map[string]any{"resourceUri": "ui://board/view.html", "visibility": []string{"app"}}}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"notes":[]}`}}}, nil
+			return textResult(`{"notes":[]}`), nil
 		})
 	var listed mcp.Meta
 	if listedMeta != nil {

@@ -21,19 +21,18 @@ import (
 // the client answers and calls again), and says what it got.
 func asking() *mcp.Server {
 	server := newServer("asks")
-	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if answer, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult); ok && req.Params.RequestState == "asked" {
-				if answer.Action != "accept" {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no name: " + answer.Action}}}, nil
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + answer.Content["name"].(string)}}}, nil
+	addTool(server, "greet", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if answer, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult); ok && req.Params.RequestState == "asked" {
+			if answer.Action != "accept" {
+				return textResult("no name: " + answer.Action), nil
 			}
-			return &mcp.CallToolResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{
-				Message:         "What is your name?",
-				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":2},"age":{"type":"integer"}},"required":["name"]}`),
-			}}}, nil
-		})
+			return textResult("hello " + answer.Content["name"].(string)), nil
+		}
+		return &mcp.CallToolResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{
+			Message:         "What is your name?",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":2},"age":{"type":"integer"}},"required":["name"]}`),
+		}}}, nil
+	})
 	return server
 }
 
@@ -108,13 +107,12 @@ func TestElicitationRefusesBadRequests(t *testing.T) {
 		"format": {Message: "m", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","format":"ipv4"}}}`)},
 		"script": {Mode: "url", Message: "m", URL: "javascript:alert(1)", ElicitationID: "1"},
 	} {
-		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				if req.Params.InputResponses != nil {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil
-				}
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"x": params}}, nil
-			})
+		addTool(server, name, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params.InputResponses != nil {
+				return textResult("answered"), nil
+			}
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"x": params}}, nil
+		})
 	}
 	var asked atomic.Int32
 	p, _ := inProcess(t, server, mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
@@ -137,15 +135,14 @@ func TestElicitationRefusesBadRequests(t *testing.T) {
 func urlFirst(done *atomic.Bool) (*mcp.Server, func(ss *mcp.ServerSession)) {
 	server := newServer("pays")
 	var session atomic.Pointer[mcp.ServerSession]
-	server.AddTool(&mcp.Tool{Name: "pay", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			session.Store(req.Session)
-			if !done.Load() {
-				return nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{Mode: "url", ElicitationID: "e-1",
-					URL: "https://pay.example.com/checkout?id=1", Message: "Pay first."}})
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "paid"}}}, nil
-		})
+	addTool(server, "pay", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		session.Store(req.Session)
+		if !done.Load() {
+			return nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{Mode: "url", ElicitationID: "e-1",
+				URL: "https://pay.example.com/checkout?id=1", Message: "Pay first."}})
+		}
+		return textResult("paid"), nil
+	})
 	return server, func(*mcp.ServerSession) {
 		done.Store(true)
 		session.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: "e-1"})

@@ -97,7 +97,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 func TestHandlerChecksArguments(t *testing.T) {
 	server := newServer("args")
 	echo := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
+		return textResult(string(req.Params.Arguments)), nil
 	}
 	server.AddTool(&mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}`)}, echo)
 	server.AddTool(&mcp.Tool{Name: "odd", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"https://example.invalid/x.json"}}}`)}, echo)

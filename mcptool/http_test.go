@@ -212,7 +212,7 @@ func (r *restartable) restart() {
 // (read-only) and "write" answer at once, but on the first server only when
 // the call ends or the server goes.
 func (r *restartable) serve(gen int) {
-	s := mcp.NewServer(&mcp.Implementation{Name: "restartable", Version: "1"}, nil)
+	s := newServer("restartable")
 	wait := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if gen == 1 {
 			// Progress opens an event stream's answer before the cut, so
@@ -226,10 +226,10 @@ func (r *restartable) serve(gen int) {
 			case <-r.died:
 			}
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("answered by server %d", gen)}}}, nil
+		return textResult(fmt.Sprintf("answered by server %d", gen)), nil
 	}
 	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, wait)
-	s.AddTool(&mcp.Tool{Name: "write", InputSchema: json.RawMessage(`{"type":"object"}`)}, wait)
+	addTool(s, "write", wait)
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, r.opts)
 	r.server = s
 	r.handler.Store(&h)

@@ -2,7 +2,6 @@ package mcptool_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -21,17 +20,16 @@ import (
 // the report has been handled.
 func stepsServer() *mcp.Server {
 	server := newServer("steps")
-	server.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			token := req.Params.GetProgressToken()
-			for i := 1; token != nil && i <= 3; i++ {
-				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
-				if err := req.Session.Ping(ctx, nil); err != nil {
-					return nil, err
-				}
+	addTool(server, "steps", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		token := req.Params.GetProgressToken()
+		for i := 1; token != nil && i <= 3; i++ {
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+			if err := req.Session.Ping(ctx, nil); err != nil {
+				return nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
-		})
+		}
+		return textResult("done"), nil
+	})
 	return server
 }
 

@@ -154,7 +154,7 @@ func outputServer(schema, structured string) *mcp.Server {
 		t.OutputSchema = json.RawMessage(schema)
 	}
 	s.AddTool(t, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "shaped"}}}
+		res := textResult("shaped")
 		if structured != "" {
 			res.StructuredContent = json.RawMessage(structured)
 		}
@@ -166,7 +166,7 @@ func outputServer(schema, structured string) *mcp.Server {
 		InputSchema: json.RawMessage(`{"type":"object","x-vendor-keyword":{"kept":true},"properties":{"z":{"type":"string"},"a":{"type":"string"}}}`),
 		Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": "ui://board/view"}},
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SERVER-SECRET-RESULT"}}}, nil
+		return textResult("SERVER-SECRET-RESULT"), nil
 	})
 	return s
 }

@@ -45,28 +45,27 @@ func rawServer(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions
 
 // rawTools is a server whose tools answer in each way a call can end.
 func rawTools(blocked chan<- struct{}, ended chan<- error) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
-	obj := json.RawMessage(`{"type":"object"}`)
+	s := newServer("raw")
 	answer := func(res *mcp.CallToolResult, err error) mcp.ToolHandler {
 		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return res, err }
 	}
 	text := []mcp.Content{&mcp.TextContent{Text: "text"}}
-	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: obj}, answer(nil, errors.New("answered by rawServer")))
-	s.AddTool(&mcp.Tool{Name: "fails", InputSchema: obj}, answer(&mcp.CallToolResult{IsError: true, Content: text}, nil))
-	s.AddTool(&mcp.Tool{Name: "refuses", InputSchema: obj}, answer(nil, &jsonrpc.Error{Code: -32042, Message: "not today"}))
-	s.AddTool(&mcp.Tool{Name: "typed", InputSchema: obj, OutputSchema: json.RawMessage(`{"type":"object","required":["n"]}`)},
+	addTool(s, "verbatim", answer(nil, errors.New("answered by rawServer")))
+	addTool(s, "fails", answer(&mcp.CallToolResult{IsError: true, Content: text}, nil))
+	addTool(s, "refuses", answer(nil, &jsonrpc.Error{Code: -32042, Message: "not today"}))
+	s.AddTool(&mcp.Tool{Name: "typed", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object","required":["n"]}`)},
 		answer(&mcp.CallToolResult{Content: text, StructuredContent: map[string]any{"m": 1}}, nil))
 	s.AddTool(&mcp.Tool{Name: "headers", InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)}, answer(&mcp.CallToolResult{Content: text}, nil))
-	s.AddTool(&mcp.Tool{Name: "asks", InputSchema: obj}, answer(&mcp.CallToolResult{RequestState: "asked once", InputRequests: mcp.InputRequestMap{
+	addTool(s, "asks", answer(&mcp.CallToolResult{RequestState: "asked once", InputRequests: mcp.InputRequestMap{
 		"who": &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: json.RawMessage(`{"type":"object"}`)},
 	}}, nil))
-	s.AddTool(&mcp.Tool{Name: "steps", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	addTool(s, "steps", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if token := req.Params.GetProgressToken(); token != nil {
 			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2, Message: "half"})
 		}
 		return &mcp.CallToolResult{Content: text}, nil
 	})
-	s.AddTool(&mcp.Tool{Name: "block", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	addTool(s, "block", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		blocked <- struct{}{}
 		<-ctx.Done()
 		ended <- ctx.Err()

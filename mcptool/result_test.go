@@ -185,10 +185,9 @@ func TestBrokenAncillaryChunkIsDropped(t *testing.T) {
 func TestOfferReadsResources(t *testing.T) {
 	ctx := context.Background()
 	s := newServer("files")
-	s.AddTool(&mcp.Tool{Name: "find", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ResourceLink{URI: "file:///a.md", Name: "a", MIMEType: "text/markdown"}}}, nil
-		})
+	addTool(s, "find", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ResourceLink{URI: "file:///a.md", Name: "a", MIMEType: "text/markdown"}}}, nil
+	})
 	pngData := encoded(t, func(b *bytes.Buffer, m image.Image) error { return png.Encode(b, m) })
 	for uri, c := range map[string]*mcp.ResourceContents{
 		"file:///a.md":     {MIMEType: "text/markdown", Text: "# A"},

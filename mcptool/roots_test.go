@@ -2,7 +2,6 @@ package mcptool_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -19,18 +18,17 @@ func rootsServer(changed chan<- struct{}) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "roots", Version: "1"}, &mcp.ServerOptions{
 		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { changed <- struct{}{} },
 	})
-	server.AddTool(&mcp.Tool{Name: "roots", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
-			if !ok {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil
-			}
-			var lines []string
-			for _, r := range res.Roots {
-				lines = append(lines, r.Name+" "+r.URI)
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(lines, "\n")}}}, nil
-		})
+	addTool(server, "roots", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil
+		}
+		var lines []string
+		for _, r := range res.Roots {
+			lines = append(lines, r.Name+" "+r.URI)
+		}
+		return textResult(strings.Join(lines, "\n")), nil
+	})
 	return server
 }
 

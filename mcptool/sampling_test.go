@@ -49,23 +49,22 @@ func (m *scriptedModel) requests() []llm.Request {
 // says what came back: each answer's model, stop reason and content.
 func samplingServer(n int, params *mcp.CreateMessageWithToolsParams) *mcp.Server {
 	server := newServer("samples")
-	server.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if req.Params.InputResponses == nil {
-				asks := mcp.InputRequestMap{}
-				for i := range n {
-					asks[fmt.Sprint(i)] = params
-				}
-				return &mcp.CallToolResult{InputRequests: asks}, nil
+	addTool(server, "ask", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses == nil {
+			asks := mcp.InputRequestMap{}
+			for i := range n {
+				asks[fmt.Sprint(i)] = params
 			}
-			var got []string
-			for _, r := range req.Params.InputResponses {
-				res := r.(*mcp.CreateMessageWithToolsResult)
-				data, _ := json.Marshal(res.Content)
-				got = append(got, fmt.Sprintf("%s %s %s", res.Model, res.StopReason, data))
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(got, "\n")}}}, nil
-		})
+			return &mcp.CallToolResult{InputRequests: asks}, nil
+		}
+		var got []string
+		for _, r := range req.Params.InputResponses {
+			res := r.(*mcp.CreateMessageWithToolsResult)
+			data, _ := json.Marshal(res.Content)
+			got = append(got, fmt.Sprintf("%s %s %s", res.Model, res.StopReason, data))
+		}
+		return textResult(strings.Join(got, "\n")), nil
+	})
 	return server
 }
 

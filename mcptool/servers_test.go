@@ -84,13 +84,22 @@ func newServer(name string) *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
 }
 
+// addTool adds to s a tool named name that takes any object, answered by h.
+func addTool(s *mcp.Server, name string, h mcp.ToolHandler) {
+	s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, h)
+}
+
 // textTool adds to s a tool named name that takes any object and answers
 // with the text fn gives for the request.
 func textTool(s *mcp.Server, name string, fn func(*mcp.CallToolRequest) string) {
-	s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fn(req)}}}, nil
-		})
+	addTool(s, name, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return textResult(fn(req)), nil
+	})
+}
+
+// textResult is a tool's answer of one text.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
 // counter counts the requests a server receives, by method.
