@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -23,32 +22,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
-
-// elsewhere is a server at another origin that counts the requests that
-// reach it, and answers none.
-type elsewhere struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-}
-
-func newElsewhere(t *testing.T) *elsewhere {
-	e := &elsewhere{}
-	e.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e.mu.Lock()
-		e.seen = append(e.seen, r.Method+" "+r.URL.String()+" "+r.Header.Get("Authorization"))
-		e.mu.Unlock()
-		http.Error(w, "nothing here", http.StatusTeapot)
-	}))
-	t.Cleanup(e.Close)
-	return e
-}
-
-func (e *elsewhere) requests() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]string(nil), e.seen...)
-}
 
 // staticToken is an OAuth handler that holds a token already.
 type staticToken string
@@ -85,7 +58,11 @@ func TestCredentialsStayAtTheirOrigin(t *testing.T) {
 		{"SSE endpoint elsewhere", "sse-elsewhere", "/sse", []mcptool.Option{mcptool.WithHeaders(map[string]string{"Authorization": "Bearer s3cret"})}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			other := newElsewhere(t)
+			// An origin the host did not configure: it answers nothing, and
+			// keeps what reaches it.
+			other := record(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "nothing here", http.StatusTeapot)
+			}))
 			s, srv := hostile.Start(t, tc.mode)
 			s.SetElsewhere(other.URL)
 			p := mcptool.FromURL(srv.URL+tc.path+"?api_key=s3cret", append(tc.opts, mcptool.WithName("hostile"))...)
@@ -102,8 +79,8 @@ func TestCredentialsStayAtTheirOrigin(t *testing.T) {
 			if strings.Contains(msg, "s3cret") {
 				t.Errorf("the error shows a secret: %v", err)
 			}
-			if got := other.requests(); len(got) > 0 {
-				t.Errorf("the other origin was sent %q", got)
+			for _, r := range other.seen() {
+				t.Errorf("the other origin was sent %s %s with Authorization %q", r.Method, r.URL, r.Header.Get("Authorization"))
 			}
 		})
 	}
@@ -115,26 +92,16 @@ func TestSameOriginRedirectFollowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var auth []string
 	mux := http.NewServeMux()
 	mux.Handle("/old", http.RedirectHandler("/mcp", http.StatusPermanentRedirect))
-	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		auth = append(auth, r.Header.Get("Authorization"))
-		mu.Unlock()
-		s.Handler().ServeHTTP(w, r)
-	}))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	mux.Handle("/mcp", s.Handler())
+	srv := record(t, mux)
 	p := connectURL(t, srv.URL+"/old", mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken"}))
 	if got, err := p.CallTool(context.Background(), "echo", map[string]any{"text": "moved"}); err != nil || got != "moved" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, a := range auth {
-		if a != "Bearer t0ken" {
+	for _, r := range srv.seen() {
+		if a := r.Header.Get("Authorization"); r.URL.Path == "/mcp" && a != "Bearer t0ken" {
 			t.Fatalf("a request reached the new path with Authorization %q", a)
 		}
 	}

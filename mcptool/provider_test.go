@@ -280,36 +280,16 @@ func TestUntrustedServer(t *testing.T) {
 	}
 }
 
-// httpServer serves the demo over streamable HTTP at /mcp and SSE at /sse,
-// recording the headers of every request.
-type httpServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	requests []*http.Request
-}
-
-func newHTTPServer(t *testing.T) *httpServer {
-	s := &httpServer{}
+// demoTransports serves the demo over streamable HTTP at /mcp (with JSON
+// answers at /json) and SSE at /sse and /custom/events.
+func demoTransports() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", demo.HTTPHandler())
 	sse := demo.SSEHandler()
 	mux.Handle("/sse", sse)
 	mux.Handle("/custom/events", sse)
 	mux.Handle("/json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.requests = append(s.requests, r.Clone(context.Background()))
-		s.mu.Unlock()
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *httpServer) seen() []*http.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*http.Request(nil), s.requests...)
+	return mux
 }
 
 // inServersOrder fails unless the demo's add_note schema reached p as the
@@ -330,7 +310,7 @@ func inServersOrder(t *testing.T, p *mcptool.Provider) {
 }
 
 func TestHTTPTransports(t *testing.T) {
-	srv := newHTTPServer(t)
+	srv := record(t, demoTransports())
 	for _, tc := range []struct {
 		name, path string
 		opts       []mcptool.Option

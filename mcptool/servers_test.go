@@ -57,10 +57,36 @@ func pipeProvider(t *testing.T, mode string, opts ...mcptool.Option) (*mcptool.P
 
 // serveHTTP serves server over streamable HTTP, with opts, until the test
 // ends.
-func serveHTTP(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions) *httptest.Server {
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts))
-	t.Cleanup(srv.Close)
-	return srv
+func serveHTTP(t *testing.T, server *mcp.Server, opts *mcp.StreamableHTTPOptions) *recording {
+	return record(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts))
+}
+
+// recording is an HTTP server that keeps a copy of each request it receives
+// (without its body) before its handler answers it.
+type recording struct {
+	*httptest.Server
+	mu       sync.Mutex
+	requests []*http.Request
+}
+
+// record serves h until the test ends, recording each request.
+func record(t *testing.T, h http.Handler) *recording {
+	s := &recording{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests = append(s.requests, r.Clone(context.Background()))
+		s.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// seen returns the requests received so far, in order.
+func (s *recording) seen() []*http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*http.Request(nil), s.requests...)
 }
 
 // connectURL connects a provider to the server at url.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -229,19 +227,7 @@ func TestStartTaskAnsweredAtOnce(t *testing.T) {
 // holds the task: the provider's own, and a caller's sent raw about a
 // task handed to it.
 func TestExtensionTaskRouting(t *testing.T) {
-	server := demo.New()
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
-	var mu sync.Mutex
-	names := map[string]bool{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.Header.Get("Mcp-Method"), "tasks/") {
-			mu.Lock()
-			names[r.Header.Get("Mcp-Name")] = true
-			mu.Unlock()
-		}
-		inner.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	srv := serveHTTP(t, demo.New(), &mcp.StreamableHTTPOptions{Stateless: true})
 	p := connectURL(t, srv.URL)
 	task, err := p.StartTask(context.Background(), "tag_report", map[string]string{"tag": "work"})
 	if err != nil {
@@ -262,8 +248,12 @@ func TestExtensionTaskRouting(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), handed.ID) {
 		t.Fatalf("tasks/get of the handed task: %s, %v", raw, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	names := map[string]bool{}
+	for _, r := range srv.seen() {
+		if strings.HasPrefix(r.Header.Get("Mcp-Method"), "tasks/") {
+			names[r.Header.Get("Mcp-Name")] = true
+		}
+	}
 	if len(names) != 2 || !names[task.ID()] || !names[handed.ID] {
 		t.Fatalf("Mcp-Name headers %v; want the tasks' ids %q and %q", names, task.ID(), handed.ID)
 	}
