@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,9 +36,7 @@ func (staticToken) Authorize(context.Context, *http.Request, *http.Response) err
 }
 
 // authorizing is a caller's own transport that adds a credential.
-type authorizing struct{}
-
-func (authorizing) RoundTrip(r *http.Request) (*http.Response, error) {
+func authorizing(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer s3cret")
 	return http.DefaultTransport.RoundTrip(r)
@@ -54,7 +53,7 @@ func TestCredentialsStayAtTheirOrigin(t *testing.T) {
 	}{
 		{"redirect with headers", "redirect", "/mcp", []mcptool.Option{mcptool.WithHeaders(map[string]string{"Authorization": "Bearer s3cret", "X-Api-Key": "s3cret"})}},
 		{"redirect with an OAuth token", "redirect", "/mcp", []mcptool.Option{mcptool.WithOAuth(staticToken("s3cret"))}},
-		{"redirect with the caller's client", "redirect", "/mcp", []mcptool.Option{mcptool.WithHTTPClient(&http.Client{Transport: authorizing{}})}},
+		{"redirect with the caller's client", "redirect", "/mcp", []mcptool.Option{mcptool.WithHTTPClient(&http.Client{Transport: roundTripFunc(authorizing)})}},
 		{"SSE endpoint elsewhere", "sse-elsewhere", "/sse", []mcptool.Option{mcptool.WithHeaders(map[string]string{"Authorization": "Bearer s3cret"})}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -275,5 +274,88 @@ func TestURLSecretsRedacted(t *testing.T) {
 		if strings.Contains(text, "s3cret") {
 			t.Errorf("%s shows the secret: %s", what, text)
 		}
+	}
+}
+
+// demoTransports serves the demo over streamable HTTP at /mcp (with JSON
+// answers at /json) and SSE at /sse and /custom/events.
+func demoTransports() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", demo.HTTPHandler())
+	sse := demo.SSEHandler()
+	mux.Handle("/sse", sse)
+	mux.Handle("/custom/events", sse)
+	mux.Handle("/json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
+	return mux
+}
+
+func TestHTTPTransports(t *testing.T) {
+	srv := record(t, demoTransports())
+	for _, tc := range []struct {
+		name, path string
+		opts       []mcptool.Option
+		wantSSE    bool
+	}{
+		{"streamable by default", "/mcp", nil, false},
+		{"streamable with JSON responses", "/json", nil, false},
+		{"sse by path", "/sse", nil, true},
+		{"sse forced", "/custom/events", []mcptool.Option{mcptool.WithTransport(mcptool.SSE)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var through atomic.Int32
+			client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				through.Add(1)
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+			before := len(srv.seen())
+			opts := append([]mcptool.Option{
+				mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken", "X-Tenant": "acme"}),
+				mcptool.WithHTTPClient(client),
+			}, tc.opts...)
+			p := mcptool.FromURL(srv.URL+tc.path, opts...)
+			if err := p.Connect(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			inServersOrder(t, p)
+			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
+			p.Close()
+			reqs := srv.seen()[before:]
+			if len(reqs) < 3 {
+				t.Fatalf("only %d requests", len(reqs))
+			}
+			sse := false
+			for i, r := range reqs {
+				if r.Header.Get("Authorization") != "Bearer t0ken" || r.Header.Get("X-Tenant") != "acme" {
+					t.Fatalf("request %d (%s %s) lacks the headers: %v", i, r.Method, r.URL, r.Header)
+				}
+				// The legacy transport posts to the endpoint its stream named,
+				// with the session in the query.
+				if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") != "" {
+					sse = true
+				}
+			}
+			if sse != tc.wantSSE {
+				t.Errorf("spoke SSE: %v, want %v", sse, tc.wantSSE)
+			}
+			if through.Load() == 0 {
+				t.Error("the custom HTTP client was not used")
+			}
+		})
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestTransportErrorUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	p := mcptool.FromURL(url+"/mcp", mcptool.WithName("gone"))
+	err := p.Connect(context.Background())
+	var te *mcptool.TransportError
+	if !errors.As(err, &te) || te.Server != "gone" || !te.Retryable() {
+		t.Fatalf("got %v; want a retryable TransportError naming the server", err)
 	}
 }

@@ -280,18 +280,6 @@ func TestUntrustedServer(t *testing.T) {
 	}
 }
 
-// demoTransports serves the demo over streamable HTTP at /mcp (with JSON
-// answers at /json) and SSE at /sse and /custom/events.
-func demoTransports() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", demo.HTTPHandler())
-	sse := demo.SSEHandler()
-	mux.Handle("/sse", sse)
-	mux.Handle("/custom/events", sse)
-	mux.Handle("/json", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
-	return mux
-}
-
 // inServersOrder fails unless the demo's add_note schema reached p as the
 // server wrote it, properties in its order (go-sdk's decoding sorts them).
 func inServersOrder(t *testing.T, p *mcptool.Provider) {
@@ -308,65 +296,6 @@ func inServersOrder(t *testing.T, p *mcptool.Provider) {
 	}
 	t.Error("the server offers no add_note, whose schema's order is checked")
 }
-
-func TestHTTPTransports(t *testing.T) {
-	srv := record(t, demoTransports())
-	for _, tc := range []struct {
-		name, path string
-		opts       []mcptool.Option
-		wantSSE    bool
-	}{
-		{"streamable by default", "/mcp", nil, false},
-		{"streamable with JSON responses", "/json", nil, false},
-		{"sse by path", "/sse", nil, true},
-		{"sse forced", "/custom/events", []mcptool.Option{mcptool.WithTransport(mcptool.SSE)}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var through atomic.Int32
-			client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-				through.Add(1)
-				return http.DefaultTransport.RoundTrip(r)
-			})}
-			before := len(srv.seen())
-			opts := append([]mcptool.Option{
-				mcptool.WithHeaders(map[string]string{"Authorization": "Bearer t0ken", "X-Tenant": "acme"}),
-				mcptool.WithHTTPClient(client),
-			}, tc.opts...)
-			p := mcptool.FromURL(srv.URL+tc.path, opts...)
-			if err := p.Connect(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			inServersOrder(t, p)
-			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
-			p.Close()
-			reqs := srv.seen()[before:]
-			if len(reqs) < 3 {
-				t.Fatalf("only %d requests", len(reqs))
-			}
-			sse := false
-			for i, r := range reqs {
-				if r.Header.Get("Authorization") != "Bearer t0ken" || r.Header.Get("X-Tenant") != "acme" {
-					t.Fatalf("request %d (%s %s) lacks the headers: %v", i, r.Method, r.URL, r.Header)
-				}
-				// The legacy transport posts to the endpoint its stream named,
-				// with the session in the query.
-				if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") != "" {
-					sse = true
-				}
-			}
-			if sse != tc.wantSSE {
-				t.Errorf("spoke SSE: %v, want %v", sse, tc.wantSSE)
-			}
-			if through.Load() == 0 {
-				t.Error("the custom HTTP client was not used")
-			}
-		})
-	}
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestConfigErrors(t *testing.T) {
 	ctx := context.Background()
@@ -407,18 +336,6 @@ func TestZeroIsDefault(t *testing.T) {
 	}
 	if got := call(t, p.Handler(), "shaped", `{}`).Text(); got != "shaped" {
 		t.Fatalf("call: %q", got)
-	}
-}
-
-func TestTransportErrorUnreachable(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close() // nothing listens there now
-	p := mcptool.FromURL(url+"/mcp", mcptool.WithName("gone"))
-	err := p.Connect(context.Background())
-	var te *mcptool.TransportError
-	if !errors.As(err, &te) || te.Server != "gone" || !te.Retryable() {
-		t.Fatalf("got %v; want a retryable TransportError naming the server", err)
 	}
 }
 
