@@ -2,12 +2,10 @@ package gateway_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -28,13 +26,7 @@ func BenchmarkCall(b *testing.B) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
 	upstream := serveStateless(b, s, nil)
-	g, err := gateway.Start(b.Context(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream, Required: true}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
-	front := httptest.NewServer(g.Handler())
-	defer front.Close()
+	front, _ := serve(b, start(b, []toolset.ServerConfig{{Name: "bench", URL: upstream, Required: true}}))
 
 	text := string(make([]byte, 256))
 	for _, way := range []struct {
@@ -42,8 +34,8 @@ func BenchmarkCall(b *testing.B) {
 		meta            mcp.Meta
 	}{
 		{"direct", upstream, "echo", nil},
-		{"gateway", front.URL + "/mcp", "bench_echo", nil},
-		{"gateway-go-sdk", front.URL + "/mcp", "bench_echo", mcp.Meta{"progressToken": "p"}},
+		{"gateway", front, "bench_echo", nil},
+		{"gateway-go-sdk", front, "bench_echo", mcp.Meta{"progressToken": "p"}},
 	} {
 		b.Run(way.name, func(b *testing.B) {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(b.Context(), &mcp.StreamableClientTransport{Endpoint: way.url}, nil)

@@ -120,22 +120,22 @@ func (u *upstream) config(required bool) toolset.ServerConfig {
 }
 
 // start starts a gateway over the upstreams, closed at the test's end.
-func start(t *testing.T, servers []toolset.ServerConfig, opts ...gateway.Option) *gateway.Gateway {
-	t.Helper()
-	g, err := gateway.Start(t.Context(), &toolset.Config{Servers: servers}, opts...)
+func start(tb testing.TB, servers []toolset.ServerConfig, opts ...gateway.Option) *gateway.Gateway {
+	tb.Helper()
+	g, err := gateway.Start(tb.Context(), &toolset.Config{Servers: servers}, opts...)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
+	tb.Cleanup(func() { g.Close() })
 	return g
 }
 
 // serve serves g's HTTP endpoints on loopback and returns the MCP
 // endpoint's URL.
-func serve(t *testing.T, g *gateway.Gateway) (string, *httptest.Server) {
-	t.Helper()
+func serve(tb testing.TB, g *gateway.Gateway) (string, *httptest.Server) {
+	tb.Helper()
 	srv := httptest.NewServer(g.Handler())
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return srv.URL + "/mcp", srv
 }
 

@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/cli"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 )
 
@@ -42,14 +42,7 @@ func TestCallTaskCtrlC(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
+	lines := cli.ReadLines(stderr)
 	deadline := time.After(30 * time.Second)
 	var seen []string
 	next := func() string {

@@ -97,15 +97,11 @@ func request(id any, method string, params string) *jsonrpc.Request {
 	if n, ok := id.(int); ok {
 		id = float64(n)
 	}
-	rid, err := jsonrpc.MakeID(id)
-	if err != nil {
-		panic(err)
-	}
 	var p json.RawMessage
 	if params != "" {
 		p = json.RawMessage(params)
 	}
-	return &jsonrpc.Request{ID: rid, Method: method, Params: p}
+	return &jsonrpc.Request{ID: mustID(id), Method: method, Params: p}
 }
 
 // call sends a request and expects the very next message to be its answer.
