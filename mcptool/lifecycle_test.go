@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -80,7 +81,7 @@ func TestReconnectAfterServerDies(t *testing.T) {
 	if !errors.As(err, &te) || !te.OutcomeUnknown() {
 		t.Fatalf("the interrupted call: %v; want OutcomeUnknown", err)
 	}
-	eventually(t, "the provider to reconnect", func() bool {
+	proctest.Eventually(t, "the provider to reconnect", func() bool {
 		st, _ := p.State()
 		return st == mcptool.StateReady && p.Connected()
 	})
@@ -105,7 +106,7 @@ func TestReconnectGivesUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.CallTool(context.Background(), "exit", nil)
-	eventually(t, "the provider to give up", func() bool {
+	proctest.Eventually(t, "the provider to give up", func() bool {
 		st, _ := p.State()
 		return st == mcptool.StateFailed
 	})
@@ -153,7 +154,7 @@ func TestCallsWhileReconnecting(t *testing.T) {
 	p := raw(t, "", mcptool.WithReconnect(mcptool.Reconnect{MinDelay: time.Hour}))
 	connect(t, p)
 	p.CallTool(context.Background(), "exit", nil)
-	eventually(t, "the provider to start reconnecting", func() bool {
+	proctest.Eventually(t, "the provider to start reconnecting", func() bool {
 		st, _ := p.State()
 		return st == mcptool.StateReconnecting
 	})

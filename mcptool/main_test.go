@@ -1,11 +1,8 @@
 package mcptool_test
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 
@@ -42,33 +39,3 @@ func self(t testing.TB) string {
 
 // demoEnv starts the test binary as the demo server.
 func demoEnv() map[string]string { return childEnv(demo.ChildEnv, "stdio") }
-
-// gone reports whether the process pid has exited (a zombie counts: it
-// will never run again).
-func gone(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	fields := strings.Fields(string(data))
-	// The state follows the command name in parentheses.
-	for i, f := range fields {
-		if strings.HasSuffix(f, ")") && i+1 < len(fields) {
-			return fields[i+1] == "Z"
-		}
-	}
-	return false
-}
-
-// eventually polls cond until it holds or a generous bound passes; it is for
-// waiting on another process, which cannot signal us.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}

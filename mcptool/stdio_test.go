@@ -74,7 +74,7 @@ func TestStdioEnvironmentDirStderrAndLogging(t *testing.T) {
 	if want, _ := filepath.EvalSymlinks(dir); cwd != dir && cwd != want {
 		t.Fatalf("cwd %q, want %q", cwd, dir)
 	}
-	eventually(t, "the server's stderr", func() bool {
+	proctest.Eventually(t, "the server's stderr", func() bool {
 		return strings.Contains(stderr.String(), "hello from the server's stderr")
 	})
 	p.Close()
@@ -96,11 +96,11 @@ func TestStdioCloseStopsGrandchildren(t *testing.T) {
 	if err != nil {
 		t.Fatalf("spawn answered %q", out)
 	}
-	if gone(pid) {
+	if !proctest.Alive(pid) {
 		t.Fatal("the grandchild is not running")
 	}
 	p.Close()
-	eventually(t, "the grandchild to be gone", func() bool { return gone(pid) })
+	proctest.Eventually(t, "the grandchild to be gone", func() bool { return !proctest.Alive(pid) })
 }
 
 func TestStdioDiscoverProbeDoesNotHang(t *testing.T) {
@@ -132,7 +132,7 @@ func TestConnectDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(string(data))
-	if pid == 0 || !gone(pid) {
+	if pid == 0 || proctest.Alive(pid) {
 		t.Fatalf("server process %d still running after the failed Connect", pid)
 	}
 }
@@ -187,11 +187,11 @@ func TestServerDiesMidSession(t *testing.T) {
 	if !errors.As(err, &te) || !te.OutcomeUnknown() || te.Retryable() || !strings.Contains(err.Error(), "whether the tool ran is unknown") {
 		t.Fatalf("got %v; want a TransportError saying the outcome is unknown", err)
 	}
-	eventually(t, "the provider to fail", func() bool {
+	proctest.Eventually(t, "the provider to fail", func() bool {
 		state, why := p.State()
 		return state == mcptool.StateFailed && why != nil
 	})
-	eventually(t, "the provider to see the connection gone", func() bool { return !p.Connected() })
+	proctest.Eventually(t, "the provider to see the connection gone", func() bool { return !p.Connected() })
 	_, err = p.CallTool(context.Background(), "echo", nil)
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "exit status 4") {
 		t.Fatalf("later call: %v; want a TransportError with the exit status", err)
@@ -239,13 +239,6 @@ func deafServer(t *testing.T, opts ...mcptool.Option) (p *mcptool.Provider, stuc
 	}
 }
 
-func exists(path string) func() bool {
-	return func() bool {
-		_, err := os.Stat(path)
-		return err == nil
-	}
-}
-
 // closeWithin closes p, failing the test if that hangs, and checks that the
 // server process is gone.
 func closeWithin(t *testing.T, p *mcptool.Provider, pid int) {
@@ -255,7 +248,7 @@ func closeWithin(t *testing.T, p *mcptool.Provider, pid int) {
 	if err := within(t, "Close", closed); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if pid == 0 || !gone(pid) {
+	if pid == 0 || proctest.Alive(pid) {
 		t.Errorf("server process %d still running after Close", pid)
 	}
 }
@@ -288,7 +281,7 @@ func TestStdioStuckWriteFailsWithContext(t *testing.T) {
 		_, err := p.CallTool(ctx, "echo", bigText)
 		errc <- err
 	}()
-	eventually(t, "the write to block", exists(stuck))
+	proctest.WaitFile(t, stuck)
 	cancel()
 	err := within(t, "a cancelled call whose write is stuck", errc)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `server "raw": tools/call "echo"`) {
@@ -312,7 +305,7 @@ func TestStdioCloseWithStuckWrites(t *testing.T) {
 			errc <- err
 		}()
 	}
-	eventually(t, "the writes to block", exists(stuck))
+	proctest.WaitFile(t, stuck)
 	n := pid()
 	closeWithin(t, p, n)
 	for i := range calls {
@@ -342,7 +335,7 @@ func TestStdioNotJSONSaysWhatTheServerWrote(t *testing.T) {
 	go func() { errc <- p.Connect(ctx) }()
 	// Ended by the caller once both lines are in: a connect deadline would
 	// race the server's start.
-	eventually(t, "the server's two lines", func() bool {
+	proctest.Eventually(t, "the server's two lines", func() bool {
 		return strings.Count(logs.String(), "not JSON-RPC") == 2
 	})
 	cancel()

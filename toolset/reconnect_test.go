@@ -7,7 +7,6 @@ import (
 	"slices"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -37,17 +36,11 @@ func TestServerRestartedAfterDeath(t *testing.T) {
 	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st := ts.Status()[0]
-		if st.State == mcptool.StateReady && !slices.Contains(proctest.Children(os.Getpid()), server) {
-			if _, err := ts.Snapshot(context.Background()).Call(context.Background(), "notes_list_notes", json.RawMessage(`{}`)); err == nil {
-				break
-			}
+	proctest.Eventually(t, "the server to be back after the kill", func() bool {
+		if ts.Status()[0].State != mcptool.StateReady || slices.Contains(proctest.Children(os.Getpid()), server) {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not back after the kill: %+v", st)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		_, err := ts.Snapshot(context.Background()).Call(context.Background(), "notes_list_notes", json.RawMessage(`{}`))
+		return err == nil
+	})
 }

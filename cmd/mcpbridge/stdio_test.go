@@ -15,22 +15,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
-// waitForFile waits, within a generous bound, for another process to
-// create path.
-func waitForFile(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
-		}
-		time.Sleep(10 * time.Millisecond) // another process: nothing to wait on
-	}
-}
-
 // A call stuck writing 4 MiB to a server that stopped reading ends on
 // Ctrl-C, SIGTERM or SIGHUP (a closed terminal): at once, with the shell's
 // status for the signal, one line on stderr, and the server gone.
@@ -67,7 +51,7 @@ func TestSignalsEndAStuckCall(t *testing.T) {
 				cmd.Process.Kill()
 				<-done
 			}()
-			waitForFile(t, stuck)
+			proctest.WaitFile(t, stuck)
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}

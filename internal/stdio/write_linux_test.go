@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,26 +42,6 @@ func deafChildIn(t *testing.T, mode, stuck string, logger *slog.Logger) *Conn {
 	return conn
 }
 
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	until(t, path+" to appear", func() bool {
-		_, err := os.Stat(path)
-		return err == nil
-	})
-}
-
-// until polls cond, for what another process does, within testTimeout.
-func until(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(testTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // another process: nothing to wait on
-	}
-}
-
 // writeAsync writes msg from a goroutine; the channel gets Write's error.
 func writeAsync(ctx context.Context, conn *Conn, msg jsonrpc.Message) <-chan error {
 	errc := make(chan error, 1)
@@ -92,7 +71,7 @@ func TestWriteAbandonedPartWay(t *testing.T) {
 	ctx1, cancel1 := context.WithCancel(t.Context())
 	defer cancel1()
 	first := writeAsync(ctx1, conn, bigRequest(2, 4<<20))
-	waitFile(t, stuck)
+	proctest.WaitFile(t, stuck)
 
 	// Waiting for its turn, behind the stuck write: nothing sent.
 	ctx2, cancel2 := context.WithCancel(t.Context())
@@ -155,7 +134,7 @@ func TestWriteAbandonedBeforeItBegan(t *testing.T) {
 			}
 		}
 	}()
-	waitFile(t, stuck)
+	proctest.WaitFile(t, stuck)
 	cancel()
 	if err := wait(t, "a write blocked on a full pipe", errc); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Write = %v, want context.Canceled", err)
@@ -168,7 +147,7 @@ func TestWriteAbandonedBeforeItBegan(t *testing.T) {
 func TestCloseAbandonsStuckWrite(t *testing.T) {
 	conn, stuck := deafChild(t)
 	errc := writeAsync(context.Background(), conn, bigRequest(2, 4<<20))
-	waitFile(t, stuck)
+	proctest.WaitFile(t, stuck)
 	closeAbandoning(t, conn, errc)
 }
 
@@ -198,7 +177,7 @@ func TestRepliesBounded(t *testing.T) {
 	refused := func() int {
 		return strings.Count(logs.String(), "refused a request from MCP server that could not be decoded")
 	}
-	until(t, "every request to be refused", func() bool { return refused() == hostile.DeafAsks })
+	proctest.Eventually(t, "every request to be refused", func() bool { return refused() == hostile.DeafAsks })
 	if got, want := strings.Count(logs.String(), "too many answers it has not read"), hostile.DeafAsks-maxReplies; got != want {
 		t.Errorf("%d refusals dropped, want %d", got, want)
 	}
