@@ -11,12 +11,15 @@ import (
 // Arguments that do not match the tool's schema are refused before
 // anything is sent: status 2 and one line saying the tool did not run,
 // not that it failed.
+// --raw changes only what is printed: the call is checked as any other.
 func TestCallRefusedBeforeSending(t *testing.T) {
-	r := mcpbridge(t, t.TempDir(), "", nil, "call", "add_note")
-	expect(t, r, 2, `mcpbridge call: tool "add_note" did not run: refused before sending: missing required argument "title"`)
-	oneLine(t, r)
-	if strings.Contains(r.err, "failed") || r.out != "" {
-		t.Errorf("stdout:\n%s\nstderr:\n%s", r.out, r.err)
+	for _, output := range [][]string{nil, {"--raw"}, {"--json"}} {
+		r := mcpbridge(t, t.TempDir(), "", nil, append([]string{"call", "add_note"}, output...)...)
+		expect(t, r, 2, `mcpbridge call: tool "add_note" did not run: refused before sending: missing required argument "title"`)
+		oneLine(t, r)
+		if strings.Contains(r.err, "failed") || r.out != "" {
+			t.Errorf("%v: stdout:\n%s\nstderr:\n%s", output, r.out, r.err)
+		}
 	}
 }
 

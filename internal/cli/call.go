@@ -106,17 +106,14 @@ With --json, the result as mcpbridge converted it, one object:
 			bar := newProgressBar(s.Err)
 			ctx = mcptool.WithTaskStatus(tool.WithProgress(ctx, bar.report), bar.status)
 			if *raw {
-				return callRaw(ctx, ts, snap, name, args, s, bar)
+				return didNotRun(name, callRaw(ctx, snap, name, args, s, bar))
 			}
 			res, err := snap.Call(ctx, name, args)
 			bar.stop()
-			var (
-				refused *tool.RefusedError
-				failed  *tool.FailedError
-			)
+			var failed *tool.FailedError
 			switch {
-			case errors.As(err, &refused):
-				return &exitError{code: exitUsage, err: fmt.Errorf("tool %q did not run: refused before sending: %s", name, refused.Message)}
+			case errors.As(err, new(*tool.RefusedError)):
+				return didNotRun(name, err)
 			case *asJSON && errors.As(err, &failed):
 				if werr := writeJSON(s.Out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
 					return werr
@@ -260,14 +257,10 @@ func safeFile(s string) string {
 	}, s)
 }
 
-// callRaw calls the tool on its server directly and prints the MCP result.
-func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name string, args json.RawMessage, s *Streams, bar *progressBar) error {
-	server, own, _ := snap.Lookup(name)
-	p, ok := ts.Provider(server)
-	if !ok {
-		return fmt.Errorf("server %q is not running", server)
-	}
-	res, err := p.CallToolResult(ctx, own, args)
+// callRaw calls the tool, checked as any call is, and prints the MCP result
+// as the server sent it.
+func callRaw(ctx context.Context, snap *toolset.Snapshot, name string, args json.RawMessage, s *Streams, bar *progressBar) error {
+	res, err := snap.CallResult(ctx, name, args)
 	bar.stop()
 	if res != nil {
 		if err := writeJSON(s.Out, res); err != nil {
@@ -281,4 +274,15 @@ func callRaw(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, n
 		return &exitError{code: exitFailed, err: fmt.Errorf("tool %q failed (isError)", name)}
 	}
 	return nil
+}
+
+// didNotRun says of a call refused before it was sent that the tool did
+// not run, with the usage status (the arguments were the caller's); other
+// errors pass as they are.
+func didNotRun(name string, err error) error {
+	refused, ok := errors.AsType[*tool.RefusedError](err)
+	if !ok {
+		return err
+	}
+	return &exitError{code: exitUsage, err: fmt.Errorf("tool %q did not run: refused before sending: %s", name, refused.Message)}
 }
