@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -110,7 +111,7 @@ func (g *Gateway) protectedResource(mux *http.ServeMux) {
 // verified carries a token checked by [Gateway.authenticate] to go-sdk's
 // RequireBearerToken, the only way for it to reach the MCP handlers
 // (mcp.RequestExtra.TokenInfo).
-type verified struct{}
+var verified = ctxkey.New[*auth.TokenInfo]("gateway verified token")
 
 // authenticate guards the MCP endpoint when the gateway takes tokens: a
 // bearer token of [WithBearerTokens], or a JWT access token of
@@ -125,7 +126,7 @@ func (g *Gateway) authenticate(next http.Handler) http.Handler {
 		return next
 	}
 	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
-		return ctx.Value(verified{}).(*auth.TokenInfo), nil
+		return verified.Value(ctx), nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: leeway})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := bearerToken(r)
@@ -155,7 +156,7 @@ func (g *Gateway) authenticate(next http.Handler) http.Handler {
 			}
 			info.Extra[passthroughKey] = token
 		}
-		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verified{}, info)))
+		inner.ServeHTTP(w, r.WithContext(verified.With(r.Context(), info)))
 	})
 }
 

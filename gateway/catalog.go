@@ -19,25 +19,23 @@ import (
 // notifies no one.
 type served struct {
 	snap      *toolset.Snapshot
-	defs      []tool.Definition       // the catalog as listed, policy applied
-	policy    *policy.Policy          // the policy, knowing the catalog's names
-	tools     map[string][32]byte     // name → hash
-	resources map[string]servedItem   // URI → server
-	templates map[string]servedItem   // URI template → server
-	prompts   map[string]servedPrompt // final name → server and own name
-	level     mcp.LoggingLevel        // the servers' log level, "" for none asked
+	defs      []tool.Definition     // the catalog as listed, policy applied
+	policy    *policy.Policy        // the policy, knowing the catalog's names
+	tools     map[string][32]byte   // name → hash
+	resources map[string]servedItem // URI → server
+	templates map[string]servedItem // URI template → server
+	prompts   map[string]servedItem // final name → server
+	level     mcp.LoggingLevel      // the servers' log level, "" for none asked
 
 	// clients maps a client's name to its own policy, knowing the
 	// catalog's names (clients.go).
 	clients map[string]*policy.Policy
 }
 
+// A servedItem is a resource, resource template or prompt the gateway
+// serves: the server it is of, its name there, and the hash of what a
+// client reads of it.
 type servedItem struct {
-	server string
-	hash   [32]byte
-}
-
-type servedPrompt struct {
 	server, name string
 	hash         [32]byte
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -35,12 +36,9 @@ type caller struct {
 	token string // its bearer token, kept only for WithTokenPassthrough
 }
 
-type callerKey struct{}
+var callerKey = ctxkey.New[caller]("gateway caller")
 
-func callerOf(ctx context.Context) caller {
-	c, _ := ctx.Value(callerKey{}).(caller)
-	return c
-}
+func callerOf(ctx context.Context) caller { return callerKey.Value(ctx) }
 
 // clientName is the name of the client whose token info is, "" for none.
 func clientName(info *auth.TokenInfo) string {
@@ -86,7 +84,7 @@ func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo) (context.C
 	if err := g.limits.take(c.name); err != nil {
 		return ctx, err
 	}
-	return context.WithValue(ctx, callerKey{}, c), nil
+	return callerKey.With(ctx, c), nil
 }
 
 // hideDenied is the catalog server's middleware that leaves out of a

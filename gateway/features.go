@@ -66,9 +66,9 @@ func (g *Gateway) syncFeatures() {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.served.resources = g.serveResources(all, prev.resources)
-	g.served.templates = g.serveTemplates(all, prev.templates)
-	g.served.prompts = g.servePrompts(all, prev.prompts)
+	g.served.resources = g.serve(all, prev.resources, kind{offers: g.resources, remove: (*mcp.Server).RemoveResources})
+	g.served.templates = g.serve(all, prev.templates, kind{offers: g.templates, remove: (*mcp.Server).RemoveResourceTemplates})
+	g.served.prompts = g.serve(all, prev.prompts, kind{offers: g.prompts, remove: (*mcp.Server).RemovePrompts, clash: g.promptTaken})
 }
 
 // list follows every page of a listing method of p, up to maxPages.
@@ -106,121 +106,113 @@ func namespaced(sc toolset.ServerConfig, name string) string {
 	return name
 }
 
-func (g *Gateway) serveResources(all []listing, old map[string]servedItem) map[string]servedItem {
+// An offer is one item of a server's listing (a resource, a resource
+// template, a prompt) as the gateway would serve it.
+type offer struct {
+	key  string            // the URI, URI template or final name it is served under
+	item servedItem        // what is kept of it while it is served
+	what string            // what it is, for the log
+	add  func(*mcp.Server) // serves it on one of the gateway's servers
+}
+
+// A kind is one kind of item the gateway serves from its servers' listings.
+type kind struct {
+	offers func(listing) []offer        // a listing's offers, in its order
+	remove func(*mcp.Server, ...string) // stops serving the items of keys
+	clash  func(listing, offer)         // if set, told of an offer whose key is taken
+}
+
+// serve serves one kind of item of all the listings and returns what is
+// served now, given what was (old): a failed listing keeps what its server
+// served; a key two servers offer is the first's in config order; an item
+// is added only if it is new or changed, and the keys no longer offered
+// are removed.
+func (g *Gateway) serve(all []listing, old map[string]servedItem, k kind) map[string]servedItem {
 	now := map[string]servedItem{}
 	for _, l := range all {
 		if l.failed {
-			for uri, it := range old {
+			for key, it := range old {
 				if it.server == l.server.Name {
-					now[uri] = it
+					now[key] = it
 				}
 			}
 			continue
 		}
-		for _, r := range l.resources {
-			if _, taken := now[r.URI]; taken || r.URI == "" {
+		for _, o := range k.offers(l) {
+			if _, taken := now[o.key]; taken {
+				if k.clash != nil {
+					k.clash(l, o)
+				}
 				continue
 			}
-			c := *r
-			c.Name = namespaced(l.server, r.Name)
-			h := hash(&c)
-			now[r.URI] = servedItem{l.server.Name, h}
-			if old[r.URI] != now[r.URI] {
-				g.guard(l.server.Name, "resource "+r.URI, func() {
+			now[o.key] = o.item
+			if old[o.key] != o.item {
+				g.guard(l.server.Name, o.what, func() {
 					for _, s := range g.servers() {
-						s.AddResource(&c, g.read(l.p))
+						o.add(s)
 					}
 				})
 			}
 		}
 	}
 	var gone []string
-	for uri := range old {
-		if _, ok := now[uri]; !ok {
-			gone = append(gone, uri)
+	for key := range old {
+		if _, ok := now[key]; !ok {
+			gone = append(gone, key)
 		}
 	}
 	for _, s := range g.servers() {
-		s.RemoveResources(gone...)
+		k.remove(s, gone...)
 	}
 	return now
 }
 
-func (g *Gateway) serveTemplates(all []listing, old map[string]servedItem) map[string]servedItem {
-	now := map[string]servedItem{}
-	for _, l := range all {
-		if l.failed {
-			for t, it := range old {
-				if it.server == l.server.Name {
-					now[t] = it
-				}
-			}
+// resources offers l's resources under their URIs.
+func (g *Gateway) resources(l listing) []offer {
+	var out []offer
+	for _, r := range l.resources {
+		if r.URI == "" {
 			continue
 		}
-		for _, t := range l.templates {
-			if _, taken := now[t.URITemplate]; taken || t.URITemplate == "" {
-				continue
-			}
-			c := *t
-			c.Name = namespaced(l.server, t.Name)
-			now[t.URITemplate] = servedItem{l.server.Name, hash(&c)}
-			if old[t.URITemplate] != now[t.URITemplate] {
-				g.guard(l.server.Name, "resource template "+t.URITemplate, func() {
-					for _, s := range g.servers() {
-						s.AddResourceTemplate(&c, g.read(l.p))
-					}
-				})
-			}
-		}
+		c := *r
+		c.Name = namespaced(l.server, r.Name)
+		out = append(out, offer{key: r.URI, item: servedItem{l.server.Name, r.Name, hash(&c)}, what: "resource " + r.URI,
+			add: func(s *mcp.Server) { s.AddResource(&c, g.read(l.p)) }})
 	}
-	var gone []string
-	for t := range old {
-		if _, ok := now[t]; !ok {
-			gone = append(gone, t)
-		}
-	}
-	for _, s := range g.servers() {
-		s.RemoveResourceTemplates(gone...)
-	}
-	return now
+	return out
 }
 
-func (g *Gateway) servePrompts(all []listing, old map[string]servedPrompt) map[string]servedPrompt {
-	now := map[string]servedPrompt{}
-	for _, l := range all {
-		if l.failed {
-			for n, it := range old {
-				if it.server == l.server.Name {
-					now[n] = it
-				}
-			}
+// templates offers l's resource templates under their URI templates.
+func (g *Gateway) templates(l listing) []offer {
+	var out []offer
+	for _, t := range l.templates {
+		if t.URITemplate == "" {
 			continue
 		}
-		for _, pr := range l.prompts {
-			c := *pr
-			c.Name = namespaced(l.server, pr.Name)
-			if _, taken := now[c.Name]; taken {
-				g.log.Warn("gateway: prompt left out: its name is another server's", "server", l.server.Name, "prompt", pr.Name)
-				continue
-			}
-			now[c.Name] = servedPrompt{l.server.Name, pr.Name, hash(&c)}
-			if old[c.Name] != now[c.Name] {
-				for _, s := range g.servers() {
-					s.AddPrompt(&c, g.getPrompt(l.p, pr.Name))
-				}
-			}
-		}
+		c := *t
+		c.Name = namespaced(l.server, t.Name)
+		out = append(out, offer{key: t.URITemplate, item: servedItem{l.server.Name, t.Name, hash(&c)}, what: "resource template " + t.URITemplate,
+			add: func(s *mcp.Server) { s.AddResourceTemplate(&c, g.read(l.p)) }})
 	}
-	var gone []string
-	for n := range old {
-		if _, ok := now[n]; !ok {
-			gone = append(gone, n)
-		}
+	return out
+}
+
+// prompts offers l's prompts under their names in the server's namespace.
+func (g *Gateway) prompts(l listing) []offer {
+	var out []offer
+	for _, pr := range l.prompts {
+		c := *pr
+		c.Name = namespaced(l.server, pr.Name)
+		out = append(out, offer{key: c.Name, item: servedItem{l.server.Name, pr.Name, hash(&c)}, what: "prompt " + c.Name,
+			add: func(s *mcp.Server) { s.AddPrompt(&c, g.getPrompt(l.p, pr.Name)) }})
 	}
-	for _, s := range g.servers() {
-		s.RemovePrompts(gone...)
-	}
-	return now
+	return out
+}
+
+// promptTaken logs a prompt of l left out: its final name is an earlier
+// server's.
+func (g *Gateway) promptTaken(l listing, o offer) {
+	g.log.Warn("gateway: prompt left out: its name is another server's", "server", l.server.Name, "prompt", o.item.name)
 }
 
 // servers are the gateway's go-sdk servers, each serving the resources and

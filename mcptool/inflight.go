@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -29,7 +30,7 @@ type callFrame struct {
 	sampled int // sampling requests answered for the call
 }
 
-type frameKey struct{}
+var frameKey = ctxkey.New[*callFrame]("mcptool call frame")
 
 // inflight holds the provider's calls in flight, oldest first.
 type inflight struct {
@@ -42,7 +43,7 @@ type inflight struct {
 // the frame, and the function that ends it.
 func (in *inflight) begin(ctx context.Context, name string) (context.Context, func()) {
 	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx), relay: callerOf(ctx).Relay}
-	f.ctx = context.WithValue(ctx, frameKey{}, f)
+	f.ctx = frameKey.With(ctx, f)
 	in.mu.Lock()
 	in.frames = append(in.frames, f)
 	in.mu.Unlock()
@@ -58,7 +59,7 @@ func (in *inflight) begin(ctx context.Context, name string) (context.Context, fu
 // belongs to: the call whose context it is, or else every call in flight
 // (none outside a call).
 func (in *inflight) of(ctx context.Context) []*callFrame {
-	if f, ok := ctx.Value(frameKey{}).(*callFrame); ok {
+	if f := frameKey.Value(ctx); f != nil {
 		return []*callFrame{f}
 	}
 	in.mu.Lock()

@@ -16,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
 // ErrNotRaw is the error of [Provider.CallToolRaw] for a call it cannot make
@@ -78,17 +80,14 @@ type rawCall struct {
 	res *mcp.CallToolResult
 }
 
-type rawCallKey struct{}
+var rawCallKey = ctxkey.New[*rawCall]("mcptool raw call")
 
 func withRawCall(ctx context.Context) (context.Context, *rawCall) {
 	c := new(rawCall)
-	return context.WithValue(ctx, rawCallKey{}, c), c
+	return rawCallKey.With(ctx, c), c
 }
 
-func rawCallOf(ctx context.Context) *rawCall {
-	c, _ := ctx.Value(rawCallKey{}).(*rawCall)
-	return c
-}
+func rawCallOf(ctx context.Context) *rawCall { return rawCallKey.Value(ctx) }
 
 // A rawPoster sends the tools/call of a raw call over streamable HTTP
 // itself, as go-sdk's transport would (the same HTTP client, hence the

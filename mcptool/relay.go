@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
 // A Relay answers the requests a server makes of the host during a call by
@@ -125,18 +127,13 @@ func (p *Provider) wireCapabilities() map[string]any {
 	return p.wire.caps
 }
 
-type callerKey struct{}
+var callerKey = ctxkey.New[Caller]("mcptool caller")
 
 // WithCaller returns a copy of ctx carrying c, for the tool calls made with
 // it; the provider must have been made [WithRelay].
-func WithCaller(ctx context.Context, c Caller) context.Context {
-	return context.WithValue(ctx, callerKey{}, c)
-}
+func WithCaller(ctx context.Context, c Caller) context.Context { return callerKey.With(ctx, c) }
 
-func callerOf(ctx context.Context) Caller {
-	c, _ := ctx.Value(callerKey{}).(Caller)
-	return c
-}
+func callerOf(ctx context.Context) Caller { return callerKey.Value(ctx) }
 
 // relayOf returns the earliest of frames that has a relay, which a request
 // of the server made during frames goes to; nil if none has. Relays are

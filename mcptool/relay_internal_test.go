@@ -30,7 +30,7 @@ func TestARequestGoesOnlyToTheOneClientInFlight(t *testing.T) {
 	ada, bob := &askedClient{"ada"}, &askedClient{"bob"}
 	elicit := func() (*mcp.ElicitResult, bool, error) {
 		return relayed(p, context.Background(), func(ctx context.Context, r Relay) (*mcp.ElicitResult, error) {
-			if ctx.Value(frameKey{}) == nil {
+			if frameKey.Value(ctx) == nil {
 				t.Error("the relay was not asked with a call's context")
 			}
 			return r.Elicit(ctx, &mcp.ElicitParams{Message: "who?"})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -52,7 +53,7 @@ type TaskState struct {
 	TTL, PollInterval time.Duration
 }
 
-type taskStatusKey struct{}
+var taskStatusKey = ctxkey.New[func(TaskState)]("mcptool task status")
 
 // WithTaskStatus returns a copy of ctx carrying fn, which a call made with
 // it tells of each change of its task's status (or status message), from
@@ -62,13 +63,10 @@ type taskStatusKey struct{}
 // call's, until the call returns (for [Provider.StartTask], until the task
 // ends); it must not block.
 func WithTaskStatus(ctx context.Context, fn func(TaskState)) context.Context {
-	return context.WithValue(ctx, taskStatusKey{}, fn)
+	return taskStatusKey.With(ctx, fn)
 }
 
-func taskStatusFunc(ctx context.Context) func(TaskState) {
-	fn, _ := ctx.Value(taskStatusKey{}).(func(TaskState))
-	return fn
-}
+func taskStatusFunc(ctx context.Context) func(TaskState) { return taskStatusKey.Value(ctx) }
 
 // A TaskError says a task ended without a result: it was cancelled, by
 // the server or at the host's request ([Task.Cancel]).

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
@@ -328,14 +329,9 @@ func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
 }
 
 // routeKey carries the task a request is about, for the Mcp-Name header.
-type routeKey struct{}
+var routeKey = ctxkey.New[string]("mcptool task route")
 
-func withRoute(ctx context.Context, taskID string) context.Context {
-	return context.WithValue(ctx, routeKey{}, taskID)
-}
+func withRoute(ctx context.Context, taskID string) context.Context { return routeKey.With(ctx, taskID) }
 
 // route returns the task the request made with ctx is about, or "".
-func route(ctx context.Context) string {
-	id, _ := ctx.Value(routeKey{}).(string)
-	return id
-}
+func route(ctx context.Context) string { return routeKey.Value(ctx) }

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
@@ -312,7 +313,7 @@ func jsonText(v any) string {
 // schema a failure.
 type held struct{ x *traced }
 
-type heldKey struct{}
+var heldKey = ctxkey.New[*held]("mcptool held call")
 
 // hold returns ctx asking the middleware to leave the span of the
 // tools/call sent with it to h.
@@ -321,13 +322,10 @@ func (c *clientTelemetry) hold(ctx context.Context) (context.Context, *held) {
 		return ctx, nil
 	}
 	h := &held{}
-	return context.WithValue(ctx, heldKey{}, h), h
+	return heldKey.With(ctx, h), h
 }
 
-func heldCall(ctx context.Context) *held {
-	h, _ := ctx.Value(heldKey{}).(*held)
-	return h
-}
+func heldCall(ctx context.Context) *held { return heldKey.Value(ctx) }
 
 // end ends the held call's span, if one was traced or timed.
 func (h *held) end(ctx context.Context, res *mcp.CallToolResult, err error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
 // An Elicitation is a request for input from the user, made while a call
@@ -66,22 +68,17 @@ type Answer struct {
 // may be called from several goroutines at once, for concurrent calls.
 type Elicitor func(ctx context.Context, e *Elicitation) (Answer, error)
 
-type elicitorKey struct{}
+var elicitorKey = ctxkey.New[Elicitor]("tool elicitor")
 
 // WithElicitor returns a copy of ctx carrying fn, which a [Handler] given
 // it asks when its call needs the user's input: the requests an MCP
 // server makes during the call, a local tool's [Elicit]. Package agent
 // passes its Config.Elicit so.
-func WithElicitor(ctx context.Context, fn Elicitor) context.Context {
-	return context.WithValue(ctx, elicitorKey{}, fn)
-}
+func WithElicitor(ctx context.Context, fn Elicitor) context.Context { return elicitorKey.With(ctx, fn) }
 
 // ElicitorOf returns the function ctx carries to ask the user
 // ([WithElicitor]), or nil.
-func ElicitorOf(ctx context.Context) Elicitor {
-	fn, _ := ctx.Value(elicitorKey{}).(Elicitor)
-	return fn
-}
+func ElicitorOf(ctx context.Context) Elicitor { return elicitorKey.Value(ctx) }
 
 // ErrNoElicitor is the error of [Elicit] when the call's context carries
 // no way to ask the user.

@@ -1,6 +1,10 @@
 package tool
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+)
 
 // Progress is what a tool reported of a call still running: an MCP server's
 // progress notification, say.
@@ -15,7 +19,7 @@ type Progress struct {
 	Message string
 }
 
-type progressKey struct{}
+var progressKey = ctxkey.New[func(Progress)]("tool progress")
 
 // WithProgress returns a copy of ctx carrying fn, which a [Handler] given
 // it calls with each report of progress on the call ([ProgressFunc]): a
@@ -23,13 +27,10 @@ type progressKey struct{}
 // be called from another goroutine than the call's, until the call returns;
 // it must not block.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
-	return context.WithValue(ctx, progressKey{}, fn)
+	return progressKey.With(ctx, fn)
 }
 
 // ProgressFunc returns the function ctx carries to report a call's
 // progress to ([WithProgress]), or nil: a handler that learns of progress
 // reports it there, and need not ask for progress when it is nil.
-func ProgressFunc(ctx context.Context) func(Progress) {
-	fn, _ := ctx.Value(progressKey{}).(func(Progress))
-	return fn
-}
+func ProgressFunc(ctx context.Context) func(Progress) { return progressKey.Value(ctx) }

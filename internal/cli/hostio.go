@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -155,19 +156,16 @@ func (m shownAnswers) Name() string {
 // environment: chat's models, which mcpbridge-chat passes to [Program].
 type Models func(name string) (llm.Model, error)
 
-type modelsKey struct{}
+var modelsKey = ctxkey.New[Models]("cli models")
 
 func withModels(ctx context.Context, m Models) context.Context {
 	if m == nil {
 		return ctx
 	}
-	return context.WithValue(ctx, modelsKey{}, m)
+	return modelsKey.With(ctx, m)
 }
 
-func modelsOf(ctx context.Context) Models {
-	m, _ := ctx.Value(modelsKey{}).(Models)
-	return m
-}
+func modelsOf(ctx context.Context) Models { return modelsKey.Value(ctx) }
 
 // chooseModel makes the model that answers sampling, with --sampling.
 func (t *Target) chooseModel(ctx context.Context, name string) error {

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
 // A Catch keeps the raw result of one tools/call as the transport
@@ -38,25 +40,18 @@ type Catch struct {
 
 // WithCatch returns ctx carrying a new catch, for the tools/call made with
 // it. The caller releases it when the call is over.
-func WithCatch(ctx context.Context) (context.Context, *Catch) { return ride[Catch](ctx) }
+func WithCatch(ctx context.Context) (context.Context, *Catch) { return ride(ctx, catchKey) }
+
+var catchKey = ctxkey.New[*Catch]("sdkfix catch")
 
 // catchOf returns the catch ctx carries, or nil.
-func catchOf(ctx context.Context) *Catch { return rider[Catch](ctx) }
+func catchOf(ctx context.Context) *Catch { return catchKey.Value(ctx) }
 
-// A request's context carries what the raw messages of that request fill
-// (a [Catch], a [Sent]), under a key of its type.
-type riderKey[T any] struct{}
-
-// ride returns ctx carrying a new *T.
-func ride[T any](ctx context.Context) (context.Context, *T) {
+// ride returns ctx carrying, under k, a new *T for the raw messages of the
+// request made with it to fill (a [Catch], a [Sent]).
+func ride[T any](ctx context.Context, k *ctxkey.Key[*T]) (context.Context, *T) {
 	v := new(T)
-	return context.WithValue(ctx, riderKey[T]{}, v), v
-}
-
-// rider returns the *T ctx carries, or nil.
-func rider[T any](ctx context.Context) *T {
-	v, _ := ctx.Value(riderKey[T]{}).(*T)
-	return v
+	return k.With(ctx, v), v
 }
 
 // keepResult keeps the result member of the answer.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
 )
 
@@ -26,9 +27,11 @@ type Sent struct {
 }
 
 // WithSent returns ctx carrying a new Sent, for the request sent with it.
-func WithSent(ctx context.Context) (context.Context, *Sent) { return ride[Sent](ctx) }
+func WithSent(ctx context.Context) (context.Context, *Sent) { return ride(ctx, sentKey) }
 
-func sentOf(ctx context.Context) *Sent { return rider[Sent](ctx) }
+var sentKey = ctxkey.New[*Sent]("sdkfix sent")
+
+func sentOf(ctx context.Context) *Sent { return sentKey.Value(ctx) }
 
 // ID returns the id the request went out with, if it was seen.
 func (s *Sent) ID() (jsonrpc.ID, bool) {

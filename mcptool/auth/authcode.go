@@ -12,6 +12,8 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
 // Callback is what the authorization server sent back to the redirect URI.
@@ -221,7 +223,7 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 				resp.Body.Close()
 				return classifySDKError(err)
 			}
-			ctx = context.WithValue(ctx, authorizationEndpointKey{}, info.asm.AuthorizationEndpoint)
+			ctx = authorizationEndpointKey.With(ctx, info.asm.AuthorizationEndpoint)
 		}
 	}
 	if err := h.inner.Authorize(ctx, req, resp); err != nil {
@@ -232,13 +234,13 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 
 // authorizationEndpointKey is the context key of the pinned authorization
 // server's authorization endpoint during an Authorize.
-type authorizationEndpointKey struct{}
+var authorizationEndpointKey = ctxkey.New[string]("auth authorization endpoint")
 
 // checkAuthorizationURL refuses an authorization URL that does not lead to
 // the endpoint ctx holds, if it holds one: go-sdk has read metadata other
 // than the pinned server's.
 func checkAuthorizationURL(ctx context.Context, authURL string) error {
-	want, _ := ctx.Value(authorizationEndpointKey{}).(string)
+	want := authorizationEndpointKey.Value(ctx)
 	if want == "" {
 		return nil
 	}
