@@ -236,5 +236,8 @@ func (o *options) check(cfg *toolset.Config) error {
 	if err := o.checkClients(); err != nil {
 		return err
 	}
+	if err := o.checkTaskKey(); err != nil {
+		return err
+	}
 	return o.checkPassthrough(cfg)
 }

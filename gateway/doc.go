@@ -23,7 +23,8 @@
 //     request ends (2026-07-28), cancels it on the server.
 //   - Both protocol generations over HTTP: 2026-07-28 statelessly (nothing
 //     kept per client between requests, so N replicas sit behind any load
-//     balancer) and 2025-11-25 sessions. The servers are connected once
+//     balancer, sharing a task key for the tasks they hand) and 2025-11-25
+//     sessions. The servers are connected once
 //     and shared by every client of a replica.
 //   - What a server asks of the host during a call reaches the client that
 //     made the call, and its answer the server (hostio.go). The servers are
@@ -55,9 +56,15 @@
 //     it, and follows it itself: tasks/get, tasks/update (its answers to
 //     the task's questions) and tasks/cancel are passed to the server and
 //     its answers back, raw. The task id the client gets names the server
-//     and the client with the server's id, so any replica routes them,
-//     keeping nothing; another client's use of it is refused; call_tool
-//     (disclosure) hands tasks alike. Any other call of a tool the server
+//     and the client with the server's id, bound to the three by a MAC
+//     under the gateway's task key ([WithTaskKey]), so any replica that
+//     holds the key routes them, keeping nothing; another client's use of
+//     it, or of an id altered or made under another key, is refused as a
+//     task not found, in the same words whatever was wrong. Without a key,
+//     Start makes a random one: the ids of a gateway then do not survive
+//     its restart, and replicas behind one load balancer must be given the
+//     same key to route each other's. call_tool (disclosure) hands tasks
+//     alike. Any other call of a tool the server
 //     runs as a task (a 2025-11-25 client's, one without the extension, a
 //     task of the 2025-11-25 generation) is followed to its end by the
 //     gateway, its questions put to the caller as above, and answered as
@@ -124,6 +131,7 @@
 // ([Option]); what the servers are is the [toolset.Config] given to
 // [Start]. Zero means the default in every option; a negative
 // [WithDrainTimeout] means no bound but Shutdown's context, a negative rate
-// of [WithRateLimit] no limit, and a negative burst is refused by Start,
-// which names the option.
+// of [WithRateLimit] no limit, and a negative burst, or a key of
+// [WithTaskKey] shorter than [TaskKeySize], is refused by Start, which
+// names the option.
 package gateway

@@ -244,7 +244,7 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 	}
 	switch {
 	case errors.As(err, &handed):
-		task, err := taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		task, err := g.taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
 		if err != nil {
 			return nil, false, err
 		}

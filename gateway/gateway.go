@@ -38,6 +38,7 @@ type Gateway struct {
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
+	tasks  taskIDs     // the ids of the tasks handed to clients (taskid.go)
 
 	features chan struct{} // a server's resources or prompts changed
 	ctx      context.Context
@@ -62,7 +63,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates)}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKey)}
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(*o.oauth)
 	}

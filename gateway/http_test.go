@@ -190,15 +190,16 @@ func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
 	}
 }
 
-// roundRobin serves the gateways of n replicas over one server behind a
-// proxy that sends each request to the next, and returns the proxy's MCP
-// endpoint and the requests each replica served.
-func roundRobin(t *testing.T, n int, server toolset.ServerConfig) (string, func() []int64) {
+// roundRobin serves the gateways of n replicas over one server, each
+// started with opts, behind a proxy that sends each request to the next,
+// and returns the proxy's MCP endpoint and the requests each replica
+// served.
+func roundRobin(t *testing.T, n int, server toolset.ServerConfig, opts ...gateway.Option) (string, func() []int64) {
 	t.Helper()
 	var targets []*url.URL
 	hits := make([]atomic.Int64, n)
 	for range n {
-		_, srv := serve(t, start(t, []toolset.ServerConfig{server}))
+		_, srv := serve(t, start(t, []toolset.ServerConfig{server}, opts...))
 		u, _ := url.Parse(srv.URL)
 		targets = append(targets, u)
 	}

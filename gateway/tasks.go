@@ -2,11 +2,9 @@ package gateway
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,35 +16,6 @@ import (
 // 2026-07-28 (SEP-2663), which the gateway carries between a client that
 // declares it and the servers that run its calls as tasks.
 const tasksExtension = "io.modelcontextprotocol/tasks"
-
-// A taskHandle is the id of a task as the gateway's client knows it: the
-// server's id, with the name of the server that runs the task and of the
-// client whose call it is, so that any replica sends tasks/get,
-// tasks/update and tasks/cancel to the right server, keeping nothing, and
-// refuses them from another client presenting the id. The names are not
-// signed (the replicas share no key): the server's id is the secret, as
-// it is to a client of the server itself.
-type taskHandle struct{ server, client, id string }
-
-var b64 = base64.RawURLEncoding
-
-func (h taskHandle) String() string {
-	return b64.EncodeToString([]byte(h.server)) + "." + b64.EncodeToString([]byte(h.client)) + "." + h.id
-}
-
-// parseHandle reads a task id the gateway gave.
-func parseHandle(s string) (taskHandle, bool) {
-	parts := strings.SplitN(s, ".", 3)
-	if len(parts) != 3 || parts[2] == "" {
-		return taskHandle{}, false
-	}
-	server, err1 := b64.DecodeString(parts[0])
-	client, err2 := b64.DecodeString(parts[1])
-	if err1 != nil || err2 != nil {
-		return taskHandle{}, false
-	}
-	return taskHandle{string(server), string(client), parts[2]}, true
-}
 
 // addTasks serves the extension's requests about tasks on s, and turns the
 // tools/call of a client that follows tasks, which its server made a task
@@ -70,7 +39,7 @@ func (g *Gateway) handTasks(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !errors.As(err, &handed) {
 			return res, err
 		}
-		return taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		return g.taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
 	}
 }
 
@@ -84,10 +53,11 @@ type taskParams struct {
 
 // relayTask sends method about the task p names to the server that runs
 // it, under the server's id, and answers with the server's result under
-// the gateway's. A task id the gateway did not give, or gave another
-// client, is a task not found.
+// the gateway's. A task id the gateway (or a replica sharing its key) did
+// not give, gave another client, or that was altered, is a task not found,
+// in the same words whatever was wrong with it.
 func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (*taskAnswer, error) {
-	h, ok := parseHandle(p.TaskID)
+	h, ok := g.tasks.parse(p.TaskID)
 	if !ok || h.client != callerOf(ctx).name {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: no task %q", method, p.TaskID)}
 	}
@@ -99,7 +69,7 @@ func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (
 	if err != nil {
 		return nil, relayError(err)
 	}
-	return taskResult(raw, h)
+	return g.taskResult(raw, h)
 }
 
 // A taskAnswer is a server's answer about a task, passed on as it came but
@@ -111,7 +81,7 @@ type taskAnswer struct {
 }
 
 // taskResult reads a server's answer about the task h.
-func taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, error) {
+func (g *Gateway) taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, error) {
 	a := &taskAnswer{}
 	if err := json.Unmarshal(raw, &a.fields); err != nil || a.fields == nil {
 		return nil, fmt.Errorf("gateway: server %q: task %q: its answer is not a JSON object", h.server, h.id)
@@ -123,7 +93,7 @@ func taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, error) {
 		delete(a.Meta, mcp.MetaKeyServerInfo)
 	}
 	if _, ok := a.fields["taskId"]; ok {
-		id, err := json.Marshal(h.String())
+		id, err := json.Marshal(g.tasks.format(h))
 		if err != nil {
 			return nil, err
 		}

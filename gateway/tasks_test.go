@@ -1,8 +1,10 @@
 package gateway_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -153,11 +155,12 @@ func demoOverHTTP(t *testing.T) toolset.ServerConfig {
 }
 
 // The demo's tag_report becomes a task on its server; a 2026-07-28 client
-// that follows tasks is handed it, through two replicas in turn: it polls,
-// answers the task's question with tasks/update, and reads the report,
-// each request served by whichever replica the proxy picks.
+// that follows tasks is handed it, through two replicas in turn that share
+// a task key: it polls, answers the task's question with tasks/update, and
+// reads the report, each request served by whichever replica the proxy
+// picks.
 func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
-	lb, hits := roundRobin(t, 2, demoOverHTTP(t))
+	lb, hits := roundRobin(t, 2, demoOverHTTP(t), gateway.WithTaskKey([]byte(strings.Repeat("k", 32))))
 	c := newTaskClient(t, lb, nil)
 	task := c.call("demo_tag_report", map[string]any{})
 	if task.Status != "working" {
@@ -236,5 +239,99 @@ func TestATaskIsItsClientsAlone(t *testing.T) {
 	}
 	if end := alice.follow(task, nil, false); end.Status != "completed" {
 		t.Errorf("alice's task ended %q", end.Status)
+	}
+}
+
+// noTask says whether err is the gateway's answer to method about an id it
+// did not give, or gave another client: the same words for either, which
+// never say what about the id was wrong.
+func noTask(err error, method, id string) bool {
+	var wire *jsonrpc.Error
+	return errors.As(err, &wire) && wire.Code == jsonrpc.CodeInvalidParams && wire.Message == fmt.Sprintf("%s: no task %q", method, id)
+}
+
+// forge rewrites a task id as a client that read it would: its parts are
+// the server's name, the client's (base64url) and, last, the server's own
+// id; part i (the last for -1) becomes with.
+func forge(id string, i int, with string) string {
+	parts := strings.Split(id, ".")
+	if i < 0 {
+		i = len(parts) - 1
+	}
+	parts[i] = with
+	return strings.Join(parts, ".")
+}
+
+// A client that learned another's task id cannot make it its own: the id
+// with its client's name rewritten to the client's own and re-encoded, or
+// the client's own id with its server id swapped for the other's, is a
+// task not found, to every method, as an id the gateway did not give is;
+// the task goes on untouched.
+func TestATaskIdCannotBeForged(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	url, _ := serve(t, g)
+	alice, bob := newTaskClient(t, url, bearer{"a-token"}), newTaskClient(t, url, bearer{"b-token"})
+	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
+	own := bob.call("demo_tag_report", map[string]any{"tag": "work"})
+	secret := task.TaskID[strings.LastIndex(task.TaskID, ".")+1:]
+	for _, c := range []struct{ name, id string }{
+		{"alice's id renamed to bob", forge(task.TaskID, 1, base64.RawURLEncoding.EncodeToString([]byte("bob")))},
+		{"bob's id carrying alice's server id", forge(own.TaskID, -1, secret)},
+	} {
+		for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+			if _, err := bob.ask(method, c.id, map[string]any{"x": map[string]any{"action": "decline"}}); !noTask(err, method, c.id) {
+				t.Errorf("%s: %s: %v", c.name, method, err)
+			}
+		}
+	}
+	if end := alice.follow(task, nil, false); end.Status != "completed" {
+		t.Errorf("alice's task ended %q", end.Status)
+	}
+	if end := bob.follow(own, nil, false); end.Status != "completed" {
+		t.Errorf("bob's task ended %q", end.Status)
+	}
+}
+
+// A task id is good only at a gateway holding the key it was made with:
+// a replica that shares the key routes it, and serves the task to its
+// end; a gateway with another key, or with the random key Start makes
+// without one, does not know it.
+func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
+	server := demoOverHTTP(t)
+	key := []byte("a key the replicas share, 32 B+.")
+	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
+	made, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(key)))
+	task := newTaskClient(t, made, bearer{"a-token"}).call("demo_tag_report", map[string]any{"tag": "work"})
+	for _, c := range []struct {
+		name string
+		key  []byte
+		good bool
+	}{
+		{"another key", []byte("another key, as long as the 1st."), false},
+		{"no key", nil, false},
+		{"the same key", key, true},
+	} {
+		url, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(c.key)))
+		other := newTaskClient(t, url, bearer{"a-token"})
+		_, err := other.ask("tasks/get", task.TaskID, nil)
+		switch {
+		case c.good && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.good:
+			if end := other.follow(task, nil, false); end.Status != "completed" {
+				t.Errorf("%s: the task ended %q", c.name, end.Status)
+			}
+		case !noTask(err, "tasks/get", task.TaskID):
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+// A task key shorter than 32 bytes is no key: Start refuses it, naming the
+// option, rather than make ids a client could forge by guessing it.
+func TestStartRefusesAShortTaskKey(t *testing.T) {
+	_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithTaskKey([]byte(strings.Repeat("k", 31))))
+	if err == nil || !strings.Contains(err.Error(), "WithTaskKey: a key of 31 bytes") {
+		t.Errorf("Start: %v", err)
 	}
 }

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -24,7 +27,7 @@ const tokenEnv = "MCPBRIDGE_TOKEN"
 var serveCmd = &Command{
 	Name:    "serve",
 	NoArgs:  true,
-	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL]] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
+	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL]] [--task-key-file FILE] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
 	Summary: "Serve the servers' tools, resources and prompts as one MCP server (a gateway), over stdio or streamable HTTP.",
 	Examples: `  mcpbridge serve --config mcp.json                         # stdio: a desktop host's only server
   mcpbridge serve --config mcp.json --http 127.0.0.1:8080   # http://127.0.0.1:8080/mcp, /healthz, /readyz
@@ -37,6 +40,14 @@ Over HTTP the gateway speaks both protocol generations: 2026-07-28 without
 sessions (any replica answers any request: put N behind a load balancer)
 and 2025-11-25 with sessions. A client may ask for find_tools and call_tool
 instead of the whole catalog with ?disclosure=1.
+
+A task the gateway hands a client has an id bound to the server, the
+client and the server's own id by a key, random per process unless
+--task-key-file gives one of 32 bytes or more:
+  openssl rand -base64 32 > task.key
+Replicas behind a load balancer are given the same file, to route each
+other's tasks; without it, and across a restart, a task id is refused as
+unknown.
 
 A non-loopback address needs --allow-remote and bearer tokens (a file of
 lines "NAME TOKEN", --token-file, or one token in $` + tokenEnv + `) or
@@ -63,6 +74,7 @@ refused and /readyz answers 503.`,
 		addr := fs.String("http", "", "serve streamable HTTP at /mcp on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 		remote := fs.Bool("allow-remote", false, "let --http bind a non-loopback address; needs bearer tokens")
 		tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (lines \"NAME TOKEN\") on every HTTP request")
+		taskKeyFile := fs.String("task-key-file", "", "bind the ids of the tasks handed to clients with the key in `FILE` (32 bytes or more, the same for every replica) instead of a random key of the process")
 		disclosure := fs.Bool("disclosure", false, "serve find_tools and call_tool instead of the whole catalog, to every client")
 		var allow, deny, origins, hosts multi
 		fs.Var(&allow, "allow", "list and serve only tools matching `PATTERN` (repeatable)")
@@ -77,6 +89,10 @@ refused and /readyz answers 503.`,
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
+			if err != nil {
+				return err
+			}
+			taskKey, err := readTaskKey(*taskKeyFile)
 			if err != nil {
 				return err
 			}
@@ -118,7 +134,7 @@ refused and /readyz answers 503.`,
 			if *disclosure || section.Disclosure {
 				opts = append(opts, gateway.WithDisclosure())
 			}
-			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain),
+			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey),
 				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
 
 			var g *gateway.Gateway
@@ -178,6 +194,29 @@ func readTokens(path string) (map[string]string, error) {
 		tokens[f[0]] = f[1]
 	}
 	return tokens, nil
+}
+
+// readTaskKey reads the key of the gateway's task ids from path: the
+// file's content, the whitespace around it trimmed. It refuses a file it
+// cannot read or a key shorter than [gateway.TaskKeySize], never quoting
+// the file. No path is no key: the gateway makes a random one.
+func readTaskKey(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pathErr *iofs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err // the path is said once, after the flag
+		}
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--task-key-file %s: %w", path, err)}
+	}
+	key := bytes.TrimSpace(data)
+	if len(key) < gateway.TaskKeySize {
+		return nil, Usagef("--task-key-file %s: a key of %d bytes: want %d or more", path, len(key), gateway.TaskKeySize)
+	}
+	return key, nil
 }
 
 // A gatewayConfig is the "gateway" object of a config file.

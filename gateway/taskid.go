@@ -1,0 +1,107 @@
+package gateway
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// TaskKeySize is the least length, in bytes, of a key given to
+// [WithTaskKey], and the length of the key Start makes without one.
+const TaskKeySize = 32
+
+// WithTaskKey sets the key that binds the id of a task the gateway hands a
+// client (the 2026-07-28 tasks extension) to the server that runs it, the
+// client whose call it is and the server's own id: an id is good only at a
+// gateway holding the key it was made with, so a client cannot rewrite
+// another's id into one of its own. Replicas behind one load balancer must
+// share the key to route each other's tasks. The key must be at least
+// [TaskKeySize] bytes, of which it is the secret: Start refuses a shorter
+// one. Nil, the default, is a random key of [TaskKeySize] bytes made by
+// Start, so one gateway is safe without configuration, but its task ids do
+// not survive a restart and no other replica takes them.
+func WithTaskKey(key []byte) Option {
+	return func(o *options) { o.taskKey = bytes.Clone(key) }
+}
+
+func (o *options) checkTaskKey() error {
+	if n := len(o.taskKey); n > 0 && n < TaskKeySize {
+		return fmt.Errorf("gateway: WithTaskKey: a key of %d bytes: want %d or more", n, TaskKeySize)
+	}
+	return nil
+}
+
+// A taskHandle is what the id of a task, as the gateway's client knows it,
+// says: the name of the server that runs the task, of the client whose
+// call it is, and the server's own id, so that any replica sends
+// tasks/get, tasks/update and tasks/cancel to the right server, keeping
+// nothing, and refuses them from another client presenting the id.
+type taskHandle struct{ server, client, id string }
+
+// taskIDs writes the ids of the tasks the gateway hands its clients and
+// reads them back, under the gateway's task key ([WithTaskKey]). An id is
+// "b64(server).b64(client).b64(mac).id", base64url without padding, the
+// server's id last as it came (it may hold dots); the MAC, HMAC-SHA256 cut
+// to macSize bytes, is over the three with their lengths, so no part can
+// be changed, or moved into another, without the key.
+type taskIDs struct{ key []byte }
+
+// macSize is the length of a task id's MAC in bytes: 128 bits, which a
+// client forging an id can only guess, one request at a time.
+const macSize = 16
+
+// taskMACLabel begins every MAC, so that a key an operator also uses
+// elsewhere cannot be made to sign a task id there.
+const taskMACLabel = "mcpbridge gateway task id v1\x00"
+
+var b64 = base64.RawURLEncoding.Strict()
+
+// newTaskIDs returns the task ids of key, or of a random key if it is
+// empty.
+func newTaskIDs(key []byte) taskIDs {
+	if len(key) == 0 {
+		key = make([]byte, TaskKeySize)
+		rand.Read(key) // which never fails: it crashes the program instead
+	}
+	return taskIDs{key}
+}
+
+// format returns the id of the task h.
+func (t taskIDs) format(h taskHandle) string {
+	return b64.EncodeToString([]byte(h.server)) + "." + b64.EncodeToString([]byte(h.client)) + "." +
+		b64.EncodeToString(t.mac(h)) + "." + h.id
+}
+
+// parse reads an id format made with the same key. Any other string,
+// whatever is wrong with it, is refused alike.
+func (t taskIDs) parse(s string) (taskHandle, bool) {
+	parts := strings.SplitN(s, ".", 4)
+	if len(parts) != 4 || parts[3] == "" {
+		return taskHandle{}, false
+	}
+	server, err1 := b64.DecodeString(parts[0])
+	client, err2 := b64.DecodeString(parts[1])
+	mac, err3 := b64.DecodeString(parts[2])
+	h := taskHandle{string(server), string(client), parts[3]}
+	if err1 != nil || err2 != nil || err3 != nil || !hmac.Equal(mac, t.mac(h)) {
+		return taskHandle{}, false
+	}
+	return h, true
+}
+
+// mac is the MAC of h: each part is preceded by its length, so that no two
+// handles are written alike ("ab", "c" and "a", "bc" differ).
+func (t taskIDs) mac(h taskHandle) []byte {
+	m := hmac.New(sha256.New, t.key)
+	m.Write([]byte(taskMACLabel))
+	for _, part := range []string{h.server, h.client, h.id} {
+		m.Write(binary.BigEndian.AppendUint64(nil, uint64(len(part))))
+		m.Write([]byte(part))
+	}
+	return m.Sum(nil)[:macSize]
+}
