@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,10 +101,12 @@ func (c *taskClient) ask(method, id string, answers map[string]any) (*taskWire, 
 func (c *taskClient) follow(task *taskWire, answer map[string]any, cancel bool) *taskWire {
 	c.t.Helper()
 	answered := map[string]bool{}
-	for {
-		// The demo's task runs on its own clock: a client follows it by
-		// polling, at the interval it asks.
-		time.Sleep(time.Duration(task.PollIntervalMs) * time.Millisecond)
+	for polls := 0; ; polls++ {
+		// The demo's clock moves on as it is read (demoOverHTTP): each
+		// poll finds the task further on, with no wait between them.
+		if polls == maxPolls {
+			c.t.Fatalf("task %q has not ended after %d polls", task.TaskID, polls)
+		}
 		w, err := c.ask("tasks/get", task.TaskID, nil)
 		if err != nil {
 			c.t.Fatalf("tasks/get: %v", err)
@@ -139,12 +142,18 @@ func (c *taskClient) follow(task *taskWire, answer map[string]any, cancel bool) 
 	}
 }
 
+// maxPolls bounds how often follow polls a task: far more than the demo's
+// task takes on its ticking clock, so reaching it means the task is stuck.
+const maxPolls = 1000
+
 // demoOverHTTP serves one demo server over stateless streamable HTTP (so
 // that it speaks 2026-07-28 and its tasks extension), its notes in a file
-// of the test's, holding one note tagged work.
+// of the test's, holding one note tagged work. Its tasks run on a clock
+// that moves on 50 ms at each reading (a task's stage lasts 200 ms of it),
+// so a task moves on as it is polled and the tests wait on no clock.
 func demoOverHTTP(t *testing.T) toolset.ServerConfig {
 	t.Helper()
-	s := demo.New(demo.WithNotesFile(filepath.Join(t.TempDir(), "notes.json")))
+	s := demo.New(demo.WithNotesFile(filepath.Join(t.TempDir(), "notes.json")), demo.WithClock(ticking(50*time.Millisecond)))
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(srv.Close)
 	cs := connect(t, srv.URL, versions[0], nil, nil)
@@ -333,5 +342,18 @@ func TestStartRefusesAShortTaskKey(t *testing.T) {
 	_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithTaskKey([]byte(strings.Repeat("k", 31))))
 	if err == nil || !strings.Contains(err.Error(), "WithTaskKey: a key of 31 bytes") {
 		t.Errorf("Start: %v", err)
+	}
+}
+
+// ticking returns a clock that starts at the wall clock's now and moves on
+// by step at each reading.
+func ticking(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	now := time.Now()
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(step)
+		return now
 	}
 }

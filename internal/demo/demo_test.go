@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -463,13 +464,18 @@ func TestSlowCountProgress(t *testing.T) {
 	}
 }
 
+// slow_count waits its default delay at each step: in a bubble, where the
+// clock moves only when everything waits on it, the call takes exactly
+// that long.
 func TestSlowCountDefaultDelay(t *testing.T) {
-	cs := connectInMemory(t, nil)
-	start := time.Now()
-	callText(t, cs, "slow_count", map[string]any{"to": 2})
-	if d := time.Since(start); d < 2*defaultSlowDelay*time.Millisecond {
-		t.Errorf("slow_count to 2 with default delay took %v, want at least %v", d, 2*defaultSlowDelay*time.Millisecond)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		cs := connectInMemory(t, nil)
+		start := time.Now()
+		callText(t, cs, "slow_count", map[string]any{"to": 2})
+		if d, want := time.Since(start), 2*defaultSlowDelay*time.Millisecond; d != want {
+			t.Errorf("slow_count to 2 with the default delay took %v, want %v", d, want)
+		}
+	})
 }
 
 func TestSlowCountCancel(t *testing.T) {

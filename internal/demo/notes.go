@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -22,6 +23,7 @@ type Option func(*config)
 type config struct {
 	notes  string               // the notes file; "": in memory
 	tracer trace.TracerProvider // trace.go; nil: not traced
+	now    func() time.Time     // the tasks' clock; nil: time.Now
 }
 
 // WithNotesFile keeps the server's notes in the file at path, so that

@@ -66,7 +66,7 @@ func New(opts ...Option) *mcp.Server {
 
 	addNoteTools(s, st)
 	addDemoTools(s)
-	addTaskTools(s, st)
+	addTaskTools(s, st, c.now)
 	addNoteResources(s, st)
 	addBoard(s, st)
 	addSkills(s)

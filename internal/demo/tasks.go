@@ -109,16 +109,25 @@ type taskParams struct {
 // taskStore keeps a server's tasks.
 type taskStore struct {
 	notes *store
+	now   func() time.Time
 	mu    sync.Mutex
 	tasks map[string]*demoTask
 }
+
+// WithClock makes now the clock the server's tasks run on (each stage of
+// a task lasts 200 ms of it), for a test that moves it rather than waits;
+// nil is time.Now.
+func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
 // addTaskTools adds tag_report and broken_job, served as tasks of the
 // extension to a client that declares it on the call (on protocol
 // 2026-07-28), and the methods that follow them. To any other client they
 // answer at once (see [taskStore.direct]).
-func addTaskTools(s *mcp.Server, st *store) {
-	ts := &taskStore{notes: st, tasks: map[string]*demoTask{}}
+func addTaskTools(s *mcp.Server, st *store, now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	ts := &taskStore{notes: st, now: now, tasks: map[string]*demoTask{}}
 	s.AddTool(&mcp.Tool{
 		Name:  tagReport,
 		Title: "Tag report",
@@ -149,7 +158,7 @@ func (ts *taskStore) direct(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if req.Params.Name == brokenJob {
 		return nil, jobBroke()
 	}
-	t, err := newTask(req.Params)
+	t, err := newTask(req.Params, ts.now())
 	if err != nil {
 		return nil, err
 	}
@@ -164,14 +173,14 @@ func (ts *taskStore) direct(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 }
 
 // newTask is the task a call of a task tool asks for.
-func newTask(p *mcp.CallToolParamsRaw) (*demoTask, error) {
+func newTask(p *mcp.CallToolParamsRaw, now time.Time) (*demoTask, error) {
 	var in tagReportIn
 	if len(p.Arguments) > 0 {
 		if err := json.Unmarshal(p.Arguments, &in); err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments: " + err.Error()}
 		}
 	}
-	return &demoTask{id: rand.Text(), tool: p.Name, tag: strings.TrimSpace(in.Tag), created: time.Now()}, nil
+	return &demoTask{id: rand.Text(), tool: p.Name, tag: strings.TrimSpace(in.Tag), created: now}, nil
 }
 
 // take takes in the answer to tag_report's question.
@@ -202,7 +211,7 @@ func (ts *taskStore) create(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok || p.Name != tagReport && p.Name != brokenJob || !declaresTasks(p.Meta) {
 			return next(ctx, method, req)
 		}
-		t, err := newTask(p)
+		t, err := newTask(p, ts.now())
 		if err != nil {
 			return nil, err
 		}
@@ -251,7 +260,7 @@ func (ts *taskStore) act(p *taskParams, fn func(t *demoTask, now time.Time)) err
 	defer ts.mu.Unlock()
 	t, err := ts.find(p)
 	if err == nil {
-		fn(t, time.Now())
+		fn(t, ts.now())
 	}
 	return err
 }
@@ -281,7 +290,7 @@ func (ts *taskStore) find(p *taskParams) (*demoTask, error) {
 // purge forgets the tasks past their ttl.
 func (ts *taskStore) purge() {
 	for id, t := range ts.tasks {
-		if time.Since(t.created) > taskTTL {
+		if ts.now().Sub(t.created) > taskTTL {
 			delete(ts.tasks, id)
 		}
 	}
@@ -290,7 +299,7 @@ func (ts *taskStore) purge() {
 // wire writes t as it stands now; detailed adds what the status calls for
 // (tasks/get).
 func (ts *taskStore) wire(t *demoTask, detailed bool) *taskWire {
-	status, message, since := t.phase(time.Now())
+	status, message, since := t.phase(ts.now())
 	w := &taskWire{
 		ResultType:     "complete",
 		TaskID:         t.id,
