@@ -159,7 +159,7 @@ func TestVersionAndHelp(t *testing.T) {
 		expect(t, mcpbridge(t, "", "", nil, c, "--help"), 0, "Usage: mcpbridge "+c, "Examples:")
 	}
 	expect(t, mcpbridge(t, "", "", nil, "frobnicate"), 2, "unknown command")
-	expect(t, mcpbridge(t, "", "", nil, "tools", "--bogus"), 2, "flag provided but not defined")
+	expect(t, mcpbridge(t, "", "", nil, "tools", "--bogus"), 2, "unknown flag --bogus")
 	expect(t, mcpbridge(t, "", "", nil, "lint", "extra"), 2, `lint takes no arguments, got "extra"`, "run mcpbridge lint --help")
 }
 

@@ -7,12 +7,15 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"golang.org/x/term"
 )
@@ -106,7 +109,7 @@ func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error)
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, nil, err
 			}
-			return nil, nil, &usageError{err.Error()}
+			return nil, nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -115,6 +118,44 @@ func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error)
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// Package flag's errors have no type, and name a flag with one dash; these
+// are the shapes of its messages that name one.
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -(.*)$`)
+	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -(.*)$`)
+	flagBadValue  = regexp.MustCompile(`(?s)^(invalid (?:boolean )?value ".*" for )(?:flag )?-([^\s:]+)(: .*)$`)
+)
+
+// flagError says err, a mistake package flag found in the flags of fs, as
+// the help writes flags (see [dashed]), naming for a flag that does not
+// exist the one that was likely meant. A message of another shape is kept
+// as it is.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+		msg = "unknown flag " + dashed(m[1])
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near := tool.Suggest(m[1], names); near != "" {
+			msg += "; did you mean " + dashed(near) + "?"
+		}
+	} else if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		msg = "flag " + dashed(m[1]) + " needs a value"
+	} else if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		msg = m[1] + dashed(m[2]) + m[3]
+	}
+	return &usageError{msg}
+}
+
+// dashed is the flag name as the help writes it: --name, or -x for a
+// one-letter flag.
+func dashed(name string) string {
+	if utf8.RuneCountInString(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // headers is a repeatable "K: V" flag.
@@ -149,11 +190,7 @@ func (f *vendorFlag) Set(s string) error {
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		value, usage := flag.UnquoteUsage(f)
-		dash := "--"
-		if len(f.Name) == 1 {
-			dash = "-"
-		}
-		fmt.Fprintf(w, "  %s%s", dash, f.Name)
+		fmt.Fprintf(w, "  %s", dashed(f.Name))
 		if value != "" {
 			fmt.Fprintf(w, " %s", value)
 		}
