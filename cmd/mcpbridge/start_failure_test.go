@@ -63,3 +63,22 @@ func TestMissingVariableHintAfterAStart(t *testing.T) {
 		t.Errorf("a hint at a variable the server was given:\n%s", r.err)
 	}
 }
+
+// A server that writes to stdout what is not JSON-RPC, then exits, is said
+// as one that exited, with what it wrote quoted apart, as its stderr is,
+// and read for a missing variable as its stderr is: many servers print
+// their complaint to stdout.
+func TestStartFailureQuotesStdout(t *testing.T) {
+	script := `echo "Starting server"; echo "Error: BRAVE_API_KEY is not set"; exit 1`
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--", "sh", "-c", script)
+	expect(t, r, 3)
+	want := `mcpbridge tools: server "sh" did not start: it exited with status 1 before answering
+  it wrote to stdout, which is not JSON-RPC:
+    Starting server
+    Error: BRAVE_API_KEY is not set
+  hint: server "sh" says BRAVE_API_KEY is missing, and variables exported in your shell do not reach a server: give it with --env BRAVE_API_KEY=value
+`
+	if r.err != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
+	}
+}

@@ -87,12 +87,28 @@ func (w *stderrWatch) Write(p []byte) (int, error) {
 
 // read reads the line written so far.
 func (w *stderrWatch) read() {
-	for _, v := range missingVariables(string(w.part)) {
+	w.readLine(string(w.part))
+	w.part = w.part[:0]
+}
+
+// readLine notes the variables line says are missing that the server's
+// environment does not set.
+func (w *stderrWatch) readLine(line string) {
+	for _, v := range missingVariables(line) {
 		if !w.set[v] && !slices.Contains(w.missing, v) && len(w.missing) < maxMissing {
 			w.missing = append(w.missing, v)
 		}
 	}
-	w.part = w.part[:0]
+}
+
+// readStdout reads lines the server wrote to its stdout that are not
+// JSON-RPC, as its stderr is read: some servers complain there.
+func (w *stderrWatch) readStdout(lines []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range lines {
+		w.readLine(l)
+	}
 }
 
 // variables returns the variables the server said it lacks, its last

@@ -31,10 +31,19 @@ func (f *startFailure) Unwrap() error { return f.err }
 func (f *startFailure) lines() []string {
 	// The causes quote URLs, which go only as scheme and host.
 	lines := []string{untrusted.Line(redact.URLs(f.who + " did not start: " + startCause(f.err)))}
-	if se := (*stdio.ServerError)(nil); errors.As(f.err, &se) && len(se.Stderr) > 0 {
-		lines = append(lines, "  its last words on stderr:")
-		for _, l := range se.Stderr {
-			lines = append(lines, "    "+untrusted.Line(l))
+	if se := (*stdio.ServerError)(nil); errors.As(f.err, &se) {
+		if len(se.Stdout) > 0 && ranAndFailed(f.err) {
+			// Otherwise the cause quotes them, as what closed the connection.
+			lines = append(lines, "  it wrote to stdout, which is not JSON-RPC:")
+			for _, l := range se.Stdout {
+				lines = append(lines, "    "+untrusted.Line(l))
+			}
+		}
+		if len(se.Stderr) > 0 {
+			lines = append(lines, "  its last words on stderr:")
+			for _, l := range se.Stderr {
+				lines = append(lines, "    "+untrusted.Line(l))
+			}
 		}
 	}
 	if f.hint != "" {
@@ -76,11 +85,13 @@ func startCause(err error) string {
 
 // ranAndFailed reports whether err says that a stdio server started and
 // ended by itself, which is then why it failed: not when it stopped
-// reading or wrote what is not JSON-RPC, which made the connection close
-// and stop it.
+// reading, or wrote what is not JSON-RPC until the connection gave up on
+// it, which made it stop. A server that wrote a few such lines and exited
+// ended the connection itself.
 func ranAndFailed(err error) bool {
 	var se *stdio.ServerError
-	return errors.As(err, &se) && se.Exit != nil && !se.Stopped && !se.NotReading && len(se.Stdout) == 0
+	return errors.As(err, &se) && se.Exit != nil && !se.Stopped && !se.NotReading &&
+		(len(se.Stdout) == 0 || se.Ended)
 }
 
 // exited says how a server process ended.

@@ -294,6 +294,9 @@ func (t *Target) failure(name string, err error) *startFailure {
 	}
 	var missing []string
 	if w := t.watches[name]; w != nil {
+		if se := (*stdio.ServerError)(nil); errors.As(err, &se) {
+			w.readStdout(se.Stdout)
+		}
 		missing = w.variables()
 	}
 	hint := t.envHint(name, missing, ranAndFailed(err))

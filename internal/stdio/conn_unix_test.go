@@ -256,7 +256,7 @@ func TestStderrExplainsAnExit(t *testing.T) {
 	_, err := conn.Read(t.Context())
 	err = conn.Explain(err)
 	var se *ServerError
-	if !errors.As(err, &se) || se.Exit == nil || se.Stopped || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
+	if !errors.As(err, &se) || se.Exit == nil || se.Stopped || !se.Ended || !slices.Equal(se.Stderr, []string{"starting", "fatal: API_KEY is not set"}) {
 		t.Fatalf("Explain = %#v", err)
 	}
 	if want := `(server process: exit status 1; its last words on stderr: "starting", "fatal: API_KEY is not set")`; !strings.HasSuffix(err.Error(), want) {
@@ -276,7 +276,7 @@ func TestExplainAStoppedServer(t *testing.T) {
 	readNotification(t, conn, "ready")
 	conn.Close()
 	var se *ServerError
-	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped {
+	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped || se.Ended {
 		t.Fatalf("Explain = %#v, want a stopped exit", err)
 	}
 }

@@ -1,7 +1,9 @@
 package stdio
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -22,6 +24,10 @@ type ServerError struct {
 	Stopped bool
 	// NotReading reports that the server stopped reading its stdin.
 	NotReading bool
+	// Ended reports that the server closed its stdout, as a process does
+	// as it exits, before the connection was closed or failed: the server
+	// ended the session, whatever it wrote before.
+	Ended bool
 	// Stdout are the last lines it wrote to stdout since its last message
 	// that are not JSON-RPC, at most three.
 	Stdout []string
@@ -68,6 +74,11 @@ func (c *Conn) Explain(err error) error {
 	}
 	e := &ServerError{Err: err, Exit: c.ExitError(), NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
 	e.Stopped = e.Exit != nil && c.signalled.Load()
+	select {
+	case <-c.readerDone:
+		e.Ended = errors.Is(c.readErr, io.EOF)
+	default:
+	}
 	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
 		return err
 	}
