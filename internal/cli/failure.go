@@ -14,7 +14,8 @@ import (
 
 // A startFailure is a server that did not start, said as a person wants
 // to read it: one short sentence of cause first, then the last lines the
-// server wrote to its stderr, a hint when its environment may lack a
+// server wrote to its stdout that are not JSON-RPC, when it exited after
+// them, and to its stderr, a hint when its environment may lack a
 // variable, and with -v the whole chain of errors. Its Error is the chain.
 type startFailure struct {
 	who     string // the server, as the user gave it: server "x", the server at --url
