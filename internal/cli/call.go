@@ -77,18 +77,10 @@ With --json, the result as mcpbridge converted it, one object:
 			}
 			args := json.RawMessage("{}")
 			if len(pos) == 2 {
-				text := pos[1]
-				if text == "-" {
-					data, err := io.ReadAll(s.In)
-					if err != nil {
-						return err
-					}
-					text = string(data)
+				var err error
+				if args, err = callArgs(pos[1], s.In); err != nil {
+					return err
 				}
-				if !json.Valid([]byte(text)) {
-					return Usagef("the arguments are not valid JSON")
-				}
-				args = json.RawMessage(text)
 			}
 			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
