@@ -2,12 +2,14 @@ package mcptool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
@@ -117,8 +119,13 @@ func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection
 }
 
 // explain adds what a stdio connection knows of a failure it caused: how
-// the server process ended, that it stopped reading its stdin.
+// the server process ended, that it stopped reading its stdin. A JSON-RPC
+// error the server answered is left as it is: the server is running, and
+// what it wrote before (its stderr, a banner) is not why.
 func explain(conn mcp.Connection, err error) error {
+	if wire := (*jsonrpc.Error)(nil); errors.As(err, &wire) && !sdkfix.Undelivered(err) {
+		return err
+	}
 	if ex, ok := conn.(interface{ Explain(error) error }); ok {
 		return ex.Explain(err)
 	}

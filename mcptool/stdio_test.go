@@ -423,3 +423,18 @@ func TestRawRequest(t *testing.T) {
 		t.Fatalf("JSON-RPC error: %v", err)
 	}
 }
+
+// A running server's JSON-RPC error is its answer, said alone: what it
+// wrote to stderr as it started is not why, and quoting it misleads.
+func TestStdioAnsweredErrorQuotesNoStderr(t *testing.T) {
+	p := raw(t, "stderr")
+	connect(t, p)
+	_, err := p.Request(context.Background(), "prompts/list", nil)
+	var pe *mcptool.ProtocolError
+	if !errors.As(err, &pe) || pe.Code != -32601 {
+		t.Fatalf("prompts/list: %v, want the server's JSON-RPC error", err)
+	}
+	if strings.Contains(err.Error(), "stderr") {
+		t.Errorf("the error quotes the server's stderr: %v", err)
+	}
+}
