@@ -480,10 +480,14 @@ func fakeOpenAI(t *testing.T, calls ...string) (string, func() (system string, t
 func TestChat(t *testing.T) {
 	dir := t.TempDir()
 	clean := []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL=", "ANTHROPIC_API_KEY="}
-	expect(t, mcpbridge(t, dir, "", clean, "chat", "-p", "hi"), 2, "OPENAI_API_KEY", "ANTHROPIC_API_KEY")
+	// Each variable alone chooses a model, as the message says.
+	expect(t, mcpbridge(t, dir, "", clean, "chat", "-p", "hi"), 2, "mcpbridge chat: no model configured: set OPENAI_API_KEY for api.openai.com, "+
+		"OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1, or ANTHROPIC_API_KEY\n")
 	url, seen := fakeOpenAI(t, addNoteCall)
+	r := mcpbridge(t, dir, "", append(clean, "OPENAI_BASE_URL="+url), "chat", "-p", "remember to buy milk", "--model", "test-model")
+	expect(t, r, 0, "The tool said: added note #1: milk")
 	env := append(clean, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=test")
-	r := mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
+	r = mcpbridge(t, dir, "", env, "chat", "-p", "remember to buy milk", "--model", "test-model")
 	expect(t, r, 0, "The tool said: added note #1: milk", `→ add_note {"title":"milk","body":"buy milk"}`, "← add_note: added note #1: milk")
 	// The model is told the server's instructions and offered its skill.
 	system, tools, _ := seen()

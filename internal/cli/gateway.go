@@ -63,8 +63,8 @@ The config file may hold a "gateway" object beside "mcpServers":
     "passthrough": ["github"]}}
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
-JWT's client_id (else sub); "passthrough" lists the servers that are sent
-the client's own token.
+JWT's client_id (else azp, else sub); "passthrough" lists the servers that
+are sent the client's own token.
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,

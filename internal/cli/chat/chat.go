@@ -156,7 +156,7 @@ func ChooseModel(name string) (llm.Model, error) {
 		}
 		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
 	}
-	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1), or ANTHROPIC_API_KEY")
+	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY for api.openai.com, OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1, or ANTHROPIC_API_KEY")
 }
 
 // openAIVendor is whose rules tools follow for an OpenAI-compatible server
