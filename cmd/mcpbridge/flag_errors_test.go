@@ -1,6 +1,10 @@
 package main_test
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A mistake in a flag is said as the help writes flags (--name, -x for a
 // one-letter flag), and a misspelt flag names the one meant: a user who
@@ -21,5 +25,20 @@ func TestFlagErrorsSpeakAsTheHelp(t *testing.T) {
 	} {
 		r := mcpbridge(t, "", "", nil, c.args...)
 		expect(t, r, 2, c.want)
+	}
+}
+
+// A --out that is not a directory is refused before any server starts: a
+// tool found unable to save its images after it ran would have run (and
+// written, for a tool that writes) for nothing.
+func TestOutMustBeADirectory(t *testing.T) {
+	dir := t.TempDir()
+	missing, file := filepath.Join(dir, "missing"), writeConfig(t, dir, "file", "{}")
+	r := mcpbridge(t, dir, "", nil, "call", "color_swatch", `{"color":"teal"}`, "--out", missing)
+	expect(t, r, 2, `mcpbridge call: invalid value "`+missing+`" for --out: no such directory`+"\n")
+	r = mcpbridge(t, dir, "", nil, "read", "notes://all", "--out", file)
+	expect(t, r, 2, `mcpbridge read: invalid value "`+file+`" for --out: not a directory`+"\n")
+	if strings.Contains(r.err, "ready") {
+		t.Errorf("a server started:\n%s", r.err)
 	}
 }

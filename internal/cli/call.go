@@ -61,7 +61,8 @@ With --json, the result as mcpbridge converted it, one object:
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules the tool names follow, as tools --vendor lists them: openai, anthropic or gemini")
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
-		out := fs.String("out", "", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
+		var out dirFlag
+		fs.Var(&out, "out", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")
@@ -114,13 +115,13 @@ With --json, the result as mcpbridge converted it, one object:
 			case err != nil:
 				return err
 			}
-			app := saveApp(ctx, ts, snap, name, *out, s.Err)
+			app := saveApp(ctx, ts, snap, name, string(out), s.Err)
 			if *asJSON {
 				c := converted(res)
 				c.App = app
 				return writeJSON(s.Out, c)
 			}
-			if err := printResult(s.Out, res, name, *out); err != nil {
+			if err := printResult(s.Out, res, name, string(out)); err != nil {
 				return err
 			}
 			if app != nil {

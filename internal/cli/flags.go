@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"regexp"
@@ -168,6 +169,26 @@ func (h headers) Set(v string) error {
 		return fmt.Errorf("want 'Name: value', got %q", redactValue(v))
 	}
 	h[k] = val
+	return nil
+}
+
+// dirFlag is a flag naming a directory that exists: the directory a
+// command saves files in is checked before anything runs, not found
+// missing once a tool has run.
+type dirFlag string
+
+func (d *dirFlag) String() string { return string(*d) }
+func (d *dirFlag) Set(s string) error {
+	fi, err := os.Stat(s)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such directory")
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return errors.New("not a directory")
+	}
+	*d = dirFlag(s)
 	return nil
 }
 

@@ -23,7 +23,8 @@ A server that declares no resources capability is not asked: the command says
 so and exits with status 2, as for a tool that does not exist.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
-		out := fs.String("out", "", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
+		var out dirFlag
+		fs.Var(&out, "out", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
 		t.AddInput(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if len(pos) != 1 {
@@ -50,7 +51,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 					fmt.Fprintln(s.Out, Content(s.Out, c.Text))
 					continue
 				}
-				path, err := saveFile(*out, "mcpbridge-resource-*", c.Blob)
+				path, err := saveFile(string(out), "mcpbridge-resource-*", c.Blob)
 				if err != nil {
 					return err
 				}
