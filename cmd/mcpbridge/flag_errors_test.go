@@ -21,7 +21,8 @@ func TestFlagErrorsSpeakAsTheHelp(t *testing.T) {
 		{[]string{"tools", "--vendor", "opnai"}, `mcpbridge tools: invalid value "opnai" for --vendor: schema: unknown vendor "opnai" (want openai, anthropic or gemini)` + "\n"},
 		{[]string{"tools", "--url"}, "mcpbridge tools: flag --url needs a value\n"},
 		{[]string{"chat", "-p"}, "mcpbridge chat: flag -p needs a value\n"},
-		{[]string{"tools", "--json=maybe"}, `mcpbridge tools: invalid boolean value "maybe" for --json: parse error` + "\n"},
+		{[]string{"tools", "--json=maybe"}, `mcpbridge tools: invalid boolean value "maybe" for --json: want true or false` + "\n"},
+		{[]string{"serve", "--drain", "5"}, `mcpbridge serve: invalid value "5" for --drain: want a duration such as 30s or 1m30s` + "\n"},
 	} {
 		r := mcpbridge(t, "", "", nil, c.args...)
 		expect(t, r, 2, c.want)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -146,8 +148,30 @@ func flagError(fs *flag.FlagSet, err error) error {
 		msg = "flag " + dashed(m[1]) + " needs a value"
 	} else if m := flagBadValue.FindStringSubmatch(msg); m != nil {
 		msg = m[1] + dashed(m[2]) + m[3]
+		if want := valueWanted(fs.Lookup(m[2])); want != "" && strings.HasSuffix(msg, ": parse error") {
+			msg = strings.TrimSuffix(msg, "parse error") + want
+		}
 	}
 	return &usageError{msg}
+}
+
+// valueWanted says what f takes where package flag says only "parse error":
+// for a duration or a boolean; "" for another flag.
+func valueWanted(f *flag.Flag) string {
+	if f == nil {
+		return ""
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "want a duration such as 30s or 1m30s"
+	case bool:
+		return "want true or false"
+	}
+	return ""
 }
 
 // dashed is the flag name as the help writes it: --name, or -x for a
