@@ -43,3 +43,19 @@ func TestOutMustBeADirectory(t *testing.T) {
 		t.Errorf("a server started:\n%s", r.err)
 	}
 }
+
+// --transport takes the names its help gives, and a config file's
+// spellings of them, refusing others as a flag (not as a config key, with
+// stdio among the choices); given without --url, where it does nothing,
+// it is refused.
+func TestTransportFlag(t *testing.T) {
+	r := mcpbridge(t, "", "", nil, "tools", "--transport", "grpc", "--url", "http://127.0.0.1/mcp")
+	expect(t, r, 2, `mcpbridge tools: invalid value "grpc" for --transport: want streamable_http (or http) or sse`+"\n")
+	r = mcpbridge(t, "", "", nil, "tools", "--transport", "sse", "--", "mcp-server-memory")
+	expect(t, r, 2, "mcpbridge tools: --transport goes with --url\n")
+	base := demoHTTP(t)
+	for _, name := range []string{"streamable_http", "http", "streamable-http"} {
+		expect(t, mcpbridge(t, t.TempDir(), "", nil, "tools", "--transport", name, "--url", base+"/mcp"), 0, "127.0.0.1: ready, 11 tools")
+	}
+	expect(t, mcpbridge(t, t.TempDir(), "", nil, "tools", "--transport", "sse", "--url", base+"/sse"), 0, "127.0.0.1: ready, 11 tools")
+}

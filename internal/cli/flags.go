@@ -216,6 +216,24 @@ func (d *dirFlag) Set(s string) error {
 	return nil
 }
 
+// transportFlag is the HTTP transport of --url, under the names a config
+// file's "transport" takes for it (toolset reads them alike): "stdio" is
+// not one, as --url's server is not started.
+type transportFlag mcptool.TransportKind
+
+func (f *transportFlag) String() string { return string(*f) }
+func (f *transportFlag) Set(s string) error {
+	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) {
+	case "http", "streamablehttp":
+		*f = transportFlag(mcptool.StreamableHTTP)
+	case "sse":
+		*f = transportFlag(mcptool.SSE)
+	default:
+		return errors.New("want streamable_http (or http) or sse")
+	}
+	return nil
+}
+
 // vendorFlag is a schema.Vendor flag.
 type vendorFlag schema.Vendor
 

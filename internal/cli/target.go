@@ -31,7 +31,7 @@ const defaultConfig = "mcp.json"
 // rules the servers' tools follow.
 type Target struct {
 	url       string
-	transport string
+	transport transportFlag
 	headers   headers
 	env       headers
 	config    string
@@ -70,7 +70,7 @@ const (
 func AddTarget(fs *flag.FlagSet) *Target {
 	t := &Target{headers: headers{}, env: headers{}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
-	fs.StringVar(&t.transport, "transport", "", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
+	fs.Var(&t.transport, "transport", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
 	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
 	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable): it gets no variable of your shell but HOME, PATH and a few more")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
@@ -132,6 +132,9 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 	}
 	if len(t.headers) > 0 && t.url == "" {
 		return nil, Usagef("--header goes with --url")
+	}
+	if t.transport != "" && t.url == "" {
+		return nil, Usagef("--transport goes with --url")
 	}
 	switch {
 	case len(serverCmd) > 0:
