@@ -59,3 +59,17 @@ func TestTransportFlag(t *testing.T) {
 	}
 	expect(t, mcpbridge(t, t.TempDir(), "", nil, "tools", "--transport", "sse", "--url", base+"/sse"), 0, "127.0.0.1: ready, 11 tools")
 }
+
+// Flags before the command are said to go after it, not taken for an
+// unknown command named like a flag.
+func TestFlagsBeforeTheCommand(t *testing.T) {
+	r := mcpbridge(t, "", "", nil, "-v", "tools", "--json")
+	expect(t, r, 2, "mcpbridge: flags go after the command: mcpbridge tools -v ...\n")
+	r = mcpbridge(t, "", "", nil, "--header=Authorization: Bearer secret", "info")
+	expect(t, r, 2, "mcpbridge: flags go after the command: mcpbridge info --header ...\n")
+	if strings.Contains(r.err, "secret") {
+		t.Errorf("the flag's value is echoed:\n%s", r.err)
+	}
+	r = mcpbridge(t, "", "", nil, "--json")
+	expect(t, r, 2, "mcpbridge: --json is not a command: flags go after one; run mcpbridge --help\n")
+}

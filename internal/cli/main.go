@@ -87,7 +87,7 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 	}
 	c := find(commands, args[0])
 	if c == nil {
-		fmt.Fprintf(s.Err, "mcpbridge: unknown command %q; run mcpbridge --help\n", args[0])
+		fmt.Fprintln(s.Err, "mcpbridge: "+unknownCommand(commands, args))
 		return exitUsage
 	}
 	if c.program != "" {
@@ -131,6 +131,22 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 		fmt.Fprintf(s.Err, "run mcpbridge %s --help for usage\n", c.Name)
 	}
 	return code
+}
+
+// unknownCommand says why args does not start with a command: a flag given
+// before the command (its name said, not its value, which may be a
+// secret), or a command misspelt.
+func unknownCommand(commands []*Command, args []string) string {
+	name, _, _ := strings.Cut(args[0], "=")
+	if !strings.HasPrefix(name, "-") {
+		return fmt.Sprintf("unknown command %q; run mcpbridge --help", args[0])
+	}
+	for _, a := range args[1:] {
+		if find(commands, a) != nil {
+			return fmt.Sprintf("flags go after the command: mcpbridge %s %s ...", a, name)
+		}
+	}
+	return fmt.Sprintf("%s is not a command: flags go after one; run mcpbridge --help", name)
 }
 
 func find(commands []*Command, name string) *Command {
