@@ -70,6 +70,8 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 	if strings.Contains(r.err, "secret") {
 		t.Errorf("the flag's value is echoed:\n%s", r.err)
 	}
+	r = mcpbridge(t, "", "", nil, "tolls")
+	expect(t, r, 2, "mcpbridge: unknown command \"tolls\"; did you mean tools? run mcpbridge --help\n")
 	r = mcpbridge(t, "", "", nil, "--json")
 	expect(t, r, 2, "mcpbridge: --json is not a command: flags go after one; run mcpbridge --help\n")
 }

@@ -56,6 +56,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // version is the release; a build may set it with
@@ -139,6 +141,13 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 func unknownCommand(commands []*Command, args []string) string {
 	name, _, _ := strings.Cut(args[0], "=")
 	if !strings.HasPrefix(name, "-") {
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.Name)
+		}
+		if near := tool.Suggest(args[0], names); near != "" {
+			return fmt.Sprintf("unknown command %q; did you mean %s? run mcpbridge --help", args[0], near)
+		}
 		return fmt.Sprintf("unknown command %q; run mcpbridge --help", args[0])
 	}
 	for _, a := range args[1:] {
