@@ -89,3 +89,18 @@ func TestHTTPAnswerOverTheSizeLimit(t *testing.T) {
 	expect(t, r, 3, `server "127.0.0.1"`, "16777216-byte size limit")
 	oneLine(t, r)
 }
+
+// A --url without a path, which a user copies from a server's "listening
+// on" line, gets a hint at the paths MCP servers serve at; one with a path
+// does not.
+func TestURLWithoutAPathHintsAtMCP(t *testing.T) {
+	base := demoHTTP(t)
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base)
+	expect(t, r, 3, `mcpbridge tools: server "127.0.0.1" did not start: `,
+		"\n  hint: the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)\n")
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base+"/wrong")
+	expect(t, r, 3)
+	if strings.Contains(r.err, "hint:") {
+		t.Errorf("a hint for a URL with a path:\n%s", r.err)
+	}
+}
