@@ -75,3 +75,12 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 	r = mcpbridge(t, "", "", nil, "--json")
 	expect(t, r, 2, "mcpbridge: --json is not a command: flags go after one; run mcpbridge --help\n")
 }
+
+// An --http address without a port is said to lack it, not to be a
+// non-loopback address, which localhost is not.
+func TestServeHTTPAddressNeedsAPort(t *testing.T) {
+	for _, addr := range []string{"localhost", "127.0.0.1"} {
+		r := mcpbridge(t, "", "", nil, "serve", "--http", addr)
+		expect(t, r, 2, "mcpbridge serve: --http "+addr+": want host:port, such as 127.0.0.1:8080\n")
+	}
+}

@@ -105,6 +105,9 @@ refused and /readyz answers 503.`,
 				return err
 			}
 			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
+			if _, _, err := net.SplitHostPort(*addr); *addr != "" && err != nil {
+				return Usagef("--http %s: want host:port, such as 127.0.0.1:8080", *addr)
+			}
 			if *addr != "" && !gateway.IsLoopback(*addr) {
 				switch {
 				case !*remote:
