@@ -39,7 +39,7 @@ func TestOutMustBeADirectory(t *testing.T) {
 	expect(t, r, 2, `mcpbridge call: invalid value "`+missing+`" for --out: no such directory`+"\n")
 	r = mcpbridge(t, dir, "", nil, "read", "notes://all", "--out", file)
 	expect(t, r, 2, `mcpbridge read: invalid value "`+file+`" for --out: not a directory`+"\n")
-	if strings.Contains(r.err, "ready") {
+	if strings.Contains(r.err, "✓") {
 		t.Errorf("a server started:\n%s", r.err)
 	}
 }

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bufio"
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -185,4 +186,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// An --http address already in use is said before any server starts, not
+// after every server of the config has been started for nothing.
+func TestServeAddressInUseBeforeStarting(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	r := mcpbridge(t, t.TempDir(), "", nil, "serve", "--http", ln.Addr().String())
+	expect(t, r, 2, "address already in use")
+	if strings.Contains(r.err, "✓") {
+		t.Errorf("a server started:\n%s", r.err)
+	}
 }

@@ -140,6 +140,14 @@ refused and /readyz answers 503.`,
 			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey),
 				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
 
+			var ln net.Listener
+			if *addr != "" {
+				// Before the servers start: an address in use is said at once.
+				if ln, err = listen(*addr); err != nil {
+					return err
+				}
+				defer ln.Close()
+			}
 			var g *gateway.Gateway
 			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
 				var err error
@@ -156,10 +164,10 @@ refused and /readyz answers 503.`,
 				return err
 			}
 			defer t.Close(ts)
-			if *addr == "" {
+			if ln == nil {
 				return serveStdio(ctx, g, log)
 			}
-			return serveHTTP(ctx, g, *addr, log, s)
+			return serveHTTP(ctx, g, ln, log, s)
 		}
 	},
 }
@@ -295,11 +303,11 @@ func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error
 	return drainErr
 }
 
-// serveHTTP serves g's endpoints on addr until a stop signal, then drains:
+// serveHTTP serves g's endpoints on ln until a stop signal, then drains:
 // calls in flight finish, new requests are refused, and the listener
 // closes.
-func serveHTTP(ctx context.Context, g *gateway.Gateway, addr string, log *slog.Logger, s *Streams) error {
-	return serveUntilStopped(ctx, addr, g.Handler(), s, func(a net.Addr) string {
+func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, log *slog.Logger, s *Streams) error {
+	return serveUntilStopped(ctx, ln, g.Handler(), s, func(a net.Addr) string {
 		return fmt.Sprintf("mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)", a)
 	}, func(ctx context.Context) error {
 		err := g.Shutdown(ctx) // which says it drains

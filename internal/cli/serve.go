@@ -47,10 +47,14 @@ mcpbridge directory of the user's cache (~/.cache/mcpbridge on Linux).`,
 			if *addr == "" {
 				return demo.ServeStdio(ctx, opt)
 			}
+			ln, err := listen(*addr)
+			if err != nil {
+				return err
+			}
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", demo.HTTPHandler(opt))
 			mux.Handle("/sse", demo.SSEHandler(opt))
-			return serveUntilStopped(ctx, *addr, mux, s, func(a net.Addr) string {
+			return serveUntilStopped(ctx, ln, mux, s, func(a net.Addr) string {
 				return fmt.Sprintf("demo MCP server: http://%s/mcp (SSE: http://%s/sse), notes in %s", a, a, path)
 			}, nil)
 		}
