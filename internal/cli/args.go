@@ -61,8 +61,8 @@ func syntaxPlace(text string, offset int, atEnd bool) string {
 		return "at the end: " + strings.TrimRight(before, " \t\r\n")
 	}
 	at := fmt.Sprintf("at character %d", utf8.RuneCountInString(text[start:end]))
-	if line := strings.Count(text[:start], "\n") + 1; strings.Contains(text, "\n") {
-		at = fmt.Sprintf("at line %d, character %d", line, utf8.RuneCountInString(text[start:end]))
+	if strings.Contains(text, "\n") {
+		at = fmt.Sprintf("at line %d, %s", strings.Count(text[:start], "\n")+1, at[len("at "):])
 	}
 	return at + ": " + before
 }
