@@ -84,3 +84,15 @@ func TestServeHTTPAddressNeedsAPort(t *testing.T) {
 		expect(t, r, 2, "mcpbridge serve: --http "+addr+": want host:port, such as 127.0.0.1:8080\n")
 	}
 }
+
+// A malformed --header or --env is refused without its value, which is
+// often a key: package flag quotes the value it could not take.
+func TestSecretFlagValuesNotEchoed(t *testing.T) {
+	r := mcpbridge(t, "", "", nil, "tools", "--url", "http://127.0.0.1/mcp", "--header", "Authorization=Bearer sk-secret")
+	expect(t, r, 2, `mcpbridge tools: invalid value for --header: want 'Name: value', got "Auth…"`+"\n")
+	r2 := mcpbridge(t, "", "", nil, "tools", "--env", "API_KEY:sk-secret", "--", "true")
+	expect(t, r2, 2, "mcpbridge tools: invalid value for --env: want NAME=value\n")
+	if strings.Contains(r.err+r2.err, "secret") {
+		t.Errorf("a value is echoed:\n%s%s", r.err, r2.err)
+	}
+}

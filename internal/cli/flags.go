@@ -147,8 +147,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	} else if m := flagNoValue.FindStringSubmatch(msg); m != nil {
 		msg = "flag " + dashed(m[1]) + " needs a value"
 	} else if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		f := fs.Lookup(m[2])
 		msg = m[1] + dashed(m[2]) + m[3]
-		if want := valueWanted(fs.Lookup(m[2])); want != "" && strings.HasSuffix(msg, ": parse error") {
+		if _, secret := f.Value.(secretValue); secret {
+			msg = "invalid value for " + dashed(m[2]) + m[3]
+		}
+		if want := valueWanted(f); want != "" && strings.HasSuffix(msg, ": parse error") {
 			msg = strings.TrimSuffix(msg, "parse error") + want
 		}
 	}
@@ -158,9 +162,6 @@ func flagError(fs *flag.FlagSet, err error) error {
 // valueWanted says what f takes where package flag says only "parse error":
 // for a duration or a boolean; "" for another flag.
 func valueWanted(f *flag.Flag) string {
-	if f == nil {
-		return ""
-	}
 	g, ok := f.Value.(flag.Getter)
 	if !ok {
 		return ""
@@ -183,8 +184,14 @@ func dashed(name string) string {
 	return "--" + name
 }
 
+// A secretValue is a flag whose value may hold a key (a header, a
+// variable): its errors never quote it.
+type secretValue interface{ secret() }
+
 // headers is a repeatable "K: V" flag.
 type headers map[string]string
+
+func (headers) secret() {}
 
 func (h headers) String() string { return "" }
 func (h headers) Set(v string) error {

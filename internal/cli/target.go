@@ -92,6 +92,7 @@ func (t *Target) AddVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
 // envFlag is a repeatable NAME=value flag.
 type envFlag struct{ m map[string]string }
 
+func (envFlag) secret()          {}
 func (e envFlag) String() string { return "" }
 func (e envFlag) Set(v string) error {
 	k, val, ok := strings.Cut(v, "=")
