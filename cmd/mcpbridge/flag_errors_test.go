@@ -96,3 +96,10 @@ func TestSecretFlagValuesNotEchoed(t *testing.T) {
 		t.Errorf("a value is echoed:\n%s%s", r.err, r2.err)
 	}
 }
+
+// Flags the usage line gives as alternatives are refused together, in
+// every command that has such a pair.
+func TestExclusiveFlags(t *testing.T) {
+	expect(t, mcpbridge(t, "", "", nil, "tools", "--long", "--json"), 2, "mcpbridge tools: give --long (whole descriptions) or --json (the wire format, always whole), not both\n")
+	expect(t, mcpbridge(t, "", "", nil, "call", "note_stats", "--json", "--raw"), 2, "not both")
+}

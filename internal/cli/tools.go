@@ -29,6 +29,9 @@ var toolsCmd = &Command{
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			if *long && *asJSON {
+				return Usagef("give --long (whole descriptions) or --json (the wire format, always whole), not both")
+			}
 			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
