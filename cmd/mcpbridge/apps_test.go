@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,16 +12,20 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 )
 
-// savedApp returns the content of the app a call printed it saved in dir.
+// savedApp returns the content of the app a call printed it saved in dir,
+// checking that the size it printed is the saved file's.
 func savedApp(t *testing.T, r result, dir string) string {
 	t.Helper()
-	m := regexp.MustCompile(`\[app (\S+), [0-9,]+ bytes, saved to (\S+)\]`).FindStringSubmatch(r.out)
-	if m == nil || filepath.Dir(m[2]) != dir {
+	m := regexp.MustCompile(`\[app (\S+), ([0-9,]+) bytes, saved to (\S+)\]`).FindStringSubmatch(r.out)
+	if m == nil || filepath.Dir(m[3]) != dir {
 		t.Fatalf("no app saved in %s:\n%s%s", dir, r.out, r.err)
 	}
-	data, err := os.ReadFile(m[2])
+	data, err := os.ReadFile(m[3])
 	if err != nil {
 		t.Fatal(err)
+	}
+	if size := strings.ReplaceAll(m[2], ",", ""); size != strconv.Itoa(len(data)) {
+		t.Errorf("said %s bytes; saved %d", m[2], len(data))
 	}
 	return string(data)
 }

@@ -59,9 +59,10 @@ func saveApp(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, n
 	}
 	app, err := p.ReadApp(ctx, uri)
 	if err == nil {
+		page := []byte(withPolicy(app.HTML, app.CSP.Policy()))
 		var path string
-		if path, err = saveFile(dir, fmt.Sprintf("mcpbridge-%s-app-*.html", safeFile(name)), []byte(withPolicy(app.HTML, app.CSP.Policy()))); err == nil {
-			return &savedApp{URI: uri, Path: path, size: len(app.HTML)}
+		if path, err = saveFile(dir, fmt.Sprintf("mcpbridge-%s-app-*.html", safeFile(name)), page); err == nil {
+			return &savedApp{URI: uri, Path: path, size: len(page)}
 		}
 	}
 	fmt.Fprintf(errw, "mcpbridge: the app of %s was not saved: %s\n", untrusted.Line(name), untrusted.Line(err.Error()))
