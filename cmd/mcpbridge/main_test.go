@@ -295,7 +295,11 @@ func TestInfoAndReadOverStdio(t *testing.T) {
 	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        11",
 		"skills:       weekly-review: Review the week's notes", "instructions:")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0, "")
-	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://999"), 3, "notes://999")
+	// A resource the server does not have is the caller's mistake, as a
+	// tool it does not have is: status 2, the server's words after.
+	r := mcpbridge(t, dir, "", nil, "read", "notes://999")
+	expect(t, r, 2, `mcpbridge read: server "demo" has no resource "notes://999": Resource not found`)
+	oneLine(t, r)
 }
 
 func TestServerEverything(t *testing.T) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 var readCmd = &Command{
@@ -19,8 +21,9 @@ var readCmd = &Command{
 	Examples: `  mcpbridge read notes://all                                  # the bundled demo server's notes
   mcpbridge read notes://all --url http://127.0.0.1:3001/mcp  # after mcpbridge serve-demo --http 127.0.0.1:3001
 
-A server that declares no resources capability is not asked: the command says
-so and exits with status 2, as for a tool that does not exist.`,
+A server that declares no resources capability is not asked, and a resource
+the server does not have is refused: the command says so and exits with
+status 2, as for a tool that does not exist.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		var out dirFlag
@@ -44,7 +47,7 @@ so and exits with status 2, as for a tool that does not exist.`,
 			}
 			res, err := p.ReadResource(ctx, pos[0])
 			if err != nil {
-				return err
+				return noResource(p.Name(), pos[0], err)
 			}
 			for _, c := range res.Contents {
 				if c.Blob == nil {
@@ -60,6 +63,22 @@ so and exits with status 2, as for a tool that does not exist.`,
 			return nil
 		}
 	},
+}
+
+// noResource says of a read the server refused because it has no such
+// resource that it has none, with the usage status, as for a tool that
+// does not exist; other errors pass as they are. The specification's code
+// for it is invalid params since SEP-2164, -32002 before.
+func noResource(server, uri string, err error) error {
+	protocol, ok := errors.AsType[*mcptool.ProtocolError](err)
+	if !ok || protocol.Code != jsonrpc.CodeInvalidParams && protocol.Code != -32002 {
+		return err
+	}
+	var said *jsonrpc.Error
+	if !errors.As(err, &said) {
+		return err
+	}
+	return &exitError{code: exitUsage, err: fmt.Errorf("server %q has no resource %q: %s", server, uri, said.Message)}
 }
 
 // onlyServer returns the one running server, or the one --server names.
