@@ -194,7 +194,11 @@ func (r *rawPoster) post(ctx context.Context, version, name string, id, body []b
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
-		return r.events(ctx, resp.Body, id)
+		res, err := r.events(ctx, resp.Body, id)
+		if err == nil {
+			finish(resp.Body)
+		}
+		return res, err
 	case ct == "application/json":
 		data, err := io.ReadAll(resp.Body)
 		if err != nil {
@@ -218,6 +222,25 @@ func (r *rawPoster) request(ctx context.Context, version string, body []byte) (*
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", version)
 	return req, nil
+}
+
+// The bounds on reading a stream on past its answer ([finish]).
+const (
+	finishWithin = 100 * time.Millisecond
+	finishBytes  = 64 << 10
+)
+
+// finish reads what of the stream body follows the answer, to its end, so
+// that its connection is kept for the next request: Go's transport closes
+// a connection whose response body is closed before its end, and the
+// answer usually arrives just before the end of the stream. A server that
+// sends more than finishBytes after the answer, or does not end the stream
+// within finishWithin, loses its connection, as before; nothing after the
+// answer is read for itself (go-sdk's client drops it too).
+func finish(body io.ReadCloser) {
+	cut := time.AfterFunc(finishWithin, func() { body.Close() })
+	defer cut.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, finishBytes))
 }
 
 // events reads an event stream until the answer to id.
