@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -37,7 +36,8 @@ import (
 // and Mcp-Name headers that agree with its body, and params holding only
 // name, arguments and _meta (no progress token, no log level, no answers
 // to a server's questions: inputResponses, requestState); a call of the
-// disclosure tools; a tool whose arguments go in headers (x-mcp-header).
+// disclosure tools; a tool whose arguments go in headers (x-mcp-header);
+// a member name written with an escape.
 // go-sdk answers those, and every malformed request, as before.
 func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	h := r.Header
@@ -69,58 +69,90 @@ type fastCall struct {
 	id   json.RawMessage
 	name string
 	args json.RawMessage
-	meta map[string]json.RawMessage
+	meta json.RawMessage         // the _meta object, as written
 	caps *mcp.ClientCapabilities // what the client declared
 }
 
 // parseCall reads a tools/call the fast path serves, and false for any
-// other request.
+// other request. It reads the members of the envelope, params and _meta
+// where they are written ([members]), decoding only the values it uses,
+// and takes only the members it knows, each spelled exactly: go-sdk's
+// decoding matches names exactly, where encoding/json's matches a struct's
+// fields in any case.
 func parseCall(body []byte) (fastCall, bool) {
-	// Maps, not structs: encoding/json matches a struct's fields in any
-	// case, where go-sdk's decoding matches them exactly.
-	var msg, params, meta map[string]json.RawMessage
-	var version, method, name string
-	if json.Unmarshal(body, &msg) != nil || !only(msg, "jsonrpc", "id", "method", "params") ||
-		string(msg["jsonrpc"]) != `"2.0"` || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
+	if !json.Valid(body) {
 		return fastCall{}, false
 	}
-	if id := bytes.TrimSpace(msg["id"]); len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+	var call fastCall
+	var version, method, params []byte
+	ok := members(body, func(k, v []byte) bool {
+		switch string(k) {
+		case "jsonrpc":
+			version = v
+		case "id":
+			call.id = v
+		case "method":
+			method = v
+		case "params":
+			params = v
+		default:
+			return false
+		}
+		return true
+	})
+	if m, _ := jsonString(method); !ok || string(version) != `"2.0"` || m != "tools/call" {
+		return fastCall{}, false
+	}
+	if id := call.id; len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
 		return fastCall{}, false
 	}
 	// Only the members read here: any other (inputResponses,
 	// requestState, task) is go-sdk's to read.
-	if json.Unmarshal(msg["params"], &params) != nil || !only(params, "name", "arguments", "_meta") {
-		return fastCall{}, false
-	}
-	caps := new(mcp.ClientCapabilities)
-	if json.Unmarshal(params["name"], &name) != nil || json.Unmarshal(params["_meta"], &meta) != nil ||
-		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != statelessVersion ||
-		!isObject(meta[mcp.MetaKeyClientCapabilities]) || json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], caps) != nil {
-		return fastCall{}, false
-	}
-	if info, ok := meta[mcp.MetaKeyClientInfo]; ok && json.Unmarshal(info, new(mcp.Implementation)) != nil {
-		return fastCall{}, false
-	}
-	for _, k := range []string{"progressToken", mcp.MetaKeyLogLevel} {
-		if _, ok := meta[k]; ok {
-			return fastCall{}, false
-		}
-	}
-	args := bytes.TrimSpace(params["arguments"])
-	if len(args) > 0 && string(args) != "null" && !isObject(args) {
-		return fastCall{}, false
-	}
-	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta, caps: caps}, true
-}
-
-// only reports whether m has no member but those named.
-func only(m map[string]json.RawMessage, names ...string) bool {
-	for k := range m {
-		if !slices.Contains(names, k) {
+	var name []byte
+	ok = members(params, func(k, v []byte) bool {
+		switch string(k) {
+		case "name":
+			name = v
+		case "arguments":
+			call.args = v
+		case "_meta":
+			call.meta = v
+		default:
 			return false
 		}
+		return true
+	})
+	if !ok || !isObject(call.meta) {
+		return fastCall{}, false
 	}
-	return true
+	if call.name, ok = jsonString(name); !ok {
+		return fastCall{}, false
+	}
+	var protocol, caps, info []byte
+	ok = members(call.meta, func(k, v []byte) bool {
+		switch string(k) {
+		case mcp.MetaKeyProtocolVersion:
+			protocol = v
+		case mcp.MetaKeyClientCapabilities:
+			caps = v
+		case mcp.MetaKeyClientInfo:
+			info = v
+		case "progressToken", mcp.MetaKeyLogLevel:
+			return false
+		}
+		return true
+	})
+	if v, _ := jsonString(protocol); !ok || v != statelessVersion || !isObject(caps) {
+		return fastCall{}, false
+	}
+	call.caps = new(mcp.ClientCapabilities)
+	if json.Unmarshal(caps, call.caps) != nil || info != nil && json.Unmarshal(info, new(mcp.Implementation)) != nil {
+		return fastCall{}, false
+	}
+	if len(call.args) > 0 && string(call.args) != "null" && !isObject(call.args) {
+		return fastCall{}, false
+	}
+	return call, true
 }
 
 func isObject(v json.RawMessage) bool {
@@ -214,17 +246,17 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 
 // traceMeta is what of a call's _meta may carry its trace context (its
 // strings), read only when the gateway traces.
-func (g *Gateway) traceMeta(meta map[string]json.RawMessage) map[string]any {
+func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 	if g.tel == nil {
 		return nil
 	}
-	out := make(map[string]any, len(meta))
-	for k, v := range meta {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			out[k] = s
+	out := make(map[string]any)
+	members(meta, func(k, v []byte) bool {
+		if s, ok := jsonString(v); ok {
+			out[string(k)] = s
 		}
-	}
+		return true
+	})
 	return out
 }
 
