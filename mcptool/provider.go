@@ -54,7 +54,10 @@ type Provider struct {
 	roots       rootSet
 
 	pool pool // the HTTP connections to the server, without WithHTTPClient (http.go)
-	wire struct {
+	// The raw calls' streams being read to their end after their answer
+	// (raw.go).
+	finishing finishing
+	wire      struct {
 		once sync.Once
 		caps map[string]any
 	} // the capabilities as a relayed call declares them (relay.go)
@@ -155,6 +158,7 @@ func (p *Provider) Close() error {
 	p.tasks.close()
 	p.conn.close()
 	p.tasks.wg.Wait() // a task started during Close ends with its session
+	p.finishing.close()
 	p.pool.close()
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -180,26 +181,42 @@ func (r *rawPoster) call(ctx context.Context, cs *mcp.ClientSession, params *mcp
 // reading the server's notifications on the way: progress on the call, its
 // log messages.
 func (r *rawPoster) post(ctx context.Context, version, name string, id, body []byte) (json.RawMessage, error) {
-	req, err := r.request(ctx, version, body)
+	// The request ends with the call until the answer is read, and its
+	// stream is then read to its end apart ([rawPoster.finish]), which the
+	// call's context, ended as the call returns, would cut short.
+	rctx, end := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { end(context.Cause(ctx)) })
+	req, err := r.request(rctx, version, body)
 	if err != nil {
+		stop()
+		end(nil)
 		return nil, err
 	}
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", name)
 	resp, err := r.client.Do(req)
 	if err != nil {
+		stop()
+		end(nil)
 		return nil, err
 	}
-	defer resp.Body.Close()
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch {
-	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
+	if ct == "text/event-stream" && resp.StatusCode == http.StatusOK {
 		res, err := r.events(ctx, resp.Body, id)
-		if err == nil {
-			finish(resp.Body)
+		if err == nil && stop() {
+			r.finish(resp.Body, end)
+			return res, nil
 		}
+		resp.Body.Close()
+		end(nil)
 		return res, err
-	case ct == "application/json":
+	}
+	defer func() {
+		resp.Body.Close()
+		stop()
+		end(nil)
+	}()
+	if ct == "application/json" {
 		data, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return nil, err
@@ -224,23 +241,59 @@ func (r *rawPoster) request(ctx context.Context, version string, body []byte) (*
 	return req, nil
 }
 
-// The bounds on reading a stream on past its answer ([finish]).
+// The bounds on reading a stream on past its answer ([rawPoster.finish]).
 const (
 	finishWithin = 100 * time.Millisecond
 	finishBytes  = 64 << 10
 )
 
-// finish reads what of the stream body follows the answer, to its end, so
-// that its connection is kept for the next request: Go's transport closes
-// a connection whose response body is closed before its end, and the
-// answer usually arrives just before the end of the stream. A server that
-// sends more than finishBytes after the answer, or does not end the stream
-// within finishWithin, loses its connection, as before; nothing after the
-// answer is read for itself (go-sdk's client drops it too).
-func finish(body io.ReadCloser) {
-	cut := time.AfterFunc(finishWithin, func() { body.Close() })
-	defer cut.Stop()
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, finishBytes))
+// finish reads what of the stream body follows the answer, to its end, and
+// then ends its request, apart from the call, which has its answer: Go's
+// transport closes a connection whose response body is closed before its
+// end, and a server ends the stream only after the answer (go-sdk's, once
+// it has closed the request's session). The provider's Close waits for it.
+// A server that sends more than finishBytes after the answer, or does not
+// end the stream within finishWithin, loses its connection; nothing after
+// the answer is read for itself (go-sdk's client drops it too).
+func (r *rawPoster) finish(body io.ReadCloser, end context.CancelCauseFunc) {
+	read := func() {
+		cut := time.AfterFunc(finishWithin, func() { body.Close() })
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, finishBytes))
+		cut.Stop()
+		body.Close()
+		end(nil)
+	}
+	if !r.p.finishing.start(read) {
+		body.Close()
+		end(nil)
+	}
+}
+
+// A finishing is the goroutines of a provider reading streams to their end
+// ([rawPoster.finish]).
+type finishing struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// start runs read in a goroutine of its own, unless close was called.
+func (f *finishing) start(read func()) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
+	f.wg.Go(read)
+	return true
+}
+
+// close waits for the reads started, and starts no more.
+func (f *finishing) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
+	f.wg.Wait()
 }
 
 // events reads an event stream until the answer to id.
