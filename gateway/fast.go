@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -75,8 +76,8 @@ type fastCall struct {
 
 // parseCall reads a tools/call the fast path serves, and false for any
 // other request. It reads the members of the envelope, params and _meta
-// where they are written ([members]), decoding only the values it uses,
-// and takes only the members it knows, each spelled exactly: go-sdk's
+// where they are written ([rawjson.Members]), decoding only the values it
+// uses, and takes only the members it knows, each spelled exactly: go-sdk's
 // decoding matches names exactly, where encoding/json's matches a struct's
 // fields in any case.
 func parseCall(body []byte) (fastCall, bool) {
@@ -85,7 +86,7 @@ func parseCall(body []byte) (fastCall, bool) {
 	}
 	var call fastCall
 	var version, method, params []byte
-	ok := members(body, func(k, v []byte) bool {
+	ok := rawjson.Members(body, func(k, v []byte) bool {
 		switch string(k) {
 		case "jsonrpc":
 			version = v
@@ -100,7 +101,7 @@ func parseCall(body []byte) (fastCall, bool) {
 		}
 		return true
 	})
-	if m, _ := jsonString(method); !ok || string(version) != `"2.0"` || m != "tools/call" {
+	if m, _ := rawjson.String(method); !ok || string(version) != `"2.0"` || m != "tools/call" {
 		return fastCall{}, false
 	}
 	if id := call.id; len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
@@ -109,7 +110,7 @@ func parseCall(body []byte) (fastCall, bool) {
 	// Only the members read here: any other (inputResponses,
 	// requestState, task) is go-sdk's to read.
 	var name []byte
-	ok = members(params, func(k, v []byte) bool {
+	ok = rawjson.Members(params, func(k, v []byte) bool {
 		switch string(k) {
 		case "name":
 			name = v
@@ -125,11 +126,11 @@ func parseCall(body []byte) (fastCall, bool) {
 	if !ok || !isObject(call.meta) {
 		return fastCall{}, false
 	}
-	if call.name, ok = jsonString(name); !ok {
+	if call.name, ok = rawjson.String(name); !ok {
 		return fastCall{}, false
 	}
 	var protocol, caps, info []byte
-	ok = members(call.meta, func(k, v []byte) bool {
+	ok = rawjson.Members(call.meta, func(k, v []byte) bool {
 		switch string(k) {
 		case mcp.MetaKeyProtocolVersion:
 			protocol = v
@@ -142,7 +143,7 @@ func parseCall(body []byte) (fastCall, bool) {
 		}
 		return true
 	})
-	if v, _ := jsonString(protocol); !ok || v != statelessVersion || !isObject(caps) {
+	if v, _ := rawjson.String(protocol); !ok || v != statelessVersion || !isObject(caps) {
 		return fastCall{}, false
 	}
 	call.caps = new(mcp.ClientCapabilities)
@@ -251,8 +252,8 @@ func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 		return nil
 	}
 	out := make(map[string]any)
-	members(meta, func(k, v []byte) bool {
-		if s, ok := jsonString(v); ok {
+	rawjson.Members(meta, func(k, v []byte) bool {
+		if s, ok := rawjson.String(v); ok {
 			out[string(k)] = s
 		}
 		return true
@@ -299,15 +300,35 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 // with a resultType, "complete" when the server wrote none, as go-sdk's
 // server adds; and whether it is marked isError.
 func completeRaw(raw json.RawMessage) ([]byte, bool) {
+	typed, isError := resultHead(raw)
+	if typed {
+		return raw, isError
+	}
+	return withResultType(raw), isError
+}
+
+// resultHead reports whether the result raw has a resultType, and whether
+// it is marked isError: read where they are written, decoded only for a
+// member name written with an escape. mcptool judged the result's shape.
+func resultHead(raw json.RawMessage) (typed, isError bool) {
+	var resultType, flag []byte
+	if rawjson.Members(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "resultType":
+			resultType = v
+		case "isError":
+			flag = v
+		}
+		return true
+	}) {
+		return resultType != nil && string(resultType) != "null", string(flag) == "true"
+	}
 	var head struct {
 		ResultType *string `json:"resultType"`
 		IsError    bool    `json:"isError"`
 	}
-	_ = json.Unmarshal(raw, &head) // mcptool judged its shape
-	if head.ResultType != nil {
-		return raw, head.IsError
-	}
-	return withResultType(raw), head.IsError
+	_ = json.Unmarshal(raw, &head)
+	return head.ResultType != nil, head.IsError
 }
 
 // withResultType inserts "resultType":"complete" as the first member of

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
 // ErrNotRaw is the error of [Provider.CallToolRaw] for a call it cannot make
@@ -149,29 +150,41 @@ func (r *rawPoster) call(ctx context.Context, cs *mcp.ClientSession, params *mcp
 		}
 		return nil, err
 	}
-	var head struct {
-		ResultType        string          `json:"resultType"`
-		IsError           json.RawMessage `json:"isError"`
-		Content           json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	err = json.Unmarshal(raw, &head)
+	// The members read where they are written: a result with a member
+	// name written with an escape, or a resultType not a string, is judged
+	// decoded.
+	var resultType, isError, content, structured []byte
+	ok := rawjson.Members(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "resultType":
+			resultType = v
+		case "isError":
+			isError = v
+		case "content":
+			content = v
+		case "structuredContent":
+			structured = v
+		}
+		return true
+	})
+	kind, isString := rawjson.String(resultType)
+	ok = ok && (isString || resultType == nil || string(resultType) == "null")
 	switch {
-	case err == nil && head.ResultType == "input_required":
+	case ok && kind == "input_required":
 		return nil, ErrInputRequired
-	case err != nil || head.ResultType == "task" || !bytes.HasPrefix(bytes.TrimSpace(head.Content), []byte("[")):
+	case !ok || kind == "task" || !bytes.HasPrefix(content, []byte("[")):
 		return &mcp.CallToolResult{}, nil
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{}}}
-	switch v := string(bytes.TrimSpace(head.IsError)); v {
+	switch v := string(isError); v {
 	case "", "null", "false":
 	case "true":
 		res.IsError = true
 	default:
 		return nil, &ProtocolError{Server: r.p.name, Op: operation{"tools/call", params.Name}.String(), Err: fmt.Errorf("isError is %s, not a boolean", v)}
 	}
-	if sc := bytes.TrimSpace(head.StructuredContent); len(sc) > 0 && string(sc) != "null" {
-		res.StructuredContent = json.RawMessage(sc)
+	if len(structured) > 0 && string(structured) != "null" {
+		res.StructuredContent = json.RawMessage(structured)
 	}
 	out.raw, out.res = raw, res
 	return res, nil
@@ -333,14 +346,8 @@ func (r *rawPoster) events(ctx context.Context, body io.Reader, id []byte) (json
 // message reads one JSON-RPC message of the answer: the response to id
 // (ok), or a notification, passed on.
 func (r *rawPoster) message(ctx context.Context, data, id []byte) (json.RawMessage, bool, error) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  *jsonrpc.Error  `json:"error"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
+	m, err := readMessage(data)
+	if err != nil {
 		return nil, false, fmt.Errorf("calling %q: %w", "tools/call", err)
 	}
 	switch {
@@ -355,6 +362,52 @@ func (r *rawPoster) message(ctx context.Context, data, id []byte) (json.RawMessa
 		return nil, true, fmt.Errorf("calling %q: an answer with neither result nor error", "tools/call")
 	}
 	return m.Result, true, nil
+}
+
+// A wireMessage is a JSON-RPC message on a raw call's stream.
+type wireMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error  `json:"error"`
+}
+
+// readMessage reads the message data, its members where they are written
+// (a result is passed on as it is, not copied) and only an error decoded;
+// one it cannot read so (a member name written with an escape, a method
+// not a string, anything not valid) it decodes whole.
+func readMessage(data []byte) (wireMessage, error) {
+	var m wireMessage
+	var method, wireErr []byte
+	if json.Valid(data) && rawjson.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			m.ID = v
+		case "method":
+			method = v
+		case "params":
+			m.Params = v
+		case "result":
+			m.Result = v
+		case "error":
+			wireErr = v
+		}
+		return true
+	}) {
+		var isString bool
+		if m.Method, isString = rawjson.String(method); isString || method == nil {
+			if wireErr == nil || string(wireErr) == "null" {
+				return m, nil
+			}
+			if m.Error = new(jsonrpc.Error); json.Unmarshal(wireErr, m.Error) == nil {
+				return m, nil
+			}
+		}
+	}
+	m = wireMessage{}
+	err := json.Unmarshal(data, &m)
+	return m, err
 }
 
 // notice passes on a notification the server sent on the call's stream as

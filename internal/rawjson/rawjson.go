@@ -1,4 +1,7 @@
-package gateway
+// Package rawjson reads JSON as it is written, without decoding it: the
+// members of an object and a string's value, for a relay that passes most
+// of a message on as it came and decodes only what it reads.
+package rawjson
 
 import (
 	"bytes"
@@ -6,14 +9,14 @@ import (
 	"unicode/utf8"
 )
 
-// members calls fn with each member of the JSON object data, in order: its
+// Members calls fn with each member of the JSON object data, in order: its
 // key and its value as written, without the space around it. It reports
 // false, at the first, for data that is not an object, for a key with an
 // escape or invalid UTF-8 (which decoding would rewrite, so that the key
 // written is not the key read), and when fn returns false. data must be
-// valid JSON ([json.Valid]); members itself only finds the members' ends,
+// valid JSON ([json.Valid]); Members itself only finds the members' ends,
 // and allocates nothing.
-func members(data []byte, fn func(key, value []byte) bool) bool {
+func Members(data []byte, fn func(key, value []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return false
@@ -42,9 +45,9 @@ func members(data []byte, fn func(key, value []byte) bool) bool {
 	return false
 }
 
-// jsonString is the string the JSON value v holds, as json.Unmarshal reads
+// String is the string the JSON value v holds, as json.Unmarshal reads
 // it, and false for a value that is not a string.
-func jsonString(v []byte) (string, bool) {
+func String(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
