@@ -47,15 +47,14 @@ func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	body, ok := readBody(r)
-	if !ok {
-		return false
+	if ok {
+		if call, ok := parseCall(body); ok && h.Get("Mcp-Name") == call.name && g.fastTool(call.name) {
+			g.serveFast(w, r, call)
+			return true
+		}
 	}
-	call, ok := parseCall(body)
-	if !ok || h.Get("Mcp-Name") != call.name || !g.fastTool(call.name) {
-		return false
-	}
-	g.serveFast(w, r, call)
-	return true
+	putBack(r, body)
+	return false
 }
 
 // rebound reports whether r reached a loopback address under another host
@@ -200,17 +199,39 @@ func jsonBody(h http.Header) bool {
 	return jsonOK && streamOK
 }
 
-// readBody reads r's body up to go-sdk's bound and puts it back for
-// go-sdk, whole: false when it is over the bound or cannot be read, for
-// go-sdk to say so.
+// readBody reads r's body up to go-sdk's bound: false when it is over the
+// bound or cannot be read, for go-sdk to say so.
 func readBody(r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	const bound = mcp.DefaultMaxRequestBodyBytes
+	size := int64(512)
+	if n := r.ContentLength; n >= 0 && n <= bound {
+		size = n + 1 // room to see the end without growing
+	}
+	body := make([]byte, 0, size)
+	in := io.LimitedReader{R: r.Body, N: bound + 1}
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+		n, err := in.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		switch {
+		case err == io.EOF:
+			return body, len(body) <= bound
+		case err != nil:
+			return body, false
+		}
+	}
+}
+
+// putBack gives r the body read from it, followed by what is left, for
+// go-sdk to read whole.
+func putBack(r *http.Request, body []byte) {
 	rest := r.Body
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), rest), rest}
-	return body, err == nil && len(body) <= mcp.DefaultMaxRequestBodyBytes
 }
 
 // serveFast serves call, read from r.
@@ -397,7 +418,12 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 			status = http.StatusBadRequest
 		}
 	}
-	msg := make([]byte, 0, len(result)+len(id)+64)
+	// The message, as one event of a stream unless it has a status.
+	const head, tail = "event: message\ndata: ", "\n\n"
+	msg := make([]byte, 0, len(head)+len(result)+len(id)+64+len(tail))
+	if status == 0 {
+		msg = append(msg, head...)
+	}
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
 	msg = append(msg, id...)
 	msg = append(msg, member...)
@@ -409,15 +435,11 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 	if status != 0 {
 		h.Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		// A client gone meanwhile misses its answer; nothing to do.
-		_, _ = w.Write(msg)
-		return
+	} else {
+		h.Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		msg = append(msg, tail...)
 	}
-	h.Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	event := make([]byte, 0, len(msg)+len("event: message\ndata: \n\n"))
-	event = append(event, "event: message\ndata: "...)
-	event = append(event, msg...)
-	event = append(event, "\n\n"...)
-	_, _ = w.Write(event)
+	// A client gone meanwhile misses its answer; nothing to do.
+	_, _ = w.Write(msg)
 }
