@@ -46,6 +46,10 @@ var ErrNotRaw = errors.New("mcptool: this call cannot be made raw")
 // asked only there), a result the protocol does not allow. A server's own
 // request during the call is not answered: a server of 2026-07-28 asks in
 // its result.
+//
+// The call returns once it has the answer; what of the stream follows the
+// answer is read apart, within a bound, so that its connection is used
+// again, and [Provider.Close] waits for that.
 func (p *Provider) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *mcp.CallToolResult, error) {
 	s, target, body, err := p.hostCall(name, args)
 	if err != nil {
@@ -216,7 +220,7 @@ func (r *rawPoster) post(ctx context.Context, version, name string, id, body []b
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" && resp.StatusCode == http.StatusOK {
 		res, err := r.events(ctx, resp.Body, id)
-		if err == nil && stop() {
+		if stop() && err == nil {
 			r.finish(resp.Body, end)
 			return res, nil
 		}
@@ -290,7 +294,7 @@ type finishing struct {
 	wg     sync.WaitGroup
 }
 
-// start runs read in a goroutine of its own, unless close was called.
+// start runs read in a goroutine of its own, unless the provider is closed.
 func (f *finishing) start(read func()) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -301,12 +305,19 @@ func (f *finishing) start(read func()) bool {
 	return true
 }
 
-// close waits for the reads started, and starts no more.
+// close waits for the reads started, and starts no more until open.
 func (f *finishing) close() {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.closed = true
-	f.mu.Unlock()
 	f.wg.Wait()
+}
+
+// open lets reads start again, for a provider connected after Close.
+func (f *finishing) open() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = false
 }
 
 // events reads an event stream until the answer to id.
