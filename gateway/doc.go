@@ -87,7 +87,8 @@
 // 2025-11-25 session's, a progress token or a log level in _meta, answers
 // to a server's questions (inputResponses, requestState), a call of the
 // disclosure tools, a tool whose arguments go in headers (x-mcp-header),
-// headers that disagree with the body, anything malformed. A server it
+// headers that disagree with the body, a member name written with an
+// escape, anything malformed. A server it
 // cannot call raw (stdio, in process, a 2025-11-25 server, OAuth, call
 // content recorded in spans) is called as the slow path calls it, and its
 // result encoded for the client; so is what a raw call answers in place of

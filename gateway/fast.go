@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -37,7 +37,8 @@ import (
 // and Mcp-Name headers that agree with its body, and params holding only
 // name, arguments and _meta (no progress token, no log level, no answers
 // to a server's questions: inputResponses, requestState); a call of the
-// disclosure tools; a tool whose arguments go in headers (x-mcp-header).
+// disclosure tools; a tool whose arguments go in headers (x-mcp-header);
+// a member name written with an escape.
 // go-sdk answers those, and every malformed request, as before.
 func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	h := r.Header
@@ -46,15 +47,14 @@ func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	body, ok := readBody(r)
-	if !ok {
-		return false
+	if ok {
+		if call, ok := parseCall(body); ok && h.Get("Mcp-Name") == call.name && g.fastTool(call.name) {
+			g.serveFast(w, r, call)
+			return true
+		}
 	}
-	call, ok := parseCall(body)
-	if !ok || h.Get("Mcp-Name") != call.name || !g.fastTool(call.name) {
-		return false
-	}
-	g.serveFast(w, r, call)
-	return true
+	putBack(r, body)
+	return false
 }
 
 // rebound reports whether r reached a loopback address under another host
@@ -69,58 +69,90 @@ type fastCall struct {
 	id   json.RawMessage
 	name string
 	args json.RawMessage
-	meta map[string]json.RawMessage
+	meta json.RawMessage         // the _meta object, as written
 	caps *mcp.ClientCapabilities // what the client declared
 }
 
 // parseCall reads a tools/call the fast path serves, and false for any
-// other request.
+// other request. It reads the members of the envelope, params and _meta
+// where they are written ([rawjson.Members]), decoding only the values it
+// uses, and takes only the members it knows, each spelled exactly: go-sdk's
+// decoding matches names exactly, where encoding/json's matches a struct's
+// fields in any case.
 func parseCall(body []byte) (fastCall, bool) {
-	// Maps, not structs: encoding/json matches a struct's fields in any
-	// case, where go-sdk's decoding matches them exactly.
-	var msg, params, meta map[string]json.RawMessage
-	var version, method, name string
-	if json.Unmarshal(body, &msg) != nil || !only(msg, "jsonrpc", "id", "method", "params") ||
-		string(msg["jsonrpc"]) != `"2.0"` || json.Unmarshal(msg["method"], &method) != nil || method != "tools/call" {
+	if !json.Valid(body) {
 		return fastCall{}, false
 	}
-	if id := bytes.TrimSpace(msg["id"]); len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+	var call fastCall
+	var version, method, params []byte
+	ok := rawjson.Members(body, func(k, v []byte) bool {
+		switch string(k) {
+		case "jsonrpc":
+			version = v
+		case "id":
+			call.id = v
+		case "method":
+			method = v
+		case "params":
+			params = v
+		default:
+			return false
+		}
+		return true
+	})
+	if m, _ := rawjson.String(method); !ok || string(version) != `"2.0"` || m != "tools/call" {
+		return fastCall{}, false
+	}
+	if id := call.id; len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
 		return fastCall{}, false
 	}
 	// Only the members read here: any other (inputResponses,
 	// requestState, task) is go-sdk's to read.
-	if json.Unmarshal(msg["params"], &params) != nil || !only(params, "name", "arguments", "_meta") {
-		return fastCall{}, false
-	}
-	caps := new(mcp.ClientCapabilities)
-	if json.Unmarshal(params["name"], &name) != nil || json.Unmarshal(params["_meta"], &meta) != nil ||
-		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != statelessVersion ||
-		!isObject(meta[mcp.MetaKeyClientCapabilities]) || json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], caps) != nil {
-		return fastCall{}, false
-	}
-	if info, ok := meta[mcp.MetaKeyClientInfo]; ok && json.Unmarshal(info, new(mcp.Implementation)) != nil {
-		return fastCall{}, false
-	}
-	for _, k := range []string{"progressToken", mcp.MetaKeyLogLevel} {
-		if _, ok := meta[k]; ok {
-			return fastCall{}, false
-		}
-	}
-	args := bytes.TrimSpace(params["arguments"])
-	if len(args) > 0 && string(args) != "null" && !isObject(args) {
-		return fastCall{}, false
-	}
-	return fastCall{id: bytes.TrimSpace(msg["id"]), name: name, args: args, meta: meta, caps: caps}, true
-}
-
-// only reports whether m has no member but those named.
-func only(m map[string]json.RawMessage, names ...string) bool {
-	for k := range m {
-		if !slices.Contains(names, k) {
+	var name []byte
+	ok = rawjson.Members(params, func(k, v []byte) bool {
+		switch string(k) {
+		case "name":
+			name = v
+		case "arguments":
+			call.args = v
+		case "_meta":
+			call.meta = v
+		default:
 			return false
 		}
+		return true
+	})
+	if !ok || !isObject(call.meta) {
+		return fastCall{}, false
 	}
-	return true
+	if call.name, ok = rawjson.String(name); !ok {
+		return fastCall{}, false
+	}
+	var protocol, caps, info []byte
+	ok = rawjson.Members(call.meta, func(k, v []byte) bool {
+		switch string(k) {
+		case mcp.MetaKeyProtocolVersion:
+			protocol = v
+		case mcp.MetaKeyClientCapabilities:
+			caps = v
+		case mcp.MetaKeyClientInfo:
+			info = v
+		case "progressToken", mcp.MetaKeyLogLevel:
+			return false
+		}
+		return true
+	})
+	if v, _ := rawjson.String(protocol); !ok || v != statelessVersion || !isObject(caps) {
+		return fastCall{}, false
+	}
+	call.caps = new(mcp.ClientCapabilities)
+	if json.Unmarshal(caps, call.caps) != nil || info != nil && json.Unmarshal(info, new(mcp.Implementation)) != nil {
+		return fastCall{}, false
+	}
+	if len(call.args) > 0 && string(call.args) != "null" && !isObject(call.args) {
+		return fastCall{}, false
+	}
+	return call, true
 }
 
 func isObject(v json.RawMessage) bool {
@@ -167,17 +199,39 @@ func jsonBody(h http.Header) bool {
 	return jsonOK && streamOK
 }
 
-// readBody reads r's body up to go-sdk's bound and puts it back for
-// go-sdk, whole: false when it is over the bound or cannot be read, for
-// go-sdk to say so.
+// readBody reads r's body up to go-sdk's bound: false when it is over the
+// bound or cannot be read, for go-sdk to say so.
 func readBody(r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	const bound = mcp.DefaultMaxRequestBodyBytes
+	size := int64(512)
+	if n := r.ContentLength; n >= 0 && n <= bound {
+		size = n + 1 // room to see the end without growing
+	}
+	body := make([]byte, 0, size)
+	in := io.LimitedReader{R: r.Body, N: bound + 1}
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+		n, err := in.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		switch {
+		case err == io.EOF:
+			return body, len(body) <= bound
+		case err != nil:
+			return body, false
+		}
+	}
+}
+
+// putBack gives r the body read from it, followed by what is left, for
+// go-sdk to read whole.
+func putBack(r *http.Request, body []byte) {
 	rest := r.Body
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), rest), rest}
-	return body, err == nil && len(body) <= mcp.DefaultMaxRequestBodyBytes
 }
 
 // serveFast serves call, read from r.
@@ -214,17 +268,17 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 
 // traceMeta is what of a call's _meta may carry its trace context (its
 // strings), read only when the gateway traces.
-func (g *Gateway) traceMeta(meta map[string]json.RawMessage) map[string]any {
+func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 	if g.tel == nil {
 		return nil
 	}
-	out := make(map[string]any, len(meta))
-	for k, v := range meta {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			out[k] = s
+	out := make(map[string]any)
+	rawjson.Members(meta, func(k, v []byte) bool {
+		if s, ok := rawjson.String(v); ok {
+			out[string(k)] = s
 		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -267,15 +321,35 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 // with a resultType, "complete" when the server wrote none, as go-sdk's
 // server adds; and whether it is marked isError.
 func completeRaw(raw json.RawMessage) ([]byte, bool) {
+	typed, isError := resultHead(raw)
+	if typed {
+		return raw, isError
+	}
+	return withResultType(raw), isError
+}
+
+// resultHead reports whether the result raw has a resultType, and whether
+// it is marked isError: read where they are written, decoded only for a
+// member name written with an escape. mcptool judged the result's shape.
+func resultHead(raw json.RawMessage) (typed, isError bool) {
+	var resultType, flag []byte
+	if rawjson.Members(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "resultType":
+			resultType = v
+		case "isError":
+			flag = v
+		}
+		return true
+	}) {
+		return resultType != nil && string(resultType) != "null", string(flag) == "true"
+	}
 	var head struct {
 		ResultType *string `json:"resultType"`
 		IsError    bool    `json:"isError"`
 	}
-	_ = json.Unmarshal(raw, &head) // mcptool judged its shape
-	if head.ResultType != nil {
-		return raw, head.IsError
-	}
-	return withResultType(raw), head.IsError
+	_ = json.Unmarshal(raw, &head)
+	return head.ResultType != nil, head.IsError
 }
 
 // withResultType inserts "resultType":"complete" as the first member of
@@ -344,7 +418,12 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 			status = http.StatusBadRequest
 		}
 	}
-	msg := make([]byte, 0, len(result)+len(id)+64)
+	// The message, as one event of a stream unless it has a status.
+	const head, tail = "event: message\ndata: ", "\n\n"
+	msg := make([]byte, 0, len(head)+len(result)+len(id)+64+len(tail))
+	if status == 0 {
+		msg = append(msg, head...)
+	}
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
 	msg = append(msg, id...)
 	msg = append(msg, member...)
@@ -356,15 +435,11 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 	if status != 0 {
 		h.Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		// A client gone meanwhile misses its answer; nothing to do.
-		_, _ = w.Write(msg)
-		return
+	} else {
+		h.Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		msg = append(msg, tail...)
 	}
-	h.Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	event := make([]byte, 0, len(msg)+len("event: message\ndata: \n\n"))
-	event = append(event, "event: message\ndata: "...)
-	event = append(event, msg...)
-	event = append(event, "\n\n"...)
-	_, _ = w.Write(event)
+	// A client gone meanwhile misses its answer; nothing to do.
+	_, _ = w.Write(msg)
 }

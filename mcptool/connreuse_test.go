@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
 
@@ -43,5 +45,32 @@ func TestHTTPConnectionsReused(t *testing.T) {
 	}
 	if n := opened.Load() - before; n > 2*concurrent {
 		t.Errorf("%d calls, at most %d at a time, opened %d connections", concurrent*rounds, concurrent, n)
+	}
+}
+
+// Calls made raw, one after the other, reuse their connection: the rest of
+// each answer's stream is read, where closing it unread would close the
+// connection.
+func TestRawCallsReuseTheConnection(t *testing.T) {
+	var opened atomic.Int32
+	srv := httptest.NewUnstartedServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	p := connectRaw(t, srv.URL)
+	before := opened.Load()
+	const calls = 100
+	for range calls {
+		if raw, _, err := p.CallToolRaw(t.Context(), "fails", json.RawMessage(`{}`)); err != nil || raw == nil {
+			t.Fatalf("CallToolRaw: %s, %v", raw, err)
+		}
+	}
+	if n := opened.Load() - before; n > 5 {
+		t.Errorf("%d raw calls one after the other opened %d connections, want at most 5", calls, n)
 	}
 }

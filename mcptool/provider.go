@@ -54,7 +54,10 @@ type Provider struct {
 	roots       rootSet
 
 	pool pool // the HTTP connections to the server, without WithHTTPClient (http.go)
-	wire struct {
+	// The raw calls' streams being read to their end after their answer
+	// (raw.go).
+	finishing finishing
+	wire      struct {
 		once sync.Once
 		caps map[string]any
 	} // the capabilities as a relayed call declares them (relay.go)
@@ -143,18 +146,23 @@ func (p *Provider) Name() string { return p.name }
 // fails, everything already opened is closed (a started process is stopped)
 // before the error returns. Connect on a connected provider returns
 // [ErrConnected]; after Close, a provider may connect again.
-func (p *Provider) Connect(ctx context.Context) error { return p.conn.start(ctx) }
+func (p *Provider) Connect(ctx context.Context) error {
+	p.finishing.open()
+	return p.conn.start(ctx)
+}
 
 // Close ends the connection: the tasks started with [Provider.StartTask]
 // that still run are cancelled (each within the request timeout), an HTTP
 // session is closed on the server, a started process and every process it
 // started are stopped (stdin closed, then SIGTERM, then SIGKILL, each after
-// a bounded wait). A Connect in progress is aborted. Close is idempotent
-// and safe from any goroutine.
+// a bounded wait), and the raw calls' streams still read past their answer
+// are read on to their end or cut ([Provider.CallToolRaw]). A Connect in
+// progress is aborted. Close is idempotent and safe from any goroutine.
 func (p *Provider) Close() error {
 	p.tasks.close()
 	p.conn.close()
 	p.tasks.wg.Wait() // a task started during Close ends with its session
+	p.finishing.close()
 	p.pool.close()
 	return nil
 }

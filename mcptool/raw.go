@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
 // ErrNotRaw is the error of [Provider.CallToolRaw] for a call it cannot make
@@ -44,6 +46,10 @@ var ErrNotRaw = errors.New("mcptool: this call cannot be made raw")
 // asked only there), a result the protocol does not allow. A server's own
 // request during the call is not answered: a server of 2026-07-28 asks in
 // its result.
+//
+// The call returns once it has the answer; what of the stream follows the
+// answer is read apart, within a bound, so that its connection is used
+// again, and [Provider.Close] waits for that.
 func (p *Provider) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *mcp.CallToolResult, error) {
 	s, target, body, err := p.hostCall(name, args)
 	if err != nil {
@@ -148,29 +154,41 @@ func (r *rawPoster) call(ctx context.Context, cs *mcp.ClientSession, params *mcp
 		}
 		return nil, err
 	}
-	var head struct {
-		ResultType        string          `json:"resultType"`
-		IsError           json.RawMessage `json:"isError"`
-		Content           json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	err = json.Unmarshal(raw, &head)
+	// The members read where they are written: a result with a member
+	// name written with an escape, or a resultType not a string, is judged
+	// decoded.
+	var resultType, isError, content, structured []byte
+	ok := rawjson.Members(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "resultType":
+			resultType = v
+		case "isError":
+			isError = v
+		case "content":
+			content = v
+		case "structuredContent":
+			structured = v
+		}
+		return true
+	})
+	kind, isString := rawjson.String(resultType)
+	ok = ok && (isString || resultType == nil || string(resultType) == "null")
 	switch {
-	case err == nil && head.ResultType == "input_required":
+	case ok && kind == "input_required":
 		return nil, ErrInputRequired
-	case err != nil || head.ResultType == "task" || !bytes.HasPrefix(bytes.TrimSpace(head.Content), []byte("[")):
+	case !ok || kind == "task" || !bytes.HasPrefix(content, []byte("[")):
 		return &mcp.CallToolResult{}, nil
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{}}}
-	switch v := string(bytes.TrimSpace(head.IsError)); v {
+	switch v := string(isError); v {
 	case "", "null", "false":
 	case "true":
 		res.IsError = true
 	default:
 		return nil, &ProtocolError{Server: r.p.name, Op: operation{"tools/call", params.Name}.String(), Err: fmt.Errorf("isError is %s, not a boolean", v)}
 	}
-	if sc := bytes.TrimSpace(head.StructuredContent); len(sc) > 0 && string(sc) != "null" {
-		res.StructuredContent = json.RawMessage(sc)
+	if len(structured) > 0 && string(structured) != "null" {
+		res.StructuredContent = json.RawMessage(structured)
 	}
 	out.raw, out.res = raw, res
 	return res, nil
@@ -180,22 +198,42 @@ func (r *rawPoster) call(ctx context.Context, cs *mcp.ClientSession, params *mcp
 // reading the server's notifications on the way: progress on the call, its
 // log messages.
 func (r *rawPoster) post(ctx context.Context, version, name string, id, body []byte) (json.RawMessage, error) {
-	req, err := r.request(ctx, version, body)
+	// The request ends with the call until the answer is read, and its
+	// stream is then read to its end apart ([rawPoster.finish]), which the
+	// call's context, ended as the call returns, would cut short.
+	rctx, end := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { end(context.Cause(ctx)) })
+	req, err := r.request(rctx, version, body)
 	if err != nil {
+		stop()
+		end(nil)
 		return nil, err
 	}
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", name)
 	resp, err := r.client.Do(req)
 	if err != nil {
+		stop()
+		end(nil)
 		return nil, err
 	}
-	defer resp.Body.Close()
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch {
-	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
-		return r.events(ctx, resp.Body, id)
-	case ct == "application/json":
+	if ct == "text/event-stream" && resp.StatusCode == http.StatusOK {
+		res, err := r.events(ctx, resp.Body, id)
+		if stop() && err == nil {
+			r.finish(resp.Body, end)
+			return res, nil
+		}
+		resp.Body.Close()
+		end(nil)
+		return res, err
+	}
+	defer func() {
+		resp.Body.Close()
+		stop()
+		end(nil)
+	}()
+	if ct == "application/json" {
 		data, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return nil, err
@@ -218,6 +256,68 @@ func (r *rawPoster) request(ctx context.Context, version string, body []byte) (*
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", version)
 	return req, nil
+}
+
+// The bounds on reading a stream on past its answer ([rawPoster.finish]).
+const (
+	finishWithin = 100 * time.Millisecond
+	finishBytes  = 64 << 10
+)
+
+// finish reads what of the stream body follows the answer, to its end, and
+// then ends its request, apart from the call, which has its answer: Go's
+// transport closes a connection whose response body is closed before its
+// end, and a server ends the stream only after the answer (go-sdk's, once
+// it has closed the request's session). The provider's Close waits for it.
+// A server that sends more than finishBytes after the answer, or does not
+// end the stream within finishWithin, loses its connection; nothing after
+// the answer is read for itself (go-sdk's client drops it too).
+func (r *rawPoster) finish(body io.ReadCloser, end context.CancelCauseFunc) {
+	read := func() {
+		cut := time.AfterFunc(finishWithin, func() { body.Close() })
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, finishBytes))
+		cut.Stop()
+		body.Close()
+		end(nil)
+	}
+	if !r.p.finishing.start(read) {
+		body.Close()
+		end(nil)
+	}
+}
+
+// A finishing is the goroutines of a provider reading streams to their end
+// ([rawPoster.finish]).
+type finishing struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// start runs read in a goroutine of its own, unless the provider is closed.
+func (f *finishing) start(read func()) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
+	f.wg.Go(read)
+	return true
+}
+
+// close waits for the reads started, and starts no more until open.
+func (f *finishing) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	f.wg.Wait()
+}
+
+// open lets reads start again, for a provider connected after Close.
+func (f *finishing) open() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = false
 }
 
 // events reads an event stream until the answer to id.
@@ -257,14 +357,8 @@ func (r *rawPoster) events(ctx context.Context, body io.Reader, id []byte) (json
 // message reads one JSON-RPC message of the answer: the response to id
 // (ok), or a notification, passed on.
 func (r *rawPoster) message(ctx context.Context, data, id []byte) (json.RawMessage, bool, error) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  *jsonrpc.Error  `json:"error"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
+	m, err := readMessage(data)
+	if err != nil {
 		return nil, false, fmt.Errorf("calling %q: %w", "tools/call", err)
 	}
 	switch {
@@ -279,6 +373,52 @@ func (r *rawPoster) message(ctx context.Context, data, id []byte) (json.RawMessa
 		return nil, true, fmt.Errorf("calling %q: an answer with neither result nor error", "tools/call")
 	}
 	return m.Result, true, nil
+}
+
+// A wireMessage is a JSON-RPC message on a raw call's stream.
+type wireMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error  `json:"error"`
+}
+
+// readMessage reads the message data, its members where they are written
+// (a result is passed on as it is, not copied) and only an error decoded;
+// one it cannot read so (a member name written with an escape, a method
+// not a string, anything not valid) it decodes whole.
+func readMessage(data []byte) (wireMessage, error) {
+	var m wireMessage
+	var method, wireErr []byte
+	if json.Valid(data) && rawjson.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			m.ID = v
+		case "method":
+			method = v
+		case "params":
+			m.Params = v
+		case "result":
+			m.Result = v
+		case "error":
+			wireErr = v
+		}
+		return true
+	}) {
+		var isString bool
+		if m.Method, isString = rawjson.String(method); isString || method == nil {
+			if wireErr == nil || string(wireErr) == "null" {
+				return m, nil
+			}
+			if m.Error = new(jsonrpc.Error); json.Unmarshal(wireErr, m.Error) == nil {
+				return m, nil
+			}
+		}
+	}
+	m = wireMessage{}
+	err := json.Unmarshal(data, &m)
+	return m, err
 }
 
 // notice passes on a notification the server sent on the call's stream as

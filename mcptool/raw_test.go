@@ -236,3 +236,27 @@ func TestCallToolRawResendsAfterARestart(t *testing.T) {
 		})
 	}
 }
+
+// A server that holds a raw call's stream open after the answer does not
+// hold the call: it returns with the answer, and the stream read on apart
+// is cut (within finishWithin), its request ended on the server.
+func TestCallToolRawStreamHeldOpen(t *testing.T) {
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) }, &mcp.StreamableHTTPOptions{Stateless: true})
+	verbatim := hostile.Verbatim(inner, "verbatim", serverResult)
+	cut := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		verbatim.ServeHTTP(w, r)
+		if r.Header.Get("Mcp-Name") == "verbatim" {
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			cut <- struct{}{}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p := connectRaw(t, srv.URL)
+	raw, _, err := p.CallToolRaw(t.Context(), "verbatim", nil)
+	if err != nil || string(raw) != serverResult {
+		t.Fatalf("got %s, %v; want the server's result", raw, err)
+	}
+	<-cut
+}

@@ -1,0 +1,61 @@
+package rawjson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Members gives each member as written, finding the end of any value.
+func TestMembers(t *testing.T) {
+	data := ` { "a" : "}\"]" , "b":[{"c":[1,{}]},"]"],"d":-1.5e3,"e":true ,"f":null,"g":{} } `
+	var got []string
+	if !Members([]byte(data), func(k, v []byte) bool {
+		got = append(got, string(k)+"="+string(v))
+		return true
+	}) {
+		t.Fatalf("%s: not read", data)
+	}
+	want := `a="}\"]" b=[{"c":[1,{}]},"]"] d=-1.5e3 e=true f=null g={}`
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+	for _, data := range []string{`{}`, ` { } `} {
+		if !Members([]byte(data), func(k, _ []byte) bool { t.Errorf("%s: member %s", data, k); return true }) {
+			t.Errorf("%s: not read", data)
+		}
+	}
+}
+
+// Members refuses what is not an object, a name with an escape (which a
+// decoder reads as another name), and stops where fn says.
+func TestMembersRefuses(t *testing.T) {
+	for _, data := range []string{`[]`, `"a"`, `null`, ``, `{"n\u0061me":1}`, "{\"\xff\":1}"} {
+		if Members([]byte(data), func([]byte, []byte) bool { return true }) {
+			t.Errorf("%s: read", data)
+		}
+	}
+	n := 0
+	if Members([]byte(`{"a":1,"b":2}`), func([]byte, []byte) bool { n++; return false }) || n != 1 {
+		t.Errorf("fn said stop: read on (%d members)", n)
+	}
+}
+
+// String reads a string as json.Unmarshal does, escapes and invalid UTF-8
+// included.
+func TestString(t *testing.T) {
+	for _, v := range []string{`"plain"`, `"caf\u00e9 \"q\" \/"`, "\"\xff\"", `""`} {
+		var want string
+		if err := json.Unmarshal([]byte(v), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := String([]byte(v)); !ok || got != want {
+			t.Errorf("%s: %q, %v; want %q", v, got, ok, want)
+		}
+	}
+	for _, v := range []string{`1`, `null`, `{}`, `[]`} {
+		if got, ok := String([]byte(v)); ok {
+			t.Errorf("%s: %q, a string", v, got)
+		}
+	}
+}
