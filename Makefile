@@ -84,6 +84,7 @@ FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate
 FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
+FUZZ += ./internal/rawjson:FuzzMembers
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

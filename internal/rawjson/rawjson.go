@@ -13,9 +13,11 @@ import (
 // key and its value as written, without the space around it. It reports
 // false, at the first, for data that is not an object, for a key with an
 // escape or invalid UTF-8 (which decoding would rewrite, so that the key
-// written is not the key read), and when fn returns false. data must be
-// valid JSON ([json.Valid]); Members itself only finds the members' ends,
-// and allocates nothing.
+// written is not the key read), and when fn returns false. Members finds
+// the members' ends without checking what lies between them, and
+// allocates nothing: on data that is not valid JSON ([json.Valid]) it
+// stops at the first thing out of place, or gives values that are not
+// JSON either, never reading past the end.
 func Members(data []byte, fn func(key, value []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
@@ -27,13 +29,20 @@ func Members(data []byte, fn func(key, value []byte) bool) bool {
 	}
 	for i < len(data) && data[i] == '"' {
 		end := skipString(data, i)
+		if end < 0 {
+			return false
+		}
 		key := data[i+1 : end-1]
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			return false
 		}
-		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
+		i = skipSpace(data, end)
+		if i == len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
 		end = skipValue(data, i)
-		if !fn(key, data[i:end]) {
+		if end < 0 || !fn(key, data[i:end]) {
 			return false
 		}
 		i = skipSpace(data, end)
@@ -48,7 +57,7 @@ func Members(data []byte, fn func(key, value []byte) bool) bool {
 // String is the string the JSON value v holds, as json.Unmarshal reads
 // it, and false for a value that is not a string.
 func String(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' {
+	if len(v) < 2 || v[0] != '"' || skipString(v, 0) != len(v) {
 		return "", false
 	}
 	if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
@@ -65,7 +74,8 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// skipString returns the end of the string that starts at data[i].
+// skipString returns the end of the string that starts at data[i], or -1
+// if it does not end.
 func skipString(data []byte, i int) int {
 	for i++; i < len(data); i++ {
 		switch data[i] {
@@ -75,11 +85,15 @@ func skipString(data []byte, i int) int {
 			return i + 1
 		}
 	}
-	return len(data)
+	return -1
 }
 
-// skipValue returns the end of the valid JSON value that starts at data[i].
+// skipValue returns the end of the value that starts at data[i], or -1 if
+// there is none or it does not end.
 func skipValue(data []byte, i int) int {
+	if i == len(data) {
+		return -1
+	}
 	switch data[i] {
 	case '"':
 		return skipString(data, i)
@@ -88,7 +102,9 @@ func skipValue(data []byte, i int) int {
 		for i < len(data) {
 			switch data[i] {
 			case '"':
-				i = skipString(data, i)
+				if i = skipString(data, i); i < 0 {
+					return -1
+				}
 				continue
 			case '{', '[':
 				depth++
@@ -100,12 +116,16 @@ func skipValue(data []byte, i int) int {
 			}
 			i++
 		}
-		return i
+		return -1
 	}
 	// A number, true, false or null.
+	start := i
 	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' &&
 		data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n' {
 		i++
+	}
+	if i == start {
+		return -1
 	}
 	return i
 }

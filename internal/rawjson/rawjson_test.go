@@ -59,3 +59,40 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+// Members and String take anything, valid JSON or not, without a panic or
+// reading past the end; what Members gives of a valid object is valid
+// JSON, each value as encoding/json finds it.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[{"c":"}"}]}`, `{"`, `{"a"`, `{"a":`, `{"a":"`, `{"\"`, `{"a" 1}`, `{"a":[`, `{"a":1,}`, `"`, `"a`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		valid := json.Valid(data)
+		var ordered []string
+		ok := Members(data, func(k, v []byte) bool {
+			if valid && !json.Valid(v) {
+				t.Errorf("%q: member %q: %q is not valid JSON", data, k, v)
+			}
+			ordered = append(ordered, string(k))
+			return true
+		})
+		if ok && valid {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Errorf("%q read as an object: %v", data, err)
+			}
+			for _, k := range ordered {
+				if _, found := m[k]; !found {
+					t.Errorf("%q: member %q is not the object's", data, k)
+				}
+			}
+		}
+		if s, ok := String(data); ok && valid {
+			var want string
+			if err := json.Unmarshal(data, &want); err != nil || s != want {
+				t.Errorf("String(%q) = %q, want %q (%v)", data, s, want, err)
+			}
+		}
+	})
+}
