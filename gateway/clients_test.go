@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -34,8 +35,8 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 		return text(t, res)
 	}
 	for _, v := range versions {
-		alice := connect(t, url, v, nil, &http.Client{Transport: bearer{"tok-alice"}})
-		bob := connect(t, url, v, nil, &http.Client{Transport: bearer{"tok-bob"}})
+		alice := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("tok-alice")})
+		bob := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("tok-bob")})
 		if names := toolNames(t, alice); !slices.Contains(names, "a_echo") {
 			t.Errorf("%s: alice is not shown a_echo: %v", v, names)
 		}
@@ -50,7 +51,7 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 		}
 	}
 	// Through progressive disclosure alike.
-	bob := connect(t, url+"?disclosure=1", versions[0], nil, &http.Client{Transport: bearer{"tok-bob"}})
+	bob := connect(t, url+"?disclosure=1", versions[0], nil, &http.Client{Transport: oauthtest.Bearer("tok-bob")})
 	if got := call(bob, gateway.FindToolsName, map[string]any{"query": "echo text"}); strings.Contains(got, "a_echo") {
 		t.Errorf("find_tools shows bob a_echo: %s", got)
 	}

@@ -14,17 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
-
-// bearer is a RoundTripper that adds a bearer token to each request.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
 
 func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 	a := newUpstream(t, "a")
@@ -39,13 +31,13 @@ func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 		t.Errorf("no token: status %d, want 401", resp.StatusCode)
 	}
 	for _, v := range versions {
-		cs := connect(t, url, v, nil, &http.Client{Transport: bearer{"s3cret-alice"}})
+		cs := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("s3cret-alice")})
 		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "x"}}); err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "mallory"}, nil)
-	if _, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{"guess"}}}, nil); err == nil {
+	if _, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: oauthtest.Bearer("guess")}}, nil); err == nil {
 		t.Error("a wrong token connected")
 	}
 	if sent := a.authorizations(); len(sent) > 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -19,7 +20,7 @@ func TestTokenPassthroughIsPerServerAndOptIn(t *testing.T) {
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice"}), gateway.WithTokenPassthrough("b"))
 	url, _ := serve(t, g)
 	for _, v := range versions {
-		cs := connect(t, url, v, nil, &http.Client{Transport: bearer{"tok-alice"}})
+		cs := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("tok-alice")})
 		for _, name := range []string{"a_echo", "b_echo"} {
 			if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": "x"}}); err != nil {
 				t.Fatalf("%s %s: %v", v, name, err)

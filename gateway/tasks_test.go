@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -234,7 +235,7 @@ func TestCallToolHandsATask(t *testing.T) {
 func TestATaskIsItsClientsAlone(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
 	url, _ := serve(t, g)
-	alice, bob := newTaskClient(t, url, bearer{"a-token"}), newTaskClient(t, url, bearer{"b-token"})
+	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		who  *taskClient
@@ -279,7 +280,7 @@ func forge(id string, i int, with string) string {
 func TestATaskIdCannotBeForged(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
 	url, _ := serve(t, g)
-	alice, bob := newTaskClient(t, url, bearer{"a-token"}), newTaskClient(t, url, bearer{"b-token"})
+	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
 	own := bob.call("demo_tag_report", map[string]any{"tag": "work"})
 	secret := task.TaskID[strings.LastIndex(task.TaskID, ".")+1:]
@@ -310,7 +311,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 	key := []byte("a key the replicas share, 32 B+.")
 	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
 	made, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(key)))
-	task := newTaskClient(t, made, bearer{"a-token"}).call("demo_tag_report", map[string]any{"tag": "work"})
+	task := newTaskClient(t, made, oauthtest.Bearer("a-token")).call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		name string
 		key  []byte
@@ -321,7 +322,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 		{"the same key", key, true},
 	} {
 		url, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(c.key)))
-		other := newTaskClient(t, url, bearer{"a-token"})
+		other := newTaskClient(t, url, oauthtest.Bearer("a-token"))
 		_, err := other.ask("tasks/get", task.TaskID, nil)
 		switch {
 		case c.good && err != nil:

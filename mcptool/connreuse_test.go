@@ -20,15 +20,7 @@ import (
 // so that under more concurrent calls most would open a connection of
 // their own (a gateway in front of a server makes many).
 func TestHTTPConnectionsReused(t *testing.T) {
-	var opened atomic.Int32
-	srv := httptest.NewUnstartedServer(demo.HTTPHandler(demo.WithNotesFile(t.TempDir() + "/notes.json")))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
+	srv, opened := countingConnections(t, demo.HTTPHandler(demo.WithNotesFile(t.TempDir()+"/notes.json")))
 	p := connectURL(t, srv.URL)
 	const concurrent, rounds = 16, 10
 	before := opened.Load()
@@ -52,16 +44,8 @@ func TestHTTPConnectionsReused(t *testing.T) {
 // each answer's stream is read, where closing it unread would close the
 // connection.
 func TestRawCallsReuseTheConnection(t *testing.T) {
-	var opened atomic.Int32
-	srv := httptest.NewUnstartedServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) },
+	srv, opened := countingConnections(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
 	p := connectRaw(t, srv.URL)
 	before := opened.Load()
 	const calls = 100
@@ -73,4 +57,19 @@ func TestRawCallsReuseTheConnection(t *testing.T) {
 	if n := opened.Load() - before; n > 5 {
 		t.Errorf("%d raw calls one after the other opened %d connections, want at most 5", calls, n)
 	}
+}
+
+// countingConnections serves h until the test ends, counting the
+// connections clients open to it.
+func countingConnections(t *testing.T, h http.Handler) (*httptest.Server, *atomic.Int32) {
+	var opened atomic.Int32
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, &opened
 }

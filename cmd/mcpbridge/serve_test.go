@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -151,7 +152,7 @@ func TestServeGivesAClientItsOwnToolsAndRateLimit(t *testing.T) {
 		"gateway": {"clients": {"alice": {"allow": ["slow_*"], "rateLimit": {"rate": 0.001, "burst": 3}}}}}`)
 	tokens := writeConfig(t, dir, "tokens.txt", "alice tok-alice\n")
 	url, _, _ := startServe(t, "--config", config, "--token-file", tokens)
-	client := &http.Client{Transport: bearer{"tok-alice"}}
+	client := &http.Client{Transport: oauthtest.Bearer("tok-alice")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "alice"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -177,15 +178,6 @@ func TestServeGivesAClientItsOwnToolsAndRateLimit(t *testing.T) {
 	if !strings.Contains(err.Error(), `rate limit exceeded for client "alice"`) {
 		t.Errorf("the refusal: %v", err)
 	}
-}
-
-// bearer is a RoundTripper that adds a bearer token to each request.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // An --http address already in use is said before any server starts, not
