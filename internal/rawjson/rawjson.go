@@ -6,6 +6,7 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -128,4 +129,49 @@ func skipValue(data []byte, i int) int {
 		return -1
 	}
 	return i
+}
+
+// Depth is how deep the JSON value data nests objects and arrays: 0 for a
+// string, number or literal, 1 for {} or [1]. Brackets in strings are not
+// counted; on data that is not valid JSON it counts the brackets it finds.
+func Depth(data []byte) int {
+	depth, most := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			if i = skipString(data, i); i < 0 {
+				return most
+			}
+			i--
+		case '{', '[':
+			if depth++; depth > most {
+				most = depth
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return most
+}
+
+// FloatsFit reports whether every number in the valid JSON value data is
+// one a float64 holds, as json.Unmarshal into an any requires: false for
+// 1e400, which it refuses.
+func FloatsFit(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			if i = skipString(data, i); i < 0 {
+				return true
+			}
+			i--
+		case c == '-' || c >= '0' && c <= '9':
+			end := skipValue(data, i)
+			if _, err := strconv.ParseFloat(string(data[i:end]), 64); err != nil {
+				return false
+			}
+			i = end - 1
+		}
+	}
+	return true
 }

@@ -60,11 +60,31 @@ func TestString(t *testing.T) {
 	}
 }
 
+// Depth counts the nesting of objects and arrays, not brackets in strings.
+func TestDepth(t *testing.T) {
+	for data, want := range map[string]int{`1`: 0, `"[{"`: 0, `{}`: 1, `[1,[2]]`: 2, `{"a":[{"b":"]]]"}],"c":{}}`: 3, `[[`: 2} {
+		if got := Depth([]byte(data)); got != want {
+			t.Errorf("Depth(%s) = %d, want %d", data, got, want)
+		}
+	}
+}
+
+// FloatsFit refuses a number a float64 cannot hold, wherever it is, and
+// only that.
+func TestFloatsFit(t *testing.T) {
+	for data, want := range map[string]bool{`1`: true, `{"a":[-1.5e300,0,1e-400]}`: true, `"1e400"`: true, `1e400`: false, `{"a":[1,{"b":-1e309}]}`: false} {
+		if got := FloatsFit([]byte(data)); got != want {
+			t.Errorf("FloatsFit(%s) = %v, want %v", data, got, want)
+		}
+	}
+}
+
 // Members and String take anything, valid JSON or not, without a panic or
 // reading past the end; what Members gives of a valid object is valid
-// JSON, each value as encoding/json finds it.
+// JSON, each value as encoding/json finds it; FloatsFit says whether
+// encoding/json decodes valid JSON into an any.
 func FuzzMembers(f *testing.F) {
-	for _, s := range []string{`{"a":1,"b":[{"c":"}"}]}`, `{"`, `{"a"`, `{"a":`, `{"a":"`, `{"\"`, `{"a" 1}`, `{"a":[`, `{"a":1,}`, `"`, `"a`} {
+	for _, s := range []string{`{"a":1,"b":[{"c":"}"}]}`, `[1e400,"1e400"]`, `{"`, `{"a"`, `{"a":`, `{"a":"`, `{"\"`, `{"a" 1}`, `{"a":[`, `{"a":1,}`, `"`, `"a`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -87,6 +107,11 @@ func FuzzMembers(f *testing.F) {
 					t.Errorf("%q: member %q is not the object's", data, k)
 				}
 			}
+		}
+		var v any
+		// encoding/json refuses nesting past 10000 for itself.
+		if valid && Depth(data) <= 10000 && FloatsFit(data) != (json.Unmarshal(data, &v) == nil) {
+			t.Errorf("FloatsFit(%q) = %v, but json.Unmarshal into an any: %v", data, FloatsFit(data), json.Unmarshal(data, &v))
 		}
 		if s, ok := String(data); ok && valid {
 			var want string
