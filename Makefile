@@ -1,6 +1,6 @@
 # The test command of the README: installs what the tests need into .cache/
 # (ignored by git), then vets, checks formatting, runs every test with the
-# race detector, fuzzes every parser of what a server or a config sends for
+# race detector, fuzzes every parser of what a server, a client or a config sends for
 # a few seconds each, and runs the official MCP client conformance suite against
 # conformance/client and its server suite through mcpbridge serve (see
 # conformance/README.md). CI runs exactly this
@@ -85,6 +85,7 @@ FUZZ += ./schema:FuzzValidate
 FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers
+FUZZ += ./gateway:FuzzParseCall
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,7 +39,8 @@ import (
 // name, arguments and _meta (no progress token, no log level, no answers
 // to a server's questions: inputResponses, requestState); a call of the
 // disclosure tools; a tool whose arguments go in headers (x-mcp-header);
-// a member name written with an escape.
+// a member name written with an escape; a body go-sdk's decoder would read
+// otherwise, or answer with another id ([parseCall]).
 // go-sdk answers those, and every malformed request, as before.
 func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	h := r.Header
@@ -78,49 +80,53 @@ type fastCall struct {
 // where they are written ([rawjson.Members]), decoding only the values it
 // uses, and takes only the members it knows, each spelled exactly: go-sdk's
 // decoding matches names exactly, where encoding/json's matches a struct's
-// fields in any case.
+// fields in any case. It takes only what go-sdk's decoder reads alike and
+// answers with the id as written, and so refuses a body nested deeper than
+// that decoder takes (maxDepth), a member of the envelope or params named
+// twice (a decoder merges two _meta objects into one), an id go-sdk would
+// rewrite or refuse ([plainID]), and a number in _meta a float64 cannot
+// hold (go-sdk decodes _meta whole, and refuses the call).
 func parseCall(body []byte) (fastCall, bool) {
-	if !json.Valid(body) {
+	if !json.Valid(body) || rawjson.Depth(body) > maxDepth {
 		return fastCall{}, false
 	}
 	var call fastCall
 	var version, method, params []byte
 	ok := rawjson.Members(body, func(k, v []byte) bool {
+		var seen bool
 		switch string(k) {
 		case "jsonrpc":
-			version = v
+			seen, version = version != nil, v
 		case "id":
-			call.id = v
+			seen, call.id = call.id != nil, v
 		case "method":
-			method = v
+			seen, method = method != nil, v
 		case "params":
-			params = v
+			seen, params = params != nil, v
 		default:
 			return false
 		}
-		return true
+		return !seen
 	})
-	if m, _ := rawjson.String(method); !ok || string(version) != `"2.0"` || m != "tools/call" {
-		return fastCall{}, false
-	}
-	if id := call.id; len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+	if m, _ := rawjson.String(method); !ok || string(version) != `"2.0"` || m != "tools/call" || !plainID(call.id) {
 		return fastCall{}, false
 	}
 	// Only the members read here: any other (inputResponses,
 	// requestState, task) is go-sdk's to read.
 	var name []byte
 	ok = rawjson.Members(params, func(k, v []byte) bool {
+		var seen bool
 		switch string(k) {
 		case "name":
-			name = v
+			seen, name = name != nil, v
 		case "arguments":
-			call.args = v
+			seen, call.args = call.args != nil, v
 		case "_meta":
-			call.meta = v
+			seen, call.meta = call.meta != nil, v
 		default:
 			return false
 		}
-		return true
+		return !seen
 	})
 	if !ok || !isObject(call.meta) {
 		return fastCall{}, false
@@ -142,7 +148,7 @@ func parseCall(body []byte) (fastCall, bool) {
 		}
 		return true
 	})
-	if v, _ := rawjson.String(protocol); !ok || v != statelessVersion || !isObject(caps) {
+	if v, _ := rawjson.String(protocol); !ok || v != statelessVersion || !isObject(caps) || !rawjson.FloatsFit(call.meta) {
 		return fastCall{}, false
 	}
 	call.caps = new(mcp.ClientCapabilities)
@@ -153,6 +159,24 @@ func parseCall(body []byte) (fastCall, bool) {
 		return fastCall{}, false
 	}
 	return call, true
+}
+
+// maxDepth is the deepest nesting go-sdk's decoder takes in a message.
+const maxDepth = 1000
+
+// plainID reports whether id, as written, is one go-sdk answers with as
+// written: a string, or an integer a float64 holds exactly. go-sdk reads a
+// number id as a float64 and answers with it cut to an int64, so that 1.5,
+// 1e2, -0 and 2^53+1 come back as 1, 100, 0 and 2^53, and refuses 1e400.
+func plainID(id []byte) bool {
+	if len(id) > 0 && id[0] == '"' {
+		return true
+	}
+	if string(id) == "-0" || bytes.ContainsAny(id, ".eE") {
+		return false
+	}
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil && -1<<53 <= n && n <= 1<<53
 }
 
 func isObject(v json.RawMessage) bool {

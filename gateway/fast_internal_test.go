@@ -1,8 +1,16 @@
 package gateway
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // parseCall takes only a tools/call exactly as the fast path serves it;
@@ -44,4 +52,174 @@ func TestParseCall(t *testing.T) {
 			t.Errorf("%s: taken as %+v", body, c)
 		}
 	}
+}
+
+// callBody is a tools/call the fast path takes, with envelope and params
+// members put before the protocol's (each with a trailing comma), and
+// meta before those of _meta.
+func callBody(envelope, params, meta string) string {
+	return `{"jsonrpc":"2.0",` + envelope + `"method":"tools/call","params":{` + params +
+		`"_meta":{` + meta + `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+}
+
+// FuzzParseCall gives parseCall any body: it never panics, and what it
+// takes it reads as go-sdk does (encoding/json, names matched exactly):
+// the same id, name, arguments and _meta, a protocol of 2026-07-28 and
+// capabilities that decode. A body go-sdk would refuse, or answer with an
+// id other than the one written, it leaves to go-sdk (sdkReads).
+func FuzzParseCall(f *testing.F) {
+	deep := strings.Repeat(`[`, 1001) + strings.Repeat(`]`, 1001)
+	for _, s := range []string{
+		callBody(`"id":1,`, `"name":"t","arguments":{"x":1},`, ``),
+		callBody(`"id":"a",`, `"name":"caf\u00e9","arguments":{"s":"}\"]","a":[{},[]]},`, `"traceparent":"00-1-2-01",`),
+		" {\n \"jsonrpc\" : \"2.0\" ,\"id\":\t-7 , \"method\":\"tools\\/call\", \"params\" : { \"name\" : \"t\" , \"arguments\" : null , " +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}} } } `,
+		// Members named twice, or written with an escape.
+		callBody(`"id":1,"id":"b",`, `"name":"t","name":"u",`, ``),
+		callBody(`"id":1,`, `"name":"t","_meta":{"progressToken":1},`, ``),
+		callBody(`"id":1,`, `"name":"t","arguments":{"a":1},"arguments":[],`, ``),
+		callBody(`"id":1,`, `"name":"t",`, `"io.modelcontextprotocol/clientCapabilities":{"x":1},`),
+		callBody(`"id":1,`, `"n\u0061me":"t",`, ``),
+		callBody(`"id":1,`, `"name":"t",`, `"progress\u0054oken":1,`),
+		callBody(`"i\u0064":1,`, `"name":"t",`, ``),
+		// Ids go-sdk reads as other numbers, or refuses.
+		callBody(`"id":1e400,`, `"name":"t",`, ``),
+		callBody(`"id":1.5,`, `"name":"t",`, ``),
+		callBody(`"id":1e2,`, `"name":"t",`, ``),
+		callBody(`"id":-0,`, `"name":"t",`, ``),
+		callBody(`"id":9007199254740993,`, `"name":"t",`, ``),
+		callBody(`"id":123456789012345678901234567890,`, `"name":"t",`, ``),
+		callBody(`"id":{},`, `"name":"t",`, ``),
+		// _meta nested, deep, or holding what go-sdk cannot decode.
+		callBody(`"id":1,`, `"name":"t","arguments":{"_meta":{"progressToken":1}},`, `"x":{"_meta":{"progressToken":1}},`),
+		callBody(`"id":1,`, `"name":"t",`, `"x":1e400,`),
+		callBody(`"id":1,`, `"name":"t","arguments":{"a":`+deep+`},`, ``),
+		callBody(`"id":1,`, `"name":"t",`, `"x":`+deep+`,`),
+		callBody(`"id":1,`, `"name":"t",`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"x":1e400}},`),
+		// Invalid UTF-8, in a value and in a name.
+		callBody(`"id":"\xff",`, "\"name\":\"t\xff\",", ``),
+		callBody(`"id":1,`, `"name":"t",`, "\"\xff\":1,"),
+		callBody(`"id":1,`, `"name":"t",`, ``) + `x`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":null}}}`,
+		`[]`, `{`, `{"jsonrpc":"2.0"`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		call, ok := parseCall(body)
+		if !ok {
+			return
+		}
+		want, why := sdkReads(body)
+		if why != "" {
+			t.Fatalf("%q: taken, but %s", body, why)
+		}
+		var meta map[string]json.RawMessage
+		if err := json.Unmarshal(call.meta, &meta); err != nil {
+			t.Fatalf("%q: _meta %q: %v", body, call.meta, err)
+		}
+		if call.name != want.name || !bytes.Equal(call.args, want.args) || !reflect.DeepEqual(meta, want.meta) ||
+			!reflect.DeepEqual(call.caps, want.caps) {
+			t.Fatalf("%q: read\n%q %q %q %+v\ngo-sdk reads\n%q %q %q %+v", body,
+				call.name, call.args, meta, call.caps, want.name, want.args, want.meta, want.caps)
+		}
+		if string(call.id) != want.id {
+			t.Fatalf("%q: answered with id %s, go-sdk with %s", body, call.id, want.id)
+		}
+	})
+}
+
+// A sdkCall is what go-sdk reads of a tools/call.
+type sdkCall struct {
+	id   string // as go-sdk writes it in its answer
+	name string
+	args json.RawMessage
+	meta map[string]json.RawMessage
+	caps *mcp.ClientCapabilities
+}
+
+// sdkReads reads body as go-sdk's stateless handler does (encoding/json
+// standing for its decoder, which matches names exactly, as parseCall's
+// callers are given only exact names), or says why the fast path must
+// leave it to go-sdk.
+func sdkReads(body []byte) (sdkCall, string) {
+	if d := nesting(body); d > 1000 {
+		return sdkCall{}, fmt.Sprintf("nested %d deep: go-sdk's decoder refuses more than 1000", d)
+	}
+	var env struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      any             `json:"id"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		return sdkCall{}, "go-sdk refuses it: " + err.Error()
+	}
+	if env.JSONRPC != "2.0" || env.Method != "tools/call" {
+		return sdkCall{}, fmt.Sprintf("not a tools/call of JSON-RPC 2.0: %q %q", env.JSONRPC, env.Method)
+	}
+	var call sdkCall
+	// go-sdk reads a number id as a float64 and answers with it as an int64.
+	switch id := env.ID.(type) {
+	case string:
+		data, _ := json.Marshal(id)
+		call.id = string(data)
+	case float64:
+		call.id = strconv.FormatInt(int64(id), 10)
+		if math.Abs(id) > 1<<53 {
+			call.id = "an id past 2^53"
+		}
+	default:
+		return sdkCall{}, fmt.Sprintf("an id of %T", env.ID)
+	}
+	var params struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      map[string]any  `json:"_meta"`
+	}
+	if err := json.Unmarshal(env.Params, &params); err != nil {
+		return sdkCall{}, "go-sdk refuses its params: " + err.Error()
+	}
+	var raw struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(env.Params, &raw)
+	call.name, call.args, call.meta = params.Name, params.Arguments, raw.Meta
+	if _, ok := raw.Meta["progressToken"]; ok {
+		return sdkCall{}, "it asks for progress"
+	}
+	if _, ok := raw.Meta[mcp.MetaKeyLogLevel]; ok {
+		return sdkCall{}, "it sets a log level"
+	}
+	if v, _ := params.Meta[mcp.MetaKeyProtocolVersion].(string); v != statelessVersion {
+		return sdkCall{}, fmt.Sprintf("protocol %q", v)
+	}
+	if _, ok := params.Meta[mcp.MetaKeyClientCapabilities].(map[string]any); !ok {
+		return sdkCall{}, "no client capabilities"
+	}
+	call.caps = new(mcp.ClientCapabilities)
+	if err := json.Unmarshal(raw.Meta[mcp.MetaKeyClientCapabilities], call.caps); err != nil {
+		return sdkCall{}, "capabilities go-sdk refuses: " + err.Error()
+	}
+	return call, ""
+}
+
+// nesting is how deep the JSON data nests its objects and arrays.
+func nesting(data []byte) int {
+	depth, most, str := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case str && c == '\\':
+			i++
+		case c == '"':
+			str = !str
+		case str:
+		case c == '{' || c == '[':
+			depth++
+			most = max(most, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return most
 }
