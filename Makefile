@@ -86,6 +86,7 @@ FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./gateway:FuzzParseCall
+FUZZ += ./gateway:FuzzTaskIDs
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -322,7 +322,8 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 	}
 	switch {
 	case errors.As(err, &handed):
-		task, err := g.taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		h := taskHandle{handed.Server, callerOf(ctx).name, handed.ID}
+		task, err := taskResult(handed.Created, h, g.tasks.format(h))
 		if err != nil {
 			return nil, false, err
 		}

@@ -33,7 +33,7 @@ type options struct {
 	passthrough []string                  // servers given the client's token (passthrough.go)
 
 	tracerProvider trace.TracerProvider // trace.go
-	taskKey        []byte               // taskid.go
+	taskKeys       [][]byte             // taskid.go: the first signs
 }
 
 // WithLogger sets the logger of the gateway: one record a request it

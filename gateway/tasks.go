@@ -39,7 +39,8 @@ func (g *Gateway) handTasks(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !errors.As(err, &handed) {
 			return res, err
 		}
-		return g.taskResult(handed.Created, taskHandle{handed.Server, callerOf(ctx).name, handed.ID})
+		h := taskHandle{handed.Server, callerOf(ctx).name, handed.ID}
+		return taskResult(handed.Created, h, g.tasks.format(h))
 	}
 }
 
@@ -69,7 +70,9 @@ func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (
 	if err != nil {
 		return nil, relayError(err)
 	}
-	return g.taskResult(raw, h)
+	// The id as the client gave it, though the gateway's key may now be
+	// another: a client matches the answer to its task by id.
+	return taskResult(raw, h, p.TaskID)
 }
 
 // A taskAnswer is a server's answer about a task, passed on as it came but
@@ -80,8 +83,9 @@ type taskAnswer struct {
 	fields map[string]json.RawMessage
 }
 
-// taskResult reads a server's answer about the task h.
-func (g *Gateway) taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, error) {
+// taskResult reads a server's answer about the task h, whose id the
+// client knows is id.
+func taskResult(raw json.RawMessage, h taskHandle, id string) (*taskAnswer, error) {
 	a := &taskAnswer{}
 	if err := json.Unmarshal(raw, &a.fields); err != nil || a.fields == nil {
 		return nil, fmt.Errorf("gateway: server %q: task %q: its answer is not a JSON object", h.server, h.id)
@@ -93,11 +97,11 @@ func (g *Gateway) taskResult(raw json.RawMessage, h taskHandle) (*taskAnswer, er
 		delete(a.Meta, mcp.MetaKeyServerInfo)
 	}
 	if _, ok := a.fields["taskId"]; ok {
-		id, err := json.Marshal(g.tasks.format(h))
+		data, err := json.Marshal(id)
 		if err != nil {
 			return nil, err
 		}
-		a.fields["taskId"] = id
+		a.fields["taskId"] = data
 	}
 	return a, nil
 }

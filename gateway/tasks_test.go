@@ -337,12 +337,63 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 	}
 }
 
+// A key is rotated without refusing the tasks in flight: a gateway given a
+// new key with the old one after it still routes the ids made under the
+// old one, and makes its own under the new one; once the old key is no
+// longer listed, its ids are tasks not found.
+func TestATaskIdOutlivesARotation(t *testing.T) {
+	server := demoOverHTTP(t)
+	old, current, next := []byte("the key before the rotation, 32B"), []byte("the key after the rotation, 32 B"), []byte("the key after the next one, 32 B")
+	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
+	client := func(opt gateway.Option) *taskClient {
+		url, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, opt))
+		return newTaskClient(t, url, oauthtest.Bearer("a-token"))
+	}
+	task := client(gateway.WithTaskKey(old)).call("demo_tag_report", map[string]any{"tag": "work"})
+	rotated := client(gateway.WithTaskKey(current, old))
+	if _, err := rotated.ask("tasks/get", task.TaskID, nil); err != nil {
+		t.Fatalf("an id of the old key, after the rotation: %v", err)
+	}
+	if end := rotated.follow(task, nil, false); end.Status != "completed" {
+		t.Errorf("the old key's task ended %q", end.Status)
+	}
+	own := rotated.call("demo_tag_report", map[string]any{"tag": "work"})
+	for _, c := range []struct {
+		name string
+		opt  gateway.Option
+		id   string
+		good bool
+	}{
+		{"the new key alone, its id", gateway.WithTaskKey(current), own.TaskID, true},
+		{"the old key alone, the new key's id", gateway.WithTaskKey(old), own.TaskID, false},
+		{"the old key dropped, its id", gateway.WithTaskKey(next, current), task.TaskID, false},
+		{"the old key dropped, the new key's id", gateway.WithTaskKey(next, current), own.TaskID, true},
+	} {
+		_, err := client(c.opt).ask("tasks/get", c.id, nil)
+		if c.good && err != nil || !c.good && !noTask(err, "tasks/get", c.id) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
 // A task key shorter than 32 bytes is no key: Start refuses it, naming the
-// option, rather than make ids a client could forge by guessing it.
+// option and which key, rather than make or take ids a client could forge
+// by guessing it; previous keys without a key to sign with are refused
+// too.
 func TestStartRefusesAShortTaskKey(t *testing.T) {
-	_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithTaskKey([]byte(strings.Repeat("k", 31))))
-	if err == nil || !strings.Contains(err.Error(), "WithTaskKey: a key of 31 bytes") {
-		t.Errorf("Start: %v", err)
+	long := []byte(strings.Repeat("k", 32))
+	for _, c := range []struct {
+		opt  gateway.Option
+		want string
+	}{
+		{gateway.WithTaskKey([]byte(strings.Repeat("k", 31))), "WithTaskKey: a key of 31 bytes"},
+		{gateway.WithTaskKey(long, long, []byte("short")), "WithTaskKey: previous key 2: a key of 5 bytes"},
+		{gateway.WithTaskKey(nil, long), "WithTaskKey: previous keys without a key"},
+	} {
+		_, err := gateway.Start(t.Context(), &toolset.Config{}, c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Start: %v, want %q", err, c.want)
+		}
 	}
 }
 
