@@ -87,6 +87,7 @@ FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
+FUZZ += ./gateway:FuzzCompleteRaw
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

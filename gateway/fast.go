@@ -343,21 +343,33 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 }
 
 // completeRaw is a server's raw result as a 2026-07-28 client reads it:
-// with a resultType, "complete" when the server wrote none, as go-sdk's
-// server adds; and whether it is marked isError.
+// with a resultType, "complete" when the server wrote none or null, as
+// go-sdk's server writes it; and whether it is marked isError.
 func completeRaw(raw json.RawMessage) ([]byte, bool) {
-	typed, isError := resultHead(raw)
-	if typed {
-		return raw, isError
+	resultType, isError := resultHead(raw)
+	switch {
+	case resultType == nil:
+		return withResultType(raw), isError
+	case string(resultType) == "null":
+		// Replaced where it is written (resultType is a slice of raw):
+		// a resultType put before it would leave the result with two,
+		// which decoders read apart.
+		at := cap(raw) - cap(resultType)
+		out := make([]byte, 0, len(raw)+len(`"complete"`))
+		out = append(out, raw[:at]...)
+		out = append(out, `"complete"`...)
+		return append(out, raw[at+len(resultType):]...), isError
 	}
-	return withResultType(raw), isError
+	return raw, isError
 }
 
-// resultHead reports whether the result raw has a resultType, and whether
-// it is marked isError: read where they are written, decoded only for a
-// member name written with an escape. mcptool judged the result's shape.
-func resultHead(raw json.RawMessage) (typed, isError bool) {
-	var resultType, flag []byte
+// resultHead returns the resultType of the result raw as written, a slice
+// of raw, or nil if it has none, and whether it is marked isError: read
+// where they are written, decoded only for a member name written with an
+// escape, when a resultType that is not a string counts as none.
+// mcptool judged the result's shape.
+func resultHead(raw json.RawMessage) (resultType []byte, isError bool) {
+	var flag []byte
 	if rawjson.Members(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "resultType":
@@ -367,14 +379,17 @@ func resultHead(raw json.RawMessage) (typed, isError bool) {
 		}
 		return true
 	}) {
-		return resultType != nil && string(resultType) != "null", string(flag) == "true"
+		return resultType, string(flag) == "true"
 	}
 	var head struct {
 		ResultType *string `json:"resultType"`
 		IsError    bool    `json:"isError"`
 	}
 	_ = json.Unmarshal(raw, &head)
-	return head.ResultType != nil, head.IsError
+	if head.ResultType == nil {
+		return nil, head.IsError
+	}
+	return strconv.AppendQuote(nil, *head.ResultType), head.IsError
 }
 
 // withResultType inserts "resultType":"complete" as the first member of

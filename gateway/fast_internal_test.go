@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
 // parseCall takes only a tools/call exactly as the fast path serves it;
@@ -222,4 +224,66 @@ func nesting(data []byte) int {
 		}
 	}
 	return most
+}
+
+// FuzzCompleteRaw gives completeRaw any result a server may write and
+// mcptool passes on raw (an object whose member names are written without
+// escapes, each once, its resultType a string, null or absent): what the
+// client gets is the result, every member as the server wrote it, with one
+// resultType, the server's string or "complete", and isError as written.
+func FuzzCompleteRaw(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"<b>hi</b>"}]}`,
+		` { } `,
+		`{"content":[],"isError":true,"resultType":"complete"}`,
+		`{"resultType":"task","task":{"taskId":"t"}}`,
+		`{"content":[],"resultType":null}`,
+		"{\"content\":[],\"_meta\":{\"x\":\"\xff\"},\"structuredContent\":{\"resultType\":null}}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var written map[string]json.RawMessage
+		names := map[string]bool{}
+		once := rawjson.Members(raw, func(k, _ []byte) bool {
+			if names[string(k)] {
+				return false
+			}
+			names[string(k)] = true
+			return true
+		})
+		if !json.Valid(raw) || !once || json.Unmarshal(raw, &written) != nil {
+			return
+		}
+		kind, isString := rawjson.String(written["resultType"])
+		if !isString && written["resultType"] != nil && string(written["resultType"]) != "null" {
+			return
+		}
+		out, isError := completeRaw(raw)
+		var got map[string]json.RawMessage
+		if !json.Valid(out) || json.Unmarshal(out, &got) != nil {
+			t.Fatalf("%q: completed as %q, not an object", raw, out)
+		}
+		n := 0
+		rawjson.Members(out, func(k, _ []byte) bool {
+			if string(k) == "resultType" {
+				n++
+			}
+			return true
+		})
+		if !isString {
+			kind = "complete"
+		}
+		if v, _ := rawjson.String(got["resultType"]); n != 1 || v != kind {
+			t.Fatalf("%q: completed as %q: resultType %d times, %q; want once, %q", raw, out, n, got["resultType"], kind)
+		}
+		for k, v := range written {
+			if k != "resultType" && !bytes.Equal(got[k], v) {
+				t.Fatalf("%q: completed as %q: %s is %q, want %q", raw, out, k, got[k], v)
+			}
+		}
+		if isError != (string(written["isError"]) == "true") {
+			t.Fatalf("%q: isError %v", raw, isError)
+		}
+	})
 }
