@@ -63,7 +63,8 @@
 //     task not found, in the same words whatever was wrong. Without a key,
 //     Start makes a random one: the ids of a gateway then do not survive
 //     its restart, and replicas behind one load balancer must be given the
-//     same key to route each other's. call_tool (disclosure) hands tasks
+//     same key to route each other's. The key rotates without losing the
+//     tasks in flight: previous keys given after it still verify ids. call_tool (disclosure) hands tasks
 //     alike. Any other call of a tool the server
 //     runs as a task (a 2025-11-25 client's, one without the extension, a
 //     task of the 2025-11-25 generation) is followed to its end by the
@@ -132,7 +133,7 @@
 // ([Option]); what the servers are is the [toolset.Config] given to
 // [Start]. Zero means the default in every option; a negative
 // [WithDrainTimeout] means no bound but Shutdown's context, a negative rate
-// of [WithRateLimit] no limit, and a negative burst, or a key of
+// of [WithRateLimit] no limit, and a negative burst, or any key of
 // [WithTaskKey] shorter than [TaskKeySize], is refused by Start, which
 // names the option.
 package gateway

@@ -28,10 +28,12 @@ const TaskKeySize = 32
 //
 // The previous keys rotate the key without losing the tasks in flight:
 // key signs every new id, and an id made under key or any of previous is
-// taken. Give the replicas the new key first with the old one after it,
-// and drop the old one once its tasks are done; an id made under a key no
-// longer given is a task not found. Previous keys without a key are
-// refused by Start.
+// taken. Replicas rotate in three steps, each given to all of them before
+// the next: the new key added as a previous one (every replica takes its
+// ids before any makes one), then the new key as key and the old as a
+// previous one, then the old one dropped once its tasks are done. An id
+// made under a key no longer given is a task not found. Previous keys
+// without a key are refused by Start.
 func WithTaskKey(key []byte, previous ...[]byte) Option {
 	return func(o *options) {
 		o.taskKeys = [][]byte{bytes.Clone(key)}

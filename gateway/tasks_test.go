@@ -339,8 +339,9 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 
 // A key is rotated without refusing the tasks in flight: a gateway given a
 // new key with the old one after it still routes the ids made under the
-// old one, and makes its own under the new one; once the old key is no
-// longer listed, its ids are tasks not found.
+// old one, and makes its own under the new one, which a gateway given the
+// new key second (the first step of a rotation) takes too; once the old
+// key is no longer listed, its ids are tasks not found.
 func TestATaskIdOutlivesARotation(t *testing.T) {
 	server := demoOverHTTP(t)
 	old, current, next := []byte("the key before the rotation, 32B"), []byte("the key after the rotation, 32 B"), []byte("the key after the next one, 32 B")
@@ -366,6 +367,7 @@ func TestATaskIdOutlivesARotation(t *testing.T) {
 	}{
 		{"the new key alone, its id", gateway.WithTaskKey(current), own.TaskID, true},
 		{"the old key alone, the new key's id", gateway.WithTaskKey(old), own.TaskID, false},
+		{"the new key added second, its id", gateway.WithTaskKey(old, current), own.TaskID, true},
 		{"the old key dropped, its id", gateway.WithTaskKey(next, current), task.TaskID, false},
 		{"the old key dropped, the new key's id", gateway.WithTaskKey(next, current), own.TaskID, true},
 	} {

@@ -47,7 +47,11 @@ client and the server's own id by a key, random per process unless
   openssl rand -base64 32 > task.key
 Replicas behind a load balancer are given the same file, to route each
 other's tasks; without it, and across a restart, a task id is refused as
-unknown.
+unknown. The file may hold several keys, one a line: the first signs new
+ids, and an id made under any of them is taken. To rotate the key, give
+every replica each step before the next: a new key added on the second
+line (openssl rand -base64 32 >> task.key), then moved to the first, then
+the old line dropped once its tasks are done.
 
 A non-loopback address needs --allow-remote and bearer tokens (a file of
 lines "NAME TOKEN", --token-file, or one token in $` + tokenEnv + `) or
@@ -74,7 +78,7 @@ refused and /readyz answers 503.`,
 		addr := fs.String("http", "", "serve streamable HTTP at /mcp on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 		remote := fs.Bool("allow-remote", false, "let --http bind a non-loopback address; needs bearer tokens")
 		tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (lines \"NAME TOKEN\") on every HTTP request")
-		taskKeyFile := fs.String("task-key-file", "", "bind the ids of the tasks handed to clients with the key in `FILE` (32 bytes or more, the same for every replica) instead of a random key of the process")
+		taskKeyFile := fs.String("task-key-file", "", "bind the ids of the tasks handed to clients with the keys in `FILE`, one a line of 32 bytes or more, the same for every replica: the first signs new ids, every one verifies (a key rotates); without it, a random key of the process")
 		disclosure := fs.Bool("disclosure", false, "serve find_tools and call_tool instead of the whole catalog, to every client")
 		var allow, deny, origins, hosts multi
 		fs.Var(&allow, "allow", "list and serve only tools matching `PATTERN` (repeatable)")
@@ -92,7 +96,7 @@ refused and /readyz answers 503.`,
 			if err != nil {
 				return err
 			}
-			taskKey, err := readTaskKey(*taskKeyFile)
+			taskKey, oldTaskKeys, err := readTaskKeys(*taskKeyFile)
 			if err != nil {
 				return err
 			}
@@ -137,7 +141,7 @@ refused and /readyz answers 503.`,
 			if *disclosure || section.Disclosure {
 				opts = append(opts, gateway.WithDisclosure())
 			}
-			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey),
+			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
 				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
 
 			var ln net.Listener
@@ -207,13 +211,16 @@ func readTokens(path string) (map[string]string, error) {
 	return tokens, nil
 }
 
-// readTaskKey reads the key of the gateway's task ids from path: the
-// file's content, the whitespace around it trimmed. It refuses a file it
-// cannot read or a key shorter than [gateway.TaskKeySize], never quoting
-// the file. No path is no key: the gateway makes a random one.
-func readTaskKey(path string) ([]byte, error) {
+// readTaskKeys reads the keys of the gateway's task ids from path, one a
+// line, the whitespace around each trimmed and blank lines skipped: the
+// key of the first line, which signs new ids, and those of the others,
+// which still verify ([gateway.WithTaskKey]). It refuses a file it cannot
+// read, one with no key, or a key shorter than [gateway.TaskKeySize],
+// naming its line, never quoting the file. No path is no key: the gateway
+// makes a random one.
+func readTaskKeys(path string) (key []byte, previous [][]byte, err error) {
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -221,13 +228,23 @@ func readTaskKey(path string) ([]byte, error) {
 		if errors.As(err, &pathErr) {
 			err = pathErr.Err // the path is said once, after the flag
 		}
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--task-key-file %s: %w", path, err)}
+		return nil, nil, &exitError{code: exitUsage, err: fmt.Errorf("--task-key-file %s: %w", path, err)}
 	}
-	key := bytes.TrimSpace(data)
-	if len(key) < gateway.TaskKeySize {
-		return nil, Usagef("--task-key-file %s: a key of %d bytes: want %d or more", path, len(key), gateway.TaskKeySize)
+	var keys [][]byte
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		k := bytes.TrimSpace(line)
+		if len(k) == 0 {
+			continue
+		}
+		if len(k) < gateway.TaskKeySize {
+			return nil, nil, Usagef("--task-key-file %s: line %d: a key of %d bytes: want %d or more", path, i+1, len(k), gateway.TaskKeySize)
+		}
+		keys = append(keys, k)
 	}
-	return key, nil
+	if len(keys) == 0 {
+		return nil, nil, Usagef("--task-key-file %s: no key: want one of %d bytes or more a line", path, gateway.TaskKeySize)
+	}
+	return keys[0], keys[1:], nil
 }
 
 // A gatewayConfig is the "gateway" object of a config file.
