@@ -167,7 +167,15 @@ func FloatsFit(data []byte) bool {
 			i--
 		case c == '-' || c >= '0' && c <= '9':
 			end := skipValue(data, i)
-			if _, err := strconv.ParseFloat(string(data[i:end]), 64); err != nil {
+			// Without an exponent, only a number of more than 308
+			// digits is past a float64's range: the others need no
+			// parse (nor the string it takes).
+			num := data[i:end]
+			if len(num) <= 308 && bytes.IndexAny(num, "eE") < 0 {
+				i = end - 1
+				continue
+			}
+			if _, err := strconv.ParseFloat(string(num), 64); err != nil {
 				return false
 			}
 			i = end - 1

@@ -72,7 +72,8 @@ func TestDepth(t *testing.T) {
 // FloatsFit refuses a number a float64 cannot hold, wherever it is, and
 // only that.
 func TestFloatsFit(t *testing.T) {
-	for data, want := range map[string]bool{`1`: true, `{"a":[-1.5e300,0,1e-400]}`: true, `"1e400"`: true, `1e400`: false, `{"a":[1,{"b":-1e309}]}`: false} {
+	for data, want := range map[string]bool{`1`: true, `{"a":[-1.5e300,0,1e-400]}`: true, `"1e400"`: true, `1e400`: false, `{"a":[1,{"b":-1e309}]}`: false,
+		"1" + strings.Repeat("0", 308): true, strings.Repeat("9", 309): false, "-0." + strings.Repeat("9", 400): true} {
 		if got := FloatsFit([]byte(data)); got != want {
 			t.Errorf("FloatsFit(%s) = %v, want %v", data, got, want)
 		}
