@@ -88,6 +88,8 @@ FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzCompleteRaw
+FUZZ += ./gateway:FuzzJSONBody
+FUZZ += ./gateway:FuzzReboundHost
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -204,7 +204,8 @@ func (g *Gateway) fastTool(name string) bool {
 // stateless handler takes: a JSON body, and both JSON and an event stream
 // accepted.
 func jsonBody(h http.Header) bool {
-	if ct, _, _ := mime.ParseMediaType(h.Get("Content-Type")); ct != "application/json" {
+	// A type with a malformed parameter go-sdk refuses whole (415).
+	if ct, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || ct != "application/json" {
 		return false
 	}
 	var jsonOK, streamOK bool

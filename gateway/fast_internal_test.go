@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
 	"reflect"
 	"strconv"
 	"strings"
@@ -99,7 +103,8 @@ func FuzzParseCall(f *testing.F) {
 		callBody(`"id":1,`, `"name":"t",`, `"x":`+deep+`,`),
 		callBody(`"id":1,`, `"name":"t",`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"x":1e400}},`),
 		// Invalid UTF-8, in a value and in a name.
-		callBody(`"id":"\xff",`, "\"name\":\"t\xff\",", ``),
+		callBody("\"id\":\"\xff\",", "\"name\":\"t\xff\",", ``),
+		callBody(`"id":"\u0041\ud800",`, `"name":"t",`, ``),
 		callBody(`"id":1,`, `"name":"t",`, "\"\xff\":1,"),
 		callBody(`"id":1,`, `"name":"t",`, ``) + `x`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":null}}}`,
@@ -125,7 +130,12 @@ func FuzzParseCall(f *testing.F) {
 			t.Fatalf("%q: read\n%q %q %q %+v\ngo-sdk reads\n%q %q %q %+v", body,
 				call.name, call.args, meta, call.caps, want.name, want.args, want.meta, want.caps)
 		}
-		if string(call.id) != want.id {
+		// A string id is echoed as written, which a client reads as the
+		// string go-sdk writes; a number, as go-sdk writes it.
+		var got, sdk any
+		_ = json.Unmarshal(call.id, &got)
+		_ = json.Unmarshal([]byte(want.id), &sdk)
+		if _, number := sdk.(float64); number && string(call.id) != want.id || !reflect.DeepEqual(got, sdk) {
 			t.Fatalf("%q: answered with id %s, go-sdk with %s", body, call.id, want.id)
 		}
 	})
@@ -286,4 +296,80 @@ func FuzzCompleteRaw(f *testing.F) {
 			t.Fatalf("%q: isError %v", raw, isError)
 		}
 	})
+}
+
+// FuzzJSONBody gives jsonBody any Content-Type and Accept headers: it
+// takes only those go-sdk's stateless handler takes (sdkAccepts), so that
+// the fast path never serves a request go-sdk refuses.
+func FuzzJSONBody(f *testing.F) {
+	for _, s := range [][2]string{
+		{"application/json", "application/json, text/event-stream"},
+		{"Application/JSON; charset=utf-8", "*/*"},
+		{"application/json", "application/*;q=0.5,text/*"},
+		{"application/json;", "application/json;;, text/event-stream; =x"},
+		{"application/json; =x", "application/json, text/event-stream"},
+		{"application/json", "application/json\x00, text/event-stream"},
+		{"text/plain", "application/json, text/event-stream"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, contentType, accept string) {
+		h := http.Header{"Content-Type": {contentType}, "Accept": strings.Split(accept, "\n")}
+		if jsonBody(h) && !sdkAccepts(h) {
+			t.Fatalf("Content-Type %q, Accept %q: taken, which go-sdk refuses", contentType, accept)
+		}
+	})
+}
+
+// sdkAccepts reports whether go-sdk's stateless handler takes a POST with
+// headers h (streamable.go: baseMediaType, streamableAccepts, v1.8.0).
+func sdkAccepts(h http.Header) bool {
+	if ct, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || ct != "application/json" {
+		return false
+	}
+	var jsonOK, streamOK bool
+	for _, v := range h.Values("Accept") {
+		for _, raw := range strings.Split(v, ",") {
+			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// FuzzReboundHost gives isLoopback any Host header: a host it calls
+// loopback go-sdk does too (sdkLoopback), so that the fast path never
+// serves, on a loopback address, a request go-sdk refuses as DNS
+// rebinding.
+func FuzzReboundHost(f *testing.F) {
+	for _, s := range []string{"localhost", "localhost:8080", "127.0.0.1:1", "[::1]:80", "::1", "[::1]", "::ffff:127.0.0.1",
+		"[::1%25eth0]:80", "::1%eth0", "127.000.0.1", "evil.example", "localhost.:80", "LOCALHOST", "[localhost]", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		if isLoopback(host) && !sdkLoopback(host) {
+			t.Fatalf("Host %q: loopback, which go-sdk refuses", host)
+		}
+	})
+}
+
+// sdkLoopback is go-sdk's test of a Host on a loopback connection
+// (internal/util.IsLoopback, v1.8.0).
+func sdkLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
