@@ -61,10 +61,10 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 	}
 	u, err := url.Parse(d.url)
 	if err != nil {
-		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL")}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL: " + wantURL)}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: want http or https with a host", u.Scheme)}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: %s", u.Scheme, wantURL)}
 	}
 	if len(c.env) > 0 || c.dir != "" {
 		return nil, nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
@@ -84,6 +84,9 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
 }
+
+// wantURL says what a server's URL needs, with one to copy.
+const wantURL = "want http or https and a host, as in http://127.0.0.1:3001"
 
 // inProcess connects to a server in this process over a new in-memory
 // pair. The server's session ends when the client's side closes.
