@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 )
 
 // clientInfo is how mcpbridge introduces itself to servers.
@@ -132,6 +133,23 @@ func explain(conn mcp.Connection, err error) error {
 	return err
 }
 
+// unquoted is an explained error of a request the caller's context ended,
+// without the server's words: how the process stands (exited, not reading
+// its stdin) may be why it did not answer, but what it wrote (its stderr, a
+// banner) is not why the caller gave up.
+func unquoted(err error) error {
+	se, ok := err.(*stdio.ServerError)
+	if !ok {
+		return err
+	}
+	if se.Exit == nil && !se.NotReading {
+		return se.Err
+	}
+	quiet := *se
+	quiet.Stdout, quiet.Stderr = nil, nil
+	return &quiet
+}
+
 // catalog is the session's current listing.
 func (s *session) catalog() *catalog { return s.cat.Load() }
 
@@ -195,6 +213,9 @@ func (p *Provider) request(ctx context.Context, s *session, op operation, d time
 	timedOut := expired.Load() && ctx.Err() == nil
 	if timedOut {
 		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return classify(p.name, op.String(), unquoted(explain(s.conn, err)), false)
 	}
 	return classify(p.name, op.String(), explain(s.conn, err), timedOut)
 }

@@ -175,6 +175,20 @@ func TestConnectMissingCommandIsFatal(t *testing.T) {
 	}
 }
 
+// A call the caller's own context ends is not the server's failure: the
+// error quotes nothing the running server wrote (a banner on stderr read as
+// the reason), and still says the context ended.
+func TestCallerCancelQuotesNoStderr(t *testing.T) {
+	p := raw(t, "stderr")
+	connect(t, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.Handler().Call(ctx, "echo", []byte(`{"text": "x"}`))
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "stderr") {
+		t.Errorf("got %v; want context.Canceled without the server's stderr", err)
+	}
+}
+
 func TestConnectBadProtocolVersion(t *testing.T) {
 	p := raw(t, "bad-version")
 	err := p.Connect(context.Background())
