@@ -113,8 +113,13 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
-	if expired {
+	switch {
+	case expired:
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
+	case parent.Err() == nil && !retryable(err) && p.dialer.pathless():
+		// Copied from a server's "listening on" line, say: the server
+		// answered, but not at its root. The URL is not quoted (a key).
+		err = fmt.Errorf("%w (%s)", err, pathNote)
 	}
 	return classify(p.name, "connect", explain(conn, err), expired)
 }

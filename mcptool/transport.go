@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -84,6 +85,17 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
 }
+
+// pathless reports whether the dialer's URL has no path: a server's
+// endpoint is seldom its root.
+func (d dialer) pathless() bool {
+	u, err := url.Parse(d.url)
+	return d.url != "" && err == nil && strings.TrimPrefix(u.Path, "/") == ""
+}
+
+// pathNote is what a connection to a URL without a path that the server
+// refused adds.
+const pathNote = "the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)"
 
 // wantURL says what a server's URL needs, with one to copy.
 const wantURL = "want http or https and a host, as in http://127.0.0.1:3001"
