@@ -14,9 +14,11 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// An agent on the demo server's tools. The model here is scripted; a real
-// one is llm/openai.New or llm/anthropic.New, and a real server is
-// mcptool.FromCommand or mcptool.FromURL.
+// An agent on the demo server's tools. The model here is scripted (its
+// code is in this package's tests; Example_ownModel shows a whole program
+// with a model of one's own); a real one is llm/openai.New or
+// llm/anthropic.New, and a real server is mcptool.FromCommand or
+// mcptool.FromURL.
 func Example() {
 	ctx := context.Background()
 	notes, stop, err := connectDemo(ctx, demo.New())

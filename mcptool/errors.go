@@ -37,7 +37,8 @@ func (e *TransportError) Error() string { return format(e.Server, e.Op, e.Err) }
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // Retryable reports whether trying again (on a new connection, if the old
-// one is gone) may help; a refused credential, say, will not.
+// one is gone) may help; a refused credential, say, will not, nor a command
+// that is not there or not executable.
 func (e *TransportError) Retryable() bool { return e.retryable }
 
 // Timeout reports whether the error is a deadline this package set (the
@@ -181,6 +182,14 @@ func retryable(err error) bool {
 	if errors.As(err, &oe) || sdkfix.Says(err, originRefusal) {
 		return false // the server would send us elsewhere again
 	}
+	// A syscall.Errno is a net.Error too, whatever it says: of the bare
+	// errnos only those the system calls temporary may mend, not ENOENT or
+	// EACCES from starting a command that is not there or not executable.
 	var ne net.Error
-	return errors.As(err, &ne) || sdkfix.NetworkDown(err) || connectionGone(err) || errors.Is(err, syscall.ECONNREFUSED)
+	if errors.As(err, &ne) {
+		if errno, bare := ne.(syscall.Errno); !bare || errno.Temporary() {
+			return true
+		}
+	}
+	return sdkfix.NetworkDown(err) || connectionGone(err) || errors.Is(err, syscall.ECONNREFUSED)
 }

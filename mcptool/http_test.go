@@ -359,3 +359,28 @@ func TestTransportErrorUnreachable(t *testing.T) {
 		t.Fatalf("got %v; want a retryable TransportError naming the server", err)
 	}
 }
+
+// A URL without a path, copied from a server's "listening on" line, fails
+// saying where MCP servers most often are; one with a wrong path does not
+// (the path was given), nor does a server that cannot be reached.
+func TestURLWithoutAPathHintsAtMCP(t *testing.T) {
+	srv := httptest.NewServer(demoTransports())
+	defer srv.Close()
+	const note = "the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)"
+	for _, tc := range []struct {
+		url  string
+		note bool
+	}{
+		{srv.URL, true},
+		{srv.URL + "/", true},
+		{srv.URL + "/wrong", false},
+		{"http://127.0.0.1:1", false},
+	} {
+		p := mcptool.FromURL(tc.url)
+		err := p.Connect(context.Background())
+		p.Close()
+		if err == nil || strings.Contains(err.Error(), note) != tc.note {
+			t.Errorf("FromURL(%q): %v; want the note about the path: %v", tc.url, err, tc.note)
+		}
+	}
+}

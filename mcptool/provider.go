@@ -1,11 +1,13 @@
 package mcptool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -112,7 +114,7 @@ func newProvider(d dialer, opts []Option) *Provider {
 		} else if u, err := url.Parse(d.url); err == nil && u.Host != "" {
 			p.name = u.Host
 		} else {
-			p.name = d.url
+			p.name = hostPart(d.url)
 		}
 	}
 	p.tel = newClientTelemetry(p.name, d, &p.cfg)
@@ -131,6 +133,19 @@ func newProvider(d dialer, opts []Option) *Provider {
 		p.conn.reconnect = &r
 	}
 	return p
+}
+
+// hostPart names a server by a URL that does not parse as one with a host
+// (most often one without its scheme: 127.0.0.1:3001/mcp) by what stands
+// where its host would, never by its path or query, which may hold a key.
+func hostPart(rawURL string) string {
+	if i := strings.IndexAny(rawURL, "/?#"); i >= 0 {
+		rawURL = rawURL[:i]
+	}
+	if i := strings.LastIndex(rawURL, "@"); i >= 0 {
+		rawURL = rawURL[i+1:]
+	}
+	return cmp.Or(rawURL, "server")
 }
 
 // Name returns the provider's name for its server: [WithName], or else the

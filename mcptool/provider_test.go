@@ -325,6 +325,22 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
+// A URL without its scheme, a common first mistake, is refused saying what
+// a URL needs, with one to copy; the URL itself is not quoted (it may hold a
+// key in its query).
+func TestURLWithoutScheme(t *testing.T) {
+	for _, u := range []string{"127.0.0.1:3001/mcp?key=sk-1", "localhost:3001/mcp?key=sk-1", "example.com/mcp?key=sk-1"} {
+		err := mcptool.FromURL(u).Connect(context.Background())
+		var ce *mcptool.ConfigError
+		if !errors.As(err, &ce) || ce.Option != "url" || !strings.Contains(err.Error(), "want http or https and a host, as in http://127.0.0.1:3001") {
+			t.Errorf("FromURL(%q): %v; want a ConfigError for the url saying what a URL needs", u, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "sk-1") {
+			t.Errorf("FromURL(%q): %v quotes the URL's query", u, err)
+		}
+	}
+}
+
 // Zero in an option is its default, as if the option were not given.
 func TestZeroIsDefault(t *testing.T) {
 	p, _ := inProcess(t, outputServer("", ""), mcptool.WithMaxPages(0), mcptool.WithMaxDescription(0),

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 )
 
 // clientInfo is how mcpbridge introduces itself to servers.
@@ -112,8 +113,13 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
-	if expired {
+	switch {
+	case expired:
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
+	case parent.Err() == nil && !retryable(err) && p.dialer.pathless():
+		// Copied from a server's "listening on" line, say: the server
+		// answered, but not at its root. The URL is not quoted (a key).
+		err = fmt.Errorf("%w (%s)", err, pathNote)
 	}
 	return classify(p.name, "connect", explain(conn, err), expired)
 }
@@ -130,6 +136,23 @@ func explain(conn mcp.Connection, err error) error {
 		return ex.Explain(err)
 	}
 	return err
+}
+
+// unquoted is an explained error of a request the caller's context ended,
+// without the server's words: how the process stands (exited, not reading
+// its stdin) may be why it did not answer, but what it wrote (its stderr, a
+// banner) is not why the caller gave up.
+func unquoted(err error) error {
+	se, ok := err.(*stdio.ServerError)
+	if !ok {
+		return err
+	}
+	if se.Exit == nil && !se.NotReading {
+		return se.Err
+	}
+	quiet := *se
+	quiet.Stdout, quiet.Stderr = nil, nil
+	return &quiet
 }
 
 // catalog is the session's current listing.
@@ -195,6 +218,9 @@ func (p *Provider) request(ctx context.Context, s *session, op operation, d time
 	timedOut := expired.Load() && ctx.Err() == nil
 	if timedOut {
 		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return classify(p.name, op.String(), unquoted(explain(s.conn, err)), false)
 	}
 	return classify(p.name, op.String(), explain(s.conn, err), timedOut)
 }

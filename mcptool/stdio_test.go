@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 func TestStdioDemo(t *testing.T) {
@@ -154,6 +155,38 @@ func TestConnectServerExitsHalfWay(t *testing.T) {
 		t.Errorf("the server's stderr got %q", got)
 	}
 	// goleak (TestMain) checks that nothing of the half-made connection lives on.
+}
+
+// A command that cannot be started (not there, not executable) is a
+// failure no retry mends: tool.Fatal, not tool.Retryable. syscall.Errno is a
+// net.Error, which counted ENOENT and EACCES as network trouble.
+func TestConnectMissingCommandIsFatal(t *testing.T) {
+	notExecutable := filepath.Join(t.TempDir(), "server")
+	if err := os.WriteFile(notExecutable, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, command := range []string{"/nonexistent/mcpbridge-no-such-server", "mcpbridge-no-such-server", notExecutable} {
+		err := mcptool.FromCommand(command, nil).Connect(context.Background())
+		var te *mcptool.TransportError
+		if !errors.As(err, &te) || tool.Retryable(err) || !tool.Fatal(err) {
+			t.Errorf("FromCommand(%q): got %v (retryable %v, fatal %v); want a TransportError, fatal and not retryable",
+				command, err, tool.Retryable(err), tool.Fatal(err))
+		}
+	}
+}
+
+// A call the caller's own context ends is not the server's failure: the
+// error quotes nothing the running server wrote (a banner on stderr read as
+// the reason), and still says the context ended.
+func TestCallerCancelQuotesNoStderr(t *testing.T) {
+	p := raw(t, "stderr")
+	connect(t, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.Handler().Call(ctx, "echo", []byte(`{"text": "x"}`))
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "stderr") {
+		t.Errorf("got %v; want context.Canceled without the server's stderr", err)
+	}
 }
 
 func TestConnectBadProtocolVersion(t *testing.T) {

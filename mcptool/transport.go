@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,10 +62,10 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 	}
 	u, err := url.Parse(d.url)
 	if err != nil {
-		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL")}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: errors.New("not a URL: " + wantURL)}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: want http or https with a host", u.Scheme)}
+		return nil, nil, &ConfigError{Server: p.name, Option: "url", Err: fmt.Errorf("scheme %q: %s", u.Scheme, wantURL)}
 	}
 	if len(c.env) > 0 || c.dir != "" {
 		return nil, nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
@@ -84,6 +85,20 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
 }
+
+// pathless reports whether the dialer's URL has no path: a server's
+// endpoint is seldom its root.
+func (d dialer) pathless() bool {
+	u, err := url.Parse(d.url)
+	return d.url != "" && err == nil && strings.TrimPrefix(u.Path, "/") == ""
+}
+
+// pathNote is what a connection to a URL without a path that the server
+// refused adds.
+const pathNote = "the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)"
+
+// wantURL says what a server's URL needs, with one to copy.
+const wantURL = "want http or https and a host, as in http://127.0.0.1:3001"
 
 // inProcess connects to a server in this process over a new in-memory
 // pair. The server's session ends when the client's side closes.

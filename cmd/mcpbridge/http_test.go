@@ -97,10 +97,11 @@ func TestURLWithoutAPathHintsAtMCP(t *testing.T) {
 	base := demoHTTP(t)
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base)
 	expect(t, r, 3, `mcpbridge tools: server "127.0.0.1" did not start: `,
-		"\n  hint: the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)\n")
+		"Not Found (the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE))\n")
+	oneLine(t, r)
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base+"/wrong")
 	expect(t, r, 3)
-	if strings.Contains(r.err, "hint:") {
-		t.Errorf("a hint for a URL with a path:\n%s", r.err)
+	if strings.Contains(r.err, "no path") {
+		t.Errorf("a note on the path for a URL with a path:\n%s", r.err)
 	}
 }

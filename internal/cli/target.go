@@ -287,8 +287,7 @@ func (t *Target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Opti
 
 // failure explains why the server name did not start, as the user gave
 // it, with a hint at --env (or the config's "env") when it ran and failed,
-// or said it lacks a variable, and at the usual paths for a --url without
-// one.
+// or said it lacks a variable.
 func (t *Target) failure(name string, err error) *startFailure {
 	who := fmt.Sprintf("server %q", name)
 	switch t.kind {
@@ -304,12 +303,8 @@ func (t *Target) failure(name string, err error) *startFailure {
 		}
 		missing = w.variables()
 	}
+	// A --url without a path is said by mcptool, in the cause.
 	hint := t.envHint(name, missing, ranAndFailed(err))
-	if u, err := url.Parse(t.url); t.kind == targetURL && err == nil && strings.TrimPrefix(u.Path, "/") == "" {
-		// Copied from a server's "listening on" line, say; not echoed, as
-		// a URL may carry a key.
-		hint = "hint: the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)"
-	}
 	if hint != "" {
 		t.hintMu.Lock()
 		t.hinted[name] = true

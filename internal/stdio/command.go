@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -150,6 +152,9 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	if err := cmd.Start(); err != nil {
 		closeAll()
 		// Named by the program alone: the arguments may hold secrets.
+		if notFound(err) && strings.ContainsAny(c.Path, " \t") {
+			return nil, fmt.Errorf("stdio: starting MCP server %q (no shell splits the command: give its arguments as args): %w", c.Path, err)
+		}
 		return nil, fmt.Errorf("stdio: starting MCP server %q: %w", c.Path, err)
 	}
 	// The child has its copies; ours would keep its stdin from ever
@@ -172,4 +177,10 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		logger:       logger,
 	})
 	return conn, nil
+}
+
+// notFound reports whether starting a command failed because there is no
+// such program.
+func notFound(err error) bool {
+	return errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
 }

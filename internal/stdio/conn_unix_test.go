@@ -181,6 +181,21 @@ func TestMissingExecutable(t *testing.T) {
 	}
 }
 
+// A whole command line given as the command, a common first mistake, is
+// not found: the error says that no shell splits it.
+func TestMissingExecutableWithArgumentsInPath(t *testing.T) {
+	for _, path := range []string{"mcpbridge-no-such-server --stdio", "npx -y @modelcontextprotocol/server-everything"} {
+		_, err := (&Command{Path: path}).Connect(t.Context())
+		if err == nil || !strings.Contains(err.Error(), "no shell splits the command: give its arguments as args") {
+			t.Errorf("Connect(%q): %v; want it to say that no shell splits the command", path, err)
+		}
+	}
+	_, err := (&Command{Path: "mcpbridge-no-such-server"}).Connect(t.Context())
+	if err == nil || strings.Contains(err.Error(), "shell") {
+		t.Errorf("a command without spaces: %v; want no word of a shell", err)
+	}
+}
+
 func TestEnvironment(t *testing.T) {
 	t.Setenv("STDIO_TEST_SECRET", "hunter2")
 	t.Setenv("HOME", "/home/parent")
