@@ -89,7 +89,6 @@ FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzCompleteRaw
 FUZZ += ./gateway:FuzzJSONBody
-FUZZ += ./gateway:FuzzReboundHost
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -63,7 +64,7 @@ func (o *OAuth) check() error {
 		return errors.New("gateway: OAuth.Resource is required: the gateway's URL as its clients reach it")
 	case err != nil:
 		return fmt.Errorf("gateway: OAuth.Resource: %w", err)
-	case u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Host)), u.Host == "", u.Fragment != "":
+	case u.Scheme != "https" && !(u.Scheme == "http" && sdkfix.Loopback(u.Host)), u.Host == "", u.Fragment != "":
 		return fmt.Errorf("gateway: OAuth.Resource %q: want an absolute https URL without a fragment (http only on loopback)", o.Resource)
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -45,7 +45,7 @@ import (
 func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get("Mcp-Protocol-Version") != statelessVersion || h.Get("Mcp-Method") != "tools/call" ||
-		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !jsonBody(h) || rebound(r) {
+		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !jsonBody(h) || sdkfix.Rebound(r) {
 		return false
 	}
 	body, ok := readBody(r)
@@ -57,13 +57,6 @@ func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	}
 	putBack(r, body)
 	return false
-}
-
-// rebound reports whether r reached a loopback address under another host
-// name, which go-sdk's handler refuses (DNS rebinding).
-func rebound(r *http.Request) bool {
-	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return local != nil && isLoopback(local.String()) && !isLoopback(r.Host)
 }
 
 // A fastCall is the part of a tools/call request the fast path reads.

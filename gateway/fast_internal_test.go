@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"reflect"
 	"strconv"
 	"strings"
@@ -342,34 +340,4 @@ func sdkAccepts(h http.Header) bool {
 		}
 	}
 	return jsonOK && streamOK
-}
-
-// FuzzReboundHost gives isLoopback any Host header: a host it calls
-// loopback go-sdk does too (sdkLoopback), so that the fast path never
-// serves, on a loopback address, a request go-sdk refuses as DNS
-// rebinding.
-func FuzzReboundHost(f *testing.F) {
-	for _, s := range []string{"localhost", "localhost:8080", "127.0.0.1:1", "[::1]:80", "::1", "[::1]", "::ffff:127.0.0.1",
-		"[::1%25eth0]:80", "::1%eth0", "127.000.0.1", "evil.example", "localhost.:80", "LOCALHOST", "[localhost]", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, host string) {
-		if isLoopback(host) && !sdkLoopback(host) {
-			t.Fatalf("Host %q: loopback, which go-sdk refuses", host)
-		}
-	})
-}
-
-// sdkLoopback is go-sdk's test of a Host on a loopback connection
-// (internal/util.IsLoopback, v1.8.0).
-func sdkLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,7 +93,7 @@ func (g *Gateway) originAllowed(r *http.Request, origin string) bool {
 		return false
 	}
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return local != nil && isLoopback(local.String()) && isLoopback(u.Host)
+	return local != nil && sdkfix.Loopback(local.String()) && sdkfix.Loopback(u.Host)
 }
 
 func hostAllowed(host string, allowed []string) bool {
@@ -104,25 +104,10 @@ func hostAllowed(host string, allowed []string) bool {
 	return slices.Contains(allowed, host) || slices.Contains(allowed, name)
 }
 
-// isLoopback reports whether addr (a host, with or without port) is
-// localhost or a loopback IP.
-func isLoopback(addr string) bool {
-	host := addr
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // IsLoopback reports whether the listen address addr (host:port) binds only
 // the loopback interface: a host that is localhost or a loopback IP. An
 // empty host (":8080") binds every interface, and is not.
 func IsLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
-	return err == nil && host != "" && isLoopback(host)
+	return err == nil && host != "" && sdkfix.Loopback(host)
 }

@@ -64,6 +64,11 @@
 //     added (the Skills extension's skills/list, say) with 400 Bad Request.
 //     [SSEHandler] serves the transport for the demo server and hands every
 //     message to the server's session (TestGoSDKSSERefusesCustomMethods).
+//   - go-sdk's streamable HTTP handler refuses a request that reached a
+//     loopback address under another host name (DNS rebinding), by a rule
+//     it does not export. [Rebound] is that rule, for the handlers that
+//     answer before go-sdk's or in its place: the gateway's fast path,
+//     [SSEHandler] (TestGoSDKRefusesReboundHosts).
 //   - go-sdk logs what a server sent above debug level (a tool name it
 //     leaves out of a listing, at error level). [DebugOnly] brings its
 //     records down to debug (TestGoSDKLogsTheServerAtError).

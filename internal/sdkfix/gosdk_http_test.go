@@ -343,3 +343,30 @@ func TestGoSDKNamesNoTask(t *testing.T) {
 		t.Fatalf(upgraded+"it names the task (Mcp-Name %q): the exchange need not", name)
 	}
 }
+
+// Rebound: go-sdk's streamable HTTP handler, on a loopback address,
+// refuses with 403 exactly the Host headers Rebound calls rebound.
+func TestGoSDKRefusesReboundHosts(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	srv := serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	for _, host := range []string{"localhost", "localhost:8080", "127.0.0.1:1", "[::1]:80", "[::1]", "127.0.0.2",
+		"[::ffff:127.0.0.1]:80", "LOCALHOST", "localhost.:80", "127.000.0.1", "evil.example", "evil.example:80", "[localhost]"} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("Host %q: %v", host, err)
+		}
+		resp.Body.Close()
+		// The request as the server saw it: at its loopback address.
+		seen := req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, srv.Listener.Addr()))
+		if refused := resp.StatusCode == http.StatusForbidden; refused != Rebound(seen) {
+			t.Errorf("Host %q: go-sdk answered %s; Rebound says %v", host, resp.Status, Rebound(seen))
+		}
+	}
+}

@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -42,7 +39,7 @@ type sseHandler struct {
 }
 
 func (h *sseHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if local, ok := req.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopback(local.String()) && !loopback(req.Host) {
+	if Rebound(req) {
 		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", req.Host), http.StatusForbidden)
 		return
 	}
@@ -187,18 +184,4 @@ func (s *sseSession) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (s *sseSession) Close() error {
 	s.closeOnce.Do(func() { close(s.done) })
 	return s.conn.Close()
-}
-
-// loopback reports whether addr, a host with or without a port, is a
-// loopback address or localhost.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
