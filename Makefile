@@ -88,7 +88,6 @@ FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzCompleteRaw
-FUZZ += ./gateway:FuzzJSONBody
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -45,7 +43,7 @@ import (
 func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get("Mcp-Protocol-Version") != statelessVersion || h.Get("Mcp-Method") != "tools/call" ||
-		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !jsonBody(h) || sdkfix.Rebound(r) {
+		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !sdkfix.Accepts(h) || sdkfix.Rebound(r) {
 		return false
 	}
 	body, ok := readBody(r)
@@ -191,30 +189,6 @@ func (g *Gateway) fastTool(name string) bool {
 		}
 	}
 	return false
-}
-
-// jsonBody reports whether a request's headers are those go-sdk's
-// stateless handler takes: a JSON body, and both JSON and an event stream
-// accepted.
-func jsonBody(h http.Header) bool {
-	// A type with a malformed parameter go-sdk refuses whole (415).
-	if ct, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || ct != "application/json" {
-		return false
-	}
-	var jsonOK, streamOK bool
-	for _, v := range h.Values("Accept") {
-		for _, a := range strings.Split(v, ",") {
-			switch t, _, _ := mime.ParseMediaType(strings.TrimSpace(a)); t {
-			case "application/json", "application/*":
-				jsonOK = true
-			case "text/event-stream", "text/*":
-				streamOK = true
-			case "*/*":
-				jsonOK, streamOK = true, true
-			}
-		}
-	}
-	return jsonOK && streamOK
 }
 
 // readBody reads r's body up to go-sdk's bound: false when it is over the

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"mime"
-	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
@@ -294,50 +292,4 @@ func FuzzCompleteRaw(f *testing.F) {
 			t.Fatalf("%q: isError %v", raw, isError)
 		}
 	})
-}
-
-// FuzzJSONBody gives jsonBody any Content-Type and Accept headers: it
-// takes only those go-sdk's stateless handler takes (sdkAccepts), so that
-// the fast path never serves a request go-sdk refuses.
-func FuzzJSONBody(f *testing.F) {
-	for _, s := range [][2]string{
-		{"application/json", "application/json, text/event-stream"},
-		{"Application/JSON; charset=utf-8", "*/*"},
-		{"application/json", "application/*;q=0.5,text/*"},
-		{"application/json;", "application/json;;, text/event-stream; =x"},
-		{"application/json; =x", "application/json, text/event-stream"},
-		{"application/json", "application/json\x00, text/event-stream"},
-		{"text/plain", "application/json, text/event-stream"},
-	} {
-		f.Add(s[0], s[1])
-	}
-	f.Fuzz(func(t *testing.T, contentType, accept string) {
-		h := http.Header{"Content-Type": {contentType}, "Accept": strings.Split(accept, "\n")}
-		if jsonBody(h) && !sdkAccepts(h) {
-			t.Fatalf("Content-Type %q, Accept %q: taken, which go-sdk refuses", contentType, accept)
-		}
-	})
-}
-
-// sdkAccepts reports whether go-sdk's stateless handler takes a POST with
-// headers h (streamable.go: baseMediaType, streamableAccepts, v1.8.0).
-func sdkAccepts(h http.Header) bool {
-	if ct, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || ct != "application/json" {
-		return false
-	}
-	var jsonOK, streamOK bool
-	for _, v := range h.Values("Accept") {
-		for _, raw := range strings.Split(v, ",") {
-			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
-			switch strings.ToLower(strings.TrimSpace(base)) {
-			case "application/json", "application/*":
-				jsonOK = true
-			case "text/event-stream", "text/*":
-				streamOK = true
-			case "*/*":
-				jsonOK, streamOK = true, true
-			}
-		}
-	}
-	return jsonOK && streamOK
 }

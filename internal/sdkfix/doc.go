@@ -65,10 +65,12 @@
 //     [SSEHandler] serves the transport for the demo server and hands every
 //     message to the server's session (TestGoSDKSSERefusesCustomMethods).
 //   - go-sdk's streamable HTTP handler refuses a request that reached a
-//     loopback address under another host name (DNS rebinding), by a rule
-//     it does not export. [Rebound] is that rule, for the handlers that
-//     answer before go-sdk's or in its place: the gateway's fast path,
-//     [SSEHandler] (TestGoSDKRefusesReboundHosts).
+//     loopback address under another host name (DNS rebinding), and a POST
+//     whose Content-Type or Accept it does not take, by rules it does not
+//     export. [Rebound] and [Accepts] are those rules, for the handlers
+//     that answer before go-sdk's or in its place: the gateway's fast
+//     path, [SSEHandler] (TestGoSDKRefusesReboundHosts,
+//     TestGoSDKAcceptsHeaders).
 //   - go-sdk logs what a server sent above debug level (a tool name it
 //     leaves out of a listing, at error level). [DebugOnly] brings its
 //     records down to debug (TestGoSDKLogsTheServerAtError).

@@ -370,3 +370,37 @@ func TestGoSDKRefusesReboundHosts(t *testing.T) {
 		}
 	}
 }
+
+// Accepts: go-sdk's streamable HTTP handler takes a POST with exactly the
+// headers Accepts takes (it answers the others 4xx before reading them).
+func TestGoSDKAcceptsHeaders(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	srv := serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	for _, h := range [][2]string{
+		{"application/json", "application/json, text/event-stream"},
+		{"Application/JSON; charset=utf-8", "*/*"},
+		{"application/json", "application/*;q=0.5,text/*"},
+		{"application/json;", "application/json;;, text/event-stream; =x"},
+		{"application/json; =x", "application/json, text/event-stream"},
+		{"application/json", "application/json"},
+		{"application/json", "text/event-stream"},
+		{"application/json", "TEXT/EVENT-STREAM , APPLICATION/JSON"},
+		{"text/plain", "application/json, text/event-stream"},
+		{"", "application/json, text/event-stream"},
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", h[0])
+		req.Header.Set("Accept", h[1])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if taken := resp.StatusCode == http.StatusOK; taken != Accepts(req.Header) {
+			t.Errorf("Content-Type %q, Accept %q: go-sdk answered %s; Accepts says %v", h[0], h[1], resp.Status, Accepts(req.Header))
+		}
+	}
+}
