@@ -85,6 +85,7 @@ FUZZ += ./schema:FuzzValidate
 FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers
+FUZZ += ./internal/cli:FuzzCallArgs
 FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzCompleteRaw

@@ -18,16 +18,16 @@ const maxArgsContext = 30
 // where, quoting the text up to the mistake: a shell's quoting breaks them
 // often, and the user must see what the program received.
 func callArgs(text string, stdin io.Reader) (json.RawMessage, error) {
-	what := "the arguments"
+	what, where := "the arguments", ""
 	if text == "-" {
 		data, err := io.ReadAll(stdin)
 		if err != nil {
 			return nil, err
 		}
-		if strings.TrimSpace(string(data)) == "" {
-			return nil, Usagef("no arguments on stdin: give a JSON object, {} for none")
-		}
-		text, what = string(data), "the arguments on stdin"
+		text, what, where = string(data), "the arguments on stdin", " on stdin"
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, Usagef("no arguments%s: give a JSON object, {} for none", where)
 	}
 	err := json.Unmarshal([]byte(text), new(json.RawMessage))
 	if err == nil {
@@ -47,6 +47,9 @@ func callArgs(text string, stdin io.Reader) (json.RawMessage, error) {
 // line up to it; or, atEnd, that the text ended too soon, with its end.
 func syntaxPlace(text string, offset int, atEnd bool) string {
 	end := min(max(offset, 1), len(text))
+	if end == 0 {
+		return "at the end"
+	}
 	start := strings.LastIndexByte(text[:end-1], '\n') + 1
 	before := text[start:end]
 	if n := utf8.RuneCountInString(before); n > maxArgsContext {
