@@ -195,9 +195,12 @@ func (g *Gateway) fastTool(name string) bool {
 // bound or cannot be read, for go-sdk to say so.
 func readBody(r *http.Request) ([]byte, bool) {
 	const bound = mcp.DefaultMaxRequestBodyBytes
+	// Sized by the length the client declares, but not beyond a call's
+	// usual size: a client that declares megabytes and sends bytes gets a
+	// small buffer, which grows only with what arrives.
 	size := int64(512)
-	if n := r.ContentLength; n >= 0 && n <= bound {
-		size = n + 1 // room to see the end without growing
+	if n := r.ContentLength; n >= 0 {
+		size = min(n, 64<<10) + 1 // room to see the end without growing
 	}
 	body := make([]byte, 0, size)
 	in := io.LimitedReader{R: r.Body, N: bound + 1}

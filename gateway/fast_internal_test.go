@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
@@ -292,4 +294,15 @@ func FuzzCompleteRaw(f *testing.F) {
 			t.Fatalf("%q: isError %v", raw, isError)
 		}
 	})
+}
+
+// readBody's buffer follows what arrives, not the length a client declares:
+// a request claiming 4 MiB that sends a few bytes costs a small buffer.
+func TestReadBodyBufferFollowsTheBody(t *testing.T) {
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0"}`))
+	r.ContentLength = mcp.DefaultMaxRequestBodyBytes
+	body, ok := readBody(r)
+	if !ok || string(body) != `{"jsonrpc":"2.0"}` || cap(body) > 64<<10+1 {
+		t.Fatalf("read %q (%v) into a buffer of %d bytes", body, ok, cap(body))
+	}
 }
