@@ -260,3 +260,20 @@ func TestCallToolRawStreamHeldOpen(t *testing.T) {
 	}
 	<-cut
 }
+
+// A raw call is bound by the provider's message limit as any call is: a
+// result over it fails that call, saying so, and the next call goes on.
+func TestCallToolRawBoundedByTheMessageLimit(t *testing.T) {
+	s := rawTools(nil, nil)
+	addTool(s, "huge", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return textResult(strings.Repeat("x", 64<<10)), nil
+	})
+	srv, _ := rawServer(t, s, nil)
+	p := connectRaw(t, srv.URL, mcptool.WithMaxMessageSize(16<<10))
+	if raw, _, err := p.CallToolRaw(t.Context(), "huge", nil); err == nil || !strings.Contains(err.Error(), "size limit") {
+		t.Fatalf("a 64 KiB result under a 16 KiB limit: %.100s, %v", raw, err)
+	}
+	if raw, _, err := p.CallToolRaw(t.Context(), "fails", nil); err != nil || raw == nil {
+		t.Fatalf("the next call: %s, %v", raw, err)
+	}
+}
