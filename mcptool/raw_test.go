@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -258,7 +259,11 @@ func TestCallToolRawStreamHeldOpen(t *testing.T) {
 	if err != nil || string(raw) != serverResult {
 		t.Fatalf("got %s, %v; want the server's result", raw, err)
 	}
-	<-cut
+	select {
+	case <-cut:
+	case <-time.After(10 * time.Second): // far past finishWithin: the cut never came
+		t.Fatal("the stream held open after the answer was not cut")
+	}
 }
 
 // A raw call is bound by the provider's message limit as any call is: a
