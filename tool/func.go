@@ -20,7 +20,8 @@ type Tool interface {
 	Handler
 }
 
-// Func makes a local [Tool] from a typed Go function.
+// Func makes a local [Tool] from a typed Go function. Its name must follow the
+// MCP specification's rule: 1 to 128 ASCII letters, digits, '_', '-' or '.'.
 //
 // The input schema is derived from In, which must be a struct (a tool's
 // arguments are a JSON object): field names come from `json` tags and
@@ -42,8 +43,8 @@ type Tool interface {
 // becomes a [FailedError] carrying its message, unless it already is a
 // [FailedError] or [RefusedError], or the context is done.
 func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Tool, error) {
-	if name == "" {
-		return nil, errors.New("tool.Func: empty name")
+	if err := checkName(name); err != nil {
+		return nil, err
 	}
 	if fn == nil {
 		return nil, fmt.Errorf("tool.Func %q: nil function", name)
@@ -125,6 +126,32 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.Raw
 		res.Structured = data
 	}
 	return res, nil
+}
+
+// maxName is the longest tool name the MCP specification allows, in bytes
+// (every character it allows is ASCII).
+const maxName = 128
+
+// checkName holds a local tool's name to the MCP specification's rule (1 to
+// 128 ASCII letters, digits, '_', '-' or '.'): the name goes to the model as
+// it is, and no vendor takes one outside it. A vendor's own, stricter rule
+// (OpenAI's 64 bytes and no '.') is its llm package's to report.
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("tool.Func: empty name")
+	}
+	fail := func(why string) error {
+		return fmt.Errorf("tool.Func %q: %s; a tool name is 1 to %d ASCII letters, digits, '_', '-' or '.'", name, why, maxName)
+	}
+	if len(name) > maxName {
+		return fail(fmt.Sprintf("%d bytes long, more than %d", len(name), maxName))
+	}
+	for i, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return fail(fmt.Sprintf("character %q at byte %d is not allowed", c, i))
+		}
+	}
+	return nil
 }
 
 // ObjectArgs normalizes the arguments a model wrote for a call: none at all

@@ -242,6 +242,33 @@ func TestFuncErrorsAndResults(t *testing.T) {
 	}
 }
 
+// A name no MCP host may offer a model (the specification's rule: 1 to 128
+// ASCII letters, digits, '_', '-' or '.') is refused when the tool is made,
+// naming the character or the length, rather than by a model's API at the
+// first turn.
+func TestFuncRefusesBadNames(t *testing.T) {
+	type none struct{}
+	fn := func(context.Context, none) (string, error) { return "", nil }
+	for name, want := range map[string]string{
+		"":                       "empty name",
+		"get weather":            `character ' ' at byte 3`,
+		"météo":                  `character 'é' at byte 1`,
+		"a,b":                    `character ',' at byte 1`,
+		"tab\tname":              `character '\t' at byte 3`,
+		strings.Repeat("x", 129): "129 bytes long, more than 128",
+	} {
+		_, err := tool.Func(name, "", fn)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("tool.Func(%q): %v; want an error saying %s", name, err, want)
+		}
+	}
+	for _, name := range []string{"getUser", "DATA_EXPORT_v2", "admin.tools.list", "a-b", strings.Repeat("x", 128)} {
+		if _, err := tool.Func(name, "", fn); err != nil {
+			t.Errorf("tool.Func(%q): %v; the specification allows it", name, err)
+		}
+	}
+}
+
 func TestServe(t *testing.T) {
 	type none struct{}
 	a, _ := tool.Func("a", "", func(context.Context, none) (string, error) { return "A", nil })
