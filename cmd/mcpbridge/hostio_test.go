@@ -135,8 +135,18 @@ func TestSamplingInCall(t *testing.T) {
 	if got := sampled(); len(got) != 2 || got[1] != "user: Resource trigger-sampling-request context: a haiku" {
 		t.Fatalf("the model was sent %q", got)
 	}
+	// Without it, the name is not found, and the user is told why it may be
+	// missing and how to list what --sampling would offer; tools --sampling
+	// lists that, asking no model.
 	args = append([]string{"call", "trigger-sampling-request", `{"prompt": "a haiku"}`}, everything(t)...)
-	expect(t, mcpbridge(t, dir, "", env, args...), 2, `no tool "trigger-sampling-request"`)
+	expect(t, mcpbridge(t, dir, "", env, args...), 2, `no tool "trigger-sampling-request"`,
+		"a server may offer some tools only to a client that allows sampling: mcpbridge tools --sampling lists them")
+	r = mcpbridge(t, dir, "", nil, append([]string{"tools", "--sampling"}, everything(t)...)...)
+	expect(t, r, 0, "trigger-sampling-request")
+	r = mcpbridge(t, dir, "", nil, append([]string{"tools"}, everything(t)...)...)
+	if expect(t, r, 0, "echo"); strings.Contains(r.out, "trigger-sampling-request") {
+		t.Errorf("tools without --sampling listed trigger-sampling-request:\n%s", r.out)
+	}
 }
 
 // chat --sampling: the model's call of a tool whose server samples the

@@ -89,7 +89,7 @@ With --json, the result as mcpbridge converted it, one object:
 			}
 			defer t.Close(ts)
 			snap := ts.Snapshot(ctx)
-			name, err := findTool(snap, pos[0])
+			name, err := findTool(snap, pos[0], t.Sampling())
 			if err != nil {
 				if d, out := leftOut(ts.Quarantined(), pos[0]); out {
 					return &exitError{code: exitFailed, err: fmt.Errorf("left out: %s", d)}
@@ -133,8 +133,9 @@ With --json, the result as mcpbridge converted it, one object:
 }
 
 // findTool accepts a final name, an alias, or a tool's own name when only
-// one server has it.
-func findTool(snap *toolset.Snapshot, name string) (string, error) {
+// one server has it. sampling says whether the servers were told they may
+// sample: without it, a name not found may be a tool offered only then.
+func findTool(snap *toolset.Snapshot, name string, sampling bool) (string, error) {
 	if _, _, ok := snap.Lookup(name); ok {
 		return name, nil
 	}
@@ -152,7 +153,10 @@ func findTool(snap *toolset.Snapshot, name string) (string, error) {
 		if near := tool.Suggest(name, all); near != "" {
 			return "", Usagef("no tool %q; did you mean %q?", name, near)
 		}
-		return "", Usagef("no tool %q; run mcpbridge tools to see them", name)
+		if !sampling {
+			return "", Usagef("no tool %q; run mcpbridge tools to see them (a server may offer some tools only to a client that allows sampling: mcpbridge tools --sampling lists them)", name)
+		}
+		return "", Usagef("no tool %q; run mcpbridge tools --sampling to see them", name)
 	}
 	return "", Usagef("%q is offered by several servers: use one of %s", name, strings.Join(matches, ", "))
 }

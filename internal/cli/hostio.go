@@ -55,6 +55,14 @@ func (t *Target) AddSampling(fs *flag.FlagSet) {
 	t.host.sampling = fs.Bool("sampling", false, "let the servers ask the model for completions (sampling), each request shown on stderr")
 }
 
+// AddListSampling registers --sampling for the commands that list and call
+// nothing (tools): it declares sampling, so that a server lists the tools it
+// offers only to a client that allows it, and refuses any request, as no
+// model is there to answer.
+func (t *Target) AddListSampling(fs *flag.FlagSet) {
+	t.host.sampling = fs.Bool("sampling", false, "list the tools as call --sampling sees them: a server may offer some only to a client that allows sampling (no model is asked)")
+}
+
 // Sampling reports whether --sampling was given.
 func (t *Target) Sampling() bool { return t.host.sampling != nil && *t.host.sampling }
 
@@ -102,10 +110,13 @@ func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 		opts = append(opts, mcptool.WithRoots(roots...))
 	}
 	if t.Sampling() {
-		if h.model == nil {
-			return nil, errors.New("--sampling: no model")
+		sampling := mcptool.Sampling{Model: noModel{}, Approve: func(context.Context, *mcptool.SamplingRequest) error {
+			return errors.New("this command asks no model; call --sampling and chat --sampling do")
+		}}
+		if h.model != nil {
+			sampling = mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
 		}
-		opts = append(opts, mcptool.WithSampling(mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}))
+		opts = append(opts, mcptool.WithSampling(sampling))
 	}
 	return opts, nil
 }
@@ -197,3 +208,13 @@ func hasFlag(args []string, name string) bool {
 	}
 	return false
 }
+
+// noModel stands for the model of a command that has none: its sampling
+// refuses every request before a model would be asked.
+type noModel struct{}
+
+func (noModel) Generate(context.Context, llm.Request) (*llm.Response, error) {
+	return nil, errors.New("no model")
+}
+
+func (noModel) Vision() bool { return false }

@@ -17,16 +17,18 @@ import (
 var toolsCmd = &Command{
 	Name:    "tools",
 	NoArgs:  true,
-	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [target]",
+	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--sampling] [target]",
 	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations, apps.",
 	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
-  mcpbridge tools --config ~/.cursor/mcp.json`,
+  mcpbridge tools --config ~/.cursor/mcp.json
+  mcpbridge tools --sampling -- npx -y @modelcontextprotocol/server-everything   # what call --sampling sees`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
+		t.AddListSampling(fs)
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if *long && *asJSON {
