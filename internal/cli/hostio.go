@@ -18,9 +18,10 @@ import (
 // host is what a command answers servers with for its user, and the flags
 // that say it: roots, for every command that starts servers; input for
 // the commands that call (AddInput); sampling for call and chat
-// (AddSampling). Elicitation is declared by every command, so that a
-// server lists the same tools to tools as to call; a command that calls
-// nothing is never asked.
+// (AddSampling), and declared alone by tools --sampling (AddListSampling).
+// Elicitation is declared by every command, so that a server lists the
+// same tools to tools as to call; a command that calls nothing is never
+// asked.
 type host struct {
 	roots    dirs
 	noRoots  bool
