@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -10,10 +9,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
-
-// maxPages bounds the pages of one server's listing of resources, resource
-// templates or prompts that the gateway follows.
-const maxPages = 100
 
 // A listing is what the gateway serves of one server's resources,
 // templates and prompts.
@@ -45,22 +40,15 @@ func (g *Gateway) syncFeatures() {
 			continue
 		}
 		l := listing{server: sc, p: p}
-		if caps := p.ServerCapabilities(); caps != nil {
-			var err error
-			if caps.Resources != nil {
-				if l.resources, err = list(ctx, p, "resources/list", func(r *mcp.ListResourcesResult) ([]*mcp.Resource, string) { return r.Resources, r.NextCursor }); err == nil {
-					l.templates, err = list(ctx, p, "resources/templates/list", func(r *mcp.ListResourceTemplatesResult) ([]*mcp.ResourceTemplate, string) {
-						return r.ResourceTemplates, r.NextCursor
-					})
-				}
+		var err error
+		if l.resources, err = p.Resources(ctx); err == nil {
+			if l.templates, err = p.ResourceTemplates(ctx); err == nil {
+				l.prompts, err = p.Prompts(ctx)
 			}
-			if err == nil && caps.Prompts != nil {
-				l.prompts, err = list(ctx, p, "prompts/list", func(r *mcp.ListPromptsResult) ([]*mcp.Prompt, string) { return r.Prompts, r.NextCursor })
-			}
-			if err != nil {
-				g.log.Warn("gateway: resources and prompts not listed; keeping those served", "server", sc.Name, "err", err)
-				l.failed = true
-			}
+		}
+		if err != nil {
+			g.log.Warn("gateway: resources and prompts not listed; keeping those served", "server", sc.Name, "err", err)
+			l.failed = true
 		}
 		all = append(all, l)
 	}
@@ -69,33 +57,6 @@ func (g *Gateway) syncFeatures() {
 	g.served.resources = g.serve(all, prev.resources, kind{offers: g.resources, remove: (*mcp.Server).RemoveResources})
 	g.served.templates = g.serve(all, prev.templates, kind{offers: g.templates, remove: (*mcp.Server).RemoveResourceTemplates})
 	g.served.prompts = g.serve(all, prev.prompts, kind{offers: g.prompts, remove: (*mcp.Server).RemovePrompts, clash: g.promptTaken})
-}
-
-// list follows every page of a listing method of p, up to maxPages.
-func list[R any, T any](ctx context.Context, p *mcptool.Provider, method string, items func(*R) ([]T, string)) ([]T, error) {
-	var out []T
-	cursor := ""
-	for range maxPages {
-		var params any
-		if cursor != "" {
-			params = map[string]string{"cursor": cursor}
-		}
-		raw, err := p.Request(ctx, method, params)
-		if err != nil {
-			return nil, err
-		}
-		res := new(R)
-		if err := json.Unmarshal(raw, res); err != nil {
-			return nil, fmt.Errorf("%s: %w", method, err)
-		}
-		page, next := items(res)
-		out = append(out, page...)
-		if next == "" || next == cursor {
-			return out, nil
-		}
-		cursor = next
-	}
-	return out, nil
 }
 
 // namespaced is name in the server's namespace, as its tools are named.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -283,5 +285,48 @@ func bothGenerations(t *testing.T, f func(t *testing.T, v string, cs *mcp.Client
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) { f(t, v, connect(t, url, v, nil, nil)) })
+	}
+}
+
+// A server that lists null among its tools, resources, templates and
+// prompts (internal/hostile's null-items) has its good items served, and
+// the gateway goes on: a null is left out, not read.
+func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
+	h, err := hostile.New("null-items")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	t.Cleanup(srv.Close)
+	g := start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}})
+	url, _ := serve(t, g)
+	cs := connect(t, url, versions[0], nil, nil)
+	var got []string
+	for r, err := range cs.Resources(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, "resource "+r.URI)
+	}
+	for r, err := range cs.ResourceTemplates(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, "template "+r.URITemplate)
+	}
+	for p, err := range cs.Prompts(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, "prompt "+p.Name)
+	}
+	for tl, err := range cs.Tools(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, "tool "+tl.Name)
+	}
+	if want := []string{"resource text://good", "template text://good/{id}", "prompt h_good", "tool h_echo"}; !slices.Equal(got, want) {
+		t.Errorf("served %q, want %q", got, want)
 	}
 }

@@ -18,6 +18,9 @@
 //     ever lists them again. Their schemas are kept as the server wrote them,
 //     the order of properties included (models fill arguments in that order),
 //     where go-sdk alone would hand them over re-encoded in name order.
+//     Resources, resource templates and prompts are listed when asked
+//     ([Provider.Resources]), within the same bound, an entry the server
+//     wrote as null left out.
 //   - The handler serves the tools it offered and declines any other name
 //     ([tool.UnservedError]), so it composes with local tools through
 //     [tool.Compose]; the alias mcp__<server>__<tool> works everywhere a tool

@@ -231,6 +231,58 @@ func ExampleProvider_ReadResource() {
 	// two litres
 }
 
+// Resources and ResourceTemplates list what a server has to read, to show
+// a person; a template's URI is filled in to read one.
+func ExampleProvider_Resources() {
+	notes := demoNotes()
+	defer notes.Close()
+	ctx := context.Background()
+	resources, err := notes.Resources(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range resources {
+		fmt.Println(r.URI, r.MIMEType)
+	}
+	templates, err := notes.ResourceTemplates(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range templates {
+		fmt.Println(r.URITemplate, r.MIMEType)
+	}
+	// Output:
+	// notes://all text/markdown
+	// ui://notes/board.html text/html;profile=mcp-app
+	// notes://{id} text/markdown
+	// skill://weekly-review/{+path} text/markdown
+}
+
+// Prompts lists a server's prompts, here of a go-sdk server in the same
+// process.
+func ExampleProvider_Prompts() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "writer", Version: "1"}, nil)
+	s.AddPrompt(&mcp.Prompt{Name: "summarize", Description: "Summarize a text in one line."},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		})
+	writer := mcptool.FromServer("writer", s)
+	ctx := context.Background()
+	if err := writer.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer writer.Close()
+	prompts, err := writer.Prompts(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range prompts {
+		fmt.Println(p.Name+":", p.Description)
+	}
+	// Output:
+	// summarize: Summarize a text in one line.
+}
+
 // Request sends a method go-sdk does not model, here the Skills
 // extension's skills/list, and returns the result as the server wrote it.
 func ExampleProvider_Request() {

@@ -41,7 +41,7 @@ const (
 	// DefaultRequestTimeout bounds each request (a tool call, a resource
 	// read, a raw request) whose context has no earlier deadline.
 	DefaultRequestTimeout = 30 * time.Second
-	// DefaultMaxPages bounds how many pages of tools/list discovery follows.
+	// DefaultMaxPages bounds how many pages of a listing the provider follows.
 	DefaultMaxPages = 100
 	// DefaultMaxDescription is how many characters (runes) of a tool's
 	// description are kept; the rest is cut, so a server cannot inflate
@@ -218,8 +218,9 @@ func WithConnectTimeout(d time.Duration) Option { return func(c *config) { c.con
 // the caller's context.
 func WithRequestTimeout(d time.Duration) Option { return func(c *config) { c.request = d } }
 
-// WithMaxPages bounds how many pages of the tool listing discovery follows
-// (zero: [DefaultMaxPages]). A negative n is refused at Connect: a server
+// WithMaxPages bounds how many pages of a listing the provider follows:
+// the tools' at discovery, and [Provider.Resources], [Provider.ResourceTemplates]
+// and [Provider.Prompts] (zero: [DefaultMaxPages]). A negative n is refused at Connect: a server
 // could make its listing endless.
 func WithMaxPages(n int) Option { return func(c *config) { c.pages = n } }
 

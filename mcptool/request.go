@@ -3,7 +3,9 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,7 +14,8 @@ import (
 )
 
 // ReadResource reads the resource at uri (an MCP App's HTML, a document) and
-// returns the server's result as it is. It works with or without discovery.
+// returns the server's result as it is, but for a content the server wrote as
+// null, which is left out. It works with or without discovery.
 // Made for a [Caller] ([WithCaller]), it is relayed as a tool call is: the
 // caller's answers go with it, what the server asks goes to the caller's
 // relay, and a question left to the caller's client comes back in the
@@ -37,7 +40,14 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		}
 		return err
 	})
-	return res, err
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &ProtocolError{Server: p.name, Op: op.String(), Err: errors.New("the result is null")}
+	}
+	res.Contents = slices.DeleteFunc(res.Contents, func(c *mcp.ResourceContents) bool { return c == nil })
+	return res, nil
 }
 
 // ReadForModel reads the resource at uri, as [Provider.ReadResource] does,

@@ -295,10 +295,14 @@ func TestInfoAndReadOverStdio(t *testing.T) {
 	expect(t, mcpbridge(t, dir, "", nil, "info"), 0, "server:       mcpbridge-demo", "protocol:     2026-07-28", "tools:        11",
 		"skills:       weekly-review: Review the week's notes", "instructions:")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0, "")
+	// Without a URI, read lists what there is to read, templates marked.
+	r := mcpbridge(t, dir, "", nil, "read")
+	expect(t, r, 0, "notes://all  All notes (text/markdown)\n  Every note, rendered as markdown.",
+		"notes://{id}  One note (text/markdown; a template: fill in {id})\n  A single note by id, rendered as markdown.")
 	// A resource the server does not have is the caller's mistake, as a
 	// tool it does not have is: status 2, the server's words after.
-	r := mcpbridge(t, dir, "", nil, "read", "notes://999")
-	expect(t, r, 2, `mcpbridge read: server "demo" has no resource "notes://999": Resource not found`)
+	r = mcpbridge(t, dir, "", nil, "read", "notes://999")
+	expect(t, r, 2, `mcpbridge read: server "demo" has no resource "notes://999": Resource not found; mcpbridge read lists them`)
 	oneLine(t, r)
 }
 

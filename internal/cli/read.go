@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
@@ -16,10 +19,14 @@ import (
 
 var readCmd = &Command{
 	Name:    "read",
-	Usage:   "read URI [--server NAME] [target]",
-	Summary: "Read a resource and print it (binary contents are saved to a file).",
-	Examples: `  mcpbridge read notes://all                                  # the bundled demo server's notes
+	Usage:   "read [URI] [--server NAME] [target]",
+	Summary: "Read a resource and print it (binary contents are saved to a file); without a URI, list the resources.",
+	Examples: `  mcpbridge read                                              # what the bundled demo server has to read
+  mcpbridge read notes://all                                  # its notes
   mcpbridge read notes://all --url http://127.0.0.1:3001/mcp  # after mcpbridge serve-demo --http 127.0.0.1:3001
+
+Without a URI, read lists each server's resources and resource templates
+(a template's {placeholders} are filled in to make a URI to read).
 
 A server that declares no resources capability is not asked, and a resource
 the server does not have is refused: the command says so and exits with
@@ -30,14 +37,17 @@ status 2, as for a tool that does not exist.`,
 		fs.Var(&out, "out", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
 		t.AddInput(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
-			if len(pos) != 1 {
-				return Usagef("read takes one resource URI")
+			if len(pos) > 1 {
+				return Usagef("read takes one resource URI, or none to list them")
 			}
 			ts, cfg, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer t.Close(ts)
+			if len(pos) == 0 {
+				return listResources(ctx, s, ts, cfg, t.server)
+			}
 			p, err := onlyServer(ts, cfg, t.server)
 			if err != nil {
 				return err
@@ -78,7 +88,84 @@ func noResource(server, uri string, err error) error {
 	if !errors.As(err, &said) {
 		return err
 	}
-	return &exitError{code: exitUsage, err: fmt.Errorf("server %q has no resource %q: %s", server, uri, said.Message)}
+	return &exitError{code: exitUsage, err: fmt.Errorf("server %q has no resource %q: %s; mcpbridge read lists them", server, uri, untrusted.Line(said.Message))}
+}
+
+// listResources prints the resources and resource templates of each
+// running server, or of the one --server names; with several, under the
+// server's name.
+func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *toolset.Config, only string) error {
+	var providers []*mcptool.Provider
+	for _, sc := range cfg.Servers {
+		if p, ok := ts.Provider(sc.Name); ok && (only == "" || sc.Name == only) {
+			providers = append(providers, p)
+		}
+	}
+	if only != "" && len(providers) == 0 {
+		return Usagef("server %q is not running", only)
+	}
+	for i, p := range providers {
+		resources, err := p.Resources(ctx)
+		if err != nil {
+			return err
+		}
+		templates, err := p.ResourceTemplates(ctx)
+		if err != nil {
+			return err
+		}
+		indent := ""
+		if len(providers) > 1 {
+			if i > 0 {
+				fmt.Fprintln(s.Out)
+			}
+			fmt.Fprintf(s.Out, "%s\n", untrusted.Line(p.Name()))
+			indent = "  "
+		}
+		if len(resources)+len(templates) == 0 {
+			fmt.Fprintf(s.Out, "%sno resources\n", indent)
+			continue
+		}
+		for _, r := range resources {
+			printResource(s.Out, indent, r.URI, cmp.Or(r.Title, r.Name), r.MIMEType, "", r.Description)
+		}
+		for _, r := range templates {
+			printResource(s.Out, indent, r.URITemplate, cmp.Or(r.Title, r.Name), r.MIMEType, "a template: fill in "+strings.Join(placeholders(r.URITemplate), ", "), r.Description)
+		}
+	}
+	return notStarted(ts)
+}
+
+// printResource prints one resource or template: its URI, its title and
+// what it holds on a line, its description indented below.
+func printResource(w io.Writer, indent, uri, title, mime, note, desc string) {
+	line := indent + untrusted.Line(uri)
+	if title != "" {
+		line += "  " + untrusted.Line(title)
+	}
+	if about := strings.Join(slices.DeleteFunc([]string{untrusted.Line(mime), note}, func(s string) bool { return s == "" }), "; "); about != "" {
+		line += " (" + about + ")"
+	}
+	fmt.Fprintln(w, line)
+	if desc = strings.TrimSpace(untrusted.Text(desc)); desc != "" {
+		fmt.Fprintf(w, "%s  %s\n", indent, strings.ReplaceAll(desc, "\n", "\n  "+indent))
+	}
+}
+
+// placeholders are the {expressions} of a URI template, as written.
+func placeholders(template string) []string {
+	var out []string
+	for rest := template; ; {
+		_, after, ok := strings.Cut(rest, "{")
+		if !ok {
+			return out
+		}
+		expr, tail, ok := strings.Cut(after, "}")
+		if !ok {
+			return out
+		}
+		out = append(out, untrusted.Line("{"+expr+"}"))
+		rest = tail
+	}
 }
 
 // onlyServer returns the one running server, or the one --server names.

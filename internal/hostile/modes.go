@@ -22,6 +22,7 @@ var modes = map[string]mode{
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
+	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
@@ -114,3 +115,28 @@ var pages = on("tools/list", func(req *Request) string {
 var noSkills = on("skills/list", func(req *Request) string {
 	return Error(req.ID, -32601, "skills/list not supported")
 })
+
+// nullItems declares resources and prompts, and lists (and reads) a null
+// before the one good item of each kind: a client that reads an item
+// without checking it for null dereferences nil.
+func nullItems(_ *Server, req *Request) (string, bool) {
+	switch req.Method {
+	case "initialize":
+		res := InitializeResult("2025-11-25")
+		caps := res["capabilities"].(map[string]any)
+		caps["resources"] = map[string]any{}
+		caps["prompts"] = map[string]any{}
+		return Result(req.ID, res), true
+	case "tools/list":
+		return Result(req.ID, map[string]any{"tools": []any{nil, Echo}}), true
+	case "resources/list":
+		return Result(req.ID, map[string]any{"resources": []any{nil, map[string]any{"uri": "text://good", "name": "good"}}}), true
+	case "resources/templates/list":
+		return Result(req.ID, map[string]any{"resourceTemplates": []any{nil, map[string]any{"uriTemplate": "text://good/{id}", "name": "goods"}}}), true
+	case "prompts/list":
+		return Result(req.ID, map[string]any{"prompts": []any{nil, map[string]any{"name": "good"}}}), true
+	case "resources/read":
+		return Result(req.ID, map[string]any{"contents": []any{nil, map[string]any{"uri": "text://good", "text": "good"}}}), true
+	}
+	return "", false
+}
