@@ -377,16 +377,19 @@ func withResultType(data []byte) []byte {
 }
 
 // completeResult encodes a result the gateway decoded as go-sdk's server
-// would for a 2026-07-28 client: resultType set, the gateway's serverInfo
-// in its _meta unless the server's is there.
+// would for a 2026-07-28 client: resultType set once, the gateway's
+// serverInfo in its _meta unless the server's is there. A result decoded
+// from a 2026-07-28 server keeps the resultType it came with, which go-sdk
+// encodes again, so it is set only where it is missing.
 func completeResult(res *mcp.CallToolResult) ([]byte, error) {
 	shown := *res
 	shown.Meta = withServerInfo(shown.Meta)
 	data, err := json.Marshal(&shown)
-	if err != nil || res.NeedsInput() {
-		return data, err
+	if err != nil {
+		return nil, err
 	}
-	return withResultType(data), nil
+	data, _ = completeRaw(data)
+	return data, nil
 }
 
 // withServerInfo is meta with the gateway's serverInfo, unless the server's

@@ -195,3 +195,20 @@ func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
 		})
 	}
 }
+
+// A call the fast path reads but sends through go-sdk's client (the
+// server is not a 2026-07-28 HTTP server: here the demo over stdio, which
+// speaks 2026-07-28 and writes a resultType of its own) reaches the client
+// with exactly one resultType: a decoder that keeps the first member or
+// refuses a repeated one reads it as go-sdk does.
+func TestFastPathWritesOneResultType(t *testing.T) {
+	g := start(t, []toolset.ServerConfig{demoServer(t)})
+	url, _ := serve(t, g)
+	status, result, rpcErr := post(t, url, callRequest{name: "demo_list_notes"})
+	if status != http.StatusOK || rpcErr != nil {
+		t.Fatalf("status %d, error %s", status, rpcErr)
+	}
+	if n := strings.Count(string(result), `"resultType"`); n != 1 {
+		t.Fatalf("result with %d resultType members:\n%s", n, result)
+	}
+}
