@@ -93,16 +93,19 @@ func answer(name string, err error) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 }
 
-// relayError is a server's JSON-RPC error as the client's, its code and
-// data kept (the data says what a client should do: the capabilities a
-// -32021 requires, say); any other error as it is (go-sdk answers it as an
+// relayError is a server's JSON-RPC error as the client's: its code, its
+// message and its data as the server wrote them (the data says what a
+// client should do: the capabilities a -32021 requires, say), so that the
+// client reads what it would read from the server itself, on the fast path
+// and through go-sdk alike (the gateway's log records the request and the
+// error). Any other error is left as it is (go-sdk answers it as an
 // internal error).
 func relayError(err error) error {
 	var proto *mcptool.ProtocolError
 	if errors.As(err, &proto) && proto.Code != 0 {
 		relayed := &jsonrpc.Error{Code: proto.Code, Message: err.Error()}
 		if server := (*jsonrpc.Error)(nil); errors.As(err, &server) {
-			relayed.Data = server.Data
+			relayed.Message, relayed.Data = server.Message, server.Data
 		}
 		return relayed
 	}

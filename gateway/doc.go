@@ -11,7 +11,9 @@
 //     policy ([WithPolicy]): a tool the policy denies is not listed, and a
 //     call of it is refused. A call's arguments are checked against the
 //     tool's own schema before the server sees them; a refusal is a result
-//     marked isError that says why, an unknown tool a JSON-RPC error.
+//     marked isError that says why, an unknown tool a JSON-RPC error. A
+//     JSON-RPC error a server answers reaches the client as the server
+//     wrote it: code, message and data.
 //   - Resources and resource templates keep their URIs (a URI two servers
 //     list is the first's, in config order) and prompts are served too,
 //     their names namespaced as tools are.

@@ -137,8 +137,15 @@ func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
 	url, _ := serve(t, g)
 	status, result, rpcErr := post(t, url, callRequest{name: "up_invalid"})
-	if status != http.StatusBadRequest || result != nil || !bytes.Contains(rpcErr, []byte(`"code":-32602`)) {
-		t.Fatalf("status %d, result %s, error %s; want 400 and the server's -32602", status, result, rpcErr)
+	if want := `{"code":-32602,"message":"not those"}`; status != http.StatusBadRequest || result != nil || string(rpcErr) != want {
+		t.Fatalf("status %d, result %s, error %s; want 400 and the server's %s", status, result, rpcErr, want)
+	}
+	// Through go-sdk's server (a progress token sends the call there), the
+	// client reads the same error: the server's words, not the gateway's
+	// account of how it got them.
+	_, _, rpcErr = post(t, url, callRequest{name: "up_invalid", meta: `"progressToken":1,`})
+	if want := `{"code":-32602,"message":"not those"}`; string(rpcErr) != want {
+		t.Fatalf("through go-sdk: error %s, want %s", rpcErr, want)
 	}
 }
 
