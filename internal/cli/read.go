@@ -129,7 +129,11 @@ func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *to
 			printResource(s.Out, indent, r.URI, cmp.Or(r.Title, r.Name), r.MIMEType, "", r.Description)
 		}
 		for _, r := range templates {
-			printResource(s.Out, indent, r.URITemplate, cmp.Or(r.Title, r.Name), r.MIMEType, "a template: fill in "+strings.Join(placeholders(r.URITemplate), ", "), r.Description)
+			note := "a template"
+			if ph := placeholders(r.URITemplate); len(ph) > 0 {
+				note += ": fill in " + strings.Join(ph, ", ")
+			}
+			printResource(s.Out, indent, r.URITemplate, cmp.Or(r.Title, r.Name), r.MIMEType, note, r.Description)
 		}
 	}
 	return notStarted(ts)
