@@ -86,13 +86,7 @@ func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
 
 func TestPassesResourcesTemplatesAndPromptsThrough(t *testing.T) {
 	bothGenerations(t, func(t *testing.T, v string, cs *mcp.ClientSession) {
-		var names []string
-		for r, err := range cs.Resources(t.Context(), nil) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, r.Name+"="+r.URI)
-		}
+		names := listed(t, cs.Resources(t.Context(), nil), func(r *mcp.Resource) string { return r.Name + "=" + r.URI })
 		slices.Sort(names)
 		if want := []string{"a_readme=memo://a/readme", "b_readme=memo://b/readme"}; !slices.Equal(names, want) {
 			t.Errorf("resources %v, want %v", names, want)
@@ -301,31 +295,12 @@ func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}})
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
-	var got []string
-	for r, err := range cs.Resources(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, "resource "+r.URI)
-	}
-	for r, err := range cs.ResourceTemplates(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, "template "+r.URITemplate)
-	}
-	for p, err := range cs.Prompts(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, "prompt "+p.Name)
-	}
-	for tl, err := range cs.Tools(t.Context(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, "tool "+tl.Name)
-	}
+	ctx := t.Context()
+	got := slices.Concat(
+		listed(t, cs.Resources(ctx, nil), func(r *mcp.Resource) string { return "resource " + r.URI }),
+		listed(t, cs.ResourceTemplates(ctx, nil), func(r *mcp.ResourceTemplate) string { return "template " + r.URITemplate }),
+		listed(t, cs.Prompts(ctx, nil), func(p *mcp.Prompt) string { return "prompt " + p.Name }),
+		listed(t, cs.Tools(ctx, nil), func(tl *mcp.Tool) string { return "tool " + tl.Name }))
 	if want := []string{"resource text://good", "template text://good/{id}", "prompt h_good", "tool h_echo"}; !slices.Equal(got, want) {
 		t.Errorf("served %q, want %q", got, want)
 	}

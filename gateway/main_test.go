@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -169,12 +170,19 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 
 func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 	t.Helper()
+	return listed(t, cs.Tools(t.Context(), nil), func(tl *mcp.Tool) string { return tl.Name })
+}
+
+// listed is the name of each item of a client's listing, in order; an
+// error fails the test.
+func listed[T any](t *testing.T, items iter.Seq2[T, error], name func(T) string) []string {
+	t.Helper()
 	var names []string
-	for tl, err := range cs.Tools(t.Context(), nil) {
+	for it, err := range items {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names = append(names, tl.Name)
+		names = append(names, name(it))
 	}
 	return names
 }
