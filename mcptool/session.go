@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // clientInfo is how mcpbridge introduces itself to servers.
@@ -113,15 +115,28 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
-	switch {
-	case expired:
+	if expired {
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
-	case parent.Err() == nil && !retryable(err) && p.dialer.pathless():
-		// Copied from a server's "listening on" line, say: the server
-		// answered, but not at its root. The URL is not quoted (a key).
-		err = fmt.Errorf("%w (%s)", err, pathNote)
 	}
-	return classify(p.name, "connect", explain(conn, err), expired)
+	err = classify(p.name, "connect", explain(conn, err), expired)
+	if parent.Err() != nil || tool.Retryable(err) || !p.dialer.pathless() {
+		return err
+	}
+	// Copied from a server's "listening on" line, say: the server
+	// answered, but not at its root. The URL is not quoted (a key).
+	var he *HTTPError
+	switch {
+	case !errors.As(err, &he):
+		var te *TransportError
+		if errors.As(err, &te) {
+			te.Err = fmt.Errorf("%w (%s)", te.Err, pathNote)
+		}
+	case he.StatusCode == http.StatusNotFound || he.hint == "":
+		he.hint = pathNote
+	default:
+		he.hint += " (" + pathNote + ")"
+	}
+	return err
 }
 
 // explain adds what a stdio connection knows of a failure it caused: how

@@ -1,0 +1,232 @@
+package mcptool_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// An answer a refusing server gives every request while it refuses.
+type httpAnswer struct {
+	status      int
+	contentType string
+	body        string
+	retryAfter  string
+}
+
+// refusing serves the demo over streamable HTTP at /mcp and SSE at /sse,
+// but answers the requests of the methods in refuse (all while it is nil)
+// with its answer while it is set.
+type refusing struct {
+	*httptest.Server
+	on     atomic.Pointer[httpAnswer]
+	refuse map[string]bool
+}
+
+func newRefusing(t *testing.T) *refusing {
+	r := &refusing{}
+	mcp, sse := demo.HTTPHandler(), demo.SSEHandler()
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if a := r.on.Load(); a != nil && (r.refuse == nil || r.refuse[req.Method]) {
+			io.Copy(io.Discard, req.Body)
+			if a.contentType != "" {
+				w.Header().Set("Content-Type", a.contentType)
+			}
+			if a.retryAfter != "" {
+				w.Header().Set("Retry-After", a.retryAfter)
+			}
+			w.WriteHeader(a.status)
+			io.WriteString(w, a.body)
+			return
+		}
+		if strings.HasPrefix(req.URL.Path, "/sse") {
+			sse.ServeHTTP(w, req)
+			return
+		}
+		mcp.ServeHTTP(w, req)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+// class names what err means: retryable, unknown (outcome), fatal, or
+// none of them.
+func class(err error) string {
+	switch {
+	case tool.Retryable(err):
+		return "retryable"
+	case tool.OutcomeUnknown(err):
+		return "unknown"
+	case tool.Fatal(err):
+		return "fatal"
+	}
+	return "none"
+}
+
+const page = "<!doctype html><html><body>Sign in to Example Corp</body></html>"
+
+// Every HTTP answer that is no MCP message, at connect and on a call,
+// over both HTTP transports, fails naming the server and the status (for a
+// body MCP does not use, its Content-Type and what MCP answers with), with
+// a hint where one helps, saying what it means, and never quoting the
+// URL's path or query, or a web page.
+func TestHTTPRefusals(t *testing.T) {
+	srv := newRefusing(t)
+	endpoint := func(sse bool) string {
+		if sse {
+			return srv.URL + "/sse?key=s3cret"
+		}
+		return srv.URL + "/mcp?key=s3cret"
+	}
+	for _, tc := range []struct {
+		name string
+		httpAnswer
+		want []string
+		// The class at connect and on a call, "" where the row does not
+		// apply; sse* for the legacy SSE transport.
+		connect, call, sseConnect, sseCall string
+		retryAfter                         time.Duration
+	}{
+		{name: "web page", httpAnswer: httpAnswer{status: 200, contentType: "text/html; charset=utf-8", body: page},
+			want:    []string{"HTTP 200 OK with Content-Type text/html, where MCP answers with", "is this the server's MCP endpoint?"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "JSON not JSON-RPC", httpAnswer: httpAnswer{status: 200, contentType: "application/json", body: `{"status":"ok"}`},
+			want:    []string{"HTTP 200", "is this the server's MCP endpoint?"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal"},
+		{name: "400", httpAnswer: httpAnswer{status: 400, contentType: "text/plain", body: "bad request\nsecond line"},
+			want:    []string{"HTTP 400 Bad Request", `("bad request")`},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "401", httpAnswer: httpAnswer{status: 401},
+			want:    []string{"HTTP 401 Unauthorized", "asks for authorization, and no OAuth is configured"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "403", httpAnswer: httpAnswer{status: 403, contentType: "text/html", body: page},
+			want:    []string{"HTTP 403 Forbidden", "asks for authorization"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		// On a call over streamable HTTP, a 404 is the session's end,
+		// which the provider rebuilds (TestReconnectExpiredHTTPSession).
+		{name: "404", httpAnswer: httpAnswer{status: 404, contentType: "text/plain", body: "404 page not found"},
+			want:    []string{"HTTP 404 Not Found", "/mcp (streamable HTTP) or /sse (SSE)"},
+			connect: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "405", httpAnswer: httpAnswer{status: 405},
+			want:    []string{"HTTP 405 Method Not Allowed", "is this the server's MCP endpoint?"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "408", httpAnswer: httpAnswer{status: 408},
+			want:    []string{"HTTP 408 Request Timeout"},
+			connect: "retryable", call: "retryable", sseConnect: "retryable", sseCall: "retryable"},
+		{name: "415", httpAnswer: httpAnswer{status: 415},
+			want:    []string{"HTTP 415 Unsupported Media Type", "is this the server's MCP endpoint?"},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "429", httpAnswer: httpAnswer{status: 429, retryAfter: "2"}, retryAfter: 2 * time.Second,
+			want:    []string{"HTTP 429 Too Many Requests (retry after 2s)"},
+			connect: "retryable", call: "retryable", sseConnect: "retryable", sseCall: "retryable"},
+		{name: "500", httpAnswer: httpAnswer{status: 500, contentType: "text/plain", body: "overloaded \x1b[31mnow\x1b[0m"},
+			want:    []string{`HTTP 500 Internal Server Error ("overloaded now")`},
+			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
+		{name: "502", httpAnswer: httpAnswer{status: 502, contentType: "text/html", body: page},
+			want:    []string{"HTTP 502 Bad Gateway"},
+			connect: "retryable", call: "unknown", sseConnect: "retryable", sseCall: "unknown"},
+		{name: "503", httpAnswer: httpAnswer{status: 503, contentType: "text/plain", body: "down for a deploy", retryAfter: "2"}, retryAfter: 2 * time.Second,
+			want:    []string{`HTTP 503 Service Unavailable ("down for a deploy") (retry after 2s)`},
+			connect: "retryable", call: "retryable", sseConnect: "retryable", sseCall: "retryable"},
+		{name: "504", httpAnswer: httpAnswer{status: 504},
+			want:    []string{"HTTP 504 Gateway Timeout"},
+			connect: "retryable", call: "unknown", sseConnect: "retryable", sseCall: "unknown"},
+	} {
+		for _, sse := range []bool{false, true} {
+			for _, onCall := range []bool{false, true} {
+				want := map[[2]bool]string{{false, false}: tc.connect, {false, true}: tc.call, {true, false}: tc.sseConnect, {true, true}: tc.sseCall}[[2]bool{sse, onCall}]
+				if want == "" {
+					continue
+				}
+				name := tc.name + map[bool]string{false: "/streamable", true: "/sse"}[sse] + map[bool]string{false: "/connect", true: "/call"}[onCall]
+				t.Run(name, func(t *testing.T) {
+					p := mcptool.FromURL(endpoint(sse), mcptool.WithName("flaky"), mcptool.WithCallTimeout(time.Minute))
+					defer func() {
+						srv.on.Store(nil) // so that Close ends the session
+						p.Close()
+					}()
+					var err error
+					if onCall {
+						connect(t, p)
+						srv.on.Store(&tc.httpAnswer)
+						_, err = p.CallTool(context.Background(), "note_stats", nil)
+					} else {
+						srv.on.Store(&tc.httpAnswer)
+						err = p.Connect(context.Background())
+					}
+					checkRefusal(t, err, tc.status, tc.retryAfter, want, tc.want)
+					op := map[bool]string{false: ": connect: ", true: `: tools/call "note_stats": `}[onCall]
+					if !strings.Contains(err.Error(), `mcptool: server "flaky"`+op) {
+						t.Errorf("%v: does not name the server and what was done", err)
+					}
+				})
+			}
+		}
+	}
+}
+
+// checkRefusal checks that err is a TransportError of an HTTPError of
+// status, of the class want, whose text holds each of texts and none of
+// what must not be quoted.
+func checkRefusal(t *testing.T, err error, status int, retryAfter time.Duration, want string, texts []string) {
+	t.Helper()
+	var te *mcptool.TransportError
+	var he *mcptool.HTTPError
+	if !errors.As(err, &te) || !errors.As(err, &he) {
+		t.Fatalf("%v: want a TransportError of an HTTPError", err)
+	}
+	if he.StatusCode != status || he.RetryAfter != retryAfter {
+		t.Errorf("status %d, Retry-After %v; want %d, %v", he.StatusCode, he.RetryAfter, status, retryAfter)
+	}
+	if got := class(err); got != want {
+		t.Errorf("%v: %s; want %s", err, got, want)
+	}
+	for _, s := range texts {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("%v: does not say %q", err, s)
+		}
+	}
+	for _, s := range []string{"s3cret", "Sign in", "\x1b", "second line", "rejected by transport"} {
+		if strings.Contains(err.Error(), s) {
+			t.Errorf("%v: quotes %q", err, s)
+		}
+	}
+}
+
+// The legacy SSE transport's stream opens, but its POST of initialize is
+// refused: go-sdk passes that on in text alone, and the refusal is told
+// all the same.
+func TestHTTPRefusalOfSSEPost(t *testing.T) {
+	srv := newRefusing(t)
+	srv.refuse = map[string]bool{http.MethodPost: true}
+	srv.on.Store(&httpAnswer{status: http.StatusServiceUnavailable, retryAfter: "3"})
+	p := mcptool.FromURL(srv.URL+"/sse", mcptool.WithName("flaky"))
+	defer p.Close()
+	err := p.Connect(context.Background())
+	checkRefusal(t, err, http.StatusServiceUnavailable, 3*time.Second, "retryable", []string{"HTTP 503 Service Unavailable (retry after 3s)"})
+}
+
+// A status the server answers with a JSON-RPC error is the server's
+// httpAnswer, told as go-sdk reads it, and no HTTPError.
+func TestHTTPStatusWithJSONRPCError(t *testing.T) {
+	srv := newRefusing(t)
+	p := connectURL(t, srv.URL+"/mcp", mcptool.WithName("flaky"))
+	srv.on.Store(&httpAnswer{status: 400, contentType: "application/json", body: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no such tool here"}}`})
+	defer srv.on.Store(nil)
+	_, err := p.CallTool(context.Background(), "note_stats", nil)
+	var pe *mcptool.ProtocolError
+	var he *mcptool.HTTPError
+	if !errors.As(err, &pe) || errors.As(err, &he) || !strings.Contains(err.Error(), "no such tool here") {
+		t.Fatalf("%v: want a ProtocolError with the server's message", err)
+	}
+}
