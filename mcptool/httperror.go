@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -115,4 +116,14 @@ func refused(server, op string, ref *sdkfix.Refusal) *TransportError {
 		}
 	}
 	return te
+}
+
+// retryAfter returns the wait the HTTP response that failed err asked
+// for, or 0.
+func retryAfter(err error) time.Duration {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return he.RetryAfter
+	}
+	return 0
 }

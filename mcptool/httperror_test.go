@@ -7,9 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -229,4 +233,112 @@ func TestHTTPStatusWithJSONRPCError(t *testing.T) {
 	if !errors.As(err, &pe) || errors.As(err, &he) || !strings.Contains(err.Error(), "no such tool here") {
 		t.Fatalf("%v: want a ProtocolError with the server's message", err)
 	}
+}
+
+// deploying is a server behind a load balancer, served in the calling
+// goroutine (for synctest): while it is down for a deploy, the balancer
+// answers 503 with a Retry-After, and a restarted server knows none of the
+// sessions before.
+type deploying struct {
+	mu      sync.Mutex
+	down    bool
+	servers []*mcp.Server
+	handler http.Handler
+	tries   []time.Time // the requests refused while down, without a session
+}
+
+// restart starts a new server (no session known), down until up.
+func (d *deploying) restart() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	server := demo.New()
+	d.servers = append(d.servers, server)
+	d.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	d.down = true
+}
+
+func (d *deploying) up() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.down = false
+}
+
+func (d *deploying) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	d.mu.Lock()
+	h, down := d.handler, d.down
+	if down && r.Header.Get("Mcp-Session-Id") == "" {
+		d.tries = append(d.tries, time.Now())
+	}
+	d.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet:
+		rec.WriteHeader(http.StatusMethodNotAllowed) // no stream of its own
+	case down && r.Header.Get("Mcp-Session-Id") == "":
+		rec.Header().Set("Retry-After", "2")
+		http.Error(rec, "deploying", http.StatusServiceUnavailable)
+	default:
+		sr := r.Clone(r.Context())
+		sr.RequestURI = r.URL.RequestURI()
+		h.ServeHTTP(rec, sr)
+	}
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+// close ends the sessions of every server started.
+func (d *deploying) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, server := range d.servers {
+		for s := range server.Sessions() {
+			s.Close()
+		}
+	}
+}
+
+// A provider that reconnects rebuilds a connection the server forgot
+// while it answers 503 for a deploy, once the deploy is over, waiting
+// between attempts as long as its Retry-After asks (within MaxDelay).
+func TestReconnectAfterUnavailable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &deploying{}
+		d.restart()
+		d.up()
+		defer d.close()
+		var seen states
+		p := mcptool.FromURL("http://mcp.example/mcp", mcptool.WithHTTPClient(&http.Client{Transport: d}),
+			mcptool.WithReconnect(mcptool.Reconnect{MaxAttempts: 10, MinDelay: 100 * time.Millisecond, MaxDelay: 3 * time.Second}),
+			mcptool.WithStateChange(seen.record))
+		defer p.Close()
+		connect(t, p)
+
+		d.restart()
+		err := p.Refresh(context.Background()) // 404: the session is gone
+		if err == nil {
+			t.Fatal("listed the tools on a session the server forgot")
+		}
+		time.Sleep(7 * time.Second) // attempts at 0.1s, 2.1s (the Retry-After), 5.1s (MaxDelay): 503
+		synctest.Wait()
+		if st, _ := p.State(); st != mcptool.StateReconnecting {
+			t.Fatalf("state %v while the server is down; want reconnecting", st)
+		}
+		d.up()
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
+			t.Fatalf("states %s", got)
+		}
+		if got := call(t, p.Handler(), "note_stats", `{}`).Text(); got != "notes: 0" {
+			t.Fatalf("after the deploy: %q", got)
+		}
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for i := 1; i < len(d.tries); i++ {
+			if gap := d.tries[i].Sub(d.tries[i-1]); gap > 0 && gap < 2*time.Second {
+				t.Errorf("attempts %v apart; the server asked for 2s", gap)
+			}
+		}
+	})
 }
