@@ -39,12 +39,11 @@ type HTTPError struct {
 	// ContentType is the media type of a successful body MCP does not use
 	// ("none" if none was given), or "" when the status is what failed.
 	ContentType string
-	// RetryAfter is the wait the response asked for (Retry-After), or 0.
+	// RetryAfter is the wait a 429 or 503 asked for (Retry-After), or 0.
 	RetryAfter time.Duration
 
-	want string // what MCP answers with, for a ContentType
-
-	notJSONRPC bool
+	want       string // what MCP answers with, for a ContentType
+	notJSONRPC bool   // the body was JSON, but no JSON-RPC message
 	said       string // the start of the body, fit to print
 	hint       string
 }
@@ -79,8 +78,11 @@ func (e *HTTPError) Error() string {
 // refused is the TransportError of a request the tap refused (ref), op
 // naming the request.
 func refused(server, op string, ref *sdkfix.Refusal) *TransportError {
-	he := &HTTPError{StatusCode: ref.Status, RetryAfter: ref.RetryAfter, notJSONRPC: ref.NotJSONRPC, want: ref.Want}
-	if ok := ref.Status >= 200 && ref.Status < 300; ok && !ref.NotJSONRPC {
+	he := &HTTPError{StatusCode: ref.Status, notJSONRPC: ref.NotJSONRPC, want: ref.Want}
+	if ref.Status == http.StatusTooManyRequests || ref.Status == http.StatusServiceUnavailable {
+		he.RetryAfter = ref.RetryAfter // what it means elsewhere is not a wait
+	}
+	if ref.Status >= 200 && ref.Status < 300 {
 		he.ContentType = ref.ContentType
 		if he.ContentType == "" {
 			he.ContentType = "none"
@@ -90,7 +92,12 @@ func refused(server, op string, ref *sdkfix.Refusal) *TransportError {
 		// Plain text or JSON only: the start of its first line, as a
 		// server's words (no escape sequence), without a URL's path.
 		line, _, _ := strings.Cut(strings.TrimSpace(string(ref.Body)), "\n")
-		he.said = redact.URLs(untrusted.Cut(untrusted.Line(line), snippetRunes))
+		// Not markup, whatever its Content-Type, nor the status again
+		// ("404 page not found").
+		status := strings.ToLower(http.StatusText(ref.Status))
+		if !strings.HasPrefix(line, "<") && (status == "" || !strings.Contains(strings.ToLower(line), status)) {
+			he.said = redact.URLs(untrusted.Cut(untrusted.Line(line), snippetRunes))
+		}
 	}
 	te := &TransportError{Server: server, Op: op, Err: he}
 	call := strings.HasPrefix(op, "tools/call")

@@ -107,8 +107,8 @@ func TestHTTPRefusals(t *testing.T) {
 		{name: "JSON not JSON-RPC", httpAnswer: httpAnswer{status: 200, contentType: "application/json", body: `{"status":"ok"}`},
 			want:    []string{"HTTP 200", "is this the server's MCP endpoint?"},
 			connect: "fatal", call: "fatal", sseConnect: "fatal"},
-		{name: "400", httpAnswer: httpAnswer{status: 400, contentType: "text/plain", body: "bad request\nsecond line"},
-			want:    []string{"HTTP 400 Bad Request", `("bad request")`},
+		{name: "400", httpAnswer: httpAnswer{status: 400, contentType: "text/plain", body: "missing Mcp-Protocol-Version header\nsecond line"},
+			want:    []string{`HTTP 400 Bad Request ("missing Mcp-Protocol-Version header")`},
 			connect: "fatal", call: "fatal", sseConnect: "fatal", sseCall: "fatal"},
 		{name: "401", httpAnswer: httpAnswer{status: 401},
 			want:    []string{"HTTP 401 Unauthorized", "asks for authorization, and no OAuth is configured"},
@@ -200,7 +200,7 @@ func checkRefusal(t *testing.T, err error, status int, retryAfter time.Duration,
 			t.Errorf("%v: does not say %q", err, s)
 		}
 	}
-	for _, s := range []string{"s3cret", "Sign in", "\x1b", "second line", "rejected by transport"} {
+	for _, s := range []string{"s3cret", "Sign in", "\x1b", "second line", "page not found", "rejected by transport"} {
 		if strings.Contains(err.Error(), s) {
 			t.Errorf("%v: quotes %q", err, s)
 		}

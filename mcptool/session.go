@@ -124,6 +124,7 @@ func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection
 	}
 	// Copied from a server's "listening on" line, say: the server
 	// answered, but not at its root. The URL is not quoted (a key).
+	// Of an HTTP refusal, only one of the endpoint's.
 	var he *HTTPError
 	switch {
 	case !errors.As(err, &he):
@@ -131,9 +132,9 @@ func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection
 		if errors.As(err, &te) {
 			te.Err = fmt.Errorf("%w (%s)", te.Err, pathNote)
 		}
-	case he.StatusCode == http.StatusNotFound || he.hint == "":
+	case he.StatusCode == http.StatusNotFound:
 		he.hint = pathNote
-	default:
+	case he.hint == hintEndpoint:
 		he.hint += " (" + pathNote + ")"
 	}
 	return err

@@ -116,9 +116,7 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 			return nil
 		}
 		ref := newRefusal(resp, ct)
-		if ref.Status >= 200 && ref.Status < 300 {
-			ref.Want = "text/event-stream"
-		}
+		ref.Want = "text/event-stream"
 		return ref
 	case !answered(req):
 		// A legacy SSE POST is answered on the stream, and its own body
@@ -132,7 +130,7 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 		return ref
 	case resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent,
 		ct == "text/event-stream" || resp.Body == nil:
-		// A notification or a response is answered by no body.
+		// Accepted (a notification, a response), or a stream.
 		return nil
 	case ct == "application/json":
 		if x.jsonRPC(resp, false) || !isCall(req) {
@@ -145,7 +143,7 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 		return nil
 	}
 	ref := newRefusal(resp, ct)
-	if ref.Status >= 200 && ref.Status < 300 {
+	if ok {
 		ref.Want = "application/json or text/event-stream"
 	}
 	return ref
@@ -160,10 +158,7 @@ func answered(req *http.Request) bool {
 
 // isCall reports whether the POST req carries a JSON-RPC request, which
 // is answered with a message, rather than a notification or a response.
-func isCall(req *http.Request) bool {
-	id := requestID(req)
-	return id.IsValid()
-}
+func isCall(req *http.Request) bool { return requestID(req).IsValid() }
 
 // newRefusal makes the Refusal of resp, whose body it reads (a little, of
 // text) and closes.
@@ -178,20 +173,22 @@ func newRefusal(resp *http.Response, ct string) *Refusal {
 	return ref
 }
 
-// jsonRPC reports whether resp's body, which it reads (within peekCap for
-// a status that failed, else within the limit) and puts back, is a
-// JSON-RPC message: for a status that failed, an error response. A body
-// over the bound is taken to be one, for go-sdk and the limit to judge.
+// jsonRPC reports whether resp's body, which it reads (within the limit,
+// and peekCap for a status that failed) and puts back, is a JSON-RPC
+// message: for a status that failed, an error response. A body over the
+// bound is taken to be one, for go-sdk and the limit to judge.
 func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 	if resp.Body == nil {
 		return false
 	}
-	bound := int64(peekCap)
-	if !failed {
-		bound = int64(x.limit())
-		if x.limit() < 0 {
-			bound = 1<<63 - 1
-		}
+	bound := int64(x.limit())
+	switch {
+	case failed && x.limit() >= 0:
+		bound = min(bound, peekCap)
+	case failed:
+		bound = peekCap
+	case x.limit() < 0:
+		bound = 1<<63 - 1
 	}
 	if resp.ContentLength > bound {
 		return true
@@ -201,25 +198,21 @@ func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 	if err != nil || int64(len(data)) > bound {
 		return true
 	}
-	var version, errMember []byte
+	resp.ContentLength = int64(len(data)) // read whole: known now
+	if failed {
+		// As go-sdk reads it: a response with an error, or nothing.
+		msg, err := jsonrpc.DecodeMessage(data)
+		r, isResponse := msg.(*jsonrpc.Response)
+		return err == nil && isResponse && r.Error != nil
+	}
+	var version []byte
 	ok := rawjson.Members(data, func(k, v []byte) bool {
-		switch string(k) {
-		case "jsonrpc":
+		if string(k) == "jsonrpc" {
 			version = v
-		case "error":
-			errMember = v
 		}
 		return true
 	})
-	if !ok || version == nil {
-		return false
-	}
-	if failed {
-		msg, err := jsonrpc.DecodeMessage(data)
-		r, isResponse := msg.(*jsonrpc.Response)
-		return err == nil && isResponse && r.Error != nil && errMember != nil
-	}
-	return true
+	return ok && version != nil
 }
 
 // putBack is a body partly read, with what was read before the rest.
