@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -341,4 +342,26 @@ func TestReconnectAfterUnavailable(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A call made raw (the gateway's fast path, which sends the tools/call
+// itself) that a gateway before the server refuses is the same HTTPError,
+// of the same class, as one made through go-sdk.
+func TestHTTPRefusalOfARawCall(t *testing.T) {
+	var refuse atomic.Int32
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return rawTools(nil, nil) }, &mcp.StreamableHTTPOptions{Stateless: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status := int(refuse.Load()); status != 0 && r.Header.Get("Mcp-Method") == "tools/call" {
+			w.WriteHeader(status)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := connectRaw(t, srv.URL)
+	for status, want := range map[int]string{http.StatusBadGateway: "unknown", http.StatusServiceUnavailable: "retryable", http.StatusNotFound: "fatal"} {
+		refuse.Store(int32(status))
+		_, _, err := p.CallToolRaw(context.Background(), "fails", nil)
+		checkRefusal(t, err, status, 0, want, []string{fmt.Sprintf(`mcptool: server "raw": tools/call "fails": HTTP %d %s`, status, http.StatusText(status))})
+	}
 }
