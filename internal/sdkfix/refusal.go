@@ -2,6 +2,7 @@ package sdkfix
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -157,8 +158,27 @@ func answered(req *http.Request) bool {
 }
 
 // isCall reports whether the POST req carries a JSON-RPC request, which
-// is answered with a message, rather than a notification or a response.
-func isCall(req *http.Request) bool { return requestID(req).IsValid() }
+// is answered with a message, rather than a notification or a response
+// (to a request of the server's), which are answered by no body.
+func isCall(req *http.Request) bool {
+	if req.GetBody == nil {
+		return false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	var msg struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+	}
+	if json.NewDecoder(body).Decode(&msg) != nil || msg.Method == "" {
+		return false
+	}
+	id, err := jsonrpc.MakeID(msg.ID)
+	return err == nil && id.IsValid()
+}
 
 // newRefusal makes the Refusal of resp, whose body it reads (a little, of
 // text) and closes.

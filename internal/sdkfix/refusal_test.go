@@ -51,6 +51,7 @@ func TestHTTPTapRefuses(t *testing.T) {
 		{name: "a stream", method: "POST", accept: both, request: call, status: 200, contentType: "text/event-stream", body: "data: " + rpcResult + "\n\n"},
 		{name: "a notification's web page", method: "POST", accept: both, request: notification, status: 200, contentType: "text/html", body: "<html>"},
 		{name: "a notification accepted", method: "POST", accept: both, request: notification, status: 202},
+		{name: "a response's plain text", method: "POST", accept: both, request: rpcResult, status: 200, contentType: "text/plain", body: "ok"},
 		{name: "streamable GET 405", method: "GET", accept: "text/event-stream", status: 405},
 		{name: "streamable GET web page", method: "GET", accept: "text/event-stream", status: 200, contentType: "text/html"},
 		{name: "SSE GET 405", sse: true, method: "GET", accept: "text/event-stream", status: 405, want: &Refusal{Status: 405, Body: []byte{}}},
