@@ -125,6 +125,18 @@ func refused(server, op string, ref *sdkfix.Refusal) *TransportError {
 	return te
 }
 
+// notePath says, for a refusal of a URL without a path that puts the
+// endpoint in doubt (a 404, a web page), that the URL has none
+// ([pathNote]).
+func (e *HTTPError) notePath() {
+	switch {
+	case e.StatusCode == http.StatusNotFound:
+		e.hint = pathNote
+	case e.hint == hintEndpoint:
+		e.hint += " (" + pathNote + ")"
+	}
+}
+
 // retryAfter returns the wait the HTTP response that failed err asked
 // for, or 0.
 func retryAfter(err error) time.Duration {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
-	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // clientInfo is how mcpbridge introduces itself to servers.
@@ -115,27 +113,19 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
-	if expired {
-		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
-	}
-	err = classify(p.name, "connect", explain(conn, err), expired)
-	if parent.Err() != nil || tool.Retryable(err) || !p.dialer.pathless() {
-		return err
-	}
 	// Copied from a server's "listening on" line, say: the server
 	// answered, but not at its root. The URL is not quoted (a key).
-	// Of an HTTP refusal, only one of the endpoint's.
-	var he *HTTPError
+	noPath := parent.Err() == nil && p.dialer.pathless()
+	refusal := errors.As(err, new(*sdkfix.Refusal)) // noted below, where the endpoint is in doubt
 	switch {
-	case !errors.As(err, &he):
-		var te *TransportError
-		if errors.As(err, &te) {
-			te.Err = fmt.Errorf("%w (%s)", te.Err, pathNote)
-		}
-	case he.StatusCode == http.StatusNotFound:
-		he.hint = pathNote
-	case he.hint == hintEndpoint:
-		he.hint += " (" + pathNote + ")"
+	case expired:
+		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
+	case noPath && !refusal && !retryable(err):
+		err = fmt.Errorf("%w (%s)", err, pathNote)
+	}
+	err = classify(p.name, "connect", explain(conn, err), expired)
+	if he := (*HTTPError)(nil); noPath && errors.As(err, &he) {
+		he.notePath()
 	}
 	return err
 }
