@@ -395,7 +395,7 @@ func explain(name string, err error) (text string, fatal bool) {
 	case errors.As(err, &timeout) && timeout.Timeout():
 		return fmt.Sprintf("The tool did not answer in time and was cancelled; whether it ran is unknown. (%v)", err), false
 	case tool.OutcomeUnknown(err):
-		return "The connection to the tool's server was lost during the call, so whether the tool ran is unknown. Check its effect before calling it again.", false
+		return "The exchange with the tool's server failed during the call (the connection was lost, or a gateway before the server failed), so whether the tool ran is unknown. Check its effect before calling it again.", false
 	case tool.Fatal(err):
 		return "The tool cannot be used: its server cannot be reached, or it is misconfigured on the host.", true
 	case tool.Retryable(err):

@@ -94,7 +94,13 @@
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
 //     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and
-//     [tool.FailedError] for a tool that ran and failed.
+//     [tool.FailedError] for a tool that ran and failed. An HTTP answer
+//     that is no MCP message (a 503 from a load balancer, a web page where
+//     the endpoint was to be) is a TransportError of an [HTTPError], which
+//     names the status, and for a body MCP does not use its Content-Type,
+//     with a hint where one helps: 408, 429 and 503 are retryable, as are
+//     502 and 504 but on a tools/call, whose outcome they leave unknown;
+//     the rest are fatal.
 //
 // The server is untrusted: descriptions are cut to a maximum length, nothing
 // it sends is logged above debug level, and a stdio server gets a minimal

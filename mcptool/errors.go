@@ -38,7 +38,8 @@ func (e *TransportError) Unwrap() error { return e.Err }
 
 // Retryable reports whether trying again (on a new connection, if the old
 // one is gone) may help; a refused credential, say, will not, nor a command
-// that is not there or not executable.
+// that is not there or not executable, nor an HTTP status that is no
+// server's passing state ([HTTPError] lists those that are).
 func (e *TransportError) Retryable() bool { return e.retryable }
 
 // Timeout reports whether the error is a deadline this package set (the
@@ -49,7 +50,8 @@ func (e *TransportError) Timeout() bool { return e.timeout }
 // OutcomeUnknown reports that the tool may or may not have run: the
 // connection was lost while the call was in flight (and the call was not
 // resent, since running a tool that is not idempotent twice may do harm:
-// Retryable is false), or the call timed out.
+// Retryable is false), a gateway before the server answered the call 502
+// or 504, or the call timed out.
 func (e *TransportError) OutcomeUnknown() bool {
 	return e.outcomeUnknown || e.timeout && strings.HasPrefix(e.Op, "tools/call")
 }
@@ -141,6 +143,12 @@ func classify(server, op string, err error, expired bool) error {
 	)
 	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) {
 		return err
+	}
+	var ref *sdkfix.Refusal
+	if errors.As(err, &ref) {
+		// What go-sdk says around it (the request it was sending, the
+		// URL) adds nothing the operation does not say.
+		return refused(server, op, ref)
 	}
 	if sdkfix.Undelivered(err) {
 		// go-sdk's own failure to deliver, not an answer from the server.

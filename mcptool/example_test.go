@@ -436,3 +436,26 @@ func ExampleProvider_StartTask() {
 	// completed - report written
 	// report on "work": no notes carry it <nil>
 }
+
+// A URL that answers with something other than MCP: here a load balancer
+// whose server is restarting. The error names the status, and says what
+// it means: a retry may help, after the wait the server asked for.
+func ExampleHTTPError() {
+	balancer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "5")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer balancer.Close()
+
+	p := mcptool.FromURL(balancer.URL+"/mcp", mcptool.WithName("search"))
+	defer p.Close()
+	err := p.Connect(context.Background())
+	fmt.Println(err)
+	var he *mcptool.HTTPError
+	if errors.As(err, &he) {
+		fmt.Println(he.StatusCode, he.RetryAfter, tool.Retryable(err))
+	}
+	// Output:
+	// mcptool: server "search": connect: HTTP 503 Service Unavailable (retry after 5s)
+	// 503 5s true
+}

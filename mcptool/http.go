@@ -12,11 +12,11 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
-// httpClient returns the client of the provider's HTTP transports for the
-// server at endpoint: a copy of the caller's client (or of the default one)
-// whose transport is an [exchange], returned too. The caller's client is not
-// modified.
-func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http.Client, *exchange) {
+// httpClient returns the client of the provider's HTTP transport for the
+// server at endpoint (the legacy SSE transport's if sse is set): a copy of
+// the caller's client (or of the default one) whose transport is an
+// [exchange], returned too. The caller's client is not modified.
+func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bool) (*http.Client, *exchange) {
 	base := p.cfg.httpClient
 	if base == nil {
 		base = &http.Client{Transport: p.pool.transport()}
@@ -32,8 +32,9 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas) (*http
 			headers.Set(k, v)
 		}
 	}
-	x := &exchange{origin: origin(endpoint), headers: headers, next: &sdkfix.HTTPTap{
+	x := &exchange{origin: origin(endpoint), headers: headers, tap: &sdkfix.HTTPTap{
 		Next: next, Schemas: schemas, Unheard: p.unheard(), Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
+		SSE: sse, Authorizes: p.cfg.oauth != nil,
 	}}
 	c := *base
 	c.Transport = x
@@ -85,12 +86,14 @@ func (p *pool) close() {
 //     modify the request it is given (go-sdk has no header option), and
 //     the Mcp-Name of a request about a task, which go-sdk does not set;
 //   - then hands the request to the tap ([sdkfix.HTTPTap]), which bounds
-//     every message the server sends by the size limit and reads along
-//     where go-sdk decodes away what the server wrote.
+//     every message the server sends by the size limit, reads along
+//     where go-sdk decodes away what the server wrote, and fails a request
+//     answered with no MCP message ([sdkfix.Refusal], an [HTTPError] to
+//     the caller).
 type exchange struct {
 	origin  string
 	headers http.Header
-	next    http.RoundTripper
+	tap     *sdkfix.HTTPTap
 	refused atomic.Pointer[originError] // the first request refused
 }
 
@@ -113,20 +116,25 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set("Mcp-Name", id) // the task's replica (taskwire.go)
 		}
 	}
-	return x.next.RoundTrip(req)
+	return x.tap.RoundTrip(req)
 }
 
 // blame returns the refusal of a request to another origin, if the
 // exchange x (nil for a transport other than HTTP) made one, in place of
 // err, a failure to connect that it caused: go-sdk reports either the
 // refusal or what it led to (the connection it closed, "client is closing:
-// EOF"), depending on which of its goroutines sees the failure first.
+// EOF"), depending on which of its goroutines sees the failure first. So
+// too for a response the tap refused ([sdkfix.Refusal]) that err names in
+// text alone.
 func (x *exchange) blame(err error) error {
 	if x == nil || err == nil {
 		return err
 	}
 	if r := x.refused.Load(); r != nil {
 		return r
+	}
+	if ref := x.tap.Refused(err); ref != nil {
+		return ref
 	}
 	return err
 }

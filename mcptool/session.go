@@ -113,15 +113,21 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
+	// Copied from a server's "listening on" line, say: the server
+	// answered, but not at its root. The URL is not quoted (a key).
+	noPath := parent.Err() == nil && p.dialer.pathless()
+	refusal := errors.As(err, new(*sdkfix.Refusal)) // noted below, where the endpoint is in doubt
 	switch {
 	case expired:
 		err = fmt.Errorf("no answer within %v: %w", p.cfg.connectTimeout(), err)
-	case parent.Err() == nil && !retryable(err) && p.dialer.pathless():
-		// Copied from a server's "listening on" line, say: the server
-		// answered, but not at its root. The URL is not quoted (a key).
+	case noPath && !refusal && !retryable(err):
 		err = fmt.Errorf("%w (%s)", err, pathNote)
 	}
-	return classify(p.name, "connect", explain(conn, err), expired)
+	err = classify(p.name, "connect", explain(conn, err), expired)
+	if he := (*HTTPError)(nil); noPath && errors.As(err, &he) {
+		he.notePath()
+	}
+	return err
 }
 
 // explain adds what a stdio connection knows of a failure it caused: how

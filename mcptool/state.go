@@ -59,7 +59,9 @@ type Reconnect struct {
 	// MinDelay is the wait before the first attempt (zero: 200ms).
 	MinDelay time.Duration
 	// MaxDelay caps the wait between attempts (zero: 10s, or MinDelay if
-	// that is longer).
+	// that is longer). An attempt the server refused asking for a wait
+	// (an HTTP Retry-After, see [HTTPError]) makes the next delay at
+	// least that long, but never longer than MaxDelay.
 	MaxDelay time.Duration
 }
 

@@ -208,7 +208,9 @@ func (v *supervisor) watch(life context.Context, sess *session) {
 	}
 }
 
-// rebuild makes a new session, with bounded attempts and backoff.
+// rebuild makes a new session, with bounded attempts and backoff. The
+// wait a server asked for (an HTTP Retry-After, of a 503 while it restarts,
+// say) lengthens the next delay, but never past MaxDelay.
 func (v *supervisor) rebuild(life context.Context, why error) (*session, error) {
 	r := v.reconnect
 	delay := r.MinDelay
@@ -227,7 +229,7 @@ func (v *supervisor) rebuild(life context.Context, why error) (*session, error) 
 		}
 		last = err
 		v.logger.DebugContext(life, "reconnect attempt failed", "server", v.name, "attempt", attempt, "error", err)
-		delay = min(2*delay, r.MaxDelay)
+		delay = min(max(2*delay, retryAfter(err)), r.MaxDelay)
 	}
 	return nil, fmt.Errorf("gave up after %s to reconnect (lost: %v): %w", plural.Count(r.MaxAttempts, "attempt", "attempts"), why, last)
 }

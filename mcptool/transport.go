@@ -72,14 +72,15 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 	}
 	// go-sdk's own cap on an event is off: the client's tap bounds every
 	// message, where go-sdk's cap would end the connection.
-	client, x := p.httpClient(u, schemas)
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
+		client, x := p.httpClient(u, schemas, false)
 		return &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: client, OAuthHandler: c.oauth, MaxEventSize: -1}, x, nil
 	case t == SSE || t == "":
 		if c.oauth != nil {
 			return nil, nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
 		}
+		client, x := p.httpClient(u, schemas, true)
 		return sdkfix.Detach(&mcp.SSEClientTransport{Endpoint: d.url, HTTPClient: client, MaxEventSize: -1}), x, nil
 	default:
 		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -91,17 +92,45 @@ func TestHTTPAnswerOverTheSizeLimit(t *testing.T) {
 }
 
 // A --url without a path, which a user copies from a server's "listening
-// on" line, gets a hint at the paths MCP servers serve at; one with a path
-// does not.
+// on" line, gets a hint at the paths MCP servers serve at; one with a
+// wrong path gets it too, but not that the URL has none.
 func TestURLWithoutAPathHintsAtMCP(t *testing.T) {
 	base := demoHTTP(t)
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base)
 	expect(t, r, 3, `mcpbridge tools: server "127.0.0.1" did not start: `,
-		"Not Found (the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE))\n")
+		"HTTP 404 Not Found: the URL has no path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)\n")
 	oneLine(t, r)
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", base+"/wrong")
-	expect(t, r, 3)
+	expect(t, r, 3, "HTTP 404 Not Found: nothing answers at the URL's path; an MCP server is most often at /mcp (streamable HTTP) or /sse (SSE)\n")
 	if strings.Contains(r.err, "no path") {
 		t.Errorf("a note on the path for a URL with a path:\n%s", r.err)
 	}
+}
+
+// A URL that answers with a web page (a website's, a proxy's login page),
+// or with a status a load balancer gives while the server restarts, fails
+// at once in one line naming the status, and for the page what came, what
+// MCP answers with and whether this is the endpoint; no page is quoted and
+// no key in the URL is shown.
+func TestHTTPRefusalSaid(t *testing.T) {
+	var status atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status.Load() == http.StatusOK {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<!doctype html><title>Sign in to Example</title>")
+			return
+		}
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(int(status.Load()))
+	}))
+	t.Cleanup(srv.Close)
+	url := srv.URL + "/mcp?api_key=s3cret"
+	status.Store(http.StatusOK)
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", url)
+	expect(t, r, 3, `mcpbridge tools: server "127.0.0.1" did not start: HTTP 200 OK with Content-Type text/html, where MCP answers with application/json or text/event-stream: is this the server's MCP endpoint?`)
+	oneLine(t, r, "s3cret", "Sign in")
+	status.Store(http.StatusServiceUnavailable)
+	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--url", url)
+	expect(t, r, 3, `mcpbridge tools: server "127.0.0.1" did not start: HTTP 503 Service Unavailable (retry after 2s)`)
+	oneLine(t, r, "s3cret")
 }

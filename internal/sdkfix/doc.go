@@ -59,6 +59,15 @@
 //     [Malformed] and [Undelivered] read them
 //     (TestGoSDKKeepsOnlyTheTextOfAFailure, TestGoSDKStreamLost,
 //     TestGoSDKMalformed, TestGoSDKOwnCodes).
+//   - go-sdk reports an HTTP status by its text alone (the code, a
+//     Retry-After and what the body said are lost), and closes the
+//     connection on a successful answer MCP does not use (a web page, JSON
+//     that is no JSON-RPC message), so that the caller learns only that
+//     the client is closing. [HTTPTap] fails such a request with a
+//     [Refusal], which go-sdk wraps with %w; for the legacy SSE
+//     transport's POST of initialize, which go-sdk passes on in text
+//     alone, [HTTPTap.Refused] finds it (TestGoSDKKeepsOnlyTheStatusText,
+//     TestGoSDKWrapsRoundTripErrors).
 //   - go-sdk's legacy SSE server handler checks each POSTed request against
 //     the standard methods alone, and answers one for a method the server
 //     added (the Skills extension's skills/list, say) with 400 Bad Request.

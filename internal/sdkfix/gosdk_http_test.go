@@ -404,3 +404,72 @@ func TestGoSDKAcceptsHeaders(t *testing.T) {
 		}
 	}
 }
+
+// Refusal: go-sdk reports an HTTP status by its text alone, so that the
+// code, a Retry-After and the body are lost; and a successful answer of a
+// Content-Type MCP does not use (a web page) closes the connection, so that
+// the caller learns only that the client is closing.
+func TestGoSDKKeepsOnlyTheStatusText(t *testing.T) {
+	unavailable := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		http.Error(w, "down for a deploy", http.StatusServiceUnavailable)
+	}))
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: unavailable.URL}, nil)
+	switch {
+	case err == nil:
+		t.Fatal("connected to a server answering 503")
+	case !strings.Contains(err.Error(), "Service Unavailable"):
+		t.Fatalf(upgraded+"a 503 says %q, not its status's text", err)
+	case strings.Contains(err.Error(), "503") || strings.Contains(err.Error(), "7") || strings.Contains(err.Error(), "deploy"):
+		t.Fatalf(upgraded+"a 503 says %q: go-sdk reports more than the status's text, which the tap's Refusal may no longer need to", err)
+	}
+	page := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><body>Sign in</body></html>")
+	}))
+	_, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: page.URL}, nil)
+	switch {
+	case err == nil:
+		t.Fatal("connected to a web page")
+	case !errors.Is(err, mcp.ErrConnectionClosed):
+		t.Fatalf(upgraded+"a web page leaves the connection open (%v): the tap's Refusal of a Content-Type may go", err)
+	}
+}
+
+// Refusal: go-sdk wraps the error of an HTTP request that fails with %w,
+// so that a typed error the client's RoundTripper returns reaches the
+// caller whole; but for the legacy SSE transport's POST of initialize,
+// which closes the connection, in text alone ([HTTPTap.Refused]).
+func TestGoSDKWrapsRoundTripErrors(t *testing.T) {
+	mine := errors.New("the tap's own")
+	refusing := func(method string) *http.Client {
+		return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			if r.Method == method {
+				return nil, mine
+			}
+			return http.DefaultTransport.RoundTrip(r)
+		})}
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	streamable := serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	sse := serve(t, SSEHandler(func(*http.Request) *mcp.Server { return server }))
+	for name, tr := range map[string]mcp.Transport{
+		"streamable POST": &mcp.StreamableClientTransport{Endpoint: streamable.URL, HTTPClient: refusing(http.MethodPost)},
+		"legacy SSE GET":  &mcp.SSEClientTransport{Endpoint: sse.URL, HTTPClient: refusing(http.MethodGet)},
+		"legacy SSE POST": &mcp.SSEClientTransport{Endpoint: sse.URL, HTTPClient: refusing(http.MethodPost)},
+	} {
+		_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+		switch textOnly := name == "legacy SSE POST"; {
+		case err == nil:
+			t.Errorf("%s: connected through a request that failed", name)
+		case !textOnly && !errors.Is(err, mine):
+			t.Errorf(upgraded+"%s: the RoundTripper's error is lost (%v): the tap's Refusal must reach mcptool another way", name, err)
+		case textOnly && errors.Is(err, mine):
+			t.Errorf(upgraded+"%s: the RoundTripper's error is kept whole: HTTPTap.Refused's reading of the text may go", name)
+		case textOnly && !Says(err, mine.Error()):
+			t.Errorf(upgraded+"%s: the RoundTripper's error is lost, its text too (%v): HTTPTap.Refused cannot find it", name, err)
+		}
+	}
+}

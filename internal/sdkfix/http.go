@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,9 +14,12 @@ import (
 // go-sdk's HTTP connections cannot be wrapped: it shows Schemas the tool
 // listings, keeps a call's raw result when its request's context asks
 // ([WithCatch]), learns a request's id for a [Sent], and shows Unheard the
-// notifications go-sdk drops. And it bounds
-// every message the server sends by Limit, which go-sdk does not do without
-// ending the connection (see limit.go).
+// notifications go-sdk drops. It bounds every message the server sends by
+// Limit, which go-sdk does not do without ending the connection (see
+// limit.go). And it answers a response that carries no MCP message where
+// one was due (a status that failed, a web page) with a [Refusal] in its
+// place, which go-sdk passes on whole, where it would keep only the
+// status's text (see refusal.go).
 type HTTPTap struct {
 	// Next sends the requests.
 	Next http.RoundTripper
@@ -29,6 +33,14 @@ type HTTPTap struct {
 	// Logger logs what is refused or dropped for the limit, naming Server.
 	Logger *slog.Logger
 	Server string
+	// SSE reports that the requests are the legacy SSE transport's, whose
+	// GET is the connection: a GET that fails is refused ([Refusal]).
+	SSE bool
+	// Authorizes reports that an OAuth handler answers a 401 or 403, so
+	// that those go to go-sdk, which runs it, rather than being refused.
+	Authorizes bool
+
+	last atomic.Pointer[Refusal] // the last made, for Refused
 }
 
 func (x *HTTPTap) limit() int {
@@ -46,8 +58,15 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		sent.post(req)
 	}
 	resp, err := x.Next.RoundTrip(req)
-	if err != nil || resp.Body == nil {
+	if err != nil {
 		return resp, err
+	}
+	if ref := x.refuse(req, resp); ref != nil {
+		x.last.Store(ref)
+		return nil, ref
+	}
+	if resp.Body == nil {
+		return resp, nil
 	}
 	r := x.reader(req, listing)
 	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
