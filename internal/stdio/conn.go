@@ -189,6 +189,9 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if m := c.popPending(); m != nil {
 				return m, nil
 			}
+			if c.isClosing() {
+				return nil, errClosed
+			}
 			return nil, c.readErr
 		case <-c.closing:
 			return nil, errClosed
@@ -234,8 +237,16 @@ func (c *Conn) stop() error {
 			}
 		}
 	}
-	// The reader may be blocked on a pipe still held open; closing our end
-	// unblocks it.
+	// What an exited server wrote last may still be in the pipe, unread:
+	// the reader takes it, within the bound the reaper's read deadline
+	// sets, so that an error can quote it. Then the reader may be blocked
+	// on a pipe still held open (by a process outside the group, or a
+	// server that would not die); closing our end unblocks it.
+	select {
+	case <-c.exited:
+		waitFor(c.readerDone, c.stopTimeout+2*drainQuantum)
+	default:
+	}
 	_ = c.stdout.Close()
 	<-c.readerDone
 	c.replies.Wait()
@@ -272,21 +283,20 @@ func (c *Conn) readLoop(in *inbound) {
 
 // readError turns the error that ended reading into the one Read returns.
 func (c *Conn) readError(err error) error {
-	if c.isClosing() {
-		return errClosed
-	}
 	if !errors.Is(err, io.EOF) {
+		if c.isClosing() {
+			return errClosed // our end of the pipe, closed by Close
+		}
 		return fmt.Errorf("stdio: reading from MCP server %q: %w", c.name, err)
 	}
-	// The server closes stdout as it exits; give the reaper a moment so the
-	// error can say how it exited.
+	// The server closed its stdout, as it does when it exits (during
+	// Close too: Close's own end of the pipe gives another error, above);
+	// give the reaper a moment so the error can say how it exited.
 	t := time.NewTimer(c.stopTimeout)
 	defer t.Stop()
 	select {
 	case <-c.exited:
 		return fmt.Errorf("stdio: MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
-	case <-c.closing:
-		return errClosed
 	case <-t.C:
 		return fmt.Errorf("stdio: MCP server %q closed its stdout: %w", c.name, io.EOF)
 	}

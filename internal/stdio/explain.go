@@ -72,11 +72,19 @@ func (c *Conn) Explain(err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &ServerError{Err: err, Exit: c.ExitError(), NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
+	exit := c.ExitError()
+	if exit != nil {
+		// A write can fail on the exited server before the reader has
+		// read what it wrote last; the reaper's read deadline bounds that
+		// read (see stdoutReader), so the error waits for it.
+		waitFor(c.readerDone, c.stopTimeout+2*drainQuantum)
+	}
+	e := &ServerError{Err: err, Exit: exit, NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
 	e.Stopped = e.Exit != nil && c.signalled.Load()
 	select {
 	case <-c.readerDone:
-		e.Ended = errors.Is(c.readErr, io.EOF)
+		// Closed by the server itself: not as Close stopped it.
+		e.Ended = errors.Is(c.readErr, io.EOF) && !e.Stopped
 	default:
 	}
 	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
