@@ -76,6 +76,13 @@ type Caller struct {
 	// the call itself (the 2026-07-28 extension): the call returns a
 	// [HandedTask] instead of following it.
 	FollowsTasks bool
+	// Answering, if set, is the task a call made for the caller returned
+	// asking its client ([AskingTask]): the call sends InputResponses to
+	// that task (tasks/update) and follows it on, instead of calling the
+	// tool again; RequestState is not sent. The caller vouches that the
+	// task is its client's (package gateway seals it in the state it
+	// hands the client).
+	Answering *AskingTask
 	// Capabilities, if set, are what the client declared. A server that
 	// takes the client's capabilities with each request (2026-07-28) is
 	// told, in place of what the provider relays (elicitation, sampling),
