@@ -58,7 +58,7 @@ type UnanswerableError struct {
 
 func (e *UnanswerableError) Error() string {
 	return format(e.Server, fmt.Sprintf("tool %q", e.Tool), fmt.Errorf(
-		"the tool's task asks %s, which this client cannot answer: to be asked, it would %s, or follow the task itself (declare the tasks extension, %s)",
+		"the tool's task asks %s, which this client cannot answer: it would have to %s, or follow the task itself by declaring the tasks extension (%s)",
 		e.Asked, e.Need, tasksExtension))
 }
 
