@@ -75,8 +75,9 @@
 //     task's questions in its call's result (taskstate.go): input_required,
 //     the task's inputRequests, and a requestState that names the server,
 //     the client, the tool called, the task and the questions answered,
-//     bound by a MAC under the task key as a task id is (its own label, the
-//     same rotation); its next call with its answers and that state, on
+//     sealed (AES-GCM, so the client can neither read nor alter it) under a
+//     key derived from the task key, which rotates it as it rotates task
+//     ids; its next call with its answers and that state, on
 //     any replica, sends them to the task (tasks/update) and follows it on
 //     within the call timeout, asking again if the task does. A state
 //     that claims to be the gateway's and is altered, made under another

@@ -2,6 +2,9 @@ package gateway
 
 import (
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -20,19 +23,21 @@ import (
 // answers to the task and follows it on. The state holds all that call
 // needs, so any replica holding the task key takes it, keeping nothing.
 //
-// A request state a client sends is not trusted: one the gateway wrote
-// begins with statePrefix and is "statePrefix b64(payload).b64(mac)", the
-// payload the JSON of a taskState, the MAC (as a task id's, under the task
-// keys, with its own label) over the payload. A state that begins with the
-// prefix and is not good, was written for another client, or for a call of
-// another tool, is refused as invalid params in the same words whatever was
-// wrong, before anything reaches the server. Any other state is a server's
-// own and goes to the server as it came, as before.
+// A request state a client sends is not trusted, and what it says is not
+// the client's to read: one the gateway wrote is statePrefix followed by
+// b64(nonce, sealed), the JSON of a taskState sealed with AES-GCM under a
+// key derived from the task key (its own label, so nothing else made
+// under the task key opens it), the prefix its additional data. The task
+// keys rotate it as they rotate task ids: the first seals, any opens. A
+// state that begins with the prefix and does not open, was written for
+// another client, or for a call of another tool, is refused as invalid
+// params in the same words whatever was wrong, before anything reaches the
+// server. Any other state is a server's own and goes to the server as it
+// came, as before.
 const statePrefix = "mcpbridge-task-v1."
 
-// stateMACLabel begins the MAC of a request state, so that no task id's
-// MAC can be passed off as one.
-const stateMACLabel = "mcpbridge gateway task request state v1\x00"
+// stateKeyLabel derives the key of request states from a task key.
+const stateKeyLabel = "mcpbridge gateway task request state v1\x00"
 
 // A taskState is what a request state the gateway writes says: the
 // task's server, its client, the gateway's name of the tool called, the
@@ -53,28 +58,55 @@ func (t taskIDs) sealState(st taskState) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return statePrefix + b64.EncodeToString(payload) + "." + b64.EncodeToString(sum(t.keys[0], stateMACLabel, string(payload))), nil
+	aead := stateAEAD(t.keys[0])
+	nonce := make([]byte, aead.NonceSize())
+	rand.Read(nonce) // which never fails: it crashes the program instead
+	return statePrefix + b64.EncodeToString(aead.Seal(nonce, nonce, payload, []byte(statePrefix))), nil
 }
 
 // openState reads a request state sealState wrote with one of the keys,
 // for client's call of the tool name. Any other string is refused alike.
 func (t taskIDs) openState(s, client, name string) (taskState, bool) {
 	body, ok := strings.CutPrefix(s, statePrefix)
-	payload64, mac64, found := strings.Cut(body, ".")
 	// base64 skips line breaks, even strict: see parse.
-	if !ok || !found || strings.ContainsAny(body, "\r\n") {
+	if !ok || strings.ContainsAny(body, "\r\n") {
 		return taskState{}, false
 	}
-	payload, err1 := b64.DecodeString(payload64)
-	got, err2 := b64.DecodeString(mac64)
-	if err1 != nil || err2 != nil || !t.verify(got, stateMACLabel, string(payload)) {
+	data, err := b64.DecodeString(body)
+	if err != nil {
 		return taskState{}, false
+	}
+	// Every key is tried, so that the time taken does not say which one
+	// sealed it.
+	var payload []byte
+	for _, key := range t.keys {
+		aead := stateAEAD(key)
+		if len(data) < aead.NonceSize() {
+			return taskState{}, false
+		}
+		if p, err := aead.Open(nil, data[:aead.NonceSize()], data[aead.NonceSize():], []byte(statePrefix)); err == nil {
+			payload = p
+		}
 	}
 	var st taskState
-	if json.Unmarshal(payload, &st) != nil || st.Client != client || st.Name != name {
+	if payload == nil || json.Unmarshal(payload, &st) != nil || st.Client != client || st.Name != name {
 		return taskState{}, false
 	}
 	return st, true
+}
+
+// stateAEAD is the AEAD of request states under the task key: AES-128-GCM
+// under a key derived from it.
+func stateAEAD(key []byte) cipher.AEAD {
+	block, err := aes.NewCipher(sum(key, stateKeyLabel))
+	if err != nil {
+		panic(err) // sum's 16 bytes are an AES key
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err) // AES has GCM's block size
+	}
+	return aead
 }
 
 // answering returns c, the caller of a call of the tool name, answering
