@@ -82,20 +82,29 @@ func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 
 // go-sdk's own client of 2026-07-28, which answers a result's questions
 // with its elicitation handler and calls again, gets the report of a task
-// that asks, as one call.
+// that asks, as one call: of the catalog's tool, or through call_tool for
+// a client that asked for disclosure.
 func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
 	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
-	var asked atomic.Int64
-	cs := connect(t, url, versions[0], &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		asked.Add(1)
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
-	}}, nil)
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := text(t, res); res.IsError || !strings.Contains(got, `report on "work": 1 notes`) || asked.Load() != 1 {
-		t.Errorf("result %q, asked %d times", got, asked.Load())
+	for _, c := range []struct {
+		url  string
+		call *mcp.CallToolParams
+	}{
+		{url, &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}}},
+		{url + "?disclosure=1", &mcp.CallToolParams{Name: gateway.CallToolName, Arguments: map[string]any{"name": "demo_tag_report", "arguments": map[string]any{}}}},
+	} {
+		var asked atomic.Int64
+		cs := connect(t, c.url, versions[0], &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
+		}}, nil)
+		res, err := cs.CallTool(t.Context(), c.call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.call.Name, err)
+		}
+		if got := text(t, res); res.IsError || !strings.Contains(got, `report on "work": 1 notes`) || asked.Load() != 1 {
+			t.Errorf("%s: result %q, asked %d times", c.call.Name, got, asked.Load())
+		}
 	}
 }
 

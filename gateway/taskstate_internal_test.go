@@ -12,7 +12,7 @@ import (
 // nothing of it to the client; altered at any byte, cut short, read for
 // another client or tool, under another key, or broken by a line, it is
 // refused.
-func TestTaskStatesAreBoundByTheirMAC(t *testing.T) {
+func TestTaskStatesAreSealed(t *testing.T) {
 	oldKey, newKey := bytes.Repeat([]byte("o"), TaskKeySize), bytes.Repeat([]byte("n"), TaskKeySize)
 	ids := newTaskIDs(oldKey)
 	st := taskState{Server: "demo", Client: "alice", Name: "demo_tag_report", Tool: "tag_report", Task: "T1", Answered: []string{"tag"}}

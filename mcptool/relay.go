@@ -26,9 +26,11 @@ type Relay interface {
 // only in its call's result (protocol 2026-07-28, stateless): a call whose
 // server asked for input in its result (input_required) then returns that
 // result, its InputRequests and RequestState as the server wrote them, for
-// the client to answer and call again ([Caller]). A request the server
-// sends on its own fails with it.
-var ErrInputRequired = errors.New("the client answers only in its call's result (multi round trip)")
+// the client to answer and call again ([Caller]); a task's questions alike
+// ([AskingTask]). A request the server sends on its own (a server or a
+// task of protocol 2025-11-25) fails with it, and the server is told, in
+// its words, what the client would need.
+var ErrInputRequired = errors.New("the client can be asked only in its call's result (protocol 2026-07-28), and this request came on its own: a client with a session (protocol 2025-11-25) could be asked it")
 
 // ResultOnly is the [Relay] of a client asked only in its request's
 // result (protocol 2026-07-28, stateless): it answers every request with

@@ -77,3 +77,19 @@ func TestATaskAsksACallerThatCannotAnswer(t *testing.T) {
 		}
 	})
 }
+
+// A 2025-11-25 task asks on its own, outside any result, so a caller asked
+// only in results cannot be asked: the server is told so in words its
+// client's user can act on, not the provider's.
+func TestALegacyTaskAsksACallerAnsweredInResults(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := connectLegacy(t, &legacyServer{}, mcptool.WithRelay())
+		res, err := p.CallToolResult(mcptool.WithCaller(context.Background(), resultOnly(formElicitation)), "ask", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mcptool.ToText(res); !strings.Contains(got, "only in its call's result") || !strings.Contains(got, "with a session (protocol 2025-11-25)") {
+			t.Errorf("the server was told %q", got)
+		}
+	})
+}
