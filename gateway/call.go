@@ -31,7 +31,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 // call runs a call of the catalog served now, for callTool and call_tool
 // (req), and returns the server's result or the error as it is. What the
 // server asks of the host during the call is the client's to answer
-// (hostio.go).
+// (hostio.go), a task's questions too (taskstate.go).
 func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	snap, err := g.gate(ctx, name, args)
 	if err != nil {
@@ -44,7 +44,15 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
 		})
 	}
-	return snap.CallResult(mcptool.WithCaller(ctx, relayTo(req)), name, args)
+	c, err := g.answering(ctx, relayTo(req), name)
+	if err != nil {
+		return nil, err
+	}
+	res, err := snap.CallResult(mcptool.WithCaller(ctx, c), name, args)
+	if asking := (*mcptool.AskingTask)(nil); errors.As(err, &asking) {
+		return g.asking(ctx, name, asking)
+	}
+	return res, err
 }
 
 // gate asks the gateway's policy and the calling client's own about a
@@ -77,6 +85,9 @@ func answer(name string, err error) (*mcp.CallToolResult, error) {
 		proto    *mcptool.ProtocolError
 		handed   *mcptool.HandedTask
 	)
+	if wire, ok := err.(*jsonrpc.Error); ok {
+		return nil, wire // the gateway's own refusal (taskstate.go)
+	}
 	switch {
 	case errors.As(err, &handed):
 		return nil, err // answered with the task (tasks.go)

@@ -38,12 +38,12 @@
 //     (inputResponses and requestState passed back to the server), so a
 //     replica keeps nothing; to a 2025-11-25 session client the gateway
 //     puts each question itself. A request a
-//     server sends on its own (2025-11-25 servers, tasks' questions) goes
-//     to the session client whose call is in flight; it fails when the
-//     caller is a stateless client, which can be asked only in a result,
-//     or when calls of several clients are in flight on that server, since
-//     nothing on the wire says whose it is: one client's question is never
-//     shown to another.
+//     server sends on its own (2025-11-25 servers, the questions of a
+//     2025-11-25 task) goes to the session client whose call is in flight;
+//     it fails when the caller is a stateless client, which can be asked
+//     only in a result, or when calls of several clients are in flight on
+//     that server, since nothing on the wire says whose it is: one
+//     client's question is never shown to another.
 //   - Roots are the gateway's own (mcptool.WithRoots given through
 //     [WithToolsetOptions]; mcpbridge serve's --root, by default its
 //     working directory), never a client's: a server keeps the roots it
@@ -71,7 +71,26 @@
 //     runs as a task (a 2025-11-25 client's, one without the extension, a
 //     task of the 2025-11-25 generation) is followed to its end by the
 //     gateway, its questions put to the caller as above, and answered as
-//     one call.
+//     one call. A 2026-07-28 client without the extension is asked a
+//     task's questions in its call's result (taskstate.go): input_required,
+//     the task's inputRequests, and a requestState that names the server,
+//     the client, the tool called, the task and the questions answered,
+//     sealed (AES-GCM, so the client can neither read nor alter it) under a
+//     key derived from the task key, which rotates it as it rotates task
+//     ids; its next call with its answers and that state, on
+//     any replica, sends them to the task (tasks/update) and follows it on
+//     within the call timeout, asking again if the task does. A state
+//     that claims to be the gateway's and is altered, made under another
+//     key, another client's or of a call of another tool is refused as
+//     invalid params, in the same words, before anything reaches the
+//     server; any other is the server's own and passes as before. A task
+//     whose client never answers is left waiting, not cancelled: nothing
+//     kept says that it was abandoned rather than answered late at another
+//     replica, and it has its ttl on the server. A client that did not
+//     declare what a question needs (elicitation, sampling) gets a result
+//     marked isError naming the server, the tool and the question, and what
+//     it would declare (that capability, or the tasks extension); its task
+//     is cancelled.
 //   - Progressive disclosure, for clients that cannot take a large catalog:
 //     find_tools and call_tool in place of the catalog, for every client
 //     ([WithDisclosure]) or for one that asks (?disclosure=1).

@@ -279,17 +279,22 @@ func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 
 // callFast makes the call and returns the result to write: the server's
 // as it came, or one the gateway encodes (a refusal, a failure a model can
-// act on, a task handed to the client, what a raw call answered decoded),
-// and whether it is marked isError; or the JSON-RPC error to answer with.
+// act on, a task handed to the client, a task's question for it, what a
+// raw call answered decoded), and whether it is marked isError; or the
+// JSON-RPC error to answer with.
 func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
 	snap, err := g.gate(ctx, call.name, call.args)
 	var (
 		raw    json.RawMessage
 		res    *mcp.CallToolResult
 		handed *mcptool.HandedTask
+		asking *mcptool.AskingTask
 	)
 	if err == nil {
 		raw, res, err = snap.CallRaw(ctx, call.name, call.args)
+	}
+	if errors.As(err, &asking) {
+		res, err = g.asking(ctx, call.name, asking)
 	}
 	switch {
 	case errors.As(err, &handed):

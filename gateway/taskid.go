@@ -116,26 +116,36 @@ func (t taskIDs) parse(s string) (taskHandle, bool) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return taskHandle{}, false
 	}
-	// Every key is tried, so that the time taken does not say which one
-	// made the id.
-	good := false
-	for _, key := range t.keys {
-		good = hmac.Equal(got, mac(key, h)) || good
-	}
-	if !good {
+	if !t.verify(got, taskMACLabel, h.server, h.client, h.id) {
 		return taskHandle{}, false
 	}
 	return h, true
 }
 
-// mac is the MAC of h under key: each part is preceded by its length, so
-// that no two handles are written alike ("ab", "c" and "a", "bc" differ).
-func mac(key []byte, h taskHandle) []byte {
+// mac is the MAC of h under key.
+func mac(key []byte, h taskHandle) []byte { return sum(key, taskMACLabel, h.server, h.client, h.id) }
+
+// sum is the MAC of parts under key, after label, which says what they
+// are (a task id, a request state), so that one cannot pass for the
+// other: each part is preceded by its length, so that no two lists are
+// written alike ("ab", "c" and "a", "bc" differ).
+func sum(key []byte, label string, parts ...string) []byte {
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(taskMACLabel))
-	for _, part := range []string{h.server, h.client, h.id} {
+	m.Write([]byte(label))
+	for _, part := range parts {
 		m.Write(binary.BigEndian.AppendUint64(nil, uint64(len(part))))
 		m.Write([]byte(part))
 	}
 	return m.Sum(nil)[:macSize]
+}
+
+// verify reports whether got is the MAC of parts after label under one of
+// the keys. Every key is tried, so that the time taken does not say which
+// one made it.
+func (t taskIDs) verify(got []byte, label string, parts ...string) bool {
+	good := false
+	for _, key := range t.keys {
+		good = hmac.Equal(got, sum(key, label, parts...)) || good
+	}
+	return good
 }

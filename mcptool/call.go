@@ -137,10 +137,13 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 // outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
 	ctx, held := p.tel.hold(ctx)
-	var handed *HandedTask
+	var (
+		handed *HandedTask
+		asking *AskingTask
+	)
 	defer func() {
-		if handed != nil {
-			held.end(ctx, nil, nil) // not a failure: the caller follows the task
+		if handed != nil || asking != nil {
+			held.end(ctx, nil, nil) // not a failure: the caller follows or answers the task
 			return
 		}
 		held.end(ctx, res, err)
@@ -161,6 +164,13 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 			defer done()
 			params.SetProgressToken(token)
 		}
+		if c.Answering != nil {
+			res, err = p.resume(ctx, s, name, c.Answering, c.InputResponses, statusReport(ctx, extend))
+			if errors.As(err, &asking) {
+				return nil
+			}
+			return err
+		}
 		var task *wireTask
 		var err error
 		asTask := s.asTask(name, false)
@@ -176,10 +186,16 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		if task != nil {
 			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
 		}
+		if errors.As(err, &asking) {
+			return nil
+		}
 		return err
 	})
-	if handed != nil {
+	switch {
+	case handed != nil:
 		return nil, handed
+	case asking != nil:
+		return nil, asking
 	}
 	if err != nil {
 		return nil, err

@@ -90,11 +90,17 @@
 //     a client that answers in its next call ([ErrInputRequired],
 //     [ResultOnly]; a resources/read's and a prompts/get's alike), and a
 //     task of the 2026-07-28 extension to a client that follows it itself
-//     ([HandedTask]).
+//     ([HandedTask]). The questions of such a task the provider follows
+//     for a client that answers only in results are returned to it
+//     ([AskingTask]; the task left waiting), and its next call answers
+//     them and follows the task on ([Caller].Answering); a client that
+//     did not declare what a question needs is told so
+//     ([UnanswerableError]).
 //   - Errors have types that say what went wrong and name the server:
 //     [TransportError] (with whether a retry may help), [ProtocolError],
-//     [ConfigError], [SchemaError], [TaskError] for a task cancelled, and
-//     [tool.FailedError] for a tool that ran and failed. An HTTP answer
+//     [ConfigError], [SchemaError], [TaskError] for a task cancelled,
+//     [UnanswerableError] for a task's question its caller cannot answer,
+//     and [tool.FailedError] for a tool that ran and failed. An HTTP answer
 //     that is no MCP message (a 503 from a load balancer, a web page where
 //     the endpoint was to be) is a TransportError of an [HTTPError], which
 //     names the status, and for a body MCP does not use its Content-Type,

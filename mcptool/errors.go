@@ -140,8 +140,9 @@ func classify(server, op string, err error, expired bool) error {
 		ce *ConfigError
 		se *SchemaError
 		re *tool.RefusedError // the user declined what the server asked first
+		ue *UnanswerableError
 	)
-	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) {
+	if errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) || errors.As(err, &ue) {
 		return err
 	}
 	var ref *sdkfix.Refusal

@@ -26,9 +26,11 @@ type Relay interface {
 // only in its call's result (protocol 2026-07-28, stateless): a call whose
 // server asked for input in its result (input_required) then returns that
 // result, its InputRequests and RequestState as the server wrote them, for
-// the client to answer and call again ([Caller]). A request the server
-// sends on its own fails with it.
-var ErrInputRequired = errors.New("the client answers only in its call's result (multi round trip)")
+// the client to answer and call again ([Caller]); a task's questions alike
+// ([AskingTask]). A request the server sends on its own (a server or a
+// task of protocol 2025-11-25) fails with it, and the server is told, in
+// its words, what the client would need.
+var ErrInputRequired = errors.New("the client can be asked only in its call's result (protocol 2026-07-28), and this request came on its own: a client with a session (protocol 2025-11-25) could be asked it")
 
 // ResultOnly is the [Relay] of a client asked only in its request's
 // result (protocol 2026-07-28, stateless): it answers every request with
@@ -76,6 +78,13 @@ type Caller struct {
 	// the call itself (the 2026-07-28 extension): the call returns a
 	// [HandedTask] instead of following it.
 	FollowsTasks bool
+	// Answering, if set, is the task a call made for the caller returned
+	// asking its client ([AskingTask]): the call sends InputResponses to
+	// that task (tasks/update) and follows it on, instead of calling the
+	// tool again; RequestState is not sent. The caller vouches that the
+	// task is its client's (package gateway seals it in the state it
+	// hands the client).
+	Answering *AskingTask
 	// Capabilities, if set, are what the client declared. A server that
 	// takes the client's capabilities with each request (2026-07-28) is
 	// told, in place of what the provider relays (elicitation, sampling),

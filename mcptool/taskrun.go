@@ -88,14 +88,24 @@ func (r *run) interval() time.Duration {
 // marked isError), the JSON-RPC error of a failed one as a
 // [ProtocolError], a [TaskError] for a cancelled one. Input the task asks
 // for is answered through the provider's hooks. When ctx ends first (see
-// [run.stopped]), or following fails, the task is cancelled on the server.
+// [run.stopped]), or following fails, the task is cancelled on the server;
+// but not when it asks the caller's client ([AskingTask]).
 func (r *run) follow(ctx context.Context) (res *mcp.CallToolResult, err error) {
 	ctx, wait := r.p.tel.taskWait(ctx, r.tool, r.id)
-	defer func() { wait.end(err) }()
+	defer func() {
+		if isAsking(err) {
+			wait.end(nil) // not a failure: the task waits for an answer
+			return
+		}
+		wait.end(err)
+	}()
 	r.p.tasks.runs.Store(r.id, r)
 	defer r.p.tasks.runs.CompareAndDelete(r.id, r)
 	res, err = r.course(ctx, wait)
 	switch {
+	case isAsking(err):
+		// The task waits for the client's answer, in its next call
+		// (AskingTask says why it is not cancelled).
 	case err == nil || r.state.Status.Terminal():
 	case ctx.Err() != nil:
 		err = r.stopped(ctx)
@@ -233,18 +243,29 @@ func (r *run) decode(raw []byte) (*mcp.CallToolResult, error) {
 // answer answers the input requests of an extension task t that are new
 // (the server repeats a request until it has its answer), through the
 // provider's hooks, and sends the answers with tasks/update. Each key is
-// answered once, as SEP-2663 asks.
+// answered once, as SEP-2663 asks. The requests the caller's client
+// answers only in its next call (its relay is [ResultOnly]) are returned
+// as an [AskingTask], or as an [UnanswerableError] if the client did not
+// declare what they need.
 func (r *run) answer(ctx context.Context, t *wireTask) error {
 	var requests mcp.InputRequestMap
 	if err := requests.UnmarshalJSON(t.InputRequests); err != nil {
 		return &ProtocolError{Server: r.p.name, Op: "tasks/get", Err: fmt.Errorf("task %q: its input requests: %w", r.id, err)}
 	}
 	answers := mcp.InputResponseMap{}
+	ask := mcp.InputRequestMap{} // for the caller's client, in its next call
 	for key, req := range requests {
 		if r.asked[key] {
 			continue
 		}
 		res, err := r.p.answerInput(ctx, r.s, req)
+		if errors.Is(err, ErrInputRequired) {
+			if err := r.unaskable(callerOf(ctx).Capabilities, req); err != nil {
+				return err
+			}
+			ask[key] = req
+			continue
+		}
 		if err != nil {
 			var ce *ConfigError
 			if errors.As(err, &ce) {
@@ -255,14 +276,16 @@ func (r *run) answer(ctx context.Context, t *wireTask) error {
 		}
 		answers[key] = res
 	}
-	if len(answers) == 0 {
-		return nil
+	if len(answers) > 0 {
+		if err := r.p.updateTask(ctx, r.s, r.id, answers); err != nil {
+			return err
+		}
+		for key := range answers {
+			r.asked[key] = true
+		}
 	}
-	if err := r.p.updateTask(ctx, r.s, r.id, answers); err != nil {
-		return err
-	}
-	for key := range answers {
-		r.asked[key] = true
+	if len(ask) > 0 {
+		return r.asking(ask)
 	}
 	return nil
 }
