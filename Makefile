@@ -90,6 +90,7 @@ FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./internal/cli:FuzzCallArgs
 FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
+FUZZ += ./gateway:FuzzTaskStates
 FUZZ += ./gateway:FuzzCompleteRaw
 
 fuzz:

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A request state reads back, for its client's call of its tool, as the
@@ -57,4 +58,44 @@ func TestTaskStatesAreSealed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Whatever a client sends as a request state, reading it ends with the
+// state the gateway sealed for that client's call, or a refusal, never a
+// panic; and every state sealed under a key the gateway holds reads back
+// as it was.
+func FuzzTaskStates(f *testing.F) {
+	ids := newTaskIDs(bytes.Repeat([]byte("n"), TaskKeySize), bytes.Repeat([]byte("o"), TaskKeySize))
+	old := newTaskIDs(bytes.Repeat([]byte("o"), TaskKeySize))
+	st := taskState{Server: "demo", Client: "alice", Name: "demo_tag_report", Tool: "tag_report", Task: "T1", Answered: []string{"tag"}}
+	for _, t := range []taskIDs{ids, old} {
+		sealed, err := t.sealState(st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(st.Server, st.Client, st.Name, st.Task, sealed)
+	}
+	f.Add("", "", "", "", statePrefix)
+	f.Add("s", "c", "n", "i", statePrefix+"AAAA\nAAAA")
+	f.Add("s", "c", "n", "i", "a server's own state")
+	f.Fuzz(func(t *testing.T, server, client, name, task, presented string) {
+		want := taskState{Server: server, Client: client, Name: name, Tool: name, Task: task}
+		for _, by := range []taskIDs{ids, old} {
+			sealed, err := by.sealState(want)
+			if err != nil {
+				t.Fatalf("%+v: %v", want, err)
+			}
+			got, ok := ids.openState(sealed, client, name)
+			// Names come from JSON and the config, in UTF-8; JSON would
+			// keep other bytes as U+FFFD, so such a state opens for no
+			// client, or reads back changed.
+			utf := utf8.ValidString(server) && utf8.ValidString(client) && utf8.ValidString(name) && utf8.ValidString(task)
+			if utf && (!ok || !reflect.DeepEqual(got, want)) {
+				t.Fatalf("%+v sealed as %q read back as %+v, %v", want, sealed, got, ok)
+			}
+		}
+		if got, ok := ids.openState(presented, client, name); ok && (got.Client != client || got.Name != name) {
+			t.Fatalf("%q taken for %q's call of %q as %+v", presented, client, name, got)
+		}
+	})
 }
