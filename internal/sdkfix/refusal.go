@@ -75,18 +75,19 @@ func (r *Refusal) Error() string {
 	return status
 }
 
-// Refused returns the Refusal err carries, or, as go-sdk passes some on as
-// text alone (the legacy SSE transport's POST of initialize), the last
-// one x made if err says it; nil if neither.
+// Refused returns the Refusal err carries or, failing that, the last one
+// x made; nil if x made none. go-sdk passes some on as text alone (the
+// legacy SSE transport's POST of initialize), and reports others or what
+// they led to (the connection it closed: "client is closing: EOF"),
+// depending on which of its goroutines sees the refusal first. A failure
+// to connect over a tap that refused an answer has that refusal for cause:
+// the provider asks of a connect's failure, over the tap of that connect.
 func (x *HTTPTap) Refused(err error) *Refusal {
 	var ref *Refusal
 	if errors.As(err, &ref) {
 		return ref
 	}
-	if ref = x.last.Load(); ref != nil && Says(err, ref.Error()) {
-		return ref
-	}
-	return nil
+	return x.last.Load()
 }
 
 // refuse returns the Refusal of resp, the answer to req, or nil for a
