@@ -35,7 +35,11 @@ func TestHTTPConnectionsReused(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	if n := opened.Load() - before; n > 2*concurrent {
+	// With Go's two idle connections, each round would open about
+	// concurrent-2 of its own: 140 in all. With the pool, a round's calls
+	// reuse the last round's; a dial that lost its race to a returning
+	// connection (more of them on a loaded machine) is kept idle too.
+	if n := opened.Load() - before; n > 4*concurrent {
 		t.Errorf("%d calls, at most %d at a time, opened %d connections", concurrent*rounds, concurrent, n)
 	}
 }
