@@ -70,10 +70,14 @@ func (g *Gateway) syncTools() {
 			continue
 		}
 		h := hash(t)
-		now[d.Name] = h
 		if old[d.Name] != h {
-			g.full.AddTool(t, g.callTool)
+			added := false
+			g.guard(d.Origin.Server, "tool "+d.Name, func() { g.full.AddTool(t, g.callTool); added = true })
+			if !added {
+				continue
+			}
 		}
+		now[d.Name] = h
 	}
 	for name := range old {
 		if _, ok := now[name]; !ok {

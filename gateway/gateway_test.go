@@ -305,3 +305,22 @@ func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
 		t.Errorf("served %q, want %q", got, want)
 	}
 }
+
+// A tool go-sdk's server would refuse (by panicking in AddTool), here one
+// whose schema puts an x-mcp-header on an object, is left out, and the
+// gateway serves the rest. go-sdk's client leaves such a tool out of the
+// listing already; the gateway guards AddTool as it guards the resources
+// and prompts it adds, should a listing bring one through.
+func TestAToolGoSDKRefusesIsLeftOut(t *testing.T) {
+	h, err := hostile.New("bad-header")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	t.Cleanup(srv.Close)
+	g := start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}})
+	url, _ := serve(t, g)
+	if got := toolNames(t, connect(t, url, versions[0], nil, nil)); !slices.Equal(got, []string{"h_echo"}) {
+		t.Errorf("served %q, want h_echo alone", got)
+	}
+}

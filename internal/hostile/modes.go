@@ -22,6 +22,7 @@ var modes = map[string]mode{
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
+	"bad-header":      {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
 	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
@@ -140,3 +141,13 @@ func nullItems(_ *Server, req *Request) (string, bool) {
 	}
 	return "", false
 }
+
+// badHeader lists, beside echo, a tool whose input schema has an
+// x-mcp-header annotation the specification does not allow (on a
+// property that is not a string, integer or boolean): go-sdk's server
+// refuses such a tool by panicking in AddTool.
+var badHeader = on("tools/list", func(req *Request) string {
+	bad := map[string]any{"name": "bad_header", "inputSchema": map[string]any{"type": "object",
+		"properties": map[string]any{"region": map[string]any{"type": "object", "x-mcp-header": "Region"}}}}
+	return Result(req.ID, map[string]any{"tools": []any{Echo, bad}})
+})
