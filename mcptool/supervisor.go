@@ -173,6 +173,12 @@ func (v *supervisor) watch(life context.Context, sess *session) {
 			return
 		case <-sess.done:
 		}
+		// Close stops the watcher before it ends the session, but a watcher
+		// slow to wake (a loaded machine) finds both, and a select takes
+		// either: a session that ended as the provider closed was not lost.
+		if life.Err() != nil {
+			return
+		}
 		why := explain(sess.conn, errors.New("connection closed"))
 		sess.clock.stop(true)
 		v.logger.Warn("lost the connection to the MCP server", "server", v.name, "error", why)
@@ -222,6 +228,9 @@ func (v *supervisor) rebuild(life context.Context, why error) (*session, error) 
 			t.Stop()
 			return nil, life.Err()
 		case <-t.C:
+		}
+		if life.Err() != nil { // the close came as the delay ended
+			return nil, life.Err()
 		}
 		sess, err := v.dial(life)
 		if err == nil {
