@@ -286,15 +286,7 @@ func bothGenerations(t *testing.T, f func(t *testing.T, v string, cs *mcp.Client
 // prompts (internal/hostile's null-items) has its good items served, and
 // the gateway goes on: a null is left out, not read.
 func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
-	h, err := hostile.New("null-items")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h.Handler())
-	t.Cleanup(srv.Close)
-	g := start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}})
-	url, _ := serve(t, g)
-	cs := connect(t, url, versions[0], nil, nil)
+	cs := behindGateway(t, "null-items")
 	ctx := t.Context()
 	got := slices.Concat(
 		listed(t, cs.Resources(ctx, nil), func(r *mcp.Resource) string { return "resource " + r.URI }),
@@ -312,15 +304,21 @@ func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
 // listing already; the gateway guards AddTool as it guards the resources
 // and prompts it adds, should a listing bring one through.
 func TestAToolGoSDKRefusesIsLeftOut(t *testing.T) {
-	h, err := hostile.New("bad-header")
+	if got := toolNames(t, behindGateway(t, "bad-header")); !slices.Equal(got, []string{"h_echo"}) {
+		t.Errorf("served %q, want h_echo alone", got)
+	}
+}
+
+// behindGateway is a 2026-07-28 client of a gateway in front of the
+// hostile server in mode, named h, over streamable HTTP.
+func behindGateway(t *testing.T, mode string) *mcp.ClientSession {
+	t.Helper()
+	h, err := hostile.New(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h.Handler())
 	t.Cleanup(srv.Close)
-	g := start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}})
-	url, _ := serve(t, g)
-	if got := toolNames(t, connect(t, url, versions[0], nil, nil)); !slices.Equal(got, []string{"h_echo"}) {
-		t.Errorf("served %q, want h_echo alone", got)
-	}
+	url, _ := serve(t, start(t, []toolset.ServerConfig{{Name: "h", URL: srv.URL, Required: true}}))
+	return connect(t, url, versions[0], nil, nil)
 }
