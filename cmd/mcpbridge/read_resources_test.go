@@ -19,6 +19,8 @@ func TestReadFromServerWithoutResources(t *testing.T) {
 	if strings.Contains(r.err, "Method not found") || r.out != "" {
 		t.Errorf("the server was asked:\nstdout:\n%s\nstderr:\n%s", r.out, r.err)
 	}
+	// Its listing says why it is empty.
+	expect(t, mcpbridge(t, dir, "", nil, "read", "--", files, dir), 0, "no resources (the server declares no resources capability)")
 
 	expect(t, mcpbridge(t, dir, "", nil, "read", "notes://all"), 0)
 	base := demoHTTP(t)

@@ -105,14 +105,6 @@ func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *to
 		return Usagef("server %q is not running", only)
 	}
 	for i, p := range providers {
-		resources, err := p.Resources(ctx)
-		if err != nil {
-			return err
-		}
-		templates, err := p.ResourceTemplates(ctx)
-		if err != nil {
-			return err
-		}
 		indent := ""
 		if len(providers) > 1 {
 			if i > 0 {
@@ -120,6 +112,18 @@ func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *to
 			}
 			fmt.Fprintf(s.Out, "%s\n", untrusted.Line(p.Name()))
 			indent = "  "
+		}
+		if caps := p.ServerCapabilities(); caps == nil || caps.Resources == nil {
+			fmt.Fprintf(s.Out, "%sno resources (the server declares no resources capability)\n", indent)
+			continue
+		}
+		resources, err := p.Resources(ctx)
+		if err != nil {
+			return err
+		}
+		templates, err := p.ResourceTemplates(ctx)
+		if err != nil {
+			return err
 		}
 		if len(resources)+len(templates) == 0 {
 			fmt.Fprintf(s.Out, "%sno resources\n", indent)
