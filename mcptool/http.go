@@ -124,8 +124,8 @@ func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
 // err, a failure to connect that it caused: go-sdk reports either the
 // refusal or what it led to (the connection it closed, "client is closing:
 // EOF"), depending on which of its goroutines sees the failure first. So
-// too for a response the tap refused ([sdkfix.Refusal]) that err names in
-// text alone.
+// too for a response the tap refused ([sdkfix.Refusal]), which err may name
+// in text alone, or not at all.
 func (x *exchange) blame(err error) error {
 	if x == nil || err == nil {
 		return err

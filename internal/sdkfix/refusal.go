@@ -244,16 +244,21 @@ type putBack struct {
 
 func (b *putBack) Close() error { return b.body.Close() }
 
+// maxRetryAfter bounds the wait a Retry-After may ask for: a day, past
+// which a server's number says nothing a caller could wait on (and would
+// overflow a Duration).
+const maxRetryAfter = 24 * time.Hour
+
 // retryAfter reads a Retry-After header at now: seconds, or an HTTP date.
 func retryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
 	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		return max(time.Duration(s)*time.Second, 0)
+		return time.Duration(min(max(s, 0), int(maxRetryAfter/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
+		return min(max(t.Sub(now), 0), maxRetryAfter)
 	}
 	return 0
 }

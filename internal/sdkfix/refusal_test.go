@@ -118,6 +118,10 @@ func TestRetryAfter(t *testing.T) {
 		"soon":                          0,
 		"Tue, 01 Dec 2026 05:00:30 GMT": 30 * time.Second,
 		"Tue, 01 Dec 2026 04:59:00 GMT": 0,
+		// A server's number is not to overflow into a wait of its choice.
+		"10000000000":                   maxRetryAfter,
+		"99999999999999999999":          0,
+		"Fri, 01 Dec 2226 05:00:00 GMT": maxRetryAfter,
 	} {
 		if got := retryAfter(v, now); got != want {
 			t.Errorf("Retry-After %q: %v; want %v", v, got, want)
