@@ -196,8 +196,9 @@ func newRefusal(resp *http.Response, ct string) *Refusal {
 
 // jsonRPC reports whether resp's body, which it reads (within the limit,
 // and peekCap for a status that failed) and puts back, is a JSON-RPC
-// message: for a status that failed, an error response. A body over the
-// bound is taken to be one, for go-sdk and the limit to judge.
+// message: for a status that failed, an error response. A successful body
+// that opens with its "jsonrpc" member is read no further than that. A body
+// over the bound is taken to be one, for go-sdk and the limit to judge.
 func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 	if resp.Body == nil {
 		return false
@@ -213,6 +214,17 @@ func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 	}
 	if resp.ContentLength > bound {
 		return true
+	}
+	if !failed {
+		// SDKs write "jsonrpc" first: its first bytes tell such an answer,
+		// which is then not read twice (here, and by go-sdk).
+		head := make([]byte, peekHead)
+		n, _ := io.ReadFull(resp.Body, head)
+		head = head[:n]
+		resp.Body = &putBack{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		if opensAsJSONRPC(head) {
+			return true
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, bound+1))
 	resp.Body = &putBack{io.MultiReader(bytes.NewReader(data), resp.Body), resp.Body}
@@ -234,6 +246,22 @@ func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 		return true
 	})
 	return ok && version != nil
+}
+
+// peekHead is how much of a successful JSON answer is read to find its
+// "jsonrpc" member first.
+const peekHead = 64
+
+// opensAsJSONRPC reports whether head, the start of a JSON body, opens an
+// object whose first member is "jsonrpc".
+func opensAsJSONRPC(head []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{"))
+	if !ok {
+		return false
+	}
+	rest, ok = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(`"jsonrpc"`))
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	return ok && len(rest) > 0 && rest[0] == ':'
 }
 
 // putBack is a body partly read, with what was read before the rest.

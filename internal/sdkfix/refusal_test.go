@@ -128,3 +128,40 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// A JSON answer that opens as a JSON-RPC message does (its "jsonrpc" member
+// first, as SDKs write it) is told by its first bytes: the tap does not
+// read it whole before go-sdk reads it again. It reaches go-sdk whole.
+func TestHTTPTapPeeksAtJSONAnswers(t *testing.T) {
+	body := " {\n \"jsonrpc\" : \"2.0\", \"id\":1, \"result\":{\"text\":\"" + strings.Repeat("x", 1<<20) + "\"}}"
+	counted := &countingReader{r: strings.NewReader(body)}
+	x := &HTTPTap{Next: roundTripper(func(r *http.Request) (*http.Response, error) {
+		h := http.Header{"Content-Type": {"application/json"}}
+		return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(counted), ContentLength: -1, Request: r}, nil
+	})}
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:1/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := x.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counted.n > 512 {
+		t.Errorf("the tap read %d bytes of the answer before go-sdk", counted.n)
+	}
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || string(got) != body {
+		t.Fatalf("go-sdk reads %d bytes (%v); want the %d of the answer", len(got), err, len(body))
+	}
+}
