@@ -34,6 +34,7 @@ type options struct {
 
 	tracerProvider trace.TracerProvider // trace.go
 	taskKeys       [][]byte             // taskid.go: the first signs
+	limits         Limits               // limits.go
 }
 
 // WithLogger sets the logger of the gateway: one record a request it

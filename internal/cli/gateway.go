@@ -258,7 +258,14 @@ type gatewayConfig struct {
 	RateLimit   *rateConfig             `json:"rateLimit"`
 	Clients     map[string]clientConfig `json:"clients"`
 	Passthrough []string                `json:"passthrough"`
+
+	// The gateway's bounds (gateway.Limits), each also a flag of serve.
+	Limits *limitsConfig `json:"limits"`
 }
+
+// A limitsConfig is the "limits" object of a config file's "gateway": one
+// key per field of [gateway.Limits], durations as Go durations ("30m").
+type limitsConfig struct{}
 
 // gatewaySection reads the "gateway" object of the target's config file,
 // if it has one.
