@@ -15,7 +15,7 @@ import (
 
 // open opens the page of the app of tool on server in a new tab, and
 // returns the tab and the app's frame.
-func open(t *testing.T, base, server, tool, args string) (tab, frame context.Context) {
+func open(t *testing.T, base, server, tool, args string) (tab, frame browsertest.Page) {
 	t.Helper()
 	tab = browsertest.Tab(t)
 	q := url.Values{"server": {server}, "tool": {tool}, "args": {args}}
@@ -23,7 +23,7 @@ func open(t *testing.T, base, server, tool, args string) (tab, frame context.Con
 	if msg := browsertest.Wait[string](t, tab, `window.app ? "open" : window.openError`); msg != "open" {
 		t.Fatalf("the page could not open the app: %s", msg)
 	}
-	return tab, browsertest.Frame(t, tab, "/apps/frame/")
+	return tab, tab.Frame(t, "/apps/frame/")
 }
 
 // The demo's notes board renders the notes its tool returned, and its
@@ -42,7 +42,7 @@ func TestBrowserNotesBoard(t *testing.T) {
 	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "eggs", "body": "a dozen"}); err != nil {
 		t.Fatal(err)
 	}
-	browsertest.Do(t, frame, chromedp.Click("#refresh"))
+	browsertest.Click(t, frame, "#refresh")
 	browsertest.Wait[bool](t, frame, `[...document.querySelectorAll("#board .card h3")].map(h => h.textContent).join() === "#1 milk,#2 eggs"`)
 	t.Log(logs)
 }

@@ -34,10 +34,17 @@ var shared struct {
 	stop    func()
 }
 
-// Tab returns the context of a new tab of the binary's browser, started
-// on first use, closed at the end of t; what the page logs to its console
-// goes to t's log. Its deadline is [Timeout].
-func Tab(t testing.TB) context.Context {
+// A Page is a tab of the binary's browser, or a frame of one.
+type Page struct {
+	// Ctx is the tab's chromedp context: actions run in it act on the tab.
+	Ctx   context.Context
+	frame *chromedp.Node // the iframe element; nil: the tab's top document
+}
+
+// Tab returns a new tab of the binary's browser, started on first use,
+// closed at the end of t; what the page logs to its console goes to t's
+// log. Its deadline is [Timeout].
+func Tab(t testing.TB) Page {
 	t.Helper()
 	shared.once.Do(start)
 	if shared.err != nil {
@@ -54,37 +61,69 @@ func Tab(t testing.TB) context.Context {
 		cancelTime()
 		cancel()
 	})
-	return ctx
+	return Page{Ctx: ctx}
 }
 
-// Frame returns the context of the iframe of tab whose URL holds part, once
-// there is one. Chrome runs a sandboxed frame in a process of its own, a
-// target apart from its page's, which the page's DOM does not reach.
-func Frame(t testing.TB, tab context.Context, part string) context.Context {
+// Frame returns the iframe of p whose src holds part, once there is one
+// and its document is parsed.
+func (p Page) Frame(t testing.TB, part string) Page {
 	t.Helper()
+	sel := fmt.Sprintf("iframe[src*=%q]", part)
+	nodes, err := chromedp.Run(p.Ctx, chromedp.Nodes(sel))
+	if err != nil || len(nodes) == 0 {
+		t.Fatalf("browser: no %s: %v", sel, err)
+	}
+	f := Page{Ctx: p.Ctx, frame: nodes[0]}
+	Wait[bool](t, f, fmt.Sprintf(`location.href.includes(%q) && document.readyState !== "loading"`, part))
+	return f
+}
+
+// Wait returns the value of the JavaScript expression expr in p once it is
+// truthy, evaluating it again each 20 ms: a test waits on what the page
+// shows, never on time.
+func Wait[T any](t testing.TB, p Page, expr string) T {
+	t.Helper()
+	opts := []chromedp.PollOption{chromedp.WithPollingInterval(20 * time.Millisecond), chromedp.WithPollingTimeout(0)}
+	if p.frame != nil {
+		opts = append(opts, chromedp.WithPollingInFrame(p.frame))
+	}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		infos, err := chromedp.Targets(tab)
-		if err != nil {
-			t.Fatalf("browser: no frame with %q in its URL runs apart from its page (a frame of the page's own origin would not): %v", part, err)
+		v, err := chromedp.Run(p.Ctx, chromedp.Poll[T](expr, opts...))
+		if err == nil {
+			return v
 		}
-		for _, info := range infos {
-			if info.Type == "iframe" && strings.Contains(info.URL, part) {
-				ctx, cancel := chromedp.NewContext(tab, chromedp.WithTargetID(info.TargetID), chromedp.WithListener(consoleTo(t)))
-				if err := chromedp.Do(ctx); err != nil {
-					cancel()
-					t.Fatalf("browser: attaching to the frame %s: %v", info.URL, err)
-				}
-				t.Cleanup(cancel)
-				return ctx
-			}
+		// A frame has no JavaScript context until it has a document, and
+		// its first (about:blank) goes when its own loads.
+		if p.frame == nil || !(strings.Contains(err.Error(), "executionContextId") || strings.Contains(err.Error(), "context was destroyed") || strings.Contains(err.Error(), "Cannot find context")) {
+			t.Fatalf("browser: waiting for %s: %v", expr, err)
 		}
 		select {
-		case <-tab.Done():
-			t.Fatalf("browser: no frame with %q in its URL runs apart from its page (a frame of the page's own origin would not): %v", part, tab.Err())
+		case <-p.Ctx.Done():
+			t.Fatalf("browser: waiting for %s: %v", expr, p.Ctx.Err())
 		case <-tick.C:
 		}
+	}
+}
+
+// Click clicks the element sel of p, as a user would.
+func Click(t testing.TB, p Page, sel string) {
+	t.Helper()
+	var opts []chromedp.QueryOption
+	if p.frame != nil {
+		opts = append(opts, chromedp.FromNode(p.frame))
+	}
+	if err := chromedp.Do(p.Ctx, chromedp.Click(sel, opts...)); err != nil {
+		t.Fatalf("browser: clicking %s: %v", sel, err)
+	}
+}
+
+// Do runs actions in p's tab, failing t on an error.
+func Do(t testing.TB, p Page, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(p.Ctx, actions...); err != nil {
+		t.Fatalf("browser: %v", err)
 	}
 }
 
@@ -140,6 +179,9 @@ func start() {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// A sandboxed frame stays in its page's process, where chromedp's
+		// queries reach it: Blink keeps its origin opaque all the same.
+		chromedp.Flag("disable-features", "IsolateSandboxedIframes"),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("mute-audio", true),
@@ -170,25 +212,5 @@ func Close() {
 	}
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)
-	}
-}
-
-// Wait returns the value of the JavaScript expression expr in ctx (a tab
-// or a frame) once it is truthy, evaluating it again each 20 ms: a test
-// waits on what the page shows, never on time.
-func Wait[T any](t testing.TB, ctx context.Context, expr string) T {
-	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
-	if err != nil {
-		t.Fatalf("browser: waiting for %s: %v", expr, err)
-	}
-	return v
-}
-
-// Do runs actions in ctx, failing t on an error.
-func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	if err := chromedp.Do(ctx, actions...); err != nil {
-		t.Fatalf("browser: %v", err)
 	}
 }
