@@ -100,6 +100,7 @@ FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzTaskStates
 FUZZ += ./gateway:FuzzCompleteRaw
+FUZZ += ./apphost:FuzzBridge
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

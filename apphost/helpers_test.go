@@ -5,11 +5,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -47,9 +46,9 @@ McpApps.render(document.getElementById("apps"), {
 // serveHost serves testPage at / and a host of the apps of servers under
 // /apps/, on a loopback listener; it returns the base URL and what the
 // host logged.
-func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcptool.Provider) (string, *logs) {
+func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcptool.Provider) (string, *proctest.Buffer) {
 	t.Helper()
-	l := &logs{}
+	l := &proctest.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(l, nil))
 	cfg.Servers = func(name string) (*mcptool.Provider, bool) {
 		p, ok := servers[name]
@@ -64,24 +63,6 @@ func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcptool.Pro
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL, l
-}
-
-// logs keeps what a logger wrote.
-type logs struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // connected returns p connected, closed at the end of t.

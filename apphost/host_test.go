@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
@@ -42,7 +43,7 @@ func post(t *testing.T, base, path, body string, headers ...string) (int, string
 // probeHost serves the probe server's app and the demo's, and opens the
 // probe's app with the page handling everything; it returns the base URL
 // and the frame's id.
-func probeHost(t *testing.T, cfg apphost.Config) (base, frame string, logs *logs) {
+func probeHost(t *testing.T, cfg apphost.Config) (base, frame string, logs *proctest.Buffer) {
 	t.Helper()
 	servers := map[string]*mcptool.Provider{"demo": connected(t, mcptool.FromServer("demo", demo.New(), mcptool.WithApps()))}
 	base, logs = serveHost(t, cfg, servers)
