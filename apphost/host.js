@@ -4,7 +4,8 @@
 // in the page as HTML; only messages from the frame's own window are read.
 //
 //   const app = await McpApps.render(container, {server, tool, arguments, result, call})
-//   app.result(callToolResult); app.cancelled(reason); await app.teardown(reason)
+//   app.input(args); app.inputPartial(args); app.result(callToolResult);
+//   app.cancelled(reason); app.contextChanged(partialHostContext); await app.teardown(reason)
 "use strict";
 (function () {
   const base = new URL(".", document.currentScript.src);
@@ -60,6 +61,12 @@
       this.frame = frame;
       this.onMessage = (event) => this.receive(event);
       window.addEventListener("message", this.onMessage);
+      if (window.matchMedia && !(opts.context && opts.context.theme)) {
+        // The user's theme changes: so does the app's.
+        this.themeWatch = window.matchMedia("(prefers-color-scheme: dark)");
+        this.onTheme = (e) => this.contextChanged({ theme: e.matches ? "dark" : "light" });
+        this.themeWatch.addEventListener("change", this.onTheme);
+      }
       frame.src = new URL(info.src, base).href;
       this.box.append(frame);
       container.append(this.box);
@@ -111,18 +118,32 @@
         case "open-link":
           return this.confirmLink(id, a.url);
         case "display-mode": {
-          const possible = a.declared && (a.mode === "inline" || a.mode === "fullscreen");
-          if (possible && a.mode !== this.mode) {
-            this.mode = a.mode;
-            const full = a.mode === "fullscreen";
-            this.box.classList.toggle("mcp-app-fullscreen", full);
-            this.box.style.cssText = full ? "position:fixed;inset:0;z-index:1000;background:Canvas;" : "";
-            this.frame.style.height = full ? "100%" : Math.min(320, this.maxHeight) + "px";
-            this.notify("ui/notifications/host-context-changed", { displayMode: this.mode });
-          }
+          if (a.declared && (a.mode === "inline" || a.mode === "fullscreen")) this.setMode(a.mode);
           return this.reply(id, { mode: this.mode });
         }
       }
+    }
+
+    // setMode shows the app inline or over the whole page, with a button
+    // that brings it back, and tells the app.
+    setMode(mode) {
+      if (mode === this.mode || !this.frame) return;
+      this.mode = mode;
+      const full = mode === "fullscreen";
+      this.box.classList.toggle("mcp-app-fullscreen", full);
+      this.box.style.cssText = full ? "position:fixed;inset:0;z-index:1000;background:Canvas;display:flex;flex-direction:column;" : "";
+      this.frame.style.height = full ? "100%" : Math.min(320, this.maxHeight) + "px";
+      if (full) {
+        this.back = document.createElement("button");
+        this.back.className = "mcp-app-inline";
+        this.back.textContent = "Back to the conversation";
+        this.back.onclick = () => this.setMode("inline");
+        this.box.prepend(this.back);
+      } else if (this.back) {
+        this.back.remove();
+        this.back = null;
+      }
+      this.notify("ui/notifications/host-context-changed", { displayMode: mode });
     }
 
     async hook(id, fn, args, declined) {
@@ -174,28 +195,34 @@
     }
 
     // input hands the app the arguments of its tool's call (a page that
-    // renders the app before the call is made).
+    // renders the app before the call is made); inputPartial, those the
+    // model has written so far.
     input(args) { this.send("ui/notifications/tool-input", { arguments: args || {} }); }
+
+    inputPartial(args) { this.send("ui/notifications/tool-input-partial", { arguments: args || {} }); }
 
     cancelled(reason) { this.send("ui/notifications/tool-cancelled", { reason: String(reason || "") }); }
 
     contextChanged(ctx) { this.send("ui/notifications/host-context-changed", ctx); }
 
-    // teardown tells the app it goes, waits a moment for it to say it is
-    // ready, and removes it.
+    // teardown tells the app it goes, waits for its answer (5 s at most),
+    // and removes it; it says whether the app answered.
     async teardown(reason) {
+      let answered = false;
       if (this.initialized && this.frame) {
         const id = "teardown-" + (++this.nextID);
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, 2000);
-          this.pending.set(id, () => { clearTimeout(timer); resolve(); });
+        answered = await new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(false), 5000);
+          this.pending.set(id, () => { clearTimeout(timer); resolve(true); });
           this.post({ jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason: String(reason || "") } });
         });
       }
       window.removeEventListener("message", this.onMessage);
+      if (this.themeWatch) this.themeWatch.removeEventListener("change", this.onTheme);
       this.box.remove();
       this.frame = null;
       post("close/" + this.info.frame, {}, this.headers).catch(() => {});
+      return answered;
     }
 
     send(method, params) {

@@ -94,6 +94,7 @@
     card.append(d);
     const app = apps.get(ev.id);
     if (app && ev.result) app.then((a) => a && a.result(ev.result));
+    apps.delete(ev.id);
   }
 
   // turn sends text to the model and shows the turn as its events come.
@@ -133,6 +134,9 @@
     } catch (e) {
       log.append(el("div", "msg error", e.message));
     } finally {
+      // An app whose call never ended (the turn failed, or was stopped) is told.
+      for (const [id, app] of apps) if (cards.has(id)) app.then((a) => a && a.cancelled("the turn ended before the call did"));
+      for (const id of cards.keys()) apps.delete(id);
       busy = false;
       send.disabled = false;
       scroll();
