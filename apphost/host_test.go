@@ -50,7 +50,8 @@ func probeHost(t *testing.T, cfg apphost.Config) (base, frame string, logs *proc
 	servers["probe"] = connected(t, mcptool.FromServer("probe", probeServer(base, "https://api.example.com"), mcptool.WithApps()))
 	code, body := post(t, base, "open", `{"server":"probe","tool":"probe","context":{"theme":"dark"},"handles":{"message":true,"modelContext":true,"links":true}}`)
 	var o struct{ Frame, Src, Sandbox, Allow, Policy string }
-	if code != http.StatusOK || json.Unmarshal([]byte(body), &o) != nil || o.Frame == "" {
+	if code != http.StatusOK || json.Unmarshal([]byte(body), &o) != nil || o.Frame == "" || o.Src != "frame/"+o.Frame ||
+		o.Sandbox != "allow-scripts allow-forms" || o.Allow != "camera" {
 		t.Fatalf("open: %d %s", code, body)
 	}
 	return base, o.Frame, logs
@@ -203,7 +204,7 @@ func TestMessagesChecked(t *testing.T) {
 	}
 	r := init.Reply.Result
 	if r.ProtocolVersion != "2026-01-26" || r.HostContext.Theme != "dark" || r.HostContext.ToolInfo.Tool.Name != "probe" ||
-		string(r.HostCapabilities["sandbox"]) != `{"csp":{"connectDomains":["https://api.example.com"]},"permissions":{}}` || r.HostCapabilities["openLinks"] == nil {
+		string(r.HostCapabilities["sandbox"]) != `{"csp":{"connectDomains":["https://api.example.com"]},"permissions":{"camera":{}}}` || r.HostCapabilities["openLinks"] == nil {
 		t.Errorf("ui/initialize: %s", body)
 	}
 	if got := rpc(`{"jsonrpc":"2.0","id":21,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`); got != `{"action":{"kind":"display-mode","mode":"fullscreen","declared":false}}` {

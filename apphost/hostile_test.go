@@ -20,8 +20,9 @@ import (
 // probeHTML is an app that tries to reach what it may not, and says what
 // happened in one ui/message: the host page (its DOM, its globals), the
 // storage and cookies of an origin, a fetch to an origin it did not declare
-// (HOST, the page's own) and to one it did (DECLARED), and calls of tools
-// that are not its own to call.
+// (HOST, the page's own) and to one it did (DECLARED), the camera it asked
+// for and the microphone it did not, and calls of tools that are not its
+// own to call.
 const probeHTML = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p id="status">probing</p><script>
 let nextID = 0;
 const pending = new Map();
@@ -55,6 +56,8 @@ async function call(name) { return attempt(async () => { const r = await request
   r.undeclared = await attempt(async () => (await fetch("HOST/")).status);
   r.declared = await attempt(async () => await (await fetch("DECLARED/")).text());
   r.violations = violations.slice();
+  r.camera = String(document.featurePolicy.allowsFeature("camera"));
+  r.microphone = String(document.featurePolicy.allowsFeature("microphone"));
   r.own = await call("probe_data");
   r.modelOnly = await call("probe_admin");
   r.otherServer = await call("add_note");
@@ -68,7 +71,7 @@ async function call(name) { return attempt(async () => { const r = await request
 // probeServer serves the probe app: probe, the tool with the app;
 // probe_data, the app's own; probe_admin, the model's alone; probe_wipe,
 // the app's but denied by the host's policy. Its app may connect to
-// declared.
+// declared, and asks for the camera.
 func probeServer(host, declared string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "probe", Version: "1"}, nil)
 	text := func(s string) mcp.ToolHandler {
@@ -92,7 +95,7 @@ func probeServer(host, declared string) *mcp.Server {
 	s.AddResource(&mcp.Resource{URI: "ui://probe/app.html", Name: "probe", MIMEType: mcptool.AppMIMEType},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://probe/app.html", MIMEType: mcptool.AppMIMEType, Text: html,
-				Meta: mcp.Meta{"ui": map[string]any{"csp": map[string]any{"connectDomains": []string{declared}}}}}}}, nil
+				Meta: mcp.Meta{"ui": map[string]any{"csp": map[string]any{"connectDomains": []string{declared}}, "permissions": map[string]any{"camera": map[string]any{}}}}}}}, nil
 		})
 	return s
 }
@@ -132,6 +135,8 @@ func TestBrowserAppIsolation(t *testing.T) {
 		"modelOnly":   `: tools/call: the tool "probe_admin" is not visible to apps`,
 		"otherServer": `: tools/call: server "probe" has no tool "add_note" an app may call`,
 		"alias":       `: tools/call: server "probe" has no tool "mcp__demo__add_note" an app may call`,
+		"camera":      "true",
+		"microphone":  "false",
 		"denied":      `: tools/call: tool "mcp__probe__probe_wipe" refused: the tool "probe_wipe" is denied by policy pattern "probe_wipe"`,
 	} {
 		if got, _ := r[key].(string); !strings.HasPrefix(got, want) {
