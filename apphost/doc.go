@@ -19,11 +19,14 @@
 //	  onContext({text, structured}, app) {}, // ui/update-model-context: for the model's next turn
 //	  headers: {...},                        // added to each request (a page's credentials)
 //	});
-//	app.result(res); app.cancelled(reason); await app.teardown(reason);
+//	app.input(args); app.inputPartial(args); app.result(res); app.cancelled(reason);
+//	app.contextChanged({theme: "dark"}); await app.teardown(reason); // true if the app answered
 //
 // The page renders an app once the model called its tool (or, with call,
-// to try an app alone); an app asks to open a link in a bar the page shows
-// in the app's box, opened only when the user says so.
+// to try an app alone); the host's notifications wait for the app's
+// ui/notifications/initialized, in the order given. An app asks to open a
+// link in a bar the page shows in the app's box, opened only when the user
+// says so; fullscreen, which it may ask for, has a button back.
 //
 // # Isolation
 //
