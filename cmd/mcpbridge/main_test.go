@@ -24,6 +24,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
@@ -56,6 +57,7 @@ func TestMain(m *testing.M) {
 
 func runWithLeakCheck(m *testing.M) int {
 	code := m.Run()
+	browsertest.Close()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -155,7 +157,7 @@ func decode(t *testing.T, out string, v any) {
 func TestVersionAndHelp(t *testing.T) {
 	expect(t, mcpbridge(t, "", "", nil, "--version"), 0, "mcpbridge ")
 	expect(t, mcpbridge(t, "", "", nil, "--help"), 0, "Commands:", "tools", "serve-demo")
-	for _, c := range []string{"tools", "call", "read", "info", "lint", "chat", "serve-demo"} {
+	for _, c := range []string{"tools", "call", "read", "info", "lint", "chat", "web", "serve-demo"} {
 		expect(t, mcpbridge(t, "", "", nil, c, "--help"), 0, "Usage: mcpbridge "+c, "Examples:")
 	}
 	expect(t, mcpbridge(t, "", "", nil, "frobnicate"), 2, "unknown command")

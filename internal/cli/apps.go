@@ -22,6 +22,10 @@ func addAppTarget(fs *flag.FlagSet) *Target {
 	return t
 }
 
+// AddAppTarget is [AddTarget] for a command that renders MCP Apps (web):
+// the servers are told the host renders them.
+func AddAppTarget(fs *flag.FlagSet) *Target { return addAppTarget(fs) }
+
 // providerOptions are the options every server's provider gets from the
 // command: the MCP Apps extension declared for the commands that show apps
 // (tools, call, read), so that a server lists its apps to them.

@@ -11,7 +11,7 @@ import (
 // command's name first), on the process's standard streams, and returns
 // the exit status. Chat runs as a program of its own (see [Program]).
 func Main(args []string) int {
-	return runProcess(context.Background(), []*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, serveCmd, serveDemoCmd}, args)
+	return runProcess(context.Background(), []*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, webCmd, serveCmd, serveDemoCmd}, args)
 }
 
 // Program runs c as a program of its own, args being what "mcpbridge
@@ -22,12 +22,14 @@ func Main(args []string) int {
 //
 // models makes the model of a name for the commands that let servers
 // sample it: mcpbridge-chat also runs "call --sampling" for mcpbridge,
-// as its first argument "call" (again never chat's).
-func Program(c *Command, args []string, models Models) int {
-	if len(args) == 0 || (args[0] != serveDemoCmd.Name && args[0] != callCmd.Name) {
+// as its first argument "call" (again never chat's), and the commands
+// more, each as its name first (web).
+func Program(c *Command, args []string, models Models, more ...*Command) int {
+	commands := append([]*Command{c, serveDemoCmd, callCmd}, more...)
+	if len(args) == 0 || find(commands[1:], args[0]) == nil {
 		args = append([]string{c.Name}, args...)
 	}
-	return runProcess(withModels(context.Background(), models), []*Command{c, serveDemoCmd, callCmd}, args)
+	return runProcess(withModels(context.Background(), models), commands, args)
 }
 
 // runProcess runs args with commands on the process's standard streams,

@@ -1,9 +1,10 @@
 // Package cli is the mcpbridge command line but for chat: the commands,
 // their flags and help, where the servers come from (a [Target]), how a
 // failure is said and which exit status it gives. cmd/mcpbridge runs
-// [Main]. Chat, in package chat, is a program of its own (cmd/mcpbridge-chat
-// runs it through [Program]), for it alone needs the model vendors' SDKs:
-// this package never imports them, and exports what chat needs of it
+// [Main]. Chat and web, in package chat, are a program of their own
+// (cmd/mcpbridge-chat runs them through [Program]), for they alone need
+// the model vendors' SDKs: this package never imports them, and exports
+// what chat needs of it
 // ([Command], [Target], [Streams], [Usagef], and the terminal helpers
 // [IsTerminal], [Content], [UseColor] and [Paint]).
 //

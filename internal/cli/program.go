@@ -18,6 +18,13 @@ const ChatSummary = "Talk to the servers through a model; its tool calls are sho
 // it: the model SDKs are built into that program only.
 var chatCmd = &Command{Name: "chat", Summary: ChatSummary, program: "mcpbridge-chat"}
 
+// WebSummary is what the help says web does.
+const WebSummary = "Chat in the browser, with the tools' MCP Apps rendered; /app shows one tool's app, no model needed."
+
+// webCmd is web as mcpbridge lists it: mcpbridge-chat runs it (it needs
+// the model), given its name first.
+var webCmd = &Command{Name: "web", Summary: WebSummary, inChat: func([]string) bool { return true }}
+
 // runProgram runs the program of c with args on s, and returns its exit
 // status: 128+n if signal n ended it. The program is in the terminal's
 // foreground process group, as mcpbridge is, so a Ctrl-C reaches both; a

@@ -1,9 +1,11 @@
 // Package chat is mcpbridge's chat command ([Command]): a model on the
 // servers' tools, through package agent, its tool calls shown in the
-// model's order, each result with its call. It is the one part of the
+// model's order, each result with its call; and its web command ([Web]),
+// the same chat on a page in the browser, each tool's MCP App rendered by
+// package apphost. It is the one part of the
 // command line that imports the model vendors' SDKs (llm/openai,
 // llm/anthropic), so only cmd/mcpbridge-chat imports it; mcpbridge runs
-// that program for chat.
+// that program for chat and web.
 //
 // The model comes from the environment: an OpenAI-compatible server when
 // OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with

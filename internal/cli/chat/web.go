@@ -1,0 +1,139 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/llm/openai"
+	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+// Web is mcpbridge's web command: chat's model and servers behind a page in
+// the browser, the tools' MCP Apps rendered with package apphost. Run it
+// with [cli.Program], which runs it given its name first.
+var Web = &cli.Command{
+	Name:    "web",
+	Usage:   "web [--http ADDR] [--model NAME] [target]",
+	Summary: cli.WebSummary,
+	Examples: `  OPENAI_API_KEY=sk-... mcpbridge web
+  mcpbridge web --config mcp.json --http 127.0.0.1:8080
+  mcpbridge web -- npx -y @modelcontextprotocol/server-basic-vanillajs --stdio
+
+It prints the page's address, with a secret made for the run after #: only
+a page opened at that address drives the chat and the servers, not another
+page of the same machine. The chat streams each tool call (its arguments,
+progress and result) and renders the app of a tool that has one; what an
+app says (ui/message) goes into the conversation. The page at
+/app?tool=NAME&args=JSON (with the same #secret) renders one tool's app,
+the host calling the tool, for an app's developer: it needs no model.
+
+The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
+OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
+none, the page opens and says what to set; /app works.
+
+An app runs in a sandboxed frame of an origin of its own, under the
+Content-Security-Policy its server declared, and calls only its own
+server's tools that apps may call (see SECURITY.md).`,
+	NoArgs: true,
+	Setup: func(fs *flag.FlagSet) cli.RunFunc {
+		t := cli.AddAppTarget(fs)
+		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
+		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR` (default: a free port of 127.0.0.1)")
+		t.AddInput(fs)
+		t.AddSampling(fs)
+		return func(ctx context.Context, _, serverCmd []string, s *cli.Streams) error {
+			w := &webChat{modelName: *modelName}
+			model, err := ChooseModel(*modelName)
+			switch {
+			case err != nil && modelConfigured():
+				return err
+			case err != nil:
+				w.noModel = err.Error() // the page says what to set; /app works
+			default:
+				t.SetModel(model)
+				if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
+					t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
+				}
+			}
+			ts, cfg, err := t.Start(ctx, serverCmd, s)
+			if err != nil {
+				return err
+			}
+			defer t.Close(ts)
+			w.ts = ts
+			if model != nil {
+				if w.agent, err = webAgent(ctx, ts, cfg, model, w, s); err != nil {
+					return err
+				}
+			}
+			return serveWeb(ctx, *addr, w, s)
+		}
+	},
+}
+
+// modelConfigured reports whether the environment names a model, as
+// [ChooseModel] reads it: one that then cannot be made is an error.
+func modelConfigured() bool {
+	return os.Getenv("OPENAI_BASE_URL") != "" || os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("ANTHROPIC_API_KEY") != ""
+}
+
+// webAgent is the agent behind the page: chat's, its tool calls shown on the
+// page as they start, progress and end.
+func webAgent(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, s *cli.Streams) (*agent.Agent, error) {
+	names, err := serverLabels(cfg)
+	if err != nil {
+		return nil, err
+	}
+	instructions := map[string]string{}
+	for name, text := range ts.Instructions() {
+		instructions[names[name]] = text
+	}
+	return agent.New(agent.Config{
+		Model:              model,
+		System:             chatSystem,
+		Tools:              []tool.Source{progressSource{ts, w}},
+		ServerInstructions: instructions,
+		Skills:             skillSets(ctx, ts, cfg, names, s),
+		OnToolCall:         w.started,
+	})
+}
+
+// serveWeb serves the page of w on addr until ctx ends (Ctrl-C), having
+// printed its address with the run's secret.
+func serveWeb(ctx context.Context, addr string, w *webChat, s *cli.Streams) error {
+	var b [16]byte
+	rand.Read(b[:])
+	w.secret = hex.EncodeToString(b[:])
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return cli.Usagef("--http %s: %v", addr, err)
+	}
+	srv := &http.Server{Handler: w.handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the turns
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	fmt.Fprintf(s.Out, "http://%s/#%s\n", l.Addr(), w.secret)
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Ctrl-C: the turns in flight end with the command's context.
+	stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(stop)
+	<-served
+	return nil
+}
