@@ -67,14 +67,19 @@ With --json, the result as mcpbridge converted it, one object:
 		t.AddSampling(fs)
 		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
-			if err := t.chooseModel(ctx, *modelName); err != nil {
-				return err
-			}
 			if len(pos) == 0 || len(pos) > 2 {
 				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
 			}
-			if *raw && *asJSON {
+			switch {
+			case *raw && *asJSON:
 				return Usagef("give --json (the converted result) or --raw (the server's), not both")
+			case *raw && out != "":
+				return Usagef("--out goes with a result mcpbridge converts: --raw prints the server's JSON and saves nothing")
+			case *modelName != "" && !t.Sampling():
+				return Usagef("--model goes with --sampling: it names the model the servers may ask")
+			}
+			if err := t.chooseModel(ctx, *modelName); err != nil {
+				return err
 			}
 			args := json.RawMessage("{}")
 			if len(pos) == 2 {
