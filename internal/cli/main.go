@@ -21,6 +21,8 @@
 // protocol error, with a server (one that did not start included) or with
 // the model; 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM,
 // 129 for SIGHUP (a closed terminal). The servers are stopped in every case.
+// A chat typed on a terminal takes a first Ctrl-C during a turn for that
+// turn alone ([Turn]).
 //
 // What the servers ask of the host (hostio.go, ask.go): every command
 // declares roots (the working directory, each --root instead, none with

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,7 +41,11 @@ The model: any OpenAI-compatible server when OPENAI_API_KEY or OPENAI_BASE_URL
 is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI, or Gemini at
 https://generativelanguage.googleapis.com/v1beta/openai/), else Anthropic when
 ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
-unless --vendor says otherwise.`,
+unless --vendor says otherwise.
+
+Typing on a terminal, Ctrl-C during a turn cancels it (its tool calls
+cancelled on their servers) and the prompt comes back; Ctrl-C at the
+prompt, or a second one during a turn, ends the chat (status 130).`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
@@ -91,7 +96,7 @@ unless --vendor says otherwise.`,
 				return err
 			}
 			var history []llm.Message
-			turn := func(text string) error {
+			turn := func(ctx context.Context, text string) error {
 				res, err := a.Run(ctx, append(history, llm.UserText(text)))
 				if res != nil {
 					history = res.Messages
@@ -103,9 +108,11 @@ unless --vendor says otherwise.`,
 				return nil
 			}
 			if *prompt != "" {
-				return turn(*prompt)
+				return turn(ctx, *prompt)
 			}
 			term := cli.IsTerminal(s.Out)
+			// Turns typed on a terminal: Ctrl-C cancels one, not the chat.
+			typed := cli.IsTerminal(s.In)
 			lines := t.Lines(s) // a server's questions take their answers from these lines too
 			for {
 				if term {
@@ -124,10 +131,18 @@ unless --vendor says otherwise.`,
 				if text == "" {
 					continue
 				}
-				if err := turn(text); err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
+				turnCtx, end := ctx, func() bool { return false }
+				if typed {
+					turnCtx, end = cli.Turn(ctx)
+				}
+				err := turn(turnCtx, text)
+				interrupted := end()
+				switch {
+				case ctx.Err() != nil: // stopped: the command says by what
+					return nil
+				case interrupted && err != nil:
+					fmt.Fprintln(s.Err, "turn cancelled; Ctrl-C at the prompt ends the chat")
+				case err != nil:
 					return err
 				}
 			}
@@ -286,7 +301,11 @@ func (l *callLog) started(call llm.ToolCall) func(tool.Result, error) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if err != nil {
-			fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Red, "←"), label, untrusted.Line(err.Error()))
+			msg := untrusted.Line(err.Error())
+			if errors.Is(err, context.Canceled) {
+				msg = "cancelled" // by Ctrl-C: the chain says nothing more
+			}
+			fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Red, "←"), label, msg)
 			return
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")

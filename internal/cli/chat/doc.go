@@ -3,11 +3,14 @@
 // model's order, each result with its call. It is the one part of the
 // command line that imports the model vendors' SDKs (llm/openai,
 // llm/anthropic), so only cmd/mcpbridge-chat imports it; mcpbridge runs
-// that program for chat.
+// that program for chat, in its own place (exec) where the system allows.
 //
 // The model comes from the environment: an OpenAI-compatible server when
 // OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with
 // ANTHROPIC_API_KEY; with none, the command says what to set (exit status 2).
+//
+// Typed on a terminal, a turn runs under [cli.Turn]: a first Ctrl-C
+// cancels it, its calls cancelled on the wire, and the chat goes on.
 //
 // With --sampling the same model answers the servers' sampling requests,
 // each on its own (the server's system prompt, not chat's); what a server
