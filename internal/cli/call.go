@@ -20,6 +20,7 @@ import (
 
 var callCmd = &Command{
 	Name:    "call",
+	takes:   2,
 	Usage:   "call TOOL [ARGS_JSON | -] [--json | --raw] [--out DIR] [target]",
 	Summary: "Call a tool, its arguments checked first, and print what the model would read.",
 	Examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'

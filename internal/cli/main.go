@@ -102,16 +102,21 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 	}
 	fs := newFlags(c.Name)
 	runner := c.Setup(fs)
-	pos, serverCmd, err := parse(fs, args[1:])
+	pos, serverCmd, err := parse(fs, args[1:], c.takes)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(s.Out, c)
 		return exitOK
 	}
-	if err == nil && c.NoArgs && len(pos) > 0 {
-		err = Usagef("%s takes no arguments, got %q", c.Name, pos[0])
-	}
 	if err == nil {
-		err = runner(ctx, pos, serverCmd, s)
+		if c.NoArgs && len(pos) > 0 {
+			err = Usagef("%s takes no arguments, got %q", c.Name, pos[0])
+		} else {
+			err = runner(ctx, pos, serverCmd, s)
+		}
+		// A command refuses words it does not take first of all.
+		if usage := (*usageError)(nil); errors.As(err, &usage) && len(pos) > c.takes && len(serverCmd) == 0 {
+			usage.msg += "; " + afterDashes(c.Name, pos[c.takes], c.takes > 0)
+		}
 	}
 	if sig := stoppedBy(ctx); sig != nil {
 		// Whatever the command was doing failed for that; say so alone.

@@ -19,6 +19,7 @@ import (
 
 var readCmd = &Command{
 	Name:    "read",
+	takes:   1,
 	Usage:   "read [URI] [--server NAME] [target]",
 	Summary: "Read a resource and print it (binary contents are saved to a file); without a URI, list the resources.",
 	Examples: `  mcpbridge read                                              # what the bundled demo server has to read
