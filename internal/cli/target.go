@@ -9,8 +9,10 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +47,7 @@ type Target struct {
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
+	tokens []string   // the servers sent an Authorization header
 
 	// Once started: each stdio server's stderr, watched for variables it
 	// lacks, in config order, and the servers already given a hint.
@@ -292,6 +295,13 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, sc := range cfg.Servers {
+		for k := range sc.Headers {
+			if strings.EqualFold(k, "Authorization") {
+				t.tokens = append(t.tokens, sc.Name)
+			}
+		}
+	}
 	answers, err := t.hostOptions(s)
 	if err != nil {
 		return nil, nil, err
@@ -365,12 +375,27 @@ func (t *Target) failure(name string, err error) *startFailure {
 	}
 	// A --url without a path is said by mcptool, in the cause.
 	hint := t.envHint(name, missing, ranAndFailed(err))
+	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
+		hint = t.tokenHint(name)
+	}
 	if hint != "" {
 		t.hintMu.Lock()
 		t.hinted[name] = true
 		t.hintMu.Unlock()
 	}
 	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
+}
+
+// tokenHint says how to give the server name, which asked for
+// authorization, a bearer token, or that the one given was refused.
+func (t *Target) tokenHint(name string) string {
+	switch {
+	case slices.Contains(t.tokens, name):
+		return "hint: it refused the Authorization header given"
+	case t.kind == targetConfig:
+		return fmt.Sprintf(`hint: if it takes a token, give it with "headers": {"Authorization": "Bearer TOKEN"} in server %q of %s`, name, t.source)
+	}
+	return `hint: if it takes a token, give it with --header "Authorization: Bearer TOKEN"`
 }
 
 // Close closes the servers, then gives a hint for each stdio server that
