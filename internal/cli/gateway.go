@@ -165,6 +165,7 @@ refused and /readyz answers 503.`,
 				defer ln.Close()
 			}
 			var g *gateway.Gateway
+			t.logged = true // the log says each server's start and failure once
 			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
 				var err error
 				// The gateway's logger, not the command line's quiet one,

@@ -43,6 +43,7 @@ type Target struct {
 	Vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 	apps      bool // the command shows MCP Apps (apps.go)
+	logged    bool // a log says how the servers start (serve's): no progress lines
 	host      host // hostio.go
 
 	kind   targetKind // what resolve found
@@ -318,12 +319,16 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	ts, err := launch(ctx, cfg,
+	opts := []toolset.Option{
 		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
-		toolset.OnStatus(p.update),
 		toolset.WithProviderOptions(append(answers, t.providerOptions()...)...),
-		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
+	}
+	if !t.logged {
+		opts = append(opts, toolset.OnStatus(p.update))
+	}
+	ts, err := launch(ctx, cfg, opts...)
 	if err != nil {
 		var (
 			invalid *toolset.InvalidConfigError
@@ -337,7 +342,9 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 		return nil, nil, err
 	}
-	p.ready(ts.Status())
+	if !t.logged {
+		p.ready(ts.Status())
+	}
 	return ts, cfg, nil
 }
 
