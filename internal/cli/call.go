@@ -32,6 +32,9 @@ var callCmd = &Command{
   mcpbridge call trigger-elicitation-request -- npx -y @modelcontextprotocol/server-everything
   OPENAI_API_KEY=sk-... mcpbridge call trigger-sampling-request '{"prompt":"a haiku"}' --sampling -- npx -y @modelcontextprotocol/server-everything
 
+A result of several parts, which the model reads as a JSON array of their
+texts, is shown a part at a time on a terminal (a pipe gets the array).
+
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
 A call the server runs as a task shows a line on stderr at each change of
@@ -215,7 +218,9 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 	for _, p := range res.Parts {
 		switch p := p.(type) {
 		case tool.TextPart:
-			fmt.Fprintln(w, Content(w, p.Text))
+			for _, text := range shownParts(w, p.Text) {
+				fmt.Fprintln(w, Content(w, text))
+			}
 		case tool.ImagePart:
 			n++
 			path, err := saveImage(dir, name, n, p)
@@ -226,6 +231,19 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 		}
 	}
 	return nil
+}
+
+// shownParts is text as a person reads it on w: on a terminal, a JSON
+// array of two strings or more, which is how the model reads a result of
+// several parts without images ([mcptool.ToResult]), a part at a time
+// (a tool's one text that is such an array is shown so too); elsewhere,
+// text as the model reads it.
+func shownParts(w io.Writer, text string) []string {
+	var parts []string
+	if !IsTerminal(w) || !strings.HasPrefix(text, `["`) || json.Unmarshal([]byte(text), &parts) != nil || len(parts) < 2 {
+		return []string{text}
+	}
+	return parts
 }
 
 func saveImage(dir, name string, n int, img tool.ImagePart) (string, error) {
