@@ -41,8 +41,8 @@ A call the server runs as a task shows a line on stderr at each change of
 its status ("task ID: working: ..."); Ctrl-C cancels the task on the
 server.
 
-A tool that is an MCP App has its interface saved next to the result, its
-path printed: the server's HTML, with the Content-Security-Policy its
+A tool that is an MCP App has its interface saved in --out's directory,
+its path printed (without --out, a line says it has one): the server's HTML, with the Content-Security-Policy its
 server declared for it put first in it, so a browser that opens the page
 lets it reach nothing else. It is the server's page, scripts included: a
 copy to look at, not a host's sandboxed frame.
@@ -56,7 +56,8 @@ With --json, the result as mcpbridge converted it, one object:
              {"type": "image", "mimeType": "image/png", "data": "<base64>"}],
    "structuredContent": {...},   the tool's structured result; omitted if none
    "isError": false,
-   "app": {"uri": "ui://...", "path": "..."}}   the saved interface; omitted if none
+   "app": {"uri": "ui://...", "path": "..."}}   the tool's interface, "path" where --out
+                                                saved it; omitted if none
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
 	inChat: func(args []string) bool { return hasFlag(args, "sampling") }, // the model SDKs are there
@@ -66,7 +67,7 @@ With --json, the result as mcpbridge converted it, one object:
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		var out dirFlag
-		fs.Var(&out, "out", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
+		fs.Var(&out, "out", "save images and the interface of an app in `DIR` (default: images in the system's temporary directory, apps not saved)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")

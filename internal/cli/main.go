@@ -12,7 +12,7 @@
 // ./mcp.json if it exists (once the user has trusted it on a terminal),
 // else the bundled demo server. The commands that show MCP Apps (tools,
 // call, read) declare the extension to the servers: tools marks a tool that
-// has an interface, and call saves it next to the result.
+// has an interface, and call --out saves it next to the result.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found a tool a
 // vendor would refuse; 2 usage or configuration error, or a request refused
