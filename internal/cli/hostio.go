@@ -166,7 +166,7 @@ func (m shownAnswers) Name() string {
 
 // Models makes the model of a name ("" for the default) from the
 // environment: chat's models, which mcpbridge-chat passes to [Program].
-type Models func(name string) (llm.Model, error)
+type Models func(ctx context.Context, name string) (llm.Model, error)
 
 var modelsKey = ctxkey.New[Models]("cli models")
 
@@ -188,7 +188,7 @@ func (t *Target) chooseModel(ctx context.Context, name string) error {
 	if models == nil {
 		return errors.New("--sampling needs the program mcpbridge-chat, where the models are")
 	}
-	m, err := models(name)
+	m, err := models(ctx, name)
 	if err != nil {
 		return err
 	}

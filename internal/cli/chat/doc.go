@@ -20,5 +20,6 @@
 //
 // Options: chat's flags are its configuration; one left out leaves the
 // libraries' defaults (their zero values), but --vendor, which defaults to
-// the model's vendor, and --model, to gpt-4.1-mini or claude-sonnet-4-5.
+// the model's vendor, and --model, to gpt-4.1-mini at OpenAI, the one model
+// another OPENAI_BASE_URL server lists, or claude-sonnet-4-5.
 package chat
