@@ -122,7 +122,12 @@ func TestForgottenDashesHinted(t *testing.T) {
 	} {
 		expect(t, mcpbridge(t, "", "", nil, c.args...), 2, c.want)
 	}
-	// The command's own words are not taken for a server's.
+	// The command's own words are not taken for a server's, nor are words
+	// given to serve-demo, which starts none.
 	r := mcpbridge(t, "", "", nil, "call", "echo", "--bogus")
 	expect(t, r, 2, "mcpbridge call: unknown flag --bogus\n")
+	r = mcpbridge(t, "", "", nil, "serve-demo", "npx", "-y")
+	expect(t, r, 2, "mcpbridge serve-demo: unknown flag -y\n")
+	r = mcpbridge(t, "", "", nil, "serve-demo", "npx")
+	expect(t, r, 2, "mcpbridge serve-demo: serve-demo takes no arguments\n")
 }

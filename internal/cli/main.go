@@ -102,7 +102,11 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 	}
 	fs := newFlags(c.Name)
 	runner := c.Setup(fs)
-	pos, serverCmd, err := parse(fs, args[1:], c.takes)
+	takes := c.takes
+	if c == serveDemoCmd {
+		takes = len(args) // it starts no server: no word is one's
+	}
+	pos, serverCmd, err := parse(fs, args[1:], takes)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(s.Out, c)
 		return exitOK
@@ -114,8 +118,8 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 			err = runner(ctx, pos, serverCmd, s)
 		}
 		// A command refuses words it does not take first of all.
-		if usage := (*usageError)(nil); errors.As(err, &usage) && len(pos) > c.takes && len(serverCmd) == 0 {
-			usage.msg += "; " + afterDashes(c.Name, pos[c.takes], c.takes > 0)
+		if usage := (*usageError)(nil); errors.As(err, &usage) && len(pos) > takes && len(serverCmd) == 0 {
+			usage.msg += "; " + afterDashes(c.Name, pos[takes], takes > 0)
 		}
 	}
 	if sig := stoppedBy(ctx); sig != nil {
