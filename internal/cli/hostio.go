@@ -28,6 +28,7 @@ type host struct {
 	noInput  *bool
 	sampling *bool
 	model    llm.Model
+	turns    *turns // the command's turns (signal.go)
 
 	linesOnce sync.Once
 	lines     <-chan string
@@ -82,7 +83,7 @@ func (t *Target) Lines(s *Streams) <-chan string {
 // roots, the terminal's answers, the model.
 func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 	h := &t.host
-	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL}
+	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL, turn: h.turns.current}
 	switch {
 	case h.noInput == nil:
 		a.refuse = "this command asks nothing"

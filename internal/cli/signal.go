@@ -76,6 +76,7 @@ func notifyContext(parent context.Context) (context.Context, context.CancelFunc)
 type turns struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc // nil when no turn runs, or after its SIGINT
+	done   <-chan struct{}    // the running turn's Done, or nil
 	hit    bool               // the turn was interrupted
 }
 
@@ -106,15 +107,26 @@ func Turn(ctx context.Context) (turn context.Context, end func() (interrupted bo
 		return turn, func() bool { cancel(); return false }
 	}
 	t.mu.Lock()
-	t.cancel, t.hit = cancel, false
+	t.cancel, t.done, t.hit = cancel, turn.Done(), false
 	t.mu.Unlock()
 	return turn, func() bool {
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		t.cancel = nil
+		t.cancel, t.done = nil, nil
 		cancel()
 		return t.hit
 	}
+}
+
+// current returns the running turn's Done channel, or nil when no turn
+// runs (t may be nil: a command outside [Main]).
+func (t *turns) current() <-chan struct{} {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.done
 }
 
 // stoppedBy returns the signal that cancelled ctx, or nil.

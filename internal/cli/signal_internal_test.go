@@ -4,10 +4,13 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // A first SIGINT during a turn cancels the turn alone; a second stops the
@@ -46,5 +49,33 @@ func TestCtrlCCancelsTheTurnThenTheCommand(t *testing.T) {
 			t.Error("the turn does not say it was interrupted")
 		}
 		stop()
+	}
+}
+
+// A server's question asked during a turn that Ctrl-C cancels is
+// cancelled with it: the next line typed is the chat's, not its answer.
+func TestQuestionEndsWithItsTurn(t *testing.T) {
+	ctx, stop := notifyContext(context.Background())
+	defer stop()
+	lines := make(chan string) // nothing typed yet
+	a := &asker{lines: func() <-chan string { return lines }, w: io.Discard, turn: turnsKey.Value(ctx).current}
+	turn, end := Turn(ctx)
+	defer end()
+	asked := make(chan tool.Answer, 1)
+	go func() {
+		answer, _ := a.elicit(context.Background(), &tool.Elicitation{Server: "s", Message: "Your name?", Form: &tool.Form{}})
+		asked <- answer
+	}()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-turn.Done()
+	select {
+	case answer := <-asked:
+		if answer.Action != tool.Cancel {
+			t.Errorf("answered %+v, want cancel", answer)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question still waits for a line once its turn is cancelled")
 	}
 }

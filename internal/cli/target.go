@@ -303,6 +303,7 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 			}
 		}
 	}
+	t.host.turns = turnsKey.Value(ctx)
 	answers, err := t.hostOptions(s)
 	if err != nil {
 		return nil, nil, err
