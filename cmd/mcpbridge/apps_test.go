@@ -35,7 +35,7 @@ func savedApp(t *testing.T, r result, dir string) string {
 func TestAppsOnTheDemo(t *testing.T) {
 	dir := t.TempDir()
 	r := mcpbridge(t, dir, "", nil, "tools")
-	expect(t, r, 0, "notes_board", "app: ui://notes/board.html (call saves it)")
+	expect(t, r, 0, "notes_board", "app: ui://notes/board.html (call --out DIR saves it)")
 	if strings.Contains(r.out, "board_refresh") {
 		t.Fatalf("the app's own tool is listed:\n%s", r.out)
 	}
@@ -113,4 +113,29 @@ func TestResourceLinksCommand(t *testing.T) {
 	r = mcpbridge(t, dir, "", nil, "call", "get-resource-reference", `{"resourceType":"Blob","resourceId":3}`, "--", everything, "stdio")
 	expect(t, r, 0, "Resource 3: This is a base64 blob")
 	expect(t, mcpbridge(t, dir, "", nil, "read", "demo://resource/dynamic/text/2", "--", everything, "stdio"), 0, "Resource 2: This is a plaintext resource")
+}
+
+// Without --out, call saves no app: it says the tool has one and how to
+// save it, and the temporary directory is left as it was.
+func TestAppSavedOnlyWithOut(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	env := []string{"TMPDIR=" + tmp}
+	r := mcpbridge(t, dir, "", env, "call", "notes_board")
+	expect(t, r, 0, "no notes yet", "[app ui://notes/board.html: not saved; --out DIR saves it]\n")
+	var out struct {
+		Parts             []map[string]any
+		StructuredContent map[string]any
+		IsError           bool
+		App               map[string]any
+	}
+	r = mcpbridge(t, dir, "", env, "call", "notes_board", "--json")
+	expect(t, r, 0)
+	decode(t, r.out, &out)
+	if out.App["uri"] != "ui://notes/board.html" || out.App["path"] != nil {
+		t.Errorf("call --json without --out: app %v", out.App)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("call left %d files in the temporary directory: %v", len(left), left)
+	}
+	expect(t, mcpbridge(t, dir, "", env, "tools"), 0, "app: ui://notes/board.html (call --out DIR saves it)")
 }

@@ -103,3 +103,31 @@ func TestExclusiveFlags(t *testing.T) {
 	expect(t, mcpbridge(t, "", "", nil, "tools", "--long", "--json"), 2, "mcpbridge tools: give --long (whole descriptions) or --json (the wire format, always whole), not both\n")
 	expect(t, mcpbridge(t, "", "", nil, "call", "note_stats", "--json", "--raw"), 2, "not both")
 }
+
+// A server's command given without "--" before it is taken for the
+// command's own words and flags: the error says where it goes, naming the
+// word, whether a flag of the server's or a word too many was found first.
+func TestForgottenDashesHinted(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tools", "npx", "-y", "pkg"}, "mcpbridge tools: unknown flag -y; if npx starts a server, it goes after --: mcpbridge tools -- npx ...\n"},
+		{[]string{"tools", "node", "server.js", "--port", "3000"}, "mcpbridge tools: unknown flag --port; if node starts a server, it goes after --: mcpbridge tools -- node ...\n"},
+		{[]string{"info", "uvx", "mcp-server-time"}, `mcpbridge info: info takes no arguments, got "uvx"; if uvx starts a server, it goes after --: mcpbridge info -- uvx ...` + "\n"},
+		{[]string{"call", "echo", "{}", "npx", "-y", "pkg"}, "mcpbridge call: unknown flag -y; if npx starts a server, it goes after --: mcpbridge call ... -- npx ...\n"},
+		{[]string{"call", "echo", "{}", "uvx", "pkg"}, "if uvx starts a server, it goes after --: mcpbridge call ... -- uvx ...\n"},
+		{[]string{"read", "notes://all", "npx", "pkg"}, "if npx starts a server, it goes after --: mcpbridge read ... -- npx ...\n"},
+		{[]string{"chat", "npx", "-y", "pkg"}, "mcpbridge chat: unknown flag -y; if npx starts a server, it goes after --: mcpbridge chat -- npx ...\n"},
+	} {
+		expect(t, mcpbridge(t, "", "", nil, c.args...), 2, c.want)
+	}
+	// The command's own words are not taken for a server's, nor are words
+	// given to serve-demo, which starts none.
+	r := mcpbridge(t, "", "", nil, "call", "echo", "--bogus")
+	expect(t, r, 2, "mcpbridge call: unknown flag --bogus\n")
+	r = mcpbridge(t, "", "", nil, "serve-demo", "npx", "-y")
+	expect(t, r, 2, "mcpbridge serve-demo: unknown flag -y\n")
+	r = mcpbridge(t, "", "", nil, "serve-demo", "npx")
+	expect(t, r, 2, "mcpbridge serve-demo: serve-demo takes no arguments\n")
+}

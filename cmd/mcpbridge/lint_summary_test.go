@@ -13,7 +13,8 @@ import (
 
 // lint's last line counts tools and problems apart: each tool once,
 // whatever the vendors, as refused, changed or unchanged, and then the
-// problems, one a line above it; with plurals that agree with the numbers.
+// problems, one a line above it with --long; with plurals that agree with
+// the numbers.
 func TestLintSummary(t *testing.T) {
 	summary := regexp.MustCompile(`(?m)^checked (\d+) tools? for ([a-z, ]+): (\d+) refused, (\d+) changed or renamed, (\d+) unchanged \((no problems|\d+ problems?)\)$`)
 	check := func(r result, vendors string) []int {
@@ -39,7 +40,7 @@ func TestLintSummary(t *testing.T) {
 		return n
 	}
 	dir := t.TempDir()
-	r := mcpbridge(t, dir, "", nil, "lint")
+	r := mcpbridge(t, dir, "", nil, "lint", "--long")
 	expect(t, r, 0)
 	if n := check(r, "openai, anthropic, gemini"); n[0] != 11 || n[1] != 0 {
 		t.Errorf("demo: %v", n)

@@ -3,10 +3,13 @@ package main_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -192,5 +195,26 @@ func TestServeAddressInUseBeforeStarting(t *testing.T) {
 	expect(t, r, 2, "address already in use")
 	if strings.Contains(r.err, "✓") {
 		t.Errorf("a server started:\n%s", r.err)
+	}
+}
+
+// serve says each server's start and failure once, in its log, whose
+// format --log chooses: the command line's progress lines would say a
+// failing server a second time, and are not the log's format.
+func TestServeSaysAFailingServerOnce(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "servers.json", fmt.Sprintf(`{"mcpServers": {"home": {"command": %q, "args": ["serve-demo"]}, "broken": {"command": %q}}}`,
+		bin, filepath.Join(dir, "missing")))
+	r := mcpbridge(t, dir, "", nil, "serve", "--config", cfg)
+	expect(t, r, 0, `server=broken`)
+	if n := strings.Count(r.err, "no such file or directory"); n != 1 {
+		t.Errorf("the failure is said %d times:\n%s", n, r.err)
+	}
+	r = mcpbridge(t, dir, "", nil, "serve", "--config", cfg, "--log", "json")
+	expect(t, r, 0)
+	for _, line := range strings.Split(strings.TrimSpace(r.err), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("a line of the JSON log is not JSON: %s", line)
+		}
 	}
 }

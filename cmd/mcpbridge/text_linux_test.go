@@ -106,3 +106,14 @@ func TestResultsOnATerminalClean(t *testing.T) {
 	expect(t, r, 0, "Paints.")
 	checkClean(t, "tools on a terminal", r.out)
 }
+
+// On a terminal, a result of several parts, which the model reads as a
+// JSON array of their texts, is shown a part at a time; a pipe gets what
+// the model reads (TestCallKeepsTheRestOfACorruptResult).
+func TestResultPartsOnATerminal(t *testing.T) {
+	r := onTerminal(t, withServer(t, "corrupt-image", "call", "echo")...)
+	expect(t, r, 0)
+	if want := "kept\n[image content (image/png) not shown to the model]\n"; r.out != want {
+		t.Errorf("call on a terminal: %q, want %q", r.out, want)
+	}
+}

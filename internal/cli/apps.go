@@ -36,21 +36,26 @@ func (t *Target) providerOptions() []mcptool.Option {
 	return nil
 }
 
-// A savedApp is the interface of a called tool, saved by call: where it
-// came from and where it is. call --json prints it as "app".
+// A savedApp is the interface of a called tool, saved by call with --out:
+// where it came from and where it is ("" when not saved). call --json
+// prints it as "app".
 type savedApp struct {
 	URI  string `json:"uri"`
-	Path string `json:"path"`
+	Path string `json:"path,omitempty"`
 	size int
 }
 
 func (a *savedApp) line() string {
+	if a.Path == "" {
+		return fmt.Sprintf("[app %s: not saved; --out DIR saves it]", untrusted.Line(a.URI))
+	}
 	return fmt.Sprintf("[app %s, %s, saved to %s]", untrusted.Line(a.URI), plural.Count(a.size, "byte", "bytes"), a.Path)
 }
 
 // saveApp saves the interface of the tool name (a snapshot's name for it)
-// in dir, when the tool has one: nil, and a line on errw, when it cannot be
-// read or saved, for the call itself succeeded.
+// in dir, when the tool has one; without a dir it is not read, and a call
+// leaves no file behind it. It is nil, and a line on errw says why, when
+// the interface cannot be read or saved, for the call itself succeeded.
 func saveApp(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name, dir string, errw io.Writer) *savedApp {
 	server, own, _ := snap.Lookup(name)
 	p, ok := ts.Provider(server)
@@ -60,6 +65,9 @@ func saveApp(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, n
 	uri := tool.Definition{Meta: p.ToolMeta()[own]}.App().ResourceURI
 	if uri == "" {
 		return nil
+	}
+	if dir == "" {
+		return &savedApp{URI: uri}
 	}
 	app, err := p.ReadApp(ctx, uri)
 	if err == nil {

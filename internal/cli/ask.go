@@ -32,6 +32,7 @@ type asker struct {
 	w      io.Writer
 	refuse string // why it cannot ask, or ""
 	open   func(ctx context.Context, url string) error
+	turn   func() <-chan struct{} // the running turn's Done ([Turn]), or nil
 }
 
 // elicit is the asker as a [tool.Elicitor].
@@ -56,12 +57,20 @@ func (a *asker) elicit(ctx context.Context, e *tool.Elicitation) (tool.Answer, e
 	return a.form(ctx, who, e)
 }
 
-// line reads the user's next line; ok is false at the end of input or
-// when ctx is done.
+// line reads the user's next line; ok is false at the end of input, when
+// ctx is done, or when Ctrl-C cancels the turn the question came in,
+// whose next line is the chat's, not this question's.
 func (a *asker) line(ctx context.Context, prompt string) (string, bool) {
+	var turn <-chan struct{}
+	if a.turn != nil {
+		turn = a.turn()
+	}
 	fmt.Fprint(a.w, prompt)
 	select {
 	case <-ctx.Done():
+		fmt.Fprintln(a.w)
+		return "", false
+	case <-turn:
 		fmt.Fprintln(a.w)
 		return "", false
 	case l, ok := <-a.lines():

@@ -20,6 +20,7 @@ import (
 
 var callCmd = &Command{
 	Name:    "call",
+	takes:   2,
 	Usage:   "call TOOL [ARGS_JSON | -] [--json | --raw] [--out DIR] [target]",
 	Summary: "Call a tool, its arguments checked first, and print what the model would read.",
 	Examples: `  mcpbridge call add_note '{"title":"milk","body":"buy milk"}'
@@ -31,14 +32,17 @@ var callCmd = &Command{
   mcpbridge call trigger-elicitation-request -- npx -y @modelcontextprotocol/server-everything
   OPENAI_API_KEY=sk-... mcpbridge call trigger-sampling-request '{"prompt":"a haiku"}' --sampling -- npx -y @modelcontextprotocol/server-everything
 
+A result of several parts, which the model reads as a JSON array of their
+texts, is shown a part at a time on a terminal (a pipe gets the array).
+
 A call the server reports progress on shows it on stderr as it runs: a bar
 with the server's message on a terminal, else a line at most every second.
 A call the server runs as a task shows a line on stderr at each change of
 its status ("task ID: working: ..."); Ctrl-C cancels the task on the
 server.
 
-A tool that is an MCP App has its interface saved next to the result, its
-path printed: the server's HTML, with the Content-Security-Policy its
+A tool that is an MCP App has its interface saved in --out's directory,
+its path printed (without --out, a line says it has one): the server's HTML, with the Content-Security-Policy its
 server declared for it put first in it, so a browser that opens the page
 lets it reach nothing else. It is the server's page, scripts included: a
 copy to look at, not a host's sandboxed frame.
@@ -52,7 +56,8 @@ With --json, the result as mcpbridge converted it, one object:
              {"type": "image", "mimeType": "image/png", "data": "<base64>"}],
    "structuredContent": {...},   the tool's structured result; omitted if none
    "isError": false,
-   "app": {"uri": "ui://...", "path": "..."}}   the saved interface; omitted if none
+   "app": {"uri": "ui://...", "path": "..."}}   the tool's interface, "path" where --out
+                                                saved it; omitted if none
   A tool that failed gives "isError": true and one text part, what the model
   would read. --raw prints the MCP result as the server sent it instead.`,
 	inChat: func(args []string) bool { return hasFlag(args, "sampling") }, // the model SDKs are there
@@ -62,19 +67,24 @@ With --json, the result as mcpbridge converted it, one object:
 		raw := fs.Bool("raw", false, "print the MCP result as JSON, as the server sent it")
 		asJSON := fs.Bool("json", false, "print the converted result as JSON (shape below)")
 		var out dirFlag
-		fs.Var(&out, "out", "the `DIR` images and apps are saved in (default: the system's temporary directory)")
+		fs.Var(&out, "out", "save images and the interface of an app in `DIR` (default: images in the system's temporary directory, apps not saved)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		modelName := fs.String("model", "", "with --sampling, the model `NAME` (default: chat's)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
-			if err := t.chooseModel(ctx, *modelName); err != nil {
-				return err
-			}
 			if len(pos) == 0 || len(pos) > 2 {
 				return Usagef("call takes a tool name and, optionally, its arguments as JSON (or - for stdin)")
 			}
-			if *raw && *asJSON {
+			switch {
+			case *raw && *asJSON:
 				return Usagef("give --json (the converted result) or --raw (the server's), not both")
+			case *raw && out != "":
+				return Usagef("--out goes with a result mcpbridge converts: --raw prints the server's JSON and saves nothing")
+			case *modelName != "" && !t.Sampling():
+				return Usagef("--model goes with --sampling: it names the model the servers may ask")
+			}
+			if err := t.chooseModel(ctx, *modelName); err != nil {
+				return err
 			}
 			args := json.RawMessage("{}")
 			if len(pos) == 2 {
@@ -209,7 +219,9 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 	for _, p := range res.Parts {
 		switch p := p.(type) {
 		case tool.TextPart:
-			fmt.Fprintln(w, Content(w, p.Text))
+			for _, text := range shownParts(w, p.Text) {
+				fmt.Fprintln(w, Content(w, text))
+			}
 		case tool.ImagePart:
 			n++
 			path, err := saveImage(dir, name, n, p)
@@ -220,6 +232,19 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 		}
 	}
 	return nil
+}
+
+// shownParts is text as a person reads it on w: on a terminal, a JSON
+// array of two strings or more, which is how the model reads a result of
+// several parts without images ([mcptool.ToResult]), a part at a time
+// (a tool's one text that is such an array is shown so too); elsewhere,
+// text as the model reads it.
+func shownParts(w io.Writer, text string) []string {
+	var parts []string
+	if !IsTerminal(w) || !strings.HasPrefix(text, `["`) || json.Unmarshal([]byte(text), &parts) != nil || len(parts) < 2 {
+		return []string{text}
+	}
+	return parts
 }
 
 func saveImage(dir, name string, n int, img tool.ImagePart) (string, error) {

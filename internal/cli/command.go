@@ -64,6 +64,10 @@ type Command struct {
 	NoArgs                         bool
 	Setup                          func(fs *flag.FlagSet) RunFunc
 	program                        string
+	// takes is how many positional arguments the command takes at most:
+	// a word after them is likely a server's command that "--" was
+	// forgotten before.
+	takes int
 	// inChat reports, for the command's arguments, whether it must run in
 	// the program mcpbridge-chat, where the models are (call --sampling).
 	inChat func(args []string) bool

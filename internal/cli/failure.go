@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os/exec"
+	"syscall"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
@@ -63,8 +65,18 @@ func startCause(err error) string {
 		path     *fs.PathError
 		te       *mcptool.TransportError
 		se       *stdio.ServerError
+		dial     *net.OpError
+		dns      *net.DNSError
 	)
 	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return fmt.Sprintf("its host %s was not found", dns.Name)
+	case errors.As(err, &dial) && dial.Op == "dial" && dial.Addr != nil:
+		// What failed on the way (initialize, its POST) is for -v.
+		if errors.Is(dial.Err, syscall.ECONNREFUSED) {
+			return fmt.Sprintf("nothing listens at %s (connection refused)", dial.Addr)
+		}
+		return fmt.Sprintf("it could not be reached at %s: %v", dial.Addr, dial.Err)
 	case errors.As(err, &notFound):
 		return "its program was not found: " + notFound.Error()
 	case errors.As(err, &path):

@@ -99,8 +99,11 @@ func newFlags(name string) *flag.FlagSet {
 }
 
 // parse parses flags wherever they stand among the positional arguments,
-// and splits off the server command after "--".
-func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error) {
+// and splits off the server command after "--". A command that takes
+// takes positional arguments at most is told of a flag it does not have
+// after more: a server's command, likely, that was meant to go after
+// "--". On an error, pos holds the positional arguments read until then.
+func parse(fs *flag.FlagSet, args []string, takes int) (pos, serverCmd []string, err error) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, serverCmd = args[:i], args[i+1:]
 		if len(serverCmd) == 0 {
@@ -112,7 +115,10 @@ func parse(fs *flag.FlagSet, args []string) (pos, serverCmd []string, err error)
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, nil, err
 			}
-			return nil, nil, flagError(fs, err)
+			if len(pos) > takes && serverCmd == nil {
+				return pos, nil, flagError(fs, err, pos[takes], takes > 0)
+			}
+			return pos, nil, flagError(fs, err, "", false)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -133,12 +139,16 @@ var (
 
 // flagError says err, a mistake package flag found in the flags of fs, as
 // the help writes flags (see [dashed]), naming for a flag that does not
-// exist the one that was likely meant. A message of another shape is kept
-// as it is.
-func flagError(fs *flag.FlagSet, err error) error {
+// exist the one that was likely meant, or, found after server, a word the
+// command does not take, where a server's command goes (own: the command
+// takes words of its own). A message of another shape is kept as it is.
+func flagError(fs *flag.FlagSet, err error, server string, own bool) error {
 	msg := err.Error()
 	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
 		msg = "unknown flag " + dashed(m[1])
+		if server != "" {
+			return &usageError{msg + "; " + afterDashes(fs.Name(), server, own)}
+		}
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		if near := tool.Suggest(m[1], names); near != "" {
@@ -157,6 +167,17 @@ func flagError(fs *flag.FlagSet, err error) error {
 		}
 	}
 	return &usageError{msg}
+}
+
+// afterDashes says where a server's command goes, for word, the first that
+// the command cmd does not take (own: it takes words of its own first).
+func afterDashes(cmd, word string, own bool) string {
+	before := ""
+	if own {
+		before = " ..."
+	}
+	w := untrusted.Line(word)
+	return fmt.Sprintf("if %s starts a server, it goes after --: mcpbridge %s%s -- %s ...", w, cmd, before, w)
 }
 
 // valueWanted says what f takes where package flag says only "parse error":

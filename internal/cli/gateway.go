@@ -120,6 +120,18 @@ refused and /readyz answers 503.`,
 					return Usagef("--allow-remote needs bearer tokens (--token-file FILE or $%s) or OAuth (--oauth-issuer)", tokenEnv)
 				}
 			}
+			if *addr == "" {
+				for _, f := range []struct {
+					name string
+					set  bool
+				}{{"--allow-remote", *remote}, {"--allow-origin", len(origins) > 0}, {"--allow-host", len(hosts) > 0}} {
+					if f.set {
+						return Usagef("%s goes with --http: over stdio there is no endpoint", f.name)
+					}
+				}
+			} else if *remote && gateway.IsLoopback(*addr) {
+				return Usagef("--allow-remote lets --http bind an address that is not loopback; %s is loopback", *addr)
+			}
 			if protected && *addr == "" {
 				return Usagef("bearer tokens and OAuth protect --http; over stdio there is no endpoint to protect")
 			}
@@ -153,6 +165,7 @@ refused and /readyz answers 503.`,
 				defer ln.Close()
 			}
 			var g *gateway.Gateway
+			t.logged = true // the log says each server's start and failure once
 			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
 				var err error
 				// The gateway's logger, not the command line's quiet one,

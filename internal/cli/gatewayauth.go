@@ -44,7 +44,13 @@ func (c gatewayConfig) endpointOptions(flags oauthConfig) ([]gateway.Option, err
 			o.Scopes = c.OAuth.Scopes
 		}
 	}
-	if o.Issuer != "" || o.Resource != "" {
+	switch {
+	case (o.Issuer == "") != (o.Resource == ""):
+		return nil, Usagef("OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
+	case o.Issuer == "" && len(o.Scopes) > 0:
+		return nil, Usagef("--oauth-scope goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
+	}
+	if o.Issuer != "" {
 		opts = append(opts, gateway.WithOAuth(gateway.OAuth{Issuer: o.Issuer, Resource: o.Resource, Scopes: o.Scopes, JWKSURL: o.JWKSURL}))
 	}
 	if r := c.RateLimit; r != nil {

@@ -28,6 +28,7 @@ type host struct {
 	noInput  *bool
 	sampling *bool
 	model    llm.Model
+	turns    *turns // the command's turns (signal.go)
 
 	linesOnce sync.Once
 	lines     <-chan string
@@ -82,7 +83,7 @@ func (t *Target) Lines(s *Streams) <-chan string {
 // roots, the terminal's answers, the model.
 func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 	h := &t.host
-	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL}
+	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL, turn: h.turns.current}
 	switch {
 	case h.noInput == nil:
 		a.refuse = "this command asks nothing"
@@ -166,7 +167,7 @@ func (m shownAnswers) Name() string {
 
 // Models makes the model of a name ("" for the default) from the
 // environment: chat's models, which mcpbridge-chat passes to [Program].
-type Models func(name string) (llm.Model, error)
+type Models func(ctx context.Context, name string) (llm.Model, error)
 
 var modelsKey = ctxkey.New[Models]("cli models")
 
@@ -188,7 +189,7 @@ func (t *Target) chooseModel(ctx context.Context, name string) error {
 	if models == nil {
 		return errors.New("--sampling needs the program mcpbridge-chat, where the models are")
 	}
-	m, err := models(name)
+	m, err := models(ctx, name)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
@@ -16,11 +17,16 @@ import (
 var lintCmd = &Command{
 	Name:    "lint",
 	NoArgs:  true,
-	Usage:   "lint [--vendor openai|anthropic|gemini] [--json] [target]",
+	Usage:   "lint [--vendor openai|anthropic|gemini] [--long | --json] [target]",
 	Summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
 	Examples: `  mcpbridge lint --config mcp.json
   mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything
+  mcpbridge lint --long                 # every change and rename, a line each
   mcpbridge lint --json | jq '.problems[] | select(.verdict == "refused")'
+
+Each problem that makes a vendor refuse a tool has a line; what a vendor
+gets changed or renamed is summed up, a line per vendor, server and
+verdict naming the tools, unless --long lists each.
 
 With --json, one object (the problems are [] when there are none):
   {"vendors": ["openai", "anthropic", "gemini"],
@@ -38,7 +44,11 @@ With --json, one object (the problems are [] when there are none):
 		t := AddTarget(fs)
 		t.AddVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
 		asJSON := fs.Bool("json", false, "print the report as one JSON object (shape below)")
+		long := fs.Bool("long", false, "list every change and rename, a line each (without it, they are summed up)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			if *long && *asJSON {
+				return Usagef("give --long (every change) or --json (every problem, always), not both")
+			}
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
 			if t.Vendor != "" {
 				vendors = []schema.Vendor{t.Vendor}
@@ -52,7 +62,7 @@ With --json, one object (the problems are [] when there are none):
 			if *asJSON {
 				err = writeJSON(s.Out, rep)
 			} else {
-				rep.print(s.Out, UseColor(s.Out))
+				rep.print(s.Out, *long, UseColor(s.Out))
 			}
 			if err != nil {
 				return err
@@ -154,11 +164,37 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 	return rep
 }
 
-// print writes the report for a person: a line per problem, then what it
-// comes to, tools and problems counted apart.
-func (rep *lintReport) print(w io.Writer, color bool) {
+// maxNamed bounds the tools a summed-up line of lint names.
+const maxNamed = 3
+
+// print writes the report for a person: a line per problem that makes a
+// vendor refuse a tool, and with long per other problem too, else a line
+// per verdict, vendor and server that sums them up; then what it comes to,
+// tools and problems counted apart.
+func (rep *lintReport) print(w io.Writer, long, color bool) {
 	paints := map[string]string{"refused": Red, "changed": Dim, "renamed": Dim}
+	type group struct {
+		verdict, vendor, server string
+		tools                   []string
+		problems                int
+	}
+	var groups []*group
+	summed := map[[3]string]*group{}
 	for _, p := range rep.Problems {
+		if !long && p.Verdict != "refused" {
+			k := [3]string{p.Verdict, p.Vendor, p.Server}
+			g := summed[k]
+			if g == nil {
+				g = &group{verdict: p.Verdict, vendor: p.Vendor, server: p.Server}
+				summed[k] = g
+				groups = append(groups, g)
+			}
+			if !slices.Contains(g.tools, p.Tool) {
+				g.tools = append(g.tools, p.Tool)
+			}
+			g.problems++
+			continue
+		}
 		where := fmt.Sprintf("%s: server %q tool %q", p.Vendor, p.Server, p.Tool)
 		switch {
 		case p.In == "outputSchema":
@@ -172,6 +208,21 @@ func (rep *lintReport) print(w io.Writer, color bool) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	for _, g := range groups {
+		count := plural.Count(len(g.tools), "tool", "tools")
+		if g.problems != len(g.tools) {
+			count += fmt.Sprintf(" (%d changes)", g.problems)
+		}
+		var named []string
+		for _, n := range g.tools[:min(len(g.tools), maxNamed)] {
+			named = append(named, untrusted.Line(n))
+		}
+		list := strings.Join(named, ", ")
+		if more := len(g.tools) - len(named); more > 0 {
+			list += fmt.Sprintf(" and %d more", more)
+		}
+		fmt.Fprintf(w, "%s %s: server %q: %s: %s\n", Paint(color, paints[g.verdict], g.verdict), g.vendor, g.server, count, list)
+	}
 	names := make([]string, len(rep.Vendors))
 	for i, v := range rep.Vendors {
 		names[i] = string(v)
@@ -179,6 +230,9 @@ func (rep *lintReport) print(w io.Writer, color bool) {
 	problems := "no problems"
 	if n := len(rep.Problems); n > 0 {
 		problems = plural.Count(n, "problem", "problems")
+	}
+	if len(groups) > 0 {
+		problems += "; --long lists each"
 	}
 	fmt.Fprintf(w, "checked %s for %s: %d refused, %d changed or renamed, %d unchanged (%s)\n",
 		plural.Count(rep.Tools, "tool", "tools"), strings.Join(names, ", "), rep.Refused, rep.Changed,

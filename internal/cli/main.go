@@ -13,7 +13,7 @@
 // ./mcp.json if it exists (once the user has trusted it on a terminal),
 // else the bundled demo server. The commands that show MCP Apps (tools,
 // call, read) declare the extension to the servers: tools marks a tool that
-// has an interface, and call saves it next to the result.
+// has an interface, and call --out saves it next to the result.
 //
 // Exit status: 0 success; 1 the tool ran and failed, or lint found a tool a
 // vendor would refuse; 2 usage or configuration error, or a request refused
@@ -22,6 +22,8 @@
 // protocol error, with a server (one that did not start included) or with
 // the model; 128+n after signal n: 130 for Ctrl-C (SIGINT), 143 for SIGTERM,
 // 129 for SIGHUP (a closed terminal). The servers are stopped in every case.
+// A chat typed on a terminal takes a first Ctrl-C during a turn for that
+// turn alone ([Turn]).
 //
 // What the servers ask of the host (hostio.go, ask.go): every command
 // declares roots (the working directory, each --root instead, none with
@@ -101,16 +103,25 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 	}
 	fs := newFlags(c.Name)
 	runner := c.Setup(fs)
-	pos, serverCmd, err := parse(fs, args[1:])
+	takes := c.takes
+	if c == serveDemoCmd {
+		takes = len(args) // it starts no server: no word is one's
+	}
+	pos, serverCmd, err := parse(fs, args[1:], takes)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(s.Out, c)
 		return exitOK
 	}
-	if err == nil && c.NoArgs && len(pos) > 0 {
-		err = Usagef("%s takes no arguments, got %q", c.Name, pos[0])
-	}
 	if err == nil {
-		err = runner(ctx, pos, serverCmd, s)
+		if c.NoArgs && len(pos) > 0 {
+			err = Usagef("%s takes no arguments, got %q", c.Name, pos[0])
+		} else {
+			err = runner(ctx, pos, serverCmd, s)
+		}
+		// A command refuses words it does not take first of all.
+		if usage := (*usageError)(nil); errors.As(err, &usage) && len(pos) > takes && len(serverCmd) == 0 {
+			usage.msg += "; " + afterDashes(c.Name, pos[takes], takes > 0)
+		}
 	}
 	if sig := stoppedBy(ctx); sig != nil {
 		// Whatever the command was doing failed for that; say so alone.

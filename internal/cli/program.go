@@ -26,17 +26,25 @@ const WebSummary = "Chat in the browser, with the tools' MCP Apps rendered; /app
 var webCmd = &Command{Name: "web", Summary: WebSummary, inChat: func([]string) bool { return true }}
 
 // runProgram runs the program of c with args on s, and returns its exit
-// status: 128+n if signal n ended it. The program is in the terminal's
-// foreground process group, as mcpbridge is, so a Ctrl-C reaches both; a
-// stop signal sent to mcpbridge alone is passed on, and mcpbridge itself
-// only waits (a command takes a second signal as it took the first).
-// When the program is missing, one line says how to get it: status 2.
+// status: 128+n if signal n ended it. On the process's own streams the
+// program takes the process's place (exec), so that a terminal's Ctrl-C,
+// sent to the foreground process group, reaches one process once: chat
+// takes a first Ctrl-C for its turn and a second for itself, which a
+// parent passing on its own copy would make one. Where the system cannot
+// exec (Windows), or on other streams, the program runs as a child in the
+// same process group: a stop signal sent to mcpbridge alone is passed on,
+// and mcpbridge itself only waits. When the program is missing, one line
+// says how to get it: status 2.
 func runProgram(c *Command, args []string, s *Streams) int {
 	path, err := findProgram(c.program)
 	if err != nil {
-		fmt.Fprintf(s.Err, "mcpbridge %s: %s, the program that runs %s, is neither next to mcpbridge nor on PATH: go install github.com/mcpbridge/mcpbridge/cmd/%s@latest, or in a clone go run ./cmd/%s with the same arguments\n",
+		fmt.Fprintf(s.Err, "mcpbridge %s: %s, the program that runs %s, is neither next to mcpbridge nor on PATH: in a clone of mcpbridge, go install ./cmd/mcpbridge ./cmd/%s installs both, or go run ./cmd/%s runs it with the same arguments\n",
 			c.Name, c.program, c.Name, c.program, c.program)
 		return exitUsage
+	}
+	if s.In == os.Stdin && s.Out == os.Stdout && s.Err == os.Stderr {
+		// It returns only if it failed, and the child below is run instead.
+		syscall.Exec(path, append([]string{path}, args...), os.Environ())
 	}
 	sigs := make(chan os.Signal, len(stopSignals))
 	signal.Notify(sigs, stopSignals...)

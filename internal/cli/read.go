@@ -19,6 +19,7 @@ import (
 
 var readCmd = &Command{
 	Name:    "read",
+	takes:   1,
 	Usage:   "read [URI] [--server NAME] [target]",
 	Summary: "Read a resource and print it (binary contents are saved to a file); without a URI, list the resources.",
 	Examples: `  mcpbridge read                                              # what the bundled demo server has to read
@@ -37,8 +38,11 @@ status 2, as for a tool that does not exist.`,
 		fs.Var(&out, "out", "the `DIR` binary contents are saved in (default: the system's temporary directory)")
 		t.AddInput(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
-			if len(pos) > 1 {
+			switch {
+			case len(pos) > 1:
 				return Usagef("read takes one resource URI, or none to list them")
+			case len(pos) == 0 && out != "":
+				return Usagef("--out goes with a URI to read: without one, read lists the resources and saves nothing")
 			}
 			ts, cfg, err := t.Start(ctx, serverCmd, s)
 			if err != nil {

@@ -29,6 +29,9 @@ mcpbridge directory of the user's cache (~/.cache/mcpbridge on Linux).`,
 			if len(pos) > 0 || len(serverCmd) > 0 {
 				return Usagef("serve-demo takes no arguments")
 			}
+			if *reset && *addr != "" {
+				return Usagef("--reset forgets the notes and exits, serving nothing: --http goes without it")
+			}
 			path := *notes
 			if path == "" {
 				var err error

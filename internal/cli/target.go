@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,10 +43,12 @@ type Target struct {
 	Vendor    schema.Vendor // "" for Anthropic's rules, or for a command's own default
 	verbose   bool
 	apps      bool // the command shows MCP Apps (apps.go)
+	logged    bool // a log says how the servers start (serve's): no progress lines
 	host      host // hostio.go
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
+	tokens []string   // the servers sent an Authorization header
 
 	// Once started: each stdio server's stderr, watched for variables it
 	// lacks, in config order, and the servers already given a hint.
@@ -71,8 +76,8 @@ func AddTarget(fs *flag.FlagSet) *Target {
 	t := &Target{headers: headers{}, env: headers{}}
 	fs.StringVar(&t.url, "url", "", "the server's `URL` (streamable HTTP; SSE if the path ends in /sse)")
 	fs.Var(&t.transport, "transport", "force the HTTP `TRANSPORT` of --url: streamable_http or sse")
-	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to --url (repeatable)")
-	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after -- (repeatable): it gets no variable of your shell but HOME, PATH and a few more")
+	fs.Var(t.headers, "header", "send the HTTP header `'NAME: VALUE'` to the server at --url, or at a config's URL (the one --server picks) (repeatable)")
+	fs.Var(envFlag{t.env}, "env", "set the environment variable `NAME=VALUE` for the server after --, or a config's command (the one --server picks) (repeatable): it gets no variable of your shell but HOME, PATH and a few more")
 	fs.StringVar(&t.config, "config", "", "an mcpServers / VS Code config `FILE`")
 	fs.StringVar(&t.server, "server", "", "with --config, the one server `NAME` to use")
 	fs.StringVar(&t.name, "name", "", "the server's `NAME` in messages and tool aliases, for a command after -- or --url (default: what the command runs, or the URL's host)")
@@ -119,6 +124,21 @@ func redactValue(v string) string {
 
 // resolve turns the target flags and the command after "--" into a config.
 func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error) {
+	cfg, err := t.servers(serverCmd, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.give(cfg, "--env", t.env, false); err != nil {
+		return nil, err
+	}
+	if err := t.give(cfg, "--header", t.headers, true); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// servers is the config the target names, before --env and --header.
+func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -131,9 +151,6 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 	if t.server != "" && t.config == "" && given > 0 {
 		return nil, Usagef("--server picks a server of --config")
 	}
-	if len(t.headers) > 0 && t.url == "" {
-		return nil, Usagef("--header goes with --url")
-	}
 	if t.transport != "" && t.url == "" {
 		return nil, Usagef("--transport goes with --url")
 	}
@@ -141,7 +158,7 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 	case len(serverCmd) > 0:
 		t.kind = targetCommand
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:], Env: t.env,
+			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:],
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	case t.url != "":
@@ -152,7 +169,7 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 		}
 		t.kind = targetURL
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Headers: t.headers, Transport: mcptool.TransportKind(t.transport),
+			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: mcptool.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
@@ -217,6 +234,53 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 	return cfg, nil
 }
 
+// give hands values, the variables of --env or the headers of --header
+// (flag), to the one server they can go to: the target's only server in
+// use, or the one --server picked, if it is at a URL for a header and
+// started by mcpbridge for a variable. They are added to what a config
+// gives it, the flag's winning. Values with no such server are refused:
+// dropped, they would leave the user believing they applied.
+func (t *Target) give(cfg *toolset.Config, flag string, values map[string]string, atURL bool) error {
+	if len(values) == 0 {
+		return nil
+	}
+	var inUse []*toolset.ServerConfig
+	var names []string
+	for i := range cfg.Servers {
+		if !cfg.Servers[i].Disabled {
+			inUse = append(inUse, &cfg.Servers[i])
+			names = append(names, cfg.Servers[i].Name)
+		}
+	}
+	if len(inUse) != 1 {
+		return Usagef("%s goes to one server: pick it with --server (%s has %s)", flag, t.source, strings.Join(names, ", "))
+	}
+	sc := inUse[0]
+	if (sc.URL != "") != atURL {
+		what := map[targetKind]string{targetCommand: "a command after --", targetURL: "one at --url", targetDemo: "the bundled demo server"}[t.kind]
+		switch {
+		case t.kind == targetConfig && atURL:
+			return Usagef("%s goes to a server at a URL; server %q of %s is a command", flag, sc.Name, t.source)
+		case t.kind == targetConfig:
+			return Usagef("%s sets a variable of a server mcpbridge starts; server %q of %s is at a URL", flag, sc.Name, t.source)
+		case atURL:
+			return Usagef("%s goes to a server at a URL, not to %s", flag, what)
+		}
+		return Usagef("%s sets a variable of a server mcpbridge starts, not of %s", flag, what)
+	}
+	to := &sc.Env
+	if atURL {
+		to = &sc.Headers
+	}
+	merged := maps.Clone(*to)
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	maps.Copy(merged, values)
+	*to = merged
+	return nil
+}
+
 // Start resolves the target and starts its servers, showing a line per
 // server on s.Err as it becomes ready or fails. A server that did not
 // start is said as a person reads it, with its cause and its last words on
@@ -232,6 +296,14 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, sc := range cfg.Servers {
+		for k := range sc.Headers {
+			if strings.EqualFold(k, "Authorization") {
+				t.tokens = append(t.tokens, sc.Name)
+			}
+		}
+	}
+	t.host.turns = turnsKey.Value(ctx)
 	answers, err := t.hostOptions(s)
 	if err != nil {
 		return nil, nil, err
@@ -248,12 +320,16 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	ts, err := launch(ctx, cfg,
+	opts := []toolset.Option{
 		toolset.WithVendor(t.Vendor),
 		toolset.WithLogger(logger),
-		toolset.OnStatus(p.update),
 		toolset.WithProviderOptions(append(answers, t.providerOptions()...)...),
-		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))))
+		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
+	}
+	if !t.logged {
+		opts = append(opts, toolset.OnStatus(p.update))
+	}
+	ts, err := launch(ctx, cfg, opts...)
 	if err != nil {
 		var (
 			invalid *toolset.InvalidConfigError
@@ -267,7 +343,9 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 		return nil, nil, err
 	}
-	p.ready(ts.Status())
+	if !t.logged {
+		p.ready(ts.Status())
+	}
 	return ts, cfg, nil
 }
 
@@ -305,12 +383,27 @@ func (t *Target) failure(name string, err error) *startFailure {
 	}
 	// A --url without a path is said by mcptool, in the cause.
 	hint := t.envHint(name, missing, ranAndFailed(err))
+	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
+		hint = t.tokenHint(name)
+	}
 	if hint != "" {
 		t.hintMu.Lock()
 		t.hinted[name] = true
 		t.hintMu.Unlock()
 	}
 	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
+}
+
+// tokenHint says how to give the server name, which asked for
+// authorization, a bearer token, or that the one given was refused.
+func (t *Target) tokenHint(name string) string {
+	switch {
+	case slices.Contains(t.tokens, name):
+		return "hint: it refused the Authorization header given"
+	case t.kind == targetConfig:
+		return fmt.Sprintf(`hint: if it takes a token, give it with "headers": {"Authorization": "Bearer TOKEN"} in server %q of %s`, name, t.source)
+	}
+	return `hint: if it takes a token, give it with --header "Authorization: Bearer TOKEN"`
 }
 
 // Close closes the servers, then gives a hint for each stdio server that

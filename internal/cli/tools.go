@@ -84,7 +84,7 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, hints))
 		}
 		if app := d.App(); app.HasUI() {
-			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "app: "+untrusted.Line(app.ResourceURI)+" (call saves it)"))
+			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "app: "+untrusted.Line(app.ResourceURI)+" (call --out DIR saves it)"))
 		}
 		if d.Strict {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "strict: the model's arguments always match the schema"))

@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
@@ -40,19 +44,25 @@ The model: any OpenAI-compatible server when OPENAI_API_KEY or OPENAI_BASE_URL
 is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI, or Gemini at
 https://generativelanguage.googleapis.com/v1beta/openai/), else Anthropic when
 ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
-unless --vendor says otherwise.`,
+unless --vendor says otherwise. Without --model, a server at OPENAI_BASE_URL
+other than OpenAI's is asked for its models: its only one is used, and
+among several chat asks for --model.
+
+Typing on a terminal, Ctrl-C during a turn cancels it (its tool calls
+cancelled on their servers) and the prompt comes back; Ctrl-C at the
+prompt, or a second one during a turn, ends the chat (status 130).`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
-		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
 			if len(pos) > 0 {
 				return cli.Usagef("chat takes no arguments; give a prompt with -p")
 			}
-			model, err := ChooseModel(*modelName)
+			model, err := ChooseModel(ctx, *modelName)
 			if err != nil {
 				return err
 			}
@@ -91,7 +101,7 @@ unless --vendor says otherwise.`,
 				return err
 			}
 			var history []llm.Message
-			turn := func(text string) error {
+			turn := func(ctx context.Context, text string) error {
 				res, err := a.Run(ctx, append(history, llm.UserText(text)))
 				if res != nil {
 					history = res.Messages
@@ -103,9 +113,11 @@ unless --vendor says otherwise.`,
 				return nil
 			}
 			if *prompt != "" {
-				return turn(*prompt)
+				return turn(ctx, *prompt)
 			}
 			term := cli.IsTerminal(s.Out)
+			// Turns typed on a terminal: Ctrl-C cancels one, not the chat.
+			typed := cli.IsTerminal(s.In)
 			lines := t.Lines(s) // a server's questions take their answers from these lines too
 			for {
 				if term {
@@ -124,10 +136,18 @@ unless --vendor says otherwise.`,
 				if text == "" {
 					continue
 				}
-				if err := turn(text); err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
+				turnCtx, end := ctx, func() bool { return false }
+				if typed {
+					turnCtx, end = cli.Turn(ctx)
+				}
+				err := turn(turnCtx, text)
+				interrupted := end()
+				switch {
+				case ctx.Err() != nil: // stopped: the command says by what
+					return nil
+				case interrupted && err != nil:
+					fmt.Fprintln(s.Err, "turn cancelled; Ctrl-C at the prompt ends the chat")
+				case err != nil:
 					return err
 				}
 			}
@@ -136,12 +156,20 @@ unless --vendor says otherwise.`,
 }
 
 // ChooseModel picks the model from the environment, or says exactly what
-// to set; name is --model, "" for the vendor's default. It is the
-// [cli.Models] of mcpbridge-chat.
-func ChooseModel(name string) (llm.Model, error) {
+// to set; name is --model, "" for the vendor's default: OpenAI's and
+// Anthropic's own, or for another server at OPENAI_BASE_URL the one model
+// it lists (its /models), since OpenAI's name means nothing there. It is
+// the [cli.Models] of mcpbridge-chat.
+func ChooseModel(ctx context.Context, name string) (llm.Model, error) {
 	base, key := os.Getenv("OPENAI_BASE_URL"), os.Getenv("OPENAI_API_KEY")
 	switch {
 	case base != "" || key != "":
+		if name == "" && base != "" && !atOpenAI(base) {
+			var err error
+			if name, err = onlyModel(ctx, base, key); err != nil {
+				return nil, err
+			}
+		}
 		if name == "" {
 			name = "gpt-4.1-mini"
 		}
@@ -157,6 +185,66 @@ func ChooseModel(name string) (llm.Model, error) {
 		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
 	}
 	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY for api.openai.com, OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1, or ANTHROPIC_API_KEY")
+}
+
+// atOpenAI reports whether base is OpenAI's own API.
+func atOpenAI(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && u.Hostname() == "api.openai.com"
+}
+
+// Bounds on asking a server for its models: the time, the bytes of the
+// answer read, the names an error lists.
+const (
+	listTimeout  = 10 * time.Second
+	maxModelList = 1 << 20
+	maxNamed     = 10
+	maxNameRunes = 100
+)
+
+// onlyModel is the one model the OpenAI-compatible server at base lists,
+// or an error that asks for --model: the server lists several (named),
+// none, or did not answer.
+func onlyModel(ctx context.Context, base, key string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/models", nil)
+	if err != nil {
+		return "", cli.Usagef("OPENAI_BASE_URL is set, and is no URL: give --model NAME, and a URL such as http://localhost:11434/v1")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", cli.Usagef("OPENAI_BASE_URL is set, and its server did not list its models (%s): give --model NAME", untrusted.Line(redact.URLs(err.Error())))
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", cli.Usagef("OPENAI_BASE_URL is set, and its server did not list its models (HTTP %s): give --model NAME", resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelList)).Decode(&list); err != nil {
+		return "", cli.Usagef("OPENAI_BASE_URL is set, and its server did not list its models (%s): give --model NAME", untrusted.Line(err.Error()))
+	}
+	switch len(list.Data) {
+	case 0:
+		return "", cli.Usagef("OPENAI_BASE_URL is set, and its server lists no model: give --model NAME")
+	case 1:
+		return list.Data[0].ID, nil
+	}
+	var names []string
+	for _, m := range list.Data[:min(len(list.Data), maxNamed)] {
+		names = append(names, untrusted.Cut(untrusted.Line(m.ID), maxNameRunes))
+	}
+	if more := len(list.Data) - len(names); more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
+	}
+	return "", cli.Usagef("OPENAI_BASE_URL is set, and its server has %d models: give --model NAME, one of %s", len(list.Data), strings.Join(names, ", "))
 }
 
 // openAIVendor is whose rules tools follow for an OpenAI-compatible server
@@ -286,7 +374,11 @@ func (l *callLog) started(call llm.ToolCall) func(tool.Result, error) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if err != nil {
-			fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Red, "←"), label, untrusted.Line(err.Error()))
+			msg := untrusted.Line(err.Error())
+			if errors.Is(err, context.Canceled) {
+				msg = "cancelled" // by Ctrl-C: the chain says nothing more
+			}
+			fmt.Fprintf(l.w, "%s %s: %s\n", cli.Paint(l.color, cli.Red, "←"), label, msg)
 			return
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(res.Text())), "\n")

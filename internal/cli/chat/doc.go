@@ -5,11 +5,15 @@
 // package apphost. It is the one part of the
 // command line that imports the model vendors' SDKs (llm/openai,
 // llm/anthropic), so only cmd/mcpbridge-chat imports it; mcpbridge runs
-// that program for chat and web.
+// that program for chat and web, in its own place (exec) where the system
+// allows.
 //
 // The model comes from the environment: an OpenAI-compatible server when
 // OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with
 // ANTHROPIC_API_KEY; with none, the command says what to set (exit status 2).
+//
+// Typed on a terminal, a turn runs under [cli.Turn]: a first Ctrl-C
+// cancels it, its calls cancelled on the wire, and the chat goes on.
 //
 // With --sampling the same model answers the servers' sampling requests,
 // each on its own (the server's system prompt, not chat's); what a server
@@ -19,5 +23,6 @@
 //
 // Options: chat's flags are its configuration; one left out leaves the
 // libraries' defaults (their zero values), but --vendor, which defaults to
-// the model's vendor, and --model, to gpt-4.1-mini or claude-sonnet-4-5.
+// the model's vendor, and --model, to gpt-4.1-mini at OpenAI, the one model
+// another OPENAI_BASE_URL server lists, or claude-sonnet-4-5.
 package chat

@@ -55,7 +55,7 @@ server's tools that apps may call (see SECURITY.md).`,
 		t.AddSampling(fs)
 		return func(ctx context.Context, _, serverCmd []string, s *cli.Streams) error {
 			w := &webChat{modelName: *modelName}
-			model, err := ChooseModel(*modelName)
+			model, err := ChooseModel(ctx, *modelName)
 			switch {
 			case err != nil && modelConfigured():
 				return err
