@@ -82,3 +82,21 @@ func TestStartFailureQuotesStdout(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
 	}
 }
+
+// A server that breaks the protocol is said as the host found it: the
+// host ends the connection, the server exits as its stdin closes, and that
+// exit is no cause, nor a reason to hint at --env (issue 21, item 6).
+func TestStartFailureTheHostFound(t *testing.T) {
+	dir := t.TempDir()
+	for mode, cause := range map[string]string{
+		"bad-version": `unsupported protocol version: "1999-01-01"`,
+		"cursor-loop": `tools/list: cursor "again" repeated on page 3: the listing would never end`,
+		"endless":     `tools/list: more than 100 pages (raise the page cap with WithMaxPages)`,
+	} {
+		r := mcpbridge(t, dir, "", nil, withServer(t, mode, "tools")...)
+		want := `mcpbridge tools: server "mcpbridge" did not start: ` + cause + "\n"
+		if r.code != 3 || r.err != want {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 3 and:\n%s", mode, r.code, r.err, want)
+		}
+	}
+}

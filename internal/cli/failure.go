@@ -62,6 +62,7 @@ func startCause(err error) string {
 		notFound *exec.Error
 		path     *fs.PathError
 		te       *mcptool.TransportError
+		pe       *mcptool.ProtocolError
 		se       *stdio.ServerError
 	)
 	switch {
@@ -80,6 +81,10 @@ func startCause(err error) string {
 		return quiet.Error()
 	case errors.As(err, &te):
 		return te.Err.Error()
+	case errors.As(err, &pe) && pe.Op == "connect":
+		return pe.Err.Error()
+	case errors.As(err, &pe):
+		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
 }

@@ -282,17 +282,38 @@ func TestStderrExplainsAnExit(t *testing.T) {
 	}
 }
 
-// A server that Close had to signal is said to be stopped: its exit is
-// not why the connection failed.
+// A server that Close had to signal is stopped: its exit is not why the
+// connection failed, and a silent one adds nothing to the failure.
 func TestExplainAStoppedServer(t *testing.T) {
 	c := child(t, "stubborn")
 	c.StopTimeout = 50 * time.Millisecond
 	conn := start(t, c)
 	readNotification(t, conn, "ready")
 	conn.Close()
+	failed := errors.New("failed")
+	if conn.ExitError() == nil {
+		t.Fatal("Close returned before the server exited")
+	}
+	if err := conn.Explain(failed); err != failed {
+		t.Fatalf("Explain = %#v, want the failure itself", err)
+	}
+}
+
+// A server that exits once Close has closed its stdin, as a server should,
+// ended because the host hung up: its exit is not why the connection
+// failed, and the failure the host found is returned as it is, not
+// explained as the server exiting (issue 21, item 6).
+func TestExplainAServerTheHostHungUpOn(t *testing.T) {
+	conn := start(t, child(t, "stderr"))
+	readNotification(t, conn, "ready")
+	conn.Close()
 	var se *ServerError
-	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped || se.Ended {
-		t.Fatalf("Explain = %#v, want a stopped exit", err)
+	err := conn.Explain(errors.New("unsupported protocol version"))
+	if !errors.As(err, &se) || se.Exit == nil || !se.Stopped || se.Ended {
+		t.Fatalf("Explain = %#v, want the exit said to follow the host's hang-up", err)
+	}
+	if got, want := err.Error(), `unsupported protocol version (its last words on stderr: "stderr-marker from the server")`; got != want {
+		t.Errorf("Explain = %q, want %q: nothing of the exit", got, want)
 	}
 }
 
