@@ -1,15 +1,18 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -124,19 +127,18 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 			if !ok {
 				continue
 			}
-			prefix := sc.ToolPrefix()
+			sent := sentNames(namer, sc, p.Tools())
 			for _, def := range p.Tools() {
-				name := def.Name
-				if prefix != "" {
-					name = prefix + "_" + def.Name
-				}
-				for _, d := range schema.Lint(v, name, def.InputSchema) {
+				for _, d := range schema.Lint(v, wantedName(sc, def.Name), def.InputSchema) {
 					pr := lintProblem{Verdict: "changed", Vendor: string(v), Server: sc.Name, Tool: def.Name, In: "inputSchema",
 						Pointer: d.Pointer, Message: d.Message}
 					switch {
 					case d.Keyword == "name":
-						pr.Verdict, pr.In = "renamed", "name"
-						pr.SentAs, _ = namer.Add(sc.Name, def.Name, name)
+						pr.Verdict, pr.In, pr.SentAs = "renamed", "name", sent[def.Name]
+						plain := namer.Rewrite(wantedName(sc, def.Name))
+						if _, twin, ok := namer.Lookup(plain); ok && twin != def.Name {
+							pr.Message += fmt.Sprintf(", and %q is tool %q's", plain, twin)
+						}
 					case d.Fatal:
 						pr.Verdict = "refused"
 					}
@@ -152,6 +154,36 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 	}
 	rep.Refused, rep.Changed = len(refused), len(changed)
 	return rep
+}
+
+// wantedName is the name a tool of sc asks for: its own, namespaced.
+func wantedName(sc toolset.ServerConfig, toolName string) string {
+	if prefix := sc.ToolPrefix(); prefix != "" {
+		return prefix + "_" + toolName
+	}
+	return toolName
+}
+
+// sentNames names the tools of server sc with namer as the toolset does:
+// those whose names need no rewrite first, then the others, each group in
+// byte order, so that of two tools the rewrite makes alike (a.b and a/b)
+// lint says the hash suffix of the one the toolset gives it to.
+func sentNames(namer *schema.Namer, sc toolset.ServerConfig, defs []tool.Definition) map[string]string {
+	rank := func(name string) int {
+		if w := wantedName(sc, name); namer.Rewrite(w) != w {
+			return 1
+		}
+		return 0
+	}
+	order := slices.Clone(defs)
+	slices.SortStableFunc(order, func(a, b tool.Definition) int {
+		return cmp.Or(rank(a.Name)-rank(b.Name), strings.Compare(a.Name, b.Name))
+	})
+	sent := make(map[string]string, len(order))
+	for _, d := range order {
+		sent[d.Name], _ = namer.Add(sc.Name, d.Name, wantedName(sc, d.Name))
+	}
+	return sent
 }
 
 // print writes the report for a person: a line per problem, then what it

@@ -23,6 +23,7 @@ var modes = map[string]mode{
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
 	"bad-header":      {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
+	"twin-names":      {doc: "lists a/b, a.b and echo, a/b first: OpenAI's rewrite makes both a_b; a call of either answers its own name", answer: twinNames},
 	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
@@ -151,3 +152,21 @@ var badHeader = on("tools/list", func(req *Request) string {
 		"properties": map[string]any{"region": map[string]any{"type": "object", "x-mcp-header": "Region"}}}}
 	return Result(req.ID, map[string]any{"tools": []any{Echo, bad}})
 })
+
+// twinNames lists two tools whose names one vendor rewrite makes alike,
+// the later in byte order first, so that a host that names them by the
+// listing's order is told apart from one that does not.
+func twinNames(_ *Server, req *Request) (string, bool) {
+	switch req.Method {
+	case "tools/list":
+		twin := func(name string) map[string]any {
+			return map[string]any{"name": name, "description": "Answers its name.", "inputSchema": map[string]any{"type": "object"}}
+		}
+		return Result(req.ID, map[string]any{"tools": []any{twin("a/b"), twin("a.b"), Echo}}), true
+	case "tools/call":
+		if name, _ := CallParams(req); name == "a/b" || name == "a.b" {
+			return Text(req.ID, name), true
+		}
+	}
+	return "", false
+}
