@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -19,8 +20,8 @@ import (
 var lintCmd = &Command{
 	Name:    "lint",
 	NoArgs:  true,
-	Usage:   "lint [--vendor openai|anthropic|gemini] [--json] [target]",
-	Summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
+	Usage:   "lint [--vendor openai|anthropic|gemini] [--max-description N] [--json] [target]",
+	Summary: "Check every tool's name and schema against each vendor's rules, and say each description cut; exit 1 if a vendor would refuse a tool.",
 	Examples: `  mcpbridge lint --config mcp.json
   mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything
   mcpbridge lint --json | jq '.problems[] | select(.verdict == "refused")'
@@ -29,17 +30,19 @@ With --json, one object (the problems are [] when there are none):
   {"vendors": ["openai", "anthropic", "gemini"],
    "tools": 13,       the tools checked, each once whatever the vendors
    "refused": 1,      tools a vendor would refuse
-   "changed": 5,      tools not refused that a vendor gets changed or renamed
+   "changed": 5,      tools not refused that a vendor gets changed, renamed or cut
    "problems": [{"verdict": "refused" | "changed" | "renamed",
-                 "vendor": "gemini" (or "all" for an output schema),
+                 "vendor": "gemini" (or "all" for an output schema or a description),
                  "server": "...", "tool": "...",
-                 "in": "name" | "inputSchema" | "outputSchema",
+                 "in": "name" | "inputSchema" | "outputSchema" | "description",
                  "pointer": "/properties/x" (into that schema; omitted for the root),
                  "message": "...",
                  "sentAs": "..." (for a rename: the name the vendor is sent)}]}`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
 		t.AddVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
+		t.AddMaxDescription(fs)
+		t.wholeDescriptions = true // to say each cut, from and to
 		asJSON := fs.Bool("json", false, "print the report as one JSON object (shape below)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			vendors := []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini}
@@ -51,7 +54,7 @@ With --json, one object (the problems are [] when there are none):
 				return err
 			}
 			defer t.Close(ts)
-			rep := lint(ts, cfg, vendors)
+			rep := lint(ts, cfg, vendors, t.descriptionCap)
 			if *asJSON {
 				err = writeJSON(s.Out, rep)
 			} else {
@@ -95,8 +98,10 @@ type lintProblem struct {
 
 // lint checks every tool of every running server of cfg for each vendor.
 // An output schema is not lowered: it is checked once, whatever the
-// vendor, and a tool that cannot use it is refused by all.
-func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *lintReport {
+// vendor, and a tool that cannot use it is refused by all; so is a
+// description, which every vendor gets cut to the server's cap (ts holds
+// them whole).
+func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor, cap func(toolset.ServerConfig) int) *lintReport {
 	rep := &lintReport{Vendors: vendors, Problems: []lintProblem{}}
 	refused, changed := map[[2]string]bool{}, map[[2]string]bool{}
 	add := func(p lintProblem) {
@@ -117,6 +122,11 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 			for _, d := range schema.LintOutput(def.OutputSchema) {
 				add(lintProblem{Verdict: "refused", Vendor: "all", Server: sc.Name, Tool: def.Name, In: "outputSchema",
 					Pointer: d.Pointer, Message: "output schema cannot be used: " + d.Message})
+			}
+			if cut := untrusted.Cut(def.Description, cap(sc)); cut != def.Description {
+				from, to := utf8.RuneCountInString(def.Description), utf8.RuneCountInString(strings.TrimSuffix(cut, untrusted.CutMark))
+				add(lintProblem{Verdict: "changed", Vendor: "all", Server: sc.Name, Tool: def.Name, In: "description",
+					Message: fmt.Sprintf("description cut from %d to %d characters (--max-description, or the server's \"maxDescription\", raises the cap)", from, to)})
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,9 @@ type Target struct {
 	verbose   bool
 	apps      bool // the command shows MCP Apps (apps.go)
 	host      host // hostio.go
+
+	maxDescription    maxDescriptionFlag // --max-description; 0 when not given
+	wholeDescriptions bool               // lint: descriptions uncut, to say each cut
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
@@ -87,6 +91,38 @@ func AddTarget(fs *flag.FlagSet) *Target {
 func (t *Target) AddVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
 	t.Vendor = def
 	fs.Var((*vendorFlag)(&t.Vendor), "vendor", usage)
+}
+
+// AddMaxDescription registers --max-description, for the commands that
+// hand tool descriptions on (tools, lint, chat, serve).
+func (t *Target) AddMaxDescription(fs *flag.FlagSet) {
+	fs.Var(&t.maxDescription, "max-description", fmt.Sprintf("keep at most `N` characters of each tool description, cut at a sentence or word (default %d, or a config server's \"maxDescription\", which this overrides)", mcptool.DefaultMaxDescription))
+}
+
+// descriptionCap is how many characters of the descriptions of server sc
+// are kept.
+func (t *Target) descriptionCap(sc toolset.ServerConfig) int {
+	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcptool.DefaultMaxDescription)
+}
+
+// maxDescriptionFlag is --max-description: a number of characters, at
+// least 1, since descriptions are always bounded.
+type maxDescriptionFlag int
+
+func (f *maxDescriptionFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*f))
+}
+
+func (f *maxDescriptionFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return errors.New("want a number of characters, at least 1")
+	}
+	*f = maxDescriptionFlag(n)
+	return nil
 }
 
 // envFlag is a repeatable NAME=value flag.

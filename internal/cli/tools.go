@@ -17,7 +17,7 @@ import (
 var toolsCmd = &Command{
 	Name:    "tools",
 	NoArgs:  true,
-	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--sampling] [target]",
+	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--max-description N] [--sampling] [target]",
 	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations, apps.",
 	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
@@ -27,6 +27,7 @@ var toolsCmd = &Command{
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
+		t.AddMaxDescription(fs)
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		t.AddListSampling(fs)
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")

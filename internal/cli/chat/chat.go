@@ -44,6 +44,7 @@ unless --vendor says otherwise.`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
+		t.AddMaxDescription(fs)
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
 		t.AddInput(fs)
