@@ -341,12 +341,25 @@ func (t *Target) failure(name string, err error) *startFailure {
 	}
 	// A --url without a path is said by mcptool, in the cause.
 	hint := t.envHint(name, missing, ranAndFailed(err))
+	if se := (*stdio.ServerError)(nil); errors.As(err, &se) && se.Listens != "" {
+		hint = t.urlHint(se.Listens)
+	}
 	if hint != "" {
 		t.hintMu.Lock()
 		t.hinted[name] = true
 		t.hintMu.Unlock()
 	}
 	return &startFailure{who: who, err: err, hint: hint, verbose: t.verbose}
+}
+
+// urlHint says how to reach a server that serves MCP over HTTP at u, as
+// it said, though it was started for stdio.
+func (t *Target) urlHint(u string) string {
+	how := "use --url " + u
+	if t.kind == targetConfig {
+		how = fmt.Sprintf(`give "url": %q in place of "command" in %s`, u, t.source)
+	}
+	return "hint: give it its stdio flag if it has one (often --stdio), or start it apart and " + how
 }
 
 // Close closes the servers, then gives a hint for each stdio server that

@@ -317,6 +317,49 @@ func TestExplainAServerTheHostHungUpOn(t *testing.T) {
 	}
 }
 
+// A server that says on stdout, before any JSON-RPC, that it listens on
+// an HTTP address serves MCP over HTTP: the connection fails at once,
+// not at the connect deadline, and the error says where it listens (no
+// query, no 0.0.0.0). A correct stdio server never writes such a line to
+// stdout (issue 21, item 11).
+func TestAServerListeningOnHTTP(t *testing.T) {
+	c := child(t, "http-only")
+	c.StopTimeout = 50 * time.Millisecond
+	conn := start(t, c)
+	_, err := conn.Read(t.Context()) // the test's deadline, were it not failed
+	if err == nil || !strings.Contains(err.Error(), "does not speak MCP over stdio") {
+		t.Fatalf("Read: %v, want the connection failed", err)
+	}
+	conn.Close()
+	var se *ServerError
+	if !errors.As(conn.Explain(err), &se) || se.Listens != "http://127.0.0.1:3001/mcp" {
+		t.Fatalf("Explain = %#v, want it to say where the server listens", conn.Explain(err))
+	}
+}
+
+// Said on stderr, it is no reason to fail: a stdio server may listen for
+// an OAuth callback, and answer slowly. But when the server never spoke
+// JSON-RPC, an error says where it listens.
+func TestAServerSayingOnStderrThatItListens(t *testing.T) {
+	conn := start(t, child(t, "callback"))
+	if r := call(t, conn, 1, "initialize", `{}`); r.Error != nil {
+		t.Fatalf("initialize: %v", r.Error)
+	}
+	var se *ServerError
+	if errors.As(conn.Explain(errors.New("failed")), &se) && se.Listens != "" {
+		t.Errorf("a server that spoke JSON-RPC said to listen on %q", se.Listens)
+	}
+
+	c := child(t, "http-stderr")
+	c.StopTimeout = 50 * time.Millisecond
+	conn = start(t, c)
+	proctest.Eventually(t, "the server's line on stderr", func() bool { return len(conn.tail.last()) > 0 })
+	conn.Close()
+	if !errors.As(conn.Explain(errors.New("no answer")), &se) || se.Listens != "http://127.0.0.1:8000" {
+		t.Errorf("Explain = %#v, want it to say where the server listens", conn.Explain(errors.New("no answer")))
+	}
+}
+
 func TestStartLogging(t *testing.T) {
 	var logs proctest.Buffer
 	c := child(t, "fake")

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,11 @@ type ServerError struct {
 	Stdout []string
 	// Stderr are the last lines it wrote to its stderr, at most five.
 	Stderr []string
+	// Listens is the URL the server said it listens on (on stdout, which
+	// fails the connection at once, or on stderr) before it wrote any
+	// JSON-RPC: a server that serves MCP over HTTP, to reach at that URL.
+	// It has no user info, query or fragment.
+	Listens string
 }
 
 // Error returns Err's text followed, in parentheses, by what is known of
@@ -86,6 +92,12 @@ func (c *Conn) Explain(err error) error {
 		waitFor(c.readerDone, c.stopTimeout+2*drainQuantum)
 	}
 	e := &ServerError{Err: err, Exit: exit, NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
+	if silent, listens := c.junk.notSpoken(); silent {
+		for _, l := range e.Stderr {
+			listens = cmp.Or(listens, listenURL(l))
+		}
+		e.Listens = listens
+	}
 	e.Stopped = e.Exit != nil && (c.signalled.Load() || c.hungUp.Load())
 	select {
 	case <-c.readerDone:
