@@ -45,6 +45,7 @@ type Target struct {
 
 	maxDescription    maxDescriptionFlag // --max-description; 0 when not given
 	wholeDescriptions bool               // lint: descriptions uncut, to say each cut
+	logger            *slog.Logger       // the servers', once started: stderr with -v
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
@@ -276,6 +277,7 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	t.logger = logger
 	p := newProgress(s.Err, t.failure)
 	for _, sc := range cfg.Servers {
 		if sc.Required {
@@ -306,6 +308,11 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	p.ready(ts.Status())
 	return ts, cfg, nil
 }
+
+// Logger returns the logger Start gave the servers (stderr with -v, else
+// none), for what the command builds on them: the library's own default
+// would write to the process's stderr, beside the command's output.
+func (t *Target) Logger() *slog.Logger { return cmp.Or(t.logger, slog.New(slog.DiscardHandler)) }
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"strings"
@@ -72,7 +73,7 @@ unless --vendor says otherwise.`,
 			if err != nil {
 				return err
 			}
-			sets := skillSets(ctx, ts, cfg, names, s)
+			sets := skillSets(ctx, ts, cfg, names, s, t.Logger())
 			instructions := map[string]string{}
 			for name, text := range ts.Instructions() {
 				instructions[names[name]] = text
@@ -87,6 +88,8 @@ unless --vendor says otherwise.`,
 				ServerInstructions: instructions,
 				Skills:             sets,
 				OnToolCall:         calls.started,
+				Logger:             t.Logger(),
+				Vendor:             t.Vendor, // the agent's own tools, as the catalog
 			})
 			if err != nil {
 				return err
@@ -189,14 +192,14 @@ func serverLabels(cfg *toolset.Config) (map[string]string, error) {
 
 // skillSets lists the skills of every running server that publishes some.
 // A server whose listing fails is named on stderr and its skills left out.
-func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams) []agent.SkillSet {
+func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams, logger *slog.Logger) []agent.SkillSet {
 	var sets []agent.SkillSet
 	for _, sc := range cfg.Servers {
 		p, ok := ts.Provider(sc.Name)
 		if !ok || !skills.Declared(p.ServerExtensions()) {
 			continue
 		}
-		c := skills.New(p)
+		c := skills.New(p, skills.WithLogger(logger))
 		list, err := c.List(ctx)
 		if err != nil {
 			fmt.Fprintf(s.Err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))
