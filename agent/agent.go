@@ -18,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -73,7 +74,16 @@ type Config struct {
 	// definitions are not all sent and the model searches and loads tools
 	// instead (default DefaultToolTokenBudget; negative: always send all).
 	ToolTokenBudget int
-	// Logger receives warnings (instructions cut) and debug lines; nil discards.
+	// Vendor is the model vendor whose rules the local tools' input
+	// schemas (a [tool.Local] set, the agent's own tools) are lowered for
+	// ([schema.Lower]), as a toolset lowers its catalog: give both the same
+	// vendor. For OpenAI a tool may then be sent strict, and the null the
+	// model sends for an optional argument is dropped before the tool
+	// checks its arguments. Empty: sent as they are.
+	Vendor schema.Vendor
+	// Logger receives warnings (a tool name two sources offer, instructions
+	// cut) and debug lines. Nil means slog.Default(), told only warnings
+	// and errors.
 	Logger *slog.Logger
 	// OnToolCall, if set, is called as each call the model makes starts,
 	// however it is served: a tool of a source, a skill tool, or
@@ -112,10 +122,11 @@ type Config struct {
 // An Agent runs the tool loop. It is safe for concurrent use: each Run
 // keeps its own conversation.
 type Agent struct {
-	cfg    Config // with the defaults filled in
-	system string
-	skills tool.Set // load_skill and read_skill_file, when there are skills
-	tel    *loopTelemetry
+	cfg     Config // with the defaults filled in
+	system  string
+	skills  tool.Set // load_skill and read_skill_file, when there are skills
+	tel     *loopTelemetry
+	dropped sync.Map // the tools left out for a name another has, said once
 }
 
 // New checks the configuration and composes the system prompt.
@@ -123,16 +134,18 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Model == nil {
 		return nil, errors.New("agent: no model")
 	}
+	if cfg.Vendor != "" {
+		if _, err := schema.ParseVendor(string(cfg.Vendor)); err != nil {
+			return nil, fmt.Errorf("agent: Vendor: %w", err)
+		}
+	}
 	if cfg.MaxSteps < 0 {
 		return nil, fmt.Errorf("agent: MaxSteps %d is negative: the step limit cannot be lifted", cfg.MaxSteps)
 	}
 	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, DefaultMaxSteps)
 	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, DefaultResultBudget)
 	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, DefaultToolTokenBudget)
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	cfg.Logger = slog.New(telemetry.LogHandler(cfg.Logger.Handler()))
+	cfg.Logger = telemetry.Logger(cfg.Logger)
 	for i, src := range cfg.Tools {
 		if src == nil {
 			return nil, fmt.Errorf("agent: Tools[%d] is nil", i)
@@ -178,6 +191,42 @@ type view struct {
 	tokens  int               // EstimateTokens(defs)
 }
 
+// leftOut says, once for the agent, that d is left out for first, which
+// has its name: a local tool that takes a server tool's name, two servers
+// offering alike, which the caller should know of.
+func (a *Agent) leftOut(first, d tool.Definition) {
+	key := d.Name + "\x00" + d.Origin.Server + "\x00" + d.Origin.Tool
+	if _, said := a.dropped.LoadOrStore(key, true); said {
+		return
+	}
+	a.cfg.Logger.Warn("agent: a tool name offered twice; the first serves it", "tool", d.Name,
+		"served_by", whose(first), "left_out", whose(d))
+}
+
+// dropNullOptionals serves the local tools lowered strict through h, each
+// call's arguments rid of the nulls the model sent for optional ones (see
+// [schema.DropNullOptionals]): the tool checks them against its own schema.
+func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+		if s, ok := own[name]; ok && len(args) > 0 {
+			dropped, err := schema.DropNullOptionals(s, args)
+			if err != nil {
+				return tool.Result{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
+			}
+			args = dropped
+		}
+		return h.Call(ctx, name, args)
+	})
+}
+
+// whose says whose tool d is.
+func whose(d tool.Definition) string {
+	if d.Origin.Server == "" {
+		return "a local tool"
+	}
+	return fmt.Sprintf("server %q's tool %q", d.Origin.Server, d.Origin.Tool)
+}
+
 // view takes one Set of every source and joins them: the agent's own tools
 // first (the skill tools, then read_resource when a server has resources),
 // then the sources in order, a name offered twice served by the first.
@@ -206,15 +255,26 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	}
 	sets = append(own, sets...)
 	v := &view{}
-	seen := map[string]bool{}
+	served := map[string]tool.Definition{}
+	strict := map[string]json.RawMessage{} // local tools lowered strict: their own schemas
 	var handlers []tool.Handler
 	for _, set := range sets {
 		for _, d := range set.Definitions {
-			if seen[d.Name] {
-				a.cfg.Logger.Debug("a tool offered twice; the first source serves it", "tool", d.Name)
+			if first, ok := served[d.Name]; ok {
+				a.leftOut(first, d)
 				continue
 			}
-			seen[d.Name] = true
+			served[d.Name] = d
+			if d.Origin.Server == "" && !d.Strict && a.cfg.Vendor != "" {
+				low, err := schema.Lower(a.cfg.Vendor, d.InputSchema)
+				if err != nil {
+					return nil, fmt.Errorf("agent: local tool %q: %w", d.Name, err)
+				}
+				if low.Strict {
+					strict[d.Name] = d.InputSchema
+				}
+				d.InputSchema, d.Strict = low.Schema, low.Strict
+			}
 			v.defs = append(v.defs, d)
 		}
 		if set.Handler != nil {
@@ -222,6 +282,9 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		}
 	}
 	v.handler = tool.Compose(handlers...)
+	if len(strict) > 0 {
+		v.handler = dropNullOptionals(strict, v.handler)
+	}
 	if a.cfg.Policy != nil {
 		// The gate knows every tool by each of its names, so that a rule
 		// holds under the namespaced name and the alias alike.

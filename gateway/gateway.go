@@ -59,10 +59,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	if err := o.check(cfg); err != nil {
 		return nil, err
 	}
-	log := o.logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := telemetry.Logger(o.logger)
 	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(*o.oauth)

@@ -40,7 +40,9 @@ type options struct {
 // WithLogger sets the logger of the gateway: one record a request it
 // serves (method, tool or URI, client, duration, outcome) at info level,
 // and what it does with the servers. It is given to the toolset too, unless
-// [WithToolsetOptions] says otherwise. Nil, the default, discards.
+// [WithToolsetOptions] says otherwise. Nil, the default, is slog.Default()
+// told only warnings and errors (a server left out, a client's stream
+// dropped).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithToolsetOptions adds options to the [toolset.Start] the gateway makes:

@@ -242,7 +242,8 @@ func WithMaxMessageSize(n int) Option { return func(c *config) { c.messageSize =
 
 // WithLogger sets the logger. Nothing a server sends is logged above debug
 // level, and no header value, environment value or command argument is
-// logged at all.
+// logged at all. Nil, the default, is slog.Default() told only warnings and
+// errors (a lost connection, a stdio server not reading its stdin).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithCallTimeout bounds each tool call (zero: the request timeout). The

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/url"
 	"strings"
 	"sync"
@@ -103,10 +102,7 @@ func newProvider(d dialer, opts []Option) *Provider {
 	for _, o := range opts {
 		o(&p.cfg)
 	}
-	if p.cfg.logger == nil {
-		p.cfg.logger = slog.New(slog.DiscardHandler)
-	}
-	p.cfg.logger = slog.New(telemetry.LogHandler(p.cfg.logger.Handler()))
+	p.cfg.logger = telemetry.Logger(p.cfg.logger)
 	p.name = p.cfg.name
 	if p.name == "" {
 		if d.command != "" {

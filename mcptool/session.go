@@ -153,7 +153,7 @@ func unquoted(err error) error {
 	if !ok {
 		return err
 	}
-	if se.Exit == nil && !se.NotReading {
+	if (se.Exit == nil || se.Stopped) && !se.NotReading {
 		return se.Err
 	}
 	quiet := *se

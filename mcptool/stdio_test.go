@@ -198,6 +198,19 @@ func TestConnectBadProtocolVersion(t *testing.T) {
 	}
 }
 
+// A server that breaks the protocol fails as the provider found it: the
+// provider hangs up, and the server's exit as its stdin closes is no part
+// of the error (issue 21, item 6).
+func TestConnectFailsAsTheHostFound(t *testing.T) {
+	for _, mode := range []string{"bad-version", "cursor-loop", "endless"} {
+		err := raw(t, mode).Connect(context.Background())
+		var pe *mcptool.ProtocolError
+		if !errors.As(err, &pe) || strings.Contains(err.Error(), "exit status") {
+			t.Errorf("%s: got %v; want a ProtocolError that says nothing of the exit", mode, err)
+		}
+	}
+}
+
 func TestLineLimit(t *testing.T) {
 	p := raw(t, "", mcptool.WithMaxMessageSize(4096))
 	connect(t, p)

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
 
 // A Client is the host side of the Skills extension for one server: it
@@ -49,7 +51,7 @@ type Option func(*config)
 
 // WithLogger has the Client log refusals (at warn level) and reads (at debug
 // level) to l. Nothing the server sent beyond URIs, names and digests is
-// logged. Nil, the default, discards.
+// logged. Nil, the default, is slog.Default() told only the refusals.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // DefaultMaxPages is how many pages of skills/list one listing follows
@@ -75,9 +77,7 @@ func New(src Source, opts ...Option) *Client {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.DiscardHandler)
-	}
+	cfg.logger = telemetry.Logger(cfg.logger)
 	if cfg.maxPages == 0 {
 		cfg.maxPages = DefaultMaxPages
 	}

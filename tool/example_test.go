@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -97,4 +98,23 @@ func ExampleElicit() {
 	// Output:
 	// asked: Which size?
 	// ordered size M
+}
+
+// A definition as a vendor's API takes it, for a program that calls the
+// API with its own client: lower the schema for the vendor first.
+func ExampleVendorJSON() {
+	def := tool.Definition{Name: "get_weather", Description: "Current weather in a city.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+	low, err := schema.Lower(schema.OpenAI, def.InputSchema)
+	if err != nil {
+		panic(err)
+	}
+	def.InputSchema, def.Strict = low.Schema, low.Strict
+	tools, err := tool.VendorJSON(schema.OpenAI, []tool.Definition{def})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(tools))
+	// Output:
+	// [{"type":"function","function":{"name":"get_weather","description":"Current weather in a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false},"strict":true}}]
 }

@@ -1,12 +1,14 @@
 package toolset
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -144,18 +146,24 @@ func (e *collisionError) Error() string {
 // apart only by a hash suffix, so that one could take the other's name
 // (get.data becomes get_data for OpenAI): the catalog compares keys.
 func (t *Toolset) key(s *server, toolName string) string {
-	wanted := toolName
+	return t.namer.Rewrite(wanted(s, toolName))
+}
+
+// wanted is the name a tool of s asks for: its own, namespaced.
+func wanted(s *server, toolName string) string {
 	if prefix := s.cfg.ToolPrefix(); prefix != "" {
-		wanted = prefix + "_" + toolName
+		return prefix + "_" + toolName
 	}
-	return t.namer.Rewrite(wanted)
+	return toolName
 }
 
 // collision returns the collision a tool of s would be in, t.mu held, or
-// nil.
+// nil. Only another server's tool collides: two tools of one server that
+// claim one key are told apart by the namer (see apply), and neither can
+// take a name from another server.
 func (t *Toolset) collision(s *server, toolName string) *collisionError {
 	key, me := t.key(s, toolName), pair{s.cfg.Name, toolName}
-	if o, ok := t.owners[key]; ok && o != me {
+	if o, ok := t.owners[key]; ok && o.server != me.server {
 		return &collisionError{name: key, first: o, second: me}
 	}
 	return nil
@@ -298,9 +306,10 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 	initial := !s.listed
 	s.listed = true
 	before := len(s.entries)
-	entries := make([]*toolEntry, 0, len(defs))
-	var diags []Quarantine
-	for _, d := range defs {
+	hashes := make([]string, len(defs))
+	outs := make([]*Quarantine, len(defs)) // why each tool is out, if it is
+	var build []int                        // the tools to build, by index
+	for i, d := range defs {
 		h := pinHash(d)
 		p, pinned := s.pins[d.Name]
 		switch {
@@ -312,31 +321,59 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 		case p.hash == h:
 			delete(s.refused, d.Name)
 		case s.refused[d.Name] == h:
-			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"})
+			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"}
 			continue
 		case t.opts.onToolChanged != nil:
 			t.log.Warn("toolset: tool changed since it was pinned; asking the host", "server", s.cfg.Name, "tool", d.Name)
 			changes = append(changes, change{p.def, d, h})
-			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"})
+			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"}
 			continue
 		default:
 			t.log.Warn("toolset: tool changed since it was pinned; accepted", "server", s.cfg.Name, "tool", d.Name)
 			s.pins[d.Name] = pin{hash: h, def: d}
 		}
-		e, err := t.build(s, d, h)
-		if err != nil {
+		hashes[i] = h
+		build = append(build, i)
+	}
+	// Of two tools the vendor's rewrite makes alike (a.b and a/b), one has
+	// the plain name (a_b) and the other the namer's hash suffix, whatever
+	// the order the server lists them in: built first are the tools whose
+	// names need no rewrite, so that none loses its own name to a twin,
+	// then the others, each group in the byte order of the names.
+	rewritten := make([]int, len(defs))
+	for _, i := range build {
+		if t.key(s, defs[i].Name) != wanted(s, defs[i].Name) {
+			rewritten[i] = 1
+		}
+	}
+	slices.SortStableFunc(build, func(i, j int) int {
+		return cmp.Or(rewritten[i]-rewritten[j], strings.Compare(defs[i].Name, defs[j].Name))
+	})
+	built := make([]*toolEntry, len(defs))
+	for _, i := range build {
+		d := defs[i]
+		e, err := t.build(s, d, hashes[i])
+		switch {
+		case err != nil:
 			if first == nil {
 				first = err
 			}
 			t.log.Warn("toolset: tool left out", "server", s.cfg.Name, "tool", d.Name, "err", err)
-			diags = append(diags, Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()})
-			continue
+			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
+		case e.diag != nil:
+			outs[i] = e.diag
+		default:
+			built[i] = e
 		}
-		if e.diag != nil {
-			diags = append(diags, *e.diag)
-			continue
+	}
+	entries := make([]*toolEntry, 0, len(defs))
+	var diags []Quarantine
+	for i := range defs {
+		if outs[i] != nil {
+			diags = append(diags, *outs[i])
+		} else if built[i] != nil {
+			entries = append(entries, built[i])
 		}
-		entries = append(entries, e)
 	}
 	// A tool the server no longer lists gives up its name, so that another
 	// server may list one by that name later without a collision, and its
@@ -348,6 +385,11 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 	for name, p := range t.owners {
 		if p.server == s.cfg.Name && !listed[p.tool] {
 			delete(t.owners, name)
+		}
+	}
+	for _, e := range entries { // a twin of a tool gone keeps the name from others
+		if k := t.key(s, e.tool); t.owners[k].server == "" {
+			t.owners[k] = pair{s.cfg.Name, e.tool}
 		}
 	}
 	for name := range s.built {

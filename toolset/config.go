@@ -115,6 +115,11 @@ type ServerConfig struct {
 	// [mcptool.DefaultRequestTimeout]; negative means no bound but the
 	// caller's context.
 	CallTimeout time.Duration
+	// MaxDescription is how many characters of each tool description of
+	// the server are kept (see mcptool.WithMaxDescription). Zero means
+	// [mcptool.DefaultMaxDescription]; a negative one is refused, since the
+	// server could fill every prompt.
+	MaxDescription int
 	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
 	// for (see [AuthConfig]).
 	Auth *AuthConfig
@@ -170,7 +175,8 @@ func (l Loader) Load(path string) (*Config, error) {
 // A server entry has the keys "command", "args", "env", "cwd", "url",
 // "headers", and "type" (or "transport"), plus these of mcpbridge:
 // "prefix", "namespace" ("server" or "none"), "allowedTools",
-// "disabledTools", "required", "disabled", "timeout" and "callTimeout". A
+// "disabledTools", "required", "disabled", "timeout", "callTimeout" and
+// "maxDescription" (characters of each tool description kept). A
 // timeout is a Go duration string ("30s", "1m30s") or a number of seconds
 // (30, 2.5), read as the field it fills: zero is the default. Keys are matched exactly; a null value is the same as no key.
 //
@@ -320,6 +326,7 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 		{"disabled", decode(&s.Disabled, "true or false")},
 		{"timeout", duration(&s.Timeout)},
 		{"callTimeout", duration(&s.CallTimeout)},
+		{"maxDescription", decode(&s.MaxDescription, "a number of characters")},
 		{"auth", func(data json.RawMessage) string {
 			s.Auth = parseAuth(data, problem)
 			return ""
@@ -370,7 +377,7 @@ func (s ServerConfig) ToolPrefix() string {
 // Options returns the [mcptool.Option] values the server's settings make:
 // its name, transport, headers, environment, working directory, allowed
 // tools ([mcptool.WithAllowedTools]), disabled tools (as a
-// [mcptool.WithToolFilter]) and timeouts. Settings a provider would refuse
+// [mcptool.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
 // are passed on, so that Connect says so; call [Config.Validate] first to
 // hear of them all at once. A [mcptool.WithToolFilter] added after these
 // replaces the disabled tools' filter.
@@ -405,6 +412,9 @@ func (s ServerConfig) Options() []mcptool.Option {
 	}
 	if s.CallTimeout != 0 {
 		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
+	}
+	if s.MaxDescription != 0 {
+		opts = append(opts, mcptool.WithMaxDescription(s.MaxDescription))
 	}
 	if s.Auth != nil {
 		opts = append(opts, s.Auth.options(s.Name)...)

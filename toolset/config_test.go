@@ -368,7 +368,7 @@ func TestValidateChecks(t *testing.T) {
 	}{
 		{"command", []ServerConfig{cmd(ServerConfig{})}, "-", ""},
 		{"url", []ServerConfig{web(ServerConfig{})}, "-", ""},
-		{"all extras", []ServerConfig{cmd(ServerConfig{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, Transport: mcptool.Stdio})}, "-", ""},
+		{"all extras", []ServerConfig{cmd(ServerConfig{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, MaxDescription: 10, Transport: mcptool.Stdio})}, "-", ""},
 		{"neither", []ServerConfig{{Name: "s"}}, "command", "missing"},
 		{"empty name", []ServerConfig{{Command: "x"}}, "", "empty server name"},
 		{"control in name", []ServerConfig{{Name: "a\nb", Command: "x"}}, "", "control character"},
@@ -395,6 +395,7 @@ func TestValidateChecks(t *testing.T) {
 		{"allowed and disabled", []ServerConfig{cmd(ServerConfig{AllowedTools: []string{"a", "b"}, DisabledTools: []string{"b"}})}, "disabledTools", `"b" is also in allowedTools`},
 		{"negative timeout", []ServerConfig{cmd(ServerConfig{Timeout: -time.Second})}, "timeout", "negative"},
 		{"negative call timeout: no bound", []ServerConfig{cmd(ServerConfig{CallTimeout: -time.Second})}, "-", ""},
+		{"negative max description", []ServerConfig{cmd(ServerConfig{MaxDescription: -1})}, "maxDescription", "negative"},
 		{"env name", []ServerConfig{cmd(ServerConfig{Env: map[string]string{"A=B": "v"}})}, "env", `"A=B" is not a variable name`},
 		{"header value", []ServerConfig{web(ServerConfig{Headers: map[string]string{"Authorization": "Bearer x\r\nHost: evil"}})}, "headers", `the value of "Authorization" has a line break`},
 		{"header name", []ServerConfig{web(ServerConfig{Headers: map[string]string{"X Token": "v"}})}, "headers", `"X Token" is not a header name`},
@@ -627,8 +628,8 @@ func TestProviderName(t *testing.T) {
 	}
 }
 
-// Headers, allowed tools and disabled tools reach a real server: the demo,
-// over streamable HTTP on loopback.
+// Headers, allowed tools, disabled tools and the description cap reach a
+// real server: the demo, over streamable HTTP on loopback.
 func TestProviderConnects(t *testing.T) {
 	var mu sync.Mutex
 	var auth []string
@@ -646,7 +647,7 @@ func TestProviderConnects(t *testing.T) {
 			"url": "%[1]s/mcp", "type": "http",
 			"headers": {"Authorization": "Bearer ${NOTES_TOKEN}"},
 			"allowedTools": ["add_note", "get_note"],
-			"timeout": 10, "callTimeout": "5s"
+			"timeout": 10, "callTimeout": "5s", "maxDescription": 8
 		},
 		"most": {"url": "%[1]s/mcp", "disabledTools": ["delete_note", "slow_count", "color_swatch", "tag_report", "broken_job"]}
 	}}`, ts.URL)
@@ -667,6 +668,11 @@ func TestProviderConnects(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := p.ToolNames()
+		for _, d := range p.Tools() {
+			if cut := strings.HasSuffix(d.Description, "[…]"); cut != (s.Name == "picked") {
+				t.Errorf("%s: description %q: want it cut to 8 characters only with \"maxDescription\": 8", s.Name, d.Description)
+			}
+		}
 		p.Close()
 		slices.Sort(got)
 		if !slices.Equal(got, want[s.Name]) {

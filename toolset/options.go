@@ -41,7 +41,8 @@ type options struct {
 func WithVendor(v schema.Vendor) Option { return func(o *options) { o.vendor = v } }
 
 // WithLogger sets the logger of the set and of every provider it starts.
-// Nil, the default, discards.
+// Nil, the default, is slog.Default() told only warnings and errors (a
+// server left out, a tool quarantined), as they happen.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // OnStatus sets a function called whenever a server's status changes: its

@@ -59,6 +59,9 @@ func (s ServerConfig) String() string {
 	if s.CallTimeout != 0 {
 		add("callTimeout", s.CallTimeout.String())
 	}
+	if s.MaxDescription != 0 {
+		add("maxDescription", fmt.Sprint(s.MaxDescription))
+	}
 	if s.Auth != nil {
 		add("auth", s.Auth.String())
 	}
@@ -114,6 +117,9 @@ func (s ServerConfig) GoString() string {
 	}
 	if s.CallTimeout != 0 {
 		add("CallTimeout", fmt.Sprintf("%d", s.CallTimeout))
+	}
+	if s.MaxDescription != 0 {
+		add("MaxDescription", fmt.Sprintf("%d", s.MaxDescription))
 	}
 	if s.Auth != nil {
 		add("Auth", fmt.Sprintf("%q", s.Auth.String()))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -108,5 +109,49 @@ func TestOptionalCollisionLeftOut(t *testing.T) {
 	var unserved *tool.UnservedError
 	if _, err := snap.Handler().Call(ctx, "mcp__extra__search", nil); !errors.As(err, &unserved) {
 		t.Errorf("the left-out server's alias: %v", err)
+	}
+}
+
+// Two tools of one server that the vendor's rewrite makes alike (a.b and
+// a/b are both a_b for OpenAI) are no collision: each keeps its place in
+// the catalog under a name of its own, the one first in byte order the
+// plain name and the other the namer's hash suffix, whatever the listing's
+// order, and each name reaches its own tool (issue 21, item 7).
+func TestTwinNamesOfOneServer(t *testing.T) {
+	h, err := hostile.New("twin-names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x", URL: serve(t, h.Handler()), Required: true}}}
+	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	namer := schema.NewNamer(schema.OpenAI)
+	dot, _ := namer.Add("x", "a.b", "x_a.b")
+	slash, _ := namer.Add("x", "a/b", "x_a/b")
+	snap := ts.Snapshot(context.Background())
+	if got, want := names(snap.Definitions()), []string{slash, dot, "x_echo"}; !slices.Equal(got, want) {
+		t.Fatalf("catalog %v, want %v", got, want)
+	}
+	for name, own := range map[string]string{dot: "a.b", slash: "a/b"} {
+		if server, tl, ok := snap.Lookup(name); !ok || server != "x" || tl != own {
+			t.Errorf("Lookup(%q) = %q, %q, %v; want x, %q", name, server, tl, ok, own)
+		}
+		if got := call(t, snap.Handler(), name, nil); got != own {
+			t.Errorf("%s reached %q, want %q", name, got, own)
+		}
+	}
+	if q := ts.Quarantined(); len(q) != 0 {
+		t.Errorf("quarantined %v", q)
+	}
+
+	// A name that needs no rewrite is never the one to lose it.
+	cfg = &toolset.Config{Servers: []toolset.ServerConfig{{Name: "y", URL: namedServer(t, "y", "a.b", "a_b"), Required: true}}}
+	snap = start(t, cfg, toolset.WithVendor(schema.OpenAI)).Snapshot(context.Background())
+	namer = schema.NewNamer(schema.OpenAI)
+	plain, _ := namer.Add("y", "a_b", "y_a_b")
+	dot, _ = namer.Add("y", "a.b", "y_a.b")
+	for name, own := range map[string]string{plain: "a_b", dot: "a.b"} {
+		if _, tl, ok := snap.Lookup(name); !ok || tl != own {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", name, tl, ok, own)
+		}
 	}
 }

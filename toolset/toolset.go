@@ -122,11 +122,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		opt(&o)
 	}
 	o.vendor = cmp.Or(o.vendor, schema.Anthropic)
-	log := o.logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = slog.New(telemetry.LogHandler(log.Handler()))
+	log := telemetry.Logger(o.logger)
 	tel, traced := o.telemetry()
 	t := &Toolset{
 		opts:   o,

@@ -204,6 +204,27 @@ func TestOptionalServerLeftOut(t *testing.T) {
 	}
 }
 
+// Without WithLogger, an optional server that cannot start is still said:
+// through slog.Default(), as the standard library's servers log, warnings
+// and errors only, so that what went right stays quiet (issue 21, item 12).
+func TestOptionalServerLeftOutSaidByDefault(t *testing.T) {
+	var log logBuffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+		{Name: "broken", Command: "/nonexistent/mcp-server"},
+		stdioDemo(t, "notes"),
+	}}
+	start(t, cfg)
+	l := log.String()
+	if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "broken") || !strings.Contains(l, "left out") {
+		t.Errorf("the default logger was not told of the server left out:\n%s", l)
+	}
+	if strings.Contains(l, "level=INFO") || strings.Contains(l, "level=DEBUG") {
+		t.Errorf("the default logger was told more than warnings:\n%s", l)
+	}
+}
+
 // A required server that fails fails Start with its error, after the
 // servers already started are closed: the demo's HTTP session is deleted.
 func TestRequiredServerFails(t *testing.T) {

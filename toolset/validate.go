@@ -253,5 +253,8 @@ func (s ServerConfig) check() []Problem {
 	if s.Timeout < 0 {
 		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcptool.DefaultConnectTimeout)
 	}
+	if s.MaxDescription < 0 {
+		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default (%d)", s.MaxDescription, mcptool.DefaultMaxDescription)
+	}
 	return problems
 }

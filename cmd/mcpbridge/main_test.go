@@ -504,8 +504,9 @@ func TestChat(t *testing.T) {
 	if !strings.Contains(system, "<server_instructions>") || !strings.Contains(system, "\n- demo/weekly-review: Review the week's notes") {
 		t.Errorf("system prompt lacks the instructions or the skill:\n%s", system)
 	}
-	// An OpenAI model gets OpenAI's names and strict schemas.
-	if !slices.Contains(tools, "load_skill") || !slices.Contains(tools, "get_note (strict)") {
+	// An OpenAI model gets OpenAI's names and strict schemas, the agent's
+	// own tools lowered as the servers' are.
+	if !slices.Contains(tools, "load_skill (strict)") || !slices.Contains(tools, "get_note (strict)") {
 		t.Errorf("tools offered: %v", tools)
 	}
 	// Interactive, from stdin: the second turn carries the first.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 )
 
 // A server that does not start is said in one short sentence of cause,
@@ -80,5 +82,56 @@ func TestStartFailureQuotesStdout(t *testing.T) {
 `
 	if r.err != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
+	}
+}
+
+// A server that breaks the protocol is said as the host found it: the
+// host ends the connection, the server exits as its stdin closes, and that
+// exit is no cause, nor a reason to hint at --env (issue 21, item 6).
+func TestStartFailureTheHostFound(t *testing.T) {
+	dir := t.TempDir()
+	for mode, cause := range map[string]string{
+		"bad-version": `unsupported protocol version: "1999-01-01"`,
+		"cursor-loop": `tools/list: cursor "again" repeated on page 3: the listing would never end`,
+		"endless":     `tools/list: more than 100 pages (raise the page cap with WithMaxPages)`,
+	} {
+		r := mcpbridge(t, dir, "", nil, withServer(t, mode, "tools")...)
+		want := `mcpbridge tools: server "mcpbridge" did not start: ` + cause + "\n"
+		if r.code != 3 || r.err != want {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 3 and:\n%s", mode, r.code, r.err, want)
+		}
+	}
+}
+
+// server-basic-vanillajs without --stdio serves MCP over HTTP, and says so
+// on stdout: it fails at once, not at its connect timeout (10 minutes here,
+// past the test's own limit on a run), says so, quotes its stderr once and
+// suggests --url with the address it printed; a config's server is told
+// of "url" (issue 21, item 11).
+func TestStartFailureOfAnHTTPServer(t *testing.T) {
+	app := npmtest.Bin(t, "mcp-server-basic-vanillajs")
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "app.json", fmt.Sprintf(`{"mcpServers": {"app": {"command": %q, "env": {"PORT": "0"}, "timeout": "10m", "required": true}}}`, app))
+	r := mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
+	expect(t, r, 3, `server "app" of `+cfg+` did not start: it serves MCP over HTTP, not over stdio: it says it listens on http://localhost:0/…`,
+		`hint: give it its stdio flag if it has one (often --stdio), or start it apart and give "url": "http://localhost:0/mcp" in place of "command" in `+cfg)
+	if n := strings.Count(r.err, "DNS rebinding"); n != 1 {
+		t.Errorf("its stderr quoted %d times:\n%s", n, r.err)
+	}
+	r = mcpbridge(t, dir, "", nil, "tools", "--env", "PORT=0", "--", app)
+	expect(t, r, 3, "or start it apart and use --url http://localhost:0/mcp\n")
+}
+
+// A server that says only on stderr that it listens on HTTP may be a slow
+// stdio server with an OAuth callback, and is given its connect timeout;
+// the failure then quotes its stderr once and suggests --url.
+func TestStartTimeoutOfAnHTTPServer(t *testing.T) {
+	dir := t.TempDir()
+	script := `echo "INFO: Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)" >&2; sleep 300`
+	cfg := writeConfig(t, dir, "py.json", fmt.Sprintf(`{"mcpServers": {"py": {"command": "sh", "args": ["-c", %q], "timeout": "1s", "required": true}}}`, script))
+	r := mcpbridge(t, dir, "", nil, "tools", "--config", cfg)
+	expect(t, r, 3, "did not answer in time", `or start it apart and give "url": "http://127.0.0.1:8000" in place of "command" in `+cfg)
+	if n := strings.Count(r.err, "Uvicorn running"); n != 1 {
+		t.Errorf("its stderr quoted %d times:\n%s", n, r.err)
 	}
 }

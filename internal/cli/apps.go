@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
@@ -28,12 +29,21 @@ func AddAppTarget(fs *flag.FlagSet) *Target { return addAppTarget(fs) }
 
 // providerOptions are the options every server's provider gets from the
 // command: the MCP Apps extension declared for the commands that show apps
-// (tools, call, read), so that a server lists its apps to them.
+// (tools, call, read), so that a server lists its apps to them, and the
+// description cap of --max-description (none for lint, which says each
+// cut).
 func (t *Target) providerOptions() []mcptool.Option {
+	var opts []mcptool.Option
 	if t.apps {
-		return []mcptool.Option{mcptool.WithApps()}
+		opts = append(opts, mcptool.WithApps())
 	}
-	return nil
+	switch {
+	case t.wholeDescriptions:
+		opts = append(opts, mcptool.WithMaxDescription(math.MaxInt))
+	case t.maxDescription > 0:
+		opts = append(opts, mcptool.WithMaxDescription(int(t.maxDescription)))
+	}
+	return opts
 }
 
 // A savedApp is the interface of a called tool, saved by call with --out:

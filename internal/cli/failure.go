@@ -7,6 +7,7 @@ import (
 	"net"
 	"os/exec"
 	"syscall"
+	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
@@ -64,6 +65,7 @@ func startCause(err error) string {
 		notFound *exec.Error
 		path     *fs.PathError
 		te       *mcptool.TransportError
+		pe       *mcptool.ProtocolError
 		se       *stdio.ServerError
 		dial     *net.OpError
 		dns      *net.DNSError
@@ -82,18 +84,34 @@ func startCause(err error) string {
 	case errors.As(err, &path):
 		return "it could not be started: " + path.Error()
 	case errors.As(err, &te) && te.Timeout():
-		return "it did not answer in time: " + te.Err.Error()
+		return "it did not answer in time: " + withoutStderr(te.Err)
 	case ranAndFailed(err):
 		errors.As(err, &se)
 		return exited(se.Exit) + " before answering"
+	case errors.As(err, &se) && se.Listens != "":
+		return "it serves MCP over HTTP, not over stdio: it says it listens on " + se.Listens
 	case errors.As(err, &se):
-		quiet := *se
-		quiet.Stderr = nil // shown apart
-		return quiet.Error()
+		return withoutStderr(se)
 	case errors.As(err, &te):
 		return te.Err.Error()
+	case errors.As(err, &pe) && pe.Op == "connect":
+		return pe.Err.Error()
+	case errors.As(err, &pe):
+		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// withoutStderr is err's text without the stderr lines a stdio server's
+// error quotes, which a startFailure shows apart.
+func withoutStderr(err error) string {
+	var se *stdio.ServerError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	quiet := *se
+	quiet.Stderr = nil
+	return strings.Replace(err.Error(), se.Error(), quiet.Error(), 1)
 }
 
 // ranAndFailed reports whether err says that a stdio server started and

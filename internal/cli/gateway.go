@@ -75,6 +75,7 @@ refused and /readyz answers 503.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose naming rules tool names follow (default anthropic: names as the servers give them, namespaced)")
+		t.AddMaxDescription(fs)
 		addr := fs.String("http", "", "serve streamable HTTP at /mcp on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 		remote := fs.Bool("allow-remote", false, "let --http bind a non-loopback address; needs bearer tokens")
 		tokenFile := fs.String("token-file", "", "require a bearer token from `FILE` (lines \"NAME TOKEN\") on every HTTP request")

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
 
@@ -53,7 +54,7 @@ With --json, an array with an object per server, in the config's order:
 			defer t.Close(ts)
 			var infos []serverInfo
 			for _, st := range ts.Status() {
-				infos = append(infos, describe(ctx, ts, st))
+				infos = append(infos, describe(ctx, ts, st, t.Logger()))
 			}
 			if *asJSON {
 				err = writeJSON(s.Out, infos)
@@ -95,7 +96,7 @@ type skillInfo struct {
 }
 
 // describe gathers what info says of the server whose status is st.
-func describe(ctx context.Context, ts *toolset.Toolset, st toolset.ServerStatus) serverInfo {
+func describe(ctx context.Context, ts *toolset.Toolset, st toolset.ServerStatus, logger *slog.Logger) serverInfo {
 	info := serverInfo{Name: st.Name}
 	p, ok := ts.Provider(st.Name)
 	if !ok {
@@ -117,7 +118,7 @@ func describe(ctx context.Context, ts *toolset.Toolset, st toolset.ServerStatus)
 	sort.Strings(info.Extensions)
 	info.Tools = len(p.ToolNames())
 	if skills.Declared(p.ServerExtensions()) {
-		list, err := skills.New(p).List(ctx)
+		list, err := skills.New(p, skills.WithLogger(logger)).List(ctx)
 		if err != nil {
 			info.SkillsError = err.Error()
 		}

@@ -1,24 +1,27 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var lintCmd = &Command{
 	Name:    "lint",
 	NoArgs:  true,
-	Usage:   "lint [--vendor openai|anthropic|gemini] [--long | --json] [target]",
-	Summary: "Check every tool's name and schema against each vendor's rules; exit 1 if a vendor would refuse a tool.",
+	Usage:   "lint [--vendor openai|anthropic|gemini] [--max-description N] [--long | --json] [target]",
+	Summary: "Check every tool's name and schema against each vendor's rules, and say each description cut; exit 1 if a vendor would refuse a tool.",
 	Examples: `  mcpbridge lint --config mcp.json
   mcpbridge lint --vendor gemini -- npx -y @modelcontextprotocol/server-everything
   mcpbridge lint --long                 # every change and rename, a line each
@@ -32,17 +35,19 @@ With --json, one object (the problems are [] when there are none):
   {"vendors": ["openai", "anthropic", "gemini"],
    "tools": 13,       the tools checked, each once whatever the vendors
    "refused": 1,      tools a vendor would refuse
-   "changed": 5,      tools not refused that a vendor gets changed or renamed
+   "changed": 5,      tools not refused that a vendor gets changed, renamed or cut
    "problems": [{"verdict": "refused" | "changed" | "renamed",
-                 "vendor": "gemini" (or "all" for an output schema),
+                 "vendor": "gemini" (or "all" for an output schema or a description),
                  "server": "...", "tool": "...",
-                 "in": "name" | "inputSchema" | "outputSchema",
+                 "in": "name" | "inputSchema" | "outputSchema" | "description",
                  "pointer": "/properties/x" (into that schema; omitted for the root),
                  "message": "...",
                  "sentAs": "..." (for a rename: the name the vendor is sent)}]}`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := AddTarget(fs)
 		t.AddVendor(fs, "", "check only `VENDOR`'s rules: openai, anthropic or gemini (default: all three)")
+		t.AddMaxDescription(fs)
+		t.wholeDescriptions = true // to say each cut, from and to
 		asJSON := fs.Bool("json", false, "print the report as one JSON object (shape below)")
 		long := fs.Bool("long", false, "list every change and rename, a line each (without it, they are summed up)")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
@@ -58,7 +63,7 @@ With --json, one object (the problems are [] when there are none):
 				return err
 			}
 			defer t.Close(ts)
-			rep := lint(ts, cfg, vendors)
+			rep := lint(ts, cfg, vendors, t.descriptionCap)
 			if *asJSON {
 				err = writeJSON(s.Out, rep)
 			} else {
@@ -102,8 +107,10 @@ type lintProblem struct {
 
 // lint checks every tool of every running server of cfg for each vendor.
 // An output schema is not lowered: it is checked once, whatever the
-// vendor, and a tool that cannot use it is refused by all.
-func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *lintReport {
+// vendor, and a tool that cannot use it is refused by all; so is a
+// description, which every vendor gets cut to the server's cap (ts holds
+// them whole).
+func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor, cap func(toolset.ServerConfig) int) *lintReport {
 	rep := &lintReport{Vendors: vendors, Problems: []lintProblem{}}
 	refused, changed := map[[2]string]bool{}, map[[2]string]bool{}
 	add := func(p lintProblem) {
@@ -125,6 +132,11 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 				add(lintProblem{Verdict: "refused", Vendor: "all", Server: sc.Name, Tool: def.Name, In: "outputSchema",
 					Pointer: d.Pointer, Message: "output schema cannot be used: " + d.Message})
 			}
+			if cut := untrusted.Cut(def.Description, cap(sc)); cut != def.Description {
+				from, to := utf8.RuneCountInString(def.Description), utf8.RuneCountInString(strings.TrimSuffix(cut, untrusted.CutMark))
+				add(lintProblem{Verdict: "changed", Vendor: "all", Server: sc.Name, Tool: def.Name, In: "description",
+					Message: fmt.Sprintf("description cut from %d to %d characters (--max-description, or the server's \"maxDescription\", raises the cap)", from, to)})
+			}
 		}
 	}
 	for _, v := range vendors {
@@ -134,19 +146,18 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 			if !ok {
 				continue
 			}
-			prefix := sc.ToolPrefix()
+			sent := sentNames(namer, sc, p.Tools())
 			for _, def := range p.Tools() {
-				name := def.Name
-				if prefix != "" {
-					name = prefix + "_" + def.Name
-				}
-				for _, d := range schema.Lint(v, name, def.InputSchema) {
+				for _, d := range schema.Lint(v, wantedName(sc, def.Name), def.InputSchema) {
 					pr := lintProblem{Verdict: "changed", Vendor: string(v), Server: sc.Name, Tool: def.Name, In: "inputSchema",
 						Pointer: d.Pointer, Message: d.Message}
 					switch {
 					case d.Keyword == "name":
-						pr.Verdict, pr.In = "renamed", "name"
-						pr.SentAs, _ = namer.Add(sc.Name, def.Name, name)
+						pr.Verdict, pr.In, pr.SentAs = "renamed", "name", sent[def.Name]
+						plain := namer.Rewrite(wantedName(sc, def.Name))
+						if _, twin, ok := namer.Lookup(plain); ok && twin != def.Name {
+							pr.Message += fmt.Sprintf(", and %q is tool %q's", plain, twin)
+						}
 					case d.Fatal:
 						pr.Verdict = "refused"
 					}
@@ -162,6 +173,36 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor) *li
 	}
 	rep.Refused, rep.Changed = len(refused), len(changed)
 	return rep
+}
+
+// wantedName is the name a tool of sc asks for: its own, namespaced.
+func wantedName(sc toolset.ServerConfig, toolName string) string {
+	if prefix := sc.ToolPrefix(); prefix != "" {
+		return prefix + "_" + toolName
+	}
+	return toolName
+}
+
+// sentNames names the tools of server sc with namer as the toolset does:
+// those whose names need no rewrite first, then the others, each group in
+// byte order, so that of two tools the rewrite makes alike (a.b and a/b)
+// lint says the hash suffix of the one the toolset gives it to.
+func sentNames(namer *schema.Namer, sc toolset.ServerConfig, defs []tool.Definition) map[string]string {
+	rank := func(name string) int {
+		if w := wantedName(sc, name); namer.Rewrite(w) != w {
+			return 1
+		}
+		return 0
+	}
+	order := slices.Clone(defs)
+	slices.SortStableFunc(order, func(a, b tool.Definition) int {
+		return cmp.Or(rank(a.Name)-rank(b.Name), strings.Compare(a.Name, b.Name))
+	})
+	sent := make(map[string]string, len(order))
+	for _, d := range order {
+		sent[d.Name], _ = namer.Add(sc.Name, d.Name, wantedName(sc, d.Name))
+	}
+	return sent
 }
 
 // maxNamed bounds the tools a summed-up line of lint names.

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +46,10 @@ type Target struct {
 	apps      bool // the command shows MCP Apps (apps.go)
 	logged    bool // a log says how the servers start (serve's): no progress lines
 	host      host // hostio.go
+
+	maxDescription    maxDescriptionFlag // --max-description; 0 when not given
+	wholeDescriptions bool               // lint: descriptions uncut, to say each cut
+	logger            *slog.Logger       // the servers', once started: stderr with -v
 
 	kind   targetKind // what resolve found
 	source string     // the config file, for targetConfig
@@ -92,6 +97,38 @@ func AddTarget(fs *flag.FlagSet) *Target {
 func (t *Target) AddVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
 	t.Vendor = def
 	fs.Var((*vendorFlag)(&t.Vendor), "vendor", usage)
+}
+
+// AddMaxDescription registers --max-description, for the commands that
+// hand tool descriptions on (tools, lint, chat, serve).
+func (t *Target) AddMaxDescription(fs *flag.FlagSet) {
+	fs.Var(&t.maxDescription, "max-description", fmt.Sprintf("keep at most `N` characters of each tool description, cut at a sentence or word (default %d, or a config server's \"maxDescription\", which this overrides)", mcptool.DefaultMaxDescription))
+}
+
+// descriptionCap is how many characters of the descriptions of server sc
+// are kept.
+func (t *Target) descriptionCap(sc toolset.ServerConfig) int {
+	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcptool.DefaultMaxDescription)
+}
+
+// maxDescriptionFlag is --max-description: a number of characters, at
+// least 1, since descriptions are always bounded.
+type maxDescriptionFlag int
+
+func (f *maxDescriptionFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*f))
+}
+
+func (f *maxDescriptionFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return errors.New("want a number of characters, at least 1")
+	}
+	*f = maxDescriptionFlag(n)
+	return nil
 }
 
 // envFlag is a repeatable NAME=value flag.
@@ -312,6 +349,7 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	t.logger = logger
 	p := newProgress(s.Err, t.failure)
 	for _, sc := range cfg.Servers {
 		if sc.Required {
@@ -348,6 +386,11 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	}
 	return ts, cfg, nil
 }
+
+// Logger returns the logger Start gave the servers (stderr with -v, else
+// none), for what the command builds on them: the library's own default
+// would write to the process's stderr, beside the command's output.
+func (t *Target) Logger() *slog.Logger { return cmp.Or(t.logger, slog.New(slog.DiscardHandler)) }
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.
@@ -386,6 +429,9 @@ func (t *Target) failure(name string, err error) *startFailure {
 	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
 		hint = t.tokenHint(name)
 	}
+	if se := (*stdio.ServerError)(nil); errors.As(err, &se) && se.Listens != "" {
+		hint = t.urlHint(se.Listens)
+	}
 	if hint != "" {
 		t.hintMu.Lock()
 		t.hinted[name] = true
@@ -404,6 +450,16 @@ func (t *Target) tokenHint(name string) string {
 		return fmt.Sprintf(`hint: if it takes a token, give it with "headers": {"Authorization": "Bearer TOKEN"} in server %q of %s`, name, t.source)
 	}
 	return `hint: if it takes a token, give it with --header "Authorization: Bearer TOKEN"`
+}
+
+// urlHint says how to reach a server that serves MCP over HTTP at u, as
+// it said, though it was started for stdio.
+func (t *Target) urlHint(u string) string {
+	how := "use --url " + u
+	if t.kind == targetConfig {
+		how = fmt.Sprintf(`give "url": %q in place of "command" in %s`, u, t.source)
+	}
+	return "hint: give it its stdio flag if it has one (often --stdio), or start it apart and " + how
 }
 
 // Close closes the servers, then gives a hint for each stdio server that

@@ -17,7 +17,7 @@ import (
 var toolsCmd = &Command{
 	Name:    "tools",
 	NoArgs:  true,
-	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--sampling] [target]",
+	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--max-description N] [--sampling] [target]",
 	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations, apps.",
 	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
@@ -27,6 +27,7 @@ var toolsCmd = &Command{
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
+		t.AddMaxDescription(fs)
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		t.AddListSampling(fs)
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
@@ -169,42 +170,9 @@ func hints(a *tool.Annotations) string {
 // A snapshot's definitions always carry a schema: schema.Lower gives a tool
 // without one an empty object's.
 func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
-	type function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters,omitempty"`
-		Strict      bool            `json:"strict,omitempty"`
+	wire, err := tool.VendorJSON(v, defs)
+	if err != nil {
+		return err
 	}
-	wire := func(d tool.Definition) any {
-		return struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			InputSchema json.RawMessage `json:"input_schema"`
-		}{d.Name, d.Description, d.InputSchema}
-	}
-	switch v {
-	case schema.OpenAI:
-		wire = func(d tool.Definition) any {
-			return struct {
-				Type     string   `json:"type"`
-				Function function `json:"function"`
-			}{"function", function{d.Name, d.Description, d.InputSchema, d.Strict}}
-		}
-	case schema.Gemini:
-		wire = func(d tool.Definition) any {
-			f := function{Name: d.Name, Description: d.Description}
-			if !schema.NoArguments(d.InputSchema) { // Gemini refuses an object without properties
-				f.Parameters = d.InputSchema
-			}
-			return f
-		}
-	}
-	var tools []any
-	for _, d := range defs {
-		tools = append(tools, wire(d))
-	}
-	if v == schema.Gemini {
-		return writeJSON(w, []map[string]any{{"functionDeclarations": tools}})
-	}
-	return writeJSON(w, tools)
+	return writeJSON(w, wire)
 }

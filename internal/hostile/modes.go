@@ -14,18 +14,20 @@ var modes = map[string]mode{
 	"": {doc: "a well-behaved server with the tools echo and flaky"},
 
 	// The handshake and the listing.
-	"ignore-discover": {doc: "never answers server/discover", answer: ignore("server/discover")},
-	"hang":            {doc: "never answers server/discover or initialize", answer: ignore("server/discover", "initialize")},
-	"exit-at-init":    {doc: "exits with status 3 at initialize, saying why on stderr", answer: exitAtInit},
-	"bad-version":     {doc: "answers initialize with protocol version 1999-01-01", answer: badVersion},
-	"cursor-loop":     {doc: "lists with a cursor that repeats", answer: cursorLoop},
-	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
-	"pages":           {doc: "lists three pages of one tool each", answer: pages},
-	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
-	"bad-header":      {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
-	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
-	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
-	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
+	"ignore-discover":  {doc: "never answers server/discover", answer: ignore("server/discover")},
+	"hang":             {doc: "never answers server/discover or initialize", answer: ignore("server/discover", "initialize")},
+	"exit-at-init":     {doc: "exits with status 3 at initialize, saying why on stderr", answer: exitAtInit},
+	"bad-version":      {doc: "answers initialize with protocol version 1999-01-01", answer: badVersion},
+	"cursor-loop":      {doc: "lists with a cursor that repeats", answer: cursorLoop},
+	"endless":          {doc: "lists with a new cursor on every page, for ever", answer: endless},
+	"pages":            {doc: "lists three pages of one tool each", answer: pages},
+	"no-skills":        {doc: "refuses skills/list", answer: noSkills},
+	"bad-header":       {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
+	"long-description": {doc: "lists echo and think, whose description is 2781 characters of sentences, as server-sequential-thinking's", answer: longDescription},
+	"twin-names":       {doc: "lists a/b, a.b and echo, a/b first: OpenAI's rewrite makes both a_b; a call of either answers its own name", answer: twinNames},
+	"null-items":       {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
+	"stderr":           {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+	"needs-key":        {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
@@ -150,4 +152,38 @@ var badHeader = on("tools/list", func(req *Request) string {
 	bad := map[string]any{"name": "bad_header", "inputSchema": map[string]any{"type": "object",
 		"properties": map[string]any{"region": map[string]any{"type": "object", "x-mcp-header": "Region"}}}}
 	return Result(req.ID, map[string]any{"tools": []any{Echo, bad}})
+})
+
+// twinNames lists two tools whose names one vendor rewrite makes alike,
+// the later in byte order first, so that a host that names them by the
+// listing's order is told apart from one that does not.
+func twinNames(_ *Server, req *Request) (string, bool) {
+	switch req.Method {
+	case "tools/list":
+		twin := func(name string) map[string]any {
+			return map[string]any{"name": name, "description": "Answers its name.", "inputSchema": map[string]any{"type": "object"}}
+		}
+		return Result(req.ID, map[string]any{"tools": []any{twin("a/b"), twin("a.b"), Echo}}), true
+	case "tools/call":
+		if name, _ := CallParams(req); name == "a/b" || name == "a.b" {
+			return Text(req.ID, name), true
+		}
+	}
+	return "", false
+}
+
+// LongDescription is the description of the long-description mode's
+// think: 2781 characters of sentences, the length of
+// server-sequential-thinking's, so that a cap of 2048 falls inside a word.
+var LongDescription = func() string {
+	var b strings.Builder
+	for i := 1; b.Len() < 2781; i++ {
+		fmt.Fprintf(&b, "Thought %d revises what the earlier thoughts concluded, questions them or branches off. ", i)
+	}
+	return b.String()[:2781]
+}()
+
+var longDescription = on("tools/list", func(req *Request) string {
+	think := map[string]any{"name": "think", "description": LongDescription, "inputSchema": map[string]any{"type": "object"}}
+	return Result(req.ID, map[string]any{"tools": []any{think, Echo}})
 })

@@ -78,6 +78,7 @@ type Conn struct {
 	exited     chan struct{} // the server process has been reaped
 	exitErr    error         // set before exited is closed
 	signalled  atomic.Bool   // Close sent it SIGTERM, as it would not stop
+	hungUp     atomic.Bool   // Close began while it ran: its exit came after
 	done       chan struct{} // exited, and its process group is gone
 	stderrDone chan struct{} // the stderr copier is done
 
@@ -217,6 +218,11 @@ func (c *Conn) Close() error {
 }
 
 func (c *Conn) stop() error {
+	// Whatever the server does from now on (it exits as its stdin closes,
+	// or as it is signalled) follows the host's hang-up, and is not why
+	// the connection failed; one that had exited already, reaped or not,
+	// ended by itself.
+	c.hungUp.Store(c.ExitError() == nil && !hasExited(c.pid))
 	close(c.closing)
 	c.stopProbes()
 	_ = c.stdin.Close()

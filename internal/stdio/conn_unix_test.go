@@ -282,17 +282,81 @@ func TestStderrExplainsAnExit(t *testing.T) {
 	}
 }
 
-// A server that Close had to signal is said to be stopped: its exit is
-// not why the connection failed.
+// A server that Close had to signal is stopped: its exit is not why the
+// connection failed, and a silent one adds nothing to the failure.
 func TestExplainAStoppedServer(t *testing.T) {
 	c := child(t, "stubborn")
 	c.StopTimeout = 50 * time.Millisecond
 	conn := start(t, c)
 	readNotification(t, conn, "ready")
 	conn.Close()
+	failed := errors.New("failed")
+	if conn.ExitError() == nil {
+		t.Fatal("Close returned before the server exited")
+	}
+	if err := conn.Explain(failed); err != failed {
+		t.Fatalf("Explain = %#v, want the failure itself", err)
+	}
+}
+
+// A server that exits once Close has closed its stdin, as a server should,
+// ended because the host hung up: its exit is not why the connection
+// failed, and the failure the host found is returned as it is, not
+// explained as the server exiting (issue 21, item 6).
+func TestExplainAServerTheHostHungUpOn(t *testing.T) {
+	conn := start(t, child(t, "stderr"))
+	readNotification(t, conn, "ready")
+	conn.Close()
 	var se *ServerError
-	if err := conn.Explain(errors.New("failed")); !errors.As(err, &se) || se.Exit == nil || !se.Stopped || se.Ended {
-		t.Fatalf("Explain = %#v, want a stopped exit", err)
+	err := conn.Explain(errors.New("unsupported protocol version"))
+	if !errors.As(err, &se) || se.Exit == nil || !se.Stopped || se.Ended {
+		t.Fatalf("Explain = %#v, want the exit said to follow the host's hang-up", err)
+	}
+	if got, want := err.Error(), `unsupported protocol version (its last words on stderr: "stderr-marker from the server")`; got != want {
+		t.Errorf("Explain = %q, want %q: nothing of the exit", got, want)
+	}
+}
+
+// A server that says on stdout, before any JSON-RPC, that it listens on
+// an HTTP address serves MCP over HTTP: the connection fails at once,
+// not at the connect deadline, and the error says where it listens (no
+// query, no 0.0.0.0). A correct stdio server never writes such a line to
+// stdout (issue 21, item 11).
+func TestAServerListeningOnHTTP(t *testing.T) {
+	c := child(t, "http-only")
+	c.StopTimeout = 50 * time.Millisecond
+	conn := start(t, c)
+	_, err := conn.Read(t.Context()) // the test's deadline, were it not failed
+	if err == nil || !strings.Contains(err.Error(), "does not speak MCP over stdio") {
+		t.Fatalf("Read: %v, want the connection failed", err)
+	}
+	conn.Close()
+	var se *ServerError
+	if !errors.As(conn.Explain(err), &se) || se.Listens != "http://127.0.0.1:3001/mcp" {
+		t.Fatalf("Explain = %#v, want it to say where the server listens", conn.Explain(err))
+	}
+}
+
+// Said on stderr, it is no reason to fail: a stdio server may listen for
+// an OAuth callback, and answer slowly. But when the server never spoke
+// JSON-RPC, an error says where it listens.
+func TestAServerSayingOnStderrThatItListens(t *testing.T) {
+	conn := start(t, child(t, "callback"))
+	if r := call(t, conn, 1, "initialize", `{}`); r.Error != nil {
+		t.Fatalf("initialize: %v", r.Error)
+	}
+	var se *ServerError
+	if errors.As(conn.Explain(errors.New("failed")), &se) && se.Listens != "" {
+		t.Errorf("a server that spoke JSON-RPC said to listen on %q", se.Listens)
+	}
+
+	c := child(t, "http-stderr")
+	c.StopTimeout = 50 * time.Millisecond
+	conn = start(t, c)
+	proctest.Eventually(t, "the server's line on stderr", func() bool { return len(conn.tail.last()) > 0 })
+	conn.Close()
+	if !errors.As(conn.Explain(errors.New("no answer")), &se) || se.Listens != "http://127.0.0.1:8000" {
+		t.Errorf("Explain = %#v, want it to say where the server listens", conn.Explain(errors.New("no answer")))
 	}
 }
 

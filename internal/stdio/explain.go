@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -19,8 +20,9 @@ type ServerError struct {
 	// Exit says how the server process ended (see [Conn.ExitError]); nil
 	// while it runs.
 	Exit error
-	// Stopped reports that the connection's Close signalled the process to
-	// stop it: Exit is then not why the connection failed.
+	// Stopped reports that the process ended after the connection's Close
+	// began (its stdin closed, or a signal): Exit is then not why the
+	// connection failed, and Error does not say it.
 	Stopped bool
 	// NotReading reports that the server stopped reading its stdin.
 	NotReading bool
@@ -33,13 +35,18 @@ type ServerError struct {
 	Stdout []string
 	// Stderr are the last lines it wrote to its stderr, at most five.
 	Stderr []string
+	// Listens is the URL the server said it listens on (on stdout, which
+	// fails the connection at once, or on stderr) before it wrote any
+	// JSON-RPC: a server that serves MCP over HTTP, to reach at that URL.
+	// It has no user info, query or fragment.
+	Listens string
 }
 
 // Error returns Err's text followed, in parentheses, by what is known of
 // the cause.
 func (e *ServerError) Error() string {
 	var notes []string
-	if e.Exit != nil {
+	if e.Exit != nil && !e.Stopped {
 		notes = append(notes, "server process: "+e.Exit.Error())
 	}
 	if e.NotReading {
@@ -50,6 +57,9 @@ func (e *ServerError) Error() string {
 	}
 	if len(e.Stderr) > 0 {
 		notes = append(notes, "its last words on stderr: "+quoteAll(e.Stderr))
+	}
+	if len(notes) == 0 {
+		return e.Err.Error()
 	}
 	return fmt.Sprintf("%v (%s)", e.Err, strings.Join(notes, "; "))
 }
@@ -67,7 +77,9 @@ func quoteAll(lines []string) string {
 
 // Explain adds to err, a failure of the connection, what the connection
 // knows of its cause, as a *[ServerError]. It returns err itself when it
-// knows nothing more, and nil for nil.
+// knows nothing more, and nil for nil. A server that exited after Close
+// began is Stopped: the failure the host found came first and stays the
+// cause, whatever the server did after the host hung up.
 func (c *Conn) Explain(err error) error {
 	if err == nil {
 		return nil
@@ -80,14 +92,20 @@ func (c *Conn) Explain(err error) error {
 		waitFor(c.readerDone, c.stopTimeout+2*drainQuantum)
 	}
 	e := &ServerError{Err: err, Exit: exit, NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
-	e.Stopped = e.Exit != nil && c.signalled.Load()
+	if silent, listens := c.junk.notSpoken(); silent {
+		for _, l := range e.Stderr {
+			listens = cmp.Or(listens, listenURL(l))
+		}
+		e.Listens = listens
+	}
+	e.Stopped = e.Exit != nil && (c.signalled.Load() || c.hungUp.Load())
 	select {
 	case <-c.readerDone:
 		// Closed by the server itself: not as Close stopped it.
 		e.Ended = errors.Is(c.readErr, io.EOF) && !e.Stopped
 	default:
 	}
-	if e.Exit == nil && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
+	if (e.Exit == nil || e.Stopped) && !e.NotReading && len(e.Stdout) == 0 && len(e.Stderr) == 0 {
 		return err
 	}
 	return e

@@ -2,10 +2,24 @@ package stdio
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
+
+// hasExited reports whether pid, a child of ours, has exited, reaped or
+// not; it reaps nothing (WNOWAIT), so the reaper's Wait still does.
+func hasExited(pid int) bool {
+	var info unix.Siginfo // zeroed: Linux leaves it so for a running child
+	err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if errors.Is(err, unix.ECHILD) {
+		return true // reaped already
+	}
+	return err == nil && info.Signo != 0
+}
 
 // groupAlive reports whether process group pgid has a member that has not
 // exited. kill(-pgid, 0) alone is not enough: a member killed after its

@@ -2,7 +2,11 @@ package stdio
 
 import (
 	"fmt"
+	"net"
+	"net/url"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -34,16 +38,19 @@ const (
 type junk struct {
 	clean atomic.Bool // the server has spoken and nothing is quoted since
 
-	mu     sync.Mutex
-	quoted []string // oldest first
-	spoken bool     // the server has written JSON-RPC
-	lines  int      // before it did
-	bytes  int64
+	mu      sync.Mutex
+	quoted  []string // oldest first
+	spoken  bool     // the server has written JSON-RPC
+	lines   int      // before it did
+	bytes   int64
+	listens string // where it said it listens, before it spoke
 }
 
 // add records line and reports whether the server, not having written
-// JSON-RPC yet, has written too much else.
-func (j *junk) add(line []byte) (flood bool) {
+// JSON-RPC yet, has written too much else, or where the line says it
+// listens over HTTP: a server that writes that to stdout, where a stdio
+// server writes nothing but JSON-RPC, serves MCP over HTTP.
+func (j *junk) add(line []byte) (flood bool, listens string) {
 	q := quotable(line, maxJunkQuote)
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -53,11 +60,50 @@ func (j *junk) add(line []byte) (flood bool) {
 	}
 	j.quoted = append(j.quoted, q)
 	if j.spoken {
-		return false
+		return false, ""
 	}
 	j.lines++
 	j.bytes += int64(len(line))
-	return j.lines > maxJunkLines || j.bytes > maxJunkBytes
+	if j.listens == "" {
+		j.listens = listenURL(string(line[:min(len(line), 4*maxJunkQuote)]))
+	}
+	return j.lines > maxJunkLines || j.bytes > maxJunkBytes, j.listens
+}
+
+// notSpoken reports whether the server has written no JSON-RPC yet, and
+// where it said on stdout that it listens.
+func (j *junk) notSpoken() (bool, string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return !j.spoken, j.listens
+}
+
+// listening is a line by which a server says it serves HTTP at a URL:
+// "MCP server listening on http://localhost:3001/mcp", "Uvicorn running on
+// http://127.0.0.1:8000".
+var listening = regexp.MustCompile(`(?i)\b(listen|listens|listening|running|serving|started|available)\b.*?\b(https?://[^\s"'<>]+)`)
+
+// listenURL returns the URL line says a server listens on, without what
+// may be a secret (user info, query, fragment) and with a wildcard host
+// (0.0.0.0, [::]) made loopback, as a client reaches it; or "".
+func listenURL(line string) string {
+	m := listening.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	u, err := url.Parse(strings.TrimRight(m[2], ".,;:)]}"))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	switch u.Hostname() {
+	case "0.0.0.0", "::":
+		u.Host = net.JoinHostPort("127.0.0.1", u.Port())
+		if u.Port() == "" {
+			u.Host = "127.0.0.1"
+		}
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // spoke notes a JSON-RPC message: what came before is no longer what went
@@ -108,7 +154,10 @@ func quotable(line []byte, limit int) string {
 func (c *Conn) skip(line []byte, err error) {
 	c.logger.Debug("skipping a line from MCP server that is not JSON-RPC",
 		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
-	if c.junk.add(line) {
+	switch flood, listens := c.junk.add(line); {
+	case listens != "":
+		c.fail(fmt.Errorf("stdio: MCP server %q does not speak MCP over stdio: it says on stdout that it listens on %s", c.name, listens))
+	case flood:
 		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %s (or %d KiB) to stdout, none of them JSON-RPC",
 			c.name, plural.Count(maxJunkLines, "line", "lines"), maxJunkBytes>>10))
 	}

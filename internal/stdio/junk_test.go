@@ -24,7 +24,7 @@ func TestQuotable(t *testing.T) {
 func TestJunk(t *testing.T) {
 	var j junk
 	for _, l := range []string{"one", "two", "three", "four"} {
-		if j.add([]byte(l)) {
+		if flood, _ := j.add([]byte(l)); flood {
 			t.Fatal("a flood after four lines")
 		}
 	}
@@ -37,7 +37,7 @@ func TestJunk(t *testing.T) {
 	}
 	// Once the server has spoken, no amount of junk is a flood.
 	for range maxJunkLines + 1 {
-		if j.add([]byte("log")) {
+		if flood, _ := j.add([]byte("log")); flood {
 			t.Fatal("a flood after the server spoke")
 		}
 	}
@@ -45,13 +45,32 @@ func TestJunk(t *testing.T) {
 	var before junk
 	flood := false
 	for i := 0; i <= maxJunkLines && !flood; i++ {
-		flood = before.add([]byte("log"))
+		flood, _ = before.add([]byte("log"))
 	}
 	if !flood {
 		t.Errorf("no flood after %d lines and no message", maxJunkLines+1)
 	}
 	var big junk
-	if !big.add(make([]byte, maxJunkBytes+1)) {
+	if flood, _ := big.add(make([]byte, maxJunkBytes+1)); !flood {
 		t.Errorf("no flood after %d bytes and no message", maxJunkBytes+1)
+	}
+}
+
+// A line saying the server serves HTTP at a URL gives the URL to reach it
+// at, without what may be a secret; other lines, URLs among them, do not.
+func TestListenURL(t *testing.T) {
+	for line, want := range map[string]string{
+		"MCP server listening on http://localhost:3001/mcp":               "http://localhost:3001/mcp",
+		"Server running at https://u:p@example.com:8443/mcp?key=sk-1#x.":  "https://example.com:8443/mcp",
+		"INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C)": "http://127.0.0.1:8000",
+		"listening on http://[::]:3000/sse":                               "http://127.0.0.1:3000/sse",
+		"Starting server v1.2.3...":                                       "",
+		"See https://example.com/docs for help":                           "",
+		"Secure MCP Filesystem Server running on stdio":                   "",
+		"listening on ftp://example.com/":                                 "",
+	} {
+		if got := listenURL(line); got != want {
+			t.Errorf("listenURL(%q) = %q, want %q", line, got, want)
+		}
 	}
 }

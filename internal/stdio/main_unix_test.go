@@ -56,6 +56,20 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "starting")
 		fmt.Fprint(os.Stderr, "fatal: API_KEY is not set\x1b[0m")
 		return 1
+	case "http-only":
+		// Serves MCP over HTTP, as a server started without its --stdio.
+		writeLine([]byte("MCP server listening on http://0.0.0.0:3001/mcp?key=k.\n"))
+		time.Sleep(time.Hour)
+		return 0
+	case "http-stderr":
+		fmt.Fprintln(os.Stderr, "Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)")
+		time.Sleep(time.Hour)
+		return 0
+	case "callback":
+		// A stdio server that also listens for an OAuth callback, and
+		// says so on stderr before it answers.
+		fmt.Fprintln(os.Stderr, "OAuth callback listening on http://127.0.0.1:8080/callback")
+		return fakeServer()
 	case "stubborn":
 		// Ignores both polite requests to stop: stdin EOF and SIGTERM.
 		signal.Ignore(syscall.SIGTERM)

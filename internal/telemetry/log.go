@@ -42,3 +42,28 @@ func (h logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 func (h logHandler) WithGroup(name string) slog.Handler {
 	return logHandler{h.Handler.WithGroup(name)}
 }
+
+// Logger returns the logger a library type uses: l with [LogHandler]'s ids
+// or, for nil, slog.Default() (as it is at the call) passed only warnings
+// and errors. A caller who gave no logger is still told what went wrong (a
+// server left out, a tool dropped), as the standard library's servers log
+// through the log package, and nothing of what went right.
+func Logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		l = slog.New(warnings{slog.Default().Handler()})
+	}
+	return slog.New(LogHandler(l.Handler()))
+}
+
+// warnings passes on what is logged at warn level or above.
+type warnings struct{ slog.Handler }
+
+func (h warnings) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= slog.LevelWarn && h.Handler.Enabled(ctx, level)
+}
+
+func (h warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{h.Handler.WithAttrs(attrs)}
+}
+
+func (h warnings) WithGroup(name string) slog.Handler { return warnings{h.Handler.WithGroup(name)} }

@@ -57,18 +57,51 @@ const CutMark = " […]"
 // a cut so that a reader knows text is missing; n <= 0 means no bound. It
 // is the one bound for a server's text where a host places it: a
 // description, a line of the system prompt, a recorded tool result.
+//
+// A cut falls at the end of a sentence or a line if one ends in the last
+// fifth of the n characters, else after the last word that ends there, so
+// that no word is left half; only text with no such end there (a long URL,
+// a script without spaces) is cut inside a word.
 func Cut(s string, n int) string {
 	if n <= 0 || utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	end, low := 0, 0 // the byte offsets of rune n, and of rune n - n/5
 	i := 0
 	for pos := range s {
+		if i == n-n/5 {
+			low = pos
+		}
 		if i == n {
-			return s[:pos] + CutMark
+			end = pos
+			break
 		}
 		i++
 	}
-	return s
+	return strings.TrimRightFunc(s[:boundary(s, low, end)], unicode.IsSpace) + CutMark
+}
+
+// boundary returns where in s[low:end] to cut s: before the space that ends
+// the last sentence or line there, else before the last space there, else
+// at end.
+func boundary(s string, low, end int) int {
+	word := -1
+	for q := end; q >= low && q > 0; q-- {
+		r, _ := utf8.DecodeRuneInString(s[q:])
+		if !unicode.IsSpace(r) {
+			continue
+		}
+		if r == '\n' || strings.ContainsAny(s[q-1:q], ".!?:;") {
+			return q
+		}
+		if word < 0 {
+			word = q
+		}
+	}
+	if word >= 0 {
+		return word
+	}
+	return end
 }
 
 // Invisible reports whether r is a character a reader cannot see: a control

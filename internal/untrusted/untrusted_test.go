@@ -60,6 +60,13 @@ func TestCut(t *testing.T) {
 		{"héllo", 2, "hé […]"},
 		{"héllo", 0, "héllo"},
 		{"héllo", -1, "héllo"},
+		// At the end of a sentence or a line in the last fifth, else of
+		// a word, never inside one unless no word ends there.
+		{"The first sentence. The second one", 20, "The first sentence. […]"},
+		{"alpha beta gamma delta epsilon", 20, "alpha beta gamma […]"},
+		{"a short line\nnext words", 14, "a short line […]"},
+		{"alphabet soup gammadelta", 20, "alphabet soup gammad […]"},
+		{"https://example.com/a/very/long/path", 20, "https://example.com/ […]"},
 	} {
 		if got := untrusted.Cut(c.in, c.n); got != c.want {
 			t.Errorf("Cut(%q, %d) = %q, want %q", c.in, c.n, got, c.want)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"log/slog"
 	"net/url"
 	"os"
 	"strings"
@@ -54,6 +55,7 @@ prompt, or a second one during a turn, ends the chat (status 130).`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
+		t.AddMaxDescription(fs)
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
 		t.AddInput(fs)
@@ -81,7 +83,7 @@ prompt, or a second one during a turn, ends the chat (status 130).`,
 			if err != nil {
 				return err
 			}
-			sets := skillSets(ctx, ts, cfg, names, s)
+			sets := skillSets(ctx, ts, cfg, names, s, t.Logger())
 			instructions := map[string]string{}
 			for name, text := range ts.Instructions() {
 				instructions[names[name]] = text
@@ -96,6 +98,8 @@ prompt, or a second one during a turn, ends the chat (status 130).`,
 				ServerInstructions: instructions,
 				Skills:             sets,
 				OnToolCall:         calls.started,
+				Logger:             t.Logger(),
+				Vendor:             t.Vendor, // the agent's own tools, as the catalog
 			})
 			if err != nil {
 				return err
@@ -276,14 +280,14 @@ func serverLabels(cfg *toolset.Config) (map[string]string, error) {
 
 // skillSets lists the skills of every running server that publishes some.
 // A server whose listing fails is named on stderr and its skills left out.
-func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams) []agent.SkillSet {
+func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams, logger *slog.Logger) []agent.SkillSet {
 	var sets []agent.SkillSet
 	for _, sc := range cfg.Servers {
 		p, ok := ts.Provider(sc.Name)
 		if !ok || !skills.Declared(p.ServerExtensions()) {
 			continue
 		}
-		c := skills.New(p)
+		c := skills.New(p, skills.WithLogger(logger))
 		list, err := c.List(ctx)
 		if err != nil {
 			fmt.Fprintf(s.Err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))

@@ -74,7 +74,7 @@ server's tools that apps may call (see SECURITY.md).`,
 			defer t.Close(ts)
 			w.ts = ts
 			if model != nil {
-				if w.agent, err = webAgent(ctx, ts, cfg, model, w, s); err != nil {
+				if w.agent, err = webAgent(ctx, t, ts, cfg, model, w, s); err != nil {
 					return err
 				}
 			}
@@ -91,7 +91,7 @@ func modelConfigured() bool {
 
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
-func webAgent(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, s *cli.Streams) (*agent.Agent, error) {
+func webAgent(ctx context.Context, t *cli.Target, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, s *cli.Streams) (*agent.Agent, error) {
 	names, err := serverLabels(cfg)
 	if err != nil {
 		return nil, err
@@ -105,8 +105,10 @@ func webAgent(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, mod
 		System:             chatSystem,
 		Tools:              []tool.Source{progressSource{ts, w}},
 		ServerInstructions: instructions,
-		Skills:             skillSets(ctx, ts, cfg, names, s),
+		Skills:             skillSets(ctx, ts, cfg, names, s, t.Logger()),
 		OnToolCall:         w.started,
+		Logger:             t.Logger(),
+		Vendor:             t.Vendor, // the agent's own tools, as the catalog
 	})
 }
 
