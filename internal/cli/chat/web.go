@@ -49,7 +49,8 @@ server's tools that apps may call (see SECURITY.md).`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddAppTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
-		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		t.AddMaxDescription(fs)
+		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
 		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR` (default: a free port of 127.0.0.1)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
