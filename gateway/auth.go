@@ -240,5 +240,8 @@ func (o *options) check(cfg *toolset.Config) error {
 	if err := o.checkTaskKey(); err != nil {
 		return err
 	}
+	if err := o.limits.check(); err != nil {
+		return err
+	}
 	return o.checkPassthrough(cfg)
 }

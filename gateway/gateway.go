@@ -131,8 +131,8 @@ func (g *Gateway) work() {
 
 // notices are the options that carry each server's unasked notices to the
 // gateway (a change of its resources or prompts, its log), say what it
-// answers as a host (hostio.go), and for a server of WithTokenPassthrough
-// carry the client's token.
+// answers as a host (hostio.go), bound its listings (Limits), and for a
+// server of WithTokenPassthrough carry the client's token.
 func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	wake := func() {
 		select {
@@ -140,7 +140,8 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		default:
 		}
 	}
-	return append(append(g.passthroughOptions(sc), g.hostOptions()...), mcptool.WithNotices(mcptool.Notices{
+	listing := mcptool.WithMaxListing(g.o.limits.ListingItems, g.o.limits.ListingBytes)
+	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,

@@ -68,7 +68,9 @@ The config file may hold a "gateway" object beside "mcpServers":
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token.
+are sent the client's own token. "limits" holds the gateway's bounds, each
+also a flag: "listingItems" (--max-listing-items), "listingBytes"
+(--max-listing-bytes).
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
@@ -90,6 +92,9 @@ refused and /readyz answers 503.`,
 		fs.StringVar(&oauth.Resource, "oauth-resource", "", "the gateway's own `URL` as clients reach it (https://host/mcp): the audience tokens must name")
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
+		var limits limitsConfig
+		fs.IntVar(&limits.ListingItems, "max-listing-items", 0, "refuse a server's listing (tools, resources, templates, prompts) of more than `N` entries in all its pages (default 10000)")
+		fs.IntVar(&limits.ListingBytes, "max-listing-bytes", 0, "refuse a server's listing of more than `N` bytes in all its pages (default 16 MiB)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
@@ -141,6 +146,11 @@ refused and /readyz answers 503.`,
 			if *disclosure || section.Disclosure {
 				opts = append(opts, gateway.WithDisclosure())
 			}
+			lim, err := limits.over(section.Limits)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, gateway.WithLimits(lim))
 			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
 				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
 
@@ -265,7 +275,38 @@ type gatewayConfig struct {
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
 // key per field of [gateway.Limits], durations as Go durations ("30m").
-type limitsConfig struct{}
+// serve's flags fill one too, zero where not given.
+type limitsConfig struct {
+	ListingItems int `json:"listingItems"`
+	ListingBytes int `json:"listingBytes"`
+}
+
+// over returns the limits of the flags c, each given one taking the place
+// of the file's. A negative bound, which none of these may be, is a usage
+// error naming the flag or the key it came from.
+func (c limitsConfig) over(file *limitsConfig) (gateway.Limits, error) {
+	var f limitsConfig
+	if file != nil {
+		f = *file
+	}
+	pick := func(flag, key string, fromFlag, fromFile int) (int, error) {
+		v, from := fromFlag, "--"+flag
+		if v == 0 {
+			v, from = fromFile, `"gateway"."limits".`+key
+		}
+		if v < 0 {
+			return 0, Usagef("%s %d: want a positive bound, or none for the default", from, v)
+		}
+		return v, nil
+	}
+	var l gateway.Limits
+	var err error
+	if l.ListingItems, err = pick("max-listing-items", "listingItems", c.ListingItems, f.ListingItems); err != nil {
+		return l, err
+	}
+	l.ListingBytes, err = pick("max-listing-bytes", "listingBytes", c.ListingBytes, f.ListingBytes)
+	return l, err
+}
 
 // gatewaySection reads the "gateway" object of the target's config file,
 // if it has one.

@@ -25,6 +25,7 @@ var modes = map[string]mode{
 	"bad-header":      {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
 	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
+	"vast-listing":    {doc: "lists 100 pages of 10000 tools, and as many resources: each page a legal message, a million items in all", answer: vastListing},
 	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
 	// Server text that reaches the model's prompt or a person's terminal.
