@@ -64,10 +64,10 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 		log = slog.New(slog.DiscardHandler)
 	}
 	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
-	if o.oauth != nil {
-		g.keys = newIssuerKeys(*o.oauth)
-	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if o.oauth != nil {
+		g.keys = newIssuerKeys(g.ctx, *o.oauth)
+	}
 	var traceOpts []toolset.Option
 	g.tel, traceOpts = o.tracing()
 	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
@@ -158,6 +158,9 @@ func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
 		g.worker.Wait()
+		if g.keys != nil {
+			g.keys.close() // jwt.go: the fetch of the issuer's keys
+		}
 		g.closeErr = g.ts.Close()
 	})
 	return g.closeErr
