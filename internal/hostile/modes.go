@@ -64,6 +64,9 @@ var modes = map[string]mode{
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
 
+	// Sessions (session.go; over HTTP only).
+	"forgets-session": {doc: "serves sessions, and forgets each once it has answered a tools/call, answering its next request 404 with the Python SDK's JSON-RPC error (SessionNotFound); lists echo and peek, read-only", http: forgetsSession, answer: peek},
+
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
 	"tree-schema":   {doc: "lists tree, whose input schema recurses through array items (Gemini cannot take it), and flat", answer: treeSchema},
