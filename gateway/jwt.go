@@ -92,10 +92,10 @@ func (k *issuerKeys) close() {
 }
 
 // verify checks token as an access token for the gateway (RFC 9068
-// section 4): of a type an access token may have (typType), signed by a key
-// of the issuer with an asymmetric algorithm, iss the issuer, exp present
-// and not passed, nbf passed (both within leeway), aud naming the resource.
-// A token refused is a [*tokenError].
+// section 4): of a type an access token may have (accessTokenType),
+// signed by a key of the issuer with an asymmetric algorithm, iss the
+// issuer, exp present and not passed, nbf passed (both within leeway), aud
+// naming the resource. A token refused is a [*tokenError].
 func (k *issuerKeys) verify(ctx context.Context, token string) (*auth.TokenInfo, error) {
 	tok, err := jwt.ParseSigned(token, algorithms)
 	if err != nil {
