@@ -142,7 +142,9 @@ func (g *Gateway) authenticate(next http.Handler) http.Handler {
 			g.challenge(w, http.StatusUnauthorized, "invalid_token", refused.why)
 			return
 		case err != nil:
-			g.log.Warn("gateway: tokens cannot be checked", "err", err)
+			if r.Context().Err() == nil { // not a client that hung up waiting
+				g.log.Warn("gateway: tokens cannot be checked", "err", err)
+			}
 			http.Error(w, "Service Unavailable: the authorization server's keys cannot be had", http.StatusServiceUnavailable)
 			return
 		}
@@ -238,6 +240,9 @@ func (o *options) check(cfg *toolset.Config) error {
 		return err
 	}
 	if err := o.checkTaskKey(); err != nil {
+		return err
+	}
+	if err := o.limits.check(); err != nil {
 		return err
 	}
 	return o.checkPassthrough(cfg)

@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"net/http"
@@ -19,12 +20,15 @@ import (
 )
 
 // listTools sends h a stateless (2026-07-28) tools/list with token, in
-// memory, and returns the answer.
-func listTools(h http.Handler, token string) *httptest.ResponseRecorder {
+// memory, and returns the answer; a context given is the request's.
+func listTools(h http.Handler, token string, ctx ...context.Context) *httptest.ResponseRecorder {
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
 		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
 	req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(body))
+	for _, c := range ctx {
+		req = req.WithContext(c)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")

@@ -133,8 +133,9 @@
 // restricted ([WithAllowedHosts]), against DNS rebinding. For remote use it
 // takes bearer tokens ([WithBearerTokens]) or is an OAuth 2.1 resource
 // server ([WithOAuth]): RFC 9728 metadata, a 401 challenge naming it, the
-// issuer's JWT access tokens checked against its keys (rotation followed,
-// fetches bounded), their audience the gateway's own URL, required scopes
+// issuer's JWT access tokens (typ at+jwt where the issuer types them)
+// checked against its keys (rotation followed, fetches bounded and run on
+// the gateway's own context), their audience the gateway's own URL, required scopes
 // (403 insufficient_scope). Each token names a client, which may have its
 // own policy ([WithClientPolicy]: what it is not allowed is neither listed
 // nor run) and rate limit ([WithRateLimit]: a token bucket, a refusal
@@ -144,7 +145,8 @@
 // servers (headers, environment, OAuth) never reach a client.
 //
 // Operations: /healthz and /readyz ([Gateway.Ready]: every required server
-// up, not draining); [Gateway.Shutdown] drains (requests in flight finish,
+// up, not draining), which name no server; [Gateway.StatusHandler] serves
+// each server's state, for the operator; [Gateway.Shutdown] drains (requests in flight finish,
 // new ones are refused with [ErrDraining], within [WithDrainTimeout]); one
 // structured log record per request ([WithLogger]); a server span per
 // request, in the trace the client's _meta carries, with the calls of the

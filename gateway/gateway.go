@@ -61,10 +61,10 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	}
 	log := telemetry.Logger(o.logger)
 	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
-	if o.oauth != nil {
-		g.keys = newIssuerKeys(*o.oauth)
-	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if o.oauth != nil {
+		g.keys = newIssuerKeys(g.ctx, *o.oauth)
+	}
 	var traceOpts []toolset.Option
 	g.tel, traceOpts = o.tracing()
 	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
@@ -128,8 +128,8 @@ func (g *Gateway) work() {
 
 // notices are the options that carry each server's unasked notices to the
 // gateway (a change of its resources or prompts, its log), say what it
-// answers as a host (hostio.go), and for a server of WithTokenPassthrough
-// carry the client's token.
+// answers as a host (hostio.go), bound its listings (Limits), and for a
+// server of WithTokenPassthrough carry the client's token.
 func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	wake := func() {
 		select {
@@ -137,7 +137,8 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		default:
 		}
 	}
-	return append(append(g.passthroughOptions(sc), g.hostOptions()...), mcptool.WithNotices(mcptool.Notices{
+	listing := mcptool.WithMaxListing(g.o.limits.ListingItems, g.o.limits.ListingBytes)
+	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,
@@ -154,6 +155,9 @@ func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
 		g.worker.Wait()
+		if g.keys != nil {
+			g.keys.close() // jwt.go: the fetch of the issuer's keys
+		}
 		g.closeErr = g.ts.Close()
 	})
 	return g.closeErr

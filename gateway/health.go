@@ -2,12 +2,15 @@ package gateway
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
-// A serverHealth is one server's line in /readyz's body.
+// A serverHealth is one server's line in the body of /readyz at
+// [Gateway.StatusHandler].
 type serverHealth struct {
 	Name     string `json:"name"`
 	State    string `json:"state"`
@@ -38,11 +41,41 @@ func (g *Gateway) health() (bool, []serverHealth) {
 	return ready, out
 }
 
+// probes serves /healthz and /readyz on mux, each behind the endpoint's
+// Origin and Host checks and refusing a page rebound to a loopback
+// address, as go-sdk refuses it at /mcp, but without a token: a prober has
+// none. Only with servers does /readyz name each server and its state.
+func (g *Gateway) probes(mux *http.ServeMux, servers bool) {
+	guard := func(h http.HandlerFunc) http.Handler {
+		return g.checkOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if sdkfix.Rebound(r) {
+				http.Error(w, fmt.Sprintf("Forbidden: host %q is not this machine's", r.Host), http.StatusForbidden)
+				return
+			}
+			h(w, r)
+		}))
+	}
+	mux.Handle("GET /healthz", guard(g.healthz))
+	mux.Handle("GET /readyz", guard(func(w http.ResponseWriter, r *http.Request) { g.readyz(w, servers) }))
+}
+
+// StatusHandler serves /healthz and /readyz as [Gateway.Handler] does, and
+// in /readyz's body each server's name, state (ready, reconnecting,
+// failed...), whether it is required and its tools: for an address only the
+// operator reaches (loopback, a port no load balancer exposes), never the
+// endpoint's, where any client, whatever its policy hides from it, would
+// learn every server.
+func (g *Gateway) StatusHandler() http.Handler {
+	mux := http.NewServeMux()
+	g.probes(mux, true)
+	return mux
+}
+
 func (g *Gateway) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-func (g *Gateway) readyz(w http.ResponseWriter, _ *http.Request) {
+func (g *Gateway) readyz(w http.ResponseWriter, withServers bool) {
 	ready, servers := g.health()
 	status, code := "ready", http.StatusOK
 	switch {
@@ -51,7 +84,11 @@ func (g *Gateway) readyz(w http.ResponseWriter, _ *http.Request) {
 	case !ready:
 		status, code = "not ready", http.StatusServiceUnavailable
 	}
-	writeJSON(w, code, map[string]any{"status": status, "servers": servers})
+	body := map[string]any{"status": status}
+	if withServers {
+		body["servers"] = servers
+	}
+	writeJSON(w, code, body)
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -30,7 +30,9 @@ const statelessVersion = "2026-07-28"
 // [WithBearerTokens], its bearer token: a refusal is 403 or 401, and the
 // token is never passed on. /healthz answers 200 while the process serves;
 // /readyz answers 200 when every required server is ready and the gateway
-// is not draining, and 503 otherwise, both with a JSON body.
+// is not draining, and 503 otherwise, both with a JSON body that says no
+// more ([Gateway.StatusHandler] names the servers, for the operator). They
+// need no token, but pass the same Origin and Host checks.
 func (g *Gateway) Handler() http.Handler {
 	stateless := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
@@ -51,8 +53,7 @@ func (g *Gateway) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", g.checkOrigin(g.authenticate(endpoint)))
 	g.protectedResource(mux)
-	mux.HandleFunc("GET /healthz", g.healthz)
-	mux.HandleFunc("GET /readyz", g.readyz)
+	g.probes(mux, false) // health.go
 	return mux
 }
 

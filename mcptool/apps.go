@@ -199,18 +199,18 @@ func (p *Provider) listedUI(ctx context.Context, uri string) any {
 	}
 	var ui any
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
-		return p.list(op.method, func(cursor string) (string, error) {
+		return listPages(p, op.method, func(cursor string) ([]*mcp.Resource, string, error) {
 			res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
-				return "", err
+				return nil, "", err
 			}
-			for _, r := range res.Resources {
-				if r != nil && r.URI == uri {
-					ui = r.Meta["ui"]
-					return "", nil
-				}
+			return res.Resources, res.NextCursor, nil
+		}, func(r *mcp.Resource) bool {
+			if r.URI != uri {
+				return true
 			}
-			return res.NextCursor, nil
+			ui = r.Meta["ui"]
+			return false
 		})
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -41,7 +42,7 @@ type listedTool struct {
 	taskSupport string // execution.taskSupport (2025-11-25): taskOptional, taskRequired, or ""
 }
 
-// discover lists the server's tools, following every cursor ([Provider.list]).
+// discover lists the server's tools, following every cursor ([listPages]).
 // A tool an MCP App keeps for itself is listed, not offered.
 //
 // On protocol 2026-07-28, a positive ttlMs on the listing sets when it goes
@@ -56,18 +57,18 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	cat := &catalog{listed: map[string]*listedTool{}, offers: map[string]bool{}}
 	start := time.Now()
 	ttl := time.Duration(0)
-	err := p.list("tools/list", func(cursor string) (string, error) {
+	err := listPages(p, "tools/list", func(cursor string) ([]*mcp.Tool, string, error) {
 		res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return "", err
-		}
-		for _, t := range res.Tools {
-			p.add(cat, t, s.schemas)
+			return nil, "", err
 		}
 		if page := time.Duration(res.TTLMs) * time.Millisecond; page > 0 && (ttl == 0 || page < ttl) && s.init.ProtocolVersion >= "2026-07-28" {
 			ttl = page
 		}
-		return res.NextCursor, nil
+		return res.Tools, res.NextCursor, nil
+	}, func(t *mcp.Tool) bool {
+		p.add(cat, t, s.schemas)
+		return true
 	})
 	if err != nil {
 		return cat, err
@@ -85,16 +86,32 @@ func (p *Provider) discover(ctx context.Context, s *session) (*catalog, error) {
 	return cat, nil
 }
 
-// list follows the pages of a listing by method: page gets each cursor, ""
-// first, and returns the next, "" at the end. It refuses a cursor seen
-// before (a listing that would never end) and more pages than the cap.
-func (p *Provider) list(method string, page func(cursor string) (next string, err error)) error {
+// listPages follows the pages of the listing method, the one pager of every
+// listing: page gets each cursor, "" first, and returns the page's entries
+// and the next cursor, "" at the end; keep takes each entry but a null one,
+// and returns false to end the listing there (it found what it sought).
+//
+// It refuses a cursor seen before (a listing that would never end), more
+// pages than [WithMaxPages], and more entries, or more bytes of them as
+// they encode, than [WithMaxListing] allows in all: a page that passes a
+// bound fails the listing before any of its entries is kept, so that what
+// the host holds of a listing is bounded, not only each message.
+func listPages[T any](p *Provider, method string, page func(cursor string) (entries []*T, next string, err error), keep func(*T) bool) error {
 	seen := map[string]bool{}
 	cursor := ""
+	items, size := 0, 0
 	for n := 1; ; n++ {
-		next, err := page(cursor)
+		entries, next, err := page(cursor)
 		if err != nil {
 			return classify(p.name, method, err, false)
+		}
+		if err := within(p, method, n, entries, &items, &size); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e != nil && !keep(e) {
+				return nil
+			}
 		}
 		if next == "" {
 			return nil
@@ -108,6 +125,33 @@ func (p *Provider) list(method string, page func(cursor string) (next string, er
 		seen[next] = true
 		cursor = next
 	}
+}
+
+// within adds page n's entries to what the listing holds so far, items
+// and size, and refuses the page if the listing passes a bound of
+// [WithMaxListing]. The entries are counted first, so that a page with too
+// many is not encoded at all; the bytes are those of each entry encoded
+// again, as go-sdk keeps no message's size.
+func within[T any](p *Provider, method string, n int, entries []*T, items, size *int) error {
+	over := func(bound int, one, many string) error {
+		return &ProtocolError{Server: p.name, Op: method, Err: fmt.Errorf("page %d takes the listing past %s in all (WithMaxListing bounds it)", n, plural.Count(bound, one, many))}
+	}
+	if *items += len(entries); *items > p.cfg.maxListed() {
+		return over(p.cfg.maxListed(), "entry", "entries")
+	}
+	for _, e := range entries {
+		if e == nil {
+			continue
+		}
+		data, err := json.Marshal(e)
+		if err != nil {
+			return &ProtocolError{Server: p.name, Op: method, Err: fmt.Errorf("page %d: %w", n, err)}
+		}
+		if *size += len(data); *size > p.cfg.maxListedBytes() {
+			return over(p.cfg.maxListedBytes(), "byte", "bytes")
+		}
+	}
+	return nil
 }
 
 func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {

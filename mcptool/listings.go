@@ -7,8 +7,9 @@ import (
 )
 
 // Resources lists the server's resources, following every page as tools
-// are listed: within the page cap ([WithMaxPages]), a cursor the server
-// repeats failing the listing. An entry the server wrote as null is left
+// are listed: within the page cap ([WithMaxPages]) and the bounds of the
+// listing in all ([WithMaxListing]), a cursor the server repeats failing
+// the listing. An entry the server wrote as null is left
 // out. A server that declares no resources capability is not asked: the
 // list is empty.
 func (p *Provider) Resources(ctx context.Context) ([]*mcp.Resource, error) {
@@ -48,7 +49,7 @@ func (p *Provider) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 		})
 }
 
-// listAll lists every item of method, page by page ([Provider.list]),
+// listAll lists every item of method, page by page ([listPages]),
 // within the request timeout, leaving out null items; declared says
 // whether the server's capabilities offer the listing at all.
 func listAll[T any](ctx context.Context, p *Provider, method string, declared func(*mcp.ServerCapabilities) bool,
@@ -63,14 +64,11 @@ func listAll[T any](ctx context.Context, p *Provider, method string, declared fu
 	}
 	var out []*T
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
-		return p.list(method, func(cursor string) (string, error) {
-			items, next, err := page(ctx, s.cs, cursor)
-			for _, it := range items {
-				if it != nil {
-					out = append(out, it)
-				}
-			}
-			return next, err
+		return listPages(p, method, func(cursor string) ([]*T, string, error) {
+			return page(ctx, s.cs, cursor)
+		}, func(it *T) bool {
+			out = append(out, it)
+			return true
 		})
 	})
 	if err != nil {

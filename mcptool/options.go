@@ -76,6 +76,8 @@ type config struct {
 	request        time.Duration
 	call           time.Duration
 	pages          int
+	listed         int // items of one listing in all (WithMaxListing)
+	listedBytes    int // and their bytes
 	description    int
 	messageSize    int
 	logger         *slog.Logger
@@ -113,6 +115,8 @@ func (c *config) requestTimeout() time.Duration { return timeout(c.request, Defa
 func (c *config) callTimeout() time.Duration { return timeout(c.call, c.requestTimeout()) }
 
 func (c *config) maxPages() int       { return cmp.Or(c.pages, DefaultMaxPages) }
+func (c *config) maxListed() int      { return cmp.Or(c.listed, defaultMaxListed) }
+func (c *config) maxListedBytes() int { return cmp.Or(c.listedBytes, defaultMaxListedBytes) }
 func (c *config) maxDescription() int { return cmp.Or(c.description, DefaultMaxDescription) }
 func (c *config) maxMessageSize() int { return cmp.Or(c.messageSize, DefaultMaxMessageSize) }
 
@@ -123,7 +127,8 @@ func (c *config) check(server string) error {
 	for _, b := range []struct {
 		option string
 		n      int
-	}{{"max pages", c.pages}, {"max description", c.description}, {"max message size", c.messageSize}} {
+	}{{"max pages", c.pages}, {"max listing items", c.listed}, {"max listing bytes", c.listedBytes},
+		{"max description", c.description}, {"max message size", c.messageSize}} {
 		if b.n < 0 {
 			return bad(b.option, fmt.Errorf("%d: negative, and this bound protects the host from the server, so it cannot be lifted", b.n))
 		}
@@ -223,6 +228,28 @@ func WithRequestTimeout(d time.Duration) Option { return func(c *config) { c.req
 // and [Provider.Prompts] (zero: [DefaultMaxPages]). A negative n is refused at Connect: a server
 // could make its listing endless.
 func WithMaxPages(n int) Option { return func(c *config) { c.pages = n } }
+
+// The defaults of [WithMaxListing]: far beyond the tools any model can be
+// given, and a resource listing a client would page through rather than
+// hold, yet kept in tens of MiB.
+const (
+	defaultMaxListed      = 10_000
+	defaultMaxListedBytes = 16 << 20
+)
+
+// WithMaxListing bounds one listing in all, across its pages: the tools'
+// at discovery, and [Provider.Resources], [Provider.ResourceTemplates] and
+// [Provider.Prompts]. It keeps at most items entries, and bytes bytes of
+// them as they encode (zero: 10 000 entries and 16 MiB); each page is
+// already bounded by [WithMaxMessageSize] and their number by
+// [WithMaxPages], but a hundred legal pages of small entries would hold
+// the host's memory in gigabytes. A page that takes the listing past
+// either bound fails it with a [ProtocolError] naming the server and the
+// bound, before anything of that page is kept. A negative value is
+// refused at Connect.
+func WithMaxListing(items, bytes int) Option {
+	return func(c *config) { c.listed, c.listedBytes = items, bytes }
+}
 
 // WithMaxDescription sets how many characters of a tool description are kept
 // (zero: [DefaultMaxDescription]). A negative n is refused at Connect: a

@@ -311,6 +311,8 @@ func TestConfigErrors(t *testing.T) {
 		{mcptool.FromCommand("", nil, mcptool.WithName("files")), "command"},
 		{mcptool.FromURL("http://127.0.0.1:1/mcp", mcptool.WithName("files"), mcptool.WithMaxMessageSize(-1)), "max message size"},
 		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxPages(-1)), "max pages"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxListing(-1, 0)), "max listing items"},
+		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxListing(0, -1)), "max listing bytes"},
 		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithMaxDescription(-1)), "max description"},
 		{mcptool.FromCommand("server", nil, mcptool.WithName("files"), mcptool.WithReconnect(mcptool.Reconnect{MinDelay: -1})), "reconnect"},
 	} {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -27,7 +28,7 @@ const tokenEnv = "MCPBRIDGE_TOKEN"
 var serveCmd = &Command{
 	Name:    "serve",
 	NoArgs:  true,
-	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL]] [--task-key-file FILE] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
+	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL] [--tls-cert FILE --tls-key FILE] [--status-http ADDR]] [--task-key-file FILE] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
 	Summary: "Serve the servers' tools, resources and prompts as one MCP server (a gateway), over stdio or streamable HTTP.",
 	Examples: `  mcpbridge serve --config mcp.json                         # stdio: a desktop host's only server
   mcpbridge serve --config mcp.json --http 127.0.0.1:8080   # http://127.0.0.1:8080/mcp, /healthz, /readyz
@@ -35,6 +36,8 @@ var serveCmd = &Command{
   mcpbridge serve --config mcp.json --http :8080 --allow-remote \
       --oauth-issuer https://auth.example --oauth-resource https://mcp.example/mcp
   mcpbridge serve --config mcp.json --deny 'delete_*' --disclosure
+  mcpbridge serve --config mcp.json --http :8443 --allow-remote --token-file tokens.txt \
+      --tls-cert tls.crt --tls-key tls.key --status-http 127.0.0.1:9090
 
 Over HTTP the gateway speaks both protocol generations: 2026-07-28 without
 sessions (any replica answers any request: put N behind a load balancer)
@@ -68,7 +71,23 @@ The config file may hold a "gateway" object beside "mcpServers":
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token.
+are sent the client's own token. "limits" holds the gateway's bounds, each
+also a flag: "listingItems" (--max-listing-items), "listingBytes"
+(--max-listing-bytes).
+
+With --tls-cert and --tls-key (or "gateway": {"tls": {"cert": FILE, "key":
+FILE}}, relative to the config's directory) the endpoint is HTTPS, HTTP/2
+offered, and the pair is read again when its files change (a cert-manager
+renewal), within a second. Terminate TLS at an ingress or load balancer
+instead when one is in front anyway (it holds the certificate, and the
+gateway listens in clear on a network only it reaches); here, when clients
+reach the gateway directly, so that no token crosses a network in clear.
+
+/healthz and /readyz need no token (a prober has none), pass the Origin and
+Host checks of /mcp, and say no more than ok, ready, not ready or
+draining. --status-http serves them again on a loopback address, /readyz
+with each server's name and state: the operator's view, which a client
+must not have (kubectl port-forward reaches it in a pod).
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
@@ -91,6 +110,12 @@ refused and /readyz answers 503.`,
 		fs.StringVar(&oauth.Resource, "oauth-resource", "", "the gateway's own `URL` as clients reach it (https://host/mcp): the audience tokens must name")
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
+		tlsCert := fs.String("tls-cert", "", "serve HTTPS with the certificate (chain) of the PEM `FILE`, read again when it changes (needs --tls-key)")
+		tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `FILE`")
+		statusAddr := fs.String("status-http", "", "serve /healthz and /readyz with each server's state on `ADDR` (loopback only)")
+		var limits limitsConfig
+		fs.IntVar(&limits.ListingItems, "max-listing-items", 0, "refuse a server's listing (tools, resources, templates, prompts) of more than `N` entries in all its pages (default 10000)")
+		fs.IntVar(&limits.ListingBytes, "max-listing-bytes", 0, "refuse a server's listing of more than `N` bytes in all its pages (default 16 MiB)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
@@ -108,6 +133,13 @@ refused and /readyz answers 503.`,
 			opts, err := section.endpointOptions(oauth)
 			if err != nil {
 				return err
+			}
+			certPath, keyPath, err := tlsFiles(*tlsCert, *tlsKey, section.TLS, t.config)
+			if err != nil {
+				return err
+			}
+			if certPath != "" && *addr == "" {
+				return Usagef("TLS is for --http; over stdio there is no connection to encrypt")
 			}
 			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
 			if _, _, err := net.SplitHostPort(*addr); *addr != "" && err != nil {
@@ -154,16 +186,34 @@ refused and /readyz answers 503.`,
 			if *disclosure || section.Disclosure {
 				opts = append(opts, gateway.WithDisclosure())
 			}
+			lim, err := limits.over(section.Limits)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, gateway.WithLimits(lim))
 			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
 				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
 
-			var ln net.Listener
+			var ln, statusLn net.Listener
+			var certs *certFiles
 			if *addr != "" {
-				// Before the servers start: an address in use is said at once.
+				// Before the servers start: an address in use, or a
+				// certificate that does not load, is said at once.
+				if certPath != "" {
+					if certs, err = loadCertFiles(certPath, keyPath, log); err != nil {
+						return &exitError{code: exitUsage, err: err}
+					}
+				}
 				if ln, err = listen(*addr); err != nil {
 					return err
 				}
 				defer ln.Close()
+			}
+			if *statusAddr != "" {
+				if statusLn, err = listenStatus(*statusAddr); err != nil {
+					return err
+				}
+				defer statusLn.Close()
 			}
 			var g *gateway.Gateway
 			t.logged = true // the log says each server's start and failure once
@@ -182,10 +232,18 @@ refused and /readyz answers 503.`,
 				return err
 			}
 			defer t.Close(ts)
+			var status net.Addr
+			if statusLn != nil {
+				defer serveStatus(g, statusLn)()
+				status = statusLn.Addr()
+			}
 			if ln == nil {
+				if status != nil {
+					fmt.Fprintf(s.Err, "mcpbridge gateway: status at http://%s/readyz\n", status)
+				}
 				return serveStdio(ctx, g, log)
 			}
-			return serveHTTP(ctx, g, ln, log, s)
+			return serveHTTP(ctx, g, ln, certs, status, log, s)
 		}
 	},
 }
@@ -275,11 +333,45 @@ type gatewayConfig struct {
 
 	// The gateway's bounds (gateway.Limits), each also a flag of serve.
 	Limits *limitsConfig `json:"limits"`
+
+	// The endpoint's certificate (tlsfiles.go).
+	TLS *tlsConfig `json:"tls"`
 }
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
 // key per field of [gateway.Limits], durations as Go durations ("30m").
-type limitsConfig struct{}
+// serve's flags fill one too, zero where not given.
+type limitsConfig struct {
+	ListingItems int `json:"listingItems"`
+	ListingBytes int `json:"listingBytes"`
+}
+
+// over returns the limits of the flags c, each given one taking the place
+// of the file's. A negative bound, which none of these may be, is a usage
+// error naming the flag or the key it came from.
+func (c limitsConfig) over(file *limitsConfig) (gateway.Limits, error) {
+	var f limitsConfig
+	if file != nil {
+		f = *file
+	}
+	pick := func(flag, key string, fromFlag, fromFile int) (int, error) {
+		v, from := fromFlag, "--"+flag
+		if v == 0 {
+			v, from = fromFile, `"gateway"."limits".`+key
+		}
+		if v < 0 {
+			return 0, Usagef("%s %d: want a positive bound, or none for the default", from, v)
+		}
+		return v, nil
+	}
+	var l gateway.Limits
+	var err error
+	if l.ListingItems, err = pick("max-listing-items", "listingItems", c.ListingItems, f.ListingItems); err != nil {
+		return l, err
+	}
+	l.ListingBytes, err = pick("max-listing-bytes", "listingBytes", c.ListingBytes, f.ListingBytes)
+	return l, err
+}
 
 // gatewaySection reads the "gateway" object of the target's config file,
 // if it has one.
@@ -341,12 +433,22 @@ func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error
 	return drainErr
 }
 
-// serveHTTP serves g's endpoints on ln until a stop signal, then drains:
-// calls in flight finish, new requests are refused, and the listener
-// closes.
-func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, log *slog.Logger, s *Streams) error {
+// serveHTTP serves g's endpoints on ln, over TLS with certs if not nil,
+// until a stop signal, then drains: calls in flight finish, new requests
+// are refused, and the listener closes. Its first line names the endpoint,
+// and the status address if there is one.
+func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, certs *certFiles, status net.Addr, log *slog.Logger, s *Streams) error {
+	scheme, also := "http", ""
+	if certs != nil {
+		// net/http serves HTTP/2 on the connections of a TLS listener
+		// whose config offers h2.
+		ln, scheme = tls.NewListener(ln, certs.config()), "https"
+	}
+	if status != nil {
+		also = fmt.Sprintf("; status: http://%s/readyz", status)
+	}
 	return serveUntilStopped(ctx, ln, g.Handler(), s, func(a net.Addr) string {
-		return fmt.Sprintf("mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)", a)
+		return fmt.Sprintf("mcpbridge gateway: %s://%s/mcp (health: /healthz, /readyz%s)", scheme, a, also)
 	}, func(ctx context.Context) error {
 		err := g.Shutdown(ctx) // which says it drains
 		if err != nil {

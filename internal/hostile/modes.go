@@ -26,6 +26,7 @@ var modes = map[string]mode{
 	"long-description": {doc: "lists echo and think, whose description is 2781 characters of sentences, as server-sequential-thinking's", answer: longDescription},
 	"twin-names":       {doc: "lists a/b, a.b and echo, a/b first: OpenAI's rewrite makes both a_b; a call of either answers its own name", answer: twinNames},
 	"null-items":       {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
+	"vast-listing":     {doc: "lists 100 pages of 10000 tools, and as many resources: each page a legal message, a million items in all", answer: vastListing},
 	"stderr":           {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":        {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
 
@@ -64,6 +65,9 @@ var modes = map[string]mode{
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
+
+	// Sessions (session.go; over HTTP only).
+	"forgets-session": {doc: "serves sessions, and forgets each once it has answered a tools/call, answering its next request 404 with the Python SDK's JSON-RPC error (SessionNotFound); lists echo and peek, read-only", http: forgetsSession, answer: peek},
 
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},

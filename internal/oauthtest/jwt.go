@@ -23,9 +23,17 @@ type signingKey struct {
 // at+jwt) and returns the compact JWT: a token s could have issued, with
 // whatever claims a test needs (an expired one, another audience, another
 // issuer). Mint makes the first key if s has none yet.
-func (s *Server) Mint(claims map[string]any) string {
+func (s *Server) Mint(claims map[string]any) string { return s.MintTyped("at+jwt", claims) }
+
+// MintTyped is [Server.Mint] with typ as the header's type, none if empty:
+// a JWT of another kind the same keys sign (a DPoP proof, a logout token),
+// or an access token of an issuer that does not type them.
+func (s *Server) MintTyped(typ string, claims map[string]any) string {
 	k := s.currentKey()
-	opts := (&jose.SignerOptions{}).WithType("at+jwt").WithHeader(jose.HeaderKey("kid"), k.id)
+	opts := (&jose.SignerOptions{}).WithHeader(jose.HeaderKey("kid"), k.id)
+	if typ != "" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: k.key}, opts)
 	if err != nil {
 		panic(err)

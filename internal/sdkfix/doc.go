@@ -68,6 +68,12 @@
 //     transport's POST of initialize, which go-sdk passes on in text
 //     alone, [HTTPTap.Refused] finds it (TestGoSDKKeepsOnlyTheStatusText,
 //     TestGoSDKWrapsRoundTripErrors).
+//   - go-sdk takes a 404 in a session for the session's end
+//     (mcp.ErrSessionMissing, on which mcptool opens a new one) only when
+//     its body is no JSON-RPC error: one that is (the Python SDK's), it
+//     reads as the request's own and keeps the session, which then fails
+//     every request. [HTTPTap] drops such a body but for a "method not
+//     found" (TestGoSDKKeepsASessionA404AnswersWithAnError).
 //   - go-sdk's legacy SSE server handler checks each POSTed request against
 //     the standard methods alone, and answers one for a method the server
 //     added (the Skills extension's skills/list, say) with 400 Bad Request.

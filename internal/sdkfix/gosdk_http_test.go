@@ -19,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 )
 
 // Capture: go-sdk's streamable HTTP connection needs go-sdk's unexported
@@ -470,6 +472,57 @@ func TestGoSDKWrapsRoundTripErrors(t *testing.T) {
 			t.Errorf(upgraded+"%s: the RoundTripper's error is kept whole: HTTPTap.Refused's reading of the text may go", name)
 		case textOnly && !Says(err, mine.Error()):
 			t.Errorf(upgraded+"%s: the RoundTripper's error is lost, its text too (%v): HTTPTap.Refused cannot find it", name, err)
+		}
+	}
+}
+
+// sessionGone: go-sdk reads a 404 in a session whose body is a JSON-RPC
+// error (the Python SDK's, for a session that is over) as the request's own
+// failure, and keeps the session, which fails every request after. When
+// this test fails, go-sdk takes such a 404 for the session's end, and
+// sessionGone may go.
+func TestGoSDKKeepsASessionA404AnswersWithAnError(t *testing.T) {
+	_, srv := hostile.Start(t, "forgets-session")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "peek"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the server forgot the session
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "peek"})
+		if errors.Is(err, mcp.ErrSessionMissing) || !strings.Contains(fmt.Sprint(err), "Session has been terminated") {
+			t.Fatalf(upgraded+"a 404 with a JSON-RPC error in a session: %v, not the call's error: sessionGone may go", err)
+		}
+	}
+}
+
+// The tap drops the body of a 404 in a session, so that go-sdk ends the
+// session, but for a "method not found", which answers the request; and
+// leaves a 404 outside a session as it is.
+func TestSessionGone(t *testing.T) {
+	for _, c := range []struct {
+		session, body string
+		kept          bool
+	}{
+		{"s1", hostile.SessionNotFound, false},
+		{"s1", `{"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"Session not found"}}`, false},
+		{"s1", "session not found", false},
+		{"s1", `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method not found"}}`, true},
+		{"", hostile.SessionNotFound, true},
+	} {
+		req := httptest.NewRequest("POST", "http://server.example/mcp", nil)
+		if c.session != "" {
+			req.Header.Set("Mcp-Session-Id", c.session)
+		}
+		resp := &http.Response{StatusCode: http.StatusNotFound, Body: io.NopCloser(strings.NewReader(c.body))}
+		sessionGone(req, resp)
+		got, _ := io.ReadAll(resp.Body)
+		if kept := string(got) == c.body; kept != c.kept {
+			t.Errorf("session %q, body %s: read %q, want kept %v", c.session, c.body, got, c.kept)
 		}
 	}
 }

@@ -61,6 +61,7 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	sessionGone(req, resp) // session.go
 	if ref := x.refuse(req, resp); ref != nil {
 		x.last.Store(ref)
 		return nil, ref
