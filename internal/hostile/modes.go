@@ -21,6 +21,7 @@ var modes = map[string]mode{
 	"cursor-loop":     {doc: "lists with a cursor that repeats", answer: cursorLoop},
 	"endless":         {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":           {doc: "lists three pages of one tool each", answer: pages},
+	"names":           {doc: "lists delete.dir (no vendor takes the dot), push and github_push, each answering its text argument", answer: names},
 	"no-skills":       {doc: "refuses skills/list", answer: noSkills},
 	"bad-header":      {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
 	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
@@ -111,6 +112,14 @@ var pages = on("tools/list", func(req *Request) string {
 	next := map[string]string{"": "p2", "p2": "p3", "p3": ""}[c]
 	tool := map[string]any{"name": "tool_" + c, "inputSchema": map[string]any{"type": "object"}}
 	return Result(req.ID, map[string]any{"tools": []any{tool}, "nextCursor": next})
+})
+
+var names = on("tools/list", func(req *Request) string {
+	var tools []any
+	for _, name := range []string{"delete.dir", "push", "github_push"} {
+		tools = append(tools, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"}})
+	}
+	return Result(req.ID, map[string]any{"tools": tools})
 })
 
 var noSkills = on("skills/list", func(req *Request) string {
