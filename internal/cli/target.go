@@ -195,7 +195,7 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 		if err != nil {
 			return nil, &exitError{code: exitUsage, err: err}
 		}
-		if err := trustLocal(path, data, cfg, s); err != nil {
+		if err := trustLocal(path, data, s); err != nil {
 			return nil, err
 		}
 	}
