@@ -232,6 +232,9 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := t.host.applyRoots(cfg); err != nil {
+		return nil, nil, err
+	}
 	answers, err := t.hostOptions(s)
 	if err != nil {
 		return nil, nil, err
