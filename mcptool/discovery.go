@@ -94,7 +94,7 @@ func (p *Provider) list(method string, page func(cursor string) (next string, er
 	for n := 1; ; n++ {
 		next, err := page(cursor)
 		if err != nil {
-			return classify(p.name, method, err, false)
+			return p.classify(method, err, false)
 		}
 		if next == "" {
 			return nil

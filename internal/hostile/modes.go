@@ -27,6 +27,7 @@ var modes = map[string]mode{
 	"null-items":      {doc: "lists null among its tools, resources, resource templates and prompts, and reads null among a resource's contents, beside one good item of each", answer: nullItems},
 	"stderr":          {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":       {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
+	"leaky":           {doc: "writes the value of API_KEY to stderr at initialize, then behaves well (its flaky tool ends it, the line its last words)", answer: leaky},
 
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
@@ -63,6 +64,7 @@ var modes = map[string]mode{
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
+	"echo-secrets":  {doc: "answers a tools/call with HTTP 500 whose plain text echoes the request's Authorization header, path and query, as a web framework's error page may (of flaky, a JSON-RPC error echoing them)", http: echoSecrets},
 
 	// Schemas (schema.go).
 	"schema-cycles": {doc: "lists echo, a tool for each input schema no validation could finish on (self_ref, defs_cycle, all_of, any_of, dynamic_ref, doubling), and out_cycle, whose output schema is one", answer: schemaCycles},
@@ -121,6 +123,15 @@ var names = on("tools/list", func(req *Request) string {
 	}
 	return Result(req.ID, map[string]any{"tools": tools})
 })
+
+// leaky says the key its environment gave it on stderr, as a server that
+// logs its configuration does.
+func leaky(_ *Server, req *Request) (string, bool) {
+	if req.Method == "initialize" {
+		fmt.Fprintln(os.Stderr, "starting with API_KEY="+os.Getenv("API_KEY"))
+	}
+	return "", false
+}
 
 var noSkills = on("skills/list", func(req *Request) string {
 	return Error(req.ID, -32601, "skills/list not supported")
