@@ -38,6 +38,7 @@ var modes = map[string]mode{
 	// What a tool result can do to the host (results.go).
 	"image-bomb":        {doc: "answers a text part and a PNG of side x side pixels (default 20000), 4 bytes a pixel decoded", answer: imageBomb},
 	"gif-frames":        {doc: "answers a GIF of many 200x200 frames (default 10000)", answer: gifFrames},
+	"decoder-bombs":     {doc: "answers count images (default 4) of side x side pixels (default 4096) of a kind that costs its decoder more than its pixels: a progressive CMYK JPEG (kind jpeg), a 16-bit PNG (png16), or an 8-bit PNG (png)", answer: decoderBombs},
 	"corrupt-image":     {doc: "answers a good text part beside an image whose base64 is corrupt", answer: corruptImage},
 	"bad-parts":         {doc: "answers good text parts among parts the protocol does not allow", answer: badParts},
 	"null-result":       {doc: "answers tools/call with a null result", answer: result("null")},
