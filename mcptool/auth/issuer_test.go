@@ -146,14 +146,7 @@ func TestTokenEndpointOnAnotherOrigin(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{})
 	other := oauthtest.New(t, oauthtest.Config{})
 	idp := oauthtest.New(t, oauthtest.Config{TokenEndpoint: other.URL + "/token"})
-	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientSecretPost("idp", testSecret),
-		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
-		Client:       ClientSecretBasic("svc", testSecret)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ts.Call(t.Context(), h, nil, "echo")
-	checkRefused(t, err, "identity provider", other.URL+"/token")
+	checkRefused(t, callThroughIdP(t, ts, idp), "identity provider", other.URL+"/token")
 	if n := other.Requests.Load(); n != 0 {
 		t.Errorf("the other origin received %d requests", n)
 	}
@@ -180,6 +173,16 @@ func TestMetadataIssuerMismatch(t *testing.T) {
 func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{})
 	idp := oauthtest.New(t, oauthtest.Config{MetaIssuer: "https://attacker.example"})
+	checkRefused(t, callThroughIdP(t, ts, idp), "identity provider", "https://attacker.example")
+	if g := idp.Grants(); len(g) != 0 || len(ts.Grants()) != 0 {
+		t.Errorf("token exchanges %q, token requests %q", g, ts.Grants())
+	}
+}
+
+// callThroughIdP calls ts's echo through an enterprise handler whose
+// identity provider is found by its issuer, idp, and returns the error.
+func callThroughIdP(t *testing.T, ts, idp *oauthtest.Server) error {
+	t.Helper()
 	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientSecretPost("idp", testSecret),
 		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
 		Client:       ClientSecretBasic("svc", testSecret)})
@@ -187,10 +190,7 @@ func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ts.Call(t.Context(), h, nil, "echo")
-	checkRefused(t, err, "identity provider", "https://attacker.example")
-	if g := idp.Grants(); len(g) != 0 || len(ts.Grants()) != 0 {
-		t.Errorf("token exchanges %q, token requests %q", g, ts.Grants())
-	}
+	return err
 }
 
 // A token endpoint that redirects does not get the request, with the
