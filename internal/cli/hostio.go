@@ -110,7 +110,7 @@ func (t *Target) Lines(s *Streams) <-chan string {
 // hostOptions are the providers' options that answer for the user: the
 // terminal's answers, the model. The roots are the config's
 // ([host.applyRoots]).
-func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
+func (t *Target) hostOptions(s *Streams) []mcptool.Option {
 	h := &t.host
 	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL}
 	switch {
@@ -131,7 +131,7 @@ func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 		}
 		opts = append(opts, mcptool.WithSampling(sampling))
 	}
-	return opts, nil
+	return opts
 }
 
 // showRequest shows a server's sampling request as it goes to the model.

@@ -235,10 +235,7 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if err := t.host.applyRoots(cfg); err != nil {
 		return nil, nil, err
 	}
-	answers, err := t.hostOptions(s)
-	if err != nil {
-		return nil, nil, err
-	}
+	answers := t.hostOptions(s)
 	logger := slog.New(slog.DiscardHandler)
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
