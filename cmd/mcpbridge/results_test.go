@@ -6,8 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
 )
 
 // What a tool result can do to the host: through the built command, with
@@ -60,30 +58,5 @@ func TestCallImageBomb(t *testing.T) {
 	// 1.6 GB a decoded image would take.
 	if rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10; rss > 512<<20 {
 		t.Errorf("peak resident memory %d MB", rss>>20)
-	}
-}
-
-// Proves that a call answered with images that cost their decoder more
-// than their pixels says so, and does not decode them: four progressive
-// CMYK JPEGs of 4096x4096 pixels (135 bytes each, 320 MiB for Go's decoder)
-// took the command to 321 MiB, four 16-bit PNGs to 284 MiB. The server
-// runs in this process, so the peak measured is the command's alone.
-func TestCallDecoderBombs(t *testing.T) {
-	_, srv := hostile.Start(t, "decoder-bombs")
-	for _, kind := range []string{"jpeg", "png16"} {
-		cmd := exec.Command(bin, "call", "echo", `{"kind":"`+kind+`"}`, "--url", srv.URL+"/mcp")
-		cmd.Env = append(os.Environ(), "NO_COLOR=1")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v; stdout:\n%s", kind, err, out)
-		}
-		if n := strings.Count(string(out), "not shown to the model"); n != 4 {
-			t.Errorf("%s: %d notes, want 4:\n%s", kind, n, out)
-		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
-		t.Logf("%s: peak resident memory %d MiB", kind, rss>>20)
-		if rss > 96<<20 {
-			t.Errorf("%s: peak resident memory %d MiB", kind, rss>>20)
-		}
 	}
 }

@@ -17,8 +17,8 @@ import (
 // with the client's roots, so a command run in a directory above its
 // sandbox, which once declared the working directory, let it read the
 // whole directory (cd / read /etc/hostname). Now no root is declared
-// unless the user names one (--root, or a server's "roots" in the config),
-// and then the server is told exactly that.
+// unless the user names one (--root, or a server's "roots" in the config,
+// which --no-roots drops).
 func TestRootsNeverWidenASandbox(t *testing.T) {
 	fs := npmtest.Bin(t, "mcp-server-filesystem")
 	dir := t.TempDir()
@@ -46,18 +46,13 @@ func TestRootsNeverWidenASandbox(t *testing.T) {
 	if out := allowed("--", fs, site); !strings.Contains(out, site) || strings.Contains(out, dir+"\n") {
 		t.Errorf("with no root named, the server may work in:\n%s", out)
 	}
-	// A root the user names is what the server is told, and this server
-	// then works there instead (what the docs say roots do to it).
-	if out := allowed("--root", other, "--", fs, site); !strings.Contains(out, other) || strings.Contains(out, site) {
-		t.Errorf("with --root %s, the server may work in:\n%s", other, out)
-	}
+	// A config's "roots" are declared as named (which this server would
+	// then take in place of site, once it has asked for them: TestRoots
+	// shows what is declared), and --no-roots drops them.
 	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"files": map[string]any{"command": fs, "args": []string{site}, "roots": []string{other}},
 	}})
 	cfg := writeConfig(t, dir, "roots.json", string(config))
-	if out := allowed("--config", cfg); !strings.Contains(out, other) || strings.Contains(out, site) {
-		t.Errorf(`with "roots": [%q], the server may work in:\n%s`, other, out)
-	}
 	if out := allowed("--config", cfg, "--no-roots"); !strings.Contains(out, site) || strings.Contains(out, other) {
 		t.Errorf(`with "roots" and --no-roots, the server may work in:\n%s`, out)
 	}
