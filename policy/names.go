@@ -114,7 +114,9 @@ func (p *Policy) expand(name string) (c called, names Names) {
 		}
 	}
 	c.names = append(c.names, readings...)
-	c.names = p.rewritten(c.names)
+	if len(p.deny) > 0 {
+		c.names = p.rewritten(c.names)
+	}
 	if names.Tool == "" {
 		names.Tool = name
 		if len(readings) > 0 {
