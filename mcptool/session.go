@@ -62,7 +62,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
 	copts := &mcp.ClientOptions{
-		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
+		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler(), p.secrets)),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
 	}
