@@ -44,9 +44,11 @@
 //     only in a result, or when calls of several clients are in flight on
 //     that server, since nothing on the wire says whose it is: one
 //     client's question is never shown to another.
-//   - Roots are the gateway's own (mcptool.WithRoots given through
-//     [WithToolsetOptions]; mcpbridge serve's --root, by default its
-//     working directory), never a client's: a server keeps the roots it
+//   - Roots are the gateway's own (a server's toolset.ServerConfig Roots,
+//     or mcptool.WithRoots given through [WithToolsetOptions]; mcpbridge
+//     serve's --root or a server's "roots"; none by default, as a server
+//     may take them in place of the directories it was started with),
+//     never a client's: a server keeps the roots it
 //     learns for its session, which every client of the replica shares,
 //     so one client's roots would reach the others' calls. The exception
 //     is a 2026-07-28 client handed a server's questions whole, roots among

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
@@ -23,4 +24,6 @@ func (g *Gateway) Run(ctx context.Context, t mcp.Transport) error {
 
 // sdkLog is the logger go-sdk's handlers get: go-sdk logs what a client
 // sent, so its records go down to debug level.
-func (g *Gateway) sdkLog() *slog.Logger { return slog.New(sdkfix.DebugOnly(g.log.Handler())) }
+func (g *Gateway) sdkLog() *slog.Logger {
+	return slog.New(sdkfix.DebugOnly(g.log.Handler(), redact.Secrets{}))
+}

@@ -121,7 +121,7 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 	if !holds {
 		var werr error
 		if next, werr = p.conn.waitReady(ctx); werr != nil {
-			return nil, classify(p.name, operation{"tools/call", name}.String(), werr, false)
+			return nil, p.classify(operation{"tools/call", name}.String(), werr, false)
 		}
 	}
 	p.cfg.logger.InfoContext(ctx, "the exchange was lost during a call; sending it again", "server", p.name, "tool", name)

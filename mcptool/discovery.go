@@ -103,7 +103,7 @@ func listPages[T any](p *Provider, method string, page func(cursor string) (entr
 	for n := 1; ; n++ {
 		entries, next, err := page(cursor)
 		if err != nil {
-			return classify(p.name, method, err, false)
+			return p.classify(method, err, false)
 		}
 		if err := within(p, method, n, entries, &items, &size); err != nil {
 			return err

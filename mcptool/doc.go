@@ -32,11 +32,12 @@
 //   - Results become what a model can read (see [ToResult]): text, images a
 //     vision model takes, and one-line notes for everything else; never
 //     base64 noise. An image is measured before it is decoded
-//     ([MaxImagePixels]). One content part that cannot be decoded (corrupt
-//     base64, an unknown type) becomes such a note and the rest is kept; a
-//     result the protocol does not allow as a whole (null, without content,
-//     nested too deep to decode) fails the call at once with a
-//     [ProtocolError].
+//     ([MaxImagePixels]: its pixels, and what its decoder would allocate,
+//     within a budget the process's decoders share). One content part
+//     that cannot be decoded (corrupt base64, an unknown type) becomes
+//     such a note and the rest is kept; a result the protocol does not
+//     allow as a whole (null, without content, nested too deep to decode)
+//     fails the call at once with a [ProtocolError].
 //   - Structured results are checked against the tool's output schema, whose
 //     $ref never reaches the network; a check is bounded in time and memory,
 //     and an output schema no check could finish on fails the tool's calls

@@ -127,6 +127,65 @@ func format(server, op string, err error) string {
 	return redact.URLs(fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err))
 }
 
+// classify is [classify] for the provider's server, with the secrets the
+// provider knows ([Provider.secrets]) masked wherever the failure quotes
+// what the server said: every failure a server causes comes in by this
+// door, and the server's own words (a JSON-RPC error that echoes a header,
+// an error page quoting the request's key) are quoted in its text. What
+// the transports keep of the server's words is masked as they keep it
+// (sdkfix.Refusal's body, internal/stdio's lines).
+func (p *Provider) classify(op string, err error, expired bool) error {
+	err = classify(p.name, op, err, expired)
+	if p.secrets.Empty() {
+		return err
+	}
+	switch e := err.(type) {
+	case *TransportError:
+		c := *e
+		c.Err = masked{e.Err, p.secrets}
+		return &c
+	case *ProtocolError:
+		c := *e
+		c.Err = masked{e.Err, p.secrets}
+		return &c
+	case *cancelled:
+		c := *e
+		c.err = masked{e.err, p.secrets}
+		return &c
+	}
+	return err
+}
+
+// masked is a failure whose text has secrets masked. A server's JSON-RPC
+// error in it is read as a copy with the secrets masked in its message and
+// data (errors.As), so that what relays it (a gateway) relays no secret.
+type masked struct {
+	err     error
+	secrets redact.Secrets
+}
+
+func (m masked) Error() string { return m.secrets.Mask(m.err.Error()) }
+func (m masked) Unwrap() error { return m.err }
+
+func (m masked) As(target any) bool {
+	t, ok := target.(**jsonrpc.Error)
+	var wire *jsonrpc.Error
+	if !ok || !errors.As(m.err, &wire) {
+		return false
+	}
+	c := *wire
+	c.Message = m.secrets.Mask(c.Message)
+	if len(c.Data) > 0 {
+		data := json.RawMessage(m.secrets.Mask(string(c.Data)))
+		if !json.Valid(data) {
+			data = nil
+		}
+		c.Data = data
+	}
+	*t = &c
+	return true
+}
+
 // classify turns an error from go-sdk into one of this package's types,
 // naming server and operation. expired reports whether a deadline this
 // package set has passed (rather than the caller's).

@@ -91,7 +91,7 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	case res.IsError:
 		return tool.Result{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
 	}
-	return toResult(res, p.name), nil
+	return toResult(ctx, res, p.name), nil
 }
 
 // resolve maps a called name to the server's tool name: the name itself if

@@ -34,7 +34,7 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bo
 	}
 	x := &exchange{origin: origin(endpoint), headers: headers, tap: &sdkfix.HTTPTap{
 		Next: next, Schemas: schemas, Unheard: p.unheard(), Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
-		SSE: sse, Authorizes: p.cfg.oauth != nil,
+		SSE: sse, Authorizes: p.cfg.oauth != nil, Secrets: p.secrets,
 	}}
 	c := *base
 	c.Transport = x

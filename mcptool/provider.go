@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -46,6 +49,10 @@ type Provider struct {
 	calls  progress   // the calls whose timeout progress restarts
 	tasks  tasks      // the tasks followed for the host
 	tel    *clientTelemetry
+	// secrets are the values of its headers and environment and the
+	// secret parts of its URL, masked in the server's words wherever the
+	// provider quotes them (errors.go's classify, the transports).
+	secrets redact.Secrets
 
 	// What the host answers a server with: the calls a server's requests
 	// belong to, the URL elicitations they wait for, the roots
@@ -113,6 +120,8 @@ func newProvider(d dialer, opts []Option) *Provider {
 			p.name = hostPart(d.url)
 		}
 	}
+	p.secrets = redact.Secrets{}.With(slices.Collect(maps.Values(p.cfg.headers))...).
+		With(slices.Collect(maps.Values(p.cfg.env))...).WithURL(d.url)
 	p.tel = newClientTelemetry(p.name, d, &p.cfg)
 	p.conn = supervisor{
 		name:           p.name,

@@ -69,7 +69,7 @@ func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Result, e
 		}
 		content[i] = &mcp.EmbeddedResource{Resource: c}
 	}
-	return toResult(&mcp.CallToolResult{Content: content}, p.name), nil
+	return toResult(ctx, &mcp.CallToolResult{Content: content}, p.name), nil
 }
 
 // Request sends any JSON-RPC request, such as a method go-sdk does not model

@@ -3,6 +3,7 @@ package mcptool
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -35,10 +36,16 @@ var visionFormats = map[string]string{
 // headers say, before any pixel is decoded: one image may have at most this
 // many pixels (16,777,216: 4096x4096, a 5K screen, a 16-megapixel photo),
 // and one result's images at most four times as many in all. Decoding takes
-// 4 to 8 bytes a pixel whatever the file's size, so a PNG of 1.5 MB can
+// 1 to 8 bytes a pixel whatever the file's size, so a PNG of 1.5 MB can
 // declare 20000x20000 pixels and cost 1.6 GB; vendors scale anything past
 // about 2048 pixels a side down anyway, so nothing a model could use is
 // refused. The bound is fixed rather than an option for that reason.
+//
+// What the decoder would allocate is bounded too, as the header tells it:
+// at most 80 MiB an image (so a 16-bit PNG, an interlaced one, or a
+// progressive or CMYK JPEG of the most pixels, each several times the
+// cost of its pixels, is a note), and 80 MiB decoding at once in the
+// whole process, which concurrent calls wait for.
 const MaxImagePixels = 1 << 24
 
 // maxResultPixels bounds the pixels decoded for one result: a message
@@ -54,9 +61,9 @@ const maxResultPixels = 4 * MaxImagePixels
 //     array of the parts' strings;
 //   - a PNG, JPEG, GIF or WebP image whose payload really decodes (checked by
 //     decoding, not by the declared MIME type) and is within
-//     [MaxImagePixels]: the parts in the server's order, text as text, each
-//     such image as a [tool.ImagePart] with the MIME type of what it decoded
-//     as;
+//     [MaxImagePixels] and the bound on its decoder's memory: the parts in
+//     the server's order, text as text, each such image as a
+//     [tool.ImagePart] with the MIME type of what it decoded as;
 //   - anything else (another image format, a corrupt payload, an image over
 //     the bound, audio, a blob resource): a one-line note such as
 //     "[audio content (audio/wav) not shown to the model]", never base64 text,
@@ -71,12 +78,13 @@ const maxResultPixels = 4 * MaxImagePixels
 // server "files"]`): a model reads it with the tool an agent offers for
 // resources ([tool.Set] Resources). The structured content is kept apart,
 // in [tool.Result.Structured], for the host.
-func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(res, "") }
+func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(context.Background(), res, "") }
 
-// toResult is [ToResult], a resource link naming server unless it is "".
-func toResult(res *mcp.CallToolResult, server string) tool.Result {
+// toResult is [ToResult], a resource link naming server unless it is "";
+// an image waits for its decoding while ctx lasts.
+func toResult(ctx context.Context, res *mcp.CallToolResult, server string) tool.Result {
 	out := tool.Result{Structured: structured(res)}
-	parts, images := partsOf(res.Content, server)
+	parts, images := partsOf(ctx, res.Content, server)
 	if images {
 		out.Parts = parts
 		return out
@@ -88,12 +96,12 @@ func toResult(res *mcp.CallToolResult, server string) tool.Result {
 // partsOf converts content parts one for one: an image a vision model
 // takes as an image, anything else as its text or note. images reports
 // whether any image was kept. A resource link names server unless it is "".
-func partsOf(contents []mcp.Content, server string) (parts []tool.Part, images bool) {
+func partsOf(ctx context.Context, contents []mcp.Content, server string) (parts []tool.Part, images bool) {
 	pixels := int64(maxResultPixels) // left to decode
 	parts = make([]tool.Part, len(contents))
 	for i, c := range contents {
 		if img, ok := c.(*mcp.ImageContent); ok {
-			if mime, data, ok := visionImage(img.Data, &pixels); ok {
+			if mime, data, ok := visionImage(ctx, img.Data, &pixels); ok {
 				parts[i] = tool.ImagePart{MIMEType: mime, Data: data}
 				images = true
 				continue
@@ -243,13 +251,16 @@ func plausibleMIME(s string) bool {
 // decoded, its first frame for a GIF (whose every frame lies within the
 // size its header gives): a valid header on a corrupt body would still fail
 // at the vendor. Only an image of at most [MaxImagePixels] pixels, and of
-// at most *budget, is decoded; its pixels are taken from *budget.
+// at most *budget, is decoded, its pixels taken from *budget; and only one
+// whose decoding costs at most maxDecodeBytes by its header
+// ([decodeCost]), once the process's decoders may take that much more
+// (decoding), which it waits for while ctx lasts.
 //
 // A PNG whose only fault is an ancillary chunk with a bad checksum (common in
 // the wild: the MCP logo that server-everything serves has a broken iCCP
 // chunk) is sent without that chunk, which is what a lenient decoder would
 // read anyway.
-func visionImage(data []byte, budget *int64) (mime string, out []byte, ok bool) {
+func visionImage(ctx context.Context, data []byte, budget *int64) (mime string, out []byte, ok bool) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return "", nil, false
@@ -259,7 +270,16 @@ func visionImage(data []byte, budget *int64) (mime string, out []byte, ok bool) 
 	if !ok || pixels > MaxImagePixels || pixels > *budget {
 		return "", nil, false
 	}
+	cost := decodeCost(data, cfg, format)
+	if cost < 0 || cost > maxDecodeBytes {
+		return "", nil, false
+	}
 	*budget -= pixels
+	release, ok := reserve(ctx, cost)
+	if !ok {
+		return "", nil, false
+	}
+	defer release()
 	if _, _, err := image.Decode(bytes.NewReader(data)); err == nil {
 		return mime, data, true
 	}

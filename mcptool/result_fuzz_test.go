@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -30,7 +31,7 @@ func FuzzVisionImage(f *testing.F) {
 			t.Fatalf("repair of %d bytes gave %d bytes", len(data), len(repaired))
 		}
 		budget := int64(MaxImagePixels)
-		mime, out, ok := visionImage(data, &budget)
+		mime, out, ok := visionImage(context.Background(), data, &budget)
 		if !ok {
 			return
 		}

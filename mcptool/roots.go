@@ -46,7 +46,11 @@ func checkRoots(roots []Root) error {
 }
 
 // WithRoots declares the roots capability (with listChanged) and answers
-// the server's roots/list with roots (go-sdk lists them by URI);
+// the server's roots/list with roots (go-sdk lists them by URI). A server
+// may take its client's roots as the whole of where it may work, in place
+// of the directories it was started with (the reference filesystem server
+// does): declare only roots the user named, never a default such as the
+// working directory, which could widen a server's sandbox.
 // [Provider.SetRoots]
 // changes them later. With no roots, the capability is declared and the
 // list is empty. A root whose URI is not a file:// URI is refused at

@@ -131,7 +131,7 @@ func (p *Provider) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRe
 	if len(frames) == 0 {
 		return nil, rejected("sampling is answered only during a tool call")
 	}
-	sr, err := p.samplingRequest(req.Params)
+	sr, err := p.samplingRequest(ctx, req.Params)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
@@ -183,7 +183,7 @@ func (in *inflight) charge(frames []*callFrame, max int) bool {
 
 // samplingRequest checks a server's request and makes it what Approve and
 // the model see.
-func (p *Provider) samplingRequest(params *mcp.CreateMessageWithToolsParams) (*SamplingRequest, error) {
+func (p *Provider) samplingRequest(ctx context.Context, params *mcp.CreateMessageWithToolsParams) (*SamplingRequest, error) {
 	if params == nil {
 		return nil, errors.New("no params")
 	}
@@ -217,14 +217,14 @@ func (p *Provider) samplingRequest(params *mcp.CreateMessageWithToolsParams) (*S
 			Origin: tool.Origin{Server: p.name, Tool: t.Name}})
 	}
 	var err error
-	sr.Messages, err = samplingMessages(params.Messages)
+	sr.Messages, err = samplingMessages(ctx, params.Messages)
 	return sr, err
 }
 
 // samplingMessages converts the server's messages, checking that each
 // assistant message's tool uses are answered, each of them, by the next
 // message, which holds tool results alone.
-func samplingMessages(in []*mcp.SamplingMessageV2) ([]llm.Message, error) {
+func samplingMessages(ctx context.Context, in []*mcp.SamplingMessageV2) ([]llm.Message, error) {
 	var out []llm.Message
 	var open []llm.ToolCall // the tool uses the next message must answer
 	for i, m := range in {
@@ -257,7 +257,7 @@ func samplingMessages(in []*mcp.SamplingMessageV2) ([]llm.Message, error) {
 			} else {
 				return nil, fmt.Errorf("message %d: a tool result for %q, which no tool use of the message before asked for", i, r.ToolUseID)
 			}
-			parts, _ := partsOf(r.Content, "")
+			parts, _ := partsOf(ctx, r.Content, "")
 			out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: r.ToolUseID, ToolName: name, Parts: parts, IsError: r.IsError})
 		}
 		for _, c := range open {
@@ -272,7 +272,7 @@ func samplingMessages(in []*mcp.SamplingMessageV2) ([]llm.Message, error) {
 			}
 			continue
 		}
-		parts, _ := partsOf(other, "")
+		parts, _ := partsOf(ctx, other, "")
 		switch m.Role {
 		case "user":
 			if len(calls) > 0 {

@@ -62,7 +62,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	captured := &sdkfix.Capture{Transport: t, Schemas: schemas, Unheard: p.unheard()}
 	copts := &mcp.ClientOptions{
-		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler())),
+		Logger:                      slog.New(sdkfix.DebugOnly(p.cfg.logger.Handler(), p.secrets)),
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { p.conn.listChanged() },
 		ProgressNotificationHandler: p.calls.progressed,
 	}
@@ -123,7 +123,7 @@ func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection
 	case noPath && !refusal && !retryable(err):
 		err = fmt.Errorf("%w (%s)", err, pathNote)
 	}
-	err = classify(p.name, "connect", explain(conn, err), expired)
+	err = p.classify("connect", explain(conn, err), expired)
 	if he := (*HTTPError)(nil); noPath && errors.As(err, &he) {
 		he.notePath()
 	}
@@ -226,7 +226,7 @@ func (p *Provider) request(ctx context.Context, s *session, op operation, d time
 		err = fmt.Errorf("no answer within %v: %w", d, context.DeadlineExceeded)
 	}
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return classify(p.name, op.String(), unquoted(explain(s.conn, err)), false)
+		return p.classify(op.String(), unquoted(explain(s.conn, err)), false)
 	}
-	return classify(p.name, op.String(), explain(s.conn, err), timedOut)
+	return p.classify(op.String(), explain(s.conn, err), timedOut)
 }

@@ -171,7 +171,7 @@ func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task,
 		case err == nil && !res.IsError:
 			err = p.checkOutput(s, target, res)
 		case err != nil && !errors.As(err, &te):
-			err = classify(p.name, op.String(), explain(s.conn, err), false)
+			err = p.classify(op.String(), explain(s.conn, err), false)
 		}
 		t.finish(res, err)
 	}()

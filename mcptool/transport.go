@@ -56,6 +56,7 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 			Env:           c.env,
 			Dir:           c.dir,
 			Stderr:        c.stderr,
+			Secrets:       p.secrets,
 			MaxLineLength: c.maxMessageSize(),
 			Logger:        c.logger,
 		}, nil, nil

@@ -32,12 +32,16 @@
 // knows the called name and, for an alias, its tool part, which is enough for
 // a deny pattern on the tool's own name to hold.
 //
-// The exact rule is in the documentation of [Policy]. In short: a call is
-// refused if any of its names is denied, and otherwise allowed if any name
-// that surely belongs to it is allowed. An alias the policy cannot resolve
-// may be read several ways when a name holds "__", so by itself it never
-// allows a call. Write patterns against the tool's own name: it is the one
-// name every call of the tool is judged under.
+// The rule is one, in the documentation of [Policy]: a deny matches any
+// name of the tool, its own name as each vendor rewrites it included
+// (delete.dir, offered as fs_delete_dir, is refused by delete_*); an allow
+// matches a name the tool is served by: its final name, which includes its
+// server when the host namespaces, and its alias. So an allow of github_*
+// lets through the tools of server github (github_push) and not server
+// notes's tool github_push (notes_github_push), and an alias the policy
+// cannot resolve that may be read several ways when a name holds "__"
+// never allows a call by itself. Write a deny against the tool's own name,
+// an allow against the names the model is offered.
 //
 // # Approval
 //

@@ -66,10 +66,13 @@ func Example() {
 
 // A host that knows its tools as definitions (each MCP tool with its
 // server and its own name in Origin) lets For teach the policy every name
-// they go by: allowing "read_*" lets the namespaced name and the alias
-// through, and nothing else.
+// they go by. An allow matches a name the tool is served by, which names
+// its server when the host namespaces: "fs_read_*" lets the namespaced
+// name and the alias through, and nothing else; "read_*" alone would let
+// through no tool of a namespaced host, so that it cannot reach another
+// server's tool of that name.
 func ExamplePolicy_For() {
-	p, err := policy.New(policy.Config{Allow: []string{"read_*"}})
+	p, err := policy.New(policy.Config{Allow: []string{"fs_read_*"}})
 	if err != nil {
 		log.Fatal(err)
 	}

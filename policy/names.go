@@ -1,6 +1,9 @@
 package policy
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -14,9 +17,11 @@ type Names struct {
 	// local tool. With Tool it makes the alias mcp__<Server>__<Tool>, which
 	// the policy judges too.
 	Server string
-	// Namespaced is the name the host offers the model when it prefixes tool
-	// names with their server's (kb_search for tool search of server kb), or
-	// "" when it does not.
+	// Namespaced is the name the host offers the model when it is not Tool:
+	// prefixed with the server's (kb_search for tool search of server kb),
+	// or rewritten to a vendor's rules; "" when the tool is offered as Tool.
+	// An allow pattern matches it (or Tool when it is "") and the alias,
+	// never Tool alone when it is set.
 	Namespaced string
 	// Annotations are the tool's behaviour hints, or nil when it declared
 	// none. Only the approval hook reads them; patterns never do.
@@ -68,28 +73,20 @@ func (p *Policy) For(defs []tool.Definition) *Policy {
 	return &q
 }
 
-// called is every name one called name stands for, sorted by how far each
-// can be trusted to decide an allow.
+// called is every name one called name stands for, in the two sets the
+// rule judges.
 type called struct {
-	// vouched are the names that pick out the very tool that will run: the
-	// called name itself (unless it is an alias) and what the resolver said.
-	vouched []string
-	// readings are the possible tool parts of an alias, longest first: more
-	// than one when a server or tool name holds "__". The handler runs one of
-	// them, and the policy cannot tell which.
-	readings []string
-	// alias is the called name when it is an alias: its server part is the
-	// caller's word, so it is judged only for denial.
-	alias string
-}
-
-// all returns every name, for judging denials.
-func (c called) all() []string {
-	names := append([]string(nil), c.vouched...)
-	if c.alias != "" {
-		names = append(names, c.alias)
-	}
-	return append(names, c.readings...)
+	// names are every name the call goes by, for judging denials: the
+	// called name, what the resolver said, the tool parts an alias can be
+	// read to have, and what each vendor's rules make of each.
+	names []string
+	// served are the names the host serves the tool by, for judging an
+	// allow: its final name (namespaced, when the host namespaces) and its
+	// alias, when the resolver knows it; else the called name, which the
+	// host serves or refuses as it is (an alias runs on the server it
+	// names alone), unless it is an alias that can be read as naming
+	// several servers (a name holding "__").
+	served []string
 }
 
 // expand finds every name a called name goes by. names is what the resolver
@@ -100,27 +97,49 @@ func (p *Policy) expand(name string) (c called, names Names) {
 	if p.resolve != nil {
 		names, known = p.resolve(name)
 	}
-	c.readings = aliasReadings(name)
-	if len(c.readings) > 0 {
-		c.alias = name
-	} else {
-		c.vouched = append(c.vouched, name)
-	}
+	readings := aliasReadings(name)
+	c.names = append(c.names, name)
 	if known {
-		c.vouched = appendNonEmpty(c.vouched, names.Tool, names.Namespaced)
+		c.names = appendNonEmpty(c.names, names.Tool, names.Namespaced)
+		c.served = appendNonEmpty(c.served, cmp.Or(names.Namespaced, names.Tool))
 		if names.Server != "" && names.Tool != "" {
-			c.vouched = append(c.vouched, tool.Origin{Server: names.Server, Tool: names.Tool}.Alias())
+			alias := tool.Origin{Server: names.Server, Tool: names.Tool}.Alias()
+			c.names = append(c.names, alias)
+			c.served = append(c.served, alias)
 		}
 	} else {
 		names = Names{}
+		if len(readings) < 2 {
+			c.served = append(c.served, name)
+		}
+	}
+	c.names = append(c.names, readings...)
+	if len(p.deny) > 0 {
+		c.names = p.rewritten(c.names)
 	}
 	if names.Tool == "" {
 		names.Tool = name
-		if len(c.readings) > 0 {
-			names.Tool = c.readings[0]
+		if len(readings) > 0 {
+			names.Tool = readings[0]
 		}
 	}
 	return c, names
+}
+
+// rewritten returns names with what each vendor's naming rules make of
+// each ([schema.Namer.Rewrite]) added, each name once: a host offers a
+// tool whose own name a vendor does not allow (delete.dir) under the
+// rewrite (fs_delete_dir), so a deny of delete_* must see delete_dir.
+func (p *Policy) rewritten(names []string) []string {
+	out := names
+	for _, n := range names {
+		for _, r := range p.namers {
+			if w := r.Rewrite(n); !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // aliasReadings returns every tool part an alias mcp__<server>__<tool> can be

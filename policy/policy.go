@@ -7,15 +7,17 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // Config is what a [Policy] is made from. The zero Config allows every call
 // without asking.
 type Config struct {
-	// Allow holds glob patterns (path.Match syntax) over tool names. When it
-	// is empty, every tool that no Deny pattern matches is allowed; when it
-	// is not, a tool must match one of them.
+	// Allow holds glob patterns (path.Match syntax) over the names tools are
+	// served by (kb_search, mcp__kb__search; see [Policy]). When it is
+	// empty, every tool that no Deny pattern matches is allowed; when it is
+	// not, a tool must match one of them.
 	Allow []string
 	// Deny holds glob patterns over tool names. A tool that any of its names
 	// matches is refused, whatever Allow says.
@@ -30,33 +32,40 @@ type Config struct {
 	Approver Approver
 }
 
-// A Policy gates tool calls: allow and deny patterns judged under every name
+// A Policy gates tool calls: allow and deny patterns judged over the names
 // a call goes by, then an optional approval hook. It is immutable once made
 // and safe for concurrent use (as long as its Resolver and Approver are).
 //
-// The exact rule, for a call made by some name:
+// The one rule: a deny matches any name of the tool; an allow matches a
+// name the tool is served by, which includes its server when the host
+// namespaces. Exactly, for a call made by some name:
 //
 //  1. Its names are the called name; when the [Resolver] knows it, the tool's
-//     own name, its namespaced name and the alias mcp__<server>__<tool>; and,
+//     own name, its namespaced name and the alias mcp__<server>__<tool>;
 //     when the called name is an alias, every tool part it can be read to
-//     have (more than one when a server or tool name holds "__").
+//     have (more than one when a server or tool name holds "__"); and what
+//     each vendor's naming rules make of each of these (delete.dir is
+//     offered as delete_dir).
 //  2. If any of these names matches a Deny pattern, the call is refused.
 //  3. Otherwise, with no Allow patterns, it is allowed. With some, it is
-//     allowed if one of them matches the called name (not an alias), a name
-//     the resolver gave, or every reading of an alias's tool part; else it is
-//     refused.
+//     allowed if one of them matches a name the tool is served by: when the
+//     resolver knows the call, the tool's final name (Namespaced, else its
+//     own) and its alias; else the called name, unless it is an alias with
+//     several readings. Else it is refused.
 //  4. A call that passed is shown to the Approver, if any, which approves it,
 //     refuses it, or fails.
 //
-// A called alias the resolver does not know counts for denial in full but
-// for an allow only through its tool part, since the policy cannot tell
-// which tool it will reach. So write patterns against the tool's own name
-// (delete_*, not mcp__fs__delete_*), which every call of the tool is judged
-// under.
+// So write a deny against the tool's own name (delete_*), which every call
+// of the tool is judged under, and an allow against the names the model is
+// offered (github_*, or mcp__github__*): an allow of a tool's own name
+// alone cannot reach another server's tool that happens to share it
+// (server notes's github_push, served as notes_github_push, is no match
+// for github_*).
 type Policy struct {
 	allow, deny []string
 	resolve     Resolver
 	approve     Approver
+	namers      []*schema.Namer // each vendor's, for its rewrite of a name
 }
 
 // New makes a Policy from c. It returns an error naming the first pattern
@@ -69,6 +78,7 @@ func New(c Config) (*Policy, error) {
 		deny:    append([]string(nil), c.Deny...),
 		resolve: c.Resolver,
 		approve: c.Approver,
+		namers:  []*schema.Namer{schema.NewNamer(schema.OpenAI), schema.NewNamer(schema.Anthropic), schema.NewNamer(schema.Gemini)},
 	}
 	if err := validate("allow", p.allow); err != nil {
 		return nil, err
@@ -152,7 +162,7 @@ func (p *Policy) Allowed(names ...string) bool {
 // they allow it, or else a refusal message for the model naming the rule.
 func (p *Policy) judge(cs []called, shown string) string {
 	for _, c := range cs {
-		for _, n := range c.all() {
+		for _, n := range c.names {
 			if pat, ok := firstMatch(p.deny, n); ok {
 				return fmt.Sprintf("the tool %q is denied by policy pattern %q", n, pat)
 			}
@@ -162,13 +172,10 @@ func (p *Policy) judge(cs []called, shown string) string {
 		return ""
 	}
 	for _, c := range cs {
-		for _, n := range c.vouched {
+		for _, n := range c.served {
 			if _, ok := firstMatch(p.allow, n); ok {
 				return ""
 			}
-		}
-		if len(c.readings) > 0 && allMatch(p.allow, c.readings) {
-			return ""
 		}
 	}
 	return fmt.Sprintf("the tool %q is not allowed by policy: it matches none of the allowed patterns %s", shown, quoteAll(p.allow))
@@ -183,15 +190,6 @@ func firstMatch(patterns []string, name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func allMatch(patterns, names []string) bool {
-	for _, n := range names {
-		if _, ok := firstMatch(patterns, n); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func quoteAll(ss []string) string {

@@ -162,45 +162,51 @@ func TestEveryNameDenied(t *testing.T) {
 	}
 }
 
-// Proves that a tool allowed only by its own name is allowed under its
-// other names, the alias included, with or without a resolver.
-func TestAllowedByOwnName(t *testing.T) {
-	withResolver := mustNew(t, policy.Config{Allow: []string{"search"}, Resolver: hostNames()})
+// Proves that an allow matches the names a tool is served by: with a
+// resolver that knows a namespaced host's names, its namespaced name and
+// its alias, whatever name it is called by, and never its own name alone;
+// without one, the called name, since a host serves a plain name as it is
+// and an alias only on the server it names.
+func TestAllowedByServedNames(t *testing.T) {
+	withResolver := mustNew(t, policy.Config{Allow: []string{"kb_search"}, Resolver: hostNames()})
 	for _, n := range []string{"search", "kb_search", "mcp__kb__search"} {
 		if msg := refusal(t, withResolver, n); msg != "" {
 			t.Errorf("with resolver: %s refused: %s", n, msg)
 		}
 	}
-	bare := mustNew(t, policy.Config{Allow: []string{"search"}})
-	for _, n := range []string{"search", "mcp__kb__search"} {
-		if msg := refusal(t, bare, n); msg != "" {
-			t.Errorf("without resolver: %s refused: %s", n, msg)
+	byOwnName := mustNew(t, policy.Config{Allow: []string{"search"}, Resolver: hostNames()})
+	for _, n := range []string{"search", "kb_search", "mcp__kb__search"} {
+		if refusal(t, byOwnName, n) == "" {
+			t.Errorf("with resolver: %s allowed by a pattern on its own name alone", n)
 		}
 	}
-	// Without a resolver, a namespaced name is just another name.
-	if refusal(t, bare, "kb_search") == "" {
-		t.Error("without resolver: kb_search allowed by a pattern for search")
+	bare := mustNew(t, policy.Config{Allow: []string{"search", "mcp__kb__*"}})
+	for n, want := range map[string]bool{
+		"search":          true,
+		"mcp__kb__search": true,  // served only by kb, which the pattern names
+		"mcp__fs__search": false, // the tool part alone allows nothing
+		"kb_search":       false, // without a resolver, just another name
+	} {
+		if got := refusal(t, bare, n) == ""; got != want {
+			t.Errorf("without resolver: %s allowed = %v, want %v", n, got, want)
+		}
 	}
 }
 
-// Proves that the server part of a called alias is not trusted: it cannot
-// allow a call by itself (the handler runs the tool part whatever server is
-// written), while a server the resolver vouches for can.
-func TestAliasServerPartNotChecked(t *testing.T) {
-	bare := mustNew(t, policy.Config{Allow: []string{"mcp__kb__*"}})
-	for _, n := range []string{"mcp__kb__search", "mcp__kb__delete_file", "search"} {
-		if refusal(t, bare, n) == "" {
-			t.Errorf("without resolver: %s allowed by a pattern on the alias's server part", n)
-		}
-	}
+// Proves that an alias's server part counts for an allow only as the
+// alias is served: a handler runs an alias on the server it names alone,
+// so the pattern mcp__kb__* allows the aliases of kb's tools; with a
+// resolver, the names it vouches for decide, so a pattern on kb's alias
+// allows kb's tools by every name and nothing of fs.
+func TestAliasServerPart(t *testing.T) {
 	vouched := mustNew(t, policy.Config{Allow: []string{"mcp__kb__*"}, Resolver: hostNames()})
 	for n, want := range map[string]bool{
-		"search":               true,  // the resolver says kb serves it
-		"kb_search":            true,  // likewise
-		"mcp__kb__search":      true,  // likewise
-		"mcp__kb__delete_file": false, // unknown: the written server proves nothing
-		"mcp__fs__delete_file": false, // fs serves it
+		"search":               true, // the resolver says kb serves it
+		"kb_search":            true, // likewise
+		"mcp__kb__search":      true, // likewise
+		"mcp__fs__delete_file": false,
 		"fs_delete_file":       false,
+		"delete_file":          false,
 	} {
 		if got := refusal(t, vouched, n) == ""; got != want {
 			t.Errorf("with resolver: %s allowed = %v, want %v", n, got, want)
@@ -208,9 +214,10 @@ func TestAliasServerPartNotChecked(t *testing.T) {
 	}
 }
 
-// Proves the rule for aliases whose tool part has several readings: any
-// denied reading refuses, and an allow needs every reading allowed, since the
-// handler may run any of them.
+// Proves the rule for aliases that can be read several ways: any denied
+// reading refuses, and no allow lets one through unresolved, since the
+// handler may run it on any of the servers its readings name; a resolver
+// that knows it decides.
 func TestAmbiguousAlias(t *testing.T) {
 	for _, tc := range []struct {
 		allow, deny []string
@@ -219,9 +226,11 @@ func TestAmbiguousAlias(t *testing.T) {
 	}{
 		{nil, []string{"c"}, "mcp__x__evil__c", false},       // reading "c" denied
 		{nil, []string{"evil__c"}, "mcp__x__evil__c", false}, // reading "evil__c" denied
-		{[]string{"c"}, nil, "mcp__x__evil__c", false},       // "evil__c" not allowed
-		{[]string{"c", "evil__c"}, nil, "mcp__x__evil__c", true},
-		{[]string{"*c"}, nil, "mcp__x__evil__c", true},
+		{[]string{"c"}, nil, "mcp__x__evil__c", false},       // a reading allows nothing
+		{[]string{"c", "evil__c"}, nil, "mcp__x__evil__c", false},
+		{[]string{"*c"}, nil, "mcp__x__evil__c", false},
+		{[]string{"mcp__x__*"}, nil, "mcp__x__evil__c", false}, // or server x__evil's c
+		{[]string{"mcp__x__*"}, nil, "mcp__x__c", true},
 		{nil, []string{"b"}, "mcp__a___b", false},             // overlapping "__": readings "_b" and "b"
 		{[]string{"mcp__nothing"}, nil, "mcp__nothing", true}, // no "__" after the prefix: a plain name
 	} {
@@ -401,5 +410,74 @@ func TestFor(t *testing.T) {
 	}}).For(defs)
 	if err := p.Check(ctx, "mcp__fs__read_file", nil); err != nil || seen.Annotations != readOnly || seen.Namespaced != "fs_read_file" {
 		t.Fatalf("approver saw %+v, %v", seen, err)
+	}
+}
+
+// Proves that a deny pattern holds under a vendor's rewrite of a tool's own
+// name: server fs's delete.dir, offered as fs_delete_dir (a dot is no
+// character of a vendor's names), is refused by delete_* under every name
+// it is offered or called by, as its alias's reading delete_dir already
+// was.
+func TestDenyHoldsUnderARewrittenOwnName(t *testing.T) {
+	defs := []tool.Definition{
+		{Name: "fs_delete_dir", Origin: tool.Origin{Server: "fs", Tool: "delete.dir"}},
+		{Name: "fs_read_dir", Origin: tool.Origin{Server: "fs", Tool: "read.dir"}},
+		{Name: "g_xp_9", Origin: tool.Origin{Server: "g", Tool: "xp:9"}}, // Gemini keeps ':', the others do not
+	}
+	ctx := context.Background()
+	for _, deny := range []string{"delete_*", "*_dir"} {
+		p := mustNew(t, policy.Config{Deny: []string{deny}}).For(defs)
+		for _, name := range []string{"fs_delete_dir", "mcp__fs__delete.dir", "mcp__fs__delete_dir"} {
+			if p.Allowed(name) || p.Check(ctx, name, nil) == nil {
+				t.Errorf("deny %q: %q allowed", deny, name)
+			}
+		}
+	}
+	p := mustNew(t, policy.Config{Deny: []string{"delete_*"}}).For(defs)
+	if !p.Allowed("fs_read_dir") || p.Check(ctx, "fs_read_dir", nil) != nil {
+		t.Error("fs_read_dir refused by delete_*")
+	}
+	if p := mustNew(t, policy.Config{Deny: []string{"xp_9"}}).For(defs); p.Allowed("g_xp_9") {
+		t.Error("g_xp_9 allowed by a deny of its own name as OpenAI rewrites it")
+	}
+}
+
+// Proves that an allow pattern is judged against the names a tool is
+// served by (its final name, which includes its server when the host
+// namespaces, and its alias), never against its own name alone: an allow
+// of github_* lets through server github's tools, not server notes's
+// tool github_push, served as notes_github_push, under any of its names.
+func TestAllowDoesNotReachAcrossServers(t *testing.T) {
+	defs := []tool.Definition{
+		{Name: "github_push", Origin: tool.Origin{Server: "github", Tool: "push"}},
+		{Name: "notes_github_push", Origin: tool.Origin{Server: "notes", Tool: "github_push"}},
+		{Name: "clock"},
+	}
+	ctx := context.Background()
+	p := mustNew(t, policy.Config{Allow: []string{"github_*", "clock"}}).For(defs)
+	for name, want := range map[string]bool{
+		"github_push":             true,
+		"mcp__github__push":       true, // github_push's alias
+		"clock":                   true,
+		"notes_github_push":       false,
+		"mcp__notes__github_push": false,
+		"mcp__other__github_push": false, // an alias no tool is served by
+	} {
+		if got := p.Allowed(name); got != want {
+			t.Errorf("Allowed(%q) = %v, want %v", name, got, want)
+		}
+		if got := p.Check(ctx, name, nil) == nil; got != want {
+			t.Errorf("Check(%q) allowed = %v, want %v", name, got, want)
+		}
+	}
+	// A pattern naming the server reaches its tools by every name.
+	notes := mustNew(t, policy.Config{Allow: []string{"notes_*"}}).For(defs)
+	for _, name := range []string{"notes_github_push", "mcp__notes__github_push"} {
+		if !notes.Allowed(name) {
+			t.Errorf("allow notes_*: %q refused", name)
+		}
+	}
+	if notes.Allowed("github_push") {
+		t.Error("allow notes_*: github_push allowed")
 	}
 }

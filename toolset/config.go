@@ -66,6 +66,14 @@ type ServerConfig struct {
 	// Dir is the command's working directory (file key "cwd"); empty means
 	// this process's.
 	Dir string
+	// Roots are the directories the server is told it may work in (file key
+	// "roots"), declared as MCP roots ([mcptool.WithRoots]); a relative one
+	// is taken from this process's working directory. None is declared by
+	// default, and only these when set: a server may replace the
+	// directories it was started with by its client's roots (the reference
+	// filesystem server does), so a root the user did not name could widen
+	// what the server was given.
+	Roots []string
 
 	// URL reaches the server over HTTP; only http and https are accepted.
 	URL string
@@ -314,6 +322,7 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 		{"args", decode(&s.Args, "an array of strings")},
 		{"env", decode(&s.Env, "an object of strings")},
 		{"cwd", decode(&s.Dir, "a string")},
+		{"roots", decode(&s.Roots, "an array of directories")},
 		{"url", decode(&s.URL, "a string")},
 		{"headers", decode(&s.Headers, "an object of strings")},
 		{"type", transport("type")},
@@ -375,7 +384,7 @@ func (s ServerConfig) ToolPrefix() string {
 }
 
 // Options returns the [mcptool.Option] values the server's settings make:
-// its name, transport, headers, environment, working directory, allowed
+// its name, transport, headers, environment, working directory, roots, allowed
 // tools ([mcptool.WithAllowedTools]), disabled tools (as a
 // [mcptool.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
 // are passed on, so that Connect says so; call [Config.Validate] first to
@@ -394,6 +403,17 @@ func (s ServerConfig) Options() []mcptool.Option {
 	}
 	if s.Dir != "" {
 		opts = append(opts, mcptool.WithDir(s.Dir))
+	}
+	if len(s.Roots) > 0 {
+		roots := make([]mcptool.Root, len(s.Roots))
+		for i, dir := range s.Roots {
+			r, err := mcptool.RootOf(dir)
+			if err != nil {
+				r = mcptool.Root{URI: dir} // refused at Connect, naming it
+			}
+			roots[i] = r
+		}
+		opts = append(opts, mcptool.WithRoots(roots...))
 	}
 	if s.AllowedTools != nil {
 		opts = append(opts, mcptool.WithAllowedTools(s.AllowedTools...))

@@ -685,3 +685,38 @@ func TestProviderConnects(t *testing.T) {
 		t.Errorf("Authorization headers %q: want %q from one server and none from the other", auth, "Bearer t0k")
 	}
 }
+
+// Proves that a server's "roots" are read (references expanded), checked
+// (an empty or repeated one named), and declared to that server alone, a
+// relative one from the working directory; a server without "roots" is
+// told of none.
+func TestRootsKey(t *testing.T) {
+	c, err := Loader{LookupEnv: func(string) (string, bool) { return "/srv", true }}.Parse([]byte(`{"mcpServers": {
+		"files": {"command": "fs", "roots": ["${DIR}/site", "rel"]},
+		"other": {"command": "fs"},
+		"bad":   {"command": "fs", "roots": ["", "/a", "/a"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Validate()
+	for _, want := range []string{`server "bad": key "roots": root 1: an empty directory`, `server "bad": key "roots": "/a" is listed twice`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate: %v; want %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), `"files"`) {
+		t.Errorf("Validate refused good roots: %v", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]mcptool.Root
+	for _, sc := range c.Servers[:2] {
+		got = append(got, sc.Provider().Roots())
+	}
+	want := [][]mcptool.Root{{{URI: "file:///srv/site", Name: "site"}, {URI: "file://" + filepath.ToSlash(filepath.Join(wd, "rel")), Name: "rel"}}, nil}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("roots declared: %v, want %v", got, want)
+	}
+}

@@ -35,6 +35,9 @@ func (s *ServerConfig) expand(lookup func(string) (string, bool)) {
 	}
 	mapField("env", s.Env)
 	field("cwd", "", &s.Dir)
+	for i := range s.Roots {
+		field("roots", fmt.Sprintf("root %d: ", i+1), &s.Roots[i])
+	}
 	field("url", "", &s.URL)
 	mapField("headers", s.Headers)
 	if s.Auth != nil {

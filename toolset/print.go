@@ -26,6 +26,9 @@ func (s ServerConfig) String() string {
 	if s.Dir != "" {
 		add("cwd", fmt.Sprintf("%q", s.Dir))
 	}
+	if len(s.Roots) > 0 {
+		add("roots", fmt.Sprintf("%q", s.Roots))
+	}
 	if s.URL != "" {
 		add("url", redact.URL(s.URL))
 	}
@@ -84,6 +87,9 @@ func (s ServerConfig) GoString() string {
 	}
 	if s.Dir != "" {
 		add("Dir", fmt.Sprintf("%q", s.Dir))
+	}
+	if s.Roots != nil {
+		add("Roots", fmt.Sprintf("%#v", s.Roots))
 	}
 	if s.URL != "" {
 		add("URL", fmt.Sprintf("%q", redact.URL(s.URL)))

@@ -216,6 +216,15 @@ func (s ServerConfig) check() []Problem {
 		}
 	}
 
+	for i, dir := range s.Roots {
+		switch {
+		case dir == "":
+			problem("roots", "root %d: an empty directory", i+1)
+		case slices.Contains(s.Roots[:i], dir):
+			problem("roots", "%q is listed twice", dir)
+		}
+	}
+
 	if s.Prefix != "" && !isIdentifier(s.Prefix) {
 		problem("prefix", "%q is not an identifier: use letters, digits and underscores, not starting with a digit", s.Prefix)
 	}

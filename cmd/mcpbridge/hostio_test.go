@@ -53,19 +53,30 @@ func TestURLElicitationWithoutATerminal(t *testing.T) {
 	}
 }
 
-// The roots are the working directory, or each --root, or none with
-// --no-roots (and then the server offers no tool that lists them).
+// The roots are each --root, else a server's "roots" in the config, and
+// none unless one is named (the server then offers no tool that lists
+// them), nor with --no-roots.
 func TestRoots(t *testing.T) {
 	dir := t.TempDir()
-	r := mcpbridge(t, dir, "", nil, append([]string{"call", "get-roots-list"}, everything(t)...)...)
-	expect(t, r, 0, "Current MCP Roots (1 total)", "URI: file://"+dir)
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	r = mcpbridge(t, dir, "", nil, append([]string{"call", "get-roots-list", "--root", a, "--root", b}, everything(t)...)...)
+	r := mcpbridge(t, dir, "", nil, append([]string{"call", "get-roots-list", "--root", a, "--root", b}, everything(t)...)...)
 	expect(t, r, 0, "(2 total)", "URI: file://"+a, "URI: file://"+b)
-	r = mcpbridge(t, dir, "", nil, append([]string{"tools", "--no-roots"}, everything(t)...)...)
-	expect(t, r, 0, "echo")
-	if strings.Contains(r.out, "get-roots-list") {
-		t.Fatalf("get-roots-list offered with --no-roots:\n%s", r.out)
+	// A server's "roots" in the config, a relative one from the working
+	// directory; --root in their place.
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": npmtest.Bin(t, "mcp-server-everything"), "args": []string{"stdio"}, "roots": []string{"a"}},
+	}})
+	cfg := writeConfig(t, dir, "roots.json", string(config))
+	r = mcpbridge(t, dir, "", nil, "call", "get-roots-list", "--config", cfg)
+	expect(t, r, 0, "(1 total)", "URI: file://"+a)
+	r = mcpbridge(t, dir, "", nil, "call", "get-roots-list", "--config", cfg, "--root", b)
+	expect(t, r, 0, "(1 total)", "URI: file://"+b)
+	for _, flags := range [][]string{nil, {"--no-roots"}} {
+		r = mcpbridge(t, dir, "", nil, append(append([]string{"tools"}, flags...), everything(t)...)...)
+		expect(t, r, 0, "echo")
+		if strings.Contains(r.out, "get-roots-list") {
+			t.Fatalf("get-roots-list offered with %v, no root named:\n%s", flags, r.out)
+		}
 	}
 	expect(t, mcpbridge(t, dir, "", nil, append([]string{"tools", "--no-roots", "--root", a}, everything(t)...)...), 2, "--root or --no-roots, not both")
 }

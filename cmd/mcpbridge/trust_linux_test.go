@@ -23,7 +23,7 @@ func TestLocalConfigTrust(t *testing.T) {
 	write("")
 	env := []string{"MCPBRIDGE_CONFIG_DIR=" + home}
 	r := mcpbridge(t, dir, "", env, "tools")
-	expect(t, r, 2, "./mcp.json was found but not used", "repo (the command sh)", "--config mcp.json")
+	expect(t, r, 2, "./mcp.json was found but not used", "repo: sh -c ", "--config mcp.json")
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the untrusted config ran its command")
 	}
@@ -50,4 +50,24 @@ func askOnTerminal(t *testing.T, dir, home, answer string, args ...string) resul
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = term, &out, term
 	}, args...)
 	return result{out.String(), shown, code}
+}
+
+// Proves that trust in a ./mcp.json is bound to the file's path as well as
+// its content: the same bytes in another directory (a cloned repository
+// that ships the file with a ./server.sh of its own) are asked about
+// again, and refused without a terminal. The question shows each server's
+// whole command line, its arguments and working directory included.
+func TestLocalConfigTrustIsPerPath(t *testing.T) {
+	home := t.TempDir()
+	mine, theirs := t.TempDir(), t.TempDir()
+	config := `{"mcpServers": {"dev": {"command": "sh", "args": ["./server.sh", "--port", "7"]}}}`
+	for _, dir := range []string{mine, theirs} {
+		writeConfig(t, dir, "mcp.json", config)
+		writeConfig(t, dir, "server.sh", "exec "+bin+" serve-demo\n")
+	}
+	r := askOnTerminal(t, mine, home, "y\n", "tools")
+	expect(t, r, 0, "Run the servers of this file?", "dev_add_note", "sh ./server.sh --port 7", "in "+mine)
+	env := []string{"MCPBRIDGE_CONFIG_DIR=" + home}
+	expect(t, mcpbridge(t, mine, "", env, "tools"), 0, "dev_add_note")
+	expect(t, mcpbridge(t, theirs, "", env, "tools"), 2, "./mcp.json was found but not used", "sh ./server.sh --port 7")
 }

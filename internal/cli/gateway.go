@@ -68,6 +68,9 @@ The config file may hold a "gateway" object beside "mcpServers":
     "rateLimit": {"rate": 5, "burst": 10},
     "clients": {"ci": {"allow": ["github_*"], "rateLimit": {"rate": 1}}},
     "passthrough": ["github"]}}
+A deny pattern matches any name of a tool (its own name, also as the
+vendor rewrites it); an allow matches the names a client is served, which
+begin with the server's: "github_*" is server github's tools alone.
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,10 +14,12 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // host is what a command answers servers with for its user, and the flags
-// that say it: roots, for every command that starts servers; input for
+// that say it: roots, for every command that starts servers (none unless
+// named); input for
 // the commands that call (AddInput); sampling for call and chat
 // (AddSampling), and declared alone by tools --sampling (AddListSampling).
 // Elicitation is declared by every command, so that a server lists the
@@ -41,8 +44,34 @@ func (d *dirs) String() string     { return "" }
 func (d *dirs) Set(v string) error { *d = append(*d, v); return nil }
 
 func (h *host) add(fs *flag.FlagSet) {
-	fs.Var(&h.roots, "root", "tell the servers they may work in `DIR` (repeatable; default: the working directory)")
-	fs.BoolVar(&h.noRoots, "no-roots", false, "tell the servers of no directory (declare no roots)")
+	fs.Var(&h.roots, "root", "tell the servers they may work in `DIR` (repeatable), in place of a config's \"roots\"; none by default, as a filesystem server may replace the directories it was given with these")
+	fs.BoolVar(&h.noRoots, "no-roots", false, "declare no roots, not even a config's \"roots\"")
+}
+
+// applyRoots gives every server of cfg the roots --root names, or none
+// with --no-roots; without either, each keeps its config's "roots", and a
+// server without them is told of none: a root the user did not name could
+// widen what a server was given (the reference filesystem server replaces
+// the directories of its command line with its client's roots).
+func (h *host) applyRoots(cfg *toolset.Config) error {
+	switch {
+	case h.noRoots && len(h.roots) > 0:
+		return Usagef("give --root or --no-roots, not both")
+	case h.noRoots:
+		for i := range cfg.Servers {
+			cfg.Servers[i].Roots = nil
+		}
+	case len(h.roots) > 0:
+		for _, dir := range h.roots {
+			if _, err := mcptool.RootOf(dir); err != nil {
+				return Usagef("--root: %v", err)
+			}
+		}
+		for i := range cfg.Servers {
+			cfg.Servers[i].Roots = slices.Clone(h.roots)
+		}
+	}
+	return nil
 }
 
 // AddInput registers --no-input, for the commands whose calls may ask the
@@ -80,8 +109,9 @@ func (t *Target) Lines(s *Streams) <-chan string {
 }
 
 // hostOptions are the providers' options that answer for the user: the
-// roots, the terminal's answers, the model.
-func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
+// terminal's answers, the model. The roots are the config's
+// ([host.applyRoots]).
+func (t *Target) hostOptions(s *Streams) []mcptool.Option {
 	h := &t.host
 	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL, turn: h.turns.current}
 	switch {
@@ -93,24 +123,6 @@ func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 		a.refuse = "stdin or stderr is not a terminal to ask on"
 	}
 	opts := []mcptool.Option{mcptool.WithElicitation(a.elicit)}
-	switch {
-	case h.noRoots && len(h.roots) > 0:
-		return nil, Usagef("give --root or --no-roots, not both")
-	case !h.noRoots:
-		paths := h.roots
-		if len(paths) == 0 {
-			paths = []string{"."}
-		}
-		var roots []mcptool.Root
-		for _, p := range paths {
-			r, err := mcptool.RootOf(p)
-			if err != nil {
-				return nil, Usagef("--root: %v", err)
-			}
-			roots = append(roots, r)
-		}
-		opts = append(opts, mcptool.WithRoots(roots...))
-	}
 	if t.Sampling() {
 		sampling := mcptool.Sampling{Model: noModel{}, Approve: func(context.Context, *mcptool.SamplingRequest) error {
 			return errors.New("this command asks no model; call --sampling and chat --sampling do")
@@ -120,7 +132,7 @@ func (t *Target) hostOptions(s *Streams) ([]mcptool.Option, error) {
 		}
 		opts = append(opts, mcptool.WithSampling(sampling))
 	}
-	return opts, nil
+	return opts
 }
 
 // showRequest shows a server's sampling request as it goes to the model.

@@ -26,8 +26,8 @@
 // turn alone ([Turn]).
 //
 // What the servers ask of the host (hostio.go, ask.go): every command
-// declares roots (the working directory, each --root instead, none with
-// --no-roots) and elicitation. Call, read and chat ask the user on the
+// declares elicitation, and roots only where the user names them (each
+// --root, else a server's "roots" in the config; none with --no-roots). Call, read and chat ask the user on the
 // terminal, a field at a time with what it takes, its default and its
 // choices, then the whole for review; without a terminal on stdin and
 // stderr, or with --no-input, they decline with a line saying what was

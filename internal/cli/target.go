@@ -249,7 +249,7 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 		if err != nil {
 			return nil, &exitError{code: exitUsage, err: err}
 		}
-		if err := trustLocal(path, data, cfg, s); err != nil {
+		if err := trustLocal(path, data, s); err != nil {
 			return nil, err
 		}
 	}
@@ -341,10 +341,10 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.host.turns = turnsKey.Value(ctx)
-	answers, err := t.hostOptions(s)
-	if err != nil {
+	if err := t.host.applyRoots(cfg); err != nil {
 		return nil, nil, err
 	}
+	answers := t.hostOptions(s)
 	logger := slog.New(slog.DiscardHandler)
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
@@ -19,12 +22,14 @@ import (
 // A ./mcp.json found in the working directory is not the user's word: it may
 // have come with a repository they just cloned, and it runs commands with
 // their environment's variables expanded. So it is used only once the user
-// has said yes to its content, on a terminal, or named it with --config.
-// The answer is remembered per content hash in the user's config directory
-// (trustFile): a changed file is asked about again.
+// has said yes to it, on a terminal, or named it with --config. The answer
+// is remembered for the file's absolute path and content hash together in
+// the user's config directory (trustFile): a changed file is asked about
+// again, and so is the same file elsewhere, where a relative command
+// (./server.sh) or working directory is another's.
 
-// trustFile is where the hashes of the config files the user trusted are
-// kept, one "sha256 path" a line; MCPBRIDGE_CONFIG_DIR overrides the
+// trustFile is where the config files the user trusted are kept, one
+// "sha256 path" a line, both of which must match; MCPBRIDGE_CONFIG_DIR overrides the
 // directory, for tests.
 func trustFile() (string, error) {
 	dir := os.Getenv("MCPBRIDGE_CONFIG_DIR")
@@ -39,54 +44,93 @@ func trustFile() (string, error) {
 }
 
 // trustLocal decides whether the config found at path, read as cfg from
-// data, may run: it was trusted before, or the user says so now. The error
-// says what the file would run and how to use it.
-func trustLocal(path string, data []byte, cfg *toolset.Config, s *Streams) error {
+// data, may run: it was trusted before at this path with this content, or
+// the user says so now. The question and the error say what the file would
+// run: each server's whole command line and working directory.
+func trustLocal(path string, data []byte, s *Streams) error {
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("checking whether ./%s is trusted: %w", path, err)
+	}
 	file, err := trustFile()
 	if err != nil {
 		return fmt.Errorf("checking whether ./%s is trusted: %w", path, err)
 	}
-	if trusted(file, hash) {
+	if trusted(file, hash, abs) {
 		return nil
 	}
-	runs := describeServers(cfg)
+	runs := describeServers(data, filepath.Dir(abs))
 	if !IsTerminal(s.In) || !IsTerminal(s.Err) {
-		return Usagef("./%s was found but not used: it is not known to be yours, and it would run %s. Pass --config %s to use it, or run mcpbridge on a terminal to be asked once", path, runs, path)
+		return Usagef("./%s was found but not used: it is not known to be yours, and it would run %s. Pass --config %s to use it, or run mcpbridge on a terminal to be asked once", path, strings.Join(runs, "; "), path)
 	}
-	fmt.Fprintf(s.Err, "./%s would run %s.\nRun the servers of this file? The answer is kept for this content of the file. [y/N] ", path, runs)
+	fmt.Fprintf(s.Err, "./%s would run:\n", path)
+	for _, r := range runs {
+		fmt.Fprintf(s.Err, "  %s\n", r)
+	}
+	fmt.Fprintf(s.Err, "Run the servers of this file? The answer is kept for this file, here, with this content. [y/N] ")
 	answer, _ := bufio.NewReader(s.In).ReadString('\n')
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return Usagef("./%s not used (pass --config %s to use it)", path, path)
 	}
-	abs, _ := filepath.Abs(path)
 	if err := remember(file, hash, abs); err != nil {
 		fmt.Fprintf(s.Err, "mcpbridge: could not remember the answer: %v\n", err)
 	}
 	return nil
 }
 
-// describeServers says in one line what a config would start or reach.
-func describeServers(cfg *toolset.Config) string {
-	var parts []string
+// describeServers says what a config would start or reach, a server a
+// line: a command with every argument, its working directory (dir, the
+// file's, unless "cwd" says) and the names of the variables it sets; a
+// URL as scheme and host. The file is read again with its references
+// (${VAR}) left as written: they are what the file says, and their values
+// may be secrets.
+func describeServers(data []byte, dir string) []string {
+	cfg, err := toolset.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
+	if err != nil {
+		return []string{"servers it could not describe"}
+	}
+	var lines []string
 	for _, sc := range cfg.Servers {
 		if sc.Disabled {
 			continue
 		}
-		what := "the command " + sc.Command
-		if sc.URL != "" {
-			what = "the URL " + redact.URL(sc.URL)
+		what := "the URL " + redact.URL(sc.URL)
+		if sc.URL == "" {
+			words := []string{shellWord(sc.Command)}
+			for _, a := range sc.Args {
+				words = append(words, shellWord(a))
+			}
+			where := sc.Dir
+			if where == "" {
+				where = dir
+			}
+			what = strings.Join(words, " ") + ", in " + where
+			if len(sc.Env) > 0 {
+				what += ", setting " + strings.Join(slices.Sorted(maps.Keys(sc.Env)), ", ")
+			}
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", untrusted.Line(sc.Name), untrusted.Line(what)))
+		lines = append(lines, untrusted.Line(sc.Name+": "+what))
 	}
-	if len(parts) == 0 {
-		return "no server"
+	if len(lines) == 0 {
+		return []string{"no server"}
 	}
-	return strings.Join(parts, ", ")
+	return lines
 }
 
-func trusted(file, hash string) bool {
+// shellWord writes w as a shell would need it to read it as one word:
+// quoted when it is empty or holds what a shell splits or expands.
+func shellWord(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`;&|<>()*?[]{}~#!") {
+		return w
+	}
+	return strconv.Quote(w)
+}
+
+// trusted reports whether file holds the line of the config at path with
+// the content hash.
+func trusted(file, hash, path string) bool {
 	f, err := os.Open(file)
 	if err != nil {
 		return false
@@ -94,7 +138,7 @@ func trusted(file, hash string) bool {
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
 	for sc.Scan() {
-		if h, _, _ := strings.Cut(sc.Text(), " "); h == hash {
+		if h, p, _ := strings.Cut(sc.Text(), " "); h == hash && p == path {
 			return true
 		}
 	}

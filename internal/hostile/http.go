@@ -106,6 +106,33 @@ var bigListed = on("tools/list", func(req *Request) string {
 	return Result(req.ID, map[string]any{"tools": []any{Echo, Flaky, big}})
 })
 
+// echoSecrets serves streamable HTTP but answers a tools/call as a web
+// framework's error page does (Express's "Cannot POST /path"), echoing
+// what the request carried that may be secret; a call of flaky, with a
+// JSON-RPC error that echoes it in its message and data.
+func echoSecrets(s *Server) http.Handler {
+	next := posts(s, false)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		var req Request
+		if json.Unmarshal(body, &req) == nil && req.Method == "tools/call" {
+			said := fmt.Sprintf("%s: not valid to POST %s", r.Header.Get("Authorization"), r.URL.RequestURI())
+			if name, _ := CallParams(&req); name == "flaky" {
+				w.Header().Set("Content-Type", "application/json")
+				data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32001, "message": said, "data": map[string]string{"said": said}}})
+				w.Write(data)
+				return
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintln(w, said)
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		next.ServeHTTP(w, r)
+	})
+}
+
 // as reads as an endless run of the letter a.
 type as struct{}
 

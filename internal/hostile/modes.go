@@ -21,6 +21,7 @@ var modes = map[string]mode{
 	"cursor-loop":      {doc: "lists with a cursor that repeats", answer: cursorLoop},
 	"endless":          {doc: "lists with a new cursor on every page, for ever", answer: endless},
 	"pages":            {doc: "lists three pages of one tool each", answer: pages},
+	"names":            {doc: "lists delete.dir (no vendor takes the dot), push and github_push, each answering its text argument", answer: names},
 	"no-skills":        {doc: "refuses skills/list", answer: noSkills},
 	"bad-header":       {doc: "lists echo and bad_header, whose input schema puts an x-mcp-header (SEP-2243) on an object property", answer: badHeader},
 	"long-description": {doc: "lists echo and think, whose description is 2781 characters of sentences, as server-sequential-thinking's", answer: longDescription},
@@ -29,6 +30,7 @@ var modes = map[string]mode{
 	"vast-listing":     {doc: "lists 100 pages of 10000 tools, and as many resources: each page a legal message, a million items in all", answer: vastListing},
 	"stderr":           {doc: "writes a line to stderr as it starts", stderr: "hello from the server's stderr"},
 	"needs-key":        {doc: "writes that API_KEY is not set to stderr as it starts, then behaves well", stderr: "warning: API_KEY is not set; searches will fail"},
+	"leaky":            {doc: "writes the value of API_KEY to stderr at initialize, then behaves well (its flaky tool ends it, the line its last words)", answer: leaky},
 
 	// Server text that reaches the model's prompt or a person's terminal.
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
@@ -39,6 +41,7 @@ var modes = map[string]mode{
 	// What a tool result can do to the host (results.go).
 	"image-bomb":        {doc: "answers a text part and a PNG of side x side pixels (default 20000), 4 bytes a pixel decoded", answer: imageBomb},
 	"gif-frames":        {doc: "answers a GIF of many 200x200 frames (default 10000)", answer: gifFrames},
+	"decoder-bombs":     {doc: "answers count images (default 4) of side x side pixels (default 4096) of a kind that costs its decoder more than its pixels: a progressive CMYK JPEG (kind jpeg), a 16-bit PNG (png16), or an 8-bit PNG (png)", answer: decoderBombs},
 	"corrupt-image":     {doc: "answers a good text part beside an image whose base64 is corrupt", answer: corruptImage},
 	"bad-parts":         {doc: "answers good text parts among parts the protocol does not allow", answer: badParts},
 	"null-result":       {doc: "answers tools/call with a null result", answer: result("null")},
@@ -65,6 +68,7 @@ var modes = map[string]mode{
 	"sse":           {doc: "speaks the legacy HTTP+SSE transport: a GET stream names the POST endpoint and carries the answers", http: legacySSE(false)},
 	"sse-elsewhere": {doc: "speaks legacy SSE, but its stream names an endpoint at the origin of SetElsewhere", http: legacySSE(true)},
 	"big-listed":    {doc: "lists the big tool, whose answer is a text of its size argument in bytes", answer: bigListed},
+	"echo-secrets":  {doc: "answers a tools/call with HTTP 500 whose plain text echoes the request's Authorization header, path and query, as a web framework's error page may (of flaky, a JSON-RPC error echoing them)", http: echoSecrets},
 
 	// Sessions (session.go; over HTTP only).
 	"forgets-session": {doc: "serves sessions, and forgets each once it has answered a tools/call, answering its next request 404 with the Python SDK's JSON-RPC error (SessionNotFound); lists echo and peek, read-only", http: forgetsSession, answer: peek},
@@ -118,6 +122,23 @@ var pages = on("tools/list", func(req *Request) string {
 	tool := map[string]any{"name": "tool_" + c, "inputSchema": map[string]any{"type": "object"}}
 	return Result(req.ID, map[string]any{"tools": []any{tool}, "nextCursor": next})
 })
+
+var names = on("tools/list", func(req *Request) string {
+	var tools []any
+	for _, name := range []string{"delete.dir", "push", "github_push"} {
+		tools = append(tools, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"}})
+	}
+	return Result(req.ID, map[string]any{"tools": tools})
+})
+
+// leaky says the key its environment gave it on stderr, as a server that
+// logs its configuration does.
+func leaky(_ *Server, req *Request) (string, bool) {
+	if req.Method == "initialize" {
+		fmt.Fprintln(os.Stderr, "starting with API_KEY="+os.Getenv("API_KEY"))
+	}
+	return "", false
+}
 
 var noSkills = on("skills/list", func(req *Request) string {
 	return Error(req.ID, -32601, "skills/list not supported")

@@ -49,6 +49,29 @@ var imageBomb = onCall(func(id json.RawMessage, args map[string]any) string {
 	return content(id, textPart("before the image"), imagePart("image/png", PNGBomb(side, side)))
 })
 
+// decoderBombs answers "count" images (4 if not given) of "side" x "side"
+// pixels (4096 if not given, the most a result's image may have), each of
+// "kind": "jpeg", a progressive CMYK JPEG that costs its decoder 20 bytes
+// a pixel from about a hundred bytes of file; "png16", a 16-bit RGBA PNG
+// (8 bytes a pixel); "png", an 8-bit one (4 bytes a pixel).
+var decoderBombs = onCall(func(id json.RawMessage, args map[string]any) string {
+	side, count := number(args, "side", 4096), number(args, "count", 4)
+	var part map[string]any
+	switch args["kind"] {
+	case "jpeg":
+		part = imagePart("image/jpeg", ProgressiveJPEGBomb(side))
+	case "png16":
+		part = imagePart("image/png", DeepPNGBomb(side, side, 16))
+	default:
+		part = imagePart("image/png", PNGBomb(side, side))
+	}
+	parts := make([]any, count)
+	for i := range parts {
+		parts[i] = part
+	}
+	return content(id, parts...)
+})
+
 // gifFrames answers a GIF of "frames" frames (10000 if not given) of
 // 200 x 200 pixels.
 var gifFrames = onCall(func(id json.RawMessage, args map[string]any) string {
@@ -132,9 +155,14 @@ func content(id json.RawMessage, parts ...any) string {
 // built without ever holding the pixels: a deflate segment of a mebibyte
 // of zeros, flushed to a byte boundary, refers only to itself, so copies of
 // it in a row inflate to as many mebibytes of zeros.
-func PNGBomb(width, height int) []byte {
+func PNGBomb(width, height int) []byte { return DeepPNGBomb(width, height, 8) }
+
+// DeepPNGBomb is [PNGBomb] with depth bits a sample (8 or 16): at 16, Go's
+// decoder takes 8 bytes a pixel (an image.NRGBA64), twice what the pixels
+// alone suggest.
+func DeepPNGBomb(width, height, depth int) []byte {
 	const chunk = 1 << 20
-	n := int64(height) * int64(1+4*width) // each row: filter byte, then RGBA
+	n := int64(height) * int64(1+4*depth/8*width) // each row: filter byte, then RGBA
 	segment := deflated(chunk, false)
 	var z bytes.Buffer
 	z.Write([]byte{0x78, 0xda}) // zlib, best compression
@@ -156,7 +184,7 @@ func PNGBomb(width, height int) []byte {
 	ihdr := make([]byte, 13)
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
-	ihdr[8], ihdr[9] = 8, 6 // 8 bits a sample, RGBA
+	ihdr[8], ihdr[9] = byte(depth), 6 // bits a sample, RGBA
 	pngChunk(&png, "IHDR", ihdr)
 	pngChunk(&png, "IDAT", z.Bytes())
 	pngChunk(&png, "IEND", nil)
@@ -183,6 +211,34 @@ func pngChunk(b *bytes.Buffer, typ string, data []byte) {
 	b.WriteString(typ)
 	b.Write(data)
 	binary.Write(b, binary.BigEndian, crc32.ChecksumIEEE(b.Bytes()[start:]))
+}
+
+// ProgressiveJPEGBomb returns the header of a progressive JPEG of side x
+// side CMYK pixels, a little over a hundred bytes, whose first scan is cut
+// short: before it fails, Go's decoder allocates the image (8 bytes a
+// pixel, with its YCbCr and black planes) and a 256-byte block of
+// coefficients for every 8x8 block of each of the four components (16
+// bytes a pixel): 320 MiB at 4096 x 4096.
+func ProgressiveJPEGBomb(side int) []byte {
+	var b bytes.Buffer
+	segment := func(marker byte, payload []byte) {
+		b.Write([]byte{0xff, marker})
+		binary.Write(&b, binary.BigEndian, uint16(len(payload)+2))
+		b.Write(payload)
+	}
+	b.Write([]byte{0xff, 0xd8})                                      // SOI
+	segment(0xdb, append([]byte{0}, bytes.Repeat([]byte{1}, 64)...)) // DQT: table 0
+	sof := []byte{8, byte(side >> 8), byte(side), byte(side >> 8), byte(side), 4}
+	sos := []byte{4}
+	for c := byte(1); c <= 4; c++ {
+		sof = append(sof, c, 0x11, 0) // sampled 1x1, table 0
+		sos = append(sos, c, 0)
+	}
+	segment(0xc2, sof)                                                  // SOF2: progressive
+	segment(0xc4, append(append([]byte{0, 1}, make([]byte, 15)...), 0)) // DHT: one DC code
+	segment(0xda, append(sos, 0, 0, 0))                                 // SOS: a DC scan of all four
+	b.Write([]byte{0, 0, 0xff, 0xd9})
+	return b.Bytes()
 }
 
 // ManyFramesGIF returns a GIF of frames (at least 2) frames of side x

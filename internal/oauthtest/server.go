@@ -2,6 +2,7 @@ package oauthtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"encoding/json"
@@ -68,6 +69,9 @@ type Config struct {
 	// MetaIssuer is the issuer the authorization server metadata claims, if
 	// not the Server's URL (an RFC 8414 section 3.3 mismatch).
 	MetaIssuer string
+	// TokenEndpoint, if set, is the token endpoint the authorization server
+	// metadata names instead of the Server's own.
+	TokenEndpoint string
 	// Redirect, if set, is where the token endpoint redirects every request.
 	Redirect string
 	// JWT issues access tokens as JWTs (RFC 9068) signed with the server's
@@ -209,7 +213,7 @@ func (s *Server) serverMetadata(w http.ResponseWriter, r *http.Request) {
 	m := map[string]any{
 		"issuer":                                         issuer,
 		"authorization_endpoint":                         s.URL + "/authorize",
-		"token_endpoint":                                 s.URL + "/token",
+		"token_endpoint":                                 cmp.Or(s.cfg.TokenEndpoint, s.URL+"/token"),
 		"registration_endpoint":                          s.URL + "/register",
 		"response_types_supported":                       []string{"code"},
 		"code_challenge_methods_supported":               []string{"S256"},

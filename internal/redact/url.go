@@ -1,6 +1,7 @@
 // Package redact keeps secrets out of what is printed: the one place where
-// a URL is made fit for an error or a log line ([URL], [URLs]), and where
-// text a model vendor sent back loses the keys it may echo ([Scrub]).
+// a URL is made fit for an error or a log line ([URL], [URLs]), where text
+// a model vendor sent back loses the keys it may echo ([Scrub]), and where
+// a server's words lose the secrets the host gave it ([Secrets]).
 package redact
 
 import (

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // An HTTPTap is the [http.RoundTripper] under go-sdk's HTTP client
@@ -39,6 +41,11 @@ type HTTPTap struct {
 	// Authorizes reports that an OAuth handler answers a 401 or 403, so
 	// that those go to go-sdk, which runs it, rather than being refused.
 	Authorizes bool
+	// Secrets are masked in what a Refusal keeps of its body, with the
+	// request's own credentials (its Authorization, a token an OAuth
+	// handler put there) and the secret parts of its URL: an error page
+	// may echo the request ("Cannot POST /mcp?api_key=...").
+	Secrets redact.Secrets
 
 	last atomic.Pointer[Refusal] // the last made, for Refused
 }

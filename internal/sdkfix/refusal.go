@@ -117,7 +117,7 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 		if ct == "text/event-stream" {
 			return nil
 		}
-		ref := newRefusal(resp, ct)
+		ref := x.newRefusal(req, resp, ct)
 		ref.Want = "text/event-stream"
 		return ref
 	case !answered(req):
@@ -127,7 +127,7 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 		if ct != "text/html" {
 			return nil
 		}
-		ref := newRefusal(resp, ct)
+		ref := x.newRefusal(req, resp, ct)
 		ref.Want = "202 Accepted, the answer following on the event stream"
 		return ref
 	case resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent,
@@ -138,13 +138,13 @@ func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
 		if x.jsonRPC(resp, false) || !isCall(req) {
 			return nil
 		}
-		ref := newRefusal(resp, ct)
+		ref := x.newRefusal(req, resp, ct)
 		ref.NotJSONRPC = true
 		return ref
 	case !isCall(req):
 		return nil
 	}
-	ref := newRefusal(resp, ct)
+	ref := x.newRefusal(req, resp, ct)
 	if ok {
 		ref.Want = "application/json or text/event-stream"
 	}
@@ -181,18 +181,30 @@ func isCall(req *http.Request) bool {
 	return err == nil && id.IsValid()
 }
 
-// newRefusal makes the Refusal of resp, whose body it reads (a little, of
-// text) and closes.
-func newRefusal(resp *http.Response, ct string) *Refusal {
+// newRefusal makes the Refusal of resp, the answer to req, whose body it
+// reads (a little, of text) and closes. The body is read past what is kept
+// by the room of a secret, so that a secret that begins within what is
+// kept is masked whole.
+func (x *HTTPTap) newRefusal(req *http.Request, resp *http.Response, ct string) *Refusal {
 	ref := &Refusal{Status: resp.StatusCode, ContentType: ct, RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
 	if resp.Body != nil {
 		if ct == "text/plain" || ct == "application/json" || ct == "" {
-			ref.Body, _ = io.ReadAll(io.LimitReader(resp.Body, refusalBodyCap))
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, refusalBodyCap+secretRoom))
+			secrets := x.Secrets.WithURL(req.URL.String())
+			for _, h := range []string{"Authorization", "Proxy-Authorization", "Cookie", "DPoP", "Mcp-Session-Id"} {
+				secrets = secrets.With(req.Header.Values(h)...)
+			}
+			ref.Body = []byte(secrets.Mask(string(body)))
+			ref.Body = ref.Body[:min(len(ref.Body), refusalBodyCap)]
 		}
 		resp.Body.Close()
 	}
 	return ref
 }
+
+// secretRoom is how far past what it keeps a Refusal reads its body to
+// mask a secret that begins within what is kept: the longest masked whole.
+const secretRoom = 4 << 10
 
 // jsonRPC reports whether resp's body, which it reads (within the limit,
 // and peekCap for a status that failed) and puts back, is a JSON-RPC

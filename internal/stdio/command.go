@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 const (
@@ -62,6 +64,11 @@ type Command struct {
 	// DefaultStopTimeout. A negative value is refused: a server that will
 	// not stop must not hold Close.
 	StopTimeout time.Duration
+	// Secrets are masked in what the connection keeps of the server's words
+	// ([Conn.Stderr], a [ServerError]'s lines) and in the stderr it passes
+	// to Stderr: the values of Env, say, which a server that prints its
+	// configuration would otherwise have quoted in the host's errors.
+	Secrets redact.Secrets
 	// Logger receives the start and exit (at debug level) and anomalies,
 	// but never argument or environment values, which may be secrets, nor
 	// message contents; nil discards.
@@ -171,6 +178,7 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		stdout:       stdoutR,
 		stderr:       stderrR,
 		stderrTo:     c.Stderr,
+		secrets:      c.Secrets,
 		limit:        limit,
 		probeTimeout: probeTimeout,
 		stopTimeout:  stopTimeout,

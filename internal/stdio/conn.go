@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 const (
@@ -102,6 +104,7 @@ type connConfig struct {
 	cmd                       *exec.Cmd
 	stdin, stdout, stderr     *os.File
 	stderrTo                  io.Writer
+	secrets                   redact.Secrets
 	limit                     int
 	probeTimeout, stopTimeout time.Duration
 	logger                    *slog.Logger
@@ -131,7 +134,12 @@ func newConn(cfg connConfig) *Conn {
 		done:         make(chan struct{}),
 		stderrDone:   make(chan struct{}),
 	}
-	go c.copyStderr(cfg.stderrTo)
+	c.junk.secrets, c.tail.secrets = cfg.secrets, cfg.secrets
+	to := cfg.stderrTo
+	if to != nil && !cfg.secrets.Empty() {
+		to = &maskedLines{w: to, secrets: cfg.secrets}
+	}
+	go c.copyStderr(to)
 	go c.reap()
 	go c.readLoop(&inbound{
 		fr:     newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize),

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
@@ -36,7 +37,8 @@ const (
 // each cut to one line without escapes or control characters, as they are
 // the server's.
 type junk struct {
-	clean atomic.Bool // the server has spoken and nothing is quoted since
+	clean   atomic.Bool    // the server has spoken and nothing is quoted since
+	secrets redact.Secrets // masked in what is quoted
 
 	mu      sync.Mutex
 	quoted  []string // oldest first
@@ -51,7 +53,7 @@ type junk struct {
 // listens over HTTP: a server that writes that to stdout, where a stdio
 // server writes nothing but JSON-RPC, serves MCP over HTTP.
 func (j *junk) add(line []byte) (flood bool, listens string) {
-	q := quotable(line, maxJunkQuote)
+	q := quotable(line, maxJunkQuote, j.secrets)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.clean.Store(false)
@@ -129,12 +131,19 @@ func (j *junk) last() []string {
 
 // quotable returns the start of line, at most limit bytes of it, as one
 // line of text fit to show, as untrusted.Line makes it: no escape sequence,
-// control or invisible character, and "…" where it was cut. What it drops
-// costs no room, so it is given a margin more than the quote.
-func quotable(line []byte, limit int) string {
-	in := line[:min(len(line), 4*limit)]
-	q := untrusted.Line(string(in))
-	cut := len(in) < len(line)
+// control or invisible character, each of secrets masked, and "…" where it
+// was cut. What it drops costs no room, so it is given a margin more than
+// the quote; the secrets are masked before the margin is cut, so that no
+// part of one that begins within it is quoted.
+func quotable(line []byte, limit int, secrets redact.Secrets) string {
+	margin := 4 * limit
+	in := string(line[:min(len(line), margin+maxSecretRoom)])
+	in = secrets.Mask(in)
+	cut := len(line) > margin
+	if len(in) > margin {
+		in = in[:margin]
+	}
+	q := untrusted.Line(in)
 	if len(q) > limit {
 		i := limit
 		for !utf8.RuneStart(q[i]) {
@@ -147,6 +156,10 @@ func quotable(line []byte, limit int) string {
 	}
 	return q
 }
+
+// maxSecretRoom is how far past what it quotes a line is read to mask a
+// secret that begins within the quote: the longest secret masked whole.
+const maxSecretRoom = 4 << 10
 
 // skip notes a line that is not JSON-RPC. Servers print banners and stray
 // debug output to stdout; ending the session for that would be harsh,

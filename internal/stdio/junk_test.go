@@ -3,6 +3,8 @@ package stdio
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 func TestQuotable(t *testing.T) {
@@ -15,7 +17,7 @@ func TestQuotable(t *testing.T) {
 		{"x" + strings.Repeat("é", 200), "x" + strings.Repeat("é", maxJunkQuote/2-1) + "…"},
 		{strings.Repeat("\x1b", 10000) + "x", "…"},
 	} {
-		if got := quotable([]byte(tc.in), maxJunkQuote); got != tc.want {
+		if got := quotable([]byte(tc.in), maxJunkQuote, redact.Secrets{}); got != tc.want {
 			t.Errorf("quotable(%.40q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"sync"
+
+	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
 // The bounds on what is kept of a server's stderr.
@@ -20,6 +22,8 @@ const (
 // of text without escapes or control characters, as they are the server's.
 // Blank lines are not kept. It is safe for concurrent use.
 type tail struct {
+	secrets redact.Secrets // masked in the lines kept
+
 	mu    sync.Mutex
 	lines []string // complete lines, oldest first
 	part  []byte   // the line being written, a byte more than quotable reads of it at most
@@ -32,7 +36,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		line, rest, complete := bytes.Cut(p, []byte("\n"))
-		room := max(4*maxTailLine+1-len(t.part), 0)
+		room := max(4*maxTailLine+maxSecretRoom+1-len(t.part), 0)
 		t.part = append(t.part, line[:min(len(line), room)]...)
 		if !complete {
 			break
@@ -45,7 +49,7 @@ func (t *tail) Write(p []byte) (int, error) {
 
 // push ends the line being written.
 func (t *tail) push() {
-	q := quotable(t.part, maxTailLine)
+	q := quotable(t.part, maxTailLine, t.secrets)
 	t.part = t.part[:0]
 	if q == "" {
 		return
@@ -61,10 +65,54 @@ func (t *tail) last() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	lines := slices.Clone(t.lines)
-	if q := quotable(t.part, maxTailLine); q != "" {
+	if q := quotable(t.part, maxTailLine, t.secrets); q != "" {
 		lines = append(lines[max(len(lines)+1-maxTailLines, 0):], q)
 	}
 	return lines
+}
+
+// maskedLines passes on what a server writes with its secrets masked, a
+// line at a time, so that a secret written in two pieces is still seen
+// whole; a line longer than maxMaskedLine is passed on in pieces of that
+// size. Flush passes on the line left unended.
+type maskedLines struct {
+	w       io.Writer
+	secrets redact.Secrets
+	part    []byte
+}
+
+// maxMaskedLine bounds what maskedLines holds of a line.
+const maxMaskedLine = 64 << 10
+
+func (m *maskedLines) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		line, rest, complete := bytes.Cut(p, []byte("\n"))
+		m.part = append(m.part, line...)
+		if complete {
+			m.part = append(m.part, '\n')
+		}
+		if complete || len(m.part) >= maxMaskedLine {
+			if err := m.Flush(); err != nil {
+				return 0, err
+			}
+		}
+		if !complete {
+			break
+		}
+		p = rest
+	}
+	return n, nil
+}
+
+// Flush passes on what is held.
+func (m *maskedLines) Flush() error {
+	if len(m.part) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(m.w, m.secrets.Mask(string(m.part)))
+	m.part = m.part[:0]
+	return err
 }
 
 // copyStderr copies the server's stderr to to, keeping its tail, until the
@@ -86,6 +134,9 @@ func (c *Conn) copyStderr(to io.Writer) {
 		if err != nil {
 			break
 		}
+	}
+	if m, ok := to.(*maskedLines); ok {
+		_ = m.Flush()
 	}
 	_ = c.stderr.Close()
 }

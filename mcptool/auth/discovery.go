@@ -132,6 +132,9 @@ func discover(ctx context.Context, o *Options, serverURL string, ch challenge) (
 	if asm.TokenEndpoint == "" {
 		return nil, fail(fmt.Errorf("authorization server %s has no token endpoint", issuer))
 	}
+	if err := o.trustEndpoint(issuer, asm.TokenEndpoint); err != nil {
+		return nil, fail(err)
+	}
 	info.asm = asm
 	return info, nil
 }

@@ -28,8 +28,10 @@
 // unless pinned (the user sees where the browser goes), but a
 // pre-registered client with a secret needs its issuer. Metadata whose
 // issuer is not the one it was fetched for (RFC 8414 section 3.3) is
-// refused, and a token endpoint's redirect is not followed: the request
-// carries the credentials.
+// refused, as is metadata naming a token endpoint on another origin than
+// its issuer's (the identity provider's too), pinned or not, and a token
+// endpoint's redirect is not followed: the request carries the
+// credentials.
 //
 // Choosing a mechanism:
 //

@@ -140,6 +140,9 @@ func (p *identityProvider) endpoint(ctx context.Context) (tokenEndpoint, error) 
 	if err == nil && meta == nil {
 		err = fmt.Errorf("no metadata at %s", p.cfg.IdPIssuer)
 	}
+	if err == nil {
+		err = onOrigin(p.cfg.IdPIssuer, meta.TokenEndpoint)
+	}
 	if err != nil {
 		return tokenEndpoint{}, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
 	}

@@ -46,6 +46,32 @@ func (o *Options) trust(serverURL, issuer string) error {
 		ErrUntrustedIssuer, issuer, origin(server))
 }
 
+// trustEndpoint returns nil if credentials may go to the token endpoint
+// the metadata of issuer names: one on the issuer's own origin, pinned or
+// not, unless o trusts any issuer. A token request carries the client's
+// secret or assertion, and the metadata of an unpinned issuer is the MCP
+// server's word, so the check on the issuer would be worth nothing if the
+// metadata could send the request elsewhere.
+func (o *Options) trustEndpoint(issuer, endpoint string) error {
+	if o.Issuer == AnyIssuer {
+		return nil
+	}
+	return onOrigin(issuer, endpoint)
+}
+
+// onOrigin refuses a token endpoint that is not on its issuer's origin.
+func onOrigin(issuer, endpoint string) error {
+	iu, err := url.Parse(issuer)
+	if err != nil {
+		return fmt.Errorf("%w: issuer %q: %v", ErrUntrustedIssuer, issuer, err)
+	}
+	if eu, err := url.Parse(endpoint); err == nil && eu.Host != "" && origin(eu) == origin(iu) {
+		return nil
+	}
+	return fmt.Errorf("%w: the metadata of %s names the token endpoint %q, which is not on the issuer's origin %s; nothing was sent to it",
+		ErrUntrustedIssuer, issuer, endpoint, origin(iu))
+}
+
 // chooseIssuer returns the first of the authorization servers named by the
 // metadata of the MCP server at serverURL that o trusts (RFC 9728 lets the
 // client choose), or why the first is not trusted.

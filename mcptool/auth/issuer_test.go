@@ -116,6 +116,42 @@ func TestUntrustedIssuer(t *testing.T) {
 	}
 }
 
+// Authorization server metadata that names a token endpoint on another
+// origin than its issuer's gets nothing sent there, pinned or not: the
+// metadata of an issuer on the MCP server's origin is the MCP server's
+// word, and the token request carries the client's secret.
+func TestTokenEndpointOnAnotherOrigin(t *testing.T) {
+	for _, m := range secretMechanisms() {
+		for _, pinned := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/pinned=%v", m.name, pinned), func(t *testing.T) {
+				other := oauthtest.New(t, oauthtest.Config{})
+				rs := oauthtest.New(t, oauthtest.Config{TokenEndpoint: other.URL + "/token"})
+				opts := Options{}
+				if pinned {
+					opts.Issuer = rs.URL
+				}
+				idp := oauthtest.New(t, oauthtest.Config{})
+				_, err := rs.Call(t.Context(), m.handler(t, opts, idp), nil, "echo")
+				checkRefused(t, err, other.URL+"/token", rs.URL)
+				if !errors.Is(err, ErrUntrustedIssuer) {
+					t.Errorf("err = %v, want ErrUntrustedIssuer", err)
+				}
+				if n, i := other.Requests.Load(), idp.Requests.Load(); n != 0 || i != 0 {
+					t.Errorf("the other origin received %d requests, the IdP %d", n, i)
+				}
+			})
+		}
+	}
+	// So does an enterprise identity provider found by its issuer.
+	ts := oauthtest.New(t, oauthtest.Config{})
+	other := oauthtest.New(t, oauthtest.Config{})
+	idp := oauthtest.New(t, oauthtest.Config{TokenEndpoint: other.URL + "/token"})
+	checkRefused(t, callThroughIdP(t, ts, idp), "identity provider", other.URL+"/token")
+	if n := other.Requests.Load(); n != 0 {
+		t.Errorf("the other origin received %d requests", n)
+	}
+}
+
 // Authorization server metadata whose issuer is not the one it was fetched
 // for (RFC 8414 section 3.3) is refused before any token request.
 func TestMetadataIssuerMismatch(t *testing.T) {
@@ -137,6 +173,16 @@ func TestMetadataIssuerMismatch(t *testing.T) {
 func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{})
 	idp := oauthtest.New(t, oauthtest.Config{MetaIssuer: "https://attacker.example"})
+	checkRefused(t, callThroughIdP(t, ts, idp), "identity provider", "https://attacker.example")
+	if g := idp.Grants(); len(g) != 0 || len(ts.Grants()) != 0 {
+		t.Errorf("token exchanges %q, token requests %q", g, ts.Grants())
+	}
+}
+
+// callThroughIdP calls ts's echo through an enterprise handler whose
+// identity provider is found by its issuer, idp, and returns the error.
+func callThroughIdP(t *testing.T, ts, idp *oauthtest.Server) error {
+	t.Helper()
 	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientSecretPost("idp", testSecret),
 		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
 		Client:       ClientSecretBasic("svc", testSecret)})
@@ -144,10 +190,7 @@ func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ts.Call(t.Context(), h, nil, "echo")
-	checkRefused(t, err, "identity provider", "https://attacker.example")
-	if g := idp.Grants(); len(g) != 0 || len(ts.Grants()) != 0 {
-		t.Errorf("token exchanges %q, token requests %q", g, ts.Grants())
-	}
+	return err
 }
 
 // A token endpoint that redirects does not get the request, with the

@@ -39,7 +39,9 @@ type Options struct {
 	// an enterprise grant's ID-JAG) then uses only an authorization server on
 	// the MCP server's own origin; the authorization code flow follows the
 	// metadata, except that a pre-registered client with a secret must have
-	// an Issuer. [AnyIssuer] trusts whatever the metadata names.
+	// an Issuer. Pinned or not, a token endpoint the authorization server's
+	// metadata names on another origin than its issuer's is refused the
+	// same way. [AnyIssuer] trusts whatever the metadata names.
 	Issuer string
 	// Logger receives debug records of each step; it never sees a secret.
 	// Nil means no logging.
