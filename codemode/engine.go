@@ -288,7 +288,6 @@ func size(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-
 // call starts a call: (id, index, name, args, base64). It runs on a
 // goroutine of its own, within the calls in flight; its result comes back
 // to the loop.
