@@ -84,6 +84,7 @@ FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer
 FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate
+FUZZ += ./codemode:FuzzDeclarations
 FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers

@@ -70,7 +70,9 @@ func newAPI(defs []tool.Definition) (*api, error) {
 			byServer[server] = g
 			a.groups = append(a.groups, g)
 		}
-		id, err := identifier(g.namer, server, own, own)
+		// Keyed by the Set's name, which is the tool's own: two tools
+		// claiming one origin still get a path each.
+		id, err := identifier(g.namer, server, d.Name, own)
 		if err != nil {
 			return nil, err
 		}
@@ -255,4 +257,17 @@ func (a *api) manifest() []any {
 		out = append(out, []any{g.ident, fns})
 	}
 	return out
+}
+
+// isPath reports whether name is written as a path of the API (with or
+// without "tools.": a group, a dot, a name) that names no tool of it.
+func (a *api) isPath(name string) bool {
+	if _, ok := a.find(name); ok {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(name, "tools."); ok {
+		return rest != ""
+	}
+	head, _, ok := strings.Cut(name, ".")
+	return ok && slices.ContainsFunc(a.groups, func(g *group) bool { return g.ident == head })
 }

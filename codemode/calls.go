@@ -69,7 +69,12 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 		}
 		path = e.path()
 	}
+	unknown := index < 0 && c.r.api.isPath(name)
 	c.wg.Go(func() {
+		if unknown { // a path the API lacks: no name a gate or handler knows
+			c.results <- c.complete(id, path, tool.Result{}, &tool.UnservedError{Name: name}, false)
+			return
+		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-c.ctx.Done():
