@@ -157,22 +157,16 @@ func (a *api) all() []int {
 	return out
 }
 
-// servers lists the groups for the code tool's description: "demo (11
-// tools), local (2 tools)".
+// servers lists the groups for the code tool's description.
 func (a *api) servers() string {
-	var parts []string
+	var names []string
 	for _, g := range a.groups {
-		n := len(g.entries)
-		word := "tools"
-		if n == 1 {
-			word = "tool"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%d %s)", g.ident, n, word))
+		names = append(names, g.ident)
 	}
-	if len(parts) == 0 {
+	if len(names) == 0 {
 		return "none"
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(names, ", ")
 }
 
 // maxDescribed bounds the tools one look-up declares.

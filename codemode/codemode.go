@@ -142,22 +142,20 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
-	var what string
+	what, hint := e.Budget, ""
 	switch e.Budget {
 	case "Timeout":
-		what = "it ran past its time budget"
+		what = "time"
 	case "CPUTime":
-		what = "it computed past its CPU budget (an endless loop?)"
+		what, hint = "CPU", ": an endless loop?"
 	case "Memory":
-		what = "it ran out of its memory budget"
+		what = "memory"
 	case "MaxCalls":
-		what = "it made more tool calls than its budget"
+		what = "tool calls'"
 	case "MaxOutput":
-		what = "its output passed its budget"
-	default:
-		what = "it reached a budget"
+		what = "output's"
 	}
-	return fmt.Sprintf("codemode: the script was stopped: %s of %s (Config.%s)", what, e.Limit, e.Budget)
+	return fmt.Sprintf("codemode: the script was stopped at its %s budget of %s (Config.%s)%s", what, e.Limit, e.Budget, hint)
 }
 
 // A ScriptError says that a script threw an exception it did not catch: a

@@ -42,7 +42,7 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	describe, err := tool.Func(describeName, "TypeScript declarations of the tools matching query: words, a server or server.tool.", func(_ context.Context, in describeArgs) (string, error) {
+	describe, err := tool.Func(describeName, "TypeScript declarations of tools matching query (words, server, server.tool).", func(_ context.Context, in describeArgs) (string, error) {
 		return r.api.describe(in.Query), nil
 	})
 	if err != nil {
@@ -55,10 +55,10 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 
 // runDescription is run_code's description.
 func (r *Runtime) runDescription() string {
-	return "Run JavaScript, an async function body whose only I/O is await tools.server.tool(args): " +
-		"it returns the tool's structured result or text, and throws its error. " +
-		"Promise.all makes calls in parallel. Return the answer (console.log shows too). " +
-		"Learn the tools with " + describeName + ". Servers: " + r.api.servers() + "."
+	return "Run an async JavaScript function body; its only I/O: await tools.server.tool(args), " +
+		"giving the tool's structured result or text, throwing its error. " +
+		"Promise.all for parallel calls. Return the answer; console.log shows too. " +
+		"See " + describeName + " for declarations. Servers: " + r.api.servers() + "."
 }
 
 // answer runs a script for the model: its summary line, what it returned
