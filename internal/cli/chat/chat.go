@@ -30,7 +30,7 @@ const chatSystem = "You are a helpful assistant with tools from MCP servers. Use
 // turn with -p, else a turn per line of stdin. Run it with [cli.Program].
 var Command = &cli.Command{
 	Name:    "chat",
-	Usage:   "chat [-p PROMPT] [--model NAME] [target]",
+	Usage:   "chat [-p PROMPT] [--model NAME] [--code] [target]",
 	Summary: cli.ChatSummary,
 	Examples: `  OPENAI_API_KEY=sk-... mcpbridge chat
   OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge chat --model qwen3:8b -p "List my notes"
@@ -40,12 +40,17 @@ The model: any OpenAI-compatible server when OPENAI_API_KEY or OPENAI_BASE_URL
 is set (Ollama, vLLM, llama.cpp, LM Studio, OpenAI, or Gemini at
 https://generativelanguage.googleapis.com/v1beta/openai/), else Anthropic when
 ANTHROPIC_API_KEY is set. Tool names and schemas follow that vendor's rules
-unless --vendor says otherwise.`,
+unless --vendor says otherwise.
+
+With --code the model gets two tools in place of the catalog: run_code, which
+runs JavaScript against the tools as mcpbridge run does (see its --help), and
+describe_tools, which answers their TypeScript declarations.`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini, or claude-sonnet-4-5 with Anthropic)")
+		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
@@ -86,6 +91,7 @@ unless --vendor says otherwise.`,
 				ServerInstructions: instructions,
 				Skills:             sets,
 				OnToolCall:         calls.started,
+				Mode:               chatMode(*code),
 			})
 			if err != nil {
 				return err
@@ -317,4 +323,13 @@ func compact(args json.RawMessage) string {
 		return "{}"
 	}
 	return untrusted.Line(string(args))
+}
+
+// chatMode is the agent's mode: code mode with --code, else the agent's
+// choice by the catalog's size.
+func chatMode(code bool) agent.Mode {
+	if code {
+		return agent.ModeCode
+	}
+	return ""
 }
