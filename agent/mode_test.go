@@ -182,7 +182,7 @@ func TestCodeModeFirstTurn(t *testing.T) {
 		}
 		first[mode] = agent.EstimateTokens(model.seen[0].Tools)
 	}
-	t.Logf("201-tool catalog, first turn: direct %d tokens, disclosure %d, code %d", first[agent.ModeDirect], first[agent.ModeDisclosure], first[agent.ModeCode])
+	fmt.Printf("code mode, 201-tool catalog, first turn: %d tokens of definitions (direct tools %d, progressive disclosure %d)\n", first[agent.ModeCode], first[agent.ModeDirect], first[agent.ModeDisclosure])
 	if first[agent.ModeCode] > first[agent.ModeDisclosure] {
 		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[agent.ModeCode], first[agent.ModeDisclosure])
 	}

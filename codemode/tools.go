@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,9 +49,21 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	set := tool.Local(run, describe)
+	set := tool.Local(terse{run}, terse{describe})
 	set.Resources = r.set.Resources
 	return set, nil
+}
+
+// terse is a tool whose schema, as the model is sent it, leaves out
+// "additionalProperties": false: it tells the model nothing, and costs
+// bytes on every turn. The arguments are still checked against the whole
+// schema.
+type terse struct{ tool.Tool }
+
+func (t terse) Definition() tool.Definition {
+	d := t.Tool.Definition()
+	d.InputSchema = bytes.Replace(d.InputSchema, []byte(`,"additionalProperties":false`), nil, 1)
+	return d
 }
 
 // runDescription is run_code's description.
