@@ -163,16 +163,7 @@ func TestCodeModeBudgets(t *testing.T) {
 // progressive disclosure's: the code tool names the servers, not the
 // tools.
 func TestCodeModeFirstTurn(t *testing.T) {
-	var defs []tool.Definition
-	for i := range 200 {
-		defs = append(defs, tool.Definition{
-			Name:        fmt.Sprintf("service%03d_action", i),
-			Description: fmt.Sprintf("Performs action %d of service %d: reads records, filters them by the given fields and returns a page of results with cursors.", i, i),
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":"string"}},"required":["query"]}`),
-			Origin:      tool.Origin{Server: fmt.Sprintf("service%d", i%7), Tool: fmt.Sprintf("action%03d", i)},
-		})
-	}
-	defs = append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+	defs := catalog201(true)
 	first := map[agent.Mode]int{}
 	for _, mode := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
 		model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
@@ -186,4 +177,22 @@ func TestCodeModeFirstTurn(t *testing.T) {
 	if first[agent.ModeCode] > first[agent.ModeDisclosure] {
 		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[agent.ModeCode], first[agent.ModeDisclosure])
 	}
+}
+
+// catalog201 is a catalog of 201 tools; with servers, 200 of them are
+// spread over 7 servers, as a toolset's would be.
+func catalog201(servers bool) []tool.Definition {
+	var defs []tool.Definition
+	for i := range 200 {
+		d := tool.Definition{
+			Name:        fmt.Sprintf("service%03d_action", i),
+			Description: fmt.Sprintf("Performs action %d of service %d: reads records, filters them by the given fields and returns a page of results with cursors.", i, i),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":"string"}},"required":["query"]}`),
+		}
+		if servers {
+			d.Origin = tool.Origin{Server: fmt.Sprintf("service%d", i%7), Tool: fmt.Sprintf("action%03d", i)}
+		}
+		defs = append(defs, d)
+	}
+	return append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
 }

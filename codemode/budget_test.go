@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -191,4 +192,28 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 	unharmed(t, rt)
+}
+
+// Calls past the bound in flight wait for a place: the server never has
+// more at once.
+func TestInFlightBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		set, c := demoSet(t)
+		var mu sync.Mutex
+		now, most := 0, 0
+		h := set.Handler
+		set.Handler = tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+			mu.Lock()
+			now++
+			most = max(most, now)
+			mu.Unlock()
+			defer func() { mu.Lock(); now--; mu.Unlock() }()
+			return h.Call(ctx, name, args)
+		})
+		rt := runtime(t, set, codemode.Config{MaxInFlight: 2})
+		out := run(t, rt, "return (await Promise.all([1, 2, 3, 4, 5, 6].map(i => tools.demo.slow_count({to: 1, delay_ms: 1000})))).length")
+		if string(out.Value) != "6" || most != 2 || c.get("tools/call") != 6 {
+			t.Fatalf("%s calls done, %d at most at once (want 2), %d reached the server", out.Value, most, c.get("tools/call"))
+		}
+	})
 }
