@@ -15,7 +15,8 @@ import (
 // calls are the tool calls of a run. The loop's goroutine launches them
 // and takes their results; each runs on a goroutine of its own, within
 // the calls in flight, and hands its result back on results, whose room
-// for every call the run may make means it never waits to.
+// for every call the run may make means it never waits to (and a run that
+// ended leaves no goroutine waiting).
 type calls struct {
 	ctx      context.Context
 	r        *Runtime
@@ -34,11 +35,14 @@ type calls struct {
 }
 
 // A completion is a call's result for the script: its value (ok) or its
-// error, as JSON.
+// error, as JSON. held says the call holds a place in flight, which the
+// loop frees as it takes the result: so the host holds at most
+// MaxInFlight results the script has not taken.
 type completion struct {
 	id      int
 	ok      bool
 	payload string
+	held    bool
 }
 
 func (c *calls) init(ctx context.Context, r *Runtime) {
@@ -81,9 +85,10 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 			c.results <- c.complete(id, path, tool.Result{}, context.Cause(c.ctx), false)
 			return
 		}
-		defer func() { <-c.sem }()
 		res, err := c.r.set.Handler.Call(c.ctx, name, args)
-		c.results <- c.complete(id, path, res, err, images)
+		done := c.complete(id, path, res, err, images)
+		done.held = true
+		c.results <- done
 	})
 }
 

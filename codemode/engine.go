@@ -36,6 +36,8 @@ type run struct {
 	console strings.Builder
 	cpu     time.Duration // spent in the interpreter so far
 
+	unwatch func() bool // stops the interruption of the interpreter when ctx ends
+
 	// stopped is why the host stopped the script (a budget), set on the
 	// interpreter's goroutine before it interrupts the script.
 	stopped error
@@ -69,7 +71,7 @@ func (s *run) start(script string) error {
 		return fmt.Errorf("codemode: starting the interpreter: %w", err)
 	}
 	s.vm = vm
-	context.AfterFunc(s.ctx, vm.Interrupt)
+	s.unwatch = context.AfterFunc(s.ctx, vm.Interrupt)
 	vm.SetMemoryLimit(uintptr(s.r.cfg.Memory))
 	for name, f := range map[string]quickjs.HostFunc{
 		"__mcpbridge_call":  s.call,
@@ -112,6 +114,9 @@ func (s *run) loop() error {
 		select {
 		case c := <-s.results:
 			s.inFlight--
+			if c.held {
+				<-s.sem // its place is free once its result is the script's
+			}
 			err := s.enter(func() error {
 				_, err := s.vm.Call("__mcpbridge_settle", c.id, c.ok, c.payload)
 				return err
@@ -248,7 +253,8 @@ func (s *run) output() *Output {
 // outcome is the run's error: the loop's, else what the script threw.
 func (s *run) outcome(err error) error {
 	if s.vm != nil {
-		s.vm.Close()
+		s.unwatch()
+		s.vm.Close() // Interrupt may still run, and does nothing then
 	}
 	if err != nil {
 		s.cancel(err)
