@@ -33,8 +33,11 @@ var toolsCmd = &Command{
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
 		code := fs.Bool("code", false, "print the tools as the TypeScript declarations a script of mcpbridge run calls")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
-			if *long && *asJSON || *code && (*long || *asJSON) {
-				return Usagef("give one of --long (whole descriptions), --json (the wire format) or --code (declarations)")
+			if *long && *asJSON {
+				return Usagef("give --long (whole descriptions) or --json (the wire format, always whole), not both")
+			}
+			if *code && (*long || *asJSON) {
+				return Usagef("give --code (the declarations) alone, not with --long or --json")
 			}
 			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
