@@ -27,8 +27,8 @@ type calls struct {
 	made     int // the loop's
 
 	mu      sync.Mutex
-	counts  map[string]int // by path
-	order   []string
+	counts  map[string]int // calls made, by path
+	order   []string       // the paths, in the order of their first call
 	failed  int
 	refused int
 	errs    map[string]error // each tool's last failure
@@ -73,6 +73,12 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 		}
 		path = e.path()
 	}
+	c.mu.Lock()
+	if c.counts[path] == 0 {
+		c.order = append(c.order, path)
+	}
+	c.counts[path]++
+	c.mu.Unlock()
 	unknown := index < 0 && c.r.api.isPath(name)
 	c.wg.Go(func() {
 		if unknown { // a path the API lacks: no name a gate or handler knows
@@ -92,13 +98,10 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 	})
 }
 
-// complete counts a call's outcome and makes it what the script reads.
+// complete counts a call's failure, if it failed, and makes its outcome
+// what the script reads.
 func (c *calls) complete(id int, path string, res tool.Result, err error, images bool) completion {
 	c.mu.Lock()
-	if c.counts[path] == 0 {
-		c.order = append(c.order, path)
-	}
-	c.counts[path]++
 	if err != nil {
 		c.errs[path] = err
 		if errors.As(err, new(*tool.RefusedError)) {

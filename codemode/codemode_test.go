@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -140,4 +141,24 @@ func TestUncaughtToolFailure(t *testing.T) {
 	if !errors.As(err, new(*tool.FailedError)) || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("%v: want the tool's failure in the chain, and the line", err)
 	}
+}
+
+// A call the script did not wait for is waited for before the run ends,
+// not cancelled: the tool's effect is whole.
+func TestCallsInFlightAtReturn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		set, c := demoSet(t)
+		rt := runtime(t, set, codemode.Config{})
+		out := run(t, rt, `tools.demo.slow_count({to: 2, delay_ms: 1000}); tools.demo.add_note({title: "later", body: "b"}); return 1`)
+		if string(out.Value) != "1" || out.Summary != "2 tool calls (demo.slow_count 1, demo.add_note 1)" {
+			t.Fatalf("%s, %q", out.Value, out.Summary)
+		}
+		synctest.Wait()
+		if n := c.get("notifications/cancelled"); n != 0 {
+			t.Fatalf("%d calls cancelled", n)
+		}
+		if got := run(t, rt, `return await tools.demo.list_notes()`); string(got.Value) != `"#1 later"` {
+			t.Fatalf("after: %s", got.Value)
+		}
+	})
 }

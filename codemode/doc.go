@@ -38,7 +38,8 @@
 // refused, ReferenceError for a tool that is not there, CallError for one
 // that could not be made; its tool property is the tool's path. A script
 // that does not catch one ends with a [ScriptError] whose Err is the
-// call's error.
+// call's error. A call the script did not wait for is waited for before
+// the run ends, not cancelled, so its effect is whole.
 //
 // Declarations are rendered by [schema.Declaration], which reads a schema
 // as the vendor lowering does: a tool's description and its properties'
