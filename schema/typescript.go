@@ -28,6 +28,8 @@ const (
 //	/** description */
 //	name(args: <input schema>): Promise<<output schema>>;
 //
+// (args?: when the schema requires no argument)
+//
 // each line after the first at indent. The description is the method's doc
 // comment; a tool without an output schema resolves to any.
 //
@@ -60,7 +62,27 @@ func Declaration(name, description string, input, output json.RawMessage, indent
 			out = o
 		}
 	}
-	return docComment(description, indent, maxTSDoc) + indent + tsKey(name) + "(args: " + in + "): Promise<" + out + ">;\n"
+	args := "args"
+	if noneRequired(input) {
+		args += "?" // a call may leave them out
+	}
+	return docComment(description, indent, maxTSDoc) + indent + tsKey(name) + "(" + args + ": " + in + "): Promise<" + out + ">;\n"
+}
+
+// noneRequired reports whether a tool's input schema requires no
+// argument: it is empty, or an object schema without a required list.
+func noneRequired(s json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(s)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return true
+	}
+	root, err := decodeOrdered(trimmed)
+	o, ok := root.(*object)
+	if err != nil || !ok {
+		return false
+	}
+	req, _ := get(o, "required").([]any)
+	return len(req) == 0 && !o.has("$ref") && !o.has("allOf") && !o.has("anyOf") && !o.has("oneOf")
 }
 
 // typeScript renders the schema s as a TypeScript type, its lines after

@@ -46,7 +46,7 @@ func TestRunExitStatuses(t *testing.T) {
 // tools --code prints the declarations a script programs against.
 func TestToolsCode(t *testing.T) {
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--code")
-	expect(t, r, 0, "declare const tools: {\n  demo: {\n", "    add_note(args: {\n", "note_stats(args: {}): Promise<{\n")
+	expect(t, r, 0, "declare const tools: {\n  demo: {\n", "    add_note(args: {\n", "note_stats(args?: {}): Promise<{\n")
 	expect(t, mcpbridge(t, "", "", nil, "tools", "--code", "--json"), 2, "give --code (the declarations) alone")
 }
 
