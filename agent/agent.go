@@ -141,7 +141,7 @@ func New(cfg Config) (*Agent, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.Logger = slog.New(telemetry.LogHandler(cfg.Logger.Handler()))
-	if err := cfg.Mode.check(); err != nil {
+	if err := checkMode(&cfg); err != nil {
 		return nil, err
 	}
 	for i, src := range cfg.Tools {

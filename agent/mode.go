@@ -33,12 +33,18 @@ const (
 	ModeCode Mode = "code"
 )
 
-func (m Mode) check() error {
-	switch m {
-	case "", ModeDirect, ModeDisclosure, ModeCode:
+// checkMode checks the mode and, for code mode, its budgets.
+func checkMode(cfg *Config) error {
+	switch cfg.Mode {
+	case "", ModeDirect, ModeDisclosure:
+		return nil
+	case ModeCode:
+		if _, err := codemode.New(tool.Set{}, cfg.Code); err != nil {
+			return fmt.Errorf("agent: Code: %w", err)
+		}
 		return nil
 	}
-	return fmt.Errorf("agent: Mode %q: want %q, %q, %q or none", string(m), ModeDirect, ModeDisclosure, ModeCode)
+	return fmt.Errorf("agent: Mode %q: want %q, %q, %q or none", string(cfg.Mode), ModeDirect, ModeDisclosure, ModeCode)
 }
 
 // disclosed reports whether a catalog of tokens is searched and loaded

@@ -154,8 +154,8 @@ func TestCodeModeBudgets(t *testing.T) {
 	if _, err := agent.New(agent.Config{Model: model, Mode: "scripted"}); err == nil || !strings.Contains(err.Error(), `Mode "scripted"`) {
 		t.Fatalf("a bad mode: %v", err)
 	}
-	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeCode, Code: codemode.Config{Memory: -1}}); err != nil {
-		t.Fatalf("the budgets are checked per run: %v", err)
+	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeCode, Code: codemode.Config{Memory: -1}}); err == nil || !strings.Contains(err.Error(), "Config.Memory is negative") {
+		t.Fatalf("a negative budget: %v", err)
 	}
 }
 
