@@ -134,22 +134,39 @@ func TestCodeModeGatedAndTraced(t *testing.T) {
 func TestCodeModeBudgets(t *testing.T) {
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(script("1", `for (let i = 0; i < 100; i++) console.log("line", i); return "x".repeat(50)`)),
+		answer("ok"),
 		calls(script("2", `for (;;) {}`)),
 		answer("ok"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Mode: agent.ModeCode, ResultBudget: 120, Code: codemode.Config{CPUTime: time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("go")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := toolResult(t, res.Messages, "1").Text(); !strings.HasPrefix(got, "no tool calls.\nReturned: \"xxx") || !strings.Contains(got, "more characters of this result were left out") {
-		t.Fatalf("over the result budget: %q", got)
-	}
-	if got := toolResult(t, res.Messages, "2"); !got.IsError || !strings.Contains(got.Text(), "CPU budget of 1s (Config.CPUTime)") {
-		t.Fatalf("an endless loop: %q", got.Text())
+	for _, c := range []struct {
+		cfg   agent.Config
+		id    string
+		check func(llm.Message) bool
+	}{{
+		cfg: agent.Config{ResultBudget: 120},
+		id:  "1",
+		check: func(m llm.Message) bool {
+			return strings.HasPrefix(m.Text(), "no tool calls.\nReturned: \"xxx") && strings.Contains(m.Text(), "more characters of this result were left out")
+		},
+	}, {
+		cfg: agent.Config{Code: codemode.Config{CPUTime: 200 * time.Millisecond}},
+		id:  "2",
+		check: func(m llm.Message) bool {
+			return m.IsError && strings.Contains(m.Text(), "CPU budget of 200ms (Config.CPUTime)")
+		},
+	}} {
+		c.cfg.Model, c.cfg.Mode = model, agent.ModeCode
+		a, err := agent.New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("go")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolResult(t, res.Messages, c.id); !c.check(got) {
+			t.Fatalf("run_code answered %q", got.Text())
+		}
 	}
 	if _, err := agent.New(agent.Config{Model: model, Mode: "scripted"}); err == nil || !strings.Contains(err.Error(), `Mode "scripted"`) {
 		t.Fatalf("a bad mode: %v", err)
