@@ -76,7 +76,7 @@ bench:
 	go test -run '^$$' -bench HandlerOverhead ./mcptool/
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./mcptool/
 	go test -run '^$$' -bench Start ./toolset/
-	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
+	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
 	go run ./cmd/gatewaybench
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
@@ -92,6 +92,7 @@ FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer
 FUZZ += ./schema:FuzzLower
 FUZZ += ./schema:FuzzValidate
+FUZZ += ./codemode:FuzzDeclarations
 FUZZ += ./tool:FuzzParseForm
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers

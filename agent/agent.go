@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -81,6 +82,13 @@ type Config struct {
 	// model sends for an optional argument is dropped before the tool
 	// checks its arguments. Empty: sent as they are.
 	Vendor schema.Vendor
+	// Mode is how the model reaches the tools: sent whole, searched and
+	// loaded, or programmed against in code mode (see [Mode]). The zero
+	// Mode chooses between the first two by ToolTokenBudget.
+	Mode Mode
+	// Code bounds the scripts of [ModeCode] (time, CPU, memory, calls,
+	// output); a zero field is package codemode's default.
+	Code codemode.Config
 	// Logger receives warnings (a tool name two sources offer, instructions
 	// cut) and debug lines. Nil means slog.Default(), told only warnings
 	// and errors.
@@ -146,6 +154,9 @@ func New(cfg Config) (*Agent, error) {
 	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, DefaultResultBudget)
 	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, DefaultToolTokenBudget)
 	cfg.Logger = telemetry.Logger(cfg.Logger)
+	if err := checkMode(&cfg); err != nil {
+		return nil, err
+	}
 	for i, src := range cfg.Tools {
 		if src == nil {
 			return nil, fmt.Errorf("agent: Tools[%d] is nil", i)
@@ -186,6 +197,7 @@ type view struct {
 	defs    []tool.Definition // every tool the model may call, skill tools first
 	handler tool.Handler
 	catalog *catalog          // nil unless the definitions exceed the token budget
+	code    []tool.Definition // in code mode: run_code, describe_tools and the pinned tools
 	pinned  []tool.Definition // offered even under the catalog: the skill tools
 	loaded  loadedSet         // the tools the run loaded from the catalog
 	tokens  int               // EstimateTokens(defs)
@@ -293,7 +305,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = a.tel.gated(gate, v.handler)
 	}
 	v.tokens = EstimateTokens(v.defs)
-	if a.cfg.ToolTokenBudget > 0 && v.tokens > a.cfg.ToolTokenBudget {
+	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {
 		// The agent's own tools stay offered: the system prompt and the
 		// results' links tell the model to use them.
 		pin := map[string]bool{}
@@ -309,6 +321,17 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 			} else {
 				rest = append(rest, d)
 			}
+		}
+		if a.cfg.Mode == ModeCode {
+			// run_code and describe_tools are the agent's own: a script's
+			// calls are gated one by one.
+			code, err := a.codeTools(ctx, rest, v.handler)
+			if err != nil {
+				return nil, err
+			}
+			v.code = append(code.Definitions, v.pinned...)
+			v.handler = tool.Compose(code.Handler, v.handler)
+			return v, nil
 		}
 		v.catalog = newCatalog(rest)
 		// find_tools and load_tools are the agent's own: no policy gates
@@ -503,6 +526,9 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 // size: all of them, or under progressive disclosure the search and load
 // tools and what was loaded.
 func (v *view) offered() ([]tool.Definition, int) {
+	if v.code != nil {
+		return v.code, EstimateTokens(v.code)
+	}
 	if v.catalog == nil {
 		return v.defs, v.tokens
 	}

@@ -354,15 +354,7 @@ func TestBadConfig(t *testing.T) {
 }
 
 func TestProgressiveDisclosure(t *testing.T) {
-	var defs []tool.Definition
-	for i := range 200 {
-		defs = append(defs, tool.Definition{
-			Name:        fmt.Sprintf("service%03d_action", i),
-			Description: fmt.Sprintf("Performs action %d of service %d: reads records, filters them by the given fields and returns a page of results with cursors.", i, i),
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":"string"}},"required":["query"]}`),
-		})
-	}
-	defs = append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+	defs := catalog201(false)
 	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
 		return tool.Text("ran " + name), nil
 	})

@@ -45,7 +45,10 @@
 //     result budget is cut with a note saying how much was left out.
 //   - A catalog whose definitions would exceed a token budget is not sent
 //     whole: the model gets a tool to search the catalog and one to load what
-//     it needs, and loaded tools join the next turn.
+//     it needs, and loaded tools join the next turn. [Config.Mode] can
+//     choose either way whatever the size, or code mode ([ModeCode]): the
+//     model writes JavaScript against the tools (package codemode), each
+//     call a script makes judged by the policy as its own would be.
 //
 // A call that needs the user's input (an MCP server's elicitation, a local
 // tool's [tool.Elicit]) asks through [Config.Elicit], which each call's

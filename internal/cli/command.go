@@ -11,7 +11,7 @@ import (
 // command's name first), on the process's standard streams, and returns
 // the exit status. Chat runs as a program of its own (see [Program]).
 func Main(args []string) int {
-	return runProcess(context.Background(), []*Command{toolsCmd, callCmd, readCmd, infoCmd, lintCmd, chatCmd, webCmd, serveCmd, serveDemoCmd}, args)
+	return runProcess(context.Background(), []*Command{toolsCmd, callCmd, runCmd, readCmd, infoCmd, lintCmd, chatCmd, webCmd, serveCmd, serveDemoCmd}, args)
 }
 
 // Program runs c as a program of its own, args being what "mcpbridge

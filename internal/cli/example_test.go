@@ -39,7 +39,8 @@ func ExampleProgram() {
 	//
 	// Exit status:
 	//   0    ok
-	//   1    the tool ran and failed (isError), or lint found a tool a vendor would refuse
+	//   1    the tool ran and failed (isError), lint found a tool a vendor would refuse,
+	//        or run's script threw (a tool's failure it did not catch among them) or was stopped
 	//   2    usage or configuration error, or a request refused before it was sent
 	//        (arguments that do not match the tool's schema, a server that offers no resources)
 	//   3    connection, transport or protocol error, with a server or with the model;

@@ -15,8 +15,8 @@
 // call, read) declare the extension to the servers: tools marks a tool that
 // has an interface, and call --out saves it next to the result.
 //
-// Exit status: 0 success; 1 the tool ran and failed, or lint found a tool a
-// vendor would refuse; 2 usage or configuration error, or a request refused
+// Exit status: 0 success; 1 the tool ran and failed, lint found a tool a
+// vendor would refuse, or run's script threw or was stopped; 2 usage or configuration error, or a request refused
 // before it was sent (arguments that do not match the tool's schema, a
 // resource of a server that offers none); 3 connection, transport or
 // protocol error, with a server (one that did not start included) or with
@@ -205,7 +205,8 @@ Run mcpbridge COMMAND --help for a command's flags and examples.
 // doc's contract, in a table.
 const exitStatuses = `Exit status:
   0    ok
-  1    the tool ran and failed (isError), or lint found a tool a vendor would refuse
+  1    the tool ran and failed (isError), lint found a tool a vendor would refuse,
+       or run's script threw (a tool's failure it did not catch among them) or was stopped
   2    usage or configuration error, or a request refused before it was sent
        (arguments that do not match the tool's schema, a server that offers no resources)
   3    connection, transport or protocol error, with a server or with the model;

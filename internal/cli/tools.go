@@ -17,13 +17,14 @@ import (
 var toolsCmd = &Command{
 	Name:    "tools",
 	NoArgs:  true,
-	Usage:   "tools [--long | --json] [--vendor openai|anthropic|gemini] [--max-description N] [--sampling] [target]",
+	Usage:   "tools [--long | --json | --code] [--vendor openai|anthropic|gemini] [--max-description N] [--sampling] [target]",
 	Summary: "List the tools as the model sees them: final names, descriptions, parameters, annotations, apps.",
 	Examples: `  mcpbridge tools
   mcpbridge tools --long                # whole descriptions, not their first lines
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json
-  mcpbridge tools --sampling -- npx -y @modelcontextprotocol/server-everything   # what call --sampling sees`,
+  mcpbridge tools --sampling -- npx -y @modelcontextprotocol/server-everything   # what call --sampling sees
+  mcpbridge tools --code                # the TypeScript declarations mcpbridge run's scripts call`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
@@ -31,15 +32,25 @@ var toolsCmd = &Command{
 		asJSON := fs.Bool("json", false, "print the exact tool definitions in the vendor's wire format")
 		t.AddListSampling(fs)
 		long := fs.Bool("long", false, "print whole descriptions (without it, a description longer than a line is cut there and marked …)")
+		code := fs.Bool("code", false, "print the tools as the TypeScript declarations a script of mcpbridge run calls")
 		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
 			if *long && *asJSON {
 				return Usagef("give --long (whole descriptions) or --json (the wire format, always whole), not both")
+			}
+			if *code && (*long || *asJSON) {
+				return Usagef("give --code (the declarations) alone, not with --long or --json")
 			}
 			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer t.Close(ts)
+			if *code {
+				if err := printDeclarations(ctx, s.Out, ts); err != nil {
+					return err
+				}
+				return notStarted(ts)
+			}
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
 			if *asJSON {

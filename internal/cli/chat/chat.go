@@ -35,7 +35,7 @@ const chatSystem = "You are a helpful assistant with tools from MCP servers. Use
 // turn with -p, else a turn per line of stdin. Run it with [cli.Program].
 var Command = &cli.Command{
 	Name:    "chat",
-	Usage:   "chat [-p PROMPT] [--model NAME] [target]",
+	Usage:   "chat [-p PROMPT] [--model NAME] [--code] [target]",
 	Summary: cli.ChatSummary,
 	Examples: `  OPENAI_API_KEY=sk-... mcpbridge chat
   OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge chat --model qwen3:8b -p "List my notes"
@@ -51,13 +51,18 @@ among several chat asks for --model.
 
 Typing on a terminal, Ctrl-C during a turn cancels it (its tool calls
 cancelled on their servers) and the prompt comes back; Ctrl-C at the
-prompt, or a second one during a turn, ends the chat (status 130).`,
+prompt, or a second one during a turn, ends the chat (status 130).
+
+With --code the model gets two tools in place of the catalog: run_code, which
+runs JavaScript against the tools as mcpbridge run does (see its --help), and
+describe_tools, which answers their TypeScript declarations.`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		t.AddMaxDescription(fs)
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
+		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
 		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
@@ -100,6 +105,7 @@ prompt, or a second one during a turn, ends the chat (status 130).`,
 				OnToolCall:         calls.started,
 				Logger:             t.Logger(),
 				Vendor:             t.Vendor, // the agent's own tools, as the catalog
+				Mode:               chatMode(*code),
 			})
 			if err != nil {
 				return err
@@ -413,4 +419,13 @@ func compact(args json.RawMessage) string {
 		return "{}"
 	}
 	return untrusted.Line(string(args))
+}
+
+// chatMode is the agent's mode: code mode with --code, else the agent's
+// choice by the catalog's size.
+func chatMode(code bool) agent.Mode {
+	if code {
+		return agent.ModeCode
+	}
+	return ""
 }

@@ -13,5 +13,5 @@ import (
 // and mcpbridge runs that program with what follows "mcpbridge chat".
 func Example() {
 	fmt.Println("mcpbridge", chat.Command.Usage)
-	// Output: mcpbridge chat [-p PROMPT] [--model NAME] [target]
+	// Output: mcpbridge chat [-p PROMPT] [--model NAME] [--code] [target]
 }

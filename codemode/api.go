@@ -1,0 +1,267 @@
+package codemode
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// localGroup is the group of the tools no server serves (tool.Local).
+const localGroup = "local"
+
+// An api is the tools of a Set as a script reaches them:
+// tools.<group>.<ident>, a group for each server in the order the Set first
+// names it.
+type api struct {
+	entries []entry
+	groups  []*group
+	byName  map[string]int // the Set's name of each tool
+}
+
+type entry struct {
+	def   tool.Definition
+	group *group
+	ident string
+}
+
+// path is the tool as a script calls it, without "tools.".
+func (e *entry) path() string { return e.group.ident + "." + e.ident }
+
+type group struct {
+	ident   string
+	server  string // the server's name, "" for local tools
+	entries []int
+	namer   *schema.Namer
+}
+
+// newAPI names every tool of defs. A name is made an identifier as a
+// vendor name is made valid (schema.Namer: accents dropped, any other
+// character '_', a name that is too long or already taken given a hash of
+// the tool), with '-' as '_' and a leading digit after '_': so each tool
+// has one identifier, a tool keeps it whatever else is offered unless two
+// compete for it, and the table maps it back to the tool.
+func newAPI(defs []tool.Definition) (*api, error) {
+	a := &api{byName: map[string]int{}}
+	groups := schema.NewNamer(schema.OpenAI)
+	byServer := map[string]*group{}
+	for _, d := range defs {
+		if _, dup := a.byName[d.Name]; dup || d.Name == "" {
+			continue
+		}
+		server, own := d.Origin.Server, d.Origin.Tool
+		if d.Origin.IsZero() || own == "" {
+			own = d.Name
+		}
+		g := byServer[server]
+		if g == nil {
+			want := server
+			if server == "" {
+				want = localGroup
+			}
+			id, err := identifier(groups, "", server, want)
+			if err != nil {
+				return nil, err
+			}
+			g = &group{ident: id, server: server, namer: schema.NewNamer(schema.OpenAI)}
+			byServer[server] = g
+			a.groups = append(a.groups, g)
+		}
+		// Keyed by the Set's name, which is the tool's own: two tools
+		// claiming one origin still get a path each.
+		id, err := identifier(g.namer, server, d.Name, own)
+		if err != nil {
+			return nil, err
+		}
+		a.byName[d.Name] = len(a.entries)
+		g.entries = append(g.entries, len(a.entries))
+		a.entries = append(a.entries, entry{def: d, group: g, ident: id})
+	}
+	return a, nil
+}
+
+// identifier gives the pair (a, b) a JavaScript identifier of n's, from
+// want.
+func identifier(n *schema.Namer, a, b, want string) (string, error) {
+	w := strings.ReplaceAll(n.Rewrite(want), "-", "_")
+	if w == "" || '0' <= w[0] && w[0] <= '9' {
+		w = "_" + w
+	}
+	id, err := n.Add(a, b, w)
+	if err != nil {
+		return "", fmt.Errorf("codemode: naming tool %q of server %q: %w", b, a, err)
+	}
+	return id, nil
+}
+
+// find returns the entry a script names: a path (demo.add_note, with or
+// without "tools."), the Set's name of a tool, or its alias.
+func (a *api) find(name string) (int, bool) {
+	if i, ok := a.byName[name]; ok {
+		return i, true
+	}
+	path := strings.TrimPrefix(name, "tools.")
+	for i := range a.entries {
+		if a.entries[i].path() == path {
+			return i, true
+		}
+	}
+	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool {
+		return slices.ContainsFunc(a.entries, func(e entry) bool { return e.def.Origin == o })
+	})
+	if ok {
+		for i, e := range a.entries {
+			if e.def.Origin == o {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// declare renders the declarations of the entries picked, grouped as the
+// script reaches them, in the API's order.
+func (a *api) declare(picked []int) string {
+	var b strings.Builder
+	b.WriteString("declare const tools: {\n")
+	for _, g := range a.groups {
+		var in []int
+		for _, i := range g.entries {
+			if slices.Contains(picked, i) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s: {\n", g.ident)
+		for _, i := range in {
+			e := &a.entries[i]
+			b.WriteString(schema.Declaration(e.ident, e.def.Description, e.def.InputSchema, e.def.OutputSchema, "    "))
+		}
+		b.WriteString("  };\n")
+	}
+	b.WriteString("};\n")
+	return b.String()
+}
+
+// all returns the index of every entry.
+func (a *api) all() []int {
+	out := make([]int, len(a.entries))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// servers lists the groups for the code tool's description.
+func (a *api) servers() string {
+	var names []string
+	for _, g := range a.groups {
+		names = append(names, g.ident)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// maxDescribed bounds the tools one look-up declares.
+const maxDescribed = 12
+
+// describe answers the look-up: the declarations of the tools a query
+// names or matches. A word that names a group or a tool's path picks it
+// (a whole group, up to the bound); the others rank the rest by
+// [tool.Search].
+func (a *api) describe(query string) string {
+	var picked []int
+	var words []string
+	for _, w := range strings.Fields(strings.ReplaceAll(query, ",", " ")) {
+		w = strings.TrimPrefix(w, "tools.")
+		if i, ok := a.find(w); ok {
+			picked = appendNew(picked, i)
+			continue
+		}
+		matched := false
+		for _, g := range a.groups {
+			if g.ident == w {
+				matched = true
+				for _, i := range g.entries {
+					picked = appendNew(picked, i)
+				}
+			}
+		}
+		if !matched {
+			words = append(words, w)
+		}
+	}
+	if len(words) > 0 {
+		defs := make([]tool.Definition, len(a.entries))
+		for i, e := range a.entries {
+			defs[i] = e.def
+			defs[i].Name = e.path() // a word may name the server
+		}
+		for _, d := range tool.Search(defs, strings.Join(words, " ")) {
+			picked = appendNew(picked, a.indexOfPath(d.Name))
+		}
+	}
+	if len(picked) == 0 {
+		return fmt.Sprintf("No tool matches %q. Servers: %s. Try other words, a server's name, or server.tool.", untrusted.Line(query), a.servers())
+	}
+	more := 0
+	if len(picked) > maxDescribed {
+		more = len(picked) - maxDescribed
+		picked = picked[:maxDescribed]
+	}
+	out := a.declare(picked)
+	if more > 0 {
+		out += fmt.Sprintf("// %d more tools match; narrow the query.\n", more)
+	}
+	return out
+}
+
+func (a *api) indexOfPath(path string) int {
+	for i := range a.entries {
+		if a.entries[i].path() == path {
+			return i
+		}
+	}
+	return -1
+}
+
+func appendNew(s []int, i int) []int {
+	if i < 0 || slices.Contains(s, i) {
+		return s
+	}
+	return append(s, i)
+}
+
+// manifest is the API as the prelude builds it: each group's identifier
+// and its tools, [identifier, index, the Set's name].
+func (a *api) manifest() []any {
+	out := make([]any, 0, len(a.groups))
+	for _, g := range a.groups {
+		fns := make([]any, 0, len(g.entries))
+		for _, i := range g.entries {
+			fns = append(fns, []any{a.entries[i].ident, i, a.entries[i].def.Name})
+		}
+		out = append(out, []any{g.ident, fns})
+	}
+	return out
+}
+
+// isPath reports whether name is written as a path of the API (with or
+// without "tools.": a group, a dot, a name) that names no tool of it.
+func (a *api) isPath(name string) bool {
+	if _, ok := a.find(name); ok {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(name, "tools."); ok {
+		return rest != ""
+	}
+	head, _, ok := strings.Cut(name, ".")
+	return ok && slices.ContainsFunc(a.groups, func(g *group) bool { return g.ident == head })
+}

@@ -1,0 +1,217 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// calls are the tool calls of a run. The loop's goroutine launches them
+// and takes their results; each runs on a goroutine of its own, within
+// the calls in flight, and hands its result back on results, whose room
+// for every call the run may make means it never waits to (and a run that
+// ended leaves no goroutine waiting).
+type calls struct {
+	ctx      context.Context
+	r        *Runtime
+	sem      chan struct{}
+	results  chan completion
+	wg       sync.WaitGroup
+	inFlight int // launched and not yet handed to the script (the loop's)
+	made     int // the loop's
+
+	mu      sync.Mutex
+	counts  map[string]int // calls made, by path
+	order   []string       // the paths, in the order of their first call
+	failed  int
+	refused int
+	errs    map[string]error // each tool's last failure
+}
+
+// A completion is a call's result for the script: its value (ok) or its
+// error, as JSON. held says the call holds a place in flight, which the
+// loop frees as it takes the result: so the host holds at most
+// MaxInFlight results the script has not taken.
+type completion struct {
+	id      int
+	ok      bool
+	payload string
+	held    bool
+}
+
+func (c *calls) init(ctx context.Context, r *Runtime) {
+	c.ctx, c.r = ctx, r
+	c.sem = make(chan struct{}, r.cfg.MaxInFlight)
+	c.results = make(chan completion, r.cfg.MaxCalls)
+	c.counts = map[string]int{}
+	c.errs = map[string]error{}
+}
+
+// wait waits for every call's goroutine to end.
+func (c *calls) wait() { c.wg.Wait() }
+
+// launch starts the call id: of the API's tool index, or with index -1 of
+// the tool a script named (callTool), under the name it gave, so that a
+// gate judges that name as it judges the model's.
+func (c *calls) launch(id, index int, name string, args json.RawMessage, images bool) {
+	c.made++
+	path := name
+	switch i, ok := c.r.api.find(name); {
+	case index >= 0 && index < len(c.r.api.entries):
+		e := &c.r.api.entries[index]
+		name, path = e.def.Name, e.path()
+	case ok:
+		e := &c.r.api.entries[i]
+		if strings.TrimPrefix(name, "tools.") == e.path() {
+			name = e.def.Name // a path is no name a handler knows
+		}
+		path = e.path()
+	}
+	c.mu.Lock()
+	if c.counts[path] == 0 {
+		c.order = append(c.order, path)
+	}
+	c.counts[path]++
+	c.mu.Unlock()
+	unknown := index < 0 && c.r.api.isPath(name)
+	c.wg.Go(func() {
+		if unknown { // a path the API lacks: no name a gate or handler knows
+			c.results <- c.complete(id, path, tool.Result{}, &tool.UnservedError{Name: name}, false)
+			return
+		}
+		select {
+		case c.sem <- struct{}{}:
+		case <-c.ctx.Done():
+			c.results <- c.complete(id, path, tool.Result{}, context.Cause(c.ctx), false)
+			return
+		}
+		res, err := c.r.set.Handler.Call(c.ctx, name, args)
+		done := c.complete(id, path, res, err, images)
+		done.held = true
+		c.results <- done
+	})
+}
+
+// complete counts a call's failure, if it failed, and makes its outcome
+// what the script reads.
+func (c *calls) complete(id int, path string, res tool.Result, err error, images bool) completion {
+	c.mu.Lock()
+	if err != nil {
+		c.errs[path] = err
+		if errors.As(err, new(*tool.RefusedError)) {
+			c.refused++
+		} else {
+			c.failed++
+		}
+	}
+	c.mu.Unlock()
+	if err == nil {
+		return completion{id: id, ok: true, payload: scriptValue(res, images)}
+	}
+	name, msg := thrown(path, err)
+	payload, _ := json.Marshal(struct {
+		Name    string `json:"name"`
+		Message string `json:"message"`
+		Tool    string `json:"tool"`
+	}{name, msg, path})
+	return completion{id: id, payload: string(payload)}
+}
+
+// failure returns the last failure of the tool at path.
+func (c *calls) failure(path string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.errs[path]
+}
+
+// scriptValue is a result as a call resolves to it: the structured
+// content when there is some, else the text, or, with images, the parts
+// in order, each image a small object that describes it (its bytes only
+// when the script asked for them).
+func scriptValue(res tool.Result, images bool) string {
+	if len(res.Structured) > 0 && json.Valid(res.Structured) {
+		return string(res.Structured)
+	}
+	var v any = res.Text()
+	if res.HasImages() {
+		type image struct {
+			Type     string `json:"type"`
+			MIMEType string `json:"mimeType"`
+			Bytes    int    `json:"bytes"`
+			Data     []byte `json:"data,omitempty"`
+		}
+		parts := make([]any, 0, len(res.Parts))
+		for _, p := range res.Parts {
+			switch p := p.(type) {
+			case tool.TextPart:
+				parts = append(parts, p.Text)
+			case tool.ImagePart:
+				im := image{Type: "image", MIMEType: p.MIMEType, Bytes: len(p.Data)}
+				if images {
+					im.Data = p.Data
+				}
+				parts = append(parts, im)
+			}
+		}
+		v = parts
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// thrown is the Error a failed call throws: its name and message.
+func thrown(path string, err error) (name, msg string) {
+	var (
+		failed  *tool.FailedError
+		refused *tool.RefusedError
+	)
+	switch {
+	case errors.As(err, &failed):
+		return "ToolError", failed.Message
+	case errors.As(err, &refused):
+		return "RefusedError", refused.Message
+	case errors.Is(err, tool.ErrUnserved):
+		return "ReferenceError", fmt.Sprintf("there is no tool named %q", path)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "CallError", "the call was cancelled: " + err.Error()
+	}
+	return "CallError", untrusted.Line(err.Error())
+}
+
+// summary says the calls in one line.
+func (c *calls) summary() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	var each []string
+	for i, p := range c.order {
+		n += c.counts[p]
+		if i < 10 {
+			each = append(each, fmt.Sprintf("%s %d", p, c.counts[p]))
+		}
+	}
+	if n == 0 {
+		return "no tool calls"
+	}
+	if len(c.order) > 10 {
+		each = append(each, "…")
+	}
+	word := "calls"
+	if n == 1 {
+		word = "call"
+	}
+	s := fmt.Sprintf("%d tool %s (%s)", n, word, strings.Join(each, ", "))
+	if c.failed > 0 {
+		s += fmt.Sprintf("; %d failed", c.failed)
+	}
+	if c.refused > 0 {
+		s += fmt.Sprintf("; %d refused", c.refused)
+	}
+	return s
+}

@@ -1,0 +1,82 @@
+package codemode_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// A script against local tools; an MCP server's are reached the same way,
+// as tools.<server>.<tool> (mcptool.Provider.Offer gives its Set).
+func Example() {
+	type (
+		in struct {
+			City string `json:"city"`
+		}
+		reading struct {
+			City    string `json:"city"`
+			Celsius int    `json:"celsius"`
+		}
+	)
+	weather, err := tool.Func("weather", "Current temperature in a city, in °C.", func(_ context.Context, a in) (reading, error) {
+		return reading{City: a.City, Celsius: len(a.City) * 3}, nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rt, err := codemode.New(tool.Local(weather), codemode.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(rt.Declarations(""))
+	out, err := rt.Run(context.Background(), `
+		const cities = ["Oslo", "Lima", "Montreal"];
+		const temps = await Promise.all(cities.map(city => tools.local.weather({city})));
+		console.log("asked", temps.length, "cities");
+		return temps.reduce((a, b) => a.celsius >= b.celsius ? a : b).city;
+	`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n%s%s\n", out.Value, out.Console, out.Summary)
+	// Output:
+	// declare const tools: {
+	//   local: {
+	//     /** Current temperature in a city, in °C. */
+	//     weather(args: {
+	//       city: string;
+	//     }): Promise<{
+	//       city: string;
+	//       celsius: number;
+	//     }>;
+	//   };
+	// };
+	// "Montreal"
+	// asked 3 cities
+	// 3 tool calls (local.weather 3)
+}
+
+// The tools a model gets in code mode, over a Set: run_code runs a script
+// and describe_tools answers declarations. The agent offers them itself
+// in its code mode (agent.Config.Mode); a Runtime is also a tool.Source.
+func ExampleRuntime_Offer() {
+	add, _ := tool.Func("add", "Add two numbers.", func(_ context.Context, a struct{ X, Y float64 }) (float64, error) { return a.X + a.Y, nil })
+	rt, _ := codemode.New(tool.Local(add), codemode.Config{})
+	set, _ := rt.Offer(context.Background())
+	for _, d := range set.Definitions {
+		fmt.Println(d.Name)
+	}
+	res, err := set.Handler.Call(context.Background(), "run_code", []byte(`{"code": "return await tools.local.add({X: 2, Y: 3})"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text())
+	// Output:
+	// run_code
+	// describe_tools
+	// 1 tool call (local.add 1).
+	// Returned: 5
+}

@@ -1,0 +1,14 @@
+package codemode_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/internal/demo"
+)
+
+func TestMain(m *testing.M) {
+	demo.ServeIfChild()
+	goleak.VerifyTestMain(m)
+}

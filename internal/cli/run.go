@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/tool"
+)
+
+// maxScript bounds the script run reads.
+const maxScript = 1 << 20
+
+var runCmd = &Command{
+	Name:    "run",
+	Usage:   "run SCRIPT.js | - [--json] [--timeout D] [--max-calls N] [target]",
+	Summary: "Run JavaScript against the servers' tools (code mode) and print what it returns.",
+	Examples: `  mcpbridge run - <<<'await tools.demo.add_note({title: "a", body: "b"}); return await tools.demo.search_notes({query: "a"})'
+  mcpbridge run report.js --config mcp.json --json
+  mcpbridge tools --code          # the declarations a script programs against
+
+The script is the body of an async function. Each tool is an async
+function tools.SERVER.TOOL(args), named as mcpbridge tools --code declares
+it (the server's and the tool's names made identifiers: the demo server is
+demo, a server after -- is named for what it runs, mcp-server-everything
+is mcp_server_everything); callTool(name, args) calls one by its own name
+or its alias mcp__SERVER__TOOL. A call resolves to the tool's structured
+result when it has one, else its text; an image is {type: "image",
+mimeType, bytes} (its data too with the option {images: "base64"} after
+the arguments); a tool that fails (isError) throws an Error whose name is
+ToolError and whose message is the tool's. Promise.all runs calls in
+parallel, 8 at a time.
+
+The script reaches nothing else: no module, file, network or timer. It is
+stopped past 1 minute (--timeout), 10 s of computing, 64 MiB of memory,
+200 tool calls (--max-calls), or 64 KiB of output.
+
+What it returns is printed on stdout (a string as it is, anything else as
+JSON; --json prints JSON either way), what it logs with console.log on
+stderr, then a line that sums up its calls. Exit status 1 when the script
+threw (a tool's failure it did not catch among them) or was stopped.`,
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		t := AddTarget(fs)
+		asJSON := fs.Bool("json", false, "print what the script returns as JSON, a string too")
+		timeout := fs.Duration("timeout", 0, "stop the script after `DURATION`, its calls' time included (default 1m)")
+		maxCalls := fs.Int("max-calls", 0, "stop the script at its `N`th tool call past the budget (default 200)")
+		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+			if len(pos) != 1 {
+				return Usagef("run takes one script: a file, or - for stdin")
+			}
+			if *timeout < 0 || *maxCalls < 0 {
+				return Usagef("--timeout and --max-calls cannot be negative")
+			}
+			script, err := readScript(pos[0], s.In)
+			if err != nil {
+				return err
+			}
+			ts, _, err := t.Start(ctx, serverCmd, s)
+			if err != nil {
+				return err
+			}
+			defer t.Close(ts)
+			set, err := ts.Offer(ctx)
+			if err != nil {
+				return err
+			}
+			rt, err := codemode.New(set, codemode.Config{Timeout: *timeout, MaxCalls: *maxCalls})
+			if err != nil {
+				return err
+			}
+			out, err := rt.Run(ctx, script)
+			if out.Console != "" {
+				fmt.Fprint(s.Err, Content(s.Err, out.Console))
+			}
+			if err == nil && out.Value != nil {
+				if werr := printValue(s.Out, out.Value, *asJSON); werr != nil {
+					return werr
+				}
+			}
+			fmt.Fprintln(s.Err, Paint(UseColor(s.Err), Dim, out.Summary))
+			if err != nil {
+				return scriptFailed(err)
+			}
+			return notStarted(ts)
+		}
+	},
+}
+
+// readScript reads the script at path, or stdin for "-".
+func readScript(path string, stdin io.Reader) (string, error) {
+	var r io.Reader = stdin
+	where := "on stdin"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", Usagef("the script: %v", err)
+		}
+		defer f.Close()
+		r, where = f, "in "+path
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxScript+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading the script: %w", err)
+	case len(data) > maxScript:
+		return "", Usagef("the script %s is over %d bytes", where, maxScript)
+	case len(data) == 0:
+		return "", Usagef("no script %s", where)
+	}
+	return string(data), nil
+}
+
+// printValue prints what a script returned: a string as it is (cleaned
+// on a terminal, as a tool's text is), anything else as JSON.
+func printValue(w io.Writer, v json.RawMessage, asJSON bool) error {
+	var str string
+	if !asJSON && json.Unmarshal(v, &str) == nil {
+		fmt.Fprintln(w, Content(w, str))
+		return nil
+	}
+	return writeJSON(w, v)
+}
+
+// scriptFailed is a script's failure with its exit status: 3 for a call
+// whose server could not be reached, which the script did not catch (the
+// status says the error's kind, as call's does), else 1; the message is
+// the script's, on one line.
+func scriptFailed(err error) error {
+	var (
+		se *codemode.ScriptError
+		be *codemode.BudgetError
+	)
+	switch {
+	case errors.As(err, &se) && se.Err != nil && exitCode(se.Err) == exitTransport:
+		return err
+	case errors.As(err, &se), errors.As(err, &be):
+		return &exitError{code: exitFailed, err: errors.New(untrusted.Line(strings.TrimPrefix(err.Error(), "codemode: ")))}
+	}
+	return err
+}
+
+// printDeclarations prints the tools of src as the TypeScript a script of
+// run programs against.
+func printDeclarations(ctx context.Context, w io.Writer, src tool.Source) error {
+	set, err := src.Offer(ctx)
+	if err != nil {
+		return err
+	}
+	rt, err := codemode.New(set, codemode.Config{})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, rt.Declarations(""))
+	return err
+}
