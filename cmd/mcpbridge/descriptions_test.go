@@ -52,13 +52,13 @@ func TestLongDescriptions(t *testing.T) {
 		t.Errorf(`"maxDescription": 3000: %d characters, want the whole 2781`, utf8.RuneCountInString(got))
 	}
 
-	r = mcpbridge(t, dir, "", nil, withServer(t, "long-description", "lint", "--vendor", "openai")...)
+	r = mcpbridge(t, dir, "", nil, withServer(t, "long-description", "lint", "--long", "--vendor", "openai")...)
 	expect(t, r, 0)
 	want := fmt.Sprintf(`changed all: server "mcpbridge" tool "think": description cut from 2781 to %d characters`, n)
 	if !strings.Contains(r.out, want) || strings.Count(r.out, "description cut") != 1 {
 		t.Errorf("lint:\n%s\nwant the cut said once: %s", r.out, want)
 	}
-	r = mcpbridge(t, dir, "", nil, withServer(t, "long-description", "lint", "--vendor", "openai", "--max-description", "3000")...)
+	r = mcpbridge(t, dir, "", nil, withServer(t, "long-description", "lint", "--long", "--vendor", "openai", "--max-description", "3000")...)
 	expect(t, r, 0)
 	if strings.Contains(r.out, "description cut") {
 		t.Errorf("lint --max-description 3000 says a cut:\n%s", r.out)

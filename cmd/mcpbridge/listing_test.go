@@ -28,7 +28,7 @@ const listingPeak = 256 << 20
 // the command has no child whose memory would count as its own.
 func TestAVastListingIsRefusedInTensOfMiB(t *testing.T) {
 	_, srv := hostile.Start(t, "vast-listing")
-	const refusal = `mcptool: server "vast": tools/list: page 2 takes the listing past 10000 entries in all`
+	const refusal = `tools/list: page 2 takes the listing past 10000 entries in all`
 
 	t.Run("tools", func(t *testing.T) {
 		cmd := exec.Command(bin, "tools", "--url", srv.URL+"/mcp", "--name", "vast")
@@ -69,8 +69,8 @@ func TestAVastListingIsRefusedInTensOfMiB(t *testing.T) {
 			t.Fatalf("killed past %d MiB: the listing is not bounded in all", listingPeak>>20)
 		}
 		t.Logf("mcpbridge serve: peak resident memory %d MiB once serving", peak>>20)
-		if !strings.Contains(strings.Join(said, "\n"), "vast: did not start: "+refusal) {
-			t.Errorf("stderr:\n%s\nwant the refusal", strings.Join(said, "\n"))
+		if said := strings.Join(said, "\n"); !strings.Contains(said, "server=vast") || !strings.Contains(said, refusal) {
+			t.Errorf("stderr:\n%s\nwant the refusal", said)
 		}
 		if peak == 0 || peak > listingPeak {
 			t.Errorf("peak resident memory %d MiB, want at most %d", peak>>20, listingPeak>>20)
@@ -128,7 +128,7 @@ func TestServeListingBoundFlagAndConfig(t *testing.T) {
 	_, srv := hostile.Start(t, "pages")
 	dir := t.TempDir()
 	servers := `"mcpServers": {"paged": {"url": "` + srv.URL + `", "required": true}}`
-	const refusal = `server "paged": tools/list: page 3 takes the listing past 2 entries in all`
+	const refusal = `did not start: tools/list: page 3 takes the listing past 2 entries in all`
 	plain := writeConfig(t, dir, "plain.json", `{`+servers+`}`)
 	r := mcpbridge(t, dir, "", nil, "serve", "--config", plain, "--http", "127.0.0.1:0", "--max-listing-items", "2")
 	if r.code == 0 || !strings.Contains(r.err, refusal) {

@@ -25,7 +25,7 @@ func TestTwinNamesOfOneServer(t *testing.T) {
 			t.Errorf("call %s: %q, want %q", name, r.out, own)
 		}
 	}
-	r = mcpbridge(t, dir, "", nil, withServer(t, "twin-names", "lint", "--vendor", "openai")...)
+	r = mcpbridge(t, dir, "", nil, withServer(t, "twin-names", "lint", "--long", "--vendor", "openai")...)
 	expect(t, r, 0)
 	want := `renamed openai: server "mcpbridge" tool "a/b": tool name character '/' at byte 1 is not allowed (want ASCII letters, digits or one of "_-"), and "a_b" is tool "a.b"'s; sent as "` + slash + `"`
 	if !strings.Contains(r.out, want+"\n") || strings.Count(r.out, `"a_b"`) != 2 || strings.Contains(r.err, "did not start") {
