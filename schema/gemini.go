@@ -161,7 +161,7 @@ func (n *gemNode) keyword(m member, kp string) {
 	case "type":
 		n.types(kp)
 	case "const":
-		n.l.gemEnum(n.out, []any{m.val}, kp, "const", &n.nullable)
+		n.values([]any{m.val}, kp, "const")
 	case "enum":
 		n.enum(m.val, kp)
 	case "oneOf", "anyOf":
@@ -210,7 +210,40 @@ func (n *gemNode) enum(v any, kp string) {
 		n.l.fatal(kp, "enum", "enum is not an array")
 		return
 	}
-	n.l.gemEnum(n.out, vals, kp, "enum", &n.nullable)
+	n.values(vals, kp, "enum")
+}
+
+// values sets the enum from vals, of "enum" or "const" (kw): null makes
+// the schema nullable, and values that are not all strings are said in the
+// description instead, after the schema's own.
+func (n *gemNode) values(vals []any, kp, kw string) {
+	var strs []any
+	var other []string
+	for _, v := range vals {
+		switch v := v.(type) {
+		case nil:
+			n.nullable = true
+		case string:
+			strs = append(strs, v)
+		default:
+			other = append(other, string(encodeOrdered(v)))
+		}
+	}
+	if len(other) > 0 {
+		all := make([]string, 0, len(vals))
+		for _, v := range vals {
+			all = append(all, string(encodeOrdered(v)))
+		}
+		n.l.note(kp, kw, "moved %s into the description: Gemini's enum holds only strings", kw)
+		appendDescription(n.out, n.src, "One of: "+strings.Join(all, ", ")+".")
+		return
+	}
+	if kw == "const" {
+		n.l.note(kp, kw, "const became a one-value enum")
+	}
+	if len(strs) > 0 {
+		n.out.set("enum", strs)
+	}
 }
 
 // branches lowers oneOf or anyOf into anyOf: a null branch makes the
@@ -370,37 +403,6 @@ func (l *lowering) gemRef(s *object, refv any, ptr string, refs []string) any {
 	}
 	mergeInto(out, l.gem(siblings, ptr, refs).(*object))
 	return out
-}
-
-// gemEnum sets out's enum from vals (of "enum" or "const").
-func (l *lowering) gemEnum(out *object, vals []any, ptr, kw string, nullable *bool) {
-	var strs []any
-	var other []string
-	for _, v := range vals {
-		switch v := v.(type) {
-		case nil:
-			*nullable = true
-		case string:
-			strs = append(strs, v)
-		default:
-			other = append(other, string(encodeOrdered(v)))
-		}
-	}
-	if len(other) > 0 {
-		all := make([]string, 0, len(vals))
-		for _, v := range vals {
-			all = append(all, string(encodeOrdered(v)))
-		}
-		l.note(ptr, kw, "moved %s into the description: Gemini's enum holds only strings", kw)
-		appendDescription(out, nil, "One of: "+strings.Join(all, ", ")+".")
-		return
-	}
-	if kw == "const" {
-		l.note(ptr, kw, "const became a one-value enum")
-	}
-	if len(strs) > 0 {
-		out.set("enum", strs)
-	}
 }
 
 // gemAllOf merges allOf branches that are plain object schemas into out.

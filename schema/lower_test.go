@@ -99,6 +99,11 @@ func TestLowerGemini(t *testing.T) {
 			{"/if", "if"}, {"/then", "then"},
 		},
 	}, {
+		name:  "an enum moved into the description keeps the description after it",
+		in:    `{"type":"object","properties":{"e":{"type":"integer","enum":[1,2],"description":"Pick one"},"c":{"const":3,"description":"Three."}}}`,
+		want:  `{"type":"object","properties":{"e":{"type":"integer","description":"Pick one. One of: 1, 2."},"c":{"description":"Three. One of: 3."}}}`,
+		diags: [][2]string{{"/properties/e/enum", "enum"}, {"/properties/c/const", "const"}},
+	}, {
 		name: "allOf of objects merged",
 		in:   `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"b":{"type":"integer"}}}]}`,
 		want: `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"]}`,
