@@ -118,7 +118,7 @@ func (l *lowering) gem(s any, ptr string, refs []string) any {
 }
 
 // gemObject lowers the object schema s found at ptr, keyword by keyword
-// (see [gemNode.keyword]); a "$ref" replaces the whole schema.
+// (see [gemNode.keyword]); a schema with "$ref" is inlined by gemRef.
 func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
 	if ref, ok := s.get("$ref"); ok {
 		return l.gemRef(s, ref, ptr, refs)
