@@ -117,134 +117,223 @@ func (l *lowering) gem(s any, ptr string, refs []string) any {
 	return &object{}
 }
 
+// gemObject lowers the object schema s found at ptr, keyword by keyword
+// (see [gemNode.keyword]); a schema with "$ref" is inlined by gemRef.
 func (l *lowering) gemObject(s *object, ptr string, refs []string) any {
 	if ref, ok := s.get("$ref"); ok {
 		return l.gemRef(s, ref, ptr, refs)
 	}
-	out := &object{}
-	nullable, split := false, false
+	n := &gemNode{l: l, src: s, out: &object{}, ptr: ptr, refs: refs}
 	for _, m := range s.members {
-		kp := pointerJoin(ptr, m.key)
-		switch m.key {
-		case "$defs", "definitions":
-			// Inlined where referenced.
-		case "type":
-			types := typeNames(s)
-			var nonNull []string
-			for _, t := range types {
-				if t == "null" {
-					nullable = true
-				} else {
-					nonNull = append(nonNull, t)
-				}
-			}
-			switch {
-			case len(nonNull) == 1:
-				out.set("type", nonNull[0])
-			case len(nonNull) > 1:
-				split = true
-				out.set("anyOf", splitTypes(s, nonNull, l, ptr, refs))
-			case len(types) == 0:
-				l.fatal(kp, "type", "malformed type")
-			}
-		case "const":
-			l.gemEnum(out, []any{m.val}, kp, "const", &nullable)
-		case "enum":
-			vals, ok := m.val.([]any)
-			if !ok {
-				l.fatal(kp, "enum", "enum is not an array")
-				continue
-			}
-			l.gemEnum(out, vals, kp, "enum", &nullable)
-		case "oneOf", "anyOf":
-			subs, ok := m.val.([]any)
-			if !ok {
-				l.fatal(kp, m.key, "%s is not an array", m.key)
-				continue
-			}
-			if m.key == "oneOf" {
-				l.note(kp, "oneOf", "oneOf became anyOf: Gemini has no oneOf, so exclusivity is not enforced")
-			}
-			var branches []any
-			for i, sub := range subs {
-				b := l.gem(sub, pointerJoin(kp, itoa(i)), refs)
-				if isNullSchema(b) {
-					nullable = true
-					continue
-				}
-				branches = append(branches, b)
-			}
-			if len(branches) == 1 && !out.has("anyOf") {
-				mergeInto(out, branches[0].(*object))
-			} else if len(branches) > 0 {
-				if prev, ok := out.get("anyOf"); ok {
-					branches = append(prev.([]any), branches...)
-				}
-				out.set("anyOf", branches)
-			}
-		case "allOf":
-			l.gemAllOf(out, m.val, kp, refs)
-		case "properties":
-			props, ok := m.val.(*object)
-			if !ok {
-				l.fatal(kp, "properties", "properties is not an object")
-				continue
-			}
-			lp := &object{}
-			for _, p := range props.members {
-				lp.set(p.key, l.gem(p.val, pointerJoin(kp, p.key), refs))
-			}
-			out.set("properties", lp)
-		case "items":
-			switch it := m.val.(type) {
-			case []any: // draft-07 tuple
-				var bs []any
-				for i, sub := range it {
-					bs = append(bs, l.gem(sub, pointerJoin(kp, itoa(i)), refs))
-				}
-				l.note(kp, "items", "tuple items became one item schema (anyOf): Gemini has no tuples")
-				out.set("items", &object{members: []member{{"anyOf", bs}}})
-			default:
-				out.set("items", l.gem(it, kp, refs))
-			}
-		case "format":
-			f, _ := m.val.(string)
-			t := ""
-			if ts := typeNames(s); len(ts) > 0 {
-				t = ts[0]
-			}
-			if geminiFormats[t][f] {
-				out.set("format", f)
-			} else {
-				l.note(kp, "format", "dropped format %q: Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers", f)
-				appendDescription(out, s, fmt.Sprintf("Format: %s.", f))
-			}
-		case "exclusiveMinimum", "exclusiveMaximum":
-			l.note(kp, m.key, "dropped %s: Gemini has only minimum and maximum", m.key)
-		default:
-			if geminiKept[m.key] {
-				if _, done := out.get(m.key); !done || m.key != "description" {
-					out.set(m.key, m.val)
-				}
-				continue
-			}
-			if !silent[m.key] {
-				l.note(kp, m.key, "dropped %s: not in Gemini's Schema object", m.key)
-			}
-		}
+		n.keyword(m, pointerJoin(ptr, m.key))
 	}
-	if split { // the type-specific keywords went into the branches
+	out := n.out
+	if n.split { // the type-specific keywords went into the branches
 		for k := range geminiTypeKeywords {
 			out.del(k)
 		}
 		out.del("format")
 	}
-	if nullable {
+	if n.nullable {
 		out.set("nullable", true)
 	}
 	l.charge(out, ptr)
 	l.origin[out] = ptr
 	return out
+}
+
+// A gemNode is an object schema being lowered for Gemini: src, found at
+// ptr, becomes out.
+type gemNode struct {
+	l        *lowering
+	src, out *object
+	ptr      string
+	refs     []string // the references being inlined
+	nullable bool     // null is among the types, enum values or branches
+	split    bool     // several types became anyOf branches
+}
+
+// keyword lowers the keyword m, found at kp, into n.out.
+func (n *gemNode) keyword(m member, kp string) {
+	switch m.key {
+	case "$defs", "definitions":
+		// Inlined where referenced.
+	case "type":
+		n.types(kp)
+	case "const":
+		n.values([]any{m.val}, kp, "const")
+	case "enum":
+		n.enum(m.val, kp)
+	case "oneOf", "anyOf":
+		n.branches(m, kp)
+	case "allOf":
+		n.l.gemAllOf(n.out, m.val, kp, n.refs)
+	case "properties":
+		n.properties(m.val, kp)
+	case "items":
+		n.items(m.val, kp)
+	case "format":
+		n.format(m.val, kp)
+	case "exclusiveMinimum", "exclusiveMaximum":
+		n.l.note(kp, m.key, "dropped %s: Gemini has only minimum and maximum", m.key)
+	default:
+		n.other(m, kp)
+	}
+}
+
+// types keeps one type, a null one as nullable; several become anyOf
+// branches.
+func (n *gemNode) types(kp string) {
+	types := typeNames(n.src)
+	var nonNull []string
+	for _, t := range types {
+		if t == "null" {
+			n.nullable = true
+		} else {
+			nonNull = append(nonNull, t)
+		}
+	}
+	switch {
+	case len(nonNull) == 1:
+		n.out.set("type", nonNull[0])
+	case len(nonNull) > 1:
+		n.split = true
+		n.out.set("anyOf", splitTypes(n.src, nonNull, n.l, n.ptr, n.refs))
+	case len(types) == 0:
+		n.l.fatal(kp, "type", "malformed type")
+	}
+}
+
+func (n *gemNode) enum(v any, kp string) {
+	vals, ok := v.([]any)
+	if !ok {
+		n.l.fatal(kp, "enum", "enum is not an array")
+		return
+	}
+	n.values(vals, kp, "enum")
+}
+
+// values sets the enum from vals, of "enum" or "const" (kw): null makes
+// the schema nullable, and values that are not all strings are said in the
+// description instead, after the schema's own.
+func (n *gemNode) values(vals []any, kp, kw string) {
+	var strs []any
+	var other []string
+	for _, v := range vals {
+		switch v := v.(type) {
+		case nil:
+			n.nullable = true
+		case string:
+			strs = append(strs, v)
+		default:
+			other = append(other, string(encodeOrdered(v)))
+		}
+	}
+	if len(other) > 0 {
+		all := make([]string, 0, len(vals))
+		for _, v := range vals {
+			all = append(all, string(encodeOrdered(v)))
+		}
+		n.l.note(kp, kw, "moved %s into the description: Gemini's enum holds only strings", kw)
+		appendDescription(n.out, n.src, "One of: "+strings.Join(all, ", ")+".")
+		return
+	}
+	if kw == "const" {
+		n.l.note(kp, kw, "const became a one-value enum")
+	}
+	if len(strs) > 0 {
+		n.out.set("enum", strs)
+	}
+}
+
+// branches lowers oneOf or anyOf into anyOf: a null branch makes the
+// schema nullable, and a single branch left is merged into the schema.
+func (n *gemNode) branches(m member, kp string) {
+	subs, ok := m.val.([]any)
+	if !ok {
+		n.l.fatal(kp, m.key, "%s is not an array", m.key)
+		return
+	}
+	if m.key == "oneOf" {
+		n.l.note(kp, "oneOf", "oneOf became anyOf: Gemini has no oneOf, so exclusivity is not enforced")
+	}
+	var branches []any
+	for i, sub := range subs {
+		b := n.l.gem(sub, pointerJoin(kp, itoa(i)), n.refs)
+		if isNullSchema(b) {
+			n.nullable = true
+			continue
+		}
+		branches = append(branches, b)
+	}
+	if len(branches) == 1 && !n.out.has("anyOf") {
+		mergeInto(n.out, branches[0].(*object))
+	} else if len(branches) > 0 {
+		if prev, ok := n.out.get("anyOf"); ok {
+			branches = append(prev.([]any), branches...)
+		}
+		n.out.set("anyOf", branches)
+	}
+}
+
+func (n *gemNode) properties(v any, kp string) {
+	props, ok := v.(*object)
+	if !ok {
+		n.l.fatal(kp, "properties", "properties is not an object")
+		return
+	}
+	lp := &object{}
+	for _, p := range props.members {
+		lp.set(p.key, n.l.gem(p.val, pointerJoin(kp, p.key), n.refs))
+	}
+	n.out.set("properties", lp)
+}
+
+// items lowers the item schema; a draft-07 tuple becomes one item schema
+// whose anyOf holds the tuple's.
+func (n *gemNode) items(v any, kp string) {
+	tuple, ok := v.([]any)
+	if !ok {
+		n.out.set("items", n.l.gem(v, kp, n.refs))
+		return
+	}
+	var bs []any
+	for i, sub := range tuple {
+		bs = append(bs, n.l.gem(sub, pointerJoin(kp, itoa(i)), n.refs))
+	}
+	n.l.note(kp, "items", "tuple items became one item schema (anyOf): Gemini has no tuples")
+	n.out.set("items", &object{members: []member{{"anyOf", bs}}})
+}
+
+// format keeps a format Gemini takes for the schema's (first) type, and
+// says any other in the description.
+func (n *gemNode) format(v any, kp string) {
+	f, _ := v.(string)
+	t := ""
+	if ts := typeNames(n.src); len(ts) > 0 {
+		t = ts[0]
+	}
+	if geminiFormats[t][f] {
+		n.out.set("format", f)
+		return
+	}
+	n.l.note(kp, "format", "dropped format %q: Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers", f)
+	appendDescription(n.out, n.src, fmt.Sprintf("Format: %s.", f))
+}
+
+// other keeps a keyword of Gemini's Schema object as it is, unless a
+// description was already written (by a moved enum or format), and drops
+// any other.
+func (n *gemNode) other(m member, kp string) {
+	if !geminiKept[m.key] {
+		if !silent[m.key] {
+			n.l.note(kp, m.key, "dropped %s: not in Gemini's Schema object", m.key)
+		}
+		return
+	}
+	if _, done := n.out.get(m.key); !done || m.key != "description" {
+		n.out.set(m.key, m.val)
+	}
 }
 
 // charge counts the bytes out adds to the lowered schema, its subschemas
@@ -314,37 +403,6 @@ func (l *lowering) gemRef(s *object, refv any, ptr string, refs []string) any {
 	}
 	mergeInto(out, l.gem(siblings, ptr, refs).(*object))
 	return out
-}
-
-// gemEnum sets out's enum from vals (of "enum" or "const").
-func (l *lowering) gemEnum(out *object, vals []any, ptr, kw string, nullable *bool) {
-	var strs []any
-	var other []string
-	for _, v := range vals {
-		switch v := v.(type) {
-		case nil:
-			*nullable = true
-		case string:
-			strs = append(strs, v)
-		default:
-			other = append(other, string(encodeOrdered(v)))
-		}
-	}
-	if len(other) > 0 {
-		all := make([]string, 0, len(vals))
-		for _, v := range vals {
-			all = append(all, string(encodeOrdered(v)))
-		}
-		l.note(ptr, kw, "moved %s into the description: Gemini's enum holds only strings", kw)
-		appendDescription(out, nil, "One of: "+strings.Join(all, ", ")+".")
-		return
-	}
-	if kw == "const" {
-		l.note(ptr, kw, "const became a one-value enum")
-	}
-	if len(strs) > 0 {
-		out.set("enum", strs)
-	}
 }
 
 // gemAllOf merges allOf branches that are plain object schemas into out.

@@ -99,6 +99,11 @@ func TestLowerGemini(t *testing.T) {
 			{"/if", "if"}, {"/then", "then"},
 		},
 	}, {
+		name:  "an enum moved into the description keeps the description after it",
+		in:    `{"type":"object","properties":{"e":{"type":"integer","enum":[1,2],"description":"Pick one"},"c":{"const":3,"description":"Three."}}}`,
+		want:  `{"type":"object","properties":{"e":{"type":"integer","description":"Pick one. One of: 1, 2."},"c":{"description":"Three. One of: 3."}}}`,
+		diags: [][2]string{{"/properties/e/enum", "enum"}, {"/properties/c/const", "const"}},
+	}, {
 		name: "allOf of objects merged",
 		in:   `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"b":{"type":"integer"}}}]}`,
 		want: `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"]}`,
@@ -423,5 +428,93 @@ func TestNoArguments(t *testing.T) {
 		if got := NoArguments(json.RawMessage(s)); got != want {
 			t.Errorf("NoArguments(%s) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// Each keyword lowering changes, drops or refuses is said in these words,
+// in the order of the schema: the whole text of every diagnostic is held.
+func TestLowerSaysEveryDiagnostic(t *testing.T) {
+	tests := []struct {
+		name   string
+		vendor Vendor
+		in     string
+		want   []string
+	}{{
+		name: "Gemini", vendor: Gemini,
+		in: `{"type":"object","$id":"urn:x","properties":{
+			"v":{"type":["string","integer","null"],"minLength":1,"minimum":0,"format":"int32"},
+			"k":{"const":"x"},"e":{"type":"integer","description":"Pick","enum":[1,null]},
+			"u":{"oneOf":[{"type":"string"},{"type":"integer"}]},
+			"t":{"type":"array","items":[{"type":"string"},{"type":"integer"}]},
+			"f":{"type":"string","format":"uri","exclusiveMinimum":0,"examples":["a"]},
+			"a":{"allOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"properties":{"y":{"type":"string"}}}]},
+			"m":{"type":"object","additionalProperties":{"type":"string"}}},"if":{}}`,
+		want: []string{
+			`/properties/v/type type: type array [string integer] became anyOf: Gemini takes one type per schema`,
+			`/properties/v/format format: dropped format "int32": Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers`,
+			`/properties/k/const const: const became a one-value enum`,
+			`/properties/e/enum enum: moved enum into the description: Gemini's enum holds only strings`,
+			`/properties/u/oneOf oneOf: oneOf became anyOf: Gemini has no oneOf, so exclusivity is not enforced`,
+			`/properties/t/items items: tuple items became one item schema (anyOf): Gemini has no tuples`,
+			`/properties/f/format format: dropped format "uri": Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers`,
+			`/properties/f/exclusiveMinimum exclusiveMinimum: dropped exclusiveMinimum: Gemini has only minimum and maximum`,
+			`/properties/f/examples examples: dropped examples: not in Gemini's Schema object`,
+			`/properties/a/allOf allOf: allOf merged into one object schema`,
+			`/properties/m/additionalProperties additionalProperties: dropped additionalProperties: not in Gemini's Schema object`,
+			`/if if: dropped if: not in Gemini's Schema object`,
+			`/properties/m properties: free-form object became a string holding JSON: Gemini refuses an object without properties`,
+		},
+	}, {
+		name: "Gemini, fatal", vendor: Gemini,
+		in: `{"type":"object","properties":{"a":{"type":7},"b":{"enum":"x"},"c":{"oneOf":{}},"d":{"type":"object","properties":[]},
+			"e":{"allOf":[{"type":"string"}]},"f":false,"g":{"$ref":"#/$defs/none"}}}`,
+		want: []string{
+			`/properties/a/type type: malformed type (fatal)`,
+			`/properties/b/enum enum: enum is not an array (fatal)`,
+			`/properties/c/oneOf oneOf: oneOf is not an array (fatal)`,
+			`/properties/d/properties properties: properties is not an object (fatal)`,
+			`/properties/e/allOf/0 allOf: allOf of non-object schemas cannot be merged for Gemini (fatal)`,
+			`/properties/f: schema false accepts nothing; Gemini cannot express it (fatal)`,
+			`/properties/g/$ref $ref: reference "#/$defs/none" points at nothing (fatal)`,
+			`/properties/d properties: free-form object became a string holding JSON: Gemini refuses an object without properties`,
+		},
+	}, {
+		name: "OpenAI, strict", vendor: OpenAI,
+		in: `{"type":"object","$schema":"x","properties":{"q":{"type":"string","default":"x","minLength":1,"format":"uri","examples":["a"],"$comment":"c"},
+			"d":{"type":"string","format":"date"},"r":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["q","d"]}`,
+		want: []string{
+			`/properties/q/default default: moved default into the description: strict mode refuses the keyword`,
+			`/properties/q/minLength minLength: moved minLength into the description: strict mode refuses the keyword`,
+			`/properties/q/format format: moved format "uri" into the description: strict mode does not support it`,
+			`/properties/q/examples examples: dropped examples: strict mode refuses it`,
+			`/properties/r/uniqueItems uniqueItems: moved uniqueItems into the description: strict mode refuses the keyword`,
+			`/properties/r required: optional property made required and nullable for strict mode`,
+		},
+	}, {
+		name: "OpenAI, not strict", vendor: OpenAI,
+		in: `{"type":"object","anyOf":[{"properties":{}}],"properties":{"a":{"oneOf":[]},"b":{"$ref":"https://x/y"},"c":{"type":"array","items":[{}]},
+			"d":{"type":"object"},"e":{"type":"object","properties":{},"additionalProperties":true},"f":true,"g":{"not":{}}}}`,
+		want: []string{
+			`/anyOf anyOf: strict mode off: anyOf at the root is not supported`,
+			`/properties/a/oneOf oneOf: strict mode off: oneOf is not supported`,
+			`/properties/b/$ref $ref: strict mode off: reference "https://x/y" is not local`,
+			`/properties/c/items items: strict mode off: tuples are not supported`,
+			`/properties/d properties: strict mode off: a free-form object (no properties) is not supported`,
+			`/properties/e/additionalProperties additionalProperties: strict mode off: the object allows additional properties`,
+			`/properties/f: strict mode off: a boolean schema cannot be strict`,
+			`/properties/g/not not: strict mode off: not is not supported`,
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			low, _ := Lower(tt.vendor, json.RawMessage(tt.in))
+			var got []string
+			for _, d := range low.Diagnostics {
+				got = append(got, d.String())
+			}
+			if g, w := strings.Join(got, "\n"), strings.Join(tt.want, "\n"); g != w {
+				t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
+			}
+		})
 	}
 }

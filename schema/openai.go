@@ -164,85 +164,127 @@ func (s *strictening) note(ptr, kw, msg string) {
 }
 
 // walk checks and rewrites the schema v found at ptr, inside depth
-// enclosing object schemas.
+// enclosing object schemas: each keyword (see [strictening.keyword]), then
+// the schema as an object.
 func (s *strictening) walk(v any, ptr string, depth int) {
 	o, ok := v.(*object)
 	if !ok {
 		s.off(ptr, "", "a boolean schema cannot be strict")
 		return
 	}
-	root := ptr == ""
-	if root && o.has("anyOf") {
+	if ptr == "" && o.has("anyOf") {
 		s.off(pointerJoin(ptr, "anyOf"), "anyOf", "anyOf at the root is not supported")
 	}
 	for _, m := range slices.Clone(o.members) {
-		kp := pointerJoin(ptr, m.key)
-		switch {
-		case m.key == "default":
-			// The model should still know it; strict mode refuses the keyword.
-			o.del(m.key)
-			appendDescription(o, nil, "Default: "+string(encodeOrdered(m.val))+".")
-			s.note(kp, m.key, "moved default into the description: strict mode refuses the keyword")
-		case openaiWorded[m.key]:
-			o.del(m.key)
-			appendDescription(o, nil, m.key+": "+string(encodeOrdered(m.val))+".")
-			s.note(kp, m.key, "moved "+m.key+" into the description: strict mode refuses the keyword")
-		case openaiAnnotations[m.key]:
-			o.del(m.key)
-			if !silent[m.key] {
-				s.note(kp, m.key, "dropped "+m.key+": strict mode refuses it")
-			}
-		case !openaiStrictKeywords[m.key]:
-			s.off(kp, m.key, m.key+" is not supported")
-		case m.key == "format":
-			if f, _ := m.val.(string); !openaiFormats[f] {
-				o.del("format")
-				appendDescription(o, nil, "Format: "+f+".")
-				s.note(kp, "format", "moved format "+string(encodeOrdered(m.val))+" into the description: strict mode does not support it")
-			}
-		case m.key == "$ref":
-			if ref, _ := m.val.(string); !isLocal(ref) {
-				s.off(kp, "$ref", "reference "+string(encodeOrdered(m.val))+" is not local")
-			}
-		case m.key == "$defs" || m.key == "definitions":
-			if defs, ok := m.val.(*object); ok {
-				for _, d := range defs.members {
-					s.chars += len(d.key)
-					s.walk(d.val, pointerJoin(kp, d.key), depth)
-				}
-			}
-		case m.key == "items":
-			if _, tuple := m.val.([]any); tuple {
-				s.off(kp, "items", "tuples are not supported")
-			} else {
-				s.walk(m.val, kp, depth)
-			}
-		case m.key == "anyOf":
-			if subs, ok := m.val.([]any); ok {
-				for i, sub := range subs {
-					s.walk(sub, pointerJoin(kp, itoa(i)), depth)
-				}
-			}
-		case m.key == "enum":
-			vals, _ := m.val.([]any)
-			s.enums += len(vals)
-			s.countValues(vals...)
-		case m.key == "const":
-			s.countValues(m.val)
-		}
+		s.keyword(o, m, pointerJoin(ptr, m.key), depth)
 	}
-	ts := typeNames(o)
-	isObject := slices.Contains(ts, "object") || o.has("properties")
-	if !isObject {
+	s.object(o, ptr, depth)
+}
+
+// keyword checks or rewrites the keyword m of o, found at kp: one strict
+// mode refuses is dealt with by [strictening.refused]; the others are
+// walked into, counted against the size limits, or checked.
+func (s *strictening) keyword(o *object, m member, kp string, depth int) {
+	if !openaiStrictKeywords[m.key] {
+		s.refused(o, m, kp)
+		return
+	}
+	switch m.key {
+	case "format":
+		s.format(o, m.val, kp)
+	case "$ref":
+		if ref, _ := m.val.(string); !isLocal(ref) {
+			s.off(kp, "$ref", "reference "+string(encodeOrdered(m.val))+" is not local")
+		}
+	case "$defs", "definitions":
+		s.definitions(m.val, kp, depth)
+	case "items":
+		s.items(m.val, kp, depth)
+	case "anyOf":
+		subs, _ := m.val.([]any)
+		for i, sub := range subs {
+			s.walk(sub, pointerJoin(kp, itoa(i)), depth)
+		}
+	case "enum":
+		vals, _ := m.val.([]any)
+		s.enums += len(vals)
+		s.countValues(vals...)
+	case "const":
+		s.countValues(m.val)
+	}
+}
+
+// refused deals with a keyword strict mode refuses: it is moved into the
+// description when it tells the model something the schema still shapes,
+// dropped when it tells nothing, and else it turns strict mode off.
+func (s *strictening) refused(o *object, m member, kp string) {
+	switch {
+	case m.key == "default":
+		// The model should still know it.
+		s.describe(o, m, kp, "Default")
+	case openaiWorded[m.key]:
+		s.describe(o, m, kp, m.key)
+	case openaiAnnotations[m.key]:
+		o.del(m.key)
+		if !silent[m.key] {
+			s.note(kp, m.key, "dropped "+m.key+": strict mode refuses it")
+		}
+	default:
+		s.off(kp, m.key, m.key+" is not supported")
+	}
+}
+
+// describe moves the keyword m of o into o's description, as label: value.
+func (s *strictening) describe(o *object, m member, kp, label string) {
+	o.del(m.key)
+	appendDescription(o, nil, label+": "+string(encodeOrdered(m.val))+".")
+	s.note(kp, m.key, "moved "+m.key+" into the description: strict mode refuses the keyword")
+}
+
+// format moves a format strict mode does not support into the description.
+func (s *strictening) format(o *object, v any, kp string) {
+	if f, _ := v.(string); !openaiFormats[f] {
+		o.del("format")
+		appendDescription(o, nil, "Format: "+f+".")
+		s.note(kp, "format", "moved format "+string(encodeOrdered(v))+" into the description: strict mode does not support it")
+	}
+}
+
+// definitions walks each definition, whose name counts against the size
+// limits.
+func (s *strictening) definitions(v any, kp string, depth int) {
+	defs, ok := v.(*object)
+	if !ok {
+		return
+	}
+	for _, d := range defs.members {
+		s.chars += len(d.key)
+		s.walk(d.val, pointerJoin(kp, d.key), depth)
+	}
+}
+
+func (s *strictening) items(v any, kp string, depth int) {
+	if _, tuple := v.([]any); tuple {
+		s.off(kp, "items", "tuples are not supported")
+		return
+	}
+	s.walk(v, kp, depth)
+}
+
+// object makes o, if it is an object schema, strict: no additional
+// properties, and every property required, an optional one made nullable.
+// A free-form object, or one that allows additional properties, turns
+// strict mode off.
+func (s *strictening) object(o *object, ptr string, depth int) {
+	if !slices.Contains(typeNames(o), "object") && !o.has("properties") {
 		return
 	}
 	if ap, ok := o.get("additionalProperties"); ok && ap != false {
 		s.off(pointerJoin(ptr, "additionalProperties"), "additionalProperties", "the object allows additional properties")
 		return
 	}
-	pv, ok := o.get("properties")
-	props, isObj := pv.(*object)
-	if !ok || !isObj {
+	props, ok := get(o, "properties").(*object)
+	if !ok {
 		s.off(ptr, "properties", "a free-form object (no properties) is not supported")
 		return
 	}

@@ -378,6 +378,14 @@ func jsonType(v any) string {
 
 func child(path []seg, s seg) []seg { return append(path[:len(path):len(path)], s) }
 
+// numbers returns a value and a keyword's bound as numbers, or ok false
+// unless both are.
+func numbers(v, bound any) (f, m float64, ok bool) {
+	f, okV := number(v)
+	m, okB := number(bound)
+	return f, m, okV && okB
+}
+
 func number(v any) (float64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {
@@ -387,119 +395,235 @@ func number(v any) (float64, bool) {
 	return f, err == nil
 }
 
+// find adds the problems schema s finds with inst, the value at path, and
+// those of its items and members. jsonschema-go has already decided that
+// the arguments fail, but its error names neither the value nor the keyword
+// at fault (it says the first failure, in the schema's terms), so the
+// locator reads the common keywords again, each as [keywordChecks] says.
+// What it does not read is said by jsonschema-go's verdict.
 func (l *locator) find(s, inst any, path []seg, depth int) {
 	if l.steps++; depth > 64 || len(l.errs) >= maxProblems || l.steps > maxLocate {
 		return
 	}
-	if b, ok := s.(bool); ok {
-		if !b {
+	o, ok := s.(*object)
+	if !ok {
+		if s == false {
 			l.fail(path, "not allowed")
 		}
 		return
 	}
-	o, ok := s.(*object)
-	if !ok {
-		return
+	at := place{inst: inst, path: path, depth: depth}
+	l.ref(o, at)
+	if !l.typeMatches(o, at) {
+		return // the other keywords are about a value of another type
 	}
-	if ref, ok := o.get("$ref"); ok {
-		r, _ := ref.(string)
-		if ptr, local := localRef(r); local {
-			if t, found := resolvePointer(l.root, ptr); found {
-				l.find(t, inst, path, depth+1)
-			}
-		}
-	}
-	got := jsonType(inst)
-	if ts := typeNames(o); ts != nil {
-		ok := slices.Contains(ts, got) || got == "integer" && slices.Contains(ts, "number")
-		if !ok {
-			l.fail(path, "want %s, got %s", strings.Join(ts, " or "), got)
-			return // the other keywords are about a value of another type
-		}
-	}
-	if ev, ok := o.get("enum"); ok {
-		if vals, ok := ev.([]any); ok && !containsJSON(vals, inst) {
-			l.fail(path, "want one of %s, got %s", preview(vals), preview(inst))
-		}
-	}
-	if cv, ok := o.get("const"); ok && !containsJSON([]any{cv}, inst) {
-		l.fail(path, "want %s, got %s", preview(cv), preview(inst))
-	}
-	if f, ok := number(inst); ok {
-		if m, ok := number(get(o, "minimum")); ok && f < m {
-			l.fail(path, "%v is less than the minimum %v", inst, m)
-		}
-		if m, ok := number(get(o, "maximum")); ok && f > m {
-			l.fail(path, "%v is more than the maximum %v", inst, m)
+	for _, c := range keywordChecks {
+		if kv, ok := o.get(c.keyword); ok {
+			c.check(l, kv, at)
 		}
 	}
 	switch in := inst.(type) {
-	case string:
-		n := utf8.RuneCountInString(in)
-		if m, ok := number(get(o, "minLength")); ok && float64(n) < m {
-			l.fail(path, "want at least %s, got %d", plural.Count(m, "character", "characters"), n)
-		}
-		if m, ok := number(get(o, "maxLength")); ok && float64(n) > m {
-			l.fail(path, "want at most %s, got %d", plural.Count(m, "character", "characters"), n)
-		}
-		if p, ok := get(o, "pattern").(string); ok {
-			if re := l.regexp(p); re != nil && !re.MatchString(in) {
-				l.fail(path, "%s does not match the pattern %s", preview(in), preview(p))
-			}
-		}
 	case []any:
-		if m, ok := number(get(o, "minItems")); ok && float64(len(in)) < m {
-			l.fail(path, "want at least %s, got %d", plural.Count(m, "item", "items"), len(in))
-		}
-		if m, ok := number(get(o, "maxItems")); ok && float64(len(in)) > m {
-			l.fail(path, "want at most %s, got %d", plural.Count(m, "item", "items"), len(in))
-		}
-		if it, ok := o.get("items"); ok {
-			if _, tuple := it.([]any); !tuple {
-				for i, e := range in {
-					l.find(it, e, child(path, seg{index: i}), depth+1)
-				}
-			}
-		}
+		l.items(o, in, at)
 	case *object:
-		props, _ := get(o, "properties").(*object)
-		if rs, ok := get(o, "required").([]any); ok {
-			for _, r := range rs {
-				if name, ok := r.(string); ok && !in.has(name) {
-					full := child(path, seg{name: name})
-					l.add(&ValidationError{Pointer: pointer(full), Message: "missing required " + describe(full)})
-				}
-			}
-		}
-		ap, hasAP := o.get("additionalProperties")
-		for _, m := range in.members {
-			p := child(path, seg{name: m.key, index: -1})
-			if props != nil {
-				if ps, ok := props.get(m.key); ok {
-					l.find(ps, m.val, p, depth+1)
-					continue
-				}
-			}
-			if o.has("patternProperties") {
-				continue // left to jsonschema-go
-			}
-			if hasAP && ap == false {
-				var allowed []string
-				if props != nil {
-					allowed = props.keys()
-				}
-				msg := "unexpected " + describe(p)
-				if len(allowed) > 0 {
-					msg += " (allowed: " + strings.Join(allowed, ", ") + ")"
-				}
-				l.add(&ValidationError{Pointer: pointer(p), Message: msg})
-				continue
-			}
-			if hasAP {
-				l.find(ap, m.val, p, depth+1)
-			}
+		l.members(o, in, at)
+	}
+}
+
+// A place is a value of the arguments the locator checks, with its path and
+// the depth of the schemas that led to it.
+type place struct {
+	inst  any
+	path  []seg
+	depth int
+}
+
+// keywordChecks are the keywords the locator reads after "$ref" and
+// "type", each with its check of the keyword's value kv, in the order their
+// problems are said. Each check looks only at values of its type.
+var keywordChecks = []struct {
+	keyword string
+	check   func(l *locator, kv any, at place)
+}{
+	{"enum", (*locator).enum},
+	{"const", (*locator).constant},
+	{"minimum", (*locator).minimum},
+	{"maximum", (*locator).maximum},
+	{"minLength", (*locator).minLength},
+	{"maxLength", (*locator).maxLength},
+	{"pattern", (*locator).pattern},
+	{"minItems", (*locator).minItems},
+	{"maxItems", (*locator).maxItems},
+	{"required", (*locator).required},
+}
+
+// ref finds the problems of a local "$ref"'s target; draft-07 ignores the
+// keywords beside it, but the locator reads them as 2020-12 does.
+func (l *locator) ref(o *object, at place) {
+	ref, ok := o.get("$ref")
+	if !ok {
+		return
+	}
+	r, _ := ref.(string)
+	if ptr, local := localRef(r); local {
+		if t, found := resolvePointer(l.root, ptr); found {
+			l.find(t, at.inst, at.path, at.depth+1)
 		}
 	}
+}
+
+// typeMatches reports whether the value is of a type o allows (an integer
+// is a number), saying so when it is not.
+func (l *locator) typeMatches(o *object, at place) bool {
+	ts := typeNames(o)
+	if ts == nil {
+		return true
+	}
+	got := jsonType(at.inst)
+	if slices.Contains(ts, got) || got == "integer" && slices.Contains(ts, "number") {
+		return true
+	}
+	l.fail(at.path, "want %s, got %s", strings.Join(ts, " or "), got)
+	return false
+}
+
+func (l *locator) enum(kv any, at place) {
+	if vals, ok := kv.([]any); ok && !containsJSON(vals, at.inst) {
+		l.fail(at.path, "want one of %s, got %s", preview(vals), preview(at.inst))
+	}
+}
+
+func (l *locator) constant(kv any, at place) {
+	if !containsJSON([]any{kv}, at.inst) {
+		l.fail(at.path, "want %s, got %s", preview(kv), preview(at.inst))
+	}
+}
+
+func (l *locator) minimum(kv any, at place) {
+	if f, m, ok := numbers(at.inst, kv); ok && f < m {
+		l.fail(at.path, "%v is less than the minimum %v", at.inst, m)
+	}
+}
+
+func (l *locator) maximum(kv any, at place) {
+	if f, m, ok := numbers(at.inst, kv); ok && f > m {
+		l.fail(at.path, "%v is more than the maximum %v", at.inst, m)
+	}
+}
+
+func (l *locator) minLength(kv any, at place) {
+	if s, ok := at.inst.(string); ok {
+		l.atLeast(at, kv, utf8.RuneCountInString(s), "character", "characters")
+	}
+}
+
+func (l *locator) maxLength(kv any, at place) {
+	if s, ok := at.inst.(string); ok {
+		l.atMost(at, kv, utf8.RuneCountInString(s), "character", "characters")
+	}
+}
+
+func (l *locator) pattern(kv any, at place) {
+	s, isString := at.inst.(string)
+	p, ok := kv.(string)
+	if !isString || !ok {
+		return
+	}
+	if re := l.regexp(p); re != nil && !re.MatchString(s) {
+		l.fail(at.path, "%s does not match the pattern %s", preview(s), preview(p))
+	}
+}
+
+func (l *locator) minItems(kv any, at place) {
+	if a, ok := at.inst.([]any); ok {
+		l.atLeast(at, kv, len(a), "item", "items")
+	}
+}
+
+func (l *locator) maxItems(kv any, at place) {
+	if a, ok := at.inst.([]any); ok {
+		l.atMost(at, kv, len(a), "item", "items")
+	}
+}
+
+// atLeast says that n, a count of the value's units (one, many), is below
+// the bound kv, if it is.
+func (l *locator) atLeast(at place, kv any, n int, one, many string) {
+	if m, ok := number(kv); ok && float64(n) < m {
+		l.fail(at.path, "want at least %s, got %d", plural.Count(m, one, many), n)
+	}
+}
+
+// atMost says that n, a count of the value's units (one, many), is above
+// the bound kv, if it is.
+func (l *locator) atMost(at place, kv any, n int, one, many string) {
+	if m, ok := number(kv); ok && float64(n) > m {
+		l.fail(at.path, "want at most %s, got %d", plural.Count(m, one, many), n)
+	}
+}
+
+func (l *locator) required(kv any, at place) {
+	in, isObject := at.inst.(*object)
+	names, ok := kv.([]any)
+	if !isObject || !ok {
+		return
+	}
+	for _, r := range names {
+		if name, ok := r.(string); ok && !in.has(name) {
+			full := child(at.path, seg{name: name})
+			l.add(&ValidationError{Pointer: pointer(full), Message: "missing required " + describe(full)})
+		}
+	}
+}
+
+// items finds the problems of each item of in under "items"; a draft-07
+// tuple is left to jsonschema-go.
+func (l *locator) items(o *object, in []any, at place) {
+	it, ok := o.get("items")
+	if _, tuple := it.([]any); !ok || tuple {
+		return
+	}
+	for i, e := range in {
+		l.find(it, e, child(at.path, seg{index: i}), at.depth+1)
+	}
+}
+
+// members finds the problems of each member of in under its schema in
+// "properties", else under "additionalProperties". A member that
+// "patternProperties" may match is left to jsonschema-go.
+func (l *locator) members(o, in *object, at place) {
+	props, _ := get(o, "properties").(*object)
+	ap, hasAP := o.get("additionalProperties")
+	for _, m := range in.members {
+		p := child(at.path, seg{name: m.key, index: -1})
+		switch ps, declared := property(props, m.key); {
+		case declared:
+			l.find(ps, m.val, p, at.depth+1)
+		case o.has("patternProperties"):
+		case hasAP && ap == false:
+			l.unexpected(p, props)
+		case hasAP:
+			l.find(ap, m.val, p, at.depth+1)
+		}
+	}
+}
+
+// property returns the schema props gives the property name; props may be
+// nil.
+func property(props *object, name string) (any, bool) {
+	if props == nil {
+		return nil, false
+	}
+	return props.get(name)
+}
+
+// unexpected says that the member at p is not allowed, and which are.
+func (l *locator) unexpected(p []seg, props *object) {
+	msg := "unexpected " + describe(p)
+	if props != nil && len(props.members) > 0 {
+		msg += " (allowed: " + strings.Join(props.keys(), ", ") + ")"
+	}
+	l.add(&ValidationError{Pointer: pointer(p), Message: msg})
 }
 
 func get(o *object, k string) any { v, _ := o.get(k); return v }

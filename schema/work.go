@@ -119,17 +119,14 @@ func (w *meter) visit(s, inst any) (f, m int) {
 		w.over = fmt.Errorf("%w: over %d visits of a subschema to a value, the limit for a value this large", ErrTooComplex, w.maxVisits)
 		return 0, 0
 	}
-	var chainF, chainM, joinM int // the failing chain, the joined messages
-	chain := func(f, m int) {
-		chainF, chainM = max(chainF, f), max(chainM, m)
-	}
+	var c messages
 	for _, t := range n.every {
-		chain(w.visit(t, inst))
+		c.chain(w.visit(t, inst))
 	}
 	for _, t := range n.joined {
 		f, m := w.visit(t, inst)
 		w.drop(f)
-		joinM = capped(joinM + m)
+		c.joined = capped(c.joined + m)
 	}
 	for _, t := range n.dropped {
 		f, _ := w.visit(t, inst)
@@ -137,45 +134,63 @@ func (w *meter) visit(s, inst any) (f, m int) {
 	}
 	switch v := inst.(type) {
 	case jsonObject:
-		w.visits += len(v) // each property is iterated, its annotation merged
-		for k, e := range v {
-			w.visits += len(k) * n.keyScan / 256
-			if p, ok := n.props[k]; ok {
-				chain(w.visit(p, e))
-			}
-			for _, p := range n.patterns {
-				chain(w.visit(p, e))
-			}
-			for _, kw := range [...]string{"additionalProperties", "unevaluatedProperties"} {
-				if p, ok := n.single[kw]; ok {
-					chain(w.visit(p, e))
-				}
-			}
-			if p, ok := n.single["propertyNames"]; ok {
-				chain(w.visit(p, k))
+		w.members(n, v, &c)
+	case jsonArray:
+		w.items(n, v, &c)
+	}
+	m = capped(n.msg + valueBytes(inst) + max(c.m, c.joined))
+	return capped(m + c.f), m
+}
+
+// messages sums up the messages of the subschemas a schema applies: the
+// longest failing chain (its bytes written and copied f, its message m),
+// and the messages joined by anyOf or oneOf.
+type messages struct{ f, m, joined int }
+
+// chain counts a subschema whose failure fails the schema with it.
+func (c *messages) chain(f, m int) { c.f, c.m = max(c.f, f), max(c.m, m) }
+
+// members meters the subschemas n applies to each member of v, an object.
+func (w *meter) members(n *node, v jsonObject, c *messages) {
+	w.visits += len(v) // each property is iterated, its annotation merged
+	for k, e := range v {
+		w.visits += len(k) * n.keyScan / 256
+		if p, ok := n.props[k]; ok {
+			c.chain(w.visit(p, e))
+		}
+		for _, p := range n.patterns {
+			c.chain(w.visit(p, e))
+		}
+		for _, kw := range [...]string{"additionalProperties", "unevaluatedProperties"} {
+			if p, ok := n.single[kw]; ok {
+				c.chain(w.visit(p, e))
 			}
 		}
-	case jsonArray:
-		w.visits += len(v)
-		for i, e := range v {
-			for _, t := range n.tuples {
-				if i < len(t) {
-					chain(w.visit(t[i], e))
-				}
-			}
-			for _, kw := range [...]string{"items", "additionalItems", "unevaluatedItems"} {
-				if p, ok := n.single[kw]; ok {
-					chain(w.visit(p, e))
-				}
-			}
-			if p, ok := n.single["contains"]; ok {
-				f, _ := w.visit(p, e)
-				w.drop(f)
-			}
+		if p, ok := n.single["propertyNames"]; ok {
+			c.chain(w.visit(p, k))
 		}
 	}
-	m = capped(n.msg + valueBytes(inst) + max(chainM, joinM))
-	return capped(m + chainF), m
+}
+
+// items meters the subschemas n applies to each item of v, an array.
+func (w *meter) items(n *node, v jsonArray, c *messages) {
+	w.visits += len(v)
+	for i, e := range v {
+		for _, t := range n.tuples {
+			if i < len(t) {
+				c.chain(w.visit(t[i], e))
+			}
+		}
+		for _, kw := range [...]string{"items", "additionalItems", "unevaluatedItems"} {
+			if p, ok := n.single[kw]; ok {
+				c.chain(w.visit(p, e))
+			}
+		}
+		if p, ok := n.single["contains"]; ok {
+			f, _ := w.visit(p, e)
+			w.drop(f)
+		}
+	}
 }
 
 // drop counts the bytes of a message that is made and dropped.

@@ -141,9 +141,11 @@ func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
 		}
 		files["auth.assertionFile"] = a.AssertionFile
 	case "enterprise":
-		for key, v := range map[string]string{"auth.idpTokenEndpoint": a.IdPTokenEndpoint, "auth.idpClientId": a.IdPClientID, "auth.subjectTokenFile": a.SubjectTokenFile} {
-			if v == "" {
-				problem(key, "required for an enterprise grant")
+		for _, f := range []struct{ key, v string }{
+			{"auth.idpTokenEndpoint", a.IdPTokenEndpoint}, {"auth.idpClientId", a.IdPClientID}, {"auth.subjectTokenFile", a.SubjectTokenFile},
+		} {
+			if f.v == "" {
+				problem(f.key, "required for an enterprise grant")
 			}
 		}
 		files["auth.subjectTokenFile"] = a.SubjectTokenFile

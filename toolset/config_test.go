@@ -720,3 +720,93 @@ func TestRootsKey(t *testing.T) {
 		t.Errorf("roots declared: %v, want %v", got, want)
 	}
 }
+
+// Validate says every problem of a server in one order, key by key as the
+// checks run, each message as written here: the whole text is held, so a
+// check that moves, merges or rewords a problem shows. Files that cannot
+// be read are named under a directory that does not exist.
+func TestValidateSaysEveryProblemInOrder(t *testing.T) {
+	none := filepath.Join(t.TempDir(), "none")
+	c := &Config{file: "mcp.json", Servers: []ServerConfig{{
+		Name: "a\tb", Command: "srv", URL: "ws://example.com", Transport: "grpc", transportKey: "type",
+		Args: []string{"-v"}, Env: map[string]string{"B": "x\x00", "A=1": "v"}, Dir: "/srv",
+		Headers: map[string]string{"X Token": "v", "Ok": "a\r\nb"},
+		Roots:   []string{"/a", "", "/a"}, Prefix: "9lives", Namespace: "global",
+		AllowedTools: []string{"a", "", "a"}, DisabledTools: []string{"", "a"},
+		Timeout: -time.Second, MaxDescription: -1,
+		Auth: &AuthConfig{Grant: "enterprise", ClientAuth: "private_key_jwt", Issuer: "http://as.example"},
+	}, {
+		Name: "legacy", URL: "https://example.com/sse", Transport: mcptool.SSE,
+		Headers: map[string]string{"": "v"}, Prefix: "p", Namespace: NamespaceNone, AllowedTools: []string{},
+		Auth: &AuthConfig{Grant: "jwt_bearer", ClientID: "c", ClientAuth: "none", SubjectTokenFile: none, AssertionFile: none},
+	}, {
+		Name: "", Transport: mcptool.Stdio, URL: "https:///mcp",
+	}, {
+		Name: "web", Command: "srv", Transport: mcptool.StreamableHTTP,
+		Auth: &AuthConfig{Grant: "password", ClientID: "c", ClientAuth: "basic"},
+	}, {
+		Name: "none",
+	}, {
+		Name: "bad", URL: "https://exa mple.com/%zz", Auth: &AuthConfig{Grant: "client_credentials", ClientID: "c", ClientAuth: "post", PrivateKeyFile: none},
+	}, {
+		Name: "scheme", URL: "example.com/mcp", Auth: &AuthConfig{ClientID: "c", ClientAuth: "magic"},
+	}}}
+	want := "toolset: mcp.json: " + strings.Join([]string{
+		`server "a\tb": server name has a control character`,
+		`server "a\tb": key "type": "grpc" is not a transport; want stdio, http (or streamable-http) or sse`,
+		`server "a\tb": key "auth": only a server reached by url takes OAuth; pass a command server its credentials with env`,
+		`server "a\tb": key "auth.clientId": required`,
+		`server "a\tb": key "auth.privateKeyFile": required with clientAuth "private_key_jwt"`,
+		`server "a\tb": key "auth.issuer": "http://as.example": want the authorization server's https URL, without query or fragment, or "*"`,
+		`server "a\tb": key "auth.idpTokenEndpoint": required for an enterprise grant`,
+		`server "a\tb": key "auth.idpClientId": required for an enterprise grant`,
+		`server "a\tb": key "auth.subjectTokenFile": required for an enterprise grant`,
+		`server "a\tb": key "url": set together with "command": a server is either started by command or reached by url`,
+		`server "a\tb": key "args": only for a server started by command, and this one has a url`,
+		`server "a\tb": key "env": only for a server started by command, and this one has a url`,
+		`server "a\tb": key "cwd": only for a server started by command, and this one has a url`,
+		`server "a\tb": key "headers": only for a server reached by url, and this one has a command`,
+		`server "a\tb": key "env": "A=1" is not a variable name`,
+		`server "a\tb": key "env": the value of "B" has a NUL byte`,
+		`server "a\tb": key "headers": the value of "Ok" has a line break or NUL byte`,
+		`server "a\tb": key "headers": "X Token" is not a header name`,
+		`server "a\tb": key "roots": root 2: an empty directory`,
+		`server "a\tb": key "roots": "/a" is listed twice`,
+		`server "a\tb": key "prefix": "9lives" is not an identifier: use letters, digits and underscores, not starting with a digit`,
+		`server "a\tb": key "namespace": "global": want "server" or "none" (or set "prefix")`,
+		`server "a\tb": key "allowedTools": an empty tool name`,
+		`server "a\tb": key "allowedTools": "a" is listed twice`,
+		`server "a\tb": key "disabledTools": an empty tool name`,
+		`server "a\tb": key "disabledTools": "a" is also in allowedTools`,
+		`server "a\tb": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)`,
+		`server "a\tb": key "maxDescription": negative (-1): descriptions are always bounded; leave the key out for the default (2048)`,
+		`server "legacy": key "auth": the legacy SSE transport cannot run an OAuth flow; use streamable HTTP`,
+		`server "legacy": key "auth.assertionFile": cannot read the file: GONE`,
+		`server "legacy": key "headers": "" is not a header name`,
+		`server "legacy": key "namespace": set together with "prefix", which already names the namespace`,
+		`server "legacy": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true`,
+		`server "": empty server name`,
+		`key "transport": "stdio" is for a server started by command, and this one has a url`,
+		`key "url": no host`,
+		`server "web": key "transport": "streamable_http" is for a server reached by url, and this one has a command`,
+		`server "web": key "auth": only a server reached by url takes OAuth; pass a command server its credentials with env`,
+		`server "web": key "auth.clientSecret": required with clientAuth "basic"`,
+		`server "web": key "auth.grant": "password": want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/auth)`,
+		`server "none": key "command": missing: set "command" to start the server, or "url" to reach it`,
+		`server "bad": key "auth.clientSecret": required with clientAuth "post"`,
+		`server "bad": key "auth.privateKeyFile": cannot read the file: GONE`,
+		`server "bad": key "url": not a valid URL`,
+		`server "scheme": key "auth.clientAuth": "magic": want basic, post, private_key_jwt or none`,
+		`server "scheme": key "auth.grant": required: client_credentials, jwt_bearer or enterprise`,
+		`server "scheme": key "url": scheme "": want http or https`,
+	}, "\ntoolset: mcp.json: ")
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("Validate: nil")
+	}
+	_, gone := os.Stat(none)
+	got := strings.ReplaceAll(err.Error(), errors.Unwrap(gone).Error(), "GONE")
+	if got != want {
+		t.Errorf("Validate says\n%s\nwant\n%s", got, want)
+	}
+}

@@ -131,60 +131,112 @@ func (c *Config) Validate() error {
 	return &InvalidConfigError{Problems: problems}
 }
 
-// check returns what is wrong with the server's fields.
+// check returns what is wrong with the server's fields, asking each of
+// serverChecks in turn, so that the problems come in one order.
 func (s ServerConfig) check() []Problem {
 	var problems []Problem
 	problem := func(key, format string, args ...any) {
 		problems = append(problems, Problem{Server: s.Name, Key: key, Message: fmt.Sprintf(format, args...)})
 	}
-	if s.Name == "" {
+	for _, c := range serverChecks {
+		c(s, problem)
+	}
+	return problems
+}
+
+// A problemFunc says a problem of the file key key.
+type problemFunc = func(key, format string, args ...any)
+
+// serverChecks are the checks of a server's fields, each of one field or
+// one concern, in the order their problems are said.
+var serverChecks = []func(ServerConfig, problemFunc){
+	ServerConfig.checkName,
+	ServerConfig.checkTransport,
+	ServerConfig.checkAuth,
+	ServerConfig.checkReach,
+	ServerConfig.checkOtherTransport,
+	ServerConfig.checkEnv,
+	ServerConfig.checkHeaders,
+	ServerConfig.checkRoots,
+	ServerConfig.checkNamespace,
+	ServerConfig.checkTools,
+	ServerConfig.checkBounds,
+}
+
+func (s ServerConfig) checkName(problem problemFunc) {
+	switch {
+	case s.Name == "":
 		problem("", "empty server name")
-	} else if strings.ContainsFunc(s.Name, unicode.IsControl) {
+	case strings.ContainsFunc(s.Name, unicode.IsControl):
 		problem("", "server name has a control character")
 	}
+}
 
+// checkTransport checks that the transport the file names fits how the
+// server is reached; the problem names the key the file used.
+func (s ServerConfig) checkTransport(problem problemFunc) {
+	key := cmp.Or(s.transportKey, "transport")
 	stdio, remote := s.Command != "", s.URL != ""
-	transportKey := s.transportKey
-	if transportKey == "" {
-		transportKey = "transport"
-	}
 	switch s.Transport {
 	case "":
 	case mcptool.Stdio:
 		if remote && !stdio {
-			problem(transportKey, `"stdio" is for a server started by command, and this one has a url`)
+			problem(key, `"stdio" is for a server started by command, and this one has a url`)
 		}
 	case mcptool.StreamableHTTP, mcptool.SSE:
 		if stdio && !remote {
-			problem(transportKey, "%q is for a server reached by url, and this one has a command", s.Transport)
+			problem(key, "%q is for a server reached by url, and this one has a command", s.Transport)
 		}
 	default:
-		problem(transportKey, "%q is not a transport; want stdio, http (or streamable-http) or sse", s.Transport)
+		problem(key, "%q is not a transport; want stdio, http (or streamable-http) or sse", s.Transport)
 	}
-	if s.Auth != nil {
-		if stdio {
-			problem("auth", "only a server reached by url takes OAuth; pass a command server its credentials with env")
-		} else if s.Transport == mcptool.SSE {
-			problem("auth", "the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")
-		}
-		s.Auth.check(problem)
+}
+
+// checkAuth checks that the server can run an OAuth flow, then the entry.
+func (s ServerConfig) checkAuth(problem problemFunc) {
+	if s.Auth == nil {
+		return
 	}
 	switch {
+	case s.Command != "":
+		problem("auth", "only a server reached by url takes OAuth; pass a command server its credentials with env")
+	case s.Transport == mcptool.SSE:
+		problem("auth", "the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")
+	}
+	s.Auth.check(problem)
+}
+
+// checkReach checks that the server is either started by command or
+// reached by an http or https URL.
+func (s ServerConfig) checkReach(problem problemFunc) {
+	switch stdio, remote := s.Command != "", s.URL != ""; {
 	case stdio && remote:
 		problem("url", `set together with "command": a server is either started by command or reached by url`)
 	case !stdio && !remote:
 		problem("command", `missing: set "command" to start the server, or "url" to reach it`)
 	case remote:
-		// The URL itself is never quoted: it may carry a token.
-		if u, err := url.Parse(s.URL); err != nil {
-			problem("url", "not a valid URL")
-		} else if u.Scheme != "http" && u.Scheme != "https" {
-			problem("url", "scheme %q: want http or https", u.Scheme)
-		} else if u.Host == "" {
-			problem("url", "no host")
-		}
+		s.checkURL(problem)
 	}
-	if remote {
+}
+
+// checkURL never quotes the URL: it may carry a token.
+func (s ServerConfig) checkURL(problem problemFunc) {
+	u, err := url.Parse(s.URL)
+	switch {
+	case err != nil:
+		problem("url", "not a valid URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		problem("url", "scheme %q: want http or https", u.Scheme)
+	case u.Host == "":
+		problem("url", "no host")
+	}
+}
+
+// checkOtherTransport refuses the keys of the other transport: args, env
+// and cwd are for a server started by command, headers for one reached by
+// url.
+func (s ServerConfig) checkOtherTransport(problem problemFunc) {
+	if s.URL != "" {
 		const msg = "only for a server started by command, and this one has a url"
 		if len(s.Args) > 0 {
 			problem("args", msg)
@@ -196,9 +248,12 @@ func (s ServerConfig) check() []Problem {
 			problem("cwd", msg)
 		}
 	}
-	if stdio && len(s.Headers) > 0 {
+	if s.Command != "" && len(s.Headers) > 0 {
 		problem("headers", "only for a server reached by url, and this one has a command")
 	}
+}
+
+func (s ServerConfig) checkEnv(problem problemFunc) {
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		switch {
 		case k == "" || strings.ContainsAny(k, "=\x00"):
@@ -207,6 +262,9 @@ func (s ServerConfig) check() []Problem {
 			problem("env", "the value of %q has a NUL byte", k)
 		}
 	}
+}
+
+func (s ServerConfig) checkHeaders(problem problemFunc) {
 	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 		switch {
 		case k == "" || strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r == ':' || r >= 0x7f }):
@@ -215,7 +273,9 @@ func (s ServerConfig) check() []Problem {
 			problem("headers", "the value of %q has a line break or NUL byte", k)
 		}
 	}
+}
 
+func (s ServerConfig) checkRoots(problem problemFunc) {
 	for i, dir := range s.Roots {
 		switch {
 		case dir == "":
@@ -224,7 +284,11 @@ func (s ServerConfig) check() []Problem {
 			problem("roots", "%q is listed twice", dir)
 		}
 	}
+}
 
+// checkNamespace checks the prefix, and the namespace, which a prefix
+// already names.
+func (s ServerConfig) checkNamespace(problem problemFunc) {
 	if s.Prefix != "" && !isIdentifier(s.Prefix) {
 		problem("prefix", "%q is not an identifier: use letters, digits and underscores, not starting with a digit", s.Prefix)
 	}
@@ -236,7 +300,11 @@ func (s ServerConfig) check() []Problem {
 	default:
 		problem("namespace", `%q: want "server" or "none" (or set "prefix")`, s.Namespace)
 	}
+}
 
+// checkTools checks the allow list, then the tools disabled, which the
+// allow list must not name.
+func (s ServerConfig) checkTools(problem problemFunc) {
 	if s.AllowedTools != nil && len(s.AllowedTools) == 0 {
 		problem("allowedTools", `empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true`)
 	}
@@ -258,12 +326,14 @@ func (s ServerConfig) check() []Problem {
 			problem("disabledTools", "%q is also in allowedTools", name)
 		}
 	}
+}
 
+// checkBounds refuses a negative bound where no bound is not an option.
+func (s ServerConfig) checkBounds(problem problemFunc) {
 	if s.Timeout < 0 {
 		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcptool.DefaultConnectTimeout)
 	}
 	if s.MaxDescription < 0 {
 		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default (%d)", s.MaxDescription, mcptool.DefaultMaxDescription)
 	}
-	return problems
 }
