@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"net"
 	"os/exec"
-	"syscall"
 	"strings"
+	"syscall"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
