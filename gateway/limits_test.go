@@ -1,8 +1,11 @@
 package gateway_test
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -262,4 +265,35 @@ func (b *stallingBody) Read(p []byte) (int, error) {
 	b.once.Do(func() { close(b.stalled) })
 	<-b.go_
 	return 0, io.EOF
+}
+
+// A request whose body does not arrive within BodyRead is answered 408 and
+// its connection closed, by the handler alone (the server here sets no
+// timeout but httptest's). Before, a client that sent its headers and a
+// byte now and then held the connection, a goroutine and a buffer as long
+// as it liked.
+func TestASlowBodyIsCutOff(t *testing.T) {
+	g := start(t, nil, gateway.WithLimits(gateway.Limits{BodyRead: 200 * time.Millisecond}))
+	url, srv := serve(t, g)
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 4194304\r\n\r\n{", strings.TrimPrefix(url, srv.URL))
+	// The outcome, not its time: the connection is answered and closed
+	// (the bound only keeps a failure from hanging).
+	c.SetReadDeadline(time.Now().Add(proctest.Bound))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer to a body that stalled: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout || !bytes.Contains(body, []byte("did not arrive within 200ms (the gateway's bound BodyRead)")) {
+		t.Errorf("answered %s: %s", resp.Status, body)
+	}
+	if _, err := c.Read(make([]byte, 1)); err == nil {
+		t.Error("the connection is still open")
+	}
 }

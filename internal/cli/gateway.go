@@ -70,6 +70,15 @@ The config file may hold a "gateway" object beside "mcpServers":
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
 are sent the client's own token.
 
+Every bound of the gateway (sessions, requests served, request bytes held,
+a request's JSON, connections) has a flag below and a key of "limits" in
+the "gateway" object, such as
+  {"gateway": {"limits": {"sessionsPerClient": 20, "sessionIdle": "10m", "requestBytes": "32MiB"}}}
+A flag wins over the config; a negative value lifts a bound. Each replica
+keeps its own: N replicas behind a load balancer take N times as much. A
+session or request past a bound is refused with JSON-RPC error -31429
+naming it; bytes past theirs with 429 or 503 and Retry-After.
+
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
@@ -91,6 +100,8 @@ refused and /readyz answers 503.`,
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
+		var limits gateway.Limits
+		limitFlags := limitFlags(fs, &limits)
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
 			if err != nil {
@@ -106,6 +117,9 @@ refused and /readyz answers 503.`,
 			}
 			opts, err := section.endpointOptions(oauth)
 			if err != nil {
+				return err
+			}
+			if err := applyLimits(fs, limitFlags, section.Limits, t.config); err != nil {
 				return err
 			}
 			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
@@ -142,7 +156,7 @@ refused and /readyz answers 503.`,
 				opts = append(opts, gateway.WithDisclosure())
 			}
 			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
-				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
+				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...), gateway.WithLimits(limits))
 
 			var ln net.Listener
 			if *addr != "" {
@@ -171,7 +185,7 @@ refused and /readyz answers 503.`,
 			if ln == nil {
 				return serveStdio(ctx, g, log)
 			}
-			return serveHTTP(ctx, g, ln, log, s)
+			return serveHTTP(ctx, g, ln, limits.Resolved(), log, s)
 		}
 	},
 }
@@ -265,7 +279,23 @@ type gatewayConfig struct {
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
 // key per field of [gateway.Limits], durations as Go durations ("30m").
-type limitsConfig struct{}
+type limitsConfig struct {
+	// Sessions, calls, request bytes and connections, each also a flag
+	// (gatewaylimits.go), kept as written until the flags are known.
+	Sessions              json.RawMessage `json:"sessions"`
+	SessionsPerClient     json.RawMessage `json:"sessionsPerClient"`
+	SessionIdle           json.RawMessage `json:"sessionIdle"`
+	Calls                 json.RawMessage `json:"calls"`
+	CallsPerClient        json.RawMessage `json:"callsPerClient"`
+	CallQueue             json.RawMessage `json:"callQueue"`
+	RequestBytes          json.RawMessage `json:"requestBytes"`
+	RequestBytesPerClient json.RawMessage `json:"requestBytesPerClient"`
+	RequestDepth          json.RawMessage `json:"requestDepth"`
+	RequestValues         json.RawMessage `json:"requestValues"`
+	BodyRead              json.RawMessage `json:"bodyRead"`
+	Connections           json.RawMessage `json:"connections"`
+	ConnectionIdle        json.RawMessage `json:"connectionIdle"`
+}
 
 // gatewaySection reads the "gateway" object of the target's config file,
 // if it has one.
@@ -330,8 +360,8 @@ func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error
 // serveHTTP serves g's endpoints on ln until a stop signal, then drains:
 // calls in flight finish, new requests are refused, and the listener
 // closes.
-func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, log *slog.Logger, s *Streams) error {
-	return serveUntilStopped(ctx, ln, g.Handler(), s, func(a net.Addr) string {
+func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, l gateway.Limits, log *slog.Logger, s *Streams) error {
+	return serveUntilStopped(ctx, ln, g.Handler(), serverBounds{l.Connections, l.ConnectionIdle}, s, func(a net.Addr) string {
 		return fmt.Sprintf("mcpbridge gateway: http://%s/mcp (health: /healthz, /readyz)", a)
 	}, func(ctx context.Context) error {
 		err := g.Shutdown(ctx) // which says it drains
