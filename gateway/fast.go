@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -397,17 +398,18 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 			status = http.StatusBadRequest
 		}
 	}
-	// The message, as one event of a stream unless it has a status.
+	// The message, as one event of a stream unless it has a status,
+	// written around the result rather than with a copy of it: a result
+	// may be megabytes, held for as long as the client takes to read it.
 	const head, tail = "event: message\ndata: ", "\n\n"
-	msg := make([]byte, 0, len(head)+len(result)+len(id)+64+len(tail))
+	open := make([]byte, 0, len(head)+len(id)+64)
 	if status == 0 {
-		msg = append(msg, head...)
+		open = append(open, head...)
 	}
-	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = append(msg, id...)
-	msg = append(msg, member...)
-	msg = append(msg, result...)
-	msg = append(msg, '}')
+	open = append(open, `{"jsonrpc":"2.0","id":`...)
+	open = append(open, id...)
+	open = append(open, member...)
+	end := "}"
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Connection", "keep-alive")
@@ -417,8 +419,12 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 	} else {
 		h.Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		msg = append(msg, tail...)
+		end += tail
 	}
 	// A client gone meanwhile misses its answer; nothing to do.
-	_, _ = w.Write(msg)
+	if _, err := w.Write(open); err == nil {
+		if _, err = w.Write(result); err == nil {
+			_, _ = io.WriteString(w, end)
+		}
+	}
 }
