@@ -68,7 +68,7 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 			// the endpoint counted it (http.go).
 			info, overHTTP = extra.TokenInfo, extra.Header != nil
 		}
-		ctx, leave, err := g.admitted(ctx, info, !overHTTP, method != "subscriptions/listen")
+		ctx, leave, err := g.admitted(ctx, info, !overHTTP)
 		if err != nil {
 			return nil, err
 		}
@@ -85,11 +85,10 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 // admitted admits a request of the client whose token info is (nil for
 // none): it counts it against the client's rate limit when count says the
 // HTTP endpoint has not (over stdio), takes one of the slots of the
-// requests being served when slot says it is served as one (slots.go),
-// waiting in the client's queue while they are busy, and returns ctx
-// telling the handlers who the client is, with the function that gives the
-// slot back; or the refusal.
-func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count, slot bool) (context.Context, func(), error) {
+// requests being served (slots.go), waiting in the client's queue while
+// they are busy, and returns ctx telling the handlers who the client is,
+// with the function that gives the slot back; or the refusal.
+func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count bool) (context.Context, func(), error) {
 	var c caller
 	if info != nil {
 		c.name = clientName(info)
@@ -100,14 +99,10 @@ func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count, slo
 			return ctx, nil, err
 		}
 	}
-	leave := func() {}
-	if slot {
-		if err := g.slots.enter(ctx, c.name, g.ctx.Done()); err != nil {
-			return ctx, nil, err
-		}
-		leave = func() { g.slots.leave(c.name) }
+	if err := g.slots.enter(ctx, c.name, g.ctx.Done()); err != nil {
+		return ctx, nil, err
 	}
-	return callerKey.With(ctx, c), leave, nil
+	return callerKey.With(ctx, c), func() { g.slots.leave(c.name) }, nil
 }
 
 // hideDenied is the catalog server's middleware that leaves out of a

@@ -203,7 +203,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	ctx, end := g.serverSpan(r.Context(), "tools/call", call.name, g.traceMeta(call.meta), spanAttrs("tools/call", call.name, true))
 	// The endpoint counted the request against the client's rate limit
 	// (http.go).
-	ctx, leave, err := g.admitted(ctx, info, false, true)
+	ctx, leave, err := g.admitted(ctx, info, false)
 	if err != nil {
 		end(false, err)
 		g.logRequest(ctx, "tools/call", call.name, client, start, false, err)

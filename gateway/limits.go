@@ -26,12 +26,15 @@ type Limits struct {
 	// never. serve: --session-idle; config "sessionIdle".
 	SessionIdle time.Duration
 
-	// Calls bounds the requests being served at once (every request but a
-	// subscriptions/listen, whatever its method), and CallsPerClient one
-	// client's. A request past either waits for a slot, in its client's
-	// queue of up to CallQueue requests, while its client waits; past the
-	// queue it is refused with [CodeRateLimited], naming the bound. Default
-	// 256, 32 and 64; negative, no bound. serve: --max-calls,
+	// Calls bounds the requests being served at once (every request, a
+	// subscriptions/listen included for as long as it listens), and
+	// CallsPerClient one client's. A request past either waits for a slot,
+	// in its client's queue of up to CallQueue requests, while its client
+	// waits; past the queue it is refused with [CodeRateLimited], naming
+	// the bound. They bound the results in flight too: a request served
+	// holds one result, of at most the servers' message bound (16 MiB over
+	// stdio), in a few copies while it is written: size Calls to memory.
+	// Default 256, 32 and 64; negative, no bound. serve: --max-calls,
 	// --max-calls-per-client, --call-queue; config "calls",
 	// "callsPerClient", "callQueue".
 	Calls          int
