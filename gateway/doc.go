@@ -146,6 +146,17 @@
 // [WithTokenPassthrough] names it, and the credentials the config gives the
 // servers (headers, environment, OAuth) never reach a client.
 //
+// Bounds ([Limits], [WithLimits]): what one client does cannot exhaust
+// what the others need. Sessions are counted per client and in all, and
+// close when idle; the requests being served take slots, per client and in
+// all, and wait in their client's queue past them; request bodies are
+// counted as they arrive, must arrive in time, and their JSON is checked
+// for depth and values before anything decodes it; the rate limit is
+// counted there too. A session's end, or its client going away from a call,
+// cancels the call on its server. The connections are the server's to
+// bound ([Gateway.Handler] says what to set; mcpbridge serve does). Each
+// bound is one replica's: behind N replicas a client may take N times each.
+//
 // Operations: /healthz and /readyz ([Gateway.Ready]: every required server
 // up, not draining), which name no server; [Gateway.StatusHandler] serves
 // each server's state, for the operator; [Gateway.Shutdown] drains (requests in flight finish,
@@ -158,7 +169,8 @@
 // ([Option]); what the servers are is the [toolset.Config] given to
 // [Start]. Zero means the default in every option; a negative
 // [WithDrainTimeout] means no bound but Shutdown's context, a negative rate
-// of [WithRateLimit] no limit, and a negative burst, or any key of
+// of [WithRateLimit] no limit, a negative field of [Limits] no bound, and a
+// negative burst, or any key of
 // [WithTaskKey] shorter than [TaskKeySize], is refused by Start, which
 // names the option.
 package gateway

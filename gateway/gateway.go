@@ -36,6 +36,11 @@ type Gateway struct {
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
+	lim      Limits       // o.limits resolved (limits.go)
+	bytes    budget       // the bytes of request bodies held (body.go)
+	slots    slots        // the requests being served (slots.go)
+	sessions sessionTable // the sessions open (sessions.go)
+
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
 	tasks  taskIDs     // the ids of the tasks handed to clients (taskid.go)
@@ -61,6 +66,10 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	}
 	log := telemetry.Logger(o.logger)
 	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
+	g.lim = o.limits.Resolved()
+	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
+	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
+	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(g.ctx, *o.oauth)
@@ -148,9 +157,9 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 }
 
 // Close stops serving and closes every server, after the gateway's own
-// goroutine has ended; calls still in flight fail. Use [Gateway.Shutdown]
-// first to let them finish. It is idempotent and returns the toolset's
-// Close error.
+// goroutine has ended, and then every session still open; calls still in
+// flight fail. Use [Gateway.Shutdown] first to let them finish. It is
+// idempotent and returns the toolset's Close error.
 func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
@@ -159,6 +168,7 @@ func (g *Gateway) Close() error {
 			g.keys.close() // jwt.go: the fetch of the issuer's keys
 		}
 		g.closeErr = g.ts.Close()
+		g.sessions.closeAll()
 	})
 	return g.closeErr
 }

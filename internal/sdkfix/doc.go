@@ -114,6 +114,11 @@
 //     mcptool/http.go sets the Mcp-Name header of the tasks extension's
 //     requests to the task's id, which go-sdk leaves unset
 //     (TestGoSDKNamesNoTask).
+//   - gateway/sessions.go cancels a session's calls, as its client would (a
+//     notifications/cancelled handed to go-sdk's handler), when the client
+//     goes away from the POST that carries them and before go-sdk's DELETE:
+//     go-sdk's stateful handler lets the calls run on, and its DELETE waits
+//     for them (TestGoSDKLetsASessionsCallsRunOn).
 //   - mcptool/session.go closes a session's connection before the session,
 //     as go-sdk's ClientSession.Close waits for the calls in flight, even
 //     one whose write to a server that stopped reading is blocked
