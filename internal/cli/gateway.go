@@ -240,6 +240,7 @@ refused and /readyz answers 503.`,
 				return err
 			}
 			defer t.Close(ts)
+			defer g.Close() // first: its sessions and key fetch, then the toolset again (a no-op)
 			var status net.Addr
 			if statusLn != nil {
 				defer serveStatus(g, statusLn)()
