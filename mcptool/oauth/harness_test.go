@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func refuse(ok bool, code, why string) *oauthtest.Refusal {
 // client (nil: http.DefaultClient) and reads the code from the redirect, as
 // a browser would deliver it.
 func browser(client *http.Client) Authorizer {
-	return AuthorizerFunc(func(ctx context.Context, authURL string) (*Callback, error) {
+	return func(ctx context.Context, authURL string) (*url.URL, error) {
 		c := http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		if client != nil {
 			c.Transport = client.Transport
@@ -43,10 +43,6 @@ func browser(client *http.Client) Authorizer {
 		if resp.StatusCode != http.StatusFound {
 			return nil, fmt.Errorf("authorization endpoint answered %d", resp.StatusCode)
 		}
-		loc, err := url.Parse(resp.Header.Get("Location"))
-		if err != nil {
-			return nil, err
-		}
-		return ParseCallback(loc)
-	})
+		return url.Parse(resp.Header.Get("Location"))
+	}
 }

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 // ClientCredentialsConfig configures [NewClientCredentials].
 type ClientCredentialsConfig struct {
-	// Client authenticates the client: [ClientSecretBasic],
-	// [ClientSecretPost], [ClientSecret] or [*PrivateKeyJWT]. Required.
+	// Client identifies and authenticates the client: an ID with a Secret
+	// or a Key. Required.
 	Client ClientAuth
 	Options
 }
@@ -24,14 +24,18 @@ type ClientCredentialsConfig struct {
 // (RFC 8707) and the scopes, and caches the token; it asks again before the
 // token expires.
 func NewClientCredentials(cfg ClientCredentialsConfig) (sdkauth.OAuthHandler, error) {
-	if cfg.Client == nil || cfg.Client.ClientID() == "" {
-		return nil, errors.New("auth: client credentials: a ClientAuth with a client ID is required")
+	if cfg.Client.ID == "" {
+		return nil, errors.New("oauth: client credentials: Client.ID is required")
 	}
-	if _, ok := cfg.Client.(publicClient); ok {
-		return nil, errors.New("auth: client credentials: a confidential client (secret or private key) is required")
+	if cfg.Client.method() == methodNone {
+		return nil, errors.New("oauth: client credentials: a confidential client (Client.Secret or Client.Key) is required")
 	}
 	grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
-		return grantForm(GrantClientCredentials, info, scopes), nil
+		return grantForm(grantClientCredentials, info, scopes), nil
 	}
-	return newGrantHandler("client credentials", cfg.Options, cfg.Client, grant)
+	h, err := newGrantHandler("client credentials", cfg.Options, cfg.Client, grant, nil)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
 }

@@ -1,27 +1,29 @@
-package auth
+package oauth
 
 import (
-	"errors"
+	"crypto"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 )
 
-// DefaultSkew is how long before its expiry a cached token is renewed when
+// defaultSkew is how long before its expiry a cached token is renewed when
 // [Options.Skew] is zero.
-const DefaultSkew = 30 * time.Second
+const defaultSkew = 30 * time.Second
 
 // Options are the settings every mechanism shares. The zero value is usable.
 type Options struct {
 	// HTTPClient sends discovery, registration and token requests.
-	// Nil means http.DefaultClient. To bind tokens with DPoP, use a client
-	// whose transport is [DPoP.Transport].
+	// Nil means http.DefaultClient.
 	HTTPClient *http.Client
-	// Store keeps tokens per client and server. Nil means a new [MemoryStore].
+	// Store keeps tokens per client and server, for a store that outlives
+	// the handler (between runs, say). Nil keeps them in memory, for the
+	// handler's life.
 	Store TokenStore
 	// Skew is how long before expiry a token is renewed (refreshed, or the
-	// grant run again). Zero means [DefaultSkew]; negative is refused.
+	// grant run again). Zero means 30 seconds; negative is refused. A token
+	// is renewed no earlier than half its lifetime.
 	Skew time.Duration
 	// Scopes, if set, are requested instead of the scopes the server names
 	// (WWW-Authenticate scope, else the protected resource metadata's
@@ -43,24 +45,47 @@ type Options struct {
 	// metadata names on another origin than its issuer's is refused the
 	// same way. [AnyIssuer] trusts whatever the metadata names.
 	Issuer string
+	// DPoP, if set, binds the tokens to this key (RFC 9449, MCP extension
+	// SEP-1932), so that a stolen token is useless without it: an
+	// *ecdsa.PrivateKey, *rsa.PrivateKey or ed25519.PrivateKey. Token
+	// requests then carry a proof, and so does every request to the MCP
+	// server, whose token goes as "Authorization: DPoP", when the handler
+	// is given to mcptool (which adds [Transport] to the server's HTTP
+	// client). A server's nonce is honoured with one retry at both ends; a
+	// token the token endpoint issued as Bearer (it declined to bind it)
+	// is sent as Bearer, with no proof.
+	DPoP crypto.Signer `json:"-"`
 	// Logger receives debug records of each step; it never sees a secret.
 	// Nil means no logging.
 	Logger *slog.Logger
+
+	// dpop holds the proofs' state when DPoP is set: made by setup, which
+	// also routes HTTPClient through it.
+	dpop *dpop
 }
 
-// check refuses what the package's option rule does not allow: a negative
-// Skew, or a [PrivateKeyJWT] among clients without a key or with a negative
-// Lifetime.
-func (o *Options) check(clients ...ClientAuth) error {
+// setup checks o, as the package's option rule says, and the client
+// authentications a mechanism uses, named by their fields, and readies o
+// for use: a DPoP key makes the state its proofs share, and the client
+// that sends the token requests adds them.
+func (o *Options) setup(clients map[string]ClientAuth) error {
 	if o.Skew < 0 {
 		return fmt.Errorf("Skew %v is negative", o.Skew)
 	}
-	for _, c := range clients {
-		if p, ok := c.(*PrivateKeyJWT); ok && p.Key == nil {
-			return errors.New("PrivateKeyJWT has no Key")
-		} else if ok && p.Lifetime < 0 {
-			return fmt.Errorf("PrivateKeyJWT.Lifetime %v is negative", p.Lifetime)
+	for field, c := range clients {
+		if err := c.check(field); err != nil {
+			return err
 		}
+	}
+	if o.DPoP != nil {
+		d, err := newDPoP(o.DPoP)
+		if err != nil {
+			return fmt.Errorf("DPoP: %v", err)
+		}
+		o.dpop = d
+		c := *o.client()
+		c.Transport = d.transport(c.Transport)
+		o.HTTPClient = &c
 	}
 	return nil
 }
@@ -84,7 +109,7 @@ func (o *Options) skew() time.Duration {
 	if o.Skew != 0 {
 		return o.Skew
 	}
-	return DefaultSkew
+	return defaultSkew
 }
 
 func (o *Options) logger() *slog.Logger {
@@ -98,5 +123,18 @@ func (o *Options) store() TokenStore {
 	if o.Store != nil {
 		return o.Store
 	}
-	return NewMemoryStore()
+	return &memoryStore{}
+}
+
+// BindTransport returns base with what every request to the MCP server
+// needs for o's tokens: DPoP proofs, when o has a key. The handlers'
+// methods of the same name forward to it; see [Transport].
+func (o *Options) bindTransport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if o.dpop == nil {
+		return base
+	}
+	return o.dpop.transport(base)
 }

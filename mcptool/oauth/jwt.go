@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"crypto"
@@ -16,12 +16,12 @@ import (
 )
 
 // ParsePrivateKeyPEM parses a PEM private key (PKCS #8, SEC 1 "EC PRIVATE
-// KEY" or PKCS #1 "RSA PRIVATE KEY"), as used for [PrivateKeyJWT] and
-// [NewDPoP]. Its errors never quote the key.
+// KEY" or PKCS #1 "RSA PRIVATE KEY"), as used for [ClientAuth.Key] and
+// [Options.DPoP]. Its errors never quote the key.
 func ParsePrivateKeyPEM(data []byte) (crypto.Signer, error) {
 	block, _ := pem.Decode(data)
 	if block == nil {
-		return nil, errors.New("auth: no PEM block in private key")
+		return nil, errors.New("oauth: no PEM block in private key")
 	}
 	var (
 		key any
@@ -36,11 +36,11 @@ func ParsePrivateKeyPEM(data []byte) (crypto.Signer, error) {
 		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("auth: cannot parse %s private key", block.Type)
+		return nil, fmt.Errorf("oauth: cannot parse %s private key", block.Type)
 	}
 	s, ok := key.(crypto.Signer)
 	if !ok {
-		return nil, fmt.Errorf("auth: unsupported private key type %T", key)
+		return nil, fmt.Errorf("oauth: unsupported private key type %T", key)
 	}
 	return s, nil
 }

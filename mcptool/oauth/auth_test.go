@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"bufio"
@@ -65,7 +65,7 @@ func TestAuthorizationCode(t *testing.T) {
 		if _, err := ts.Call(t.Context(), h, n.Client(), "echo"); err != nil {
 			t.Fatal(err)
 		}
-		if g := ts.Grants(); !slices.Contains(g, GrantRefreshToken) {
+		if g := ts.Grants(); !slices.Contains(g, grantRefreshToken) {
 			t.Errorf("grants %q: no refresh", g)
 		}
 		if n := len(ts.AuthorizationScopes()); n != 2 {
@@ -76,12 +76,12 @@ func TestAuthorizationCode(t *testing.T) {
 
 // publicAuthorizationCode is the authorization code flow of the public
 // client "cli", on n, whose user authorizes whatever is asked.
-func publicAuthorizationCode(t *testing.T, n *oauthtest.Network) *AuthorizationCode {
+func publicAuthorizationCode(t *testing.T, n *oauthtest.Network) sdkauth.OAuthHandler {
 	t.Helper()
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
 		Authorizer:  browser(n.Client()),
 		RedirectURL: "http://127.0.0.1/cb",
-		Client:      PublicClient("cli"),
+		Client:      ClientAuth{ID: "cli"},
 		Options:     Options{HTTPClient: n.Client()},
 	})
 	if err != nil {
@@ -95,7 +95,7 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
 		Authorizer:  browser(nil),
 		RedirectURL: "http://127.0.0.1/cb",
-		Client:      ClientSecret("cli", "code-secret-123"),
+		Client:      ClientAuth{ID: "cli", Secret: "code-secret-123"},
 		Options:     Options{Issuer: ts.URL},
 	})
 	if err != nil {
@@ -103,7 +103,7 @@ func TestAuthorizationCodeIssuerMismatch(t *testing.T) {
 	}
 	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepAuthorization || !strings.Contains(err.Error(), "issuer") {
+	if !errors.As(err, &e) || e.Step != stepAuthorization || !strings.Contains(err.Error(), "issuer") {
 		t.Fatalf("err = %v, want an authorization step error about the issuer", err)
 	}
 	if strings.Contains(err.Error(), "code-secret-123") {
@@ -122,14 +122,14 @@ func TestClientCredentialsSecret(t *testing.T) {
 				Clients:     map[string]string{"svc": "s3cr3t:/+"},
 				Scopes:      []string{"read"},
 				Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
-					return refuse(f.Get("grant_type") == GrantClientCredentials && f.Get("scope") == "read", "invalid_request", "bad request")
+					return refuse(f.Get("grant_type") == grantClientCredentials && f.Get("scope") == "read", "invalid_request", "bad request")
 				},
 			})
-			ca := ClientSecretBasic("svc", "s3cr3t:/+")
+			ca := ClientAuth{ID: "svc", Secret: "s3cr3t:/+", Method: "client_secret_basic"}
 			if method == "client_secret_post" {
-				ca = ClientSecretPost("svc", "s3cr3t:/+")
+				ca = ClientAuth{ID: "svc", Secret: "s3cr3t:/+", Method: "client_secret_post"}
 			}
-			store := NewMemoryStore()
+			store := &memoryStore{}
 			h, err := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{Store: store}})
 			if err != nil {
 				t.Fatal(err)
@@ -156,7 +156,7 @@ func TestClientCredentialsSecretNeverShown(t *testing.T) {
 	const secret = "very-secret-value-42"
 	ts := oauthtest.New(t, oauthtest.Config{Clients: map[string]string{"svc": "another"}})
 	var logs bytes.Buffer
-	ca := ClientSecretPost("svc", secret)
+	ca := ClientAuth{ID: "svc", Secret: secret, Method: "client_secret_post"}
 	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ca, Options: Options{
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}})
@@ -166,7 +166,7 @@ func TestClientCredentialsSecretNeverShown(t *testing.T) {
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "client", ca)
 	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepTokenRequest || e.Code != "invalid_client" || e.Status != 401 {
+	if !errors.As(err, &e) || e.Step != stepTokenRequest || e.Code != "invalid_client" || e.Status != 401 {
 		t.Fatalf("err = %v, want a token request error with invalid_client", err)
 	}
 	if !strings.Contains(err.Error(), "client credentials: token request: invalid_client (bad client credentials)") {
@@ -182,17 +182,27 @@ func TestClientCredentialsSecretNeverShown(t *testing.T) {
 	}
 }
 
+// fmtAll is v (a ClientAuth) as every way of printing or logging it shows
+// it: each fmt verb, a config that holds it, slog's text and JSON
+// handlers, and JSON.
 func fmtAll(v any) string {
 	var b strings.Builder
-	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
-		b.WriteString(fmt.Sprintf(f, v))
+	for _, f := range []string{"%v", "%+v", "%#v", "%s", "%d", "%q", "%x"} {
+		ca := v.(ClientAuth)
+		b.WriteString(fmt.Sprintf(f, ca))
+		b.WriteString(fmt.Sprintf(f, &ca))
+		b.WriteString(fmt.Sprintf(f, ClientCredentialsConfig{Client: ca}))
 	}
+	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "client", v)
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("config", "client", v, "config", struct{ Client ClientAuth }{v.(ClientAuth)})
+	data, _ := json.Marshal(v)
+	b.Write(data)
 	return b.String()
 }
 
 func TestPrivateKeyJWT(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	for _, aud := range []string{AudienceIssuer, AudienceTokenEndpoint} {
+	for _, aud := range []string{audienceIssuer, audienceTokenEndpoint} {
 		t.Run(aud, func(t *testing.T) {
 			var ts *oauthtest.Server
 			ts = oauthtest.New(t, oauthtest.Config{
@@ -202,11 +212,11 @@ func TestPrivateKeyJWT(t *testing.T) {
 					jws, _ := jose.ParseSigned(f.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
 					var c struct{ Aud string }
 					json.Unmarshal(jws.UnsafePayloadWithoutVerification(), &c)
-					want := map[string]string{AudienceIssuer: ts.URL, AudienceTokenEndpoint: ts.URL + "/token"}[aud]
+					want := map[string]string{audienceIssuer: ts.URL, audienceTokenEndpoint: ts.URL + "/token"}[aud]
 					return refuse(jws.Signatures[0].Header.KeyID == "k1" && c.Aud == want, "invalid_client", "kid or aud")
 				},
 			})
-			pk := &PrivateKeyJWT{ID: "jwt-client", Key: key, KeyID: "k1", Audience: aud}
+			pk := ClientAuth{ID: "jwt-client", Key: key, KeyID: "k1", Audience: aud}
 			h, err := NewClientCredentials(ClientCredentialsConfig{Client: pk})
 			if err != nil {
 				t.Fatal(err)
@@ -214,7 +224,7 @@ func TestPrivateKeyJWT(t *testing.T) {
 			if _, err := ts.Call(t.Context(), h, nil, "echo"); err != nil {
 				t.Fatal(err)
 			}
-			if s := fmtAll(pk); strings.Contains(s, "D:") || !strings.Contains(s, "jwt-client") {
+			if s := fmtAll(pk); strings.Contains(s, "D:") || strings.Contains(s, key.D.String()) || strings.Contains(s, key.D.Text(16)) || !strings.Contains(s, "jwt-client") {
 				t.Errorf("formatted key: %s", s)
 			}
 		})
@@ -232,11 +242,11 @@ func TestJWTBearer(t *testing.T) {
 			if reject {
 				return refuse(false, "invalid_grant", "assertion expired")
 			}
-			return refuse(f.Get("grant_type") == GrantJWTBearer && f.Get("assertion") == assertion && f.Get("client_id") == "wl", "invalid_request", "bad jwt-bearer request")
+			return refuse(f.Get("grant_type") == grantJWTBearer && f.Get("assertion") == assertion && f.Get("client_id") == "wl", "invalid_request", "bad jwt-bearer request")
 		},
 	})
 	newHandler := func(path string) sdkauth.OAuthHandler {
-		h, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile(path), Client: PublicClient("wl")})
+		h, err := NewJWTBearer(JWTBearerConfig{AssertionFile: path, Client: ClientAuth{ID: "wl"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +259,7 @@ func TestJWTBearer(t *testing.T) {
 	reject = true
 	_, err := ts.Call(t.Context(), newHandler(path), nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Code != "invalid_grant" || e.Step != StepTokenRequest {
+	if !errors.As(err, &e) || e.Code != "invalid_grant" || e.Step != stepTokenRequest {
 		t.Fatalf("err = %v, want invalid_grant at the token request", err)
 	}
 	if strings.Contains(err.Error(), assertion) {
@@ -260,7 +270,7 @@ func TestJWTBearer(t *testing.T) {
 	}
 
 	_, err = ts.Call(t.Context(), newHandler(filepath.Join(t.TempDir(), "missing")), nil, "echo")
-	if !errors.As(err, &e) || e.Step != StepAssertion {
+	if !errors.As(err, &e) || e.Step != stepAssertion {
 		t.Errorf("missing file: err = %v", err)
 	}
 }
@@ -273,8 +283,8 @@ func enterprise(t *testing.T, start func(oauthtest.Config) *oauthtest.Server) (i
 	idp = start(oauthtest.Config{
 		Clients: map[string]string{"idp-client": "idp-secret"},
 		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
-			return refuse(f.Get("grant_type") == GrantTokenExchange && f.Get("requested_token_type") == TokenTypeIDJAG &&
-				f.Get("subject_token") == idToken && f.Get("subject_token_type") == TokenTypeIDToken &&
+			return refuse(f.Get("grant_type") == grantTokenExchange && f.Get("requested_token_type") == tokenTypeIDJAG &&
+				f.Get("subject_token") == idToken && f.Get("subject_token_type") == tokenTypeIDToken &&
 				f.Get("audience") == ts.URL && f.Get("resource") == ts.URL+"/mcp" && f.Get("scope") == "read", "invalid_request", "bad exchange")
 		},
 	})
@@ -284,14 +294,14 @@ func enterprise(t *testing.T, start func(oauthtest.Config) *oauthtest.Server) (i
 		Scopes:      []string{"read"},
 		ExpiresIn:   100,
 		Check: func(r *http.Request, f url.Values) *oauthtest.Refusal {
-			return refuse(f.Get("grant_type") == GrantJWTBearer && strings.HasPrefix(f.Get("assertion"), "jag-"), "invalid_grant", "bad ID-JAG")
+			return refuse(f.Get("grant_type") == grantJWTBearer && strings.HasPrefix(f.Get("assertion"), "jag-"), "invalid_grant", "bad ID-JAG")
 		},
 	})
 	return idp, ts, EnterpriseConfig{
 		IdPIssuer:    idp.URL,
-		IdPClient:    ClientSecretPost("idp-client", "idp-secret"),
-		SubjectToken: func(context.Context) (string, string, error) { return idToken, TokenTypeIDToken, nil },
-		Client:       ClientSecretBasic("mcp-client", "mcp-secret"),
+		IdPClient:    ClientAuth{ID: "idp-client", Secret: "idp-secret", Method: "client_secret_post"},
+		SubjectToken: func(context.Context) (string, string, error) { return idToken, tokenTypeIDToken, nil },
+		Client:       ClientAuth{ID: "mcp-client", Secret: "mcp-secret", Method: "client_secret_basic"},
 	}
 }
 
@@ -307,11 +317,11 @@ func TestEnterprise(t *testing.T) {
 	}
 
 	// A refused exchange names the step and hides the subject token.
-	cfg.IdPClient = ClientSecretPost("idp-client", "wrong")
+	cfg.IdPClient = ClientAuth{ID: "idp-client", Secret: "wrong", Method: "client_secret_post"}
 	h, _ = NewEnterprise(cfg)
 	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepTokenExchange || e.Code != "invalid_client" || strings.Contains(err.Error(), "id-token-of-alice") {
+	if !errors.As(err, &e) || e.Step != stepTokenExchange || e.Code != "invalid_client" || strings.Contains(err.Error(), "id-token-of-alice") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -343,34 +353,50 @@ func TestDPoP(t *testing.T) {
 	for _, nonce := range []bool{false, true} {
 		t.Run(fmt.Sprintf("nonce=%v", nonce), func(t *testing.T) {
 			ts := oauthtest.New(t, oauthtest.Config{DPoP: true, DPoPNonce: nonce})
-			d, client, h := dpopClientCredentials(t)
+			client, h := dpopClientCredentials(t)
 			if _, err := ts.Call(t.Context(), h, client, "echo", "echo"); err != nil {
 				t.Fatal(err)
 			}
 			if as, rs := ts.NonceChallenges("/token"), ts.NonceChallenges("/mcp"); nonce && (as != 1 || rs != 1) {
 				t.Errorf("nonce challenges: AS %d, RS %d; want 1 each", as, rs)
 			}
-			if len(d.Thumbprint()) != 43 {
-				t.Errorf("thumbprint %q", d.Thumbprint())
-			}
 		})
 	}
 }
 
-// dpopClientCredentials returns a DPoP key, the client that signs proofs
-// with it, and a client-credentials handler that gets its tokens through it.
-func dpopClientCredentials(t *testing.T) (*DPoP, *http.Client, sdkauth.OAuthHandler) {
+// Without its DPoP key a handler's tokens are Bearer tokens, which a server
+// that binds tokens refuses: the key in Options alone makes the proofs.
+func TestDPoPNeedsTheKey(t *testing.T) {
+	ts := oauthtest.New(t, oauthtest.Config{DPoP: true})
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: "pw"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Call(t.Context(), h, &http.Client{Transport: Transport(h, nil)}, "echo"); err == nil {
+		t.Fatal("a server that binds tokens took an unbound one")
+	}
+}
+
+// dpopClientCredentials returns a client-credentials handler whose tokens
+// are bound to a fresh key, and the client of the MCP transport that signs
+// the proofs of its requests with it.
+func dpopClientCredentials(t *testing.T) (*http.Client, sdkauth.OAuthHandler) {
 	t.Helper()
-	d, err := NewDPoP(nil)
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: "pw"}, Options: Options{DPoP: newKey(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := d.Client(nil)
-	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw"), Options: Options{HTTPClient: client}})
+	return &http.Client{Transport: Transport(h, nil)}, h
+}
+
+// newKey returns a fresh P-256 key.
+func newKey(t *testing.T) *ecdsa.PrivateKey {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d, client, h
+	return key
 }
 
 // A DPoP-bound token refused for its scope (403 insufficient_scope in a
@@ -378,7 +404,7 @@ func dpopClientCredentials(t *testing.T) (*DPoP, *http.Client, sdkauth.OAuthHand
 // scopes, bound to the same key; the server's metadata is not read again.
 func TestDPoPStepUp(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{DPoP: true, Scopes: []string{"read"}, ToolScopes: map[string]string{"write": "write"}})
-	_, client, h := dpopClientCredentials(t)
+	client, h := dpopClientCredentials(t)
 	got, err := ts.Call(t.Context(), h, client, "echo", "write")
 	if err != nil {
 		t.Fatal(err)
@@ -396,27 +422,25 @@ func TestDPoPStepUp(t *testing.T) {
 
 func TestDPoPAuthorizationCode(t *testing.T) {
 	ts := oauthtest.New(t, oauthtest.Config{DPoP: true, DPoPNonce: true, AuthMethods: []string{"none"}})
-	d, _ := NewDPoP(nil)
-	client := d.Client(nil)
 	h, err := NewAuthorizationCode(AuthorizationCodeConfig{
 		Authorizer:  browser(nil),
 		RedirectURL: "http://127.0.0.1/cb",
-		Client:      PublicClient("cli"),
-		Options:     Options{HTTPClient: client},
+		Client:      ClientAuth{ID: "cli"},
+		Options:     Options{DPoP: newKey(t)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.Call(t.Context(), h, client, "echo"); err != nil {
+	if _, err := ts.Call(t.Context(), h, &http.Client{Transport: Transport(h, nil)}, "echo"); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestParseCallbackError(t *testing.T) {
 	u, _ := url.Parse("http://127.0.0.1/cb?error=access_denied&error_description=no&state=x")
-	_, err := ParseCallback(u)
+	_, err := parseCallback(u)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != "access_denied" || e.Step != StepAuthorization {
+	if !errors.As(err, &e) || e.Code != "access_denied" || e.Step != stepAuthorization {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -424,13 +448,13 @@ func TestParseCallbackError(t *testing.T) {
 func TestExpiring(t *testing.T) {
 	now := time.Now()
 	long := &oauth2.Token{AccessToken: "a", Expiry: now.Add(time.Hour)}
-	if expiring(long, now, DefaultSkew, now) {
+	if expiring(long, now, defaultSkew, now) {
 		t.Error("an hour-long token is expiring")
 	}
-	if !expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, DefaultSkew, now) {
+	if !expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, time.Time{}, defaultSkew, now) {
 		t.Error("a token 10 s from expiry is not expiring")
 	}
-	if expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, DefaultSkew, now) {
+	if expiring(&oauth2.Token{AccessToken: "a", Expiry: now.Add(10 * time.Second)}, now, defaultSkew, now) {
 		t.Error("a fresh 10 s token should live half its life")
 	}
 }
@@ -444,21 +468,21 @@ func TestClientCredentialsRenewal(t *testing.T) {
 		refresh bool
 		want    []string
 	}{
-		{"refresh", true, []string{GrantClientCredentials, GrantRefreshToken, GrantRefreshToken}},
-		{"grant", false, []string{GrantClientCredentials, GrantClientCredentials, GrantClientCredentials}},
+		{"refresh", true, []string{grantClientCredentials, grantRefreshToken, grantRefreshToken}},
+		{"grant", false, []string{grantClientCredentials, grantClientCredentials, grantClientCredentials}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var n oauthtest.Network
 				ts := n.Start(oauthtest.Config{Refresh: tc.refresh, KeepRefresh: true, ExpiresIn: 100})
 				h, err := NewClientCredentials(ClientCredentialsConfig{
-					Client:  ClientSecretBasic("svc", "pw"),
+					Client:  ClientAuth{ID: "svc", Secret: "pw", Method: "client_secret_basic"},
 					Options: Options{HTTPClient: n.Client()},
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				// Each token lives 100 s and is renewed 30 s (DefaultSkew)
+				// Each token lives 100 s and is renewed 30 s (defaultSkew)
 				// before it expires: at 70 s, and the next at 140 s.
 				for i, wait := range []time.Duration{0, 69 * time.Second, 2 * time.Second, 70 * time.Second} {
 					time.Sleep(wait)
@@ -489,13 +513,12 @@ func TestRenewalDeadline(t *testing.T) {
 			}, nil
 		})}
 		grant := func(_ context.Context, info *serverInfo, scopes []string) (url.Values, error) {
-			return grantForm(GrantClientCredentials, info, scopes), nil
+			return grantForm(grantClientCredentials, info, scopes), nil
 		}
-		oh, err := newGrantHandler("test", Options{HTTPClient: client}, nil, grant)
+		h, err := newGrantHandler("test", Options{HTTPClient: client}, ClientAuth{}, grant, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := oh.(*grantHandler)
 		info := &serverInfo{resource: "https://mcp.example/mcp", asm: &oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpoint: "https://as.example/token"}}
 		h.install(info, &oauth2.Token{AccessToken: "old", RefreshToken: refreshToken, Expiry: time.Now().Add(-time.Minute)}, "key", nil)
 		if _, err := h.cache.Token(); err != nil {
@@ -514,23 +537,74 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // Settings the option rule does not allow are refused by name when the
 // handler is built.
 func TestNegativeSettingsRefused(t *testing.T) {
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key := newKey(t)
 	for _, tc := range []struct {
 		cfg  ClientCredentialsConfig
 		want string
 	}{
-		{ClientCredentialsConfig{Client: ClientSecret("svc", "pw"), Options: Options{Skew: -time.Second}}, "auth: client credentials: Skew -1s is negative"},
-		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc", Key: key, Lifetime: -time.Minute}}, "PrivateKeyJWT.Lifetime -1m0s is negative"},
-		{ClientCredentialsConfig{Client: &PrivateKeyJWT{ID: "svc"}}, "PrivateKeyJWT has no Key"},
+		{ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: "pw"}, Options: Options{Skew: -time.Second}}, "oauth: client credentials: Skew -1s is negative"},
+		{ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Key: key, Lifetime: -time.Minute}}, "Client.Lifetime -1m0s is negative"},
 	} {
 		if _, err := NewClientCredentials(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err = %v, want %q", err, tc.want)
 		}
 	}
-	_, err := NewJWTBearer(JWTBearerConfig{Assertion: AssertionFromFile("f"), Client: PublicClient("wl"), Options: Options{Skew: -1}})
-	if err == nil || !strings.Contains(err.Error(), "auth: jwt bearer: Skew") {
+	_, err := NewJWTBearer(JWTBearerConfig{AssertionFile: "f", Client: ClientAuth{ID: "wl"}, Options: Options{Skew: -1}})
+	if err == nil || !strings.Contains(err.Error(), "oauth: jwt bearer: Skew") {
 		t.Errorf("jwt bearer: err = %v", err)
 	}
+}
+
+// A ClientAuth whose fields do not make one method is refused, naming the
+// field at fault, before anything is sent.
+func TestClientAuthChecked(t *testing.T) {
+	key := newKey(t)
+	for _, tc := range []struct {
+		client ClientAuth
+		want   string
+	}{
+		{ClientAuth{ID: "svc", Method: "client_secret_jwt", Secret: "pw"}, `Client.Method "client_secret_jwt": want client_secret_basic, client_secret_post, private_key_jwt or none`},
+		{ClientAuth{ID: "svc", Method: "private_key_jwt"}, "Client: private_key_jwt has no Key"},
+		{ClientAuth{ID: "svc", Method: "client_secret_post"}, "Client: client_secret_post has no Secret"},
+		{ClientAuth{ID: "svc", Secret: "pw", Key: key}, "Client has both a Secret and a Key"},
+		{ClientAuth{ID: "svc", Method: "client_secret_basic", Secret: "pw", Key: key}, "Client has both a Secret and a Key"},
+		{ClientAuth{ID: "svc", Method: "client_secret_basic", Key: key}, "Client: client_secret_basic has no Secret"},
+	} {
+		if _, err := NewClientCredentials(ClientCredentialsConfig{Client: tc.client}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q", tc.client, err, tc.want)
+		}
+	}
+	cfg := EnterpriseConfig{IdPTokenEndpoint: "https://idp/token", IdPClient: ClientAuth{ID: "idp", Method: "private_key_jwt"},
+		SubjectToken: func(context.Context) (string, string, error) { return "", "", nil }, Client: ClientAuth{ID: "svc"}}
+	if _, err := NewEnterprise(cfg); err == nil || !strings.Contains(err.Error(), "IdPClient: private_key_jwt has no Key") {
+		t.Errorf("enterprise: err = %v, want the IdPClient named", err)
+	}
+	for _, tc := range []struct {
+		cfg  JWTBearerConfig
+		want string
+	}{
+		{JWTBearerConfig{}, "Assertion or AssertionFile is required"},
+		{JWTBearerConfig{AssertionFile: "f", Assertion: func(context.Context, string) (string, error) { return "", nil }}, "not both"},
+		{JWTBearerConfig{AssertionFile: "f", Client: ClientAuth{ID: "wl", Method: "none", Secret: "pw"}}, "Client: method none takes no Secret or Key"},
+	} {
+		if _, err := NewJWTBearer(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("jwt bearer: err = %v, want %q", err, tc.want)
+		}
+	}
+	if _, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc"}}); err == nil || !strings.Contains(err.Error(), "confidential client") {
+		t.Errorf("public client credentials: err = %v", err)
+	}
+	if _, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: "pw"}, Options: Options{DPoP: badSigner{}}}); err == nil || !strings.Contains(err.Error(), "DPoP: unsupported signing key type") {
+		t.Errorf("DPoP key of no known type: err = %v", err)
+	}
+}
+
+// badSigner is a crypto.Signer of no type JOSE signs with.
+type badSigner struct{}
+
+func (badSigner) Public() crypto.PublicKey { return nil }
+func (badSigner) Sign(io.Reader, []byte, crypto.SignerOpts) ([]byte, error) {
+	return nil, errors.New("no")
 }
 
 // An MCP POST sent without a token (initialize) through the DPoP client is
@@ -547,7 +621,7 @@ func TestDPoPPassesEventStream(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handler
-	d, err := NewDPoP(nil)
+	d, err := newDPoP(newKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +631,7 @@ func TestDPoPPassesEventStream(t *testing.T) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := d.Client(nil).Do(req)
+	resp, err := (&http.Client{Transport: d.transport(nil)}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +669,7 @@ func TestDiscoveryForgottenAfterFailure(t *testing.T) {
 		}
 		return nil
 	}})
-	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretBasic("svc", "pw")})
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: "pw", Method: "client_secret_basic"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,5 +683,22 @@ func TestDiscoveryForgottenAfterFailure(t *testing.T) {
 	}
 	if n := ts.Served(metadataPath); n != failed+1 {
 		t.Errorf("metadata read %d times after the failure, want 1", n-failed)
+	}
+}
+
+// The assertion file is read at each grant, so a token rotated in place is
+// used; an empty file is an error naming it.
+func TestAssertionFileReread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "token")
+	assertion := assertionFromFile(path)
+	for _, content := range []string{"first.assertion.sig\n", "rotated.assertion.sig"} {
+		os.WriteFile(path, []byte(content), 0o600)
+		if got, err := assertion(t.Context(), "https://auth.example.com"); got != strings.TrimSpace(content) || err != nil {
+			t.Errorf("read %q, %v; want %q", got, err, strings.TrimSpace(content))
+		}
+	}
+	os.WriteFile(path, []byte(" \n"), 0o600)
+	if _, err := assertion(t.Context(), ""); err == nil || !strings.Contains(err.Error(), path+" is empty") {
+		t.Errorf("empty file: err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,17 +53,17 @@ func secretMechanisms() []mechanism {
 		}
 	}
 	return []mechanism{
-		{"client_secret_basic", clientCredentials(ClientSecretBasic("svc", testSecret))},
-		{"client_secret_post", clientCredentials(ClientSecretPost("svc", testSecret))},
-		{"private_key_jwt", clientCredentials(&PrivateKeyJWT{ID: "svc", Key: key})},
+		{"client_secret_basic", clientCredentials(ClientAuth{ID: "svc", Secret: testSecret, Method: "client_secret_basic"})},
+		{"client_secret_post", clientCredentials(ClientAuth{ID: "svc", Secret: testSecret, Method: "client_secret_post"})},
+		{"private_key_jwt", clientCredentials(ClientAuth{ID: "svc", Key: key})},
 		{"jwt_bearer", func(opts Options, _ *oauthtest.Server) (sdkauth.OAuthHandler, error) {
 			assertion := func(context.Context, string) (string, error) { return testAssertion, nil }
-			return NewJWTBearer(JWTBearerConfig{Assertion: assertion, Client: PublicClient("wl"), Options: opts})
+			return NewJWTBearer(JWTBearerConfig{Assertion: assertion, Client: ClientAuth{ID: "wl"}, Options: opts})
 		}},
 		{"enterprise", func(opts Options, idp *oauthtest.Server) (sdkauth.OAuthHandler, error) {
-			subject := func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil }
-			return NewEnterprise(EnterpriseConfig{IdPTokenEndpoint: idp.URL + "/token", IdPClient: ClientSecretPost("idp", testSecret),
-				SubjectToken: subject, Client: ClientSecretBasic("svc", testSecret), Options: opts})
+			subject := func(context.Context) (string, string, error) { return testIDToken, tokenTypeIDToken, nil }
+			return NewEnterprise(EnterpriseConfig{IdPTokenEndpoint: idp.URL + "/token", IdPClient: ClientAuth{ID: "idp", Secret: testSecret, Method: "client_secret_post"},
+				SubjectToken: subject, Client: ClientAuth{ID: "svc", Secret: testSecret, Method: "client_secret_basic"}, Options: opts})
 		}},
 	}
 }
@@ -72,7 +73,7 @@ func secretMechanisms() []mechanism {
 func checkRefused(t *testing.T, err error, names ...string) {
 	t.Helper()
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepDiscovery {
+	if !errors.As(err, &e) || e.Step != stepDiscovery {
 		t.Fatalf("err = %v, want a discovery error", err)
 	}
 	for _, n := range names {
@@ -183,9 +184,9 @@ func TestEnterpriseIdPIssuerMismatch(t *testing.T) {
 // identity provider is found by its issuer, idp, and returns the error.
 func callThroughIdP(t *testing.T, ts, idp *oauthtest.Server) error {
 	t.Helper()
-	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientSecretPost("idp", testSecret),
-		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, TokenTypeIDToken, nil },
-		Client:       ClientSecretBasic("svc", testSecret)})
+	h, err := NewEnterprise(EnterpriseConfig{IdPIssuer: idp.URL, IdPClient: ClientAuth{ID: "idp", Secret: testSecret, Method: "client_secret_post"},
+		SubjectToken: func(context.Context) (string, string, error) { return testIDToken, tokenTypeIDToken, nil },
+		Client:       ClientAuth{ID: "svc", Secret: testSecret, Method: "client_secret_basic"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,13 +199,13 @@ func callThroughIdP(t *testing.T, ts, idp *oauthtest.Server) error {
 func TestTokenEndpointRedirectNotFollowed(t *testing.T) {
 	other := oauthtest.New(t, oauthtest.Config{})
 	ts := oauthtest.New(t, oauthtest.Config{Redirect: other.URL + "/token"})
-	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", testSecret)})
+	h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: testSecret, Method: "client_secret_post"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = ts.Call(t.Context(), h, nil, "echo")
 	var e *Error
-	if !errors.As(err, &e) || e.Step != StepTokenRequest || !strings.Contains(err.Error(), ts.URL+" redirected to "+other.URL+": not followed") {
+	if !errors.As(err, &e) || e.Step != stepTokenRequest || !strings.Contains(err.Error(), ts.URL+" redirected to "+other.URL+": not followed") {
 		t.Fatalf("err = %v, want a token request error about the redirect", err)
 	}
 	if strings.Contains(err.Error(), testSecret) {
@@ -260,9 +261,9 @@ func TestChooseIssuer(t *testing.T) {
 // countingAuthorizer is a browser, counting the users sent.
 type countingAuthorizer struct{ sent atomic.Int32 }
 
-func (a *countingAuthorizer) Authorize(ctx context.Context, authURL string) (*Callback, error) {
+func (a *countingAuthorizer) authorize(ctx context.Context, authURL string) (*url.URL, error) {
 	a.sent.Add(1)
-	return browser(nil).Authorize(ctx, authURL)
+	return browser(nil)(ctx, authURL)
 }
 
 // The authorization code flow follows the metadata unless an issuer is
@@ -271,22 +272,22 @@ func (a *countingAuthorizer) Authorize(ctx context.Context, authURL string) (*Ca
 func TestAuthorizationCodePinnedIssuer(t *testing.T) {
 	other := oauthtest.New(t, oauthtest.Config{AuthMethods: []string{"none"}})
 	rs := oauthtest.New(t, oauthtest.Config{Issuer: other})
-	newHandler := func(a Authorizer, pin string) *AuthorizationCode {
+	newHandler := func(a Authorizer, pin string) sdkauth.OAuthHandler {
 		h, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: a, RedirectURL: "http://127.0.0.1/cb",
-			Client: PublicClient("cli"), Options: Options{Issuer: pin}})
+			Client: ClientAuth{ID: "cli"}, Options: Options{Issuer: pin}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return h
 	}
 	var user countingAuthorizer
-	_, err := rs.Call(t.Context(), newHandler(&user, rs.URL), nil, "echo")
+	_, err := rs.Call(t.Context(), newHandler(user.authorize, rs.URL), nil, "echo")
 	checkRefused(t, err, other.URL, "pinned issuer "+rs.URL)
 	if !errors.Is(err, ErrUntrustedIssuer) || other.Requests.Load() != 0 || user.sent.Load() != 0 {
 		t.Fatalf("err = %v; the other server received %d requests, %d users were sent", err, other.Requests.Load(), user.sent.Load())
 	}
 	for _, pin := range []string{other.URL, "", AnyIssuer} {
-		if _, err := rs.Call(t.Context(), newHandler(&user, pin), nil, "echo"); err != nil {
+		if _, err := rs.Call(t.Context(), newHandler(user.authorize, pin), nil, "echo"); err != nil {
 			t.Errorf("pinned to %q: %v", pin, err)
 		}
 	}
@@ -299,7 +300,7 @@ func TestAuthorizationCodePinnedIssuer(t *testing.T) {
 // that issued it: a handler without the issuer cannot be built.
 func TestAuthorizationCodeSecretNeedsIssuer(t *testing.T) {
 	_, err := NewAuthorizationCode(AuthorizationCodeConfig{Authorizer: browser(nil),
-		RedirectURL: "http://127.0.0.1/cb", Client: ClientSecret("cli", testSecret)})
+		RedirectURL: "http://127.0.0.1/cb", Client: ClientAuth{ID: "cli", Secret: testSecret}})
 	if err == nil || !strings.Contains(err.Error(), "Issuer") {
 		t.Fatalf("err = %v, want one asking for the Issuer", err)
 	}
@@ -313,7 +314,7 @@ func TestAuthorizationCodeMetadataChangesBetweenReads(t *testing.T) {
 		name string
 		cfg  AuthorizationCodeConfig
 	}{
-		{"pre-registered secret", AuthorizationCodeConfig{Client: ClientSecretPost("cli", testSecret)}},
+		{"pre-registered secret", AuthorizationCodeConfig{Client: ClientAuth{ID: "cli", Secret: testSecret, Method: "client_secret_post"}}},
 		{"dynamic registration", AuthorizationCodeConfig{Registration: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -322,7 +323,7 @@ func TestAuthorizationCodeMetadataChangesBetweenReads(t *testing.T) {
 			rs := oauthtest.New(t, oauthtest.Config{Issuer: pinned, FlipTo: other})
 			var user countingAuthorizer
 			cfg := tc.cfg
-			cfg.Authorizer, cfg.RedirectURL, cfg.Issuer = &user, "http://127.0.0.1/cb", pinned.URL
+			cfg.Authorizer, cfg.RedirectURL, cfg.Issuer = user.authorize, "http://127.0.0.1/cb", pinned.URL
 			h, err := NewAuthorizationCode(cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ func (c *cachedToken) Token() (*oauth2.Token, error) {
 	}
 	if c.renew == nil {
 		if c.tok == nil {
-			return nil, errors.New("auth: no token")
+			return nil, errors.New("oauth: no token")
 		}
 		return c.tok, nil
 	}

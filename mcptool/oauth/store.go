@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -20,18 +20,14 @@ type TokenStore interface {
 	Put(ctx context.Context, key string, tok *oauth2.Token) error
 }
 
-// MemoryStore is an in-memory [TokenStore], the default. Its zero value is
+// memoryStore is the TokenStore of a handler given none. Its zero value is
 // ready to use.
-type MemoryStore struct {
+type memoryStore struct {
 	mu     sync.Mutex
 	tokens map[string]*oauth2.Token
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
-
-// Get implements [TokenStore].
-func (s *MemoryStore) Get(_ context.Context, key string) (*oauth2.Token, error) {
+func (s *memoryStore) Get(_ context.Context, key string) (*oauth2.Token, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t, ok := s.tokens[key]; ok {
@@ -41,8 +37,7 @@ func (s *MemoryStore) Get(_ context.Context, key string) (*oauth2.Token, error) 
 	return nil, nil
 }
 
-// Put implements [TokenStore].
-func (s *MemoryStore) Put(_ context.Context, key string, tok *oauth2.Token) error {
+func (s *memoryStore) Put(_ context.Context, key string, tok *oauth2.Token) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tokens == nil {

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -17,13 +17,13 @@ import (
 )
 
 // Grant types sent by this package, and by go-sdk's authorization code
-// flow ([AuthorizationCode]).
+// flow ([NewAuthorizationCode]).
 const (
-	GrantAuthorizationCode = "authorization_code"
-	GrantClientCredentials = "client_credentials"
-	GrantRefreshToken      = "refresh_token"
-	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-	GrantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange"
+	grantAuthorizationCode = "authorization_code"
+	grantClientCredentials = "client_credentials"
+	grantRefreshToken      = "refresh_token"
+	grantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	grantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange"
 )
 
 const maxTokenResponse = 1 << 20
@@ -47,7 +47,7 @@ func grantForm(grantType string, info *serverInfo, scopes []string) url.Values {
 }
 
 // postToken sends a token request (RFC 6749 section 3.2) with form and
-// client authentication ca (may be nil) to at, and returns the token.
+// client authentication ca to at, and returns the token.
 // Failures are *[Error] values with the given step; a token endpoint error
 // also wraps an *oauth2.RetrieveError carrying its code, so that go-sdk's
 // transport recognises invalid_grant.
@@ -55,10 +55,8 @@ func (o *Options) postToken(ctx context.Context, at tokenEndpoint, form url.Valu
 	ctx, done := tracing(ctx, at, form.Get("grant_type"), step)
 	defer func() { done(err) }()
 	tr := &tokenRequest{form: form, header: http.Header{}, at: at}
-	if ca != nil {
-		if err := ca.apply(tr); err != nil {
-			return nil, &Error{Step: step, Err: err}
-		}
+	if err := ca.apply(tr); err != nil {
+		return nil, &Error{Step: step, Err: err}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, at.url, strings.NewReader(form.Encode()))
 	if err != nil {

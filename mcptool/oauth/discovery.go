@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -61,7 +61,7 @@ func parseChallenge(resp *http.Response) (challenge, error) {
 // 2025-03-26 rules (server origin as issuer, default endpoints).
 func discover(ctx context.Context, o *Options, serverURL string, ch challenge) (*serverInfo, error) {
 	client := o.client()
-	fail := func(err error) error { return &Error{Step: StepDiscovery, Err: err} }
+	fail := func(err error) error { return &Error{Step: stepDiscovery, Err: err} }
 	su, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, fail(fmt.Errorf("server URL: %v", err))

@@ -1,4 +1,4 @@
-package auth_test
+package oauth_test
 
 import (
 	"context"
@@ -15,11 +15,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
 
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 // The Examples run against oauthtest servers: loopback authorization
@@ -34,8 +37,8 @@ func ExampleNewClientCredentials() {
 	srv := oauthtest.Start(oauthtest.Config{Clients: map[string]string{"my-service": "s3cret"}})
 	defer srv.Close()
 
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client: auth.ClientSecretBasic("my-service", "s3cret"), // os.Getenv("CLIENT_SECRET")
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client: oauth.ClientAuth{ID: "my-service", Secret: "s3cret"}, // os.Getenv("CLIENT_SECRET")
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -58,34 +61,40 @@ func ExampleNewClientCredentials() {
 	// [client_credentials]
 }
 
-// A service proves itself with a signed assertion instead of a secret; the
-// authorization server holds its public key.
-func ExamplePrivateKeyJWT() {
-	key, err := auth.ParsePrivateKeyPEM(examplePEM()) // os.ReadFile("client-key.pem")
+// A service proves itself with a signed assertion (private_key_jwt) instead
+// of a secret; the authorization server holds its public key.
+func ExampleClientAuth() {
+	key, err := oauth.ParsePrivateKeyPEM(examplePEM()) // os.ReadFile("client-key.pem")
 	if err != nil {
 		log.Fatal(err)
 	}
 	srv := oauthtest.Start(oauthtest.Config{Keys: map[string]crypto.PublicKey{"my-service": key.Public()}})
 	defer srv.Close()
 
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client: &auth.PrivateKeyJWT{ID: "my-service", Key: key, KeyID: "2026-01"},
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client: oauth.ClientAuth{ID: "my-service", Key: key, KeyID: "2026-01"},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(srv.Call(context.Background(), h, nil, "echo"))
-	// Output: [echo:hi] <nil>
+	// Printed or logged, a ClientAuth shows neither its key nor a secret.
+	fmt.Println(oauth.ClientAuth{ID: "my-service", Key: key})
+	fmt.Printf("%+v\n", oauth.ClientAuth{ID: "other", Secret: "s3cret"})
+	// Output:
+	// [echo:hi] <nil>
+	// private_key_jwt(my-service)
+	// client_secret(other)
 }
 
 func ExampleParsePrivateKeyPEM() {
-	key, err := auth.ParsePrivateKeyPEM(examplePEM())
+	key, err := oauth.ParsePrivateKeyPEM(examplePEM())
 	fmt.Printf("%T %v\n", key, err)
-	_, err = auth.ParsePrivateKeyPEM([]byte("not a key"))
+	_, err = oauth.ParsePrivateKeyPEM([]byte("not a key"))
 	fmt.Println(err)
 	// Output:
 	// *ecdsa.PrivateKey <nil>
-	// auth: no PEM block in private key
+	// oauth: no PEM block in private key
 }
 
 // examplePEM returns a new P-256 key as a PEM file holds it.
@@ -101,16 +110,18 @@ func examplePEM() []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 }
 
-// A workload in Kubernetes trades its projected service account token.
+// A workload in Kubernetes trades its projected service account token,
+// read from its file at each grant, so that a token rotated in place is
+// used.
 func ExampleNewJWTBearer() {
 	srv := oauthtest.Start(oauthtest.Config{})
 	defer srv.Close()
 	path := exampleFile("header.claims.signature") // "/var/run/secrets/tokens/mcp"
 	defer os.Remove(path)
 
-	h, err := auth.NewJWTBearer(auth.JWTBearerConfig{
-		Assertion: auth.AssertionFromFile(path),
-		Client:    auth.PublicClient("my-workload"),
+	h, err := oauth.NewJWTBearer(oauth.JWTBearerConfig{
+		AssertionFile: path,
+		Client:        oauth.ClientAuth{ID: "my-workload"},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -120,19 +131,6 @@ func ExampleNewJWTBearer() {
 	// Output:
 	// [echo:hi] <nil>
 	// [urn:ietf:params:oauth:grant-type:jwt-bearer]
-}
-
-// The file is read at each grant, so a token rotated in place is used.
-func ExampleAssertionFromFile() {
-	path := exampleFile("first.assertion.sig")
-	defer os.Remove(path)
-	assertion := auth.AssertionFromFile(path)
-	fmt.Println(assertion(context.Background(), "https://auth.example.com"))
-	os.WriteFile(path, []byte("rotated.assertion.sig\n"), 0o600)
-	fmt.Println(assertion(context.Background(), "https://auth.example.com"))
-	// Output:
-	// first.assertion.sig <nil>
-	// rotated.assertion.sig <nil>
 }
 
 // exampleFile returns the path of a new file that holds content.
@@ -158,13 +156,13 @@ func ExampleNewEnterprise() {
 	defer srv.Close()
 
 	idToken := "header.alice.signature" // from the host's OIDC login
-	h, err := auth.NewEnterprise(auth.EnterpriseConfig{
+	h, err := oauth.NewEnterprise(oauth.EnterpriseConfig{
 		IdPIssuer: idp.URL,
-		IdPClient: auth.ClientSecretPost("idp-client", "idp-secret"),
+		IdPClient: oauth.ClientAuth{ID: "idp-client", Secret: "idp-secret", Method: "client_secret_post"},
 		SubjectToken: func(context.Context) (string, string, error) {
-			return idToken, auth.TokenTypeIDToken, nil
+			return idToken, oauthex.TokenTypeIDToken, nil
 		},
-		Client: auth.ClientSecretBasic("mcp-client", "mcp-secret"),
+		Client: oauth.ClientAuth{ID: "mcp-client", Secret: "mcp-secret"},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -195,7 +193,7 @@ func ExampleNewAuthorizationCode() {
 	})}
 	go listener.Serve(l)
 	defer listener.Close()
-	authorizer := auth.AuthorizerFunc(func(ctx context.Context, authURL string) (*auth.Callback, error) {
+	authorizer := func(ctx context.Context, authURL string) (*url.URL, error) {
 		// A CLI opens authURL in the browser (xdg-open, open); this GET
 		// follows the redirects as the browser would.
 		resp, err := http.Get(authURL)
@@ -205,16 +203,16 @@ func ExampleNewAuthorizationCode() {
 		resp.Body.Close()
 		select {
 		case u := <-redirects:
-			return auth.ParseCallback(u)
+			return u, nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-	})
+	}
 
-	h, err := auth.NewAuthorizationCode(auth.AuthorizationCodeConfig{
+	h, err := oauth.NewAuthorizationCode(oauth.AuthorizationCodeConfig{
 		Authorizer:  authorizer,
 		RedirectURL: "http://" + l.Addr().String() + "/callback",
-		Client:      auth.PublicClient("my-cli"),
+		Client:      oauth.ClientAuth{ID: "my-cli"},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -226,50 +224,75 @@ func ExampleNewAuthorizationCode() {
 	// authorization requests: 1
 }
 
-func ExampleParseCallback() {
-	u, _ := url.Parse("http://127.0.0.1:8976/callback?code=abc&state=xyz")
-	cb, err := auth.ParseCallback(u)
-	fmt.Println(cb.Code, cb.State, err)
-	u, _ = url.Parse("http://127.0.0.1:8976/callback?error=access_denied&error_description=user+said+no")
-	_, err = auth.ParseCallback(u)
-	fmt.Println(err)
-	// Output:
-	// abc xyz <nil>
-	// auth: authorization: access_denied (user said no)
-}
-
-// DPoP binds the tokens to a key. One DPoP serves both HTTP clients: the
-// one that asks for tokens and the MCP transport's.
-func ExampleNewDPoP() {
+// DPoP binds the tokens to a key: the handler's token requests carry
+// proofs, and so do the MCP requests of the transport that goes through
+// Transport (mcptool.WithOAuth adds it itself).
+func ExampleOptions_dPoP() {
 	srv := oauthtest.Start(oauthtest.Config{DPoP: true, DPoPNonce: true}) // proofs and nonces required
 	defer srv.Close()
 
-	d, err := auth.NewDPoP(nil) // a fresh P-256 key
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		log.Fatal(err)
 	}
-	client := d.Client(nil)
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client:  auth.ClientSecretBasic("my-service", "s3cret"),
-		Options: auth.Options{HTTPClient: client},
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client:  oauth.ClientAuth{ID: "my-service", Secret: "s3cret"},
+		Options: oauth.Options{DPoP: key},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
+	client := &http.Client{Transport: oauth.Transport(h, nil)}
 	fmt.Println(srv.Call(context.Background(), h, client, "echo"))
 	// Output: [echo:hi] <nil>
 }
 
+// A host that builds go-sdk's transport itself puts the handler's
+// Transport in its HTTP client, as mcptool does.
+func ExampleTransport() {
+	srv := oauthtest.Start(oauthtest.Config{DPoP: true})
+	defer srv.Close()
+
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client:  oauth.ClientAuth{ID: "my-service", Secret: "s3cret"},
+		Options: oauth.Options{DPoP: key},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	transport := &mcp.StreamableClientTransport{
+		Endpoint:     srv.URL + "/mcp",
+		OAuthHandler: h,
+		HTTPClient:   &http.Client{Transport: oauth.Transport(h, http.DefaultTransport)},
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).Connect(ctx, transport, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output: echo:hi
+}
+
 // Handlers sharing a store share their tokens: the second handler (after a
-// restart, with a persistent TokenStore) uses the token the first obtained.
-func ExampleMemoryStore() {
+// restart, with a store that persists) uses the token the first obtained.
+func ExampleTokenStore() {
 	srv := oauthtest.Start(oauthtest.Config{})
 	defer srv.Close()
 
-	cfg := auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("my-service", "s3cret")}
-	cfg.Store = auth.NewMemoryStore()
+	cfg := oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "my-service", Secret: "s3cret"}}
+	cfg.Store = &sharedStore{}
 	for range 2 { // a new handler each time, as after a restart
-		h, err := auth.NewClientCredentials(cfg)
+		h, err := oauth.NewClientCredentials(cfg)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -282,6 +305,32 @@ func ExampleMemoryStore() {
 	// tokens issued: 1
 }
 
+// sharedStore is a TokenStore in memory. A persistent one would write the
+// tokens where the next run finds them, protected: they are secrets.
+type sharedStore struct {
+	mu     sync.Mutex
+	tokens map[string]oauth2.Token
+}
+
+func (s *sharedStore) Get(_ context.Context, key string) (*oauth2.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok, ok := s.tokens[key]; ok {
+		return &tok, nil
+	}
+	return nil, nil
+}
+
+func (s *sharedStore) Put(_ context.Context, key string, tok *oauth2.Token) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tokens == nil {
+		s.tokens = map[string]oauth2.Token{}
+	}
+	s.tokens[key] = *tok
+	return nil
+}
+
 // The MCP server's metadata names its authorization server. Without a pin,
 // a client secret goes only to one on the MCP server's own origin; one
 // elsewhere must be pinned as the Issuer, or trusted with AnyIssuer.
@@ -291,16 +340,16 @@ func ExampleOptions_issuer() {
 	srv := oauthtest.Start(oauthtest.Config{Issuer: as}) // its metadata names as
 	defer srv.Close()
 
-	for _, pin := range []string{"", as.URL, auth.AnyIssuer} {
-		h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-			Client:  auth.ClientSecretBasic("my-service", "s3cret"),
-			Options: auth.Options{Issuer: pin},
+	for _, pin := range []string{"", as.URL, oauth.AnyIssuer} {
+		h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+			Client:  oauth.ClientAuth{ID: "my-service", Secret: "s3cret"},
+			Options: oauth.Options{Issuer: pin},
 		})
 		if err != nil {
 			log.Fatal(err)
 		}
 		_, err = srv.Call(context.Background(), h, nil, "echo")
-		fmt.Println("untrusted:", errors.Is(err, auth.ErrUntrustedIssuer), "token requests:", len(as.Grants()))
+		fmt.Println("untrusted:", errors.Is(err, oauth.ErrUntrustedIssuer), "token requests:", len(as.Grants()))
 	}
 	// Output:
 	// untrusted: true token requests: 0
@@ -314,17 +363,17 @@ func ExampleError() {
 	srv := oauthtest.Start(oauthtest.Config{Clients: map[string]string{"my-service": "s3cret"}})
 	defer srv.Close()
 
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("my-service", "wrong")})
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "my-service", Secret: "wrong"}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	_, err = srv.Call(context.Background(), h, nil, "echo")
-	var e *auth.Error
+	var e *oauth.Error
 	if errors.As(err, &e) {
 		fmt.Println(e)
 		fmt.Println(e.Step, e.Code, e.Status)
 	}
 	// Output:
-	// auth: client credentials: token request: invalid_client (bad client credentials): HTTP 401
+	// oauth: client credentials: token request: invalid_client (bad client credentials): HTTP 401
 	// token request invalid_client 401
 }

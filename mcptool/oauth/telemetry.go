@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 )
 
 // scope is the instrumentation scope of the token requests' spans.
-const scope = "github.com/mcpbridge/mcpbridge/mcptool/auth"
+const scope = "github.com/mcpbridge/mcpbridge/mcptool/oauth"
 
 // tracing makes a token request to at the span "oauth_token": a client
 // span saying the step, the grant type sent and the endpoint's address,
@@ -78,9 +78,9 @@ func (t tokenTracer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if grant == "" {
 		return t.next.RoundTrip(req)
 	}
-	step := StepTokenRequest
-	if grant == GrantRefreshToken {
-		step = StepRefresh
+	step := stepTokenRequest
+	if grant == grantRefreshToken {
+		step = stepRefresh
 	}
 	ctx, done := tracing(req.Context(), tokenEndpoint{url: req.URL.String()}, grant, step)
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type grantHandler struct {
 	mechanism string
 	opts      Options
 	store     TokenStore
-	client    ClientAuth // authenticates refresh requests; may be nil
+	client    ClientAuth // authenticates refresh requests
 	grant     grantFunc
 	servers   known
 
@@ -43,21 +43,25 @@ type grantHandler struct {
 
 var _ sdkauth.OAuthHandler = (*grantHandler)(nil)
 
-// newGrantHandler returns the handler of a mechanism; clients are all the
-// client authentications its grant uses, client (the one at the MCP
-// server's authorization server) among them.
-func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc, clients ...ClientAuth) (sdkauth.OAuthHandler, error) {
-	if err := opts.check(append(clients, client)...); err != nil {
-		return nil, fmt.Errorf("auth: %s: %w", mechanism, err)
+// newGrantHandler returns the handler of a mechanism whose client at the
+// MCP server's authorization server is client; others are the other client
+// authentications its grant uses, by their config fields.
+func newGrantHandler(mechanism string, opts Options, client ClientAuth, grant grantFunc, others map[string]ClientAuth) (*grantHandler, error) {
+	clients := map[string]ClientAuth{"Client": client}
+	for field, c := range others {
+		clients[field] = c
+	}
+	if err := opts.setup(clients); err != nil {
+		return nil, fmt.Errorf("oauth: %s: %w", mechanism, err)
 	}
 	return &grantHandler{mechanism: mechanism, opts: opts, store: opts.store(), client: client, grant: grant}, nil
 }
 
-func (h *grantHandler) clientID() string {
-	if h.client == nil {
-		return ""
-	}
-	return h.client.ClientID()
+func (h *grantHandler) clientID() string { return h.client.ID }
+
+// BindTransport implements [binder].
+func (h *grantHandler) BindTransport(base http.RoundTripper) http.RoundTripper {
+	return h.opts.bindTransport(base)
 }
 
 // TokenSource implements [sdkauth.OAuthHandler]. It returns nil until the
@@ -79,16 +83,16 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 
 	ch, err := parseChallenge(resp)
 	if err != nil {
-		return h.fail(&Error{Step: StepDiscovery, Err: err})
+		return h.fail(&Error{Step: stepDiscovery, Err: err})
 	}
 	if resp.StatusCode == http.StatusForbidden && ch.errorCode != "insufficient_scope" {
-		return h.fail(&Error{Step: StepAuthorization, Code: ch.errorCode, Status: resp.StatusCode})
+		return h.fail(&Error{Step: stepAuthorization, Code: ch.errorCode, Status: resp.StatusCode})
 	}
 	server, info, err := h.servers.discover(ctx, &h.opts, req, resp, ch)
 	if err != nil {
 		return h.fail(err)
 	}
-	log.Debug("auth: discovered", "resource", info.resource, "issuer", info.asm.Issuer)
+	log.Debug("oauth: discovered", "resource", info.resource, "issuer", info.asm.Issuer)
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -96,7 +100,7 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if resp.StatusCode == http.StatusUnauthorized {
 		// A stored token other than the one just refused may still be good.
 		if tok, _ := h.store.Get(ctx, key); h.opts.usable(tok, bearerToken(req)) {
-			log.Debug("auth: using stored token")
+			log.Debug("oauth: using stored token")
 			h.install(info, tok, key, nil)
 			return nil
 		}
@@ -119,10 +123,10 @@ func (h *grantHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return h.fail(err)
 	}
 	h.refused = nil
-	log.Debug("auth: token obtained", "scopes", strings.Join(scopes, " "))
+	log.Debug("oauth: token obtained", "scopes", strings.Join(scopes, " "))
 	h.install(info, tok, key, scopes)
 	if err := h.store.Put(ctx, key, tok); err != nil {
-		log.Warn("auth: cannot store token", "err", err)
+		log.Warn("oauth: cannot store token", "err", err)
 	}
 	return nil
 }
@@ -159,9 +163,9 @@ func (h *grantHandler) install(info *serverInfo, tok *oauth2.Token, key string, 
 		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)
 		defer cancel()
 		if old != nil && old.RefreshToken != "" {
-			form := grantForm(GrantRefreshToken, info, nil)
+			form := grantForm(grantRefreshToken, info, nil)
 			form.Set("refresh_token", old.RefreshToken)
-			t, err := h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepRefresh)
+			t, err := h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, stepRefresh)
 			if err != nil {
 				return nil, h.fail(err)
 			}
@@ -186,7 +190,7 @@ func (h *grantHandler) obtain(ctx context.Context, info *serverInfo, scopes []st
 	if err != nil {
 		return nil, err
 	}
-	return h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, StepTokenRequest)
+	return h.opts.postToken(ctx, info.tokenEndpoint(), form, h.client, stepTokenRequest)
 }
 
 // fail names the mechanism in err.

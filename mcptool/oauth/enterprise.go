@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -11,20 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// Subject token types for [SubjectTokenSource] (RFC 8693 section 3).
+// The token types of an RFC 8693 token exchange this package sends and reads.
 const (
-	TokenTypeIDToken      = oauthex.TokenTypeIDToken
-	TokenTypeRefreshToken = "urn:ietf:params:oauth:token-type:refresh_token"
-	TokenTypeSAML2        = oauthex.TokenTypeSAML2
-	TokenTypeIDJAG        = oauthex.TokenTypeIDJAG
+	tokenTypeIDToken = oauthex.TokenTypeIDToken
+	tokenTypeIDJAG   = oauthex.TokenTypeIDJAG
 )
-
-// SubjectTokenSource returns the token that proves the user's identity at
-// the enterprise identity provider, and its RFC 8693 type: typically the ID
-// token of the host's single sign-on ([TokenTypeIDToken]; go-sdk's
-// extauth.PerformOIDCLogin obtains one), or an IdP refresh token
-// ([TokenTypeRefreshToken]).
-type SubjectTokenSource func(ctx context.Context) (token, tokenType string, err error)
 
 // EnterpriseConfig configures [NewEnterprise].
 type EnterpriseConfig struct {
@@ -35,13 +26,18 @@ type EnterpriseConfig struct {
 	// discover its token endpoint when IdPTokenEndpoint is empty.
 	IdPIssuer string
 	// IdPClient is the MCP client's registration at the identity provider.
-	// Required.
+	// Its ID is required.
 	IdPClient ClientAuth
-	// SubjectToken supplies the user's identity assertion. Required.
-	SubjectToken SubjectTokenSource
+	// SubjectToken returns the token that proves the user's identity at
+	// the identity provider, and its RFC 8693 type: typically the ID token
+	// of the host's single sign-on,
+	// "urn:ietf:params:oauth:token-type:id_token" (oauthex.TokenTypeIDToken;
+	// go-sdk's extauth.PerformOIDCLogin obtains one), or an IdP refresh
+	// token, "urn:ietf:params:oauth:token-type:refresh_token". Required.
+	SubjectToken func(ctx context.Context) (token, tokenType string, err error)
 	// Client is the MCP client's registration at the MCP server's
 	// authorization server, which must match the client_id the identity
-	// provider writes into the ID-JAG. Required.
+	// provider writes into the ID-JAG. Its ID is required.
 	Client ClientAuth
 	Options
 }
@@ -60,19 +56,19 @@ type EnterpriseConfig struct {
 //     JWT-bearer grant, authenticated as Client.
 //
 // It differs from go-sdk's extauth.EnterpriseHandler in that both client
-// authentications are any [ClientAuth] (the SDK always posts the secret in
-// the body), the MCP authorization server is discovered rather than
+// authentications are any [ClientAuth] method (the SDK always posts the
+// secret in the body), the MCP authorization server is discovered rather than
 // configured, and the token is cached, stored and renewed.
 func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 	switch {
 	case cfg.IdPTokenEndpoint == "" && cfg.IdPIssuer == "":
-		return nil, errors.New("auth: enterprise: IdPTokenEndpoint or IdPIssuer is required")
-	case cfg.IdPClient == nil:
-		return nil, errors.New("auth: enterprise: IdPClient is required")
+		return nil, errors.New("oauth: enterprise: IdPTokenEndpoint or IdPIssuer is required")
+	case cfg.IdPClient.ID == "":
+		return nil, errors.New("oauth: enterprise: IdPClient.ID is required")
 	case cfg.SubjectToken == nil:
-		return nil, errors.New("auth: enterprise: SubjectToken is required")
-	case cfg.Client == nil:
-		return nil, errors.New("auth: enterprise: Client is required")
+		return nil, errors.New("oauth: enterprise: SubjectToken is required")
+	case cfg.Client.ID == "":
+		return nil, errors.New("oauth: enterprise: Client.ID is required")
 	}
 	idp := &identityProvider{cfg: &cfg}
 	grant := func(ctx context.Context, info *serverInfo, scopes []string) (url.Values, error) {
@@ -82,14 +78,21 @@ func NewEnterprise(cfg EnterpriseConfig) (sdkauth.OAuthHandler, error) {
 		}
 		return jwtBearerForm(info, jag, scopes), nil
 	}
-	return newGrantHandler("enterprise", cfg.Options, cfg.Client, grant, cfg.IdPClient)
+	h, err := newGrantHandler("enterprise", cfg.Options, cfg.Client, grant, map[string]ClientAuth{"IdPClient": cfg.IdPClient})
+	if err != nil {
+		return nil, err
+	}
+	// The exchange goes through the grant's client: with DPoP, its proofs.
+	idp.opts = &h.opts
+	return h, nil
 }
 
 // identityProvider is the enterprise IdP of an [EnterpriseConfig]. Its
 // token endpoint is the configured one, or discovered from its issuer once
 // and again after an exchange fails other than with an OAuth error.
 type identityProvider struct {
-	cfg *EnterpriseConfig
+	cfg  *EnterpriseConfig
+	opts *Options // the handler's, set up
 
 	mu         sync.Mutex
 	discovered *tokenEndpoint
@@ -104,14 +107,14 @@ func (p *identityProvider) exchange(ctx context.Context, info *serverInfo, scope
 	}
 	subject, subjectType, err := p.cfg.SubjectToken(ctx)
 	if err != nil {
-		return "", &Error{Step: StepAssertion, Err: err}
+		return "", &Error{Step: stepAssertion, Err: err}
 	}
-	form := grantForm(GrantTokenExchange, info, scopes)
-	form.Set("requested_token_type", TokenTypeIDJAG)
+	form := grantForm(grantTokenExchange, info, scopes)
+	form.Set("requested_token_type", tokenTypeIDJAG)
 	form.Set("audience", info.asm.Issuer)
 	form.Set("subject_token", subject)
 	form.Set("subject_token_type", subjectType)
-	jag, err := p.cfg.postToken(ctx, at, form, p.cfg.IdPClient, StepTokenExchange)
+	jag, err := p.opts.postToken(ctx, at, form, p.cfg.IdPClient, stepTokenExchange)
 	if err != nil {
 		if stale(err) {
 			p.mu.Lock()
@@ -120,8 +123,8 @@ func (p *identityProvider) exchange(ctx context.Context, info *serverInfo, scope
 		}
 		return "", err
 	}
-	if t, _ := jag.Extra("issued_token_type").(string); t != TokenTypeIDJAG {
-		return "", &Error{Step: StepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, TokenTypeIDJAG)}
+	if t, _ := jag.Extra("issued_token_type").(string); t != tokenTypeIDJAG {
+		return "", &Error{Step: stepTokenExchange, Err: fmt.Errorf("identity provider issued token type %q, want %s", t, tokenTypeIDJAG)}
 	}
 	return jag.AccessToken, nil
 }
@@ -136,7 +139,7 @@ func (p *identityProvider) endpoint(ctx context.Context) (tokenEndpoint, error) 
 	if p.discovered != nil {
 		return *p.discovered, nil
 	}
-	meta, err := sdkauth.GetAuthServerMetadata(ctx, p.cfg.IdPIssuer, p.cfg.client())
+	meta, err := sdkauth.GetAuthServerMetadata(ctx, p.cfg.IdPIssuer, p.opts.client())
 	if err == nil && meta == nil {
 		err = fmt.Errorf("no metadata at %s", p.cfg.IdPIssuer)
 	}
@@ -144,7 +147,7 @@ func (p *identityProvider) endpoint(ctx context.Context) (tokenEndpoint, error) 
 		err = onOrigin(p.cfg.IdPIssuer, meta.TokenEndpoint)
 	}
 	if err != nil {
-		return tokenEndpoint{}, &Error{Step: StepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
+		return tokenEndpoint{}, &Error{Step: stepDiscovery, Err: fmt.Errorf("identity provider: %w", err)}
 	}
 	p.discovered = &tokenEndpoint{meta.TokenEndpoint, meta.Issuer, meta.TokenEndpointAuthMethodsSupported}
 	return *p.discovered, nil

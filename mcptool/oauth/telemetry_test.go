@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func TestTokenRequestSpan(t *testing.T) {
 	rec := oteltest.New(t)
 	ts := oauthtest.New(t, oauthtest.Config{Clients: map[string]string{"svc": "s3cr3t"}})
 	for _, secret := range []string{"s3cr3t", "wrong"} {
-		h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientSecretPost("svc", secret)})
+		h, err := NewClientCredentials(ClientCredentialsConfig{Client: ClientAuth{ID: "svc", Secret: secret, Method: "client_secret_post"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestTokenRequestSpan(t *testing.T) {
 		t.Fatalf("spans %v", oteltest.Names(rec.Spans()))
 	}
 	u, _ := url.Parse(ts.URL)
-	want := map[string]string{"mcpbridge.oauth.step": StepTokenRequest, "mcpbridge.oauth.grant_type": GrantClientCredentials, "server.address": u.Hostname(), "server.port": u.Port()}
+	want := map[string]string{"mcpbridge.oauth.step": stepTokenRequest, "mcpbridge.oauth.grant_type": grantClientCredentials, "server.address": u.Hostname(), "server.port": u.Port()}
 	for i, s := range spans {
 		oteltest.ChildOf(t, s, rec.Span(t, []string{"host s3cr3t", "host wrong"}[i]))
 		oteltest.Has(t, s, want)
@@ -87,7 +87,7 @@ func TestAuthorizationCodeTokenSpans(t *testing.T) {
 				t.Errorf("span without the endpoint's address: %v", a)
 			}
 		}
-		if want := []string{StepTokenRequest + " " + GrantAuthorizationCode, StepRefresh + " " + GrantRefreshToken}; !slices.Equal(got, want) {
+		if want := []string{stepTokenRequest + " " + grantAuthorizationCode, stepRefresh + " " + grantRefreshToken}; !slices.Equal(got, want) {
 			t.Errorf("token spans %q; want %q", got, want)
 		}
 	})
@@ -117,7 +117,7 @@ func TestTracedTokenRequestRefused(t *testing.T) {
 		t.Errorf("body %q", body)
 	}
 	s := rec.Span(t, "oauth_token")
-	oteltest.Has(t, s, map[string]string{"error.type": "invalid_grant", "mcpbridge.oauth.grant_type": GrantAuthorizationCode})
+	oteltest.Has(t, s, map[string]string{"error.type": "invalid_grant", "mcpbridge.oauth.grant_type": grantAuthorizationCode})
 	if strings.Contains(fmt.Sprint(s.Attributes, s.Events, s.Status), "c0de") {
 		t.Errorf("the span shows the code: %v", s)
 	}

@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"fmt"
@@ -7,16 +7,16 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// Steps named by [Error.Step].
+// The steps named by [Error.Step].
 const (
-	StepDiscovery     = "discovery"
-	StepRegistration  = "registration"
-	StepAuthorization = "authorization"
-	StepTokenRequest  = "token request"
-	StepTokenExchange = "token exchange"
-	StepRefresh       = "refresh"
-	StepAssertion     = "assertion"
-	StepDPoP          = "dpop"
+	stepDiscovery     = "discovery"
+	stepRegistration  = "registration"
+	stepAuthorization = "authorization"
+	stepTokenRequest  = "token request"
+	stepTokenExchange = "token exchange"
+	stepRefresh       = "refresh"
+	stepAssertion     = "assertion"
+	stepDPoP          = "dpop"
 )
 
 // Error reports which step of an OAuth flow failed and, for a token endpoint
@@ -26,8 +26,12 @@ const (
 // or token, and no raw response body; only the step, the server's error code
 // and description and the HTTP status.
 type Error struct {
-	Mechanism   string // e.g. "client credentials"; may be empty
-	Step        string // one of the Step* constants
+	Mechanism string // e.g. "client credentials"; may be empty
+	// Step is the step that failed: "discovery", "registration",
+	// "authorization", "token request", "token exchange", "refresh",
+	// "assertion" (reading a JWT-bearer assertion or an enterprise subject
+	// token) or "dpop" (signing a proof).
+	Step        string
 	Code        string // OAuth error code, e.g. "invalid_client"; may be empty
 	Description string // OAuth error_description; may be empty
 	Status      int    // HTTP status of the failing answer, 0 if none
@@ -36,7 +40,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("auth: ")
+	b.WriteString("oauth: ")
 	if e.Mechanism != "" {
 		b.WriteString(e.Mechanism)
 		b.WriteString(": ")

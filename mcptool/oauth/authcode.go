@@ -1,4 +1,4 @@
-package auth
+package oauth
 
 import (
 	"context"
@@ -16,42 +16,37 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 )
 
-// Callback is what the authorization server sent back to the redirect URI.
-type Callback struct {
-	Code  string
-	State string
-	// Iss is the RFC 9207 iss parameter, if the server sent one.
-	Iss string
+// An Authorizer obtains the user's authorization in the authorization code
+// flow: it shows authURL to the user (a CLI opens a browser and listens on
+// a loopback redirect URI; a web host redirects its user) and returns the
+// URL the authorization server sent the user back to, the redirect URI
+// with the code, state and iss in its query (at least its query: the
+// request URL a redirect handler receives will do). The handler checks
+// state and iss, and an error the redirect carries (RFC 6749 section
+// 4.1.2.1) fails the flow as an *[Error] with its code.
+type Authorizer func(ctx context.Context, authURL string) (redirect *url.URL, err error)
+
+// callback is what the authorization server sent back to the redirect URI.
+type callback struct {
+	code, state string
+	iss         string // the RFC 9207 iss parameter, if the server sent one
 }
 
-// ParseCallback reads a [Callback] from the redirect URI the authorization
-// server sent the browser to. An error response (RFC 6749 section 4.1.2.1)
-// becomes an *[Error] with its code.
-func ParseCallback(u *url.URL) (*Callback, error) {
+// parseCallback reads a callback from the redirect URI the authorization
+// server sent the browser to. An error response (RFC 6749 section
+// 4.1.2.1) becomes an *Error with its code.
+func parseCallback(u *url.URL) (*callback, error) {
+	if u == nil {
+		return nil, &Error{Step: stepAuthorization, Err: errors.New("the Authorizer returned no redirect")}
+	}
 	q := u.Query()
 	if code := q.Get("error"); code != "" {
-		return nil, &Error{Step: StepAuthorization, Code: code, Description: q.Get("error_description")}
+		return nil, &Error{Step: stepAuthorization, Code: code, Description: q.Get("error_description")}
 	}
 	if q.Get("code") == "" {
-		return nil, &Error{Step: StepAuthorization, Err: errors.New("redirect carries no code")}
+		return nil, &Error{Step: stepAuthorization, Err: errors.New("redirect carries no code")}
 	}
-	return &Callback{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-}
-
-// Authorizer obtains the user's authorization: it shows authURL to the
-// user (a CLI opens a browser and listens on a loopback redirect URI; a web
-// host redirects its user) and returns what the authorization server sent
-// to the redirect URI. The handler checks state and iss.
-type Authorizer interface {
-	Authorize(ctx context.Context, authURL string) (*Callback, error)
-}
-
-// AuthorizerFunc adapts a function to [Authorizer].
-type AuthorizerFunc func(ctx context.Context, authURL string) (*Callback, error)
-
-// Authorize implements [Authorizer].
-func (f AuthorizerFunc) Authorize(ctx context.Context, authURL string) (*Callback, error) {
-	return f(ctx, authURL)
+	return &callback{code: q.Get("code"), state: q.Get("state"), iss: q.Get("iss")}, nil
 }
 
 // AuthorizationCodeConfig configures [NewAuthorizationCode]. The client is
@@ -67,11 +62,12 @@ type AuthorizationCodeConfig struct {
 	// ClientIDMetadataURL is an HTTPS URL of the client's metadata document
 	// (SEP-991), used as the client ID where supported.
 	ClientIDMetadataURL string
-	// Client is a pre-registered client: [ClientSecret], [ClientSecretBasic],
-	// [ClientSecretPost] (go-sdk picks basic or post from the server's
-	// metadata) or [PublicClient]. A client with a secret needs
-	// [Options.Issuer], the authorization server that issued it (SEP-2352),
-	// or [AnyIssuer].
+	// Client is a pre-registered client, if set: an ID with a Secret
+	// (go-sdk picks client_secret_basic or client_secret_post from the
+	// server's metadata, whatever the Method), or an ID alone, a public
+	// client; go-sdk's flow takes no private_key_jwt. A client with a
+	// secret needs [Options.Issuer], the authorization server that issued
+	// it (SEP-2352), or [AnyIssuer].
 	Client ClientAuth
 	// Registration is the metadata for dynamic client registration (RFC 7591).
 	Registration *oauthex.ClientRegistrationMetadata
@@ -83,8 +79,8 @@ type AuthorizationCodeConfig struct {
 	Options
 }
 
-// AuthorizationCode is the OAuth 2.1 authorization code flow with PKCE,
-// for a user who can visit a browser. It wraps go-sdk's
+// NewAuthorizationCode returns a handler for the OAuth 2.1 authorization
+// code flow with PKCE, for a user who can visit a browser. It wraps go-sdk's
 // auth.AuthorizationCodeHandler, which does discovery (RFC 9728, RFC 8414,
 // OIDC), client ID metadata documents, dynamic registration, PKCE S256,
 // the resource indicator, RFC 9207 issuer checks and step-up on 403
@@ -103,7 +99,16 @@ type AuthorizationCodeConfig struct {
 // reads can still have go-sdk fetch the other server's metadata and, for a
 // client registered dynamically, register there; no secret, code or user
 // goes there.
-type AuthorizationCode struct {
+func NewAuthorizationCode(cfg AuthorizationCodeConfig) (sdkauth.OAuthHandler, error) {
+	h, err := newAuthorizationCode(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// authorizationCode is the handler [NewAuthorizationCode] returns.
+type authorizationCode struct {
 	inner *sdkauth.AuthorizationCodeHandler
 	opts  Options
 	store TokenStore
@@ -114,20 +119,26 @@ type AuthorizationCode struct {
 	stored *cachedToken // a token from the store, used until it expires
 }
 
-var _ sdkauth.OAuthHandler = (*AuthorizationCode)(nil)
+var _ sdkauth.OAuthHandler = (*authorizationCode)(nil)
 
-// NewAuthorizationCode returns an [AuthorizationCode] handler.
-func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, error) {
+func newAuthorizationCode(cfg AuthorizationCodeConfig) (*authorizationCode, error) {
 	if cfg.Authorizer == nil {
-		return nil, errors.New("auth: authorization code: an Authorizer is required")
+		return nil, errors.New("oauth: authorization code: an Authorizer is required")
 	}
-	if err := cfg.check(cfg.Client); err != nil {
-		return nil, fmt.Errorf("auth: authorization code: %w", err)
+	var clients map[string]ClientAuth
+	if !cfg.Client.zero() {
+		clients = map[string]ClientAuth{"Client": cfg.Client}
 	}
-	if _, secret := cfg.Client.(*secretAuth); secret && cfg.Issuer == "" {
-		return nil, errors.New("auth: authorization code: a client with a secret needs the Issuer that issued it (or AnyIssuer)")
+	if err := cfg.setup(clients); err != nil {
+		return nil, fmt.Errorf("oauth: authorization code: %w", err)
 	}
-	h := &AuthorizationCode{opts: cfg.Options, store: cfg.store()}
+	switch m := cfg.Client.method(); {
+	case m == methodJWT:
+		return nil, fmt.Errorf("oauth: authorization code: client authentication %s is not supported by go-sdk's flow", m)
+	case cfg.Client.Secret != "" && cfg.Issuer == "":
+		return nil, errors.New("oauth: authorization code: a client with a secret needs the Issuer that issued it (or AnyIssuer)")
+	}
+	h := &authorizationCode{opts: cfg.Options, store: cfg.store()}
 	sc := &sdkauth.AuthorizationCodeHandlerConfig{
 		RedirectURL:           cfg.RedirectURL,
 		RequestRefreshToken:   cfg.RequestRefreshToken,
@@ -137,25 +148,25 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 			if err := checkAuthorizationURL(ctx, args.URL); err != nil {
 				return nil, err
 			}
-			cb, err := cfg.Authorizer.Authorize(ctx, args.URL)
+			redirect, err := cfg.Authorizer(ctx, args.URL)
 			if err != nil {
-				return nil, &Error{Step: StepAuthorization, Err: err}
+				return nil, &Error{Step: stepAuthorization, Err: err}
 			}
-			return &sdkauth.AuthorizationResult{Code: cb.Code, State: cb.State, Iss: cb.Iss}, nil
+			cb, err := parseCallback(redirect)
+			if err != nil {
+				return nil, err
+			}
+			return &sdkauth.AuthorizationResult{Code: cb.code, State: cb.state, Iss: cb.iss}, nil
 		},
 		NewTokenSource: h.newTokenSource,
 	}
 	if cfg.ClientIDMetadataURL != "" {
 		sc.ClientIDMetadataDocumentConfig = &sdkauth.ClientIDMetadataDocumentConfig{URL: cfg.ClientIDMetadataURL}
 	}
-	if cfg.Client != nil {
-		pc := &oauthex.ClientCredentials{ClientID: cfg.Client.ClientID(), Issuer: cfg.pin()}
-		switch c := cfg.Client.(type) {
-		case *secretAuth:
-			pc.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: c.secret}
-		case publicClient:
-		default:
-			return nil, fmt.Errorf("auth: authorization code: client authentication %s is not supported by go-sdk's flow", cfg.Client.Method())
+	if !cfg.Client.zero() {
+		pc := &oauthex.ClientCredentials{ClientID: cfg.Client.ID, Issuer: cfg.pin()}
+		if cfg.Client.Secret != "" {
+			pc.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: cfg.Client.Secret}
 		}
 		sc.PreregisteredClient = pc
 	}
@@ -174,14 +185,19 @@ func NewAuthorizationCode(cfg AuthorizationCodeConfig) (*AuthorizationCode, erro
 	}
 	inner, err := sdkauth.NewAuthorizationCodeHandler(sc)
 	if err != nil {
-		return nil, fmt.Errorf("auth: authorization code: %w", err)
+		return nil, fmt.Errorf("oauth: authorization code: %w", err)
 	}
 	h.inner = inner
 	return h, nil
 }
 
+// BindTransport implements [binder].
+func (h *authorizationCode) BindTransport(base http.RoundTripper) http.RoundTripper {
+	return h.opts.bindTransport(base)
+}
+
 // TokenSource implements go-sdk's auth.OAuthHandler.
-func (h *AuthorizationCode) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+func (h *authorizationCode) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	h.mu.Lock()
 	stored := h.stored
 	h.mu.Unlock()
@@ -193,7 +209,7 @@ func (h *AuthorizationCode) TokenSource(ctx context.Context) (oauth2.TokenSource
 
 // Authorize implements go-sdk's auth.OAuthHandler. A usable token in the
 // [TokenStore] for this server is used without asking the user.
-func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+func (h *authorizationCode) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	key := "authorization_code " + serverKey(req.URL)
 	h.mu.Lock()
 	h.key, h.stepUp = key, resp.StatusCode == http.StatusForbidden
@@ -234,7 +250,7 @@ func (h *AuthorizationCode) Authorize(ctx context.Context, req *http.Request, re
 
 // authorizationEndpointKey is the context key of the pinned authorization
 // server's authorization endpoint during an Authorize.
-var authorizationEndpointKey = ctxkey.New[string]("auth authorization endpoint")
+var authorizationEndpointKey = ctxkey.New[string]("oauth authorization endpoint")
 
 // checkAuthorizationURL refuses an authorization URL that does not lead to
 // the endpoint ctx holds, if it holds one: go-sdk has read metadata other
@@ -246,18 +262,18 @@ func checkAuthorizationURL(ctx context.Context, authURL string) error {
 	}
 	got, err := url.Parse(authURL)
 	if err != nil {
-		return &Error{Step: StepAuthorization, Err: fmt.Errorf("authorization URL: %v", err)}
+		return &Error{Step: stepAuthorization, Err: fmt.Errorf("authorization URL: %v", err)}
 	}
 	if w, err := url.Parse(want); err == nil && origin(got) == origin(w) && got.Path == w.Path {
 		return nil
 	}
-	return &Error{Step: StepAuthorization, Err: fmt.Errorf("%w: the authorization URL leads to %s%s, not to the pinned issuer's endpoint %s; the user was not sent there",
+	return &Error{Step: stepAuthorization, Err: fmt.Errorf("%w: the authorization URL leads to %s%s, not to the pinned issuer's endpoint %s; the user was not sent there",
 		ErrUntrustedIssuer, origin(got), got.Path, want)}
 }
 
 // newTokenSource is go-sdk's NewTokenSource hook: a cached source that
 // refreshes with the refresh token before expiry and saves each token.
-func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+func (h *authorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 	h.mu.Lock()
 	key := h.key
 	h.mu.Unlock()
@@ -271,7 +287,7 @@ func (h *AuthorizationCode) newTokenSource(ctx context.Context, cfg *oauth2.Conf
 		if err != nil {
 			var re *oauth2.RetrieveError
 			if errors.As(err, &re) && re.ErrorCode != "" {
-				return nil, &Error{Mechanism: "authorization code", Step: StepRefresh, Code: re.ErrorCode, Description: re.ErrorDescription,
+				return nil, &Error{Mechanism: "authorization code", Step: stepRefresh, Code: re.ErrorCode, Description: re.ErrorDescription,
 					Err: &oauth2.RetrieveError{ErrorCode: re.ErrorCode, ErrorDescription: re.ErrorDescription}}
 			}
 			return nil, classifySDKError(err)
@@ -296,7 +312,7 @@ func classifySDKError(err error) error {
 	out := &Error{Mechanism: "authorization code", Err: err}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
-		out.Step, out.Code, out.Description, out.Err = StepTokenRequest, re.ErrorCode, re.ErrorDescription, nil
+		out.Step, out.Code, out.Description, out.Err = stepTokenRequest, re.ErrorCode, re.ErrorDescription, nil
 		if re.Response != nil {
 			out.Status = re.Response.StatusCode
 		}
@@ -308,13 +324,13 @@ func classifySDKError(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "register"):
-		out.Step = StepRegistration
+		out.Step = stepRegistration
 	case strings.Contains(msg, "metadata"), strings.Contains(msg, "WWW-Authenticate"), strings.Contains(msg, "PKCE"):
-		out.Step = StepDiscovery
+		out.Step = stepDiscovery
 	case strings.Contains(msg, "token exchange"), strings.Contains(msg, "token source"):
-		out.Step = StepTokenRequest
+		out.Step = stepTokenRequest
 	default:
-		out.Step = StepAuthorization // state, iss
+		out.Step = stepAuthorization // state, iss
 	}
 	return out
 }

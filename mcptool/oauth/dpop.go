@@ -1,15 +1,12 @@
-package auth
+package oauth
 
 import (
 	"bytes"
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -21,30 +18,27 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// DPoP binds access tokens to a key the client holds (RFC 9449, MCP
-// extension SEP-1932), so that a stolen token is useless without the key.
+// dpop is the state of the DPoP proofs of one key (RFC 9449, MCP
+// extension SEP-1932), shared by the two ends that send them:
+//
+//   - the client that sends token requests ([Options.HTTPClient], routed
+//     through it by [Options.setup]): a token request (a form POST without
+//     an Authorization token) gets a DPoP proof (htm, htu, iat, jti); a
+//     use_dpop_nonce error from the token endpoint is retried once with the
+//     nonce the server supplied (RFC 9449 section 8);
+//   - the client of the MCP transport ([Transport]): a request carrying
+//     "Authorization: Bearer T" is sent as "Authorization: DPoP T" with a
+//     fresh proof that also carries ath, the hash of T; a 401 with
+//     WWW-Authenticate: DPoP error="use_dpop_nonce" is retried once with
+//     the server's nonce (section 9).
 //
 // go-sdk's auth.OAuthHandler can only supply a token, which the transport
 // always sends as "Authorization: Bearer"; it cannot add the per-request
-// proof. So DPoP is an http.RoundTripper, [DPoP.Transport], installed on
-// both HTTP clients involved:
-//
-//   - the client that sends token requests ([Options.HTTPClient] of any
-//     mechanism): a token request (a form POST without an Authorization
-//     token) gets a DPoP proof (htm, htu, iat, jti); a use_dpop_nonce error
-//     from the token endpoint is retried once with the nonce the server
-//     supplied (RFC 9449 section 8);
-//   - the client of the MCP transport (mcp.StreamableClientTransport's
-//     HTTPClient): a request carrying "Authorization: Bearer T" is sent as
-//     "Authorization: DPoP T" with a fresh proof that also carries ath, the
-//     hash of T; a 401 with WWW-Authenticate: DPoP error="use_dpop_nonce" is
-//     retried once with the server's nonce (section 9).
-//
-// One DPoP (one key) should serve both. A token whose token endpoint answer
-// said token_type Bearer (the server declined to bind it) is sent as Bearer
+// proof, hence a RoundTripper. A token whose token endpoint answer said
+// token_type Bearer (the server declined to bind it) is sent as Bearer
 // with no proof. Nonces are remembered per origin; a DPoP-Nonce header in
 // any answer replaces the remembered one.
-type DPoP struct {
+type dpop struct {
 	key crypto.Signer
 	alg jose.SignatureAlgorithm
 
@@ -53,47 +47,26 @@ type DPoP struct {
 	bearer map[[32]byte]bool // sha256(access token) of tokens issued as Bearer
 }
 
-// NewDPoP returns a DPoP that signs proofs with key, an *ecdsa.PrivateKey,
-// *rsa.PrivateKey or ed25519.PrivateKey; nil generates a P-256 key (ES256).
-func NewDPoP(key crypto.Signer) (*DPoP, error) {
-	if key == nil {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			return nil, fmt.Errorf("auth: dpop: %v", err)
-		}
-		key = k
-	}
+// newDPoP returns the state of the proofs key signs.
+func newDPoP(key crypto.Signer) (*dpop, error) {
 	alg, err := algorithmFor(key)
 	if err != nil {
-		return nil, fmt.Errorf("auth: dpop: %v", err)
+		return nil, err
 	}
-	return &DPoP{key: key, alg: alg, nonces: map[string]string{}, bearer: map[[32]byte]bool{}}, nil
+	return &dpop{key: key, alg: alg, nonces: map[string]string{}, bearer: map[[32]byte]bool{}}, nil
 }
 
-// Thumbprint is the RFC 7638 SHA-256 thumbprint of the public key, the
-// jkt a server binds tokens to.
-func (d *DPoP) Thumbprint() string {
-	jwk := jose.JSONWebKey{Key: d.key.Public()}
-	t, _ := jwk.Thumbprint(crypto.SHA256)
-	return base64.RawURLEncoding.EncodeToString(t)
-}
-
-// Transport returns a RoundTripper that adds DPoP to requests sent through
-// base (nil means http.DefaultTransport). See [DPoP].
-func (d *DPoP) Transport(base http.RoundTripper) http.RoundTripper {
+// transport returns a RoundTripper that adds DPoP to requests sent through
+// base (nil means http.DefaultTransport).
+func (d *dpop) transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	return &dpopTransport{d: d, base: base}
 }
 
-// Client returns an http.Client whose transport is d.Transport(base).
-func (d *DPoP) Client(base http.RoundTripper) *http.Client {
-	return &http.Client{Transport: d.Transport(base)}
-}
-
 type dpopTransport struct {
-	d    *DPoP
+	d    *dpop
 	base http.RoundTripper
 }
 
@@ -180,7 +153,7 @@ func (t *dpopTransport) prepare(req *http.Request, token string, attempt int) (*
 	}
 	proof, err := t.d.proof(req, token)
 	if err != nil {
-		return nil, &Error{Step: StepDPoP, Err: err}
+		return nil, &Error{Step: stepDPoP, Err: err}
 	}
 	r.Header.Set("DPoP", proof)
 	if token != "" {
@@ -190,7 +163,7 @@ func (t *dpopTransport) prepare(req *http.Request, token string, attempt int) (*
 }
 
 // proof signs a DPoP proof JWT for req; with a token it carries ath.
-func (d *DPoP) proof(req *http.Request, token string) (string, error) {
+func (d *dpop) proof(req *http.Request, token string) (string, error) {
 	u := *req.URL
 	u.RawQuery, u.Fragment, u.User = "", "", nil
 	claims := map[string]any{
@@ -209,25 +182,25 @@ func (d *DPoP) proof(req *http.Request, token string) (string, error) {
 	return signJWT(d.key, d.alg, "dpop+jwt", "", true, claims)
 }
 
-func (d *DPoP) nonce(req *http.Request) string {
+func (d *dpop) nonce(req *http.Request) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.nonces[origin(req.URL)]
 }
 
-func (d *DPoP) setNonce(req *http.Request, n string) {
+func (d *dpop) setNonce(req *http.Request, n string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.nonces[origin(req.URL)] = n
 }
 
-func (d *DPoP) markBearer(token string) {
+func (d *dpop) markBearer(token string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.bearer[sha256.Sum256([]byte(token))] = true
 }
 
-func (d *DPoP) isBearer(token string) bool {
+func (d *dpop) isBearer(token string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.bearer[sha256.Sum256([]byte(token))]
