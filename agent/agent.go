@@ -364,7 +364,7 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (res *Result, e
 		if err != nil {
 			return res, fmt.Errorf("agent: model turn %d: %w", res.Steps, err)
 		}
-		res.Usage = res.Usage.Add(resp.Usage)
+		res.Usage = addUsage(res.Usage, resp.Usage)
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		res.Messages = append(res.Messages, msg)
@@ -542,4 +542,14 @@ func (l *loadedSet) snapshot() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.names...)
+}
+
+// addUsage returns the sum of two usages, to total a run.
+func addUsage(u, v llm.Usage) llm.Usage {
+	return llm.Usage{
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
+	}
 }

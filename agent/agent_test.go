@@ -111,6 +111,9 @@ func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 	return llm.Message{}
 }
 
+// hasImages reports whether m holds an image.
+func hasImages(m llm.Message) bool { return (tool.Result{Parts: m.Parts}).HasImages() }
+
 func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	notes := demoProvider(t)
 	// A local tool with the name of a server tool is tried first.
@@ -304,7 +307,7 @@ func TestImagesAndBudget(t *testing.T) {
 		return res
 	}
 	res := run(true)
-	if img := toolResult(t, res.Messages, "img"); !img.Result().HasImages() {
+	if img := toolResult(t, res.Messages, "img"); !hasImages(img) {
 		t.Fatal("a vision model should get the image")
 	}
 	if got := toolResult(t, res.Messages, "long").Text(); !strings.HasPrefix(got, strings.Repeat("x", 100)+"\n[… 400 more characters") {
@@ -312,7 +315,7 @@ func TestImagesAndBudget(t *testing.T) {
 	}
 	res = run(false)
 	img := toolResult(t, res.Messages, "img")
-	if img.Result().HasImages() || !strings.Contains(img.Text(), tool.ImageMark) {
+	if hasImages(img) || !strings.Contains(img.Text(), tool.ImageMark) {
 		t.Fatalf("a model without vision should read [image]: %q", img.Text())
 	}
 }

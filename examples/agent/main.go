@@ -62,7 +62,7 @@ func run(argv []string, w io.Writer) error {
 		return err
 	}
 	defer server.Close()
-	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), openai.WithBaseURL(envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")))
+	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), &openai.Options{BaseURL: envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")})
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -177,16 +177,12 @@ func ChooseModel(ctx context.Context, name string) (llm.Model, error) {
 		if name == "" {
 			name = "gpt-4.1-mini"
 		}
-		var opts []openai.Option
-		if base != "" {
-			opts = append(opts, openai.WithBaseURL(base))
-		}
-		return openai.New(name, opts...)
+		return openai.New(name, &openai.Options{BaseURL: base})
 	case os.Getenv("ANTHROPIC_API_KEY") != "":
 		if name == "" {
 			name = "claude-sonnet-4-5"
 		}
-		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
+		return anthropic.New(name, &anthropic.Options{PromptCaching: true}) // the system prompt and tools are the same every turn
 	}
 	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY for api.openai.com, OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1, or ANTHROPIC_API_KEY")
 }
