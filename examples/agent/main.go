@@ -66,11 +66,11 @@ func run(argv []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The server's instructions and skills come with its tools.
 	a, err := agent.New(agent.Config{
-		Model:              model,
-		System:             "You are a helpful assistant. Use the tools when they help.",
-		Tools:              []tool.Source{server},
-		ServerInstructions: map[string]string{"tools": server.Instructions()},
+		Model:  model,
+		System: "You are a helpful assistant. Use the tools when they help.",
+		Tools:  []tool.Source{server},
 	})
 	if err != nil {
 		return err

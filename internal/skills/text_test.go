@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // A URI (of a skill or of one of its files) with white space, a line break

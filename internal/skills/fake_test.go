@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // A fakeServer is a go-sdk server that declares the Skills extension, answers

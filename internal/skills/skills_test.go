@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/skills"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 )
 
 const (

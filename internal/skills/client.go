@@ -33,6 +33,8 @@ type Client struct {
 	// refused holds, by URI, the skills that failed verification and the
 	// entry they failed under.
 	refused map[string]refusal
+
+	offers offers // what Offer offered and loaded
 }
 
 type refusal struct {

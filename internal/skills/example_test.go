@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mcpbridge/mcpbridge/skills"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 )
 
 // A host lists a server's skills, loads one when the model asks for it, and

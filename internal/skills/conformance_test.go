@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/skills"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 )
 
 // The fixtures of the conformance suite's sep-2640-client-* scenarios
