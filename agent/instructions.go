@@ -72,23 +72,9 @@ func instructionsSection(servers map[string]string, logger *slog.Logger) (string
 			logger.Warn("server instructions cut", "server", label, "limit", MaxInstructions)
 			text = cutRunes(text, MaxInstructions)
 		}
-		fmt.Fprintf(&b, "\n\n## MCP server: %s\n<server_instructions>\n%s\n</server_instructions>", label, quote(text))
+		fmt.Fprintf(&b, "\n\n## MCP server: %s\n<server_instructions>\n%s\n</server_instructions>", label, untrusted.Quote(text))
 	}
 	return b.String(), nil
-}
-
-// quote begins every line of text, whose only line break is "\n", with
-// "> " (an empty line with ">").
-func quote(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if l == "" {
-			lines[i] = ">"
-		} else {
-			lines[i] = "> " + l
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 func cutRunes(s string, n int) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -151,16 +152,35 @@ func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 	return c
 }
 
+// maxInstructions is how many characters of one server's instructions the
+// gateway passes on, as many as the agent puts in its prompt.
+const maxInstructions = 8192
+
+// instructionsPreamble opens the gateway's instructions, so that a reader
+// knows which lines are a server's.
+const instructionsPreamble = `Each section below holds what an MCP server behind this gateway said about using its tools, under the server's name; every line of a server's text begins with "> ".`
+
 // instructions joins what each server published on using its tools, each
-// under its server's name. It is the servers' text, passed on as it is: the
-// client decides what its model reads.
+// under a heading with its server's name. A server's text is quoted as the
+// agent quotes it ([untrusted.Quote]: nothing invisible, every line begun
+// with "> "), so that no server writes a heading, and with it a section in
+// another's name; it is cut to maxInstructions characters.
 func (g *Gateway) instructions() string {
 	byServer := g.ts.Instructions()
 	var b strings.Builder
 	for _, sc := range g.cfg.Servers {
-		if text := byServer[sc.Name]; text != "" {
-			fmt.Fprintf(&b, "## %s\n\n%s\n\n", sc.Name, strings.TrimSpace(text))
+		text := strings.TrimSpace(untrusted.Text(byServer[sc.Name]))
+		if text == "" {
+			continue
 		}
+		if cut := untrusted.Cut(text, maxInstructions); cut != text {
+			g.log.Warn("gateway: server instructions cut", "server", sc.Name, "limit", maxInstructions)
+			text = cut
+		}
+		if b.Len() == 0 {
+			b.WriteString(instructionsPreamble)
+		}
+		fmt.Fprintf(&b, "\n\n## %s\n\n%s", sc.Name, untrusted.Quote(text))
 	}
-	return strings.TrimSpace(b.String())
+	return b.String()
 }
