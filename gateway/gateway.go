@@ -30,9 +30,9 @@ type Gateway struct {
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
 
-	mu          sync.Mutex
-	served      served         // what the servers serve now (catalog.go, features.go)
-	subscribers map[string]int // URI → clients subscribed (relay.go)
+	mu     sync.Mutex
+	served served        // what the servers serve now (catalog.go, features.go)
+	subs   subscriptions // the clients' subscriptions to resources (subscriptions.go)
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
@@ -63,7 +63,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(*o.oauth)
 	}
@@ -156,6 +156,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
+		g.subs.close()
 		g.worker.Wait()
 		g.closeErr = g.ts.Close()
 	})

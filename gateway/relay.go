@@ -42,49 +42,59 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	return res, g.relay(ctx, p, "completion/complete", &params, res)
 }
 
-// subscribe relays a client's resources/subscribe to the resource's server
-// the first time a client subscribes to it; go-sdk keeps which clients
-// did, and [Gateway.resourceUpdated] tells them.
+// subscribe subscribes the client's session to a resource the gateway
+// lists, asking the resource's server when it is the first to
+// (subscriptions.go); go-sdk keeps which sessions did, and
+// [Gateway.resourceUpdated] tells them.
 func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	p, err := g.resourceServer(uri)
 	if err != nil {
 		return err
 	}
-	g.mu.Lock()
-	first := g.subscribers[uri] == 0
-	g.subscribers[uri]++
-	g.mu.Unlock()
-	if !first {
-		return nil
-	}
-	if err := g.relay(ctx, p, "resources/subscribe", &mcp.SubscribeParams{URI: uri}, nil); err != nil {
-		g.mu.Lock()
-		g.subscribers[uri]--
-		g.mu.Unlock()
-		return err
-	}
-	return nil
+	return g.subs.add(ctx, req.Session, uri, g.upstream(p, uri), g.watch)
 }
 
-// unsubscribe relays a client's resources/unsubscribe once no client is
-// left subscribed to the resource.
+// unsubscribe ends the client's session's subscription, if it has one,
+// asking the resource's server to unsubscribe when it was the last.
 func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
 	uri := req.Params.URI
-	p, err := g.resourceServer(uri)
-	if err != nil {
-		return err
+	return g.subs.remove(ctx, req.Session, uri, func(ctx context.Context, on bool) error {
+		p, err := g.resourceServer(uri)
+		if err != nil {
+			return nil // no longer served: nothing to tell
+		}
+		return g.upstream(p, uri)(ctx, on)
+	})
+}
+
+// upstream sends resources/subscribe or resources/unsubscribe of uri to
+// the server p.
+func (g *Gateway) upstream(p *mcptool.Provider, uri string) upstream {
+	return func(ctx context.Context, on bool) error {
+		if on {
+			return g.relay(ctx, p, "resources/subscribe", &mcp.SubscribeParams{URI: uri}, nil)
+		}
+		return g.relay(ctx, p, "resources/unsubscribe", &mcp.UnsubscribeParams{URI: uri}, nil)
 	}
-	g.mu.Lock()
-	if g.subscribers[uri] > 0 {
-		g.subscribers[uri]--
-	}
-	last := g.subscribers[uri] == 0
-	g.mu.Unlock()
-	if !last {
-		return nil
-	}
-	return g.relay(ctx, p, "resources/unsubscribe", &mcp.UnsubscribeParams{URI: uri}, nil)
+}
+
+// watch ends the subscriptions of ss when it ends, in a goroutine that
+// [Gateway.Close] ends by closing ss.
+func (g *Gateway) watch(ss *mcp.ServerSession) {
+	go func() {
+		_ = ss.Wait()
+		errs := g.subs.ended(g.ctx, ss, func(uri string) upstream {
+			p, err := g.resourceServer(uri)
+			if err != nil {
+				return nil
+			}
+			return g.upstream(p, uri)
+		})
+		for _, err := range errs {
+			g.log.Warn("gateway: a subscription of a session that ended was not ended on its server", "err", err)
+		}
+	}()
 }
 
 // resourceUpdated passes a server's notifications/resources/updated on to

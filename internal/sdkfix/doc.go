@@ -113,6 +113,10 @@
 //     one whose write to a server that stopped reading is blocked
 //     (TestGoSDKCloseWaitsForAWrite); it leaves closing the connection of a
 //     failed connect to go-sdk, which does (TestGoSDKClosesAFailedConnection).
+//   - gateway/subscriptions.go keeps which sessions subscribed to each
+//     resource, as go-sdk's server calls the unsubscribe handler for any
+//     session's resources/unsubscribe, one that never subscribed too
+//     (TestGoSDKUnsubscribesAnySession).
 //
 // Options: the types here are configured as data, by their fields, and zero
 // is the default in each; a negative [HTTPTap.Limit] means no limit.
