@@ -37,6 +37,8 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 	if err != nil {
 		return nil, err
 	}
+	ctx, leave := g.calls.enter(ctx, g.serverOf(name), req.Session) // inflight.go
+	defer leave()
 	ss, token := req.Session, req.Params.GetProgressToken()
 	if token != nil && ss != nil {
 		ctx = tool.WithProgress(ctx, func(p tool.Progress) {

@@ -68,6 +68,9 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && (method == "initialize" || !stateless(ss)) {
+			g.sessions.note(ss, callerOf(ctx).name, g.liveSessions)
+		}
 		return next(ctx, method, req)
 	}
 }

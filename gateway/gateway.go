@@ -34,6 +34,9 @@ type Gateway struct {
 	served served        // what the servers serve now (catalog.go, features.go)
 	subs   subscriptions // the clients' subscriptions to resources (subscriptions.go)
 
+	calls    inFlight       // the clients' requests in flight on each server (inflight.go)
+	sessions sessionClients // the client of each session (reach.go)
+
 	drain drain // calls in flight, refused once draining (drain.go)
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
@@ -95,7 +98,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Logger:       g.sdkLog(),
 		Capabilities: caps,
-		Instructions: g.instructions(),
+		Instructions: g.instructions(nil), // each client's own in hideUnreached
 	}
 	if caps.Completions != nil {
 		opts.CompletionHandler = g.complete
@@ -106,6 +109,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	s := mcp.NewServer(&implementation, opts)
 	g.addTasks(s) // innermost: it reads the caller admit names
 	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
+	s.AddReceivingMiddleware(g.hideUnreached) // reach.go
 	return s
 }
 
@@ -144,7 +148,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  g.resourceUpdated,
-		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
+		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(ctx, sc.Name, p) },
 		LogLevel:         g.logLevel,
 	}))
 }

@@ -11,35 +11,39 @@ import (
 )
 
 // complete relays a completion/complete to the server of the prompt or
-// resource template it is about, under that server's own prompt name.
+// resource template it is about, under that server's own prompt name. A
+// client's _meta stays with the gateway: the server is told what its own
+// client says. What the client's policy denies is refused as what no
+// server serves (reach.go).
 func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	params := *req.Params
-	if params.Ref == nil {
+	if req.Params.Ref == nil {
 		return nil, fmt.Errorf("gateway: completion/complete without a ref")
 	}
-	ref := *params.Ref
+	ref := *req.Params.Ref
 	g.mu.Lock()
-	var server string
+	var (
+		it    servedItem
+		found bool
+	)
 	switch ref.Type {
 	case "ref/prompt":
-		if pr, ok := g.served.prompts[ref.Name]; ok {
-			server, ref.Name = pr.server, pr.name
-		}
+		it, found = g.served.prompts[ref.Name]
+		ref.Name = it.name
 	case "ref/resource":
-		if it, ok := g.served.templates[ref.URI]; ok {
-			server = it.server
-		} else if it, ok := g.served.resources[ref.URI]; ok {
-			server = it.server
+		if it, found = g.served.templates[ref.URI]; !found {
+			it, found = g.served.resources[ref.URI]
 		}
 	}
 	g.mu.Unlock()
-	p, ok := g.ts.Provider(server)
-	if !ok {
-		return nil, fmt.Errorf("gateway: completion/complete: no server serves %s %q", ref.Type, ref.Name+ref.URI)
+	p, running := g.ts.Provider(it.server)
+	if !found || !running || !g.sees(ctx, it) {
+		return nil, fmt.Errorf("gateway: completion/complete: no server serves %s %q", ref.Type, req.Params.Ref.Name+ref.URI)
 	}
-	params.Ref = &ref
+	ctx, leave := g.calls.enter(ctx, it.server, req.Session)
+	defer leave()
+	params := &mcp.CompleteParams{Argument: req.Params.Argument, Context: req.Params.Context, Ref: &ref}
 	res := new(mcp.CompleteResult)
-	return res, g.relay(ctx, p, "completion/complete", &params, res)
+	return res, g.relay(ctx, p, "completion/complete", params, res)
 }
 
 // subscribe subscribes the client's session to a resource the gateway
@@ -48,9 +52,12 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 // [Gateway.resourceUpdated] tells them.
 func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	p, err := g.resourceServer(uri)
+	p, it, err := g.resourceServer(uri)
 	if err != nil {
 		return err
+	}
+	if !g.sees(ctx, it) {
+		return mcp.ResourceNotFoundError(uri)
 	}
 	return g.subs.add(ctx, req.Session, uri, g.upstream(p, uri), g.watch)
 }
@@ -60,7 +67,7 @@ func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) erro
 func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
 	uri := req.Params.URI
 	return g.subs.remove(ctx, req.Session, uri, func(ctx context.Context, on bool) error {
-		p, err := g.resourceServer(uri)
+		p, _, err := g.resourceServer(uri)
 		if err != nil {
 			return nil // no longer served: nothing to tell
 		}
@@ -85,7 +92,7 @@ func (g *Gateway) watch(ss *mcp.ServerSession) {
 	go func() {
 		_ = ss.Wait()
 		errs := g.subs.ended(g.ctx, ss, func(uri string) upstream {
-			p, err := g.resourceServer(uri)
+			p, _, err := g.resourceServer(uri)
 			if err != nil {
 				return nil
 			}
@@ -107,15 +114,15 @@ func (g *Gateway) resourceUpdated(ctx context.Context, params *mcp.ResourceUpdat
 }
 
 // resourceServer is the server of the resource at uri, which the gateway
-// lists.
-func (g *Gateway) resourceServer(uri string) (*mcptool.Provider, error) {
+// lists, and the resource.
+func (g *Gateway) resourceServer(uri string) (*mcptool.Provider, servedItem, error) {
 	g.mu.Lock()
 	it, ok := g.served.resources[uri]
 	g.mu.Unlock()
 	if p, running := g.ts.Provider(it.server); ok && running {
-		return p, nil
+		return p, it, nil
 	}
-	return nil, mcp.ResourceNotFoundError(uri)
+	return nil, it, mcp.ResourceNotFoundError(uri)
 }
 
 // relay sends method with params to the server p and decodes its result

@@ -12,12 +12,16 @@ import (
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
-// A subscribable is an upstream server (protocol 2025-11-25, with
-// sessions) whose resource note://payroll may be subscribed to, and which
-// counts the subscriptions and unsubscriptions it is sent.
-type subscribable struct {
-	srv *mcp.Server
-	url string
+// A notesServer is an upstream server (protocol 2025-11-25, with
+// sessions) of every primitive, which counts the subscriptions and
+// unsubscriptions it is sent: the tool add_note, which logs its text
+// during the call (then pings the client, so that the message is handled
+// before the call's answer); the resource note://payroll, which may be subscribed
+// to; the template note://notes/{id}; the prompt summarize; completions.
+type notesServer struct {
+	name string
+	srv  *mcp.Server
+	url  string
 
 	mu           sync.Mutex
 	subscribes   int
@@ -25,10 +29,11 @@ type subscribable struct {
 	unsubscribed chan struct{} // a receive for each unsubscription
 }
 
-func newSubscribable(t *testing.T, name string) *subscribable {
+func newNotes(t *testing.T, name string) *notesServer {
 	t.Helper()
-	s := &subscribable{unsubscribed: make(chan struct{}, 8)}
+	s := &notesServer{name: name, unsubscribed: make(chan struct{}, 8)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ServerOptions{
+		Instructions: "Keep notes with " + name + ".",
 		SubscribeHandler: func(context.Context, *mcp.SubscribeRequest) error {
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -42,12 +47,30 @@ func newSubscribable(t *testing.T, name string) *subscribable {
 			s.unsubscribed <- struct{}{}
 			return nil
 		},
+		CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{"from " + name}}}, nil
+		},
 	})
-	mcp.AddTool(s.srv, &mcp.Tool{Name: "payroll_total"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "42"}}}, nil, nil
+	type note struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(s.srv, &mcp.Tool{Name: "add_note"}, func(ctx context.Context, req *mcp.CallToolRequest, in note) (*mcp.CallToolResult, any, error) {
+		req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "adding: " + in.Text})
+		// A client handles what a server sends in order: the answer to a
+		// ping says that the message was handled before the call's answer.
+		if err := req.Session.Ping(ctx, nil); err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added"}}}, nil, nil
 	})
 	s.srv.AddResource(&mcp.Resource{URI: "note://payroll", Name: "payroll"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "salaries"}}}, nil
+	})
+	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "note://notes/{id}", Name: "note"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "a note"}}}, nil
+	})
+	s.srv.AddPrompt(&mcp.Prompt{Name: "summarize", Arguments: []*mcp.PromptArgument{{Name: "topic"}}}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarize"}}}}, nil
 	})
 	h := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil))
 	t.Cleanup(h.Close)
@@ -55,9 +78,13 @@ func newSubscribable(t *testing.T, name string) *subscribable {
 	return s
 }
 
+func (s *notesServer) config() toolset.ServerConfig {
+	return toolset.ServerConfig{Name: s.name, URL: s.url, Required: true}
+}
+
 // counts are how many subscriptions and unsubscriptions the server was
 // sent.
-func (s *subscribable) counts() (subscribes, unsubscribes int) {
+func (s *notesServer) counts() (subscribes, unsubscribes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.subscribes, s.unsubscribes
@@ -68,8 +95,8 @@ func (s *subscribable) counts() (subscribes, unsubscribes int) {
 // end bob's; the server is told to unsubscribe when the last subscriber
 // leaves, by unsubscribing or by ending its session.
 func TestASubscriptionIsItsClientsOwn(t *testing.T) {
-	notes := newSubscribable(t, "notes")
-	g := start(t, []toolset.ServerConfig{{Name: "notes", URL: notes.url, Required: true}})
+	notes := newNotes(t, "notes")
+	g := start(t, []toolset.ServerConfig{notes.config()})
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	payroll := "note://payroll"
