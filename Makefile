@@ -70,6 +70,7 @@ bench:
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure' -count=1 -v ./agent/ | grep tokens
 	go run ./cmd/gatewaybench
+	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI.

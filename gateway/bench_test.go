@@ -3,9 +3,12 @@ package gateway_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -52,4 +55,61 @@ func BenchmarkCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAVictimBesideAClientThatDoesNotRead times a client's call whose
+// server reports its progress ten times (each report then a ping, so that
+// the call waits on the gateway's passing them on), while the server logs
+// 50 messages of 4 KiB outside any call for every call, which a client
+// that reads passes on: first with no other client (quiet), then beside a
+// client that opened its session's event stream, asked for the log, and
+// never reads it (attacked), its queue large enough to hold what the run
+// sends it (run it with -benchtime 100x). It reports the time of a call of
+// each run and their ratio, attacked/quiet: a client that does not read
+// must not slow another's calls (target: within 2x). The ratio is
+// printed, never asserted: wall time depends on the machine. Before the
+// gateway wrote through lanes (lanes.go), the attacked run never ended.
+func BenchmarkAVictimBesideAClientThatDoesNotRead(b *testing.B) {
+	chatty := newChatty(b)
+	g := start(b, []toolset.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, gateway.WithLimits(gateway.Limits{ClientQueueBytes: 64 << 20}))
+	url, _ := serve(b, g)
+	observer, err := mcp.NewClient(&mcp.Implementation{Name: "observer", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(context.Context, *mcp.LoggingMessageRequest) {},
+	}).Connect(b.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer observer.Close()
+	if err := observer.SetLoggingLevel(b.Context(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		b.Fatal(err)
+	}
+	victim, err := mcp.NewClient(&mcp.Implementation{Name: "victim", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {},
+	}).Connect(b.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer victim.Close()
+	params := &mcp.CallToolParams{Name: "chatty_steps", Arguments: map[string]any{}}
+	params.SetProgressToken("victim")
+	call := func() {
+		chatty.flood(b, 50, 4<<10)
+		if res, err := victim.CallTool(b.Context(), params); err != nil || res.IsError {
+			b.Fatalf("%v, %v", res, err)
+		}
+	}
+	const quietCalls = 50
+	begin := time.Now()
+	for range quietCalls {
+		call()
+	}
+	quiet := time.Since(begin) / quietCalls
+	hostile.StallSession(b, url, "", "debug")
+	for b.Loop() {
+		call()
+	}
+	attacked := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(quiet.Nanoseconds()), "quiet-ns/call")
+	b.ReportMetric(float64(attacked.Nanoseconds()), "attacked-ns/call")
+	b.ReportMetric(float64(attacked)/float64(quiet), "attacked/quiet")
 }

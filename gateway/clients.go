@@ -153,8 +153,15 @@ func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.De
 	return out
 }
 
-// checkClients reports a client policy or rate limit Start cannot take.
+// checkClients reports a client policy, rate limit or queue bound Start
+// cannot take.
 func (o *options) checkClients() error {
+	if n := o.limits.ClientQueueBytes; n < 0 {
+		return fmt.Errorf("gateway: Limits.ClientQueueBytes %d: want 0 (the default, %d) or more", n, DefaultClientQueueBytes)
+	}
+	if n := o.limits.ServerQueueBytes; n < 0 {
+		return fmt.Errorf("gateway: Limits.ServerQueueBytes %d: want 0 (the default, %d) or more", n, DefaultServerQueueBytes)
+	}
 	for name, r := range o.rates {
 		if r.burst < 0 {
 			return fmt.Errorf("gateway: WithRateLimit(%q): burst %d: want 0 (the default) or more", name, r.burst)

@@ -209,7 +209,7 @@ func (g *Gateway) read(p *mcptool.Provider, it servedItem) mcp.ResourceHandler {
 		if !g.sees(ctx, it) {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
-		ctx, leave := g.calls.enter(ctx, it.server, req.Session)
+		ctx, leave := g.enter(ctx, it.server, req.Session)
 		defer leave()
 		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		res, err := p.ReadResource(ctx, req.Params.URI)
@@ -229,7 +229,7 @@ func (g *Gateway) getPrompt(p *mcptool.Provider, it servedItem) mcp.PromptHandle
 		if !g.sees(ctx, it) {
 			return nil, unknownPrompt(req.Params.Name)
 		}
-		ctx, leave := g.calls.enter(ctx, it.server, req.Session)
+		ctx, leave := g.enter(ctx, it.server, req.Session)
 		defer leave()
 		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		params := &mcp.GetPromptParams{Name: it.name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}

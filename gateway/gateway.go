@@ -34,8 +34,9 @@ type Gateway struct {
 	served served        // what the servers serve now (catalog.go, features.go)
 	subs   subscriptions // the clients' subscriptions to resources (subscriptions.go)
 
-	calls    inFlight       // the clients' requests in flight on each server (inflight.go)
-	sessions sessionClients // the client of each session (reach.go)
+	calls    inFlight           // the clients' requests in flight on each server (inflight.go)
+	passing  map[string]*passOn // each server's notices to pass on (passon.go)
+	sessions sessionClients     // the client of each session (reach.go)
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
@@ -71,6 +72,10 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 		g.keys = newIssuerKeys(*o.oauth)
 	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	g.passing = make(map[string]*passOn, len(cfg.Servers))
+	for _, sc := range cfg.Servers {
+		g.passing[sc.Name] = newPassOn(sc.Name, o.limits.serverQueue(), log)
+	}
 	var traceOpts []toolset.Option
 	g.tel, traceOpts = o.tracing()
 	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
@@ -78,6 +83,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	ts, err := toolset.Start(ctx, cfg, tsOpts...)
 	if err != nil {
 		g.cancel()
+		g.stopPassing()
 		return nil, err
 	}
 	g.ts = ts
@@ -147,7 +153,7 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	return append(append(g.passthroughOptions(sc), g.hostOptions()...), mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
-		ResourceUpdated:  g.resourceUpdated,
+		ResourceUpdated:  func(ctx context.Context, p *mcp.ResourceUpdatedNotificationParams) { g.resourceUpdated(sc.Name, p) },
 		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(ctx, sc.Name, p) },
 		LogLevel:         g.logLevel,
 	}))
@@ -162,6 +168,7 @@ func (g *Gateway) Close() error {
 		g.cancel()
 		g.subs.close()
 		g.worker.Wait()
+		g.stopPassing()
 		g.closeErr = g.ts.Close()
 	})
 	return g.closeErr

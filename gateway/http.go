@@ -38,15 +38,16 @@ func (g *Gateway) Handler() http.Handler {
 		PropagateRequestCancellation: true,
 	})
 	sessions := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog()})
+	laned, statelessLaned := g.lanes(sessions), g.lanes(stateless) // lanes.go
 	var endpoint http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
 			if g.fast(w, r) { // fast.go
 				return
 			}
-			stateless.ServeHTTP(w, r)
+			statelessLaned.ServeHTTP(w, r)
 			return
 		}
-		sessions.ServeHTTP(w, r)
+		laned.ServeHTTP(w, r)
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", g.checkOrigin(g.authenticate(endpoint)))

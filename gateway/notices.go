@@ -30,31 +30,34 @@ var levels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "
 // A message a server sends as a call ends may be handled after the call's
 // answer, go-sdk handling notifications on a goroutine of their own, and
 // then counts as sent outside any call: it reaches the clients that reach
-// the server, never another.
+// the server, never another. The decision is made as the message comes,
+// and the message passed on in order with the server's other notices
+// (passon.go).
 func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
 	c := *p
 	c.Logger = server
 	if p.Logger != "" {
 		c.Logger += "/" + p.Logger
 	}
-	switch call, owners := g.calls.owner(ctx, server); owners {
-	case 1:
-		if call.ss != nil {
-			// A client gone meanwhile misses the message; nothing to do.
-			_ = call.ss.Log(call.ctx, &c)
-		}
-		return
-	case 2:
+	call, owners := g.calls.owner(ctx, server)
+	if owners > 1 {
 		g.log.Debug("gateway: a server's log message left out: calls of several clients are in flight on it", "server", server)
 		return
 	}
-	for _, s := range g.servers() {
-		for ss := range s.Sessions() {
+	g.passOn(server, noticeSize(p.Data), func() {
+		if owners == 1 {
+			if call.ss != nil {
+				// A client gone meanwhile misses the message; nothing to do.
+				_ = call.ss.Log(call.ctx, &c)
+			}
+			return
+		}
+		for _, ss := range g.liveSessions() {
 			if name, ok := g.sessions.of(ss); ok && g.reaches(name, server) {
 				_ = ss.Log(g.ctx, &c)
 			}
 		}
-	}
+	})
 }
 
 // setLevel passes a client's logging/setLevel on to the servers that log,

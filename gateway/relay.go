@@ -39,7 +39,7 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	if !found || !running || !g.sees(ctx, it) {
 		return nil, fmt.Errorf("gateway: completion/complete: no server serves %s %q", ref.Type, req.Params.Ref.Name+ref.URI)
 	}
-	ctx, leave := g.calls.enter(ctx, it.server, req.Session)
+	ctx, leave := g.enter(ctx, it.server, req.Session)
 	defer leave()
 	params := &mcp.CompleteParams{Argument: req.Params.Argument, Context: req.Params.Context, Ref: &ref}
 	res := new(mcp.CompleteResult)
@@ -105,12 +105,15 @@ func (g *Gateway) watch(ss *mcp.ServerSession) {
 }
 
 // resourceUpdated passes a server's notifications/resources/updated on to
-// the clients subscribed to the resource.
-func (g *Gateway) resourceUpdated(ctx context.Context, params *mcp.ResourceUpdatedNotificationParams) {
-	for _, s := range g.servers() {
-		// A client gone meanwhile misses it; nothing to do.
-		_ = s.ResourceUpdated(ctx, params)
-	}
+// the clients subscribed to the resource, in order with the server's other
+// notices (passon.go).
+func (g *Gateway) resourceUpdated(server string, params *mcp.ResourceUpdatedNotificationParams) {
+	g.passOn(server, noticeSize(params.URI), func() {
+		for _, s := range g.servers() {
+			// A client gone meanwhile misses it; nothing to do.
+			_ = s.ResourceUpdated(g.ctx, params)
+		}
+	})
 }
 
 // resourceServer is the server of the resource at uri, which the gateway

@@ -103,3 +103,16 @@ func TestExclusiveFlags(t *testing.T) {
 	expect(t, mcpbridge(t, "", "", nil, "tools", "--long", "--json"), 2, "mcpbridge tools: give --long (whole descriptions) or --json (the wire format, always whole), not both\n")
 	expect(t, mcpbridge(t, "", "", nil, "call", "note_stats", "--json", "--raw"), 2, "not both")
 }
+
+// A negative queue bound of serve is refused, naming the flag or the
+// config key it came from; a flag given is taken over the key.
+func TestServeRefusesANegativeQueueBound(t *testing.T) {
+	dir := t.TempDir()
+	config := writeConfig(t, dir, "mcp.json", `{"mcpServers": {}, "gateway": {"limits": {"clientQueueBytes": -3}}}`)
+	r := mcpbridge(t, dir, "", nil, "serve", "--server-queue-bytes", "-5")
+	expect(t, r, 2, "mcpbridge serve: --server-queue-bytes: -5: want a number of bytes, 0 for the default\n")
+	r = mcpbridge(t, dir, "", nil, "serve", "--config", config)
+	expect(t, r, 2, `mcpbridge serve: "gateway": "limits": "clientQueueBytes": -3: want a number of bytes, 0 for the default`+"\n")
+	r = mcpbridge(t, dir, "", nil, "serve", "--config", config, "--client-queue-bytes", "-1")
+	expect(t, r, 2, "mcpbridge serve: --client-queue-bytes: -1: want a number of bytes, 0 for the default\n")
+}

@@ -90,6 +90,9 @@ refused and /readyz answers 503.`,
 		fs.StringVar(&oauth.Resource, "oauth-resource", "", "the gateway's own `URL` as clients reach it (https://host/mcp): the audience tokens must name")
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
+		var limits gateway.Limits
+		fs.IntVar(&limits.ClientQueueBytes, "client-queue-bytes", gateway.DefaultClientQueueBytes, "hold at most `N` bytes for a client's stream it does not read; past it, the client loses the stream")
+		fs.IntVar(&limits.ServerQueueBytes, "server-queue-bytes", gateway.DefaultServerQueueBytes, "hold at most `N` bytes of a server's notices (log, progress, updates) not yet passed on; past it, they are dropped")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
@@ -108,6 +111,13 @@ refused and /readyz answers 503.`,
 			if err != nil {
 				return err
 			}
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			bounds, err := section.limits(limits, given)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, gateway.WithLimits(bounds))
 			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
 			if _, _, err := net.SplitHostPort(*addr); *addr != "" && err != nil {
 				return Usagef("--http %s: want host:port, such as 127.0.0.1:8080", *addr)
@@ -265,7 +275,38 @@ type gatewayConfig struct {
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
 // key per field of [gateway.Limits], durations as Go durations ("30m").
-type limitsConfig struct{}
+type limitsConfig struct {
+	ClientQueueBytes int `json:"clientQueueBytes"`
+	ServerQueueBytes int `json:"serverQueueBytes"`
+}
+
+// limits are the gateway's bounds: each flag given, else the config's key
+// if it has it, else the flag's default; a negative one is refused, naming
+// where it came from.
+func (c gatewayConfig) limits(flags gateway.Limits, given map[string]bool) (gateway.Limits, error) {
+	l := flags
+	var k limitsConfig
+	if c.Limits != nil {
+		k = *c.Limits
+	}
+	for _, b := range []struct {
+		flag, key string
+		n         *int
+		config    int
+	}{
+		{"client-queue-bytes", "clientQueueBytes", &l.ClientQueueBytes, k.ClientQueueBytes},
+		{"server-queue-bytes", "serverQueueBytes", &l.ServerQueueBytes, k.ServerQueueBytes},
+	} {
+		where := "--" + b.flag
+		if !given[b.flag] && b.config != 0 {
+			*b.n, where = b.config, fmt.Sprintf(`"gateway": "limits": %q`, b.key)
+		}
+		if *b.n < 0 {
+			return l, Usagef("%s: %d: want a number of bytes, 0 for the default", where, *b.n)
+		}
+	}
+	return l, nil
+}
 
 // gatewaySection reads the "gateway" object of the target's config file,
 // if it has one.

@@ -4,7 +4,13 @@ package sdkfix
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,5 +43,118 @@ func TestGoSDKUnsubscribesAnySession(t *testing.T) {
 	}
 	if unsubscribed != 1 {
 		t.Fatalf(upgraded+"the unsubscribe handler is not called for a session that never subscribed (%d calls): gateway/subscriptions.go may count subscribers", unsubscribed)
+	}
+}
+
+// gateway/lanes.go: go-sdk's streamable HTTP server writes a message to a
+// client's stream on the goroutine that sends it (ServerSession.Log here),
+// so a client that does not read would hold that goroutine; the gateway
+// hands go-sdk a writer that queues.
+func TestGoSDKWritesToAStreamAsItSends(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	send := func(method, session, body string, w http.ResponseWriter, ctx context.Context) http.Header {
+		req := httptest.NewRequestWithContext(ctx, method, "/", strings.NewReader(body))
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Content-Type", "application/json")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		h.ServeHTTP(w, req)
+		return w.Header()
+	}
+	ctx := context.Background()
+	session := send(http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		httptest.NewRecorder(), ctx).Get("Mcp-Session-Id")
+	send(http.MethodPost, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, httptest.NewRecorder(), ctx)
+	send(http.MethodPost, session, `{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}`, httptest.NewRecorder(), ctx)
+	stream := &stackWriter{ResponseRecorder: httptest.NewRecorder(), opened: make(chan struct{}), wrote: make(chan string, 1)}
+	getCtx, cancel := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		send(http.MethodGet, session, "", stream, getCtx)
+	}()
+	defer func() { cancel(); <-served; send(http.MethodDelete, session, "", httptest.NewRecorder(), ctx) }()
+	<-stream.opened
+	var ss *mcp.ServerSession
+	for s := range s.Sessions() {
+		ss = s
+	}
+	if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Data: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if stack := <-stream.wrote; !strings.Contains(stack, "(*ServerSession).Log") {
+		t.Fatalf(upgraded+"a message is written to its stream apart from the goroutine that sends it: gateway/lanes.go may go\n%s", stack)
+	}
+}
+
+// A stackWriter tells when its stream is opened (go-sdk's first write,
+// ": ok"), and the stack of the goroutine of the write after.
+type stackWriter struct {
+	*httptest.ResponseRecorder
+	mu     sync.Mutex
+	writes int
+	opened chan struct{}
+	wrote  chan string
+}
+
+func (w *stackWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes++
+	switch w.writes {
+	case 1:
+		close(w.opened)
+	case 2:
+		buf := make([]byte, 64<<10)
+		w.wrote <- string(buf[:runtime.Stack(buf, false)])
+	}
+	return w.ResponseRecorder.Write(p)
+}
+
+// gateway/passon.go: go-sdk's client hands a server's notifications to
+// their handler one at a time, and reads on while the handler works,
+// queueing them without bound: a server is never held by a slow handler,
+// so the gateway's handlers only queue, bounded, for a goroutine of its
+// own to pass on.
+func TestGoSDKQueuesNotificationsWithoutBound(t *testing.T) {
+	release := make(chan struct{})
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(context.Context, *mcp.LoggingMessageRequest) { <-release },
+	}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	defer close(release)
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() {
+		for range 1000 {
+			if err := ss.Log(context.Background(), &mcp.LoggingMessageParams{Level: "error", Data: strings.Repeat("x", 1<<10)}); err != nil {
+				sent <- err
+				return
+			}
+		}
+		sent <- nil
+	}()
+	select {
+	case err := <-sent:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(bound):
+		t.Fatal(upgraded + "the client stops reading while a notification's handler works: gateway/passon.go's queue may go")
 	}
 }
