@@ -106,7 +106,7 @@ func victimsProgress(t *testing.T, url string) int {
 // the server reports its progress. The gateway writes to each client
 // through a queue of its own: the attacker fills its queue and loses its
 // stream, logged; the victim's calls get all their progress, as before the
-// attack.
+// attack, and a session its notifications.
 func TestAClientThatDoesNotReadStallsNoOther(t *testing.T) {
 	for _, attack := range []string{"session", "call"} {
 		t.Run(attack, func(t *testing.T) {
@@ -132,6 +132,20 @@ func TestAClientThatDoesNotReadStallsNoOther(t *testing.T) {
 			if n != victimSteps {
 				t.Fatalf("while the attacker stalls, the victim's call got %d/%d progress reports", n, victimSteps)
 			}
+			// A session's notifications come as before: a tool listed anew.
+			changed := make(chan struct{}, 1)
+			connect(t, url, versions[1], &mcp.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				},
+			}, nil)
+			mcp.AddTool(chatty.srv, &mcp.Tool{Name: "fresh_" + attack}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{}, nil, nil
+			})
+			<-changed
 			attacker.Ended() // the gateway cut its stream: reading ends
 			<-logged         // and said so
 		})
