@@ -68,7 +68,11 @@ The config file may hold a "gateway" object beside "mcpServers":
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token.
+are sent the client's own token. A policy (--allow, --deny, a client's
+own) judges resources, templates and prompts as tools, by the names they
+are served under ({server}_{name}): a client allowed nothing of a server
+sees nothing of it, its instructions and log included. Bounds go in
+"limits": {"clientQueueBytes": N, "serverQueueBytes": N}, as the flags.
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
