@@ -40,16 +40,17 @@ func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingM
 		c.Logger += "/" + p.Logger
 	}
 	call, owners := g.calls.owner(ctx, server)
-	if owners > 1 {
+	switch {
+	case owners > 1:
 		g.log.Debug("gateway: a server's log message left out: calls of several clients are in flight on it", "server", server)
 		return
+	case owners == 1 && call.ss == nil:
+		return // the fast path's call, which asked for no log
 	}
 	g.passOn(server, noticeSize(p.Data), func() {
 		if owners == 1 {
-			if call.ss != nil {
-				// A client gone meanwhile misses the message; nothing to do.
-				_ = call.ss.Log(call.ctx, &c)
-			}
+			// A client gone meanwhile misses the message; nothing to do.
+			_ = call.ss.Log(call.ctx, &c)
 			return
 		}
 		for _, ss := range g.liveSessions() {

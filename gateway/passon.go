@@ -31,6 +31,7 @@ type passOn struct {
 	jobs    []passJob
 	bytes   int  // the sizes of jobs
 	dropped int  // since the queue was last empty
+	busy    bool // the goroutine is passing jobs on
 	closed  bool // Close: no more jobs; the goroutine ends
 	done    chan struct{}
 }
@@ -75,12 +76,12 @@ func (q *passOn) push(size int, run func()) bool {
 // ends, or the queue is closed: a request's result is written after what
 // the server said during it.
 func (q *passOn) fence(ctx context.Context) {
-	f := make(chan struct{})
 	q.mu.Lock()
-	if q.closed {
+	if q.closed || (len(q.jobs) == 0 && !q.busy) {
 		q.mu.Unlock()
-		return
+		return // nothing to wait for
 	}
+	f := make(chan struct{})
 	q.jobs = append(q.jobs, passJob{fence: f})
 	q.cond.Broadcast()
 	q.mu.Unlock()
@@ -108,7 +109,7 @@ func (q *passOn) loop() {
 			return
 		}
 		jobs := q.jobs
-		q.jobs = nil
+		q.jobs, q.busy = nil, true
 		q.mu.Unlock()
 		for i, j := range jobs {
 			if j.fence != nil {
@@ -122,6 +123,7 @@ func (q *passOn) loop() {
 			q.mu.Unlock()
 		}
 		q.mu.Lock()
+		q.busy = false
 	}
 }
 
@@ -160,13 +162,16 @@ func (g *Gateway) passOn(server string, size int, run func()) {
 
 // enter counts a client's request to server as in flight (inflight.go);
 // its leave first waits for what the server said during it to be passed
-// on, so that it reaches the client before the request's answer.
+// on, so that it reaches the client before the request's answer (a request
+// without a session, the fast path's, is told nothing).
 func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSession) (context.Context, func()) {
 	ctx, leave := g.calls.enter(ctx, server, ss)
+	q := g.passing[server]
+	if q == nil || ss == nil {
+		return ctx, leave
+	}
 	return ctx, func() {
-		if q := g.passing[server]; q != nil {
-			q.fence(ctx)
-		}
+		q.fence(ctx)
 		leave()
 	}
 }
