@@ -22,8 +22,9 @@
 //     read, got, completed or subscribed to, and a server it is allowed
 //     nothing of is invisible to it, its instructions too.
 //   - notifications/tools/list_changed (and resources', prompts') from any
-//     server reaches the connected clients, only when what they are served
-//     changed. A server's log message during one client's request reaches
+//     server reaches the connected clients, only when what the gateway
+//     serves changed (it says that a listing changed, no more, to every
+//     client, one that sees nothing of the change too). A server's log message during one client's request reaches
 //     that client alone, none while several clients' requests are in
 //     flight on the server, and one outside any request the clients allowed
 //     something of the server (notices.go), each at the level it asked for.
