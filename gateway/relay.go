@@ -76,14 +76,36 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 }
 
 // upstream sends resources/subscribe or resources/unsubscribe of uri to
-// the server p.
+// the server p. A server that carries the gateway's listens on one session
+// (sharesListens) is never told to unsubscribe: go-sdk's server would end
+// with it the gateway's listen for list changes (internal/sdkfix); its
+// listen for uri stays, and a later subscription takes it up.
 func (g *Gateway) upstream(p *mcptool.Provider, uri string) upstream {
 	return func(ctx context.Context, on bool) error {
-		if on {
+		switch {
+		case on:
 			return g.relay(ctx, p, "resources/subscribe", &mcp.SubscribeParams{URI: uri}, nil)
+		case g.sharesListens(p):
+			return nil
 		}
 		return g.relay(ctx, p, "resources/unsubscribe", &mcp.UnsubscribeParams{URI: uri}, nil)
 	}
+}
+
+// sharesListens reports whether the server p carries the gateway's
+// subscriptions/listen requests on one session: a server of 2026-07-28
+// (where a subscription is a listen) not reached over HTTP, where each
+// listen is a request of its own.
+func (g *Gateway) sharesListens(p *mcptool.Provider) bool {
+	if p.ProtocolVersion() < statelessVersion {
+		return false
+	}
+	for _, sc := range g.cfg.Servers {
+		if sc.Name == p.Name() {
+			return sc.URL == ""
+		}
+	}
+	return false
 }
 
 // watch ends the subscriptions of ss when it ends, in a goroutine that

@@ -117,6 +117,11 @@
 //     resource, as go-sdk's server calls the unsubscribe handler for any
 //     session's resources/unsubscribe, one that never subscribed too
 //     (TestGoSDKUnsubscribesAnySession).
+//   - gateway/relay.go never sends resources/unsubscribe to a server of
+//     2026-07-28 over stdio, where go-sdk's client makes each subscription
+//     a subscriptions/listen of the one session, as go-sdk's server forgets
+//     every list-change listen of a session when any of its listens ends
+//     (TestGoSDKForgetsAListenWhenAnotherEnds).
 //   - gateway/lanes.go hands go-sdk's streamable HTTP server a writer that
 //     queues, bounded, for a goroutine of its own to write to the client,
 //     as go-sdk writes a message to a client's stream on the goroutine that

@@ -9,7 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -157,4 +159,61 @@ func TestGoSDKQueuesNotificationsWithoutBound(t *testing.T) {
 	case <-time.After(bound):
 		t.Fatal(upgraded + "the client stops reading while a notification's handler works: gateway/passon.go's queue may go")
 	}
+}
+
+// gateway/relay.go: go-sdk's server keeps a session's list-change
+// subscriptions (subscriptions/listen, 2026-07-28) by session alone, and
+// forgets them all when any listen of the session ends: over a connection
+// that carries several listens (stdio), the end of a resource's listen,
+// which go-sdk's client opens for Subscribe and ends for Unsubscribe,
+// ends the notices of the client's own listen for list changes. The
+// gateway never unsubscribes such a server.
+func TestGoSDKForgetsAListenWhenAnotherEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		prompt := func(name string) (*mcp.Prompt, mcp.PromptHandler) {
+			return &mcp.Prompt{Name: name}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
+		}
+		s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
+			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
+		s.AddPrompt(prompt("a"))
+		s.AddResource(&mcp.Resource{URI: "note://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, nil
+		})
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := s.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.Close()
+		var changed atomic.Int32
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+			PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) { changed.Add(1) },
+		}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		change := func(name string) int32 {
+			s.AddPrompt(prompt(name))
+			time.Sleep(time.Second) // go-sdk tells of a change after 10ms
+			synctest.Wait()
+			return changed.Load()
+		}
+		if n := change("b"); n != 1 {
+			t.Fatalf("the client's listen was told of %d changes, want 1", n)
+		}
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "note://a"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "note://a"}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n := change("c"); n != 1 {
+			t.Fatalf(upgraded+"a session's list-change listen outlives the end of another listen (%d changes told): gateway/relay.go may unsubscribe every server", n)
+		}
+	})
 }
