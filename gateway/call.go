@@ -46,7 +46,7 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
 			// Passed on in order with the server's other notices; a report
 			// the client no longer reads is of no use: ignored.
-			g.passOn(server, noticeSize(p.Message), func() {
+			g.pass(server, noticeSize(p.Message), func() {
 				_ = ss.NotifyProgress(callCtx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
 			})
 		})

@@ -47,7 +47,7 @@ func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingM
 	case owners == 1 && call.ss == nil:
 		return // the fast path's call, which asked for no log
 	}
-	g.passOn(server, noticeSize(p.Data), func() {
+	g.pass(server, noticeSize(p.Data), func() {
 		if owners == 1 {
 			// A client gone meanwhile misses the message; nothing to do.
 			_ = call.ss.Log(call.ctx, &c)

@@ -149,10 +149,10 @@ func noticeSize(v any) int {
 	return envelope + len(data)
 }
 
-// passOn queues run, a notice of server of about size bytes, to be passed
+// pass queues run, a notice of server of about size bytes, to be passed
 // on in order with the server's others; a server the gateway has no queue
 // for (none but the configured) has it run at once.
-func (g *Gateway) passOn(server string, size int, run func()) {
+func (g *Gateway) pass(server string, size int, run func()) {
 	if q := g.passing[server]; q != nil {
 		q.push(size, run)
 		return

@@ -130,7 +130,7 @@ func (g *Gateway) watch(ss *mcp.ServerSession) {
 // the clients subscribed to the resource, in order with the server's other
 // notices (passon.go).
 func (g *Gateway) resourceUpdated(server string, params *mcp.ResourceUpdatedNotificationParams) {
-	g.passOn(server, noticeSize(params.URI), func() {
+	g.pass(server, noticeSize(params.URI), func() {
 		for _, s := range g.servers() {
 			// A client gone meanwhile misses it; nothing to do.
 			_ = s.ResourceUpdated(g.ctx, params)
