@@ -49,27 +49,13 @@ func instructionsSection(servers map[string]string, cut func(server string)) str
 			cut(name)
 			text = cutRunes(text, MaxInstructions)
 		}
-		fmt.Fprintf(&b, "\n\n## MCP server: %s\n<server_instructions>\n%s\n</server_instructions>", oneLine(name, maxServerName), quote(text))
+		fmt.Fprintf(&b, "\n\n## MCP server: %s\n<server_instructions>\n%s\n</server_instructions>", oneLine(name, maxServerName), untrusted.Quote(text))
 	}
 	return b.String()
 }
 
 // maxServerName bounds a server's name where the prompt shows it.
 const maxServerName = 64
-
-// quote begins every line of text, whose only line break is "\n", with
-// "> " (an empty line with ">").
-func quote(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if l == "" {
-			lines[i] = ">"
-		} else {
-			lines[i] = "> " + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
 
 func cutRunes(s string, n int) string {
 	i := 0

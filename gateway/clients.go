@@ -16,7 +16,12 @@ import (
 // WithClientPolicy gates the catalog for one client, on top of
 // [WithPolicy]: a tool p denies is not listed to that client (tools/list,
 // find_tools), and a call of it by that client is refused as a call the
-// gateway's policy refuses. A client is named by its token: the name of a
+// gateway's policy refuses. p judges resources, resource templates and
+// prompts alike, by the names the gateway serves them under
+// ({prefix}_{name}): what it denies is not listed to the client, and
+// reading, getting, completing or subscribing to it is refused as for
+// what does not exist; a server the client is allowed nothing of is
+// invisible to it, its instructions and log included (reach.go). A client is named by its token: the name of a
 // bearer token ([WithBearerTokens]), or for a JWT access token ([WithOAuth])
 // its client_id claim, else azp, else sub. A client with no policy of its
 // own is served what every client is. A nil p removes client's policy.
@@ -168,7 +173,8 @@ func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.De
 	return out
 }
 
-// checkClients reports a client policy or rate limit Start cannot take.
+// checkClients reports a client policy or rate limit Start
+// cannot take.
 func (o *options) checkClients() error {
 	for name, r := range o.rates {
 		if r.burst < 0 {

@@ -16,13 +16,27 @@
 //     wrote it: code, message and data.
 //   - Resources and resource templates keep their URIs (a URI two servers
 //     list is the first's, in config order) and prompts are served too,
-//     their names namespaced as tools are.
+//     their names namespaced as tools are. A policy ([WithPolicy],
+//     [WithClientPolicy]) judges them as it judges tools, by those names
+//     (reach.go): what a client is not allowed is neither listed to it nor
+//     read, got, completed or subscribed to, and a server it is allowed
+//     nothing of is invisible to it, its instructions too.
 //   - notifications/tools/list_changed (and resources', prompts') from any
-//     server reaches the connected clients, only when what they are served
-//     changed. A server's log messages reach each client at the level it
-//     asked for. A client's progress token gets the server's progress
-//     reports on its call, and a client that cancels a call, or whose
-//     request ends (2026-07-28), cancels it on the server.
+//     server reaches the connected clients, only when what the gateway
+//     serves changed (it says that a listing changed, no more, to every
+//     client, one that sees nothing of the change too). A server's log message during one client's request reaches
+//     that client alone, none while several clients' requests are in
+//     flight on the server, and one outside any request the clients allowed
+//     something of the server (notices.go), each at the level it asked for.
+//     A client's progress token gets the server's progress reports on its
+//     call, and a client that cancels a call, or whose request ends
+//     (2026-07-28), cancels it on the server. A subscription is its
+//     session's own (subscriptions.go).
+//   - No client stalls another: each stream of a client is written through
+//     a queue of its own, and a client that does not read loses its stream
+//     once the queue is full (lanes.go); a server's notices are passed on by
+//     a goroutine of the server's, from a queue of their own, dropped past
+//     its bound (passon.go). Both bounds are fields of [Limits].
 //   - Both protocol generations over HTTP: 2026-07-28 statelessly (nothing
 //     kept per client between requests, so N replicas sit behind any load
 //     balancer, sharing a task key for the tasks they hand) and 2025-11-25

@@ -245,6 +245,8 @@ func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 // JSON-RPC error to answer with.
 func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
 	snap, err := g.gate(ctx, call.name, call.args)
+	ctx, leave := g.enter(ctx, g.serverOf(call.name), nil) // inflight.go
+	defer leave()
 	var (
 		raw    json.RawMessage
 		res    *mcp.CallToolResult

@@ -30,16 +30,19 @@ type Gateway struct {
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
 
-	mu          sync.Mutex
-	served      served         // what the servers serve now (catalog.go, features.go)
-	subscribers map[string]int // URI → clients subscribed (relay.go)
+	mu     sync.Mutex
+	served served        // what the servers serve now (catalog.go, features.go)
+	subs   subscriptions // the clients' subscriptions to resources (subscriptions.go)
+
+	calls   inFlight           // the clients' requests in flight on each server (inflight.go)
+	passing map[string]*passOn // each server's notices to pass on (passon.go)
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
 	lim      Limits       // o.limits resolved (limits.go)
 	bytes    budget       // the bytes of request bodies held (body.go)
 	slots    slots        // the requests being served (slots.go)
-	sessions sessionTable // the sessions open (sessions.go)
+	sessions sessionTable // the sessions open, and whose each is (sessions.go)
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
@@ -65,7 +68,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 		return nil, err
 	}
 	log := telemetry.Logger(o.logger)
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
 	g.lim = o.limits.Resolved()
 	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
 	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
@@ -74,6 +77,10 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(g.ctx, *o.oauth)
 	}
+	g.passing = make(map[string]*passOn, len(cfg.Servers))
+	for _, sc := range cfg.Servers {
+		g.passing[sc.Name] = newPassOn(sc.Name, g.lim.ServerQueueBytes, log)
+	}
 	var traceOpts []toolset.Option
 	g.tel, traceOpts = o.tracing()
 	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
@@ -81,6 +88,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	ts, err := toolset.Start(ctx, cfg, tsOpts...)
 	if err != nil {
 		g.cancel()
+		g.stopPassing()
 		return nil, err
 	}
 	g.ts = ts
@@ -101,7 +109,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Logger:       g.sdkLog(),
 		Capabilities: caps,
-		Instructions: g.instructions(),
+		Instructions: g.instructions(nil), // each client's own in hideUnreached
 	}
 	if caps.Completions != nil {
 		opts.CompletionHandler = g.complete
@@ -112,6 +120,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	s := mcp.NewServer(&implementation, opts)
 	g.addTasks(s) // innermost: it reads the caller admit names
 	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
+	s.AddReceivingMiddleware(g.hideUnreached) // reach.go
 	return s
 }
 
@@ -150,8 +159,8 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
-		ResourceUpdated:  g.resourceUpdated,
-		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
+		ResourceUpdated:  func(ctx context.Context, p *mcp.ResourceUpdatedNotificationParams) { g.resourceUpdated(sc.Name, p) },
+		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(ctx, sc.Name, p) },
 		LogLevel:         g.logLevel,
 	}))
 }
@@ -163,10 +172,12 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
+		g.subs.close()
 		g.worker.Wait()
 		if g.keys != nil {
 			g.keys.close() // jwt.go: the fetch of the issuer's keys
 		}
+		g.stopPassing()
 		g.closeErr = g.ts.Close()
 		g.sessions.closeAll()
 	})

@@ -52,12 +52,13 @@ const statelessVersion = "2026-07-28"
 // names the servers, for the operator). They need no token, but pass the
 // same Origin and Host checks.
 func (g *Gateway) Handler() http.Handler {
-	stateless := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{
+	// Each stream through a bounded queue of its own (lanes.go).
+	stateless := g.lanes(mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       g.sdkLog(),
 		PropagateRequestCancellation: true,
-	})
-	sessions := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog(), SessionTimeout: g.lim.SessionIdle})
+	}))
+	sessions := g.lanes(mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog(), SessionTimeout: g.lim.SessionIdle}))
 	endpoint := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		new := r.Header.Get("Mcp-Protocol-Version") >= statelessVersion
 		switch {

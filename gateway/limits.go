@@ -94,6 +94,21 @@ type Limits struct {
 	// --max-listing-items and --max-listing-bytes, keys "listingItems"
 	// and "listingBytes".
 	ListingItems, ListingBytes int
+
+	// ClientQueueBytes bounds what the gateway holds for one stream of a
+	// client that does not read it (a session's event stream, the answer
+	// to a request): a client whose stream holds more when another
+	// message comes has fallen behind, and loses that stream, logged
+	// (lanes.go). Default 1 MiB. serve: --client-queue-bytes; config
+	// "clientQueueBytes".
+	ClientQueueBytes int
+	// ServerQueueBytes bounds what the gateway holds of one server's
+	// notices (log messages, progress, resource updates) it has yet to
+	// pass on to its clients: a notice that comes while it holds more is
+	// dropped, and the drops are logged (passon.go). Default 4 MiB. serve:
+	// --server-queue-bytes; config "serverQueueBytes".
+	ServerQueueBytes int
+	// Neither queue bound can be lifted: [Start] refuses a negative value.
 }
 
 // check refuses the bounds that cannot be, naming the field.
@@ -101,9 +116,9 @@ func (l Limits) check() error {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"ListingItems", l.ListingItems}, {"ListingBytes", l.ListingBytes}} {
+	}{{"ListingItems", l.ListingItems}, {"ListingBytes", l.ListingBytes}, {"ClientQueueBytes", l.ClientQueueBytes}, {"ServerQueueBytes", l.ServerQueueBytes}} {
 		if f.n < 0 {
-			return fmt.Errorf("gateway: Limits.%s %d: negative, and this bound protects the gateway from a server's listing, so it cannot be lifted", f.name, f.n)
+			return fmt.Errorf("gateway: Limits.%s %d: negative, and this bound protects the gateway, so it cannot be lifted", f.name, f.n)
 		}
 	}
 	return nil
@@ -125,6 +140,8 @@ func defaultLimits() Limits {
 		BodyRead:              30 * time.Second,
 		Connections:           1024,
 		ConnectionIdle:        2 * time.Minute,
+		ClientQueueBytes:      1 << 20,
+		ServerQueueBytes:      4 << 20,
 	}
 }
 
@@ -151,6 +168,8 @@ func (l Limits) Resolved() Limits {
 	pick(&l.BodyRead, d.BodyRead)
 	pick(&l.Connections, d.Connections)
 	pick(&l.ConnectionIdle, d.ConnectionIdle)
+	pick(&l.ClientQueueBytes, d.ClientQueueBytes)
+	pick(&l.ServerQueueBytes, d.ServerQueueBytes)
 	return l
 }
 

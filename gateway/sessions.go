@@ -82,6 +82,26 @@ func (t *sessionTable) opened(ss *mcp.ServerSession, client string) error {
 	return nil
 }
 
+// of is the name of the client of session ss, for what the gateway sends a
+// session outside any call (notices.go): a session of protocol 2025-11-25,
+// counted at its initialize, or the one client over stdio, which no token
+// names. A stateless request's session is no one's.
+func (t *sessionTable) of(ss *mcp.ServerSession) (string, bool) {
+	if stateless(ss) {
+		return "", false
+	}
+	id := ss.ID()
+	if id == "" {
+		return "", true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.open[id]; s != nil && s.ss == ss {
+		return s.client, true
+	}
+	return "", false
+}
+
 // track notes the requests of calls in flight on session id, if it is
 // open, until the function it returns is called.
 func (t *sessionTable) track(id string, calls []call) func() {

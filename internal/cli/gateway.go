@@ -73,9 +73,10 @@ begin with the server's: "github_*" is server github's tools alone.
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token. "limits" holds the gateway's bounds, each
-also a flag: "listingItems" (--max-listing-items), "listingBytes"
-(--max-listing-bytes).
+are sent the client's own token. A policy (--allow, --deny, a client's
+own) judges resources, templates and prompts as tools, by the names they
+are served under ({server}_{name}): a client allowed nothing of a server
+sees nothing of it, its instructions and log included.
 
 With --tls-cert and --tls-key (or "gateway": {"tls": {"cert": FILE, "key":
 FILE}}, relative to the config's directory) the endpoint is HTTPS, HTTP/2
@@ -92,7 +93,8 @@ with each server's name and state: the operator's view, which a client
 must not have (kubectl port-forward reaches it in a pod).
 
 Every bound of the gateway (sessions, requests served, request bytes held,
-a request's JSON, connections) has a flag below and a key of "limits" in
+a request's JSON, connections, listings, the queues of what a client has
+not read and of what a server said) has a flag below and a key of "limits" in
 the "gateway" object, such as
   {"gateway": {"limits": {"sessionsPerClient": 20, "sessionIdle": "10m", "requestBytes": "32MiB"}}}
 A flag wins over the config; a negative value lifts a bound. Each replica
@@ -367,6 +369,8 @@ type limitsConfig struct {
 	ConnectionIdle        json.RawMessage `json:"connectionIdle"`
 	ListingItems          json.RawMessage `json:"listingItems"`
 	ListingBytes          json.RawMessage `json:"listingBytes"`
+	ClientQueueBytes      json.RawMessage `json:"clientQueueBytes"`
+	ServerQueueBytes      json.RawMessage `json:"serverQueueBytes"`
 }
 
 // gatewaySection reads the "gateway" object of the target's config file,

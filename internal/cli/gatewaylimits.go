@@ -48,6 +48,8 @@ func limitFlags(fs *flag.FlagSet, l *gateway.Limits) []limitFlag {
 		{"max-connections", "connections", "keep at most `N` HTTP connections open at once (at most half the open-files limit by default)", (*intValue)(&l.Connections), func(c *limitsConfig) json.RawMessage { return c.Connections }},
 		{"connection-idle", "connectionIdle", "close a keep-alive connection idle for `DURATION`", (*durationValue)(&l.ConnectionIdle), func(c *limitsConfig) json.RawMessage { return c.ConnectionIdle }},
 		{"max-listing-items", "listingItems", "refuse a server's listing (tools, resources, templates, prompts) of more than `N` entries in all its pages (default 10000)", (*boundValue)(&l.ListingItems), func(c *limitsConfig) json.RawMessage { return c.ListingItems }},
+		{"client-queue-bytes", "clientQueueBytes", "hold at most `N` bytes for a client's stream it does not read; past it, the client loses the stream (default 1 MiB)", (*boundValue)(&l.ClientQueueBytes), func(c *limitsConfig) json.RawMessage { return c.ClientQueueBytes }},
+		{"server-queue-bytes", "serverQueueBytes", "hold at most `N` bytes of a server's notices (log, progress, updates) not yet passed on; past it, they are dropped (default 4 MiB)", (*boundValue)(&l.ServerQueueBytes), func(c *limitsConfig) json.RawMessage { return c.ServerQueueBytes }},
 		{"max-listing-bytes", "listingBytes", "refuse a server's listing of more than `N` bytes in all its pages (default 16 MiB)", (*boundValue)(&l.ListingBytes), func(c *limitsConfig) json.RawMessage { return c.ListingBytes }},
 	}
 	for _, f := range flags {
