@@ -154,7 +154,10 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 	err = p.request(f.ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		c := callerOf(ctx)
 		params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
-		p.declare(params, c)
+		declared := p.declare(params, c)
+		if !declared {
+			s.fillMeta(params)
+		}
 		// Progress is asked for only when it matters: as a restart of the
 		// timeout, or to a host that shows it. Otherwise it would only
 		// cost notifications.
@@ -175,6 +178,9 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		var err error
 		asTask := s.asTask(name, false)
 		res, task, err = p.sendCall(ctx, s, name, params, asTask)
+		if !declared {
+			s.keepMeta(params)
+		}
 		if again, aerr := p.elicitFirst(ctx, name, err); again {
 			res, task, err = p.sendCall(ctx, s, name, params, asTask)
 		} else if aerr != nil {
@@ -206,6 +212,47 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 	}
 	return res, nil
+}
+
+// sentMeta is what go-sdk writes in the _meta of every request on a
+// session of protocol 2026-07-28 or later (SEP-2575), whatever the request:
+// the protocol version and the client's capabilities. It makes them again
+// for each request, a copy of the capabilities each time (five
+// allocations), though they follow from the session alone, and it keeps
+// what it finds there. So the first call's are kept and given to the next.
+type sentMeta struct{ version, capabilities any }
+
+// fillMeta gives params the _meta go-sdk wrote in an earlier call on s,
+// if one was kept.
+func (s *session) fillMeta(params *mcp.CallToolParams) {
+	m := s.meta.Load()
+	if m == nil {
+		return
+	}
+	meta := params.GetMeta()
+	if meta == nil {
+		meta = mcp.Meta{}
+		params.SetMeta(meta)
+	}
+	if _, ok := meta[mcp.MetaKeyProtocolVersion]; !ok {
+		meta[mcp.MetaKeyProtocolVersion] = m.version
+	}
+	if _, ok := meta[mcp.MetaKeyClientCapabilities]; !ok {
+		meta[mcp.MetaKeyClientCapabilities] = m.capabilities
+	}
+}
+
+// keepMeta keeps the _meta go-sdk wrote in params, those of a call that
+// declared no capabilities of its own, if none was kept yet.
+func (s *session) keepMeta(params *mcp.CallToolParams) {
+	if s.meta.Load() != nil {
+		return
+	}
+	version, ok := params.Meta[mcp.MetaKeyProtocolVersion]
+	caps, ok2 := params.Meta[mcp.MetaKeyClientCapabilities]
+	if ok && ok2 {
+		s.meta.CompareAndSwap(nil, &sentMeta{version, caps})
+	}
 }
 
 // askingOf returns the task err says asks its caller, or nil.
