@@ -21,13 +21,13 @@ const maxReplies = 16
 var aLongTimeAgo = time.Unix(1, 0)
 
 // Write implements mcp.Connection, sending msg as one line. A server that
-// does not read its stdin cannot hold it: Write gives up when ctx ends or
-// the connection closes. If nothing of the line was sent, it returns ctx's
-// error and the connection is unharmed. If part of it was, the rest cannot
-// be taken back and the stream is corrupt, so the connection fails: every
-// Read and Write after returns an error saying so, and the caller must
-// Close it (go-sdk does, seeing Read fail), which then stops the server
-// without waiting for it to notice its stdin close.
+// does not read its stdin cannot hold it: Write gives up when ctx ends
+// (within quickWrite) or the connection closes. If nothing of the line was
+// sent, it returns ctx's error and the connection is unharmed. If part of
+// it was, the rest cannot be taken back and the stream is corrupt, so the
+// connection fails: every Read and Write after returns an error saying so,
+// and the caller must Close it (go-sdk does, seeing Read fail), which then
+// stops the server without waiting for it to notice its stdin close.
 func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
