@@ -73,7 +73,7 @@ demo:
 
 # bench prints the figures the issues set targets for, each next to its peer.
 bench:
-	go test -run '^$$' -bench HandlerOverhead ./mcptool/
+	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./mcptool/
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./mcptool/
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -136,37 +135,41 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 // ([WithTaskStatus]) is told of each. Its client span ends here, with the
 // outcome judged and the output checked.
 func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
-	ctx, held := p.tel.hold(ctx)
 	var (
 		handed *HandedTask
 		asking *AskingTask
 	)
-	defer func() {
-		if handed != nil || asking != nil {
-			held.end(ctx, nil, nil) // not a failure: the caller follows or answers the task
-			return
-		}
-		held.end(ctx, res, err)
-	}()
 	d := p.cfg.callTimeout()
 	report := tool.ProgressFunc(ctx)
-	ctx, ended := p.inflight.begin(ctx, name)
-	defer ended()
-	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
+	f := p.inflight.begin(ctx, name)
+	f.holdSpan()
+	defer func() {
+		p.inflight.end(f)
+		if handed != nil || asking != nil {
+			f.endSpan(ctx, nil, nil) // not a failure: the caller follows or answers the task
+			return
+		}
+		f.endSpan(ctx, res, err)
+	}()
+	err = p.request(f.ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
 		c := callerOf(ctx)
 		params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
-		p.declare(params, c)
+		declared := p.declare(params, c)
+		if !declared {
+			s.fillMeta(params)
+		}
 		// Progress is asked for only when it matters: as a restart of the
 		// timeout, or to a host that shows it. Otherwise it would only
 		// cost notifications.
 		if d > 0 || report != nil {
-			token, done := p.calls.track(extend, report)
-			defer done()
+			token := p.calls.track(extend, report)
+			defer p.calls.forget(token)
 			params.SetProgressToken(token)
 		}
 		if c.Answering != nil {
 			res, err = p.resume(ctx, s, name, c.Answering, c.InputResponses, statusReport(ctx, extend))
-			if errors.As(err, &asking) {
+			asking = askingOf(err)
+			if asking != nil {
 				return nil
 			}
 			return err
@@ -175,6 +178,9 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		var err error
 		asTask := s.asTask(name, false)
 		res, task, err = p.sendCall(ctx, s, name, params, asTask)
+		if !declared {
+			s.keepMeta(params)
+		}
 		if again, aerr := p.elicitFirst(ctx, name, err); again {
 			res, task, err = p.sendCall(ctx, s, name, params, asTask)
 		} else if aerr != nil {
@@ -186,7 +192,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		if task != nil {
 			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
 		}
-		if errors.As(err, &asking) {
+		if asking = askingOf(err); asking != nil {
 			return nil
 		}
 		return err
@@ -206,6 +212,57 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 	}
 	return res, nil
+}
+
+// sentMeta is what go-sdk writes in the _meta of every request on a
+// session of protocol 2026-07-28 or later (SEP-2575), whatever the request:
+// the protocol version and the client's capabilities. It makes them again
+// for each request, a copy of the capabilities each time (five
+// allocations), though they follow from the session alone, and it keeps
+// what it finds there. So the first call's are kept and given to the next.
+type sentMeta struct{ version, capabilities any }
+
+// fillMeta gives params the _meta go-sdk wrote in an earlier call on s,
+// if one was kept.
+func (s *session) fillMeta(params *mcp.CallToolParams) {
+	m := s.meta.Load()
+	if m == nil {
+		return
+	}
+	meta := params.GetMeta()
+	if meta == nil {
+		meta = mcp.Meta{}
+		params.SetMeta(meta)
+	}
+	if _, ok := meta[mcp.MetaKeyProtocolVersion]; !ok {
+		meta[mcp.MetaKeyProtocolVersion] = m.version
+	}
+	if _, ok := meta[mcp.MetaKeyClientCapabilities]; !ok {
+		meta[mcp.MetaKeyClientCapabilities] = m.capabilities
+	}
+}
+
+// keepMeta keeps the _meta go-sdk wrote in params, those of a call that
+// declared no capabilities of its own, if none was kept yet.
+func (s *session) keepMeta(params *mcp.CallToolParams) {
+	if s.meta.Load() != nil {
+		return
+	}
+	version, ok := params.Meta[mcp.MetaKeyProtocolVersion]
+	caps, ok2 := params.Meta[mcp.MetaKeyClientCapabilities]
+	if ok && ok2 {
+		s.meta.CompareAndSwap(nil, &sentMeta{version, caps})
+	}
+}
+
+// askingOf returns the task err says asks its caller, or nil.
+func askingOf(err error) *AskingTask {
+	if err == nil {
+		return nil
+	}
+	var asking *AskingTask // on the heap, as errors.As takes it: only here
+	errors.As(err, &asking)
+	return asking
 }
 
 // judge completes go-sdk's answer to a tools/call with the raw result,
@@ -248,8 +305,9 @@ func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch,
 // progress follows the calls in flight that asked for progress, by
 // progress token.
 type progress struct {
-	tokens atomic.Int64
-	calls  sync.Map // token -> tracked
+	mu    sync.Mutex
+	next  int64
+	calls map[string]tracked // by token
 }
 
 // A tracked call is told of its progress: extend restarts its timeout,
@@ -260,12 +318,25 @@ type tracked struct {
 }
 
 // track returns a new progress token for a call whose timeout extend
-// restarts and whose progress goes to report, and the function that
-// forgets it when the call is over.
-func (pr *progress) track(extend func(), report func(tool.Progress)) (token string, done func()) {
-	token = "mcpbridge-" + strconv.FormatInt(pr.tokens.Add(1), 10)
-	pr.calls.Store(token, tracked{extend, report})
-	return token, func() { pr.calls.Delete(token) }
+// restarts and whose progress goes to report; forget forgets it when the
+// call is over.
+func (pr *progress) track(extend func(), report func(tool.Progress)) (token string) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.next++
+	token = "mcpbridge-" + strconv.FormatInt(pr.next, 10)
+	if pr.calls == nil {
+		pr.calls = map[string]tracked{}
+	}
+	pr.calls[token] = tracked{extend, report}
+	return token
+}
+
+// forget forgets the call of token.
+func (pr *progress) forget(token string) {
+	pr.mu.Lock()
+	delete(pr.calls, token)
+	pr.mu.Unlock()
 }
 
 // progressed restarts the timeout of the call a progress notification is
@@ -274,11 +345,12 @@ func (pr *progress) progressed(_ context.Context, req *mcp.ProgressNotificationC
 	if req == nil || req.Params == nil {
 		return
 	}
-	v, ok := pr.calls.Load(fmt.Sprint(req.Params.ProgressToken))
+	pr.mu.Lock()
+	c, ok := pr.calls[fmt.Sprint(req.Params.ProgressToken)]
+	pr.mu.Unlock()
 	if !ok {
 		return
 	}
-	c := v.(tracked)
 	c.extend()
 	if c.report != nil {
 		c.report(tool.Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})

@@ -156,8 +156,11 @@ func (c *completions) completed(_ context.Context, req *mcp.ElicitationCompleteN
 // refusal by the user is a [tool.RefusedError]; err of any other kind is
 // not its business (false, nil).
 func (p *Provider) elicitFirst(ctx context.Context, name string, err error) (bool, error) {
+	if err == nil || p.cfg.elicit == nil {
+		return false, nil
+	}
 	var wire *jsonrpc.Error
-	if p.cfg.elicit == nil || !errors.As(err, &wire) || wire.Code != mcp.CodeURLElicitationRequired {
+	if !errors.As(err, &wire) || wire.Code != mcp.CodeURLElicitationRequired {
 		return false, nil
 	}
 	var data struct {

@@ -78,20 +78,27 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 		return tool.Result{}, err
 	}
 	res, err := p.call(ctx, s, target, args)
-	var se *SchemaError
 	switch {
-	case errors.As(err, &se):
-		msg := "the server's result does not match the tool's output schema: "
-		if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
-			msg = "the server's result cannot be checked: "
-		}
-		return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
 	case err != nil:
-		return tool.Result{}, err
+		return tool.Result{}, failure(name, err)
 	case res.IsError:
 		return tool.Result{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
 	}
 	return toResult(ctx, res, p.name), nil
+}
+
+// failure is the error of a call of the tool name that failed with err: a
+// result that breaks the output schema is the tool's failure.
+func failure(name string, err error) error {
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		return err
+	}
+	msg := "the server's result does not match the tool's output schema: "
+	if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+		msg = "the server's result cannot be checked: "
+	}
+	return &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
 }
 
 // resolve maps a called name to the server's tool name: the name itself if

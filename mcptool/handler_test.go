@@ -138,3 +138,48 @@ func TestHandlerChecksArguments(t *testing.T) {
 		t.Fatalf("logged %d times; want once:\n%s", n, logs.String())
 	}
 }
+
+// Every call on a session sends the _meta go-sdk writes for the session
+// (the protocol version, the client's capabilities), though the provider
+// keeps a call's for the next; a call relayed for a client that declared
+// its own capabilities sends those, before the provider's calls and after,
+// and none of them.
+func TestCallsSendTheSessionsMeta(t *testing.T) {
+	server := newServer("meta")
+	textTool(server, "meta", func(req *mcp.CallToolRequest) string {
+		m := req.Params.GetMeta()
+		data, _ := json.Marshal([]any{m[mcp.MetaKeyProtocolVersion], m[mcp.MetaKeyClientCapabilities]})
+		return string(data)
+	})
+	ask := func(context.Context, *tool.Elicitation) (tool.Answer, error) { return tool.Answer{}, nil }
+	p, _ := inProcess(t, server, mcptool.WithRelay(), mcptool.WithElicitation(ask))
+	meta := func(ctx context.Context) string {
+		t.Helper()
+		res, err := p.CallToolResult(ctx, "meta", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mcptool.ToText(res)
+	}
+	relayed := mcptool.WithCaller(context.Background(), mcptool.Caller{Relay: mcptool.ResultOnly{}, Capabilities: &mcp.ClientCapabilities{}})
+	relay := func() {
+		t.Helper()
+		if got := meta(relayed); !strings.HasPrefix(got, `["2026-07-28",{`) || strings.Contains(got, `"elicitation"`) {
+			t.Fatalf("a call relayed for a client without elicitation: %s", got)
+		}
+	}
+	relay()
+	first := meta(context.Background())
+	if !strings.HasPrefix(first, `["2026-07-28",{`) || !strings.Contains(first, `"elicitation"`) {
+		t.Fatalf("the provider's first call's _meta: %s; want the protocol version and the provider's capabilities", first)
+	}
+	for i := range 2 {
+		if got := meta(context.Background()); got != first {
+			t.Fatalf("call %d: %s; want %s", i+2, got, first)
+		}
+	}
+	relay()
+	if got := meta(context.Background()); got != first {
+		t.Fatalf("the next call of the provider's own: %s; want %s", got, first)
+	}
+}

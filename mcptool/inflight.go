@@ -28,6 +28,12 @@ type callFrame struct {
 	urls    []string        // the URL elicitations relayed, by id (relay.go)
 	mu      sync.Mutex
 	sampled int // sampling requests answered for the call
+
+	// The client span of the call's tools/call, which the middleware
+	// leaves to callOnce to end (telemetry.go) when holdsSpan: touched by
+	// the call's goroutine alone.
+	holdsSpan bool
+	span      *traced
 }
 
 var frameKey = ctxkey.New[*callFrame]("mcptool call frame")
@@ -39,20 +45,25 @@ type inflight struct {
 	ended  []urlRelay // the URL elicitations of calls that returned (relay.go)
 }
 
-// begin registers a call of name and returns its context, which carries
-// the frame, and the function that ends it.
-func (in *inflight) begin(ctx context.Context, name string) (context.Context, func()) {
+// begin registers a call of name and returns its frame, whose context
+// carries it; end ends it.
+func (in *inflight) begin(ctx context.Context, name string) *callFrame {
 	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx), relay: callerOf(ctx).Relay}
 	f.ctx = frameKey.With(ctx, f)
 	in.mu.Lock()
 	in.frames = append(in.frames, f)
 	in.mu.Unlock()
-	return f.ctx, func() {
-		in.mu.Lock()
-		in.frames = slices.DeleteFunc(in.frames, func(g *callFrame) bool { return g == f })
-		in.keep(f)
-		in.mu.Unlock()
+	return f
+}
+
+// end ends the call of frame f.
+func (in *inflight) end(f *callFrame) {
+	in.mu.Lock()
+	if i := slices.Index(in.frames, f); i >= 0 {
+		in.frames = slices.Delete(in.frames, i, i+1)
 	}
+	in.keep(f)
+	in.mu.Unlock()
 }
 
 // of returns the calls a request from the server with context ctx

@@ -20,9 +20,9 @@ func (p *Provider) askedFor(ctx context.Context, what string, send func(context.
 	if callerOf(ctx).Relay == nil {
 		return nil, send(ctx)
 	}
-	ctx, ended := p.inflight.begin(ctx, what)
-	defer ended()
-	ctx, caught := sdkfix.WithCatch(ctx)
+	f := p.inflight.begin(ctx, what)
+	defer p.inflight.end(f)
+	ctx, caught := sdkfix.WithCatch(f.ctx)
 	defer caught.Release()
 	err := send(ctx)
 	if errors.Is(err, ErrInputRequired) {

@@ -98,9 +98,10 @@ type Caller struct {
 // to a server that reads them per request, if c says what its client
 // declared: the provider's, but for elicitation and sampling, the
 // client's. go-sdk fills in the rest of _meta without overwriting them.
-func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
+// It reports whether it declared any.
+func (p *Provider) declare(params *mcp.CallToolParams, c Caller) bool {
 	if c.Capabilities == nil || !p.cfg.relay {
-		return
+		return false
 	}
 	wire := maps.Clone(p.wireCapabilities())
 	delete(wire, "elicitation")
@@ -117,6 +118,7 @@ func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
 	}
 	meta[mcp.MetaKeyClientCapabilities] = wire
 	params.SetMeta(meta)
+	return true
 }
 
 // wireCapabilities returns the provider's capabilities as go-sdk writes

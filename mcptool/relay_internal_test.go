@@ -39,22 +39,22 @@ func TestARequestGoesOnlyToTheOneClientInFlight(t *testing.T) {
 	if _, ok, _ := elicit(); ok {
 		t.Fatal("relayed with no call in flight")
 	}
-	_, end1 := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "one")
-	_, end2 := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "two")
+	one := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "one")
+	two := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "two")
 	res, ok, err := elicit()
 	if !ok || err != nil || res.Content["by"] != "ada" {
 		t.Fatalf("two calls of one client: %v %v %v", res, ok, err)
 	}
-	_, end3 := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: bob}), "three")
+	three := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: bob}), "three")
 	if res, ok, err := elicit(); !ok || err == nil || res != nil {
 		t.Fatalf("calls of two clients: %v %v %v", res, ok, err)
 	}
-	end1()
-	end2()
+	p.inflight.end(one)
+	p.inflight.end(two)
 	if res, _, err := elicit(); err != nil || res.Content["by"] != "bob" {
 		t.Fatalf("bob's call alone: %v %v", res, err)
 	}
-	end3()
+	p.inflight.end(three)
 }
 
 // completedClient records the URL elicitations it is told are complete.
@@ -74,11 +74,11 @@ func (c *completedClient) NotifyElicitationComplete(_ context.Context, p *mcp.El
 func TestAURLElicitationCompletedAfterItsCallReachesTheClient(t *testing.T) {
 	p := &Provider{name: "s"}
 	ada := &completedClient{askedClient: askedClient{"ada"}}
-	ctx, end := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "sign_in")
-	if _, err := p.relayElicit(ctx, ada, &mcp.ElicitParams{Mode: "url", URL: "https://auth.example", ElicitationID: "e1"}); err != nil {
+	f := p.inflight.begin(WithCaller(context.Background(), Caller{Relay: ada}), "sign_in")
+	if _, err := p.relayElicit(f.ctx, ada, &mcp.ElicitParams{Mode: "url", URL: "https://auth.example", ElicitationID: "e1"}); err != nil {
 		t.Fatal(err)
 	}
-	end()
+	p.inflight.end(f)
 	complete := func(id string) {
 		p.completed(context.Background(), &mcp.ElicitationCompleteNotificationRequest{Params: &mcp.ElicitationCompleteParams{ElicitationID: id}})
 	}

@@ -84,6 +84,10 @@ func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(context.Bac
 // an image waits for its decoding while ctx lasts.
 func toResult(ctx context.Context, res *mcp.CallToolResult, server string) tool.Result {
 	out := tool.Result{Structured: structured(res)}
+	if t, ok := onlyText(res.Content); ok {
+		out.Parts = []tool.Part{tool.TextPart{Text: t}} // the common case, in two allocations
+		return out
+	}
 	parts, images := partsOf(ctx, res.Content, server)
 	if images {
 		out.Parts = parts
@@ -91,6 +95,18 @@ func toResult(ctx context.Context, res *mcp.CallToolResult, server string) tool.
 	}
 	out.Parts = []tool.Part{tool.TextPart{Text: joinTexts(parts)}}
 	return out
+}
+
+// onlyText returns the text of contents that are one text part.
+func onlyText(contents []mcp.Content) (string, bool) {
+	if len(contents) != 1 {
+		return "", false
+	}
+	t, ok := contents[0].(*mcp.TextContent)
+	if !ok {
+		return "", false
+	}
+	return t.Text, true
 }
 
 // partsOf converts content parts one for one: an image a vision model

@@ -27,10 +27,11 @@ type session struct {
 	init    *mcp.InitializeResult
 	client  *mcp.Client
 	cat     atomic.Pointer[catalog]
-	done    chan struct{} // closed when the connection ends
-	clock   *sessionClock // telemetry.go
-	tasks   taskSupport   // taskwire.go
-	raw     *rawPoster    // raw.go: nil when calls cannot be made raw
+	done    chan struct{}            // closed when the connection ends
+	clock   *sessionClock            // telemetry.go
+	tasks   taskSupport              // taskwire.go
+	raw     *rawPoster               // raw.go: nil when calls cannot be made raw
+	meta    atomic.Pointer[sentMeta] // call.go
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request

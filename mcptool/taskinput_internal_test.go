@@ -55,8 +55,9 @@ func TestTaskInputAnsweredByTheHostsHooks(t *testing.T) {
 		WithSampling(Sampling{Model: echoModel{}}),
 		WithRoots(root))
 	// As a task's run asks: within the call that follows it.
-	call, ended := p.inflight.begin(ctx, "report")
-	defer ended()
+	f := p.inflight.begin(ctx, "report")
+	defer p.inflight.end(f)
+	call := f.ctx
 	for kind, req := range asks {
 		res, err := p.answerInput(call, s, req)
 		if err != nil {
@@ -82,8 +83,9 @@ func TestTaskInputAnsweredByTheHostsHooks(t *testing.T) {
 	}
 
 	p, s = connect()
-	call, ended = p.inflight.begin(ctx, "report")
-	defer ended()
+	f = p.inflight.begin(ctx, "report")
+	defer p.inflight.end(f)
+	call = f.ctx
 	for kind, req := range asks {
 		if kind == "elicit" {
 			continue // answered by the call's own elicitor too: elicit_test.go

@@ -116,8 +116,8 @@ func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task,
 	params := &mcp.CallToolParams{Name: target, Arguments: raw}
 	forget := func() {}
 	if progress := tool.ProgressFunc(ctx); progress != nil {
-		var token string
-		token, forget = p.calls.track(func() {}, progress)
+		token := p.calls.track(func() {}, progress)
+		forget = func() { p.calls.forget(token) }
 		params.SetProgressToken(token)
 	}
 	var res *mcp.CallToolResult
@@ -163,9 +163,9 @@ func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task,
 		defer stop(nil)
 		// Until it ends the task is a call in flight, whose requests to
 		// the host (a 2025-11-25 server's carry no call) are answered.
-		life, ended := p.inflight.begin(life, target)
-		defer ended()
-		res, err := t.r.follow(life)
+		f := p.inflight.begin(life, target)
+		defer p.inflight.end(f)
+		res, err := t.r.follow(f.ctx)
 		var te *TaskError
 		switch {
 		case err == nil && !res.IsError:

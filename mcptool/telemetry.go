@@ -16,7 +16,6 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
@@ -131,8 +130,8 @@ func (c *clientTelemetry) sending(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		res, err := next(x.ctx, method, req)
 		x.answered(req, res)
-		if h := heldCall(ctx); h != nil && h.x == nil && method == telemetry.MethodToolsCall {
-			h.x = x
+		if f := frameKey.Value(ctx); f != nil && f.holdsSpan && f.span == nil && method == telemetry.MethodToolsCall {
+			f.span = x
 			return res, err
 		}
 		x.end(ctx, res, err)
@@ -307,30 +306,17 @@ func jsonText(v any) string {
 	return string(data)
 }
 
-// A held tools/call is one whose client span callOnce ends, with the
-// outcome it decides: a result go-sdk could not decode but that was
-// salvaged is a success, a null result or one that breaks the output
-// schema a failure.
-type held struct{ x *traced }
+// holdSpan asks the middleware to leave the client span of the tools/call
+// sent in frame f to endSpan, which callOnce calls with the outcome it
+// decides: a result go-sdk could not decode but that was salvaged is a
+// success, a null result or one that breaks the output schema a failure.
+func (f *callFrame) holdSpan() { f.holdsSpan = true }
 
-var heldKey = ctxkey.New[*held]("mcptool held call")
-
-// hold returns ctx asking the middleware to leave the span of the
-// tools/call sent with it to h.
-func (c *clientTelemetry) hold(ctx context.Context) (context.Context, *held) {
-	if c == nil {
-		return ctx, nil
-	}
-	h := &held{}
-	return heldKey.With(ctx, h), h
-}
-
-func heldCall(ctx context.Context) *held { return heldKey.Value(ctx) }
-
-// end ends the held call's span, if one was traced or timed.
-func (h *held) end(ctx context.Context, res *mcp.CallToolResult, err error) {
-	if h != nil && h.x != nil {
-		h.x.end(ctx, res, err)
+// endSpan ends the span of the frame's tools/call, if one was traced or
+// timed.
+func (f *callFrame) endSpan(ctx context.Context, res *mcp.CallToolResult, err error) {
+	if f.span != nil {
+		f.span.end(ctx, res, err)
 	}
 }
 

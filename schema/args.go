@@ -138,7 +138,10 @@ func (w *argWalker) walk(s, a any, depth int) any {
 		props, _ := pv.(*object)
 		extra, _ := o.get("additionalProperties")
 		req := required(o)
-		for _, m := range slices.Clone(a.members) {
+		// Each member is replaced in place or deleted, keys being
+		// distinct: i moves on past each one kept.
+		for i := 0; i < len(a.members); i++ {
+			m := &a.members[i]
 			ps, declared := any(nil), false
 			if props != nil {
 				ps, declared = props.get(m.key)
@@ -149,7 +152,7 @@ func (w *argWalker) walk(s, a any, depth int) any {
 					// nulls stay, as DropNullOptionals promises.
 					drop := w.dropNulls
 					w.dropNulls = false
-					a.set(m.key, w.walk(extra, m.val, depth+1))
+					m.val = w.walk(extra, m.val, depth+1)
 					w.dropNulls = drop
 				}
 				continue
@@ -157,9 +160,10 @@ func (w *argWalker) walk(s, a any, depth int) any {
 			if w.dropNulls && m.val == nil && !req[m.key] && !acceptsNull(ps) {
 				a.del(m.key)
 				w.changed = true
+				i--
 				continue
 			}
-			a.set(m.key, w.walk(ps, m.val, depth+1))
+			m.val = w.walk(ps, m.val, depth+1)
 		}
 		return a
 	case []any:

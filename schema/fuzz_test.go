@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -101,17 +102,36 @@ func FuzzLower(f *testing.F) {
 // FuzzValidate checks that validating any value against any schema that
 // compiles returns, within the bounds of validation, and that Validate and
 // ValidateValue agree on the verdict; Prepare, which repairs first, must
-// return too.
+// return too. The plain check (fast.go) must accept nothing jsonschema-go
+// refuses, and decodeOrdered must read both inputs as the token decoder
+// does.
 func FuzzValidate(f *testing.F) {
 	for _, s := range seedSchemas() {
 		for _, v := range []string{`{}`, `{"kids":[{"kids":[{}]}],"x":{"x":{"x":1}}}`, `[1,"a",null]`, `"x"`} {
 			f.Add([]byte(s), []byte(v))
 		}
 	}
+	for _, c := range plainCases {
+		for _, v := range c.values {
+			f.Add([]byte(c.schema), []byte(v))
+		}
+	}
 	f.Fuzz(func(t *testing.T, schema, value []byte) {
+		for _, in := range [][]byte{schema, value} {
+			got, gotErr := decodeOrdered(in)
+			want, wantErr := decodeTokens(in)
+			if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("decodeOrdered(%q) = %#v, %v; the token decoder: %#v, %v", in, got, gotErr, want, wantErr)
+			}
+		}
 		val, err := Compile(schema)
 		if err != nil || !json.Valid(value) {
 			return
+		}
+		if a, err := decodeOrdered(value); err == nil && val.plain != nil && val.plain.accepts(a) {
+			if err := val.judge(a); err != nil {
+				t.Fatalf("the plain check accepts %s; jsonschema-go: %v", value, err)
+			}
 		}
 		errArgs := val.Validate(value)
 		errValue := val.ValidateValue(value)

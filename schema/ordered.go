@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A JSON value decoded with object key order kept: *object, []any, string,
@@ -81,7 +82,24 @@ func clone(v any) any {
 }
 
 // decodeOrdered parses one JSON value and rejects trailing data.
+//
+// JSON that json.Valid accepts, nearly all there is, is read by a
+// validParser, at about an allocation a value; what it refuses, or what
+// nests past maxDepth, by the token decoder, which says what is wrong and
+// where.
 func decodeOrdered(data []byte) (any, error) {
+	if json.Valid(data) {
+		p := validParser{data: data}
+		if v, ok := p.value(0); ok {
+			return v, nil
+		}
+	}
+	return decodeTokens(data)
+}
+
+// decodeTokens is decodeOrdered by encoding/json's tokens: slower, but
+// with its errors.
+func decodeTokens(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeValue(dec, 0)
@@ -143,6 +161,115 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 		return nil, fmt.Errorf("invalid JSON: unexpected %v", t)
 	default:
 		return t, nil
+	}
+}
+
+// A validParser parses JSON that json.Valid accepted into what decodeTokens
+// returns for it, value for value. Strings are copied out of the input
+// once, for all of them; a string with an escape or a byte that is not
+// UTF-8 is unquoted by encoding/json, which decides how.
+type validParser struct {
+	data []byte
+	text string // data as a string, made at the first string met
+	i    int
+}
+
+// value parses the value at p.i, at nesting depth; ok is false past
+// maxDepth, where decodeTokens says so.
+func (p *validParser) value(depth int) (v any, ok bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	p.space()
+	switch c := p.data[p.i]; c {
+	case '{':
+		p.i++
+		o := &object{}
+		for p.space(); p.data[p.i] != '}'; p.space() {
+			if p.data[p.i] == ',' {
+				p.i++
+				p.space()
+			}
+			k := p.str()
+			p.space()
+			p.i++ // ':'
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			o.set(k, v)
+		}
+		p.i++
+		return o, true
+	case '[':
+		p.i++
+		a := []any{}
+		for p.space(); p.data[p.i] != ']'; p.space() {
+			if p.data[p.i] == ',' {
+				p.i++
+			}
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			a = append(a, v)
+		}
+		p.i++
+		return a, true
+	case '"':
+		return p.str(), true
+	case 't':
+		p.i += len("true")
+		return true, true
+	case 'f':
+		p.i += len("false")
+		return false, true
+	case 'n':
+		p.i += len("null")
+		return nil, true
+	}
+	start := p.i
+	for p.i < len(p.data) && strings.IndexByte("+-.0123456789eE", p.data[p.i]) >= 0 {
+		p.i++
+	}
+	return json.Number(p.data[start:p.i]), true
+}
+
+// str parses the string at p.i.
+func (p *validParser) str() string {
+	start := p.i
+	plain := true
+	for p.i++; p.data[p.i] != '"'; p.i++ {
+		switch c := p.data[p.i]; {
+		case c == '\\':
+			plain = false
+			p.i++ // the escaped byte, which may be a quote
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	p.i++
+	raw := p.data[start:p.i]
+	if !plain && (bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw)) {
+		var s string
+		_ = json.Unmarshal(raw, &s) // valid JSON: a string always unquotes
+		return s
+	}
+	if p.text == "" {
+		p.text = string(p.data)
+	}
+	return p.text[start+1 : p.i-1]
+}
+
+// space skips white space.
+func (p *validParser) space() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
 	}
 }
 

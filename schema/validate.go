@@ -20,7 +20,9 @@ import (
 // (not a lowered one) before anything is sent to the server, or a tool's
 // structured result against its output schema.
 //
-// The verdict is jsonschema-go's (draft 2020-12 and draft-07). The message
+// The verdict is jsonschema-go's (draft 2020-12 and draft-07); where a
+// schema uses only the common keywords, a plain check that accepts only
+// what jsonschema-go accepts spares running it on valid values. The message
 // of a refusal is built by this package, so that a model can read which
 // argument is wrong and why, e.g. `argument "count": want integer, got
 // string`. A Validator is safe for concurrent use.
@@ -31,8 +33,9 @@ import (
 // for its size is refused with [ErrTooComplex] before it starts.
 type Validator struct {
 	resolved *jsonschema.Resolved
-	root     any    // the schema as ordered JSON, to locate failures
-	graph    *graph // the schema as validation follows it, to meter it
+	root     any        // the schema as ordered JSON, to locate failures
+	graph    *graph     // the schema as validation follows it, to meter it
+	plain    *plainNode // the plain check (fast.go), or nil
 }
 
 // A ValidationError says which arguments break the schema and how: every
@@ -103,7 +106,7 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: compiling: %w", err)
 	}
-	return &Validator{resolved: rs, root: root, graph: g}, nil
+	return &Validator{resolved: rs, root: root, graph: g, plain: plainSchema(rs.Schema())}, nil
 }
 
 // schemaFields are the keywords jsonschema-go reads, by the JSON names of
@@ -157,6 +160,15 @@ func (v *Validator) Validate(args json.RawMessage) error {
 
 // validate checks a, arguments as decodeOrdered returns them.
 func (v *Validator) validate(a any) error {
+	if v.plain != nil && v.plain.accepts(a) {
+		return nil
+	}
+	return v.judge(a)
+}
+
+// judge is validate by jsonschema-go alone: its verdict, the failures
+// located for a model.
+func (v *Validator) judge(a any) error {
 	inst, err := v.admit(a)
 	if errors.Is(err, ErrTooComplex) {
 		return &ValidationError{Message: "the arguments cannot be checked against the input schema: " + err.Error(), Err: err}
@@ -185,6 +197,9 @@ func (v *Validator) ValidateValue(value json.RawMessage) error {
 	a, err := decodeOrdered(value)
 	if err != nil {
 		return err
+	}
+	if v.plain != nil && v.plain.accepts(a) {
+		return nil
 	}
 	inst, err := v.admit(a)
 	if err != nil {

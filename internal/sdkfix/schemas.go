@@ -70,8 +70,11 @@ func idKey(id any) string {
 // parameters: a listing without a cursor starts over, so the schemas of the
 // last one are dropped (a tool it named may be gone), and never grow stale.
 func (k *Schemas) sent(id any, method string, params json.RawMessage) {
+	if !slices.Contains(watched, method) {
+		return // a tools/call, say: its id is not formatted (an allocation)
+	}
 	key := idKey(id)
-	if !slices.Contains(watched, method) || key == "" {
+	if key == "" {
 		return
 	}
 	k.mu.Lock()

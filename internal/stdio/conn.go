@@ -58,6 +58,11 @@ type Conn struct {
 	// interleave); a channel, so that waiting for it can be abandoned.
 	writeLock chan struct{}
 	enc       *encoder // guarded by writeLock
+	// interrupt sets the write deadline that wakes a blocked write, when
+	// the writer's context ends, and then tells interrupted: made once,
+	// as one write runs at a time (writeLine).
+	interrupt   func()
+	interrupted chan struct{}
 
 	failed   chan struct{} // closed when the stream broke; see fail
 	failErr  error         // set before failed is closed
@@ -124,6 +129,7 @@ func newConn(cfg connConfig) *Conn {
 		stderr:       cfg.stderr,
 		writeLock:    make(chan struct{}, 1),
 		enc:          newEncoder(),
+		interrupted:  make(chan struct{}, 1),
 		failed:       make(chan struct{}),
 		replySlots:   make(chan struct{}, maxReplies),
 		incoming:     make(chan jsonrpc.Message),
@@ -134,6 +140,7 @@ func newConn(cfg connConfig) *Conn {
 		done:         make(chan struct{}),
 		stderrDone:   make(chan struct{}),
 	}
+	c.interrupt = c.interruptWrite
 	c.junk.secrets, c.tail.secrets = cfg.secrets, cfg.secrets
 	to := cfg.stderrTo
 	if to != nil && !cfg.secrets.Empty() {

@@ -21,13 +21,13 @@ const maxReplies = 16
 var aLongTimeAgo = time.Unix(1, 0)
 
 // Write implements mcp.Connection, sending msg as one line. A server that
-// does not read its stdin cannot hold it: Write gives up when ctx ends or
-// the connection closes. If nothing of the line was sent, it returns ctx's
-// error and the connection is unharmed. If part of it was, the rest cannot
-// be taken back and the stream is corrupt, so the connection fails: every
-// Read and Write after returns an error saying so, and the caller must
-// Close it (go-sdk does, seeing Read fail), which then stops the server
-// without waiting for it to notice its stdin close.
+// does not read its stdin cannot hold it: Write gives up when ctx ends
+// (within quickWrite) or the connection closes. If nothing of the line was
+// sent, it returns ctx's error and the connection is unharmed. If part of
+// it was, the rest cannot be taken back and the stream is corrupt, so the
+// connection fails: every Read and Write after returns an error saying so,
+// and the caller must Close it (go-sdk does, seeing Read fail), which then
+// stops the server without waiting for it to notice its stdin close.
 func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -75,25 +75,41 @@ func (c *Conn) write(ctx context.Context, msg jsonrpc.Message) error {
 	return nil
 }
 
+// quickWrite is how long a write may wait for room in the pipe before it
+// watches its context: a line that fits, nearly every line, is written at
+// once, without the watch (four allocations a write).
+const quickWrite = time.Millisecond
+
 // writeLine writes line to the server's stdin, a pipe whose write deadline
-// interrupts the write when ctx ends; Close interrupts it by closing the
-// pipe.
+// interrupts the write when ctx ends (within quickWrite); Close interrupts
+// it by closing the pipe.
 func (c *Conn) writeLine(ctx context.Context, line []byte) (int, error) {
 	if ctx.Done() == nil {
 		return c.stdin.Write(line)
 	}
-	interrupted := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		_ = c.stdin.SetWriteDeadline(aLongTimeAgo)
-		close(interrupted)
-	})
+	_ = c.stdin.SetWriteDeadline(time.Now().Add(quickWrite))
 	n, err := c.stdin.Write(line)
+	_ = c.stdin.SetWriteDeadline(time.Time{})
+	if !errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
+		return n, err
+	}
+	// The server is slow to read: the rest waits for it as long as ctx
+	// lets it.
+	stop := context.AfterFunc(ctx, c.interrupt)
+	m, err := c.stdin.Write(line[n:])
 	if !stop() {
 		// The deadline is set, or about to be: clear it for the next write.
-		<-interrupted
+		<-c.interrupted
 		_ = c.stdin.SetWriteDeadline(time.Time{})
 	}
-	return n, err
+	return n + m, err
+}
+
+// interruptWrite wakes the write in progress by its deadline, and tells
+// it so.
+func (c *Conn) interruptWrite() {
+	_ = c.stdin.SetWriteDeadline(aLongTimeAgo)
+	c.interrupted <- struct{}{}
 }
 
 // writeError names the failure of a write of size bytes of which sent

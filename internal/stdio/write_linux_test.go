@@ -1,11 +1,14 @@
 package stdio
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,6 +144,34 @@ func TestWriteAbandonedBeforeItBegan(t *testing.T) {
 	}
 	if err := conn.unusable(); err != nil {
 		t.Fatalf("the connection failed though nothing of the line was sent: %v", err)
+	}
+}
+
+// A line longer than the pipe holds waits for the server to read it, past
+// quickWrite, and goes out whole; the pipe's deadline is cleared after.
+func TestWriteWaitsForRoomInThePipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	c := &Conn{stdin: w, interrupted: make(chan struct{}, 1)}
+	c.interrupt = c.interruptWrite
+	line := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	for range 2 {
+		if n, err := c.writeLine(t.Context(), line); err != nil || n != len(line) {
+			t.Fatalf("writeLine = %d, %v; want %d, nil", n, err, len(line))
+		}
+	}
+	w.Close()
+	if b := <-got; !bytes.Equal(b, append(line, line...)) {
+		t.Errorf("the reader got %d bytes; want the line's %d twice", len(b), len(line))
 	}
 }
 

@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"reflect"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -18,6 +19,11 @@ import (
 // are no-ops.
 type Telemetry struct {
 	tracer trace.Tracer
+	// unset is OpenTelemetry's default global provider when tracer is
+	// its and no SDK was installed yet: until the host installs one, the
+	// spans it starts are no-ops whose making costs allocations, which
+	// Start spares.
+	unset trace.TracerProvider
 	// kinds are the options of a span of each kind without attributes,
 	// made once: a span started while nothing records costs no
 	// allocation of options.
@@ -48,14 +54,18 @@ func New(scope string, tp trace.TracerProvider, mp metric.MeterProvider) *Teleme
 	if noTraces && noMetrics {
 		return nil
 	}
+	var unset trace.TracerProvider
 	if tp == nil {
 		tp = otel.GetTracerProvider()
+		if reflect.TypeOf(tp).String() == defaultGlobal {
+			unset = tp
+		}
 	}
 	if mp == nil {
 		mp = otel.GetMeterProvider()
 	}
 	m := mp.Meter(scope, metric.WithSchemaURL(schemaURL))
-	t := &Telemetry{tracer: tp.Tracer(scope, trace.WithSchemaURL(schemaURL))}
+	t := &Telemetry{tracer: tp.Tracer(scope, trace.WithSchemaURL(schemaURL)), unset: unset}
 	for kind := range t.kinds {
 		t.kinds[kind] = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKind(kind))}
 	}
@@ -76,10 +86,16 @@ func New(scope string, tp trace.TracerProvider, mp metric.MeterProvider) *Teleme
 	return t
 }
 
+// defaultGlobal is the type of the global tracer provider OpenTelemetry
+// starts with, which forwards to the provider the host installs once it
+// does (TestDefaultGlobalProvider fails if it is renamed).
+const defaultGlobal = "*global.tracerProvider"
+
 // Start starts a span of the given kind as a child of the span in ctx. On
-// a nil Telemetry it returns ctx and a span that records nothing.
+// a nil Telemetry, or one of the global provider while the host has
+// installed none, it returns ctx and a span that records nothing.
 func (t *Telemetry) Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
-	if t == nil {
+	if t == nil || t.unset != nil && otel.GetTracerProvider() == t.unset {
 		return ctx, tracenoop.Span{}
 	}
 	if len(attrs) == 0 {
