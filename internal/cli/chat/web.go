@@ -24,7 +24,7 @@ import (
 // with [cli.Program], which runs it given its name first.
 var Web = &cli.Command{
 	Name:    "web",
-	Usage:   "web [--http ADDR] [--model NAME] [target]",
+	Usage:   "web [--http ADDR] [--model NAME] [--code] [target]",
 	Summary: cli.WebSummary,
 	Examples: `  OPENAI_API_KEY=sk-... mcpbridge web
   mcpbridge web --config mcp.json --http 127.0.0.1:8080
@@ -42,6 +42,18 @@ The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
 OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
 none, the page opens and says what to set; /app works.
 
+What a server asks during a turn is asked on the page, one question at a
+time: a form to fill in (checked before it is sent), a page to open (its
+whole address and host shown, opened only if you say so), with --sampling
+each request for the model to approve; answer, decline or cancel. Stop
+cancels the turn, its tool calls cancelled on their servers, and any
+question with it. With --no-input each question is declined, said on
+stderr, as one asked while no turn runs (an app's own call) is, and each
+sampling request is shown there, as chat shows it.
+
+With --code the model gets run_code and describe_tools in place of the
+catalog, as chat --code does.
+
 An app runs in a sandboxed frame of an origin of its own, under the
 Content-Security-Policy its server declared, and calls only its own
 server's tools that apps may call (see SECURITY.md).`,
@@ -51,11 +63,16 @@ server's tools that apps may call (see SECURITY.md).`,
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		t.AddMaxDescription(fs)
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
-		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR` (default: a free port of 127.0.0.1)")
+		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR`; port 0 is a free one")
+		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
+		// The page asks, not the terminal.
+		fs.Lookup("no-input").Usage = "never ask on the page: decline what a server asks the user, with a line on stderr saying what it asked"
+		fs.Lookup("sampling").Usage = "let the servers ask the model for completions (sampling), each request approved on the page"
 		return func(ctx context.Context, _, serverCmd []string, s *cli.Streams) error {
-			w := &webChat{modelName: *modelName}
+			w := &webChat{modelName: *modelName, errw: s.Err}
+			t.AskIn(w.elicit, w.sampling) // on the page, in the turn that runs
 			model, err := ChooseModel(ctx, *modelName)
 			switch {
 			case err != nil && modelConfigured():
@@ -75,7 +92,7 @@ server's tools that apps may call (see SECURITY.md).`,
 			defer t.Close(ts)
 			w.ts = ts
 			if model != nil {
-				if w.agent, err = webAgent(ctx, t, ts, cfg, model, w, s); err != nil {
+				if w.agent, err = webAgent(ctx, t, ts, cfg, model, w, *code, s); err != nil {
 					return err
 				}
 			}
@@ -92,7 +109,7 @@ func modelConfigured() bool {
 
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
-func webAgent(ctx context.Context, t *cli.Target, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, s *cli.Streams) (*agent.Agent, error) {
+func webAgent(ctx context.Context, t *cli.Target, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, code bool, s *cli.Streams) (*agent.Agent, error) {
 	names, err := serverLabels(cfg)
 	if err != nil {
 		return nil, err
@@ -110,6 +127,7 @@ func webAgent(ctx context.Context, t *cli.Target, ts *toolset.Toolset, cfg *tool
 		OnToolCall:         w.started,
 		Logger:             t.Logger(),
 		Vendor:             t.Vendor, // the agent's own tools, as the catalog
+		Mode:               chatMode(code),
 	})
 }
 
