@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -209,9 +210,14 @@ func hostOf(u string) (host, warning string) {
 func fieldsOf(form *tool.Form) []questionField {
 	fields := make([]questionField, 0, len(form.Fields))
 	for _, f := range form.Fields {
+		// The name is the answer's key, sent back as it is; the page shows
+		// the title, the name when there is none.
 		qf := questionField{
-			Name: f.Name, Title: cutText(untrusted.Line(f.Title), maxAskLine), Description: cutText(untrusted.Line(f.Description), maxAskLine),
+			Name: f.Name, Title: cutText(untrusted.Line(cmp.Or(f.Title, f.Name)), maxAskLine), Description: cutText(untrusted.Line(f.Description), maxAskLine),
 			Kind: f.Kind, Format: f.Format, Required: f.Required, Default: f.Default, Min: f.Minimum, Max: f.Maximum,
+		}
+		if d, ok := f.Default.(string); ok && f.Kind == tool.StringField {
+			qf.Default = untrusted.Line(d) // shown in its input, and sent back if kept
 		}
 		for _, c := range f.Choices {
 			qf.Choices = append(qf.Choices, choice{Value: c.Value, Title: cutText(untrusted.Line(c.Title), maxAskLine)})

@@ -80,7 +80,7 @@ func ask(ctx context.Context, w *webChat, e *tool.Elicitation) <-chan elicited {
 }
 
 var testForm = `{"type":"object","properties":{
-	"name":{"type":"string","title":"Name","description":"Your name"},
+	"name":{"type":"string","description":"Your name\u001b[2J","default":"Ada\u202e"},
 	"email":{"type":"string","format":"email"},
 	"age":{"type":"integer","minimum":1,"maximum":100,"default":42},
 	"agree":{"type":"boolean"},
@@ -104,6 +104,9 @@ func TestPageAsksAForm(t *testing.T) {
 		q := next(t, ev, "ask").Question
 		if q.ID != "q1" || q.Kind != "form" || q.Server != "srv" || q.Tool != "signup" || q.Message != "Who are you?" || len(q.Fields) != 6 {
 			t.Fatalf("the question: %+v", q)
+		}
+		if f := q.Fields[0]; f.Title != "name" || f.Description != "Your name" || f.Default != "Ada" {
+			t.Errorf("the name field, its texts cleaned: %+v", f)
 		}
 		if f := q.Fields[2]; f.Name != "age" || f.Kind != tool.IntegerField || f.Default != float64(42) || *f.Min != 1 || *f.Max != 100 {
 			t.Errorf("the age field: %+v", f)

@@ -122,7 +122,7 @@
     const box = el("div", "field");
     box.dataset.name = f.name;
     const id = "f-" + Math.random().toString(36).slice(2);
-    const label = el("label", "", (f.title || f.name) + (f.required ? " *" : ""));
+    const label = el("label", "", f.title + (f.required ? " *" : ""));
     label.htmlFor = id;
     box.append(label);
     if (f.description) box.append(el("div", "description", f.description));
