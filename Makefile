@@ -78,6 +78,7 @@ bench:
 	go test -run '^$$' -bench Start ./toolset/
 	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
 	go run ./cmd/gatewaybench
+	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI.
@@ -86,7 +87,7 @@ FUZZ += ./internal/stdio:FuzzInbound
 FUZZ += ./internal/idscan:FuzzIDScanner
 FUZZ += ./internal/sdkfix:FuzzEventStream
 FUZZ += ./toolset:FuzzParse
-FUZZ += ./skills:FuzzFrontmatter
+FUZZ += ./internal/skills:FuzzFrontmatter
 FUZZ += ./mcptool:FuzzVisionImage
 FUZZ += ./internal/untrusted:FuzzText
 FUZZ += ./schema:FuzzNamer

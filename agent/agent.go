@@ -46,19 +46,17 @@ type Config struct {
 	// one Set of each as it starts, so the tools never change while a run
 	// goes on and a source's changes show in the next run. A name two
 	// sources offer is served by the first.
+	//
+	// What the Sets' servers bring besides ([tool.Set] Servers) comes
+	// with them, each under the server's name (the first source's, for a
+	// name two sources have): their instructions follow System in the
+	// system prompt (a text over [MaxInstructions] characters cut, with a
+	// warning), then their skills (the MCP Skills extension), one line
+	// each, which the model takes up with load_skill and whose files it
+	// reads with read_skill_file, every read verified against the server's
+	// listing; a skill costs its line until it is used. To keep a server's
+	// text from the model, give a Source that leaves it out of the Set.
 	Tools []tool.Source
-	// ServerInstructions maps the host's label for each MCP server to the
-	// instructions it published (mcptool.Provider.Instructions). A label is
-	// 1 to 64 letters, digits, '_', '.' or '-'; an empty text is left out, as
-	// is a server left out of the map (the way to keep its text from the
-	// model). A text over [MaxInstructions] characters is cut, with a warning.
-	ServerInstructions map[string]string
-	// Skills are the skills servers publish (the MCP Skills extension). Each
-	// is one line of the system prompt, after the server instructions; the
-	// model takes one up with the load_skill tool and reads its files with
-	// read_skill_file, every read verified against the server's listing. A
-	// skill costs its line until it is used.
-	Skills []SkillSet
 	// Policy, if set, judges every call before it runs, under every name
 	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
 	// denies out of what the model is offered.
@@ -131,10 +129,9 @@ type Config struct {
 // keeps its own conversation.
 type Agent struct {
 	cfg     Config // with the defaults filled in
-	system  string
-	skills  tool.Set // load_skill and read_skill_file, when there are skills
 	tel     *loopTelemetry
 	dropped sync.Map // the tools left out for a name another has, said once
+	warned  sync.Map // the servers' instructions cut and skills left out, said once
 }
 
 // New checks the configuration and composes the system prompt.
@@ -162,38 +159,14 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent: Tools[%d] is nil", i)
 		}
 	}
-	section, err := instructionsSection(cfg.ServerInstructions, cfg.Logger)
-	if err != nil {
-		return nil, err
-	}
-	system := cfg.System
-	a := &Agent{cfg: cfg, tel: newLoopTelemetry(&cfg)}
-	if len(cfg.Skills) > 0 {
-		shelf, err := newSkillShelf(cfg.Skills, cfg.Logger)
-		if err != nil {
-			return nil, err
-		}
-		skillTools, err := shelf.tools()
-		if err != nil {
-			return nil, err
-		}
-		a.skills = tool.Local(skillTools...)
-		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
-	}
-	if section != "" {
-		if system != "" {
-			system += "\n\n"
-		}
-		system += section
-	}
-	a.system = system
-	return a, nil
+	return &Agent{cfg: cfg, tel: newLoopTelemetry(&cfg)}, nil
 }
 
 // A view is the tools of one run: what each source offered as the run
 // started, gated by the policy, and under progressive disclosure the
 // catalog the model searches.
 type view struct {
+	system  string            // the agent's prompt, the servers' instructions and skills
 	defs    []tool.Definition // every tool the model may call, skill tools first
 	handler tool.Handler
 	catalog *catalog          // nil unless the definitions exceed the token budget
@@ -244,29 +217,25 @@ func whose(d tool.Definition) string {
 // then the sources in order, a name offered twice served by the first.
 func (a *Agent) view(ctx context.Context) (*view, error) {
 	var sets []tool.Set
-	readers := map[string]tool.ResourceFunc{}
+	servers := map[string]tool.Server{}
 	for i, src := range a.cfg.Tools {
 		set, err := src.Offer(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("agent: the tools of source %d (%T): %w", i, src, err)
 		}
 		sets = append(sets, set)
-		for server, read := range set.Resources {
-			if _, ok := readers[server]; !ok {
-				readers[server] = read
+		for name, srv := range set.Servers {
+			if _, ok := servers[name]; !ok {
+				servers[name] = srv
 			}
 		}
 	}
-	resources, ok, err := resourceTool(readers)
+	system, own, err := a.brought(servers)
 	if err != nil {
 		return nil, err
 	}
-	own := []tool.Set{a.skills}
-	if ok {
-		own = append(own, resources)
-	}
 	sets = append(own, sets...)
-	v := &view{}
+	v := &view{system: system}
 	served := map[string]tool.Definition{}
 	strict := map[string]json.RawMessage{} // local tools lowered strict: their own schemas
 	var handlers []tool.Handler
@@ -345,8 +314,57 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	return v, nil
 }
 
-// System returns the system prompt every turn sends.
-func (a *Agent) System() string { return a.system }
+// brought returns what the run's servers bring, by their names: the system
+// prompt, the agent's own prompt followed by their instructions and their
+// skills, and the agent's own tools (load_skill and read_skill_file when
+// there are skills, then read_resource when a server has resources).
+func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, error) {
+	texts := map[string]string{}
+	readers := map[string]tool.ResourceFunc{}
+	for name, srv := range servers {
+		texts[name] = srv.Instructions
+		if srv.Resources != nil {
+			readers[name] = srv.Resources
+		}
+	}
+	section := instructionsSection(texts, func(server string) {
+		a.warnOnce("server instructions cut", "server", server, "limit", MaxInstructions)
+	})
+	var own []tool.Set
+	shelf := newSkillShelf(servers, func(msg, server, skill string) {
+		a.warnOnce(msg, "server", server, "skill", fmt.Sprintf("%q", skill))
+	})
+	if len(shelf.order) > 0 {
+		skillTools, err := shelf.tools()
+		if err != nil {
+			return "", nil, err
+		}
+		own = append(own, tool.Local(skillTools...))
+		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
+	}
+	resources, ok, err := resourceTool(readers)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
+		own = append(own, resources)
+	}
+	system := a.cfg.System
+	if section != "" {
+		if system != "" {
+			system += "\n\n"
+		}
+		system += section
+	}
+	return system, own, nil
+}
+
+// warnOnce logs a warning the first time the agent meets it.
+func (a *Agent) warnOnce(msg string, args ...any) {
+	if _, said := a.warned.LoadOrStore(fmt.Sprint(append([]any{msg}, args...)...), true); !said {
+		a.cfg.Logger.Warn("agent: "+msg, args...)
+	}
+}
 
 // A Result is what one Run produced.
 type Result struct {
@@ -381,13 +399,13 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (res *Result, e
 		defs, tokens := v.offered()
 		res.ToolTokens += tokens
 		turn, done := a.tel.chat(ctx)
-		resp, err := a.cfg.Model.Generate(turn, llm.Request{System: a.system, Messages: res.Messages, Tools: defs})
+		resp, err := a.cfg.Model.Generate(turn, llm.Request{System: v.system, Messages: res.Messages, Tools: defs})
 		done(resp, err)
 		res.Steps++
 		if err != nil {
 			return res, fmt.Errorf("agent: model turn %d: %w", res.Steps, err)
 		}
-		res.Usage = res.Usage.Add(resp.Usage)
+		res.Usage = addUsage(res.Usage, resp.Usage)
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		res.Messages = append(res.Messages, msg)
@@ -568,4 +586,14 @@ func (l *loadedSet) snapshot() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.names...)
+}
+
+// addUsage returns the sum of two usages, to total a run.
+func addUsage(u, v llm.Usage) llm.Usage {
+	return llm.Usage{
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
+	}
 }

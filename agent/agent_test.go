@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,10 +17,10 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -88,16 +89,35 @@ func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcptool.Option) (
 	return p, func() { p.Close(); ss.Close() }, nil
 }
 
-// skillSet lists the skills of src under the label server, for a test.
-func skillSet(t *testing.T, server string, src skills.Source) agent.SkillSet {
+// skillsOf is a Set of no tools whose server, named server, brings the
+// skills src publishes, as a provider on src would, for a test.
+func skillsOf(t *testing.T, server string, src skills.Source) tool.Set {
 	t.Helper()
-	c := skills.New(src)
-	list, err := c.List(context.Background())
+	list, err := skills.New(src).Offer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agent.SkillSet{Server: server, Client: c, Skills: list}
+	return tool.Set{Servers: map[string]tool.Server{server: {Skills: list}}}
 }
+
+// firstRequest returns what a run of cfg sends its model first, the model
+// answering at once.
+func firstRequest(t *testing.T, cfg agent.Config) llm.Request {
+	t.Helper()
+	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
+	cfg.Model = model
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")}); err != nil {
+		t.Fatal(err)
+	}
+	return model.seen[0]
+}
+
+// systemOf returns the system prompt a run of cfg sends.
+func systemOf(t *testing.T, cfg agent.Config) string { return firstRequest(t, cfg).System }
 
 // toolResult finds the tool message answering the call id.
 func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
@@ -111,6 +131,9 @@ func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 	return llm.Message{}
 }
 
+// hasImages reports whether m holds an image.
+func hasImages(m llm.Message) bool { return (tool.Result{Parts: m.Parts}).HasImages() }
+
 func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	notes := demoProvider(t)
 	// A local tool with the name of a server tool is tried first.
@@ -123,10 +146,9 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 		answer("You have a note about milk."),
 	}}
 	a, err := agent.New(agent.Config{
-		Model:              model,
-		System:             "You keep notes.",
-		Tools:              []tool.Source{tool.Local(shadow), notes},
-		ServerInstructions: map[string]string{"notes": notes.Instructions()},
+		Model:  model,
+		System: "You keep notes.",
+		Tools:  []tool.Source{tool.Local(shadow), notes},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -144,10 +166,10 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	if got := toolResult(t, res.Messages, "3").Text(); got != "local list_notes" {
 		t.Fatalf("local tool not tried first: %q", got)
 	}
-	// The system prompt: own prompt, then the instructions; the same bytes
-	// on every turn.
+	// The system prompt: own prompt, then the instructions the server
+	// brought, under its name; the same bytes on every turn.
 	first := model.seen[0].System
-	if !strings.HasPrefix(first, "You keep notes.\n\n# Instructions from MCP servers") || !strings.Contains(first, "<server_instructions>") {
+	if !strings.HasPrefix(first, "You keep notes.\n\n# Instructions from MCP servers") || !strings.Contains(first, "## MCP server: notes\n<server_instructions>") {
 		t.Fatalf("system prompt:\n%s", first)
 	}
 	for i, req := range model.seen {
@@ -155,14 +177,17 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 			t.Fatalf("turn %d system prompt differs", i)
 		}
 	}
-	// The agent's own read_resource first (the demo has resources), then
-	// the local tools, no duplicate name.
+	// The agent's own tools first (the demo has skills and resources),
+	// then the local tools, no duplicate name.
 	names := map[string]int{}
+	var order []string
 	for _, d := range model.seen[0].Tools {
 		names[d.Name]++
+		order = append(order, d.Name)
 	}
-	if names["list_notes"] != 1 || names["add_note"] != 1 || model.seen[0].Tools[0].Name != agent.ReadResourceName || model.seen[0].Tools[1].Name != "list_notes" {
-		t.Fatalf("definitions %v", names)
+	want := []string{agent.LoadSkillName, agent.ReadSkillFileName, agent.ReadResourceName, "list_notes"}
+	if names["list_notes"] != 1 || names["add_note"] != 1 || !slices.Equal(order[:4], want) {
+		t.Fatalf("definitions %v, want %v first", order, want)
 	}
 }
 
@@ -304,7 +329,7 @@ func TestImagesAndBudget(t *testing.T) {
 		return res
 	}
 	res := run(true)
-	if img := toolResult(t, res.Messages, "img"); !img.Result().HasImages() {
+	if img := toolResult(t, res.Messages, "img"); !hasImages(img) {
 		t.Fatal("a vision model should get the image")
 	}
 	if got := toolResult(t, res.Messages, "long").Text(); !strings.HasPrefix(got, strings.Repeat("x", 100)+"\n[… 400 more characters") {
@@ -312,7 +337,7 @@ func TestImagesAndBudget(t *testing.T) {
 	}
 	res = run(false)
 	img := toolResult(t, res.Messages, "img")
-	if img.Result().HasImages() || !strings.Contains(img.Text(), tool.ImageMark) {
+	if hasImages(img) || !strings.Contains(img.Text(), tool.ImageMark) {
 		t.Fatalf("a model without vision should read [image]: %q", img.Text())
 	}
 }
@@ -344,9 +369,6 @@ func TestStepLimitAndCancel(t *testing.T) {
 func TestBadConfig(t *testing.T) {
 	if _, err := agent.New(agent.Config{}); err == nil {
 		t.Fatal("no model accepted")
-	}
-	if _, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: map[string]string{"bad label": "x"}}); err == nil || !strings.Contains(err.Error(), "bad label") {
-		t.Fatalf("bad label: %v", err)
 	}
 	if _, err := agent.New(agent.Config{Model: &scripted{}, MaxSteps: -1}); err == nil || !strings.Contains(err.Error(), "MaxSteps -1") {
 		t.Fatalf("a negative step limit: %v, want it refused by name", err)
@@ -404,7 +426,6 @@ func TestProgressiveDisclosure(t *testing.T) {
 func TestOnToolCall(t *testing.T) {
 	notes := demoProvider(t)
 	ctx := context.Background()
-	set := skillSet(t, "notes", notes)
 	local, _ := tool.Func("clock", "the time", func(context.Context, struct{}) (string, error) {
 		return "noon", nil
 	})
@@ -423,7 +444,6 @@ func TestOnToolCall(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:           model,
 		Tools:           []tool.Source{tool.Local(local), notes},
-		Skills:          []agent.SkillSet{set},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
 		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
 			mu.Lock()

@@ -5,11 +5,13 @@
 //
 // What the model reads is decided here:
 //
-//   - The system prompt is the agent's own prompt, then the servers'
-//     instructions, each inside a block the server's text cannot close, with a
-//     preamble saying they grant no permission, then the skills the servers
-//     publish ([SkillSet]), one line each. It is composed once, so it is
-//     byte-identical on every turn and a vendor's prompt cache keeps hitting.
+//   - The system prompt is the agent's own prompt, then what the servers
+//     bring with their tools ([tool.Set] Servers, each under the server's
+//     name): their instructions, each inside a block the server's text
+//     cannot close, with a preamble saying they grant no permission, then
+//     their skills, one line each. It is composed as a run starts, in a
+//     fixed order, so it is byte-identical on every turn and a vendor's
+//     prompt cache keeps hitting.
 //   - Every string a server sent that the host places in what it composes
 //     for the model (instructions; skill ids, descriptions, file paths and
 //     contents; tool names and descriptions in find_tools answers; the text
@@ -24,11 +26,11 @@
 //     printable line is not offered. A tool's own result reaches the model
 //     as the tool gave it.
 //   - A skill is read only when the model takes it up (load_skill, then
-//     read_skill_file for its other files), every read verified against the
-//     server's listing by package skills. Its SKILL.md is read once, however
-//     many calls take it up at once.
+//     read_skill_file for its other files), every read of an MCP server's
+//     skill verified against the server's listing by its provider, which
+//     reads its SKILL.md once, however many calls take it up at once.
 //   - A resource link in a tool's result names its server. When a server of
-//     the run has resources (a source's [tool.Set] Resources), the model
+//     the run has resources (its [tool.Server] Resources), the model
 //     reads them with read_resource ([ReadResourceName]), the agent's own
 //     tool, gated by the policy like any other: what it reads is converted
 //     by the server's provider as a tool's result is, and fitted to the

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -36,10 +35,9 @@ func Example() {
 		},
 	}}
 	a, err := agent.New(agent.Config{
-		Model:              model,
-		System:             "You are a note-taking assistant.",
-		Tools:              []tool.Source{notes},
-		ServerInstructions: map[string]string{"notes": notes.Instructions()},
+		Model:  model,
+		System: "You are a note-taking assistant.", // the server's instructions follow it
+		Tools:  []tool.Source{notes},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -65,9 +63,11 @@ func Example() {
 	// Saved: #1 Call Ada [work]
 }
 
-// The skills a server publishes: one line each in the system prompt, and the
-// model loads the one it needs. The demo server publishes weekly-review.
-func ExampleSkillSet() {
+// What a server brings besides its tools comes with them, under the
+// server's name: its instructions, then its skills, one line each in the
+// system prompt, and the model loads the skill it needs. The demo server
+// publishes weekly-review.
+func Example_skills() {
 	ctx := context.Background()
 	notes, stop, err := connectDemo(ctx, demo.New())
 	if err != nil {
@@ -75,61 +75,32 @@ func ExampleSkillSet() {
 	}
 	defer stop()
 
-	c := skills.New(notes)
-	list, err := c.List(ctx)
-	if err != nil {
-		log.Fatal(err)
-	}
 	model := &scripted{turns: []func(llm.Request) llm.Message{
-		calls(llm.ToolCall{ID: "1", Name: agent.LoadSkillName, Arguments: json.RawMessage(`{"skill": "notes/weekly-review"}`)}),
+		func(req llm.Request) llm.Message {
+			_, instructions, _ := strings.Cut(req.System, "## ")
+			instructions, _, _ = strings.Cut(instructions, "\n")
+			_, skill, _ := strings.Cut(req.System, "\n- ")
+			fmt.Println("in the system prompt: " + instructions + ", then " + skill)
+			return llm.Message{ToolCalls: []llm.ToolCall{{ID: "1", Name: agent.LoadSkillName, Arguments: json.RawMessage(`{"skill": "notes/weekly-review"}`)}}}
+		},
 		func(req llm.Request) llm.Message {
 			last := req.Messages[len(req.Messages)-1]
 			first, _, _ := strings.Cut(last.Text(), "\n")
 			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: first}}}
 		},
 	}}
-	a, err := agent.New(agent.Config{
-		Model:  model,
-		Tools:  []tool.Source{notes},
-		Skills: []agent.SkillSet{{Server: "notes", Client: c, Skills: list}},
-	})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, section, _ := strings.Cut(a.System(), "\n- ")
-	fmt.Println("in the system prompt: " + section)
 	res, err := a.Run(ctx, []llm.Message{llm.UserText("Do my weekly review.")})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Text)
 	// Output:
-	// in the system prompt: notes/weekly-review: Review the week's notes and write a short summary note tagged review.
+	// in the system prompt: MCP server: notes, then notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
-}
-
-// A server's name, made a label the agent takes, for
-// Config.ServerInstructions and SkillSet.Server.
-func ExampleLabel() {
-	instructions := map[string]string{}
-	for _, name := range []string{"notes", "my server/v2", "", "ünï", strings.Repeat("a", 70)} {
-		label := agent.Label(name)
-		if len(label) < 64 {
-			fmt.Printf("%q: %s\n", name, label)
-		} else {
-			fmt.Printf("%d characters: %d\n", len(name), len(label))
-		}
-		instructions[label] = "Search before you add."
-	}
-	_, err := agent.New(agent.Config{Model: &scripted{}, ServerInstructions: instructions})
-	fmt.Println("every label taken:", err == nil)
-	// Output:
-	// "notes": notes
-	// "my server/v2": my_server_v2
-	// "": _
-	// "ünï": _n_
-	// 70 characters: 64
-	// every label taken: true
 }
 
 // Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is

@@ -46,7 +46,7 @@ func TestCodeMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, req := range model.seen {
-		if names := toolNames(req.Tools); names != "run_code,describe_tools,read_resource" {
+		if names := toolNames(req.Tools); names != "run_code,describe_tools,load_skill,read_skill_file,read_resource" {
 			t.Fatalf("turn %d offered %s", i, names)
 		}
 	}

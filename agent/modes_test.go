@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openai/openai-go/v3/option"
+
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -31,6 +33,41 @@ import (
 // lets it be: it makes its 20 calls in one turn when it calls tools one
 // by one.
 func TestModesTokens(t *testing.T) {
+	// The modes differ in how the tools reach the model; the server's
+	// instructions and skills ride in every mode's prompt alike. The goal
+	// is judged on the tools alone (the demo offered bare), and the whole
+	// prompt's figures are printed beside.
+	bare := modesTokens(t, func(p *mcptool.Provider) tool.Source { return bareSource{p} })
+	whole := modesTokens(t, func(p *mcptool.Provider) tool.Source { return p })
+	fmt.Println("modes, one task (20 notes added, searched, counted by tag), tokens = bytes on the wire / 4:")
+	fmt.Printf("  %-11s %6s %10s %11s %9s %8s   %s\n", "mode", "turns", "tokens in", "tokens out", "total", "ratio", "with the server's instructions and skills")
+	for _, m := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
+		f, w := bare[m], whole[m]
+		fmt.Printf("  %-11s %6d %10d %11d %9d %7.0f%%   %d tokens, %.0f%%\n", m, f.turns, f.in/4, f.out/4, (f.in+f.out)/4,
+			100*bare.ratio(m), (w.in+w.out)/4, 100*whole.ratio(m))
+	}
+	if ratio := bare.ratio(agent.ModeCode); ratio > 0.30 {
+		t.Fatalf("code mode sent and got %.0f%% of direct tools' tokens; the goal is at most 30%%", 100*ratio)
+	}
+}
+
+// figures are one run of the task: bytes to and from the model, turns.
+type figures struct {
+	in, out, turns int
+	answer         string
+}
+
+type modeFigures map[agent.Mode]figures
+
+// ratio is mode's bytes over direct tools'.
+func (f modeFigures) ratio(m agent.Mode) float64 {
+	d := f[agent.ModeDirect]
+	return float64(f[m].in+f[m].out) / float64(d.in+d.out)
+}
+
+// modesTokens runs the task in each mode on the demo, as source makes it
+// a source, and measures it on the wire.
+func modesTokens(t *testing.T, source func(*mcptool.Provider) tool.Source) modeFigures {
 	modes := []struct {
 		mode   agent.Mode
 		script func(step int, tools []string, results []string) reply
@@ -39,15 +76,11 @@ func TestModesTokens(t *testing.T) {
 		{agent.ModeDisclosure, disclosureScript},
 		{agent.ModeCode, codeScript},
 	}
-	type figures struct {
-		in, out, turns int
-		answer         string
-	}
-	got := map[agent.Mode]figures{}
+	got := modeFigures{}
 	for _, m := range modes {
 		api := &fakeOpenAI{script: m.script}
 		srv := httptest.NewServer(api)
-		model, err := openai.New("m", openai.WithBaseURL(srv.URL), openai.WithAPIKey("test"), openai.WithMaxRetries(0))
+		model, err := openai.New("m", &openai.Options{BaseURL: srv.URL, APIKey: "test", RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +88,7 @@ func TestModesTokens(t *testing.T) {
 		if err := p.Connect(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Mode: m.mode})
+		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{source(p)}, Mode: m.mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,24 +101,27 @@ func TestModesTokens(t *testing.T) {
 		if api.failed != "" {
 			t.Fatalf("%s: %s", m.mode, api.failed)
 		}
+		if want := "errand 6, home 7, work 7"; res.Text != want {
+			t.Errorf("%s answered %q; want %q", m.mode, res.Text, want)
+		}
 		got[m.mode] = figures{in: api.in, out: api.out, turns: res.Steps, answer: res.Text}
 	}
-	want := "errand 6, home 7, work 7"
-	fmt.Println("modes, one task (20 notes added, searched, counted by tag), tokens = bytes on the wire / 4:")
-	fmt.Printf("  %-11s %6s %10s %11s %9s %8s\n", "mode", "turns", "tokens in", "tokens out", "total", "ratio")
-	direct := got[agent.ModeDirect]
-	for _, m := range modes {
-		f := got[m.mode]
-		if f.answer != want {
-			t.Errorf("%s answered %q; want %q", m.mode, f.answer, want)
-		}
-		total := (f.in + f.out) / 4
-		fmt.Printf("  %-11s %6d %10d %11d %9d %7.0f%%\n", m.mode, f.turns, f.in/4, f.out/4, total, 100*float64(f.in+f.out)/float64(direct.in+direct.out))
+	return got
+}
+
+// bareSource offers a source's tools without what its servers bring
+// (instructions, skills; their resources stay).
+type bareSource struct{ tool.Source }
+
+func (b bareSource) Offer(ctx context.Context) (tool.Set, error) {
+	set, err := b.Source.Offer(ctx)
+	servers := make(map[string]tool.Server, len(set.Servers))
+	for name, s := range set.Servers {
+		s.Instructions, s.Skills = "", nil
+		servers[name] = s
 	}
-	code := got[agent.ModeCode]
-	if ratio := float64(code.in+code.out) / float64(direct.in+direct.out); ratio > 0.30 {
-		t.Fatalf("code mode sent and got %.0f%% of direct tools' tokens; the goal is at most 30%%", 100*ratio)
-	}
+	set.Servers = servers
+	return set, err
 }
 
 // A reply is what the scripted model answers a turn: tool calls, or text.

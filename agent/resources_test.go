@@ -109,20 +109,10 @@ func TestReadResourceServers(t *testing.T) {
 // No server with resources, no read_resource; a policy may deny it as it
 // denies any tool.
 func TestReadResourceOffered(t *testing.T) {
-	ctx := context.Background()
 	offered := func(cfg agent.Config) []string {
 		t.Helper()
-		model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
-		cfg.Model = model
-		a, err := agent.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); err != nil {
-			t.Fatal(err)
-		}
 		var names []string
-		for _, d := range model.seen[0].Tools {
+		for _, d := range firstRequest(t, cfg).Tools {
 			names = append(names, d.Name)
 		}
 		return names

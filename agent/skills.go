@@ -4,29 +4,15 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"log/slog"
+	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// A SkillSet is the skills one MCP server publishes (the MCP Skills
-// extension), as an agent offers them.
-type SkillSet struct {
-	// Server is the host's label for the server, as in
-	// Config.ServerInstructions; it names the skills to the model.
-	Server string
-	// Client loads the skills and reads their files, verifying every read.
-	Client *skills.Client
-	// Skills are the entries to offer, from Client.List.
-	Skills []skills.Skill
-}
 
 // The tools a model uses to take up a skill.
 const (
@@ -48,84 +34,57 @@ A skill is a set of instructions an MCP server offers for one kind of task. Befo
 
 // offeredSkill is one skill as the model knows it.
 type offeredSkill struct {
-	id    string // what the model calls it: server/name, or server/URI when a name is shared
-	set   *SkillSet
-	skill skills.Skill
+	id     string // what the model calls it: server/name, or server/URI when a name is shared
+	server string
+	skill  tool.Skill
 }
 
-// skillShelf serves the skill tools of one agent. It keeps the skills
-// loaded, so that SKILL.md is read once however often, and by however many
-// calls at once, the model loads the skill or reads its files;
-// read_skill_file loads a skill not yet loaded, since reading a file needs
-// the verified listing a load gives.
+// skillShelf serves the skill tools of one run: the skills of the run's
+// servers, by the id the model calls each by.
 type skillShelf struct {
 	byID  map[string]offeredSkill
 	order []offeredSkill
-	mu    sync.Mutex
-	loads map[string]*skillLoad
 }
 
-// A skillLoad is one load of a skill: the calls that ask for the skill while
-// it runs wait for it and share its outcome, and once it has succeeded every
-// later call does.
-type skillLoad struct {
-	done chan struct{}
-	l    *skills.Loaded
-	err  error
-	// cancelled reports that the loading call's context ended, which says
-	// nothing about the skill: a waiting call loads it anew.
-	cancelled bool
-}
-
-// newSkillShelf offers the skills of sets. A skill whose name or URI is not
-// one line the model can read and write back ([untrusted.Line] would change
-// it, or it is over maxSkillID) is not offered, with a warning: the skills
-// package never lists one, but a SkillSet may be made by hand.
-func newSkillShelf(sets []SkillSet, logger *slog.Logger) (*skillShelf, error) {
-	sh := &skillShelf{byID: map[string]offeredSkill{}, loads: map[string]*skillLoad{}}
-	for i := range sets {
-		set := &sets[i]
-		if !labelPattern.MatchString(set.Server) {
-			return nil, fmt.Errorf("agent: skills server label %q: want 1 to 64 letters, digits, '_', '.' or '-'", set.Server)
-		}
-		if set.Client == nil {
-			return nil, fmt.Errorf("agent: skills of server %q: no client", set.Server)
-		}
-		var offer []skills.Skill
+// newSkillShelf offers the skills of servers, by the host's name for each.
+// A skill that cannot be named to the model as one line it can read and
+// write back (a name or URI [untrusted.Line] would change, or over
+// maxSkillID), or has no Load or ReadFile, or that its server lists twice,
+// is left out with a warning: the server's mistake must not stop the host.
+func newSkillShelf(servers map[string]tool.Server, warn func(msg, server, skill string)) *skillShelf {
+	sh := &skillShelf{byID: map[string]offeredSkill{}}
+	for _, server := range slices.Sorted(maps.Keys(servers)) {
+		var offer []tool.Skill
 		seen := map[string]bool{}
-		for _, s := range set.Skills {
-			if seen[s.URI] {
-				// The server listed one skill twice: its mistake must not
-				// stop the host.
-				logger.Warn("skill listed twice; offering it once", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
-				continue
+		for _, s := range servers[server].Skills {
+			switch {
+			case seen[s.URI]:
+				warn("skill listed twice; offering it once", server, s.URI)
+			case !nameable(s.Name) || !nameable(s.URI) || !nameable(server) || strings.Contains(server, "/"):
+				warn("skill not offered: its name or URI, or its server's name, is not one printable line", server, s.URI)
+			case s.Load == nil || s.ReadFile == nil:
+				warn("skill not offered: it has no Load or ReadFile", server, s.URI)
+			default:
+				offer = append(offer, s)
 			}
 			seen[s.URI] = true
-			if !nameable(s.Name) || !nameable(s.URI) {
-				logger.Warn("skill not offered: its name or URI is not one printable line", "server", set.Server, "skill", fmt.Sprintf("%q", s.URI))
-				continue
-			}
-			offer = append(offer, s)
 		}
 		names := map[string]int{}
 		for _, s := range offer {
 			names[s.Name]++
 		}
 		for _, s := range offer {
-			id := set.Server + "/" + s.Name
+			id := server + "/" + s.Name
 			if names[s.Name] > 1 {
-				id = set.Server + "/" + s.URI
+				id = server + "/" + s.URI
 			}
-			if _, dup := sh.byID[id]; dup {
-				return nil, fmt.Errorf("agent: skill %q offered twice: two skill sets have the label %q", id, set.Server)
-			}
-			o := offeredSkill{id: id, set: set, skill: s}
+			o := offeredSkill{id: id, server: server, skill: s}
 			sh.byID[id] = o
 			sh.order = append(sh.order, o)
 		}
 	}
 	slices.SortFunc(sh.order, func(a, b offeredSkill) int { return cmp.Compare(a.id, b.id) })
-	return sh, nil
+	return sh
 }
 
 // nameable reports whether s can name a skill to the model.
@@ -178,31 +137,35 @@ func (sh *skillShelf) tools() ([]tool.Tool, error) {
 
 // loadSkill is load_skill: the skill's instructions, and its other files.
 func (sh *skillShelf) loadSkill(ctx context.Context, in loadSkillIn) (string, error) {
-	o, l, err := sh.load(ctx, in.Skill)
+	o, err := sh.find(in.Skill)
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.set.Server, strings.TrimSpace(untrusted.Text(l.Body())))
-	var files []string
-	for _, f := range l.Skill.Files[min(1, len(l.Skill.Files)):] {
-		files = append(files, fmt.Sprintf("%s (%s)", untrusted.Line(f.Path), plural.Count(f.Size, "byte", "bytes")))
+	body, files, err := o.skill.Load(ctx)
+	if err != nil {
+		return "", fmt.Errorf("skill %s could not be loaded: %w", o.id, err)
 	}
-	if len(files) > 0 {
-		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(files, ", "))
+	var b strings.Builder
+	fmt.Fprintf(&b, "Skill %s, from MCP server %s:\n\n%s", o.id, o.server, strings.TrimSpace(untrusted.Text(body)))
+	var listed []string
+	for _, path := range slices.Sorted(maps.Keys(files)) {
+		listed = append(listed, fmt.Sprintf("%s (%s)", untrusted.Line(path), plural.Count(files[path], "byte", "bytes")))
+	}
+	if len(listed) > 0 {
+		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(listed, ", "))
 	}
 	return b.String(), nil
 }
 
 // readSkillFile is read_skill_file: a file of a skill, as text.
 func (sh *skillShelf) readSkillFile(ctx context.Context, in readSkillFileIn) (string, error) {
-	_, l, err := sh.load(ctx, in.Skill)
+	o, err := sh.find(in.Skill)
 	if err != nil {
 		return "", err
 	}
-	data, err := l.ReadFile(ctx, in.Path)
+	data, err := o.skill.ReadFile(ctx, in.Path)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("skill %s: %w", o.id, err)
 	}
 	if !utf8.Valid(data) {
 		return fmt.Sprintf("[%s is binary (%s) and not shown]", untrusted.Line(in.Path), plural.Count(len(data), "byte", "bytes")), nil
@@ -210,48 +173,18 @@ func (sh *skillShelf) readSkillFile(ctx context.Context, in readSkillFileIn) (st
 	return untrusted.Text(string(data)), nil
 }
 
-// load returns the skill id names, loading it the first time.
-func (sh *skillShelf) load(ctx context.Context, id string) (offeredSkill, *skills.Loaded, error) {
+// find returns the skill id names, or an error that names the likeliest one.
+func (sh *skillShelf) find(id string) (offeredSkill, error) {
 	o, ok := sh.byID[id]
-	if !ok {
-		ids := make([]string, len(sh.order))
-		for i, o := range sh.order {
-			ids[i] = o.id
-		}
-		if near := tool.Suggest(id, ids); near != "" {
-			return o, nil, fmt.Errorf("no skill %q; did you mean %q?", id, near)
-		}
-		return o, nil, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)
+	if ok {
+		return o, nil
 	}
-	for {
-		sh.mu.Lock()
-		ld := sh.loads[id]
-		if ld == nil {
-			ld = &skillLoad{done: make(chan struct{})}
-			sh.loads[id] = ld
-			sh.mu.Unlock()
-			ld.l, ld.err = o.set.Client.Load(ctx, o.skill.URI)
-			if ld.err != nil {
-				// Not kept: the next call tries again.
-				ld.cancelled = ctx.Err() != nil
-				sh.mu.Lock()
-				delete(sh.loads, id)
-				sh.mu.Unlock()
-			}
-			close(ld.done)
-		} else {
-			sh.mu.Unlock()
-		}
-		select {
-		case <-ld.done:
-		case <-ctx.Done():
-			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ctx.Err())
-		}
-		switch {
-		case ld.err == nil:
-			return o, ld.l, nil
-		case !ld.cancelled || ctx.Err() != nil:
-			return o, nil, fmt.Errorf("skill %s could not be loaded: %w", id, ld.err)
-		}
+	ids := make([]string, len(sh.order))
+	for i, o := range sh.order {
+		ids[i] = o.id
 	}
+	if near := tool.Suggest(id, ids); near != "" {
+		return o, fmt.Errorf("no skill %q; did you mean %q?", id, near)
+	}
+	return o, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -15,8 +16,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -35,11 +36,9 @@ func TestSkills(t *testing.T) {
 		answer("done"),
 	}}
 	a, err := agent.New(agent.Config{
-		Model:              model,
-		System:             "You are a helpful assistant.",
-		Tools:              []tool.Source{notes},
-		ServerInstructions: map[string]string{"notes": notes.Instructions()},
-		Skills:             []agent.SkillSet{skillSet(t, "notes", notes)},
+		Model:  model,
+		System: "You are a helpful assistant.",
+		Tools:  []tool.Source{notes},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -80,15 +79,38 @@ func TestSkills(t *testing.T) {
 	}
 }
 
-func TestSkillsConfigErrors(t *testing.T) {
-	model := &scripted{}
-	for _, set := range []agent.SkillSet{
-		{Server: "bad label!", Client: skills.New(nil)},
-		{Server: "notes"},
-	} {
-		if _, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{set}}); err == nil {
-			t.Errorf("%+v: no error", set)
+// A skill the agent cannot offer is left out with a warning, said once
+// however many runs meet it, and the run goes on: one with no Load, one of
+// a server whose name cannot prefix a skill's id, one whose URI is not one
+// clean line.
+func TestSkillsLeftOut(t *testing.T) {
+	load := func(context.Context) (string, map[string]int64, error) { return "Cook.", nil, nil }
+	read := func(context.Context, string) ([]byte, error) { return nil, nil }
+	set := tool.Set{Servers: map[string]tool.Server{
+		"gm": {Skills: []tool.Skill{
+			{Name: "cooking", URI: "skill://gm/cooking/SKILL.md", Description: "Cook.", Load: load, ReadFile: read},
+			{Name: "baking", URI: "skill://gm/baking/SKILL.md", Description: "Bake.", ReadFile: read},
+			{Name: "frying", URI: "skill://gm/frying/SKILL.md\nObey.", Description: "Fry.", Load: load, ReadFile: read},
+		}},
+		"a/b": {Skills: []tool.Skill{{Name: "c", URI: "skill://c/SKILL.md", Description: "C.", Load: load, ReadFile: read}}},
+	}}
+	var logs strings.Builder
+	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok"), answer("ok")}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{set}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")}); err != nil {
+			t.Fatal(err)
 		}
+	}
+	system := model.seen[0].System
+	if !strings.Contains(system, "\n- gm/cooking: Cook.") || strings.Contains(system, "baking") || strings.Contains(system, "frying") || strings.Contains(system, "a/b") {
+		t.Errorf("want gm/cooking alone in the prompt:\n%s", system)
+	}
+	if n := strings.Count(logs.String(), "skill not offered"); n != 3 {
+		t.Errorf("%d warnings over two runs, want one for each of the 3 skills left out:\n%s", n, logs.String())
 	}
 }
 
@@ -98,10 +120,7 @@ func TestSkillsConfigErrors(t *testing.T) {
 func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	notes := demoProvider(t)
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
-	a, err := agent.New(agent.Config{
-		Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 1,
-		Skills: []agent.SkillSet{skillSet(t, "notes", notes)},
-	})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}, ToolTokenBudget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +137,7 @@ func TestSkillToolsOfferedUnderDisclosure(t *testing.T) {
 	}
 }
 
-// The shelf caches a loaded skill: load_skill and then read_skill_file, in
+// A provider keeps a loaded skill: load_skill and then read_skill_file, in
 // turns of their own, read SKILL.md from the server once.
 func TestSkillLoadedOnce(t *testing.T) {
 	var mu sync.Mutex
@@ -145,7 +164,7 @@ func TestSkillLoadedOnce(t *testing.T) {
 		calls(tc("read", agent.ReadSkillFileName, `{"skill": "notes/weekly-review", "path": "references/TAGS.md"}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "notes", notes)}})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +239,7 @@ func TestParallelLoadsReadOnce(t *testing.T) {
 		src := newSlowSource()
 		ctx := context.Background()
 		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(9), answer("done")}}
-		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "s", src)}})
+		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{skillsOf(t, "s", src)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +272,7 @@ func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		src := newSlowSource()
 		model := &scripted{turns: []func(llm.Request) llm.Message{loadCalls(1), loadCalls(1), answer("done")}}
-		a, err := agent.New(agent.Config{Model: model, Skills: []agent.SkillSet{skillSet(t, "s", src)}})
+		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{skillsOf(t, "s", src)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,20 +308,19 @@ func TestLoadOutlivesTheCallItWaitedFor(t *testing.T) {
 }
 
 // Proves that a server listing one skill twice costs the host nothing but a
-// warning: the skill is offered once. Two sets under one label are still
-// the host's mistake, and an error.
+// warning: the skill is offered once. A server two sources bring is the
+// first source's.
 func TestSkillListedTwice(t *testing.T) {
-	set := skillSet(t, "notes", demoProvider(t))
-	twice := set
-	twice.Skills = append(slices.Clone(set.Skills), set.Skills...)
-	a, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{twice}})
-	if err != nil {
-		t.Fatalf("a server's duplicate stopped the host: %v", err)
+	set := skillsOf(t, "notes", demoProvider(t))
+	twice := set.Servers["notes"]
+	twice.Skills = append(slices.Clone(twice.Skills), twice.Skills...)
+	system := systemOf(t, agent.Config{Tools: []tool.Source{tool.Set{Servers: map[string]tool.Server{"notes": twice}}}})
+	if n := strings.Count(system, "notes/weekly-review"); n != 1 {
+		t.Fatalf("the skill is in the prompt %d times, want once:\n%s", n, system)
 	}
-	if n := strings.Count(a.System(), "notes/weekly-review"); n != 1 {
-		t.Fatalf("the skill is in the prompt %d times, want once:\n%s", n, a.System())
-	}
-	if _, err := agent.New(agent.Config{Model: &scripted{}, Skills: []agent.SkillSet{set, set}}); err == nil {
-		t.Fatal("two sets under one label were accepted")
+	other := tool.Set{Servers: map[string]tool.Server{"notes": {Instructions: "The second source's."}}}
+	system = systemOf(t, agent.Config{Tools: []tool.Source{set, other}})
+	if n := strings.Count(system, "notes/weekly-review"); n != 1 || strings.Contains(system, "second source") {
+		t.Fatalf("want the first source's server alone:\n%s", system)
 	}
 }

@@ -21,7 +21,7 @@ func gated(set tool.Set, pol *policy.Policy) tool.Set {
 			defs = append(defs, d)
 		}
 	}
-	return tool.Set{Definitions: defs, Handler: gate.Handler(set.Handler), Resources: set.Resources}
+	return tool.Set{Definitions: defs, Handler: gate.Handler(set.Handler), Servers: set.Servers}
 }
 
 // A denied tool is not in the API, and a script that names it anyway, by

@@ -50,7 +50,7 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 		return tool.Set{}, err
 	}
 	set := tool.Local(terse{run}, terse{describe})
-	set.Resources = r.set.Resources
+	set.Servers = r.set.Servers
 	return set, nil
 }
 

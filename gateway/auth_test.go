@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -172,7 +172,7 @@ func TestAnOAuthClientFindsTheIssuerThroughTheGateway(t *testing.T) {
 	issuer.AddResource(srv.URL + "/mcp")
 	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}))
 	mux.Handle("/", g.Handler())
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("svc", "s3cret"), Options: auth.Options{Issuer: issuer.URL}})
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "svc", Secret: "s3cret", Method: "client_secret_basic"}, Options: oauth.Options{Issuer: issuer.URL}})
 	if err != nil {
 		t.Fatal(err)
 	}

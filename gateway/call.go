@@ -37,11 +37,18 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 	if err != nil {
 		return nil, err
 	}
+	server := g.serverOf(name)
+	ctx, leave := g.enter(ctx, server, req.Session) // passon.go
+	defer leave()
 	ss, token := req.Session, req.Params.GetProgressToken()
 	if token != nil && ss != nil {
+		callCtx := ctx
 		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
-			// A report the client no longer reads is of no use: ignored.
-			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+			// Passed on in order with the server's other notices; a report
+			// the client no longer reads is of no use: ignored.
+			g.pass(server, noticeSize(p.Message), func() {
+				_ = ss.NotifyProgress(callCtx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+			})
 		})
 	}
 	c, err := g.answering(ctx, relayTo(req), name)

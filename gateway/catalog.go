@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -22,6 +23,7 @@ type served struct {
 	defs      []tool.Definition     // the catalog as listed, policy applied
 	policy    *policy.Policy        // the policy, knowing the catalog's names
 	tools     map[string][32]byte   // name → hash
+	serverOf  map[string]string     // a tool's name and alias → its server (inflight.go)
 	resources map[string]servedItem // URI → server
 	templates map[string]servedItem // URI template → server
 	prompts   map[string]servedItem // final name → server
@@ -30,14 +32,20 @@ type served struct {
 	// clients maps a client's name to its own policy, knowing the
 	// catalog's names (clients.go).
 	clients map[string]*policy.Policy
+	// reach maps a client with a policy of its own to the servers it is
+	// allowed anything of, anyone are the servers anything is served of
+	// (reach.go).
+	reach  map[string]map[string]bool
+	anyone map[string]bool
 }
 
 // A servedItem is a resource, resource template or prompt the gateway
-// serves: the server it is of, its name there, and the hash of what a
+// serves: the server it is of, its name there, its name as the gateway
+// serves it (which policies judge, reach.go), and the hash of what a
 // client reads of it.
 type servedItem struct {
-	server, name string
-	hash         [32]byte
+	server, name, served string
+	hash                 [32]byte
 }
 
 func hash(v any) [32]byte {
@@ -87,7 +95,13 @@ func (g *Gateway) syncTools() {
 	if len(gone) > 0 {
 		g.full.RemoveTools(gone...)
 	}
+	serverOf := make(map[string]string, 2*len(defs))
+	for _, d := range defs {
+		serverOf[d.Name], serverOf[d.Origin.Alias()] = d.Origin.Server, d.Origin.Server
+	}
 	g.served.snap, g.served.defs, g.served.policy, g.served.tools, g.served.clients = snap, defs, pol, now, clients
+	g.served.serverOf = serverOf
+	g.reckon()
 }
 
 // mcpTool is d as an MCP client reads it. go-sdk's AddTool panics on an
@@ -151,16 +165,39 @@ func (g *Gateway) capabilities() *mcp.ServerCapabilities {
 	return c
 }
 
-// instructions joins what each server published on using its tools, each
-// under its server's name. It is the servers' text, passed on as it is: the
-// client decides what its model reads.
-func (g *Gateway) instructions() string {
+// maxInstructions is how many characters of one server's instructions the
+// gateway passes on, as many as the agent puts in its prompt.
+const maxInstructions = 8192
+
+// instructionsPreamble opens the gateway's instructions, so that a reader
+// knows which lines are a server's.
+const instructionsPreamble = `Each section below holds what an MCP server behind this gateway said about using its tools, under the server's name; every line of a server's text begins with "> ".`
+
+// instructions joins what each server shown (nil: every server)
+// published on using its tools, each under a heading with its server's
+// name. A server's text is quoted as the agent quotes it
+// ([untrusted.Quote]: nothing invisible, every line begun with "> "), so
+// that no server writes a heading, and with it a section in another's
+// name; it is cut to maxInstructions characters.
+func (g *Gateway) instructions(shown func(server string) bool) string {
 	byServer := g.ts.Instructions()
 	var b strings.Builder
 	for _, sc := range g.cfg.Servers {
-		if text := byServer[sc.Name]; text != "" {
-			fmt.Fprintf(&b, "## %s\n\n%s\n\n", sc.Name, strings.TrimSpace(text))
+		if shown != nil && !shown(sc.Name) {
+			continue
 		}
+		text := strings.TrimSpace(untrusted.Text(byServer[sc.Name]))
+		if text == "" {
+			continue
+		}
+		if cut := untrusted.Cut(text, maxInstructions); cut != text {
+			g.log.Warn("gateway: server instructions cut", "server", sc.Name, "limit", maxInstructions)
+			text = cut
+		}
+		if b.Len() == 0 {
+			b.WriteString(instructionsPreamble)
+		}
+		fmt.Fprintf(&b, "\n\n## %s\n\n%s", sc.Name, untrusted.Quote(text))
 	}
-	return strings.TrimSpace(b.String())
+	return b.String()
 }

@@ -16,7 +16,12 @@ import (
 // WithClientPolicy gates the catalog for one client, on top of
 // [WithPolicy]: a tool p denies is not listed to that client (tools/list,
 // find_tools), and a call of it by that client is refused as a call the
-// gateway's policy refuses. A client is named by its token: the name of a
+// gateway's policy refuses. p judges resources, resource templates and
+// prompts alike, by the names the gateway serves them under
+// ({prefix}_{name}): what it denies is not listed to the client, and
+// reading, getting, completing or subscribing to it is refused as for
+// what does not exist; a server the client is allowed nothing of is
+// invisible to it, its instructions and log included (reach.go). A client is named by its token: the name of a
 // bearer token ([WithBearerTokens]), or for a JWT access token ([WithOAuth])
 // its client_id claim, else azp, else sub. A client with no policy of its
 // own is served what every client is. A nil p removes client's policy.
@@ -51,40 +56,58 @@ func clientName(info *auth.TokenInfo) string {
 	return info.UserID
 }
 
-// admit is the middleware that admits a client's request: it counts it
-// against the client's rate limit ([WithRateLimit]), refusing it when the
-// client is over, and tells the handlers who the client is. A notification
-// (a cancellation, say) is never refused.
+// admit is the middleware that admits a client's request ([Gateway.admitted])
+// and tells the handlers who the client is; a session's initialize is
+// counted among the sessions open, or refused past their bounds
+// (sessions.go). A notification (a cancellation, say) is never refused,
+// nor held back.
 func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
 		var info *auth.TokenInfo
+		var overHTTP bool
 		if extra := req.GetExtra(); extra != nil {
-			info = extra.TokenInfo
+			// go-sdk's HTTP handlers give every request its headers:
+			// the endpoint counted it (http.go).
+			info, overHTTP = extra.TokenInfo, extra.Header != nil
 		}
-		ctx, err := g.admitted(ctx, info)
+		ctx, leave, err := g.admitted(ctx, info, !overHTTP)
 		if err != nil {
 			return nil, err
+		}
+		defer leave()
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && method == "initialize" {
+			if err := g.sessions.opened(ss, callerOf(ctx).name); err != nil {
+				return nil, err
+			}
 		}
 		return next(ctx, method, req)
 	}
 }
 
-// admitted counts a request of the client whose token info is (nil for
-// none) against its rate limit, and returns ctx telling the handlers who
-// the client is, or the refusal.
-func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo) (context.Context, error) {
+// admitted admits a request of the client whose token info is (nil for
+// none): it counts it against the client's rate limit when count says the
+// HTTP endpoint has not (over stdio), takes one of the slots of the
+// requests being served (slots.go), waiting in the client's queue while
+// they are busy, and returns ctx telling the handlers who the client is,
+// with the function that gives the slot back; or the refusal.
+func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count bool) (context.Context, func(), error) {
 	var c caller
 	if info != nil {
 		c.name = clientName(info)
 		c.token, _ = info.Extra[passthroughKey].(string)
 	}
-	if err := g.limits.take(c.name); err != nil {
-		return ctx, err
+	if count {
+		if err := g.limits.take(c.name); err != nil {
+			return ctx, nil, err
+		}
 	}
-	return callerKey.With(ctx, c), nil
+	if err := g.slots.enter(ctx, c.name, g.ctx.Done()); err != nil {
+		return ctx, nil, err
+	}
+	return callerKey.With(ctx, c), func() { g.slots.leave(c.name) }, nil
 }
 
 // hideDenied is the catalog server's middleware that leaves out of a
@@ -150,7 +173,8 @@ func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.De
 	return out
 }
 
-// checkClients reports a client policy or rate limit Start cannot take.
+// checkClients reports a client policy or rate limit Start
+// cannot take.
 func (o *options) checkClients() error {
 	for name, r := range o.rates {
 		if r.burst < 0 {

@@ -16,13 +16,27 @@
 //     wrote it: code, message and data.
 //   - Resources and resource templates keep their URIs (a URI two servers
 //     list is the first's, in config order) and prompts are served too,
-//     their names namespaced as tools are.
+//     their names namespaced as tools are. A policy ([WithPolicy],
+//     [WithClientPolicy]) judges them as it judges tools, by those names
+//     (reach.go): what a client is not allowed is neither listed to it nor
+//     read, got, completed or subscribed to, and a server it is allowed
+//     nothing of is invisible to it, its instructions too.
 //   - notifications/tools/list_changed (and resources', prompts') from any
-//     server reaches the connected clients, only when what they are served
-//     changed. A server's log messages reach each client at the level it
-//     asked for. A client's progress token gets the server's progress
-//     reports on its call, and a client that cancels a call, or whose
-//     request ends (2026-07-28), cancels it on the server.
+//     server reaches the connected clients, only when what the gateway
+//     serves changed (it says that a listing changed, no more, to every
+//     client, one that sees nothing of the change too). A server's log message during one client's request reaches
+//     that client alone, none while several clients' requests are in
+//     flight on the server, and one outside any request the clients allowed
+//     something of the server (notices.go), each at the level it asked for.
+//     A client's progress token gets the server's progress reports on its
+//     call, and a client that cancels a call, or whose request ends
+//     (2026-07-28), cancels it on the server. A subscription is its
+//     session's own (subscriptions.go).
+//   - No client stalls another: each stream of a client is written through
+//     a queue of its own, and a client that does not read loses its stream
+//     once the queue is full (lanes.go); a server's notices are passed on by
+//     a goroutine of the server's, from a queue of their own, dropped past
+//     its bound (passon.go). Both bounds are fields of [Limits].
 //   - Both protocol generations over HTTP: 2026-07-28 statelessly (nothing
 //     kept per client between requests, so N replicas sit behind any load
 //     balancer, sharing a task key for the tasks they hand) and 2025-11-25
@@ -146,6 +160,17 @@
 // [WithTokenPassthrough] names it, and the credentials the config gives the
 // servers (headers, environment, OAuth) never reach a client.
 //
+// Bounds ([Limits], [WithLimits]): what one client does cannot exhaust
+// what the others need. Sessions are counted per client and in all, and
+// close when idle; the requests being served take slots, per client and in
+// all, and wait in their client's queue past them; request bodies are
+// counted as they arrive, must arrive in time, and their JSON is checked
+// for depth and values before anything decodes it; the rate limit is
+// counted there too. A session's end, or its client going away from a call,
+// cancels the call on its server. The connections are the server's to
+// bound ([Gateway.Handler] says what to set; mcpbridge serve does). Each
+// bound is one replica's: behind N replicas a client may take N times each.
+//
 // Operations: /healthz and /readyz ([Gateway.Ready]: every required server
 // up, not draining), which name no server; [Gateway.StatusHandler] serves
 // each server's state, for the operator; [Gateway.Shutdown] drains (requests in flight finish,
@@ -158,7 +183,8 @@
 // ([Option]); what the servers are is the [toolset.Config] given to
 // [Start]. Zero means the default in every option; a negative
 // [WithDrainTimeout] means no bound but Shutdown's context, a negative rate
-// of [WithRateLimit] no limit, and a negative burst, or any key of
+// of [WithRateLimit] no limit, a negative field of [Limits] no bound, and a
+// negative burst, or any key of
 // [WithTaskKey] shorter than [TaskKeySize], is refused by Start, which
 // names the option.
 package gateway

@@ -30,8 +30,8 @@ import (
 // types, and re-encodes a tool's input schema on each call for its header
 // check; a relay needs none of it.
 //
-// It reports whether it served r. A request it does not serve whole is
-// left to go-sdk, its body intact: anything but a lone tools/call of a
+// It reports whether it served r, whose body the endpoint read (http.go). A
+// request it does not serve whole is left to go-sdk, its body intact: anything but a lone tools/call of a
 // tool served, with protocol 2026-07-28 in its header and _meta, Mcp-Method
 // and Mcp-Name headers that agree with its body, and params holding only
 // name, arguments and _meta (no progress token, no log level, no answers
@@ -40,20 +40,16 @@ import (
 // a member name written with an escape; a body go-sdk's decoder would read
 // otherwise, or answer with another id ([parseCall]).
 // go-sdk answers those, and every malformed request, as before.
-func (g *Gateway) fast(w http.ResponseWriter, r *http.Request) bool {
+func (g *Gateway) fast(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get("Mcp-Protocol-Version") != statelessVersion || h.Get("Mcp-Method") != "tools/call" ||
 		h.Get("Last-Event-ID") != "" || g.pick(r) != g.full || !sdkfix.Accepts(h) || sdkfix.Rebound(r) {
 		return false
 	}
-	body, ok := readBody(r)
-	if ok {
-		if call, ok := parseCall(body); ok && h.Get("Mcp-Name") == call.name && g.fastTool(call.name) {
-			g.serveFast(w, r, call)
-			return true
-		}
+	if call, ok := parseCall(body); ok && h.Get("Mcp-Name") == call.name && g.fastTool(call.name) {
+		g.serveFast(w, r, call)
+		return true
 	}
-	putBack(r, body)
 	return false
 }
 
@@ -191,44 +187,6 @@ func (g *Gateway) fastTool(name string) bool {
 	return false
 }
 
-// readBody reads r's body up to go-sdk's bound: false when it is over the
-// bound or cannot be read, for go-sdk to say so.
-func readBody(r *http.Request) ([]byte, bool) {
-	const bound = mcp.DefaultMaxRequestBodyBytes
-	// Sized by the length the client declares, but not beyond a call's
-	// usual size: a client that declares megabytes and sends bytes gets a
-	// small buffer, which grows only with what arrives.
-	size := int64(512)
-	if n := r.ContentLength; n >= 0 {
-		size = min(n, 64<<10) + 1 // room to see the end without growing
-	}
-	body := make([]byte, 0, size)
-	in := io.LimitedReader{R: r.Body, N: bound + 1}
-	for {
-		if len(body) == cap(body) {
-			body = append(body, 0)[:len(body)]
-		}
-		n, err := in.Read(body[len(body):cap(body)])
-		body = body[:len(body)+n]
-		switch {
-		case err == io.EOF:
-			return body, len(body) <= bound
-		case err != nil:
-			return body, false
-		}
-	}
-}
-
-// putBack gives r the body read from it, followed by what is left, for
-// go-sdk to read whole.
-func putBack(r *http.Request, body []byte) {
-	rest := r.Body
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), rest), rest}
-}
-
 // serveFast serves call, read from r.
 func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCall) {
 	info := auth.TokenInfoFromContext(r.Context())
@@ -243,13 +201,16 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	defer g.drain.leave()
 	start := time.Now()
 	ctx, end := g.serverSpan(r.Context(), "tools/call", call.name, g.traceMeta(call.meta), spanAttrs("tools/call", call.name, true))
-	ctx, err := g.admitted(ctx, info)
+	// The endpoint counted the request against the client's rate limit
+	// (http.go).
+	ctx, leave, err := g.admitted(ctx, info, false)
 	if err != nil {
 		end(false, err)
 		g.logRequest(ctx, "tools/call", call.name, client, start, false, err)
 		writeAnswer(w, call.id, nil, err)
 		return
 	}
+	defer leave()
 	// A stateless client can be asked only in a result; a server that
 	// reads capabilities per request is told the client's, and a task is
 	// handed to a client that follows tasks (tasks.go).
@@ -284,6 +245,8 @@ func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 // JSON-RPC error to answer with.
 func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
 	snap, err := g.gate(ctx, call.name, call.args)
+	ctx, leave := g.enter(ctx, g.serverOf(call.name), nil) // inflight.go
+	defer leave()
 	var (
 		raw    json.RawMessage
 		res    *mcp.CallToolResult
@@ -437,17 +400,18 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 			status = http.StatusBadRequest
 		}
 	}
-	// The message, as one event of a stream unless it has a status.
+	// The message, as one event of a stream unless it has a status,
+	// written around the result rather than with a copy of it: a result
+	// may be megabytes, held for as long as the client takes to read it.
 	const head, tail = "event: message\ndata: ", "\n\n"
-	msg := make([]byte, 0, len(head)+len(result)+len(id)+64+len(tail))
+	open := make([]byte, 0, len(head)+len(id)+64)
 	if status == 0 {
-		msg = append(msg, head...)
+		open = append(open, head...)
 	}
-	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = append(msg, id...)
-	msg = append(msg, member...)
-	msg = append(msg, result...)
-	msg = append(msg, '}')
+	open = append(open, `{"jsonrpc":"2.0","id":`...)
+	open = append(open, id...)
+	open = append(open, member...)
+	end := "}"
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Connection", "keep-alive")
@@ -457,8 +421,12 @@ func writeAnswer(w http.ResponseWriter, id json.RawMessage, result []byte, err e
 	} else {
 		h.Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		msg = append(msg, tail...)
+		end += tail
 	}
 	// A client gone meanwhile misses its answer; nothing to do.
-	_, _ = w.Write(msg)
+	if _, err := w.Write(open); err == nil {
+		if _, err = w.Write(result); err == nil {
+			_, _ = io.WriteString(w, end)
+		}
+	}
 }

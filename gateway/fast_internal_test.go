@@ -297,12 +297,15 @@ func FuzzCompleteRaw(f *testing.F) {
 }
 
 // readBody's buffer follows what arrives, not the length a client declares:
-// a request claiming 4 MiB that sends a few bytes costs a small buffer.
+// a request claiming 4 MiB that sends a few bytes costs a small buffer, and
+// counts no more than that against the bytes held.
 func TestReadBodyBufferFollowsTheBody(t *testing.T) {
+	g := &Gateway{lim: Limits{}.Resolved()}
+	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
 	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0"}`))
 	r.ContentLength = mcp.DefaultMaxRequestBodyBytes
-	body, ok := readBody(r)
-	if !ok || string(body) != `{"jsonrpc":"2.0"}` || cap(body) > 64<<10+1 {
-		t.Fatalf("read %q (%v) into a buffer of %d bytes", body, ok, cap(body))
+	body, held, f := g.readBody(httptest.NewRecorder(), r, "")
+	if f != nil || string(body) != `{"jsonrpc":"2.0"}` || cap(body) > 64<<10+1 || held != int64(cap(body)) {
+		t.Fatalf("read %q (%v) into a buffer of %d bytes, %d held", body, f, cap(body), held)
 	}
 }

@@ -57,6 +57,7 @@ func (g *Gateway) syncFeatures() {
 	g.served.resources = g.serve(all, prev.resources, kind{offers: g.resources, remove: (*mcp.Server).RemoveResources})
 	g.served.templates = g.serve(all, prev.templates, kind{offers: g.templates, remove: (*mcp.Server).RemoveResourceTemplates})
 	g.served.prompts = g.serve(all, prev.prompts, kind{offers: g.prompts, remove: (*mcp.Server).RemovePrompts, clash: g.promptTaken})
+	g.reckon()
 }
 
 // namespaced is name in the server's namespace, as its tools are named.
@@ -100,6 +101,9 @@ func (g *Gateway) serve(all []listing, old map[string]servedItem, k kind) map[st
 			continue
 		}
 		for _, o := range k.offers(l) {
+			if !allows(g.o.policy, o.item) {
+				continue // the gateway's policy denies it: served to no one (reach.go)
+			}
 			if _, taken := now[o.key]; taken {
 				if k.clash != nil {
 					k.clash(l, o)
@@ -137,8 +141,9 @@ func (g *Gateway) resources(l listing) []offer {
 		}
 		c := *r
 		c.Name = namespaced(l.server, r.Name)
-		out = append(out, offer{key: r.URI, item: servedItem{l.server.Name, r.Name, hash(&c)}, what: "resource " + r.URI,
-			add: func(s *mcp.Server) { s.AddResource(&c, g.read(l.p)) }})
+		it := servedItem{l.server.Name, r.Name, c.Name, hash(&c)}
+		out = append(out, offer{key: r.URI, item: it, what: "resource " + r.URI,
+			add: func(s *mcp.Server) { s.AddResource(&c, g.read(l.p, it)) }})
 	}
 	return out
 }
@@ -152,8 +157,9 @@ func (g *Gateway) templates(l listing) []offer {
 		}
 		c := *t
 		c.Name = namespaced(l.server, t.Name)
-		out = append(out, offer{key: t.URITemplate, item: servedItem{l.server.Name, t.Name, hash(&c)}, what: "resource template " + t.URITemplate,
-			add: func(s *mcp.Server) { s.AddResourceTemplate(&c, g.read(l.p)) }})
+		it := servedItem{l.server.Name, t.Name, c.Name, hash(&c)}
+		out = append(out, offer{key: t.URITemplate, item: it, what: "resource template " + t.URITemplate,
+			add: func(s *mcp.Server) { s.AddResourceTemplate(&c, g.read(l.p, it)) }})
 	}
 	return out
 }
@@ -164,8 +170,9 @@ func (g *Gateway) prompts(l listing) []offer {
 	for _, pr := range l.prompts {
 		c := *pr
 		c.Name = namespaced(l.server, pr.Name)
-		out = append(out, offer{key: c.Name, item: servedItem{l.server.Name, pr.Name, hash(&c)}, what: "prompt " + c.Name,
-			add: func(s *mcp.Server) { s.AddPrompt(&c, g.getPrompt(l.p, pr.Name)) }})
+		it := servedItem{l.server.Name, pr.Name, c.Name, hash(&c)}
+		out = append(out, offer{key: c.Name, item: it, what: "prompt " + c.Name,
+			add: func(s *mcp.Server) { s.AddPrompt(&c, g.getPrompt(l.p, it)) }})
 	}
 	return out
 }
@@ -194,9 +201,16 @@ func (g *Gateway) guard(server, what string, add func()) {
 }
 
 // read reads a resource from the server p, its result passed on as it is,
-// its questions relayed to the client as a tool call's are (hostio.go).
-func (g *Gateway) read(p *mcptool.Provider) mcp.ResourceHandler {
+// its questions relayed to the client as a tool call's are (hostio.go). it
+// is the resource or template read through: a client its policy denies is
+// answered as for a resource that does not exist (reach.go).
+func (g *Gateway) read(p *mcptool.Provider, it servedItem) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		if !g.sees(ctx, it) {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		ctx, leave := g.enter(ctx, it.server, req.Session)
+		defer leave()
 		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		res, err := p.ReadResource(ctx, req.Params.URI)
 		if err != nil {
@@ -206,12 +220,19 @@ func (g *Gateway) read(p *mcptool.Provider) mcp.ResourceHandler {
 	}
 }
 
-// getPrompt gets the prompt name from the server p, its questions relayed
-// to the client as a tool call's are (hostio.go).
-func (g *Gateway) getPrompt(p *mcptool.Provider, name string) mcp.PromptHandler {
+// getPrompt gets the prompt it from the server p, its questions relayed
+// to the client as a tool call's are (hostio.go). A client its policy
+// denies is answered as for a prompt that does not exist, as go-sdk
+// answers (reach.go).
+func (g *Gateway) getPrompt(p *mcptool.Provider, it servedItem) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if !g.sees(ctx, it) {
+			return nil, unknownPrompt(req.Params.Name)
+		}
+		ctx, leave := g.enter(ctx, it.server, req.Session)
+		defer leave()
 		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
-		params := &mcp.GetPromptParams{Name: name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
+		params := &mcp.GetPromptParams{Name: it.name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 		res := new(mcp.GetPromptResult)
 		return res, g.relay(ctx, p, "prompts/get", params, res)
 	}

@@ -30,11 +30,19 @@ type Gateway struct {
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
 
-	mu          sync.Mutex
-	served      served         // what the servers serve now (catalog.go, features.go)
-	subscribers map[string]int // URI → clients subscribed (relay.go)
+	mu     sync.Mutex
+	served served        // what the servers serve now (catalog.go, features.go)
+	subs   subscriptions // the clients' subscriptions to resources (subscriptions.go)
+
+	calls   inFlight           // the clients' requests in flight on each server (inflight.go)
+	passing map[string]*passOn // each server's notices to pass on (passon.go)
 
 	drain drain // calls in flight, refused once draining (drain.go)
+
+	lim      Limits       // o.limits resolved (limits.go)
+	bytes    budget       // the bytes of request bodies held (body.go)
+	slots    slots        // the requests being served (slots.go)
+	sessions sessionTable // the sessions open, and whose each is (sessions.go)
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
@@ -60,10 +68,18 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 		return nil, err
 	}
 	log := telemetry.Logger(o.logger)
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), subscribers: map[string]int{}, limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
+	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
+	g.lim = o.limits.Resolved()
+	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
+	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
+	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if o.oauth != nil {
 		g.keys = newIssuerKeys(g.ctx, *o.oauth)
+	}
+	g.passing = make(map[string]*passOn, len(cfg.Servers))
+	for _, sc := range cfg.Servers {
+		g.passing[sc.Name] = newPassOn(sc.Name, g.lim.ServerQueueBytes, log)
 	}
 	var traceOpts []toolset.Option
 	g.tel, traceOpts = o.tracing()
@@ -72,6 +88,7 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	ts, err := toolset.Start(ctx, cfg, tsOpts...)
 	if err != nil {
 		g.cancel()
+		g.stopPassing()
 		return nil, err
 	}
 	g.ts = ts
@@ -92,7 +109,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Logger:       g.sdkLog(),
 		Capabilities: caps,
-		Instructions: g.instructions(),
+		Instructions: g.instructions(nil), // each client's own in hideUnreached
 	}
 	if caps.Completions != nil {
 		opts.CompletionHandler = g.complete
@@ -103,6 +120,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	s := mcp.NewServer(&implementation, opts)
 	g.addTasks(s) // innermost: it reads the caller admit names
 	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
+	s.AddReceivingMiddleware(g.hideUnreached) // reach.go
 	return s
 }
 
@@ -141,24 +159,27 @@ func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
 	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcptool.WithNotices(mcptool.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
-		ResourceUpdated:  g.resourceUpdated,
-		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(sc.Name, p) },
+		ResourceUpdated:  func(ctx context.Context, p *mcp.ResourceUpdatedNotificationParams) { g.resourceUpdated(sc.Name, p) },
+		Log:              func(ctx context.Context, p *mcp.LoggingMessageParams) { g.forwardLog(ctx, sc.Name, p) },
 		LogLevel:         g.logLevel,
 	}))
 }
 
 // Close stops serving and closes every server, after the gateway's own
-// goroutine has ended; calls still in flight fail. Use [Gateway.Shutdown]
-// first to let them finish. It is idempotent and returns the toolset's
-// Close error.
+// goroutine has ended, and then every session still open; calls still in
+// flight fail. Use [Gateway.Shutdown] first to let them finish. It is
+// idempotent and returns the toolset's Close error.
 func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
+		g.subs.close()
 		g.worker.Wait()
 		if g.keys != nil {
 			g.keys.close() // jwt.go: the fetch of the issuer's keys
 		}
+		g.stopPassing()
 		g.closeErr = g.ts.Close()
+		g.sessions.closeAll()
 	})
 	return g.closeErr
 }

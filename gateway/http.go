@@ -1,14 +1,19 @@
 package gateway
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 
-	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // statelessVersion is the first protocol revision without sessions.
@@ -28,33 +33,109 @@ const statelessVersion = "2026-07-28"
 // Before any of that, a request's Origin and Host are checked against DNS
 // rebinding ([WithAllowedOrigins], [WithAllowedHosts]) and, with
 // [WithBearerTokens], its bearer token: a refusal is 403 or 401, and the
-// token is never passed on. /healthz answers 200 while the process serves;
-// /readyz answers 200 when every required server is ready and the gateway
-// is not draining, and 503 otherwise, both with a JSON body that says no
-// more ([Gateway.StatusHandler] names the servers, for the operator). They
-// need no token, but pass the same Origin and Host checks.
+// token is never passed on. Then the bounds of [Limits] that a handler can
+// keep: a POST's body is read within BodyRead (a deadline the handler sets
+// on the connection) and the bytes held, its JSON checked against
+// RequestDepth and RequestValues and counted against its client's rate
+// limit, all before anything decodes it; sessions, and requests being
+// served, are counted and capped; a session idle for SessionIdle is
+// closed, and its end, or its client going away from a call, cancels the
+// calls on the servers. What a handler cannot see, the connections, is the
+// server's to bound: serve Handler with an http.Server whose
+// ReadHeaderTimeout and IdleTimeout are set (mcpbridge serve: 10 s and
+// [Limits] ConnectionIdle) on a listener that bounds its connections
+// (Connections).
+//
+// /healthz answers 200 while the process serves; /readyz answers 200 when
+// every required server is ready and the gateway is not draining, and 503
+// otherwise, both with a JSON body that says no more ([Gateway.StatusHandler]
+// names the servers, for the operator). They need no token, but pass the
+// same Origin and Host checks.
 func (g *Gateway) Handler() http.Handler {
-	stateless := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{
+	// Each stream through a bounded queue of its own (lanes.go).
+	stateless := g.lanes(mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       g.sdkLog(),
 		PropagateRequestCancellation: true,
-	})
-	sessions := mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog()})
-	var endpoint http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
-			if g.fast(w, r) { // fast.go
-				return
-			}
+	}))
+	sessions := g.lanes(mcp.NewStreamableHTTPHandler(g.pick, &mcp.StreamableHTTPOptions{Logger: g.sdkLog(), SessionTimeout: g.lim.SessionIdle}))
+	endpoint := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		new := r.Header.Get("Mcp-Protocol-Version") >= statelessVersion
+		switch {
+		case r.Method == http.MethodPost:
+			g.post(w, r, new, stateless, sessions)
+		case new:
 			stateless.ServeHTTP(w, r)
-			return
+		default:
+			if id := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodDelete && id != "" {
+				// go-sdk's DELETE waits for the session's calls: they
+				// are cancelled first.
+				cancelCalls(r, sessions, g.sessions.inFlight(id), "the client ended its session")
+			}
+			sessions.ServeHTTP(w, r)
 		}
-		sessions.ServeHTTP(w, r)
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", g.checkOrigin(g.authenticate(endpoint)))
 	g.protectedResource(mux)
 	g.probes(mux, false) // health.go
 	return mux
+}
+
+// post serves a POST to the MCP endpoint: its body read within the bounds
+// ([Gateway.readBody]), its JSON within RequestDepth and RequestValues
+// ([Gateway.readMessage]), each request it holds counted against its
+// client's rate limit, all before anything decodes it; then it is served
+// by the fast path (fast.go) or go-sdk's handler, stateless (new) or of a
+// session. A session's requests whose client goes away before their
+// answers are cancelled, as a stateless client's are.
+func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, stateless, sessions http.Handler) {
+	client := clientName(auth.TokenInfoFromContext(r.Context()))
+	body, held, f := g.readBody(w, r, client)
+	if f != nil {
+		f.write(w)
+		return
+	}
+	defer g.bytes.give(client, held)
+	msg, f := g.readMessage(body)
+	if f != nil {
+		f.write(w)
+		return
+	}
+	for _, c := range msg.calls {
+		if err := g.limits.take(client); err != nil {
+			if msg.batch {
+				(&refusal{status: http.StatusTooManyRequests, code: CodeRateLimited, msg: err.Error(), retry: true}).write(w)
+			} else {
+				writeAnswer(w, c.id, nil, err)
+			}
+			return
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if new {
+		if !g.fast(w, r, body) {
+			stateless.ServeHTTP(w, r)
+		}
+		return
+	}
+	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		sessions.ServeHTTP(w, r)
+		return
+	}
+	untrack := g.sessions.track(id, msg.calls)
+	sessions.ServeHTTP(w, r)
+	untrack()
+	if r.Context().Err() != nil && len(msg.calls) > 0 {
+		// The client went away before the answers: go-sdk would let
+		// the calls run on.
+		ids := make([]json.RawMessage, len(msg.calls))
+		for i, c := range msg.calls {
+			ids[i] = c.id
+		}
+		cancelCalls(r, sessions, ids, "the client went away")
+	}
 }
 
 // pick is the server a request is served by: the catalog, or the

@@ -10,21 +10,55 @@ import (
 // levels are the MCP log levels, least severe first.
 var levels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// forwardLog passes a server's log message on to every connected client
-// that asked for messages of its level (go-sdk filters by each session's
-// level), its logger named after the server.
-func (g *Gateway) forwardLog(server string, p *mcp.LoggingMessageParams) {
+// forwardLog passes a server's log message on, its logger named after the
+// server, to the clients it may be for that asked for messages of its
+// level (go-sdk filters by each session's level, or a 2026-07-28
+// request's). go-sdk does not say which request of the gateway's a
+// notification came during (mcptool does for a raw call, passing its
+// context), so the gateway goes by what it has in flight on the server
+// (inflight.go):
+//
+//   - requests of one client: the message goes to that client alone, on
+//     the stream of one of its requests (none for the fast path's calls,
+//     which ask for no log);
+//   - requests of several clients: to none, since it may be any one's (a
+//     call's arguments, say), as a server's request is refused then
+//     (hostio.go);
+//   - none: it belongs to no call, and goes to every session whose client
+//     reaches the server (reach.go).
+//
+// A message a server sends as a call ends may be handled after the call's
+// answer, go-sdk handling notifications on a goroutine of their own, and
+// then counts as sent outside any call: it reaches the clients that reach
+// the server, never another. The decision is made as the message comes,
+// and the message passed on in order with the server's other notices
+// (passon.go).
+func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
 	c := *p
 	c.Logger = server
 	if p.Logger != "" {
 		c.Logger += "/" + p.Logger
 	}
-	for _, s := range g.servers() {
-		for ss := range s.Sessions() {
-			// A client gone meanwhile misses the message; nothing to do.
-			_ = ss.Log(g.ctx, &c)
-		}
+	call, owners := g.calls.owner(ctx, server)
+	switch {
+	case owners > 1:
+		g.log.Debug("gateway: a server's log message left out: calls of several clients are in flight on it", "server", server)
+		return
+	case owners == 1 && call.ss == nil:
+		return // the fast path's call, which asked for no log
 	}
+	g.pass(server, noticeSize(p.Data), func() {
+		if owners == 1 {
+			// A client gone meanwhile misses the message; nothing to do.
+			_ = call.ss.Log(call.ctx, &c)
+			return
+		}
+		for _, ss := range g.liveSessions() {
+			if name, ok := g.sessions.of(ss); ok && g.reaches(name, server) {
+				_ = ss.Log(g.ctx, &c)
+			}
+		}
+	})
 }
 
 // setLevel passes a client's logging/setLevel on to the servers that log,

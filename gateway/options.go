@@ -53,7 +53,10 @@ func WithToolsetOptions(opts ...toolset.Option) Option {
 }
 
 // WithPolicy gates the catalog: a tool p denies under any of its names is
-// not listed, and a call of it is refused. Its approver, if any, is asked
+// not listed, and a call of it is refused; so is a resource, resource
+// template or prompt, judged by the name the gateway serves it under
+// ({prefix}_{name}), its own and its alias, which is then served to no
+// client. Its approver, if any, is asked
 // about each call, with no user to ask on the gateway's side: give one only
 // if it answers by itself. Nil, the default, serves every tool.
 func WithPolicy(p *policy.Policy) Option { return func(o *options) { o.policy = p } }

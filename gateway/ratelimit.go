@@ -11,11 +11,14 @@ import (
 )
 
 // CodeRateLimited is the JSON-RPC error code of a request refused because
-// its client is over its rate limit ([WithRateLimit]). It lies outside the
-// range JSON-RPC and MCP reserve (-32768 to -32000), as the 2026-07-28
-// revision asks of a code it does not define. The error's data is
-// {"retryAfter": seconds}, the wait before the client's next request is
-// taken.
+// its client is over its rate limit ([WithRateLimit]), or over a bound of
+// [Limits] a client waits out: the requests being served (Calls,
+// CallsPerClient, past its CallQueue), the sessions open (Sessions,
+// SessionsPerClient). It lies outside the range JSON-RPC and MCP reserve
+// (-32768 to -32000), as the 2026-07-28 revision asks of a code it does
+// not define. The error's data is {"retryAfter": seconds} for a rate limit,
+// the wait before the client's next request is taken, and {"bound": name,
+// "limit": n} for a bound of Limits; its message names either.
 //
 // A JSON-RPC error rather than HTTP 429: it answers the one request
 // refused, over either protocol generation and over stdio alike, and every

@@ -23,8 +23,8 @@ const tasksExtension = "io.modelcontextprotocol/tasks"
 func (g *Gateway) addTasks(s *mcp.Server) {
 	s.AddReceivingMiddleware(g.handTasks)
 	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAnswer, error) {
-			return g.relayTask(ctx, method, p)
+		mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*taskAnswer, error) {
+			return g.relayTask(ctx, ss, method, p)
 		})
 	}
 }
@@ -57,7 +57,7 @@ type taskParams struct {
 // the gateway's. A task id the gateway (or a replica sharing its key) did
 // not give, gave another client, or that was altered, is a task not found,
 // in the same words whatever was wrong with it.
-func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (*taskAnswer, error) {
+func (g *Gateway) relayTask(ctx context.Context, ss *mcp.ServerSession, method string, p *taskParams) (*taskAnswer, error) {
 	h, ok := g.tasks.parse(p.TaskID)
 	if !ok || h.client != callerOf(ctx).name {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: no task %q", method, p.TaskID)}
@@ -66,6 +66,8 @@ func (g *Gateway) relayTask(ctx context.Context, method string, p *taskParams) (
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: task %q: its server is not running", method, p.TaskID)}
 	}
+	ctx, leave := g.enter(ctx, h.server, ss) // inflight.go
+	defer leave()
 	raw, err := server.Request(ctx, method, &taskParams{TaskID: h.id, InputResponses: p.InputResponses})
 	if err != nil {
 		return nil, relayError(err)

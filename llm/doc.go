@@ -32,5 +32,5 @@
 // Options: a [Request] is data, and zero in any of its fields means the
 // Model's default; a negative MaxTokens means "no limit" where the vendor's
 // API allows it and is an error where it does not. The vendor packages
-// configure a Model with functional options under the same rule.
+// configure a Model with one Options struct under the same rule.
 package llm

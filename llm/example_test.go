@@ -18,7 +18,7 @@ func (scripted) Generate(_ context.Context, req llm.Request) (*llm.Response, err
 	last := req.Messages[len(req.Messages)-1]
 	if last.Role == llm.RoleTool {
 		return &llm.Response{
-			Message:    llm.Message{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "It is " + last.Result().Text() + "."}}},
+			Message:    llm.Message{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "It is " + last.Text() + "."}}},
 			StopReason: llm.StopEndTurn,
 			Usage:      llm.Usage{InputTokens: 30, OutputTokens: 8},
 		}, nil
@@ -58,7 +58,8 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		total = total.Add(resp.Usage)
+		total.InputTokens += resp.Usage.InputTokens
+		total.OutputTokens += resp.Usage.OutputTokens
 		req.Messages = append(req.Messages, resp.Message)
 		if len(resp.Message.ToolCalls) == 0 {
 			fmt.Println(resp.Message.Text())

@@ -13,12 +13,9 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestMessageText(t *testing.T) {
-	m := llm.User(tool.TextPart{Text: "a"}, tool.ImagePart{MIMEType: "image/png", Data: []byte{1}}, tool.TextPart{Text: "b"})
+	m := llm.Message{Role: llm.RoleUser, Parts: []tool.Part{tool.TextPart{Text: "a"}, tool.ImagePart{MIMEType: "image/png", Data: []byte{1}}, tool.TextPart{Text: "b"}}}
 	if got := m.Text(); got != "a\nb" {
 		t.Errorf("Text() = %q", got)
-	}
-	if got := m.Result().Text(); got != "a\n[image]\nb" {
-		t.Errorf("Result().Text() = %q", got)
 	}
 }
 

@@ -30,7 +30,8 @@ const (
 // The system prompt is not a message: it is [Request.System], because both
 // vendors treat it as a prefix apart from the turns (and cache it so).
 //
-// Build messages with [UserText], [User], [ToolResult] and [ToolError]; an
+// Build messages with [UserText] (or a Message of RoleUser with image
+// parts), [ToolResult] and [ToolError]; an
 // assistant message comes from [Response.Message] and goes back into the next
 // [Request] unchanged, so that its tool call IDs match the results.
 type Message struct {
@@ -71,11 +72,6 @@ func UserText(text string) Message {
 	return Message{Role: RoleUser, Parts: []tool.Part{tool.TextPart{Text: text}}}
 }
 
-// User returns a user message of the given parts, text and images in order.
-func User(parts ...tool.Part) Message {
-	return Message{Role: RoleUser, Parts: parts}
-}
-
 // ToolResult returns the tool message that answers call with res: its parts
 // are the result's parts, text and images; the structured content stays with
 // the host (see [tool.Result]).
@@ -111,7 +107,3 @@ func (m Message) Text() string {
 	}
 	return b.String()
 }
-
-// Result returns the message's parts as a [tool.Result], so a tool message
-// can be read with [tool.Result.Text] and [tool.Result.HasImages].
-func (m Message) Result() tool.Result { return tool.Result{Parts: m.Parts} }

@@ -38,6 +38,12 @@ type Request struct {
 	// Temperature, if set, is the sampling temperature; nil leaves it to the
 	// vendor (some models take no other value than their default).
 	Temperature *float64
+	// OnText, if set, is called with each piece of the answer's text as it
+	// arrives, in order, on the goroutine of Generate, so that a host can
+	// show the answer as it is written; the Response still holds the whole
+	// message. The vendor packages then stream the request. A Model that
+	// does not stream may not call it: the Response is the text either way.
+	OnText func(delta string)
 }
 
 // A Response is the model's answer to one [Request].
@@ -67,16 +73,6 @@ type Usage struct {
 	// CacheWriteInputTokens is the part of InputTokens written to the prompt
 	// cache, for vendors that count it apart (Anthropic; billed higher).
 	CacheWriteInputTokens int
-}
-
-// Add returns the sum of two usages, to total a conversation.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{
-		InputTokens:           u.InputTokens + v.InputTokens,
-		OutputTokens:          u.OutputTokens + v.OutputTokens,
-		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
-		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
-	}
 }
 
 // A StopReason says why a model stopped writing.

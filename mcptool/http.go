@@ -25,6 +25,9 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bo
 	if next == nil {
 		next = http.DefaultTransport
 	}
+	if b, ok := p.cfg.oauth.(tokenBinder); ok {
+		next = b.BindTransport(next)
+	}
 	var headers http.Header
 	if len(p.cfg.headers) > 0 {
 		headers = make(http.Header, len(p.cfg.headers))
@@ -39,6 +42,15 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bo
 	c := *base
 	c.Transport = x
 	return &c, x
+}
+
+// tokenBinder is an OAuth handler whose tokens need more on each request
+// than the Authorization header go-sdk sets: a handler of package oauth
+// with a DPoP key adds a proof to every request (oauth.Transport, which
+// this package does not import: it would bring a JOSE library to every
+// host).
+type tokenBinder interface {
+	BindTransport(base http.RoundTripper) http.RoundTripper
 }
 
 // maxIdlePerServer is how many idle connections a provider keeps to its

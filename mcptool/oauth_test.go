@@ -2,21 +2,25 @@ package mcptool_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 // A demo server behind OAuth: a client-credentials grant through
 // WithOAuth gets the token that opens it.
 func TestWithOAuth(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), AuthMethods: []string{"client_secret_basic"}, Clients: map[string]string{"agent": "s3cret"}})
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("agent", "s3cret")})
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "agent", Secret: "s3cret"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +33,7 @@ func TestWithOAuth(t *testing.T) {
 	}
 
 	// A wrong secret fails Connect without showing the secret.
-	bad, _ := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: auth.ClientSecretBasic("agent", "wr0ng-secret")})
+	bad, _ := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "agent", Secret: "wr0ng-secret"}})
 	p2 := mcptool.FromURL(srv.URL+"/mcp", mcptool.WithOAuth(bad), mcptool.WithName("locked"))
 	err = p2.Connect(context.Background())
 	if err == nil || strings.Contains(err.Error(), "wr0ng-secret") || !strings.Contains(err.Error(), `server "locked"`) {
@@ -40,5 +44,33 @@ func TestWithOAuth(t *testing.T) {
 	var ce *mcptool.ConfigError
 	if !errors.As(err, &ce) || ce.Option != "oauth" {
 		t.Fatalf("OAuth over SSE: %v", err)
+	}
+}
+
+// A handler with a DPoP key needs nothing more: the provider adds the
+// proofs to every request, through the HTTP client it was given or its own,
+// and a server that binds tokens (and asks for nonces) takes them.
+func TestWithOAuthDPoP(t *testing.T) {
+	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), DPoP: true, DPoPNonce: true, Clients: map[string]string{"agent": "s3cret"}})
+	for _, client := range []*http.Client{nil, {Transport: http.DefaultTransport}} {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "agent", Secret: "s3cret"}, Options: oauth.Options{DPoP: key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := []mcptool.Option{mcptool.WithOAuth(h)}
+		if client != nil {
+			opts = append(opts, mcptool.WithHTTPClient(client))
+		}
+		p := connectURL(t, srv.URL+"/mcp", opts...)
+		if got := call(t, p.Handler(), "add_note", `{"title":"bound","body":"b"}`).Text(); !strings.Contains(got, "added note") {
+			t.Fatalf("client %v: call: %q", client, got)
+		}
+	}
+	if n := srv.NonceChallenges("/mcp"); n != 2 {
+		t.Errorf("%d nonce challenges at the MCP server, want one per provider", n)
 	}
 }

@@ -15,9 +15,12 @@ var _ tool.Source = (*Provider)(nil)
 // the old listing kept). A provider that is not connected (or closed)
 // offers nothing: the error is a [TransportError] wrapping
 // [ErrNotConnected]. One whose connection is being rebuilt offers its last
-// listing, whose calls fail meanwhile as retryable. When the server declares
-// the resources capability, the Set's Resources reads them
-// ([Provider.ReadForModel]), under the provider's name.
+// listing, whose calls fail meanwhile as retryable. The Set's Servers holds,
+// under the provider's name, what the server brings besides: its
+// instructions, its skills when it declares the Skills extension (listed
+// at the first Offer; a failed listing is logged and tried again at the
+// next), and a reader of its resources ([Provider.ReadForModel]) when it
+// declares the resources capability.
 func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 	if err := p.RefreshIfStale(ctx); err != nil && ctx.Err() == nil {
 		p.cfg.logger.WarnContext(ctx, "stale tool listing not refreshed; keeping the old one", "server", p.name, "error", err)
@@ -28,8 +31,8 @@ func (p *Provider) Offer(ctx context.Context) (tool.Set, error) {
 	}
 	cat := s.catalog()
 	set := tool.Set{Definitions: cat.definitions(), Handler: &handler{p: p, cat: cat}}
-	if c := s.init.Capabilities; c != nil && c.Resources != nil {
-		set.Resources = map[string]tool.ResourceFunc{p.name: p.ReadForModel}
+	if srv := p.brings(ctx, s); srv.Instructions != "" || len(srv.Skills) > 0 || srv.Resources != nil {
+		set.Servers = map[string]tool.Server{p.name: srv}
 	}
 	return set, nil
 }

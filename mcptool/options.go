@@ -308,9 +308,10 @@ func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChan
 // WithOAuth authorizes the streamable HTTP transport's requests with h: on a
 // 401 or 403 the handler runs its flow (discovery, then its grant) and the
 // request is retried with the token. Package
-// [github.com/mcpbridge/mcpbridge/mcptool/auth] has handlers for the
+// [github.com/mcpbridge/mcpbridge/mcptool/oauth] has handlers for the
 // authorization-code flow, client credentials (secret or private-key JWT),
-// JWT-bearer grants and enterprise-managed authorization; for DPoP, also pass
-// its client with [WithHTTPClient]. The legacy SSE transport cannot be
-// authorized this way (go-sdk's has no OAuth hook): Connect refuses it.
+// JWT-bearer grants and enterprise-managed authorization; one with a DPoP
+// key has the proofs added to every request to the server. The legacy SSE
+// transport cannot be authorized this way (go-sdk's has no OAuth hook):
+// Connect refuses it.
 func WithOAuth(h auth.OAuthHandler) Option { return func(c *config) { c.oauth = h } }

@@ -69,6 +69,7 @@ type Provider struct {
 		once sync.Once
 		caps map[string]any
 	} // the capabilities as a relayed call declares them (relay.go)
+	skills skillShelf // the Skills extension's client, for Offer (skills.go)
 }
 
 // FromURL returns a provider for the server at url, reached over streamable

@@ -209,9 +209,9 @@ func TestOfferReadsResources(t *testing.T) {
 	if got := call(t, set.Handler, "find", `{}`).Text(); got != `[resource link: file:///a.md (text/markdown) "a", server "notes"]` {
 		t.Fatalf("the link: %s", got)
 	}
-	read := set.Resources["notes"]
-	if len(set.Resources) != 1 || read == nil {
-		t.Fatalf("resources %v; want the provider's, by its name", set.Resources)
+	read := set.Servers["notes"].Resources
+	if len(set.Servers) != 1 || read == nil {
+		t.Fatalf("servers %v; want the provider's resources, by its name", set.Servers)
 	}
 	for uri, want := range map[string]string{
 		"file:///a.md":     "# A",
@@ -232,13 +232,13 @@ func TestOfferReadsResources(t *testing.T) {
 
 	// A server without resources offers none to read.
 	p, _ = inProcess(t, outputServer("", ""))
-	if set, err := p.Offer(ctx); err != nil || set.Resources != nil {
-		t.Fatalf("no resources capability: %v, %v", set.Resources, err)
+	if set, err := p.Offer(ctx); err != nil || set.Servers[p.Name()].Resources != nil {
+		t.Fatalf("no resources capability: %v, %v", set.Servers, err)
 	}
 	// The demo has resources.
 	p, _ = inProcess(t, demo.New())
-	if set, err := p.Offer(ctx); err != nil || set.Resources["notes"] == nil {
-		t.Fatalf("the demo: %v, %v", set.Resources, err)
+	if set, err := p.Offer(ctx); err != nil || set.Servers["notes"].Resources == nil {
+		t.Fatalf("the demo: %v, %v", set.Servers, err)
 	}
 }
 
@@ -261,9 +261,9 @@ func TestServerEverythingResources(t *testing.T) {
 			t.Fatalf("links %s\nlack %s", links, want)
 		}
 	}
-	read := set.Resources["everything"]
+	read := set.Servers["everything"].Resources
 	if read == nil {
-		t.Fatalf("no resources to read: %v", set.Resources)
+		t.Fatalf("no resources to read: %v", set.Servers)
 	}
 	if res, err := read(ctx, "demo://resource/dynamic/blob/1"); err != nil || !strings.HasPrefix(res.Text(), "Resource 1: This is a base64 blob") {
 		t.Fatalf("the blob read: %q, %v", res.Text(), err)

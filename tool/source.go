@@ -16,17 +16,53 @@ type Source interface {
 
 // A Set is tools for one turn: the definitions a model is shown and the
 // handler that serves exactly them (and declines any other name, see
-// [Compose]). A Set is itself a [Source] that always offers itself, for a
-// host that holds a fixed set.
+// [Compose]), with what the MCP servers behind them bring besides. A Set is
+// itself a [Source] that always offers itself, for a host that holds a
+// fixed set.
 type Set struct {
 	Definitions []Definition
 	Handler     Handler
-	// Resources reads the resources of the MCP servers behind the tools,
-	// by the server's name (as in [Origin]): the resource links in their
-	// results point there. It holds each server that offers resources, and
-	// is nil when none does. An agent offers the model a tool that reads
-	// through it.
-	Resources map[string]ResourceFunc
+	// Servers is what each MCP server behind the tools brings besides them,
+	// by the server's name (as in [Origin]): its instructions, its skills,
+	// its resources. It holds each server that brings any, and is nil when
+	// none does. An agent puts the instructions and skills in its system
+	// prompt, each under its server's name, and offers the model tools that
+	// load the skills and read the resources.
+	Servers map[string]Server
+}
+
+// A Server is what one MCP server brings besides its tools. All of it is
+// the server's own text and content: a host quotes it as such, and it
+// carries no authority.
+type Server struct {
+	// Instructions is what the server said, when the host connected, about
+	// using its tools (its initialize result's instructions).
+	Instructions string
+	// Skills are the skills it publishes (the MCP Skills extension), as
+	// listed: nothing of one is read until it is loaded.
+	Skills []Skill
+	// Resources, if the server has resources, reads them: the resource
+	// links in its results point there.
+	Resources ResourceFunc
+}
+
+// A Skill is one skill a server publishes: a set of instructions for one
+// kind of task, with files, which a model loads when it takes the task up.
+// The functions are safe for concurrent use; those of an MCP server's
+// skills verify every read against the server's listing, and refuse the
+// skill (an error saying what differed) on any mismatch.
+type Skill struct {
+	// Name is the skill's name, and Description when to use it. Two skills
+	// of one server may share a name.
+	Name, Description string
+	// URI identifies the skill within its server: its SKILL.md's URI.
+	URI string
+	// Load reads the skill and returns its instructions (SKILL.md after its
+	// frontmatter) and its other files, by their path within the skill
+	// ("references/FORMS.md"), with their sizes in bytes.
+	Load func(ctx context.Context) (instructions string, files map[string]int64, err error)
+	// ReadFile reads one of the skill's files, by its path within the skill.
+	ReadFile func(ctx context.Context, path string) ([]byte, error)
 }
 
 // A ResourceFunc reads the resource at uri and returns it as a model reads

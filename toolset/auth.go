@@ -2,6 +2,10 @@ package toolset
 
 import (
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,10 +19,11 @@ import (
 	"sync"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 // AuthConfig is a server's "auth" entry: how a headless host obtains the
@@ -55,7 +60,7 @@ type AuthConfig struct {
 	// AssertionFile holds the JWT of a jwt_bearer grant, read at every grant
 	// (workload tokens are rotated in place).
 	AssertionFile string
-	// Issuer pins the authorization server (auth.Options.Issuer): its
+	// Issuer pins the authorization server (oauth.Options.Issuer): its
 	// issuer URL, or "*" for whichever the server's metadata names.
 	Issuer string
 	// Scopes are requested with the token.
@@ -126,7 +131,7 @@ func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
 	default:
 		problem("auth.clientAuth", "%q: want basic, post, private_key_jwt or none", a.ClientAuth)
 	}
-	if a.Issuer != "" && a.Issuer != auth.AnyIssuer && !issuerURL(a.Issuer) {
+	if a.Issuer != "" && a.Issuer != oauth.AnyIssuer && !issuerURL(a.Issuer) {
 		problem("auth.issuer", "%q: want the authorization server's https URL, without query or fragment, or \"*\"", a.Issuer)
 	}
 	files := map[string]string{"auth.privateKeyFile": a.PrivateKeyFile}
@@ -152,7 +157,7 @@ func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
 	case "":
 		problem("auth.grant", "required: client_credentials, jwt_bearer or enterprise")
 	default:
-		problem("auth.grant", "%q: want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/auth)", a.Grant)
+		problem("auth.grant", "%q: want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/oauth)", a.Grant)
 	}
 	for _, key := range slices.Sorted(maps.Keys(files)) {
 		if path := files[key]; path != "" {
@@ -188,54 +193,50 @@ func (a *AuthConfig) method() string {
 }
 
 // options returns the provider options the entry makes: the OAuth handler,
-// built when the server first asks for a token, and for DPoP the HTTP client
-// that adds the proofs.
+// built when the server first asks for a token. With DPoP, the key is made
+// now, and the provider adds the proofs to its requests (the handler's
+// oauth.Transport).
 func (a *AuthConfig) options(server string) []mcptool.Option {
-	var client *http.Client
+	var key crypto.Signer
 	if a.DPoP {
-		d, err := auth.NewDPoP(nil)
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		if err != nil {
 			return []mcptool.Option{mcptool.WithOAuth(failed{fmt.Errorf("server %q: DPoP key: %w", server, err)})}
 		}
-		client = d.Client(nil)
+		key = k
 	}
-	lazy := &lazyHandler{build: func() (sdkauth.OAuthHandler, error) { return a.handler(client) }}
-	opts := []mcptool.Option{mcptool.WithOAuth(lazy)}
-	if client != nil {
-		opts = append(opts, mcptool.WithHTTPClient(client))
-	}
-	return opts
+	return []mcptool.Option{mcptool.WithOAuth(&lazyHandler{bind: a.DPoP, build: func() (sdkauth.OAuthHandler, error) { return a.handler(key) }})}
 }
 
-func (a *AuthConfig) clientAuth(id, secret, method string) (auth.ClientAuth, error) {
+func (a *AuthConfig) clientAuth(id, secret, method string) (oauth.ClientAuth, error) {
 	switch method {
 	case "post":
-		return auth.ClientSecretPost(id, secret), nil
+		return oauth.ClientAuth{ID: id, Secret: secret, Method: "client_secret_post"}, nil
 	case "private_key_jwt":
 		pem, err := os.ReadFile(a.PrivateKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("reading auth.privateKeyFile: %w", errors.Unwrap(err))
+			return oauth.ClientAuth{}, fmt.Errorf("reading auth.privateKeyFile: %w", errors.Unwrap(err))
 		}
-		key, err := auth.ParsePrivateKeyPEM(pem)
+		key, err := oauth.ParsePrivateKeyPEM(pem)
 		if err != nil {
-			return nil, fmt.Errorf("auth.privateKeyFile: %w", err)
+			return oauth.ClientAuth{}, fmt.Errorf("auth.privateKeyFile: %w", err)
 		}
-		return &auth.PrivateKeyJWT{ID: id, Key: key, KeyID: a.KeyID}, nil
+		return oauth.ClientAuth{ID: id, Key: key, KeyID: a.KeyID}, nil
 	case "none":
-		return auth.PublicClient(id), nil
+		return oauth.ClientAuth{ID: id}, nil
 	}
-	return auth.ClientSecretBasic(id, secret), nil
+	return oauth.ClientAuth{ID: id, Secret: secret, Method: "client_secret_basic"}, nil
 }
 
-func (a *AuthConfig) handler(client *http.Client) (sdkauth.OAuthHandler, error) {
+func (a *AuthConfig) handler(dpop crypto.Signer) (sdkauth.OAuthHandler, error) {
 	c, err := a.clientAuth(a.ClientID, a.ClientSecret, a.method())
 	if err != nil {
 		return nil, err
 	}
-	opts := auth.Options{HTTPClient: client, Issuer: a.Issuer, Scopes: a.Scopes}
+	opts := oauth.Options{Issuer: a.Issuer, Scopes: a.Scopes, DPoP: dpop}
 	switch a.Grant {
 	case "jwt_bearer":
-		return auth.NewJWTBearer(auth.JWTBearerConfig{Assertion: auth.AssertionFromFile(a.AssertionFile), Client: c, Options: opts})
+		return oauth.NewJWTBearer(oauth.JWTBearerConfig{AssertionFile: a.AssertionFile, Client: c, Options: opts})
 	case "enterprise":
 		idpMethod := "basic"
 		if a.IdPClientSecret == "" {
@@ -245,18 +246,21 @@ func (a *AuthConfig) handler(client *http.Client) (sdkauth.OAuthHandler, error) 
 		if err != nil {
 			return nil, err
 		}
-		return auth.NewEnterprise(auth.EnterpriseConfig{
+		subject := a.SubjectTokenFile
+		return oauth.NewEnterprise(oauth.EnterpriseConfig{
 			IdPTokenEndpoint: a.IdPTokenEndpoint, IdPClient: idp,
-			SubjectToken: subjectFromFile(a.SubjectTokenFile), Client: c, Options: opts,
+			SubjectToken: func(context.Context) (string, string, error) { return subjectFromFile(subject) },
+			Client:       c, Options: opts,
 		})
 	}
-	return auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: c, Options: opts})
+	return oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: c, Options: opts})
 }
 
 // lazyHandler builds its handler on first use, so that reading a key or
 // token file happens when the server connects and its failure is that
 // server's.
 type lazyHandler struct {
+	bind  bool // the handler binds its tokens (DPoP): see BindTransport
 	build func() (sdkauth.OAuthHandler, error)
 	once  sync.Once
 	h     sdkauth.OAuthHandler
@@ -267,6 +271,30 @@ func (l *lazyHandler) get() (sdkauth.OAuthHandler, error) {
 	l.once.Do(func() { l.h, l.err = l.build() })
 	return l.h, l.err
 }
+
+// BindTransport is the handler's oauth.Transport, which the provider finds
+// by this method: built on the first request, for a handler that binds
+// its tokens.
+func (l *lazyHandler) BindTransport(base http.RoundTripper) http.RoundTripper {
+	if !l.bind {
+		return base
+	}
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		h, err := l.get()
+		if err != nil {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			return nil, err
+		}
+		return oauth.Transport(h, base).RoundTrip(req)
+	})
+}
+
+// roundTripFunc is a function as an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 func (l *lazyHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	h, err := l.get()
@@ -294,13 +322,18 @@ func (f failed) Authorize(_ context.Context, _ *http.Request, resp *http.Respons
 	return f.err
 }
 
-// subjectFromFile reads the identity assertion of an enterprise grant.
-func subjectFromFile(path string) auth.SubjectTokenSource {
-	assertion := auth.AssertionFromFile(path)
-	return func(ctx context.Context) (string, string, error) {
-		token, err := assertion(ctx, "")
-		return token, auth.TokenTypeIDToken, err
+// subjectFromFile reads the identity assertion of an enterprise grant, an
+// ID token, from path, surrounding white space trimmed. Its errors name the
+// file, never its content.
+func subjectFromFile(path string) (token, tokenType string, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", "", fmt.Errorf("reading subject token file: %w", err)
 	}
+	if token = strings.TrimSpace(string(b)); token == "" {
+		return "", "", fmt.Errorf("subject token file %s is empty", path)
+	}
+	return token, oauthex.TokenTypeIDToken, nil
 }
 
 // String keeps secrets out of a printed entry.

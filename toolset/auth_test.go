@@ -144,3 +144,23 @@ func TestAuthConfigIssuer(t *testing.T) {
 		t.Errorf("%d tokens issued, want 2", as.Tokens.Load())
 	}
 }
+
+// "dpop": true binds the tokens to a key made at start: the token requests
+// and the MCP requests carry its proofs, which a server that binds tokens
+// (and asks for nonces) requires.
+func TestAuthConfigDPoP(t *testing.T) {
+	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), DPoP: true, DPoPNonce: true, Clients: map[string]string{"agent": "s3cret-value"}})
+	cfg, err := toolset.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + srv.URL + `/mcp", "required": true, "auth": {
+		"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "dpop": true}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := start(t, cfg)
+	res, err := ts.Snapshot(context.Background()).Call(context.Background(), "notes_add_note", json.RawMessage(`{"title":"t","body":"b"}`))
+	if err != nil || !strings.Contains(res.Text(), "added note #1") {
+		t.Fatalf("call: %q, %v", res.Text(), err)
+	}
+	if as, rs := srv.NonceChallenges("/token"), srv.NonceChallenges("/mcp"); as != 1 || rs != 1 {
+		t.Errorf("nonce challenges: token endpoint %d, MCP server %d; want 1 each", as, rs)
+	}
+}

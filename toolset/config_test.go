@@ -791,7 +791,7 @@ func TestValidateSaysEveryProblemInOrder(t *testing.T) {
 		`server "web": key "transport": "streamable_http" is for a server reached by url, and this one has a command`,
 		`server "web": key "auth": only a server reached by url takes OAuth; pass a command server its credentials with env`,
 		`server "web": key "auth.clientSecret": required with clientAuth "basic"`,
-		`server "web": key "auth.grant": "password": want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/auth)`,
+		`server "web": key "auth.grant": "password": want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/oauth)`,
 		`server "none": key "command": missing: set "command" to start the server, or "url" to reach it`,
 		`server "bad": key "auth.clientSecret": required with clientAuth "post"`,
 		`server "bad": key "auth.privateKeyFile": cannot read the file: GONE`,

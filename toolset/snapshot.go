@@ -69,18 +69,25 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 var _ tool.Source = (*Toolset)(nil)
 
 // Offer returns the current [Snapshot] as a [tool.Set]: the [tool.Source]
-// an agent takes one Set of per run. Its Resources reads the resources of
-// each server in the set that declares the resources capability
-// ([mcptool.Provider.ReadForModel]), by the server's name.
+// an agent takes one Set of per run. Its Servers holds, by the server's
+// name, what each running server brings besides its tools, as its
+// provider's Offer does: its instructions, its skills, a reader of its
+// resources.
 func (t *Toolset) Offer(ctx context.Context) (tool.Set, error) {
 	snap := t.Snapshot(ctx)
 	set := tool.Set{Definitions: snap.Definitions(), Handler: snap}
 	for _, s := range t.servers {
-		if c := s.p.ServerCapabilities(); !t.isOut(s) && c != nil && c.Resources != nil {
-			if set.Resources == nil {
-				set.Resources = map[string]tool.ResourceFunc{}
+		if t.isOut(s) {
+			continue
+		}
+		// What the server brings is what its provider offers with its
+		// tools: one listing and one shelf of skills per server.
+		own, err := s.p.Offer(ctx)
+		if srv, ok := own.Servers[s.p.Name()]; ok && err == nil {
+			if set.Servers == nil {
+				set.Servers = map[string]tool.Server{}
 			}
-			set.Resources[s.cfg.Name] = s.p.ReadForModel
+			set.Servers[s.cfg.Name] = srv
 		}
 	}
 	return set, nil

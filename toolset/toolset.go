@@ -264,8 +264,8 @@ func (t *Toolset) Quarantined() []Quarantine {
 }
 
 // Instructions returns what each running server published on how to use its
-// tools, by server name, leaving out servers that published nothing: ready
-// for agent.Config.ServerInstructions.
+// tools, by server name, leaving out servers that published nothing. An
+// agent takes them from [Toolset.Offer]'s Set, with the tools.
 func (t *Toolset) Instructions() map[string]string {
 	out := map[string]string{}
 	for _, s := range t.servers {

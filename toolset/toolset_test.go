@@ -558,9 +558,10 @@ func TestNameMovesBetweenServers(t *testing.T) {
 	}
 }
 
-// The set's Offer reads the resources of each server that has them, by
-// the server's name, and of no other: the hostile server, well behaved,
-// declares no resources.
+// The set's Offer carries what each server brings, by the server's name:
+// the resources of each server that has them, and of no other (the
+// hostile server, well behaved, declares no resources), its instructions
+// and its skills.
 func TestOfferReadsResources(t *testing.T) {
 	plain, err := hostile.New("")
 	if err != nil {
@@ -575,11 +576,14 @@ func TestOfferReadsResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Resources) != 1 || set.Resources["notes"] == nil {
-		t.Fatalf("resources %v; want the notes server's alone", set.Resources)
+	if set.Servers["notes"].Resources == nil || set.Servers["plain"].Resources != nil {
+		t.Fatalf("servers %v; want the notes server's resources alone", set.Servers)
 	}
-	res, err := set.Resources["notes"](ctx, "notes://all")
+	res, err := set.Servers["notes"].Resources(ctx, "notes://all")
 	if err != nil || !strings.HasPrefix(res.Text(), "# Notes") {
 		t.Fatalf("notes://all: %q, %v", res.Text(), err)
+	}
+	if notes := set.Servers["notes"]; notes.Instructions == "" || len(notes.Skills) != 1 || notes.Skills[0].Name != "weekly-review" {
+		t.Fatalf("the notes server's instructions and skills: %+v", notes)
 	}
 }

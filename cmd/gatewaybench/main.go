@@ -70,7 +70,10 @@ func run(ctx context.Context, clients, calls, payload int) error {
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	defer upstream.Close()
 
-	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}})
+	// The bench's clients present no token, and so share one name, and
+	// the bounds of one client, where a deployment's are each their own.
+	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}},
+		gateway.WithLimits(gateway.Limits{CallsPerClient: -1, RequestBytesPerClient: -1}))
 	if err != nil {
 		return err
 	}

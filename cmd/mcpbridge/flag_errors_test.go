@@ -131,3 +131,16 @@ func TestForgottenDashesHinted(t *testing.T) {
 	r = mcpbridge(t, "", "", nil, "serve-demo", "npx")
 	expect(t, r, 2, "mcpbridge serve-demo: serve-demo takes no arguments\n")
 }
+
+// A negative queue bound of serve is refused, naming the flag or the
+// config key it came from; a flag given is taken over the key.
+func TestServeRefusesANegativeQueueBound(t *testing.T) {
+	dir := t.TempDir()
+	config := writeConfig(t, dir, "mcp.json", `{"mcpServers": {}, "gateway": {"limits": {"clientQueueBytes": -3}}}`)
+	r := mcpbridge(t, dir, "", nil, "serve", "--server-queue-bytes", "-5")
+	expect(t, r, 2, `mcpbridge serve: invalid value "-5" for --server-queue-bytes: want a positive bound, or 0 for the default`)
+	r = mcpbridge(t, dir, "", nil, "serve", "--config", config)
+	expect(t, r, 2, `"gateway": "limits": "clientQueueBytes": want a positive bound, or 0 for the default`)
+	r = mcpbridge(t, dir, "", nil, "serve", "--config", config, "--client-queue-bytes", "-1")
+	expect(t, r, 2, `mcpbridge serve: invalid value "-1" for --client-queue-bytes: want a positive bound, or 0 for the default`)
+}

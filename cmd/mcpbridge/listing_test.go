@@ -140,7 +140,7 @@ func TestServeListingBoundFlagAndConfig(t *testing.T) {
 		t.Errorf(`"listingItems": 2: status %d, stderr:\n%s`, r.code, r.err)
 	}
 	r = mcpbridge(t, dir, "", nil, "serve", "--config", bounded, "--http", "127.0.0.1:0", "--max-listing-items", "1", "--max-listing-bytes", "-1")
-	if r.code != 2 || !strings.Contains(r.err, "--max-listing-bytes -1: want a positive bound") {
+	if r.code != 2 || !strings.Contains(r.err, `invalid value "-1" for --max-listing-bytes: want a positive bound`) {
 		t.Errorf("--max-listing-bytes -1: status %d, stderr:\n%s", r.code, r.err)
 	}
 }

@@ -218,3 +218,45 @@ func TestServeSaysAFailingServerOnce(t *testing.T) {
 		}
 	}
 }
+
+// A client's policy in the config's "clients" covers every primitive, not
+// tools alone: alice, allowed slow_*, is shown neither the demo's
+// resources nor its templates, and reading one is refused, over both
+// protocol generations; bob, with no policy, reads them.
+func TestServeGivesAClientOnlyTheResourcesItsPolicyAllows(t *testing.T) {
+	dir := t.TempDir()
+	config := writeConfig(t, dir, "mcp.json", `{
+		"mcpServers": {"demo": {"command": "`+bin+`", "args": ["serve-demo"]}},
+		"gateway": {"clients": {"alice": {"allow": ["slow_*"]}}}}`)
+	tokens := writeConfig(t, dir, "tokens.txt", "alice tok-alice\nbob tok-bob\n")
+	url, _, _ := startServe(t, "--config", config, "--token-file", tokens)
+	for _, v := range []string{"2026-07-28", "2025-11-25"} {
+		for _, who := range []string{"alice", "bob"} {
+			client := &http.Client{Transport: oauthtest.Bearer("tok-" + who)}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: who}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			resources, err := cs.ListResources(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			templates, err := cs.ListResourceTemplates(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := len(resources.Resources) + len(templates.ResourceTemplates)
+			var read error
+			if seen > 0 || who == "alice" {
+				_, read = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "notes://all"})
+			}
+			switch {
+			case who == "alice" && (seen > 0 || read == nil):
+				t.Errorf("%s: alice is shown %d resources and templates, and reads notes://all (%v)", v, seen, read)
+			case who == "bob" && (seen == 0 || read != nil):
+				t.Errorf("%s: bob is shown %d resources and templates, and reading notes://all says %v", v, seen, read)
+			}
+		}
+	}
+}

@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
-	"github.com/go-jose/go-jose/v4"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 func init() {
@@ -70,16 +74,16 @@ func useTool(ctx context.Context, url string, opts ...mcptool.Option) error {
 // pre-registered credentials of the scenario's context, or by dynamic
 // registration.
 func authorizationCode(ctx context.Context, url string, sc scenarioContext) error {
-	h, err := newAuthorizationCode(sc, auth.Options{})
+	h, err := newAuthorizationCode(sc, oauth.Options{})
 	if err != nil {
 		return err
 	}
 	return useTool(ctx, url, mcptool.WithOAuth(h))
 }
 
-func newAuthorizationCode(sc scenarioContext, opts auth.Options) (*auth.AuthorizationCode, error) {
-	cfg := auth.AuthorizationCodeConfig{
-		Authorizer:          redirectReader{client: opts.HTTPClient},
+func newAuthorizationCode(sc scenarioContext, opts oauth.Options) (sdkauth.OAuthHandler, error) {
+	cfg := oauth.AuthorizationCodeConfig{
+		Authorizer:          readRedirect,
 		RedirectURL:         redirectURL,
 		ClientIDMetadataURL: clientMetadataURL,
 		Registration: &oauthex.ClientRegistrationMetadata{
@@ -92,25 +96,18 @@ func newAuthorizationCode(sc scenarioContext, opts auth.Options) (*auth.Authoriz
 	if sc.ClientID != "" && sc.ClientSecret != "" {
 		// The secret is bound to the authorization server that issued it,
 		// which the context names (auth/pre-registration).
-		cfg.Client = auth.ClientSecret(sc.ClientID, sc.ClientSecret)
+		cfg.Client = oauth.ClientAuth{ID: sc.ClientID, Secret: sc.ClientSecret}
 		cfg.Issuer = sc.Issuer
 	}
-	return auth.NewAuthorizationCode(cfg)
+	return oauth.NewAuthorizationCode(cfg)
 }
 
-// redirectReader is the [auth.Authorizer] of a headless test: it requests
+// readRedirect is the [oauth.Authorizer] of a headless test: it requests
 // the authorization URL, which the suite's authorization server answers
-// with an immediate redirect to the redirect URI, and returns what that
-// redirect carries.
-type redirectReader struct {
-	client *http.Client // its transport is used; nil means the default
-}
-
-func (r redirectReader) Authorize(ctx context.Context, authURL string) (*auth.Callback, error) {
+// with an immediate redirect to the redirect URI, and returns that
+// redirect.
+func readRedirect(ctx context.Context, authURL string) (*url.URL, error) {
 	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	if r.client != nil {
-		c.Transport = r.client.Transport
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return nil, err
@@ -124,31 +121,30 @@ func (r redirectReader) Authorize(ctx context.Context, authURL string) (*auth.Ca
 	if err != nil {
 		return nil, fmt.Errorf("authorization endpoint answered %s without a redirect", resp.Status)
 	}
-	return auth.ParseCallback(loc)
+	return loc, nil
 }
 
 // dpop runs the authorization code flow with DPoP-bound tokens: one key
 // signs the proofs of the token requests and of every MCP request.
 func dpop(ctx context.Context, url string, sc scenarioContext) error {
-	d, err := auth.NewDPoP(nil)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err
 	}
-	client := d.Client(nil)
-	h, err := newAuthorizationCode(sc, auth.Options{HTTPClient: client})
+	h, err := newAuthorizationCode(sc, oauth.Options{DPoP: key})
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h), mcptool.WithHTTPClient(client))
+	return useTool(ctx, url, mcptool.WithOAuth(h))
 }
 
 // trustMetadata returns the Options of the scenarios that send a credential
 // to the token endpoint. The suite starts their authorization server on a
 // port of its own, which the scenario's context does not name, so the
 // issuer cannot be pinned and the MCP server's metadata is trusted, as a
-// host can choose with AnyIssuer; by default mcptool/auth would refuse an
+// host can choose with AnyIssuer; by default mcptool/oauth would refuse an
 // authorization server on another origin than the MCP server's.
-func trustMetadata() auth.Options { return auth.Options{Issuer: auth.AnyIssuer} }
+func trustMetadata() oauth.Options { return oauth.Options{Issuer: oauth.AnyIssuer} }
 
 // clientCredentialsBasic is SEP-1046 with a client secret in the
 // Authorization header.
@@ -156,8 +152,8 @@ func clientCredentialsBasic(ctx context.Context, url string, sc scenarioContext)
 	if sc.ClientID == "" || sc.ClientSecret == "" {
 		return errors.New("context lacks client_id or client_secret")
 	}
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client:  auth.ClientSecretBasic(sc.ClientID, sc.ClientSecret),
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client:  oauth.ClientAuth{ID: sc.ClientID, Secret: sc.ClientSecret, Method: "client_secret_basic"},
 		Options: trustMetadata(),
 	})
 	if err != nil {
@@ -172,15 +168,12 @@ func clientCredentialsJWT(ctx context.Context, url string, sc scenarioContext) e
 	if sc.ClientID == "" || sc.PrivateKeyPEM == "" {
 		return errors.New("context lacks client_id or private_key_pem")
 	}
-	key, err := auth.ParsePrivateKeyPEM([]byte(sc.PrivateKeyPEM))
+	key, err := oauth.ParsePrivateKeyPEM([]byte(sc.PrivateKeyPEM))
 	if err != nil {
 		return err
 	}
-	client := &auth.PrivateKeyJWT{ID: sc.ClientID, Key: key}
-	if sc.SigningAlgorithm != "" {
-		client.Algorithm = jose.SignatureAlgorithm(sc.SigningAlgorithm)
-	}
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{Client: client, Options: trustMetadata()})
+	client := oauth.ClientAuth{ID: sc.ClientID, Key: key, Algorithm: sc.SigningAlgorithm}
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: client, Options: trustMetadata()})
 	if err != nil {
 		return err
 	}
@@ -193,9 +186,9 @@ func jwtBearer(ctx context.Context, url string, sc scenarioContext) error {
 	if sc.ValidJWT == "" {
 		return errors.New("context lacks valid_jwt")
 	}
-	h, err := auth.NewJWTBearer(auth.JWTBearerConfig{
+	h, err := oauth.NewJWTBearer(oauth.JWTBearerConfig{
 		Assertion: func(context.Context, string) (string, error) { return sc.ValidJWT, nil },
-		Client:    auth.PublicClient(sc.ClientID),
+		Client:    oauth.ClientAuth{ID: sc.ClientID},
 		Options:   trustMetadata(),
 	})
 	if err != nil {
@@ -211,18 +204,14 @@ func enterprise(ctx context.Context, url string, sc scenarioContext) error {
 	if sc.IdPIDToken == "" || sc.IdPClientID == "" || sc.ClientID == "" {
 		return errors.New("context lacks idp_id_token, idp_client_id or client_id")
 	}
-	var client auth.ClientAuth = auth.PublicClient(sc.ClientID)
-	if sc.ClientSecret != "" {
-		client = auth.ClientSecret(sc.ClientID, sc.ClientSecret)
-	}
-	h, err := auth.NewEnterprise(auth.EnterpriseConfig{
+	h, err := oauth.NewEnterprise(oauth.EnterpriseConfig{
 		IdPTokenEndpoint: sc.IdPTokenEndpoint,
 		IdPIssuer:        sc.IdPIssuer,
-		IdPClient:        auth.PublicClient(sc.IdPClientID),
+		IdPClient:        oauth.ClientAuth{ID: sc.IdPClientID},
 		SubjectToken: func(context.Context) (string, string, error) {
-			return sc.IdPIDToken, auth.TokenTypeIDToken, nil
+			return sc.IdPIDToken, oauthex.TokenTypeIDToken, nil
 		},
-		Client:  client,
+		Client:  oauth.ClientAuth{ID: sc.ClientID, Secret: sc.ClientSecret},
 		Options: trustMetadata(),
 	})
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"log"
 
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 func init() {

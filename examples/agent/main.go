@@ -62,15 +62,15 @@ func run(argv []string, w io.Writer) error {
 		return err
 	}
 	defer server.Close()
-	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), openai.WithBaseURL(envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")))
+	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), &openai.Options{BaseURL: envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")})
 	if err != nil {
 		return err
 	}
+	// The server's instructions and skills come with its tools.
 	a, err := agent.New(agent.Config{
-		Model:              model,
-		System:             "You are a helpful assistant. Use the tools when they help.",
-		Tools:              []tool.Source{server},
-		ServerInstructions: map[string]string{"tools": server.Instructions()},
+		Model:  model,
+		System: "You are a helpful assistant. Use the tools when they help.",
+		Tools:  []tool.Source{server},
 	})
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -74,9 +73,10 @@ begin with the server's: "github_*" is server github's tools alone.
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
 JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token. "limits" holds the gateway's bounds, each
-also a flag: "listingItems" (--max-listing-items), "listingBytes"
-(--max-listing-bytes).
+are sent the client's own token. A policy (--allow, --deny, a client's
+own) judges resources, templates and prompts as tools, by the names they
+are served under ({server}_{name}): a client allowed nothing of a server
+sees nothing of it, its instructions and log included.
 
 With --tls-cert and --tls-key (or "gateway": {"tls": {"cert": FILE, "key":
 FILE}}, relative to the config's directory) the endpoint is HTTPS, HTTP/2
@@ -91,6 +91,16 @@ Host checks of /mcp, and say no more than ok, ready, not ready or
 draining. --status-http serves them again on a loopback address, /readyz
 with each server's name and state: the operator's view, which a client
 must not have (kubectl port-forward reaches it in a pod).
+
+Every bound of the gateway (sessions, requests served, request bytes held,
+a request's JSON, connections, listings, the queues of what a client has
+not read and of what a server said) has a flag below and a key of "limits" in
+the "gateway" object, such as
+  {"gateway": {"limits": {"sessionsPerClient": 20, "sessionIdle": "10m", "requestBytes": "32MiB"}}}
+A flag wins over the config; a negative value lifts a bound. Each replica
+keeps its own: N replicas behind a load balancer take N times as much. A
+session or request past a bound is refused with JSON-RPC error -31429
+naming it; bytes past theirs with 429 or 503 and Retry-After.
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
@@ -116,10 +126,9 @@ refused and /readyz answers 503.`,
 		tlsCert := fs.String("tls-cert", "", "serve HTTPS with the certificate (chain) of the PEM `FILE`, read again when it changes (needs --tls-key)")
 		tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `FILE`")
 		statusAddr := fs.String("status-http", "", "serve /healthz and /readyz with each server's state on `ADDR` (loopback only)")
-		var limits limitsConfig
-		fs.IntVar(&limits.ListingItems, "max-listing-items", 0, "refuse a server's listing (tools, resources, templates, prompts) of more than `N` entries in all its pages (default 10000)")
-		fs.IntVar(&limits.ListingBytes, "max-listing-bytes", 0, "refuse a server's listing of more than `N` bytes in all its pages (default 16 MiB)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
+		var limits gateway.Limits
+		limitFlags := limitFlags(fs, &limits)
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
 			tokens, err := readTokens(*tokenFile)
 			if err != nil {
@@ -143,6 +152,9 @@ refused and /readyz answers 503.`,
 			}
 			if certPath != "" && *addr == "" {
 				return Usagef("TLS is for --http; over stdio there is no connection to encrypt")
+			}
+			if err := applyLimits(fs, limitFlags, section.Limits, t.config); err != nil {
+				return err
 			}
 			protected := len(tokens) > 0 || oauth.Issuer != "" || section.OAuth != nil
 			if _, _, err := net.SplitHostPort(*addr); *addr != "" && err != nil {
@@ -189,13 +201,8 @@ refused and /readyz answers 503.`,
 			if *disclosure || section.Disclosure {
 				opts = append(opts, gateway.WithDisclosure())
 			}
-			lim, err := limits.over(section.Limits)
-			if err != nil {
-				return err
-			}
-			opts = append(opts, gateway.WithLimits(lim))
 			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
-				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...))
+				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...), gateway.WithLimits(limits))
 
 			var ln, statusLn net.Listener
 			var certs *certFiles
@@ -235,6 +242,7 @@ refused and /readyz answers 503.`,
 				return err
 			}
 			defer t.Close(ts)
+			defer g.Close() // first: its sessions and key fetch, then the toolset again (a no-op)
 			var status net.Addr
 			if statusLn != nil {
 				defer serveStatus(g, statusLn)()
@@ -246,7 +254,7 @@ refused and /readyz answers 503.`,
 				}
 				return serveStdio(ctx, g, log)
 			}
-			return serveHTTP(ctx, g, ln, certs, status, log, s)
+			return serveHTTP(ctx, g, ln, limits, certs, status, log, s)
 		}
 	},
 }
@@ -343,37 +351,26 @@ type gatewayConfig struct {
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
 // key per field of [gateway.Limits], durations as Go durations ("30m").
-// serve's flags fill one too, zero where not given.
 type limitsConfig struct {
-	ListingItems int `json:"listingItems"`
-	ListingBytes int `json:"listingBytes"`
-}
-
-// over returns the limits of the flags c, each given one taking the place
-// of the file's. A negative bound, which none of these may be, is a usage
-// error naming the flag or the key it came from.
-func (c limitsConfig) over(file *limitsConfig) (gateway.Limits, error) {
-	var f limitsConfig
-	if file != nil {
-		f = *file
-	}
-	pick := func(flag, key string, fromFlag, fromFile int) (int, error) {
-		v, from := fromFlag, "--"+flag
-		if v == 0 {
-			v, from = fromFile, `"gateway"."limits".`+key
-		}
-		if v < 0 {
-			return 0, Usagef("%s %d: want a positive bound, or none for the default", from, v)
-		}
-		return v, nil
-	}
-	var l gateway.Limits
-	var err error
-	if l.ListingItems, err = pick("max-listing-items", "listingItems", c.ListingItems, f.ListingItems); err != nil {
-		return l, err
-	}
-	l.ListingBytes, err = pick("max-listing-bytes", "listingBytes", c.ListingBytes, f.ListingBytes)
-	return l, err
+	// Sessions, calls, request bytes and connections, each also a flag
+	// (gatewaylimits.go), kept as written until the flags are known.
+	Sessions              json.RawMessage `json:"sessions"`
+	SessionsPerClient     json.RawMessage `json:"sessionsPerClient"`
+	SessionIdle           json.RawMessage `json:"sessionIdle"`
+	Calls                 json.RawMessage `json:"calls"`
+	CallsPerClient        json.RawMessage `json:"callsPerClient"`
+	CallQueue             json.RawMessage `json:"callQueue"`
+	RequestBytes          json.RawMessage `json:"requestBytes"`
+	RequestBytesPerClient json.RawMessage `json:"requestBytesPerClient"`
+	RequestDepth          json.RawMessage `json:"requestDepth"`
+	RequestValues         json.RawMessage `json:"requestValues"`
+	BodyRead              json.RawMessage `json:"bodyRead"`
+	Connections           json.RawMessage `json:"connections"`
+	ConnectionIdle        json.RawMessage `json:"connectionIdle"`
+	ListingItems          json.RawMessage `json:"listingItems"`
+	ListingBytes          json.RawMessage `json:"listingBytes"`
+	ClientQueueBytes      json.RawMessage `json:"clientQueueBytes"`
+	ServerQueueBytes      json.RawMessage `json:"serverQueueBytes"`
 }
 
 // gatewaySection reads the "gateway" object of the target's config file,
@@ -440,17 +437,15 @@ func serveStdio(ctx context.Context, g *gateway.Gateway, log *slog.Logger) error
 // until a stop signal, then drains: calls in flight finish, new requests
 // are refused, and the listener closes. Its first line names the endpoint,
 // and the status address if there is one.
-func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, certs *certFiles, status net.Addr, log *slog.Logger, s *Streams) error {
-	scheme, also := "http", ""
+func serveHTTP(ctx context.Context, g *gateway.Gateway, ln net.Listener, l gateway.Limits, certs *certFiles, status net.Addr, log *slog.Logger, s *Streams) error {
+	b, scheme, also := serverBounds{conns: l.Connections, idle: l.ConnectionIdle}, "http", ""
 	if certs != nil {
-		// net/http serves HTTP/2 on the connections of a TLS listener
-		// whose config offers h2.
-		ln, scheme = tls.NewListener(ln, certs.config()), "https"
+		b.tls, scheme = certs.config(), "https"
 	}
 	if status != nil {
 		also = fmt.Sprintf("; status: http://%s/readyz", status)
 	}
-	return serveUntilStopped(ctx, ln, g.Handler(), s, func(a net.Addr) string {
+	return serveUntilStopped(ctx, ln, g.Handler(), b, s, func(a net.Addr) string {
 		return fmt.Sprintf("mcpbridge gateway: %s://%s/mcp (health: /healthz, /readyz%s)", scheme, a, also)
 	}, func(ctx context.Context) error {
 		err := g.Shutdown(ctx) // which says it drains

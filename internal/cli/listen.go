@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -19,12 +20,40 @@ func listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// serveUntilStopped serves h on ln, saying where in the line banner makes
-// of its address, until a stop signal ends ctx; then drain, if given, runs
-// (its error is the result), and the server closes, and ln with it: what
-// is still open a second later (event streams never go idle) is cut.
-func serveUntilStopped(ctx context.Context, ln net.Listener, h http.Handler, s *Streams, banner func(net.Addr) string, drain func(context.Context) error) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// serverBounds bound the connections of serveUntilStopped's server
+// ([gateway.Limits] Connections and ConnectionIdle): 0 for no bound.
+type serverBounds struct {
+	conns int
+	idle  time.Duration
+	tls   *tls.Config // HTTPS, over the connections bounded
+}
+
+// newServer is the server of h on ln within b, and the listener to serve:
+// a client has 10 s to send a request's headers; b bounds the connections
+// (connlimit.go) and how long one stays idle; a request's body is the
+// handler's to bound (the gateway's sets a deadline for it).
+func newServer(ln net.Listener, h http.Handler, b serverBounds) (*http.Server, net.Listener) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: b.idle}
+	if b.conns > 0 {
+		limit := newConnLimit(ln, b.conns)
+		limit.encrypted = b.tls != nil
+		ln, srv.Handler, srv.ConnState, srv.ConnContext = limit, limit.serve(h), limit.state, limit.context
+	}
+	if b.tls != nil {
+		// Over the bound's connections, so that net/http sees each TLS
+		// connection itself and offers HTTP/2.
+		ln = tls.NewListener(ln, b.tls)
+	}
+	return srv, ln
+}
+
+// serveUntilStopped serves h on ln within b, saying where in the line
+// banner makes of its address, until a stop signal ends ctx; then drain, if
+// given, runs (its error is the result), and the server closes, and ln
+// with it: what is still open a second later (event streams never go idle)
+// is cut.
+func serveUntilStopped(ctx context.Context, ln net.Listener, h http.Handler, b serverBounds, s *Streams, banner func(net.Addr) string, drain func(context.Context) error) error {
+	srv, ln := newServer(ln, h, b)
 	fmt.Fprintln(s.Err, banner(ln.Addr()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

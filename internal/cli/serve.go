@@ -57,7 +57,7 @@ mcpbridge directory of the user's cache (~/.cache/mcpbridge on Linux).`,
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", demo.HTTPHandler(opt))
 			mux.Handle("/sse", demo.SSEHandler(opt))
-			return serveUntilStopped(ctx, ln, mux, s, func(a net.Addr) string {
+			return serveUntilStopped(ctx, ln, mux, serverBounds{}, s, func(a net.Addr) string {
 				return fmt.Sprintf("demo MCP server: http://%s/mcp (SSE: http://%s/sse), notes in %s", a, a, path)
 			}, nil)
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/skills"
 )
 
 // The demo's skill passes every check of the host-side skills client:

@@ -61,6 +61,7 @@ var modes = map[string]mode{
 	"flood":       {doc: "writes lines that are not JSON-RPC to stdout without end, answers nothing", serve: flood},
 	"banner":      {doc: "writes a few lines that are not JSON-RPC as it starts, then behaves well", serve: banner},
 	"progress":    {doc: "answers a tools/call that asks for progress after three progress notifications, each followed by a ping it waits on", serve: progress},
+	"log-flood":   {doc: "declares logging; asked for its log at debug level, floods it (FloodCount messages of FloodSize bytes), then answers once its client answered a ping", serve: logFlood},
 
 	// HTTP and SSE trust (http.go; over HTTP only, see Server.Handler).
 	"redirect":      {doc: "answers every HTTP request with a 307 to the same path at the origin of SetElsewhere", http: redirect},

@@ -1,6 +1,6 @@
 // Package oauthtest serves OAuth authorization servers in front of an MCP
 // server, for the tests and runnable Examples of the hosts that must obtain
-// a token first (mcptool/auth, mcptool, toolset, the CLI).
+// a token first (mcptool/oauth, mcptool, toolset, the CLI).
 //
 // A [Server] is at once an authorization server and a protected MCP server:
 // authorization server metadata (RFC 8414), an authorization endpoint with

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/mcptool/auth"
+	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -19,9 +19,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func ExampleNetwork() {
 	var n oauthtest.Network
 	srv := n.Start(oauthtest.Config{Clients: map[string]string{"svc": "s3cret"}})
-	h, err := auth.NewClientCredentials(auth.ClientCredentialsConfig{
-		Client:  auth.ClientSecretBasic("svc", "s3cret"),
-		Options: auth.Options{HTTPClient: n.Client()},
+	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{
+		Client:  oauth.ClientAuth{ID: "svc", Secret: "s3cret", Method: "client_secret_basic"},
+		Options: oauth.Options{HTTPClient: n.Client()},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -154,6 +154,79 @@ func Depth(data []byte) int {
 	return most
 }
 
+// Shape is how deep the JSON value data nests objects and arrays (as
+// [Depth] counts it) and how many values it holds in all: each object,
+// array, string, number and literal, the keys of members aside. It reads
+// data once and allocates nothing, so that a bound on both can be put on a
+// message before anything decodes it; on data that is not valid JSON it
+// counts what it finds.
+func Shape(data []byte) (depth, values int) {
+	d := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			end := skipString(data, i)
+			if end < 0 {
+				return depth, values + 1
+			}
+			if j := skipSpace(data, end); j == len(data) || data[j] != ':' {
+				values++
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			values++
+			if d++; d > depth {
+				depth = d
+			}
+		case c == '}' || c == ']':
+			d--
+		case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+			values++
+			for i+1 < len(data) && !delimits(data[i+1]) {
+				i++
+			}
+		}
+	}
+	return depth, values
+}
+
+// delimits reports whether c ends a number or a literal.
+func delimits(c byte) bool {
+	switch c {
+	case ',', '}', ']', ':', '"', '{', '[', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
+// Elements calls fn with each element of the JSON array data, in order, as
+// written, without the space around it. It reports false for data that is
+// not an array, and when fn returns false; like [Members], it finds the
+// elements' ends without checking what lies between them and allocates
+// nothing.
+func Elements(data []byte, fn func(value []byte) bool) bool {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '[' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return true
+	}
+	for i < len(data) {
+		end := skipValue(data, i)
+		if end < 0 || !fn(data[i:end]) {
+			return false
+		}
+		i = skipSpace(data, end)
+		if i == len(data) || data[i] != ',' {
+			return i < len(data) && data[i] == ']'
+		}
+		i = skipSpace(data, i+1)
+	}
+	return false
+}
+
 // FloatsFit reports whether every number in the valid JSON value data is
 // one a float64 holds, as json.Unmarshal into an any requires: false for
 // 1e400, which it refuses.

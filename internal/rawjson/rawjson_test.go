@@ -1,6 +1,7 @@
 package rawjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -69,6 +70,33 @@ func TestDepth(t *testing.T) {
 	}
 }
 
+// Shape counts every value, keys aside, and nests as Depth does.
+func TestShape(t *testing.T) {
+	for data, want := range map[string][2]int{
+		`1`: {0, 1}, `"a:"`: {0, 1}, ` {} `: {1, 1}, `[{},{},{}]`: {2, 4},
+		`{"a":[true,null,-1.5e3],"b":{"c":"x"}}`: {2, 7}, `{"k" : "v"}`: {1, 2}, `[[`: {2, 2},
+	} {
+		if d, v := Shape([]byte(data)); d != want[0] || v != want[1] {
+			t.Errorf("Shape(%s) = %d, %d; want %d, %d", data, d, v, want[0], want[1])
+		}
+	}
+}
+
+// Elements gives each element of an array as written, and refuses what is
+// not one.
+func TestElements(t *testing.T) {
+	var got []string
+	if !Elements([]byte(` [ 1, {"a":[2]} ,"]" ] `), func(v []byte) bool { got = append(got, string(v)); return true }) ||
+		strings.Join(got, " ") != `1 {"a":[2]} "]"` {
+		t.Errorf("elements %q", got)
+	}
+	for _, data := range []string{`{}`, `[1,`, `[1 2]`, `"[1]"`} {
+		if Elements([]byte(data), func([]byte) bool { return true }) {
+			t.Errorf("Elements(%s) took it", data)
+		}
+	}
+}
+
 // FloatsFit refuses a number a float64 cannot hold, wherever it is, and
 // only that.
 func TestFloatsFit(t *testing.T) {
@@ -114,6 +142,17 @@ func FuzzMembers(f *testing.F) {
 		if valid && Depth(data) <= 10000 && FloatsFit(data) != (json.Unmarshal(data, &v) == nil) {
 			t.Errorf("FloatsFit(%q) = %v, but json.Unmarshal into an any: %v", data, FloatsFit(data), json.Unmarshal(data, &v))
 		}
+		if valid {
+			if d, n := Shape(data); d != Depth(data) || n != values(data) {
+				t.Errorf("Shape(%q) = %d, %d; want %d, %d", data, d, n, Depth(data), values(data))
+			}
+			Elements(data, func(e []byte) bool {
+				if !json.Valid(e) {
+					t.Errorf("%q: element %q is not valid JSON", data, e)
+				}
+				return true
+			})
+		}
 		if s, ok := String(data); ok && valid {
 			var want string
 			if err := json.Unmarshal(data, &want); err != nil || s != want {
@@ -121,4 +160,33 @@ func FuzzMembers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// values is how many values the valid JSON data holds, as a decoder reads
+// its tokens: a member's key is no value.
+func values(data []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var objects []bool // per open object or array: whether it is an object
+	var key []bool     // per open one: whether a key comes next
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return n
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			objects, key = objects[:len(objects)-1], key[:len(key)-1]
+			continue
+		}
+		if len(objects) > 0 && objects[len(objects)-1] {
+			if key[len(key)-1] = !key[len(key)-1]; !key[len(key)-1] {
+				continue // the key itself
+			}
+		}
+		n++
+		if d, ok := tok.(json.Delim); ok {
+			objects, key = append(objects, d == '{'), append(key, true)
+		}
+	}
 }

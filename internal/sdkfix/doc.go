@@ -114,11 +114,34 @@
 //     mcptool/http.go sets the Mcp-Name header of the tasks extension's
 //     requests to the task's id, which go-sdk leaves unset
 //     (TestGoSDKNamesNoTask).
+//   - gateway/sessions.go cancels a session's calls, as its client would (a
+//     notifications/cancelled handed to go-sdk's handler), when the client
+//     goes away from the POST that carries them and before go-sdk's DELETE:
+//     go-sdk's stateful handler lets the calls run on, and its DELETE waits
+//     for them (TestGoSDKLetsASessionsCallsRunOn).
 //   - mcptool/session.go closes a session's connection before the session,
 //     as go-sdk's ClientSession.Close waits for the calls in flight, even
 //     one whose write to a server that stopped reading is blocked
 //     (TestGoSDKCloseWaitsForAWrite); it leaves closing the connection of a
 //     failed connect to go-sdk, which does (TestGoSDKClosesAFailedConnection).
+//   - gateway/subscriptions.go keeps which sessions subscribed to each
+//     resource, as go-sdk's server calls the unsubscribe handler for any
+//     session's resources/unsubscribe, one that never subscribed too
+//     (TestGoSDKUnsubscribesAnySession).
+//   - gateway/relay.go never sends resources/unsubscribe to a server of
+//     2026-07-28 over stdio, where go-sdk's client makes each subscription
+//     a subscriptions/listen of the one session, as go-sdk's server forgets
+//     every list-change listen of a session when any of its listens ends
+//     (TestGoSDKForgetsAListenWhenAnotherEnds).
+//   - gateway/lanes.go hands go-sdk's streamable HTTP server a writer that
+//     queues, bounded, for a goroutine of its own to write to the client,
+//     as go-sdk writes a message to a client's stream on the goroutine that
+//     sends it, which a client that does not read would hold
+//     (TestGoSDKWritesToAStreamAsItSends).
+//   - gateway/passon.go queues a server's notices, bounded, for a goroutine
+//     of the gateway's to pass on, as go-sdk's client hands notifications
+//     to their handler one at a time and queues the rest without bound
+//     while it works (TestGoSDKQueuesNotificationsWithoutBound).
 //
 // Options: the types here are configured as data, by their fields, and zero
 // is the default in each; a negative [HTTPTap.Limit] means no limit.

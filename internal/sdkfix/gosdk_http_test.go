@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -525,4 +526,62 @@ func TestSessionGone(t *testing.T) {
 			t.Errorf("session %q, body %s: read %q, want kept %v", c.session, c.body, got, c.kept)
 		}
 	}
+}
+
+// The gateway (gateway/sessions.go) cancels a session's calls itself:
+// go-sdk's stateful handler lets a call run on when the client goes away
+// from the POST that carries it (a TODO of its servePOST), and its DELETE
+// closes the session only once its calls are done, without cancelling
+// them. Here, in a bubble: once everything is blocked, the call's context
+// is still live and the DELETE has not returned; a cancellation sent as a
+// client sends one ends it.
+func TestGoSDKLetsASessionsCallsRunOn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+		started := make(chan context.Context, 1)
+		mcp.AddTool(server, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			started <- ctx
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+		post := func(ctx context.Context, id, body string) *httptest.ResponseRecorder {
+			r := httptest.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			if id != "" {
+				r.Header.Set("Mcp-Session-Id", id)
+				r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			return rec
+		}
+		id := post(t.Context(), "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`).Header().Get("Mcp-Session-Id")
+		post(t.Context(), id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		gone, goAway := context.WithCancel(t.Context())
+		go post(gone, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+		call := <-started
+		goAway()
+		deleted := make(chan struct{})
+		go func() {
+			r := httptest.NewRequest(http.MethodDelete, "http://127.0.0.1/mcp", nil)
+			r.Header.Set("Mcp-Session-Id", id)
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			close(deleted)
+		}()
+		synctest.Wait()
+		select {
+		case <-call.Done():
+			t.Fatal("go-sdk cancels a session's call when its client goes away or at DELETE: gateway/sessions.go's cancelCalls may go")
+		case <-deleted:
+			t.Fatal("go-sdk's DELETE no longer waits for the session's calls")
+		default:
+		}
+		post(t.Context(), id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+		<-deleted
+		if call.Err() == nil {
+			t.Fatal("the call ended uncancelled")
+		}
+	})
 }

@@ -12,7 +12,7 @@ import (
 func TestLibraryImportsNoSDK(t *testing.T) {
 	const mod = "github.com/mcpbridge/mcpbridge/"
 	args := []string{"list", "-deps"}
-	for _, p := range []string{"mcptool/...", "toolset", "agent", "skills", "policy", "tool", "schema", "llm/..."} {
+	for _, p := range []string{"mcptool/...", "toolset", "agent", "internal/skills", "policy", "tool", "schema", "llm/..."} {
 		args = append(args, mod+p)
 	}
 	out, err := exec.Command("go", args...).Output()

@@ -3,7 +3,7 @@
 // the instruments, and the rules every instrumented package applies alike
 // (what error.type says, how recorded content is cut and scrubbed, how
 // trace context travels in an MCP request's params._meta). Packages
-// mcptool, toolset, agent, mcptool/auth and the demo server use it; none
+// mcptool, toolset, agent, mcptool/oauth and the demo server use it; none
 // names a convention by its own spelling.
 //
 // The conventions are OpenTelemetry's semantic conventions version 1.41.1

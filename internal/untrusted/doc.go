@@ -9,8 +9,9 @@
 // Unicode default-ignorable characters: format characters such as bidi
 // controls and zero-width spaces, variation selectors, tag characters), and
 // makes "\n" the only line break, so a caller that gives each line of a
-// server's text a prefix knows that no line escapes it. [Line] is the same
-// text on one line. Neither bounds the length: each caller cuts to the bound
+// server's text a prefix knows that no line escapes it; [Quote] gives each
+// the prefix "> ", the one the agent and the gateway use. [Line] is the
+// same text on one line. Neither bounds the length: each caller cuts to the bound
 // of where the text goes, with [Cut], which marks a cut.
 //
 // What is kept is the text's words: no look-alike of a delimiter is chased

@@ -50,6 +50,23 @@ func Line(s string) string {
 	return strings.Join(strings.Fields(Text(s)), " ")
 }
 
+// Quote returns [Text] of s with every line begun with "> " (an empty
+// line with ">"), for a host that places a server's text among lines of
+// its own: no line of the result can be one the host writes (a heading,
+// the tag that ends a block), however the server spells a look-alike,
+// since each is "> " and the server's words.
+func Quote(s string) string {
+	lines := strings.Split(Text(s), "\n")
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = ">"
+		} else {
+			lines[i] = "> " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // CutMark ends a text [Cut] shortened.
 const CutMark = " […]"
 

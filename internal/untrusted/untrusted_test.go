@@ -50,6 +50,18 @@ func TestLine(t *testing.T) {
 	}
 }
 
+func TestQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"one", "> one"},
+		{"one\n\n## two", "> one\n>\n> ## two"},
+		{"a\u2028## b\r\nc\x1b[2J", "> a\n> ## b\n> c"},
+	} {
+		if got := untrusted.Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestCut(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -75,7 +87,8 @@ func TestCut(t *testing.T) {
 }
 
 // Whatever the input, Text leaves nothing invisible but "\n" and "\t",
-// Line leaves no line break, and both are idempotent.
+// Line leaves no line break, both are idempotent, and every line of Quote
+// begins with ">".
 func FuzzText(f *testing.F) {
 	for _, s := range []string{"a\x1b[2Jb", "\x1b]52;c;x\x07", "\u009b1m", "\r\n\u2028", "\U000E0041", "\x1b", "\xc2\x9d", "\xff"} {
 		f.Add(s)
@@ -89,6 +102,11 @@ func FuzzText(f *testing.F) {
 		}
 		if again := untrusted.Text(text); again != text {
 			t.Fatalf("Text not idempotent: %q, then %q", text, again)
+		}
+		for _, l := range strings.Split(untrusted.Quote(s), "\n") {
+			if l != ">" && !strings.HasPrefix(l, "> ") {
+				t.Fatalf("Quote(%q) has the line %q", s, l)
+			}
 		}
 		line := untrusted.Line(s)
 		if strings.ContainsAny(line, "\n\t") || untrusted.Line(line) != line {

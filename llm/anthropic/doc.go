@@ -4,7 +4,7 @@
 // How the conversation maps onto the wire:
 //
 //   - [llm.Request.System] is the request's "system" field, a prefix the API
-//     can cache; [WithPromptCaching] marks it with cache_control ephemeral,
+//     can cache; [Options.PromptCaching] marks it with cache_control ephemeral,
 //     which caches the tool definitions too (they come before it).
 //   - A tool definition becomes {name, description, input_schema}, its input
 //     schema passed through byte for byte (keyword order and unknown keywords
@@ -16,14 +16,14 @@
 //     message is flagged, content of text blocks and base64 image blocks with
 //     their media_type). Consecutive tool results, and a user message right
 //     after them, go in one user message, as the API requires.
-//   - A model without vision ([WithVision](false)) gets [tool.ImageMark] text
+//   - A model without vision ([Options.TextOnly]) gets [tool.ImageMark] text
 //     wherever an image was.
 //
 // max_tokens is required by the API: it is [llm.Request.MaxTokens], else
-// [WithMaxTokens], else [DefaultMaxTokens]; a negative limit ("none") is
-// refused. The SDK refuses a non-streaming request whose max_tokens could
-// take more than ten minutes (about 21,000 tokens); this package does not
-// stream.
+// [Options.MaxTokens], else 4096; a negative limit ("none") is refused. The
+// SDK refuses a non-streaming request whose max_tokens could take more than
+// ten minutes (about 21,000 tokens); a request with [llm.Request.OnText] is
+// streamed, its text going to OnText as it arrives, and takes any limit.
 //
 // The answer's stop_reason maps onto [llm.StopReason] ("end_turn" and
 // "stop_sequence" to [llm.StopEndTurn], "tool_use" to [llm.StopToolUse],
@@ -32,9 +32,8 @@
 // input_tokens; [llm.Usage] adds them up, so InputTokens is the whole prompt
 // as with OpenAI.
 //
-// Options: a [Model] is configured with functional options ([Option]), and
-// zero is the default in each: WithMaxTokens(0) is [DefaultMaxTokens],
-// WithMaxRetries(0) the SDK's two retries, WithHTTPClient(nil) the SDK's
-// client. A negative number would lift a bound; both bounds here must stay,
-// so [New] refuses it, naming the option.
+// Options: a [Model] is configured by one [Options] value, and zero is the
+// default in each field: MaxTokens 0 is 4096, MaxRetries 0 the SDK's two
+// retries, a nil HTTPClient the SDK's client. A negative number would lift a
+// bound; both bounds here must stay, so [New] refuses it, naming the field.
 package anthropic

@@ -22,12 +22,12 @@ func Example() {
 	}))
 	defer srv.Close()
 
-	model, err := anthropic.New("claude-sonnet-4-5",
-		anthropic.WithBaseURL(srv.URL),         // omit for api.anthropic.com
-		anthropic.WithAPIKey("sk-ant-example"), // omit to read ANTHROPIC_API_KEY
-		anthropic.WithHTTPClient(srv.Client()), // the stand-in's client; omit for the SDK's
-		anthropic.WithPromptCaching(true),      // cache tools and system prompt
-	)
+	model, err := anthropic.New("claude-sonnet-4-5", &anthropic.Options{
+		BaseURL:       srv.URL,          // omit for api.anthropic.com
+		APIKey:        "sk-ant-example", // omit to read ANTHROPIC_API_KEY
+		HTTPClient:    srv.Client(),     // the stand-in's client; omit for the SDK's
+		PromptCaching: true,             // cache tools and system prompt
+	})
 	if err != nil {
 		panic(err)
 	}

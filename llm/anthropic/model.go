@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -26,7 +27,7 @@ var messagesAPI = settings.SDK[option.RequestOption]{
 	Vendor:            "anthropic",
 	Call:              "messages",
 	KeyEnv:            []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"},
-	RequiredMaxTokens: DefaultMaxTokens,
+	RequiredMaxTokens: defaultMaxTokens,
 	WithBaseURL:       option.WithBaseURL,
 	WithAPIKey:        option.WithAPIKey,
 	WithHTTPClient:    func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
@@ -36,20 +37,23 @@ var messagesAPI = settings.SDK[option.RequestOption]{
 	}),
 }
 
-// New returns the Model named model (such as "claude-sonnet-4-5"). It checks
-// the options but sends nothing: a wrong key or an unreachable server shows in
-// the first [Model.Generate].
-func New(model string, opts ...Option) (*Model, error) {
-	cfg := settings.Apply(opts)
-	s, err := settings.New(messagesAPI, model, cfg.Config)
+// New returns the Model named model (such as "claude-sonnet-4-5"); nil opts
+// are the defaults. It checks the options but sends nothing: a wrong key or
+// an unreachable server shows in the first [Model.Generate].
+func New(model string, opts *Options) (*Model, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	s, err := settings.New(messagesAPI, model, opts.settings())
 	if err != nil {
 		return nil, err
 	}
-	return &Model{s: s, client: sdk.NewClient(s.ClientOptions()...), promptCaching: cfg.promptCaching}, nil
+	return &Model{s: s, client: sdk.NewClient(s.ClientOptions()...), promptCaching: opts.PromptCaching}, nil
 }
 
 // Generate sends the conversation to the Messages endpoint. An HTTP error from
-// the API is an [*llm.APIError] with Vendor "anthropic".
+// the API is an [*llm.APIError] with Vendor "anthropic". With
+// [llm.Request.OnText] the answer is streamed.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	params, err := m.params(req)
 	if err != nil {
@@ -60,6 +64,9 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, e
 		// This SDK version has no temperature field; the API still takes it.
 		ropts = append(ropts, option.WithJSONSet("temperature", *req.Temperature))
 	}
+	if req.OnText != nil {
+		return m.stream(ctx, params, ropts, req.OnText)
+	}
 	msg, err := m.client.Messages.New(ctx, params, ropts...)
 	if err != nil {
 		return nil, m.s.Err(err)
@@ -67,7 +74,29 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, e
 	return response(msg), nil
 }
 
-// Vision reports whether the model reads images, as set by [WithVision].
+// stream sends the request streamed, passing each piece of text to onText
+// as it arrives, and returns the whole answer.
+func (m *Model) stream(ctx context.Context, params sdk.MessageNewParams, ropts []option.RequestOption, onText func(string)) (*llm.Response, error) {
+	stream := m.client.Messages.NewStreaming(ctx, params, ropts...)
+	defer stream.Close()
+	var msg sdk.Message
+	for stream.Next() {
+		event := stream.Current()
+		if err := msg.Accumulate(event); err != nil {
+			return nil, fmt.Errorf("anthropic: the streamed answer: %w", err)
+		}
+		if event.Type == "content_block_delta" && event.Delta.Type == "text_delta" && event.Delta.Text != "" {
+			onText(event.Delta.Text)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, m.s.Err(err)
+	}
+	return response(&msg), nil
+}
+
+// Vision reports whether the model reads images: not when
+// [Options.TextOnly].
 func (m *Model) Vision() bool { return m.s.Vision() }
 
 // Name returns the model's name, as given to [New].

@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -13,13 +14,14 @@ import (
 )
 
 type (
-	exchange = fakeapi.Exchange[anthropic.Option]
-	opts     = []anthropic.Option
+	opt      = func(*anthropic.Options)
+	exchange = fakeapi.Exchange[opt]
+	opts     = []opt
 )
 
 // vendor is this package as the shared tests drive it, against the Messages
 // API as the fake plays it.
-var vendor = fakeapi.Vendor[anthropic.Option]{
+var vendor = fakeapi.Vendor[opt]{
 	Name: "anthropic",
 	Done: doneAnswer,
 	API: fakeapi.API{
@@ -35,17 +37,23 @@ var vendor = fakeapi.Vendor[anthropic.Option]{
 		},
 		Unexpected: `{"type":"error","error":{"type":"api_error","message":"unexpected"}}`,
 	},
-	New:        func(model string, opts ...anthropic.Option) (llm.Model, error) { return anthropic.New(model, opts...) },
-	NoVision:   anthropic.WithVision(false),
-	HTTPClient: anthropic.WithHTTPClient,
-	SDKClient: func(c *http.Client) anthropic.Option {
-		return anthropic.WithRequestOptions(option.WithHTTPClient(c))
+	New: func(model string, opts ...opt) (llm.Model, error) {
+		var o anthropic.Options
+		for _, f := range opts {
+			f(&o)
+		}
+		return anthropic.New(model, &o)
 	},
-	On: func(srv *fakeapi.Server) []anthropic.Option {
+	NoVision:   func(o *anthropic.Options) { o.TextOnly = true },
+	HTTPClient: func(c *http.Client) opt { return func(o *anthropic.Options) { o.HTTPClient = c } },
+	SDKClient: func(c *http.Client) opt {
+		return func(o *anthropic.Options) { o.RequestOptions = append(o.RequestOptions, option.WithHTTPClient(c)) }
+	},
+	On: func(srv *fakeapi.Server) []opt {
 		return opts{
-			anthropic.WithBaseURL(srv.URL),
-			anthropic.WithAPIKey(fakeapi.Key),
-			anthropic.WithRequestOptions(option.WithMaxRetries(0)),
+			func(o *anthropic.Options) { o.BaseURL = srv.URL },
+			func(o *anthropic.Options) { o.APIKey = fakeapi.Key },
+			func(o *anthropic.Options) { o.RequestOptions = append(o.RequestOptions, option.WithMaxRetries(0)) },
 		}
 	},
 }
@@ -85,7 +93,7 @@ const imageWire = `{"type": "image", "source": {"type": "base64", "media_type": 
 func TestMessages(t *testing.T) {
 	vendor.Exchanges(t, exchange{
 		Name:    "plain text",
-		Opts:    opts{anthropic.WithPromptCaching(true)},
+		Opts:    opts{func(o *anthropic.Options) { o.PromptCaching = true }},
 		Request: fakeapi.Hello(),
 		Step: fakeapi.Step{
 			Want: map[string]string{
@@ -104,7 +112,7 @@ func TestMessages(t *testing.T) {
 			llm.Usage{InputTokens: 22, OutputTokens: 3, CachedInputTokens: 16, CacheWriteInputTokens: 2}),
 	}, exchange{
 		Name:    "parallel tool calls",
-		Opts:    opts{anthropic.WithMaxTokens(1000)},
+		Opts:    opts{func(o *anthropic.Options) { o.MaxTokens = 1000 }},
 		Request: llm.Request{Messages: []llm.Message{llm.UserText("Weather and time in Paris?")}, Tools: fakeapi.Tools()},
 		Step: fakeapi.Step{
 			Want: map[string]string{
@@ -131,7 +139,7 @@ func TestMessages(t *testing.T) {
 		}, llm.StopToolUse, "tool_use", llm.Usage{InputTokens: 1, OutputTokens: 1}),
 	}, exchange{
 		Name: "tool results with an image",
-		Opts: opts{anthropic.WithMaxTokens(1000)},
+		Opts: opts{func(o *anthropic.Options) { o.MaxTokens = 1000 }},
 		// The request's limit takes precedence over the model's.
 		Request: llm.Request{System: "Be brief.", MaxTokens: 200, Messages: fakeapi.ToolTurn()},
 		Step: fakeapi.Step{
@@ -153,7 +161,7 @@ func TestMessages(t *testing.T) {
 		},
 	}, exchange{
 		Name:    "no vision",
-		Opts:    opts{anthropic.WithVision(false)},
+		Opts:    opts{func(o *anthropic.Options) { o.TextOnly = true }},
 		Request: llm.Request{Messages: fakeapi.ToolTurn()},
 		Step: fakeapi.Step{
 			Want: map[string]string{"messages": `[
@@ -209,11 +217,79 @@ func TestAPIError(t *testing.T) {
 }
 
 func TestNewChecks(t *testing.T) {
-	vendor.Refuses(t, map[string]anthropic.Option{
-		"WithBaseURL":        anthropic.WithBaseURL("api.anthropic.com"),
-		"WithMaxTokens(-1)":  anthropic.WithMaxTokens(-1),
-		"WithMaxRetries(-1)": anthropic.WithMaxRetries(-1),
+	vendor.Refuses(t, map[string]opt{
+		"BaseURL":       func(o *anthropic.Options) { o.BaseURL = "api.anthropic.com" },
+		"MaxTokens -1":  func(o *anthropic.Options) { o.MaxTokens = -1 },
+		"MaxRetries -1": func(o *anthropic.Options) { o.MaxRetries = -1 },
 	})
 }
 
 func TestPromises(t *testing.T) { vendor.Promises(t) }
+
+// events is an event stream of the Messages API: each pair an event's type
+// and its data, on one line.
+func events(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.WriteString("event: " + pairs[i] + "\ndata: " + pairs[i+1] + "\n\n")
+	}
+	return b.String()
+}
+
+// A request with OnText is streamed: its text goes to OnText piece by piece
+// as it arrives, and the response is what the same answer unstreamed makes,
+// tool calls (their input sent in pieces) and usage included.
+func TestStream(t *testing.T) {
+	start := `{"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "test-model", ` +
+		`"content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 20, "output_tokens": 1}}}`
+	vendor.Exchanges(t, exchange{
+		Name:    "text and a tool call",
+		Request: llm.Request{Messages: fakeapi.Question().Messages, Tools: fakeapi.Tools()},
+		Deltas:  []string{"Checking", " Paris."},
+		Step: fakeapi.Step{
+			Want:   map[string]string{"stream": `true`},
+			Stream: true,
+			Answer: events(
+				"message_start", start,
+				"content_block_start", `{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}`,
+				"content_block_delta", `{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Checking"}}`,
+				"ping", `{"type": "ping"}`,
+				"content_block_delta", `{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": " Paris."}}`,
+				"content_block_stop", `{"type": "content_block_stop", "index": 0}`,
+				"content_block_start", `{"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}`,
+				"content_block_delta", `{"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"city\":"}}`,
+				"content_block_delta", `{"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": " \"Paris\"}"}}`,
+				"content_block_stop", `{"type": "content_block_stop", "index": 1}`,
+				"message_delta", `{"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 15}}`,
+				"message_stop", `{"type": "message_stop"}`),
+		},
+		Want: fakeapi.Reply("Checking Paris.", []llm.ToolCall{{ID: "toolu_1", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris"}`)}},
+			llm.StopToolUse, "tool_use", llm.Usage{InputTokens: 20, OutputTokens: 15}),
+	}, exchange{
+		// An error the API sends in the stream is an APIError, as one
+		// it answers with before the stream.
+		Name:    "error in the stream",
+		Request: fakeapi.Question(),
+		Deltas:  []string{"Hel"},
+		Step: fakeapi.Step{Stream: true, Answer: events(
+			"message_start", start,
+			"content_block_start", `{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}`,
+			"content_block_delta", `{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hel"}}`,
+			"error", `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`)},
+		WantError: &llm.APIError{StatusCode: 200, Type: "overloaded_error", Message: "Overloaded"},
+	}, exchange{
+		Name:      "refused before the stream",
+		Request:   fakeapi.Question(),
+		Deltas:    []string{},
+		Step:      fakeapi.Step{Status: 529, Answer: `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`},
+		WantError: &llm.APIError{StatusCode: 529, Type: "overloaded_error", Message: "Overloaded"},
+	})
+}
+
+// Nil Options are the defaults.
+func TestNilOptions(t *testing.T) {
+	m, err := anthropic.New("claude-sonnet-4-5", nil)
+	if err != nil || !m.Vision() || m.Name() != "claude-sonnet-4-5" {
+		t.Fatalf("New with nil Options: %v, %v", m, err)
+	}
+}

@@ -8,55 +8,51 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm/internal/settings"
 )
 
-// DefaultMaxTokens is the answer's token limit when neither the request nor
-// [WithMaxTokens] sets one; the API requires a limit.
-const DefaultMaxTokens = 4096
+// defaultMaxTokens is the answer's token limit when neither the request nor
+// [Options.MaxTokens] sets one; the API requires a limit.
+const defaultMaxTokens = 4096
 
-// An Option configures a [Model] made by [New].
-type Option func(*config)
-
-type config struct {
-	settings.Config[option.RequestOption]
-	promptCaching bool
+// Options configure a [Model] made by [New]. Zero is the default in every
+// field, and nil Options are all defaults.
+type Options struct {
+	// BaseURL sends requests to another host than api.anthropic.com (a
+	// proxy or gateway): the URL before /v1/messages. Empty reads
+	// ANTHROPIC_BASE_URL, as the SDK does.
+	BaseURL string
+	// APIKey is the API key. Empty leaves it to the SDK's credential chain
+	// (ANTHROPIC_API_KEY first). No error carries the key.
+	APIKey string
+	// HTTPClient sends the requests, for a proxy, a custom transport or a
+	// timeout. Nil is the SDK's client.
+	HTTPClient *http.Client
+	// TextOnly says the model reads no images (every current Claude model
+	// does): images are then sent as [tool.ImageMark] text.
+	TextOnly bool
+	// MaxTokens is the answer's token limit when a request sets none. Zero
+	// is 4096. A negative number, "no limit" where an API allows it, is
+	// refused by [New]: this API requires a limit.
+	MaxTokens int
+	// PromptCaching marks the system prompt with cache_control ephemeral,
+	// so that the API caches the tools and the system prompt as a prefix
+	// and later requests of a conversation read it at a lower price. A
+	// prompt shorter than the model's minimum cacheable length is simply
+	// not cached.
+	PromptCaching bool
+	// MaxRetries is how often the SDK retries a failed request (a
+	// connection error, 408, 409, 429 or 5xx). Zero is the SDK's default,
+	// 2; [New] refuses a negative number. To send each request once, give
+	// option.WithMaxRetries(0) in RequestOptions.
+	MaxRetries int
+	// RequestOptions are SDK options for every request: extra headers (an
+	// anthropic-beta flag), middleware. They apply after the fields above,
+	// so they may override them.
+	RequestOptions []option.RequestOption
 }
 
-// WithBaseURL sends requests to another host than api.anthropic.com (a proxy
-// or gateway): the URL before /v1/messages. Without it, ANTHROPIC_BASE_URL is
-// read, as the SDK does.
-func WithBaseURL(url string) Option { return func(c *config) { c.BaseURL = url } }
-
-// WithAPIKey sets the API key. Without it, the SDK's credential chain applies
-// (ANTHROPIC_API_KEY first). No error carries the key.
-func WithAPIKey(key string) Option { return func(c *config) { c.APIKey = key } }
-
-// WithHTTPClient sends requests through client, for a proxy, a custom
-// transport or a timeout. Nil, the default, is the SDK's client.
-func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.HTTPClient = client } }
-
-// WithVision says whether the model reads images (default true; every current
-// Claude model does). When false, images are sent as [tool.ImageMark] text.
-func WithVision(vision bool) Option { return func(c *config) { c.NoVision = !vision } }
-
-// WithMaxTokens sets the answer's token limit used when a request sets none.
-// Zero is [DefaultMaxTokens]. A negative n, "no limit" where an API allows
-// it, is refused by [New]: this API requires a limit.
-func WithMaxTokens(n int) Option { return func(c *config) { c.MaxTokens = n } }
-
-// WithPromptCaching marks the system prompt with cache_control ephemeral, so
-// that the API caches the tools and the system prompt as a prefix and later
-// requests of a conversation read it at a lower price. A prompt shorter than
-// the model's minimum cacheable length is simply not cached.
-func WithPromptCaching(on bool) Option { return func(c *config) { c.promptCaching = on } }
-
-// WithMaxRetries sets how often the SDK retries a failed request (a
-// connection error, 408, 409, 429 or 5xx). Zero is the SDK's default, 2; [New]
-// refuses a negative n. To send each request once, give the SDK's
-// option.WithMaxRetries(0) to [WithRequestOptions].
-func WithMaxRetries(n int) Option { return func(c *config) { c.MaxRetries = n } }
-
-// WithRequestOptions passes SDK options on to every request: extra headers
-// (an anthropic-beta flag), middleware. They are applied after the options
-// above, whatever the order they are given in.
-func WithRequestOptions(opts ...option.RequestOption) Option {
-	return func(c *config) { c.RequestOptions = append(c.RequestOptions, opts...) }
+// settings returns the settings every vendor shares.
+func (o *Options) settings() settings.Config[option.RequestOption] {
+	return settings.Config[option.RequestOption]{
+		BaseURL: o.BaseURL, APIKey: o.APIKey, HTTPClient: o.HTTPClient, NoVision: o.TextOnly,
+		MaxTokens: o.MaxTokens, MaxRetries: o.MaxRetries, RequestOptions: o.RequestOptions,
+	}
 }

@@ -89,7 +89,7 @@ func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnio
 			if msg.ToolCallID == "" {
 				return nil, fmt.Errorf("openai: message %d: tool result without a call ID", i)
 			}
-			res := msg.Result()
+			res := tool.Result{Parts: msg.Parts}
 			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
 			if m.s.Vision() && res.HasImages() {
 				held = append(held, oai.TextContentPart(imagesIntro(msg)))

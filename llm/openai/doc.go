@@ -2,11 +2,11 @@
 // the official SDK ([github.com/openai/openai-go/v3]).
 //
 // Chat Completions is also what OpenAI-compatible servers speak, so with
-// [WithBaseURL] the same Model drives Ollama (http://localhost:11434/v1),
+// [Options.BaseURL] the same Model drives Ollama (http://localhost:11434/v1),
 // vLLM, llama.cpp's server and LM Studio. For such a server, say with
-// [WithVision] whether the model reads images, and give a key only if it
-// wants one: without [WithAPIKey] or OPENAI_API_KEY, no Authorization header
-// is sent.
+// [Options.TextOnly] whether the model reads no images, and give a key only
+// if it wants one: without [Options.APIKey] or OPENAI_API_KEY, no
+// Authorization header is sent.
 //
 // How the conversation maps onto the wire:
 //
@@ -36,10 +36,13 @@
 // do, still yields [llm.StopToolUse]. Usage counts prompt, completion and
 // cached prompt tokens.
 //
-// Options: a [Model] is configured with functional options ([Option]), and
-// zero is the default in each: WithMaxTokens(0) sends no limit (the
-// server's default), WithMaxRetries(0) keeps the SDK's two retries,
-// WithHTTPClient(nil) the SDK's client. A negative number lifts a bound where
-// one may be lifted (WithMaxTokens, [llm.Request.MaxTokens]: no limit), and
-// [New] refuses it where not (WithMaxRetries), naming the option.
+// A request with [llm.Request.OnText] is streamed: its text goes to OnText
+// as it arrives, and the Response is the same as without.
+//
+// Options: a [Model] is configured by one [Options] value, and zero is the
+// default in each field: MaxTokens 0 sends no limit (the server's default),
+// MaxRetries 0 keeps the SDK's two retries, a nil HTTPClient the SDK's
+// client. A negative number lifts a bound where one may be lifted
+// (MaxTokens, [llm.Request.MaxTokens]: no limit), and [New] refuses it where
+// not (MaxRetries), naming the field.
 package openai

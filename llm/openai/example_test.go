@@ -25,11 +25,11 @@ func Example() {
 	}))
 	defer ollama.Close()
 
-	model, err := openai.New("qwen3:8b",
-		openai.WithBaseURL(ollama.URL+"/v1"),   // omit for api.openai.com
-		openai.WithHTTPClient(ollama.Client()), // the stand-in's client; omit for the SDK's
-		openai.WithVision(false),               // a text-only model: images go as [image]
-	)
+	model, err := openai.New("qwen3:8b", &openai.Options{
+		BaseURL:    ollama.URL + "/v1", // omit for api.openai.com
+		HTTPClient: ollama.Client(),    // the stand-in's client; omit for the SDK's
+		TextOnly:   true,               // a text-only model: images go as [image]
+	})
 	if err != nil {
 		panic(err)
 	}

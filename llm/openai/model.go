@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	oai "github.com/openai/openai-go/v3"
@@ -38,25 +39,32 @@ var chatAPI = settings.SDK[option.RequestOption]{
 }
 
 // New returns the Model named model (such as "gpt-4.1" or, on Ollama,
-// "qwen3:8b"). It checks the options but sends nothing: a wrong key or an
-// unreachable server shows in the first [Model.Generate].
-func New(model string, opts ...Option) (*Model, error) {
-	cfg := settings.Apply(opts)
-	s, err := settings.New(chatAPI, model, cfg.Config)
+// "qwen3:8b"); nil opts are the defaults. It checks the options but sends
+// nothing: a wrong key or an unreachable server shows in the first
+// [Model.Generate].
+func New(model string, opts *Options) (*Model, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	s, err := settings.New(chatAPI, model, opts.settings())
 	if err != nil {
 		return nil, err
 	}
 	return &Model{s: s, client: oai.NewClient(s.ClientOptions()...),
-		legacyMaxTokens: cfg.legacyMaxTokens, noStrict: cfg.noStrict}, nil
+		legacyMaxTokens: opts.LegacyMaxTokens, noStrict: opts.NoStrict}, nil
 }
 
 // Generate sends the conversation to the Chat Completions endpoint and
 // returns the first choice. An HTTP error from the API is an [*llm.APIError]
-// with Vendor "openai".
+// with Vendor "openai". With [llm.Request.OnText] the answer is streamed
+// (with stream_options.include_usage, so that the usage is counted).
 func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
 	params, err := m.params(req)
 	if err != nil {
 		return nil, err
+	}
+	if req.OnText != nil {
+		return m.stream(ctx, params, req.OnText)
 	}
 	completion, err := m.client.Chat.Completions.New(ctx, params)
 	if err != nil {
@@ -65,7 +73,38 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, e
 	return response(completion)
 }
 
-// Vision reports whether the model reads images, as set by [WithVision].
+// stream sends the request streamed, passing each piece of text of the
+// first choice to onText as it arrives, and returns the whole answer.
+func (m *Model) stream(ctx context.Context, params oai.ChatCompletionNewParams, onText func(string)) (*llm.Response, error) {
+	params.StreamOptions = oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)}
+	stream := m.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	var acc oai.ChatCompletionAccumulator
+	for stream.Next() {
+		chunk := stream.Current()
+		if !acc.AddChunk(chunk) {
+			return nil, errors.New("openai: the streamed answer has a chunk that does not continue it")
+		}
+		for _, c := range chunk.Choices {
+			if c.Index != 0 {
+				continue
+			}
+			if c.Delta.Content != "" {
+				onText(c.Delta.Content)
+			}
+			if c.Delta.Refusal != "" {
+				onText(c.Delta.Refusal)
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, m.s.Err(err)
+	}
+	return response(&acc.ChatCompletion)
+}
+
+// Vision reports whether the model reads images: not when
+// [Options.TextOnly].
 func (m *Model) Vision() bool { return m.s.Vision() }
 
 // Name returns the model's name, as given to [New].

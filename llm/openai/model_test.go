@@ -3,6 +3,7 @@ package openai_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3/option"
@@ -14,8 +15,9 @@ import (
 )
 
 type (
-	exchange = fakeapi.Exchange[openai.Option]
-	opts     = []openai.Option
+	opt      = func(*openai.Options)
+	exchange = fakeapi.Exchange[opt]
+	opts     = []opt
 )
 
 // chatCompletions is the Chat Completions API as the fake plays it.
@@ -30,21 +32,27 @@ var chatCompletions = fakeapi.API{
 }
 
 // vendor is this package as the shared tests drive it.
-var vendor = fakeapi.Vendor[openai.Option]{
-	Name:       "openai",
-	Done:       doneAnswer,
-	API:        chatCompletions,
-	New:        func(model string, opts ...openai.Option) (llm.Model, error) { return openai.New(model, opts...) },
-	NoVision:   openai.WithVision(false),
-	HTTPClient: openai.WithHTTPClient,
-	SDKClient: func(c *http.Client) openai.Option {
-		return openai.WithRequestOptions(option.WithHTTPClient(c))
+var vendor = fakeapi.Vendor[opt]{
+	Name: "openai",
+	Done: doneAnswer,
+	API:  chatCompletions,
+	New: func(model string, opts ...opt) (llm.Model, error) {
+		var o openai.Options
+		for _, f := range opts {
+			f(&o)
+		}
+		return openai.New(model, &o)
 	},
-	On: func(srv *fakeapi.Server) []openai.Option {
+	NoVision:   func(o *openai.Options) { o.TextOnly = true },
+	HTTPClient: func(c *http.Client) opt { return func(o *openai.Options) { o.HTTPClient = c } },
+	SDKClient: func(c *http.Client) opt {
+		return func(o *openai.Options) { o.RequestOptions = append(o.RequestOptions, option.WithHTTPClient(c)) }
+	},
+	On: func(srv *fakeapi.Server) []opt {
 		return opts{
-			openai.WithBaseURL(srv.URL + "/v1"),
-			openai.WithAPIKey(fakeapi.Key),
-			openai.WithRequestOptions(option.WithMaxRetries(0)),
+			func(o *openai.Options) { o.BaseURL = srv.URL + "/v1" },
+			func(o *openai.Options) { o.APIKey = fakeapi.Key },
+			func(o *openai.Options) { o.RequestOptions = append(o.RequestOptions, option.WithMaxRetries(0)) },
 		}
 	},
 }
@@ -89,7 +97,7 @@ func TestChatCompletions(t *testing.T) {
 	strictTools := []tool.Definition{{Name: "get_weather", InputSchema: json.RawMessage(strictSchema), Strict: true}}
 	vendor.Exchanges(t, exchange{
 		Name:    "plain text",
-		Opts:    opts{openai.WithMaxTokens(100)},
+		Opts:    opts{func(o *openai.Options) { o.MaxTokens = 100 }},
 		Request: fakeapi.Hello(),
 		Step: fakeapi.Step{
 			Want: map[string]string{
@@ -105,7 +113,7 @@ func TestChatCompletions(t *testing.T) {
 		Want: fakeapi.Reply("Hello!", nil, llm.StopEndTurn, "stop", llm.Usage{InputTokens: 20, OutputTokens: 3, CachedInputTokens: 16}),
 	}, exchange{
 		Name: "parallel tool calls",
-		Opts: opts{openai.WithMaxTokens(100)},
+		Opts: opts{func(o *openai.Options) { o.MaxTokens = 100 }},
 		// The request's limit takes precedence over the model's.
 		Request: llm.Request{MaxTokens: 50, Messages: []llm.Message{llm.UserText("Weather and time in Paris?")}, Tools: fakeapi.Tools()},
 		Step: fakeapi.Step{
@@ -134,7 +142,7 @@ func TestChatCompletions(t *testing.T) {
 		},
 	}, exchange{
 		Name:    "strict off",
-		Opts:    opts{openai.WithStrict(false)},
+		Opts:    opts{func(o *openai.Options) { o.NoStrict = true }},
 		Request: llm.Request{Messages: fakeapi.Question().Messages, Tools: strictTools},
 		Step: fakeapi.Step{
 			Want:   map[string]string{"tools": `[{"type": "function", "function": {"name": "get_weather", "parameters": ` + strictSchema + `}}]`},
@@ -142,13 +150,13 @@ func TestChatCompletions(t *testing.T) {
 		},
 	}, exchange{
 		Name:    "legacy max tokens",
-		Opts:    opts{openai.WithMaxTokens(100), openai.WithLegacyMaxTokens(true)},
+		Opts:    opts{func(o *openai.Options) { o.MaxTokens = 100 }, func(o *openai.Options) { o.LegacyMaxTokens = true }},
 		Request: fakeapi.Question(),
 		Step:    fakeapi.Step{Want: map[string]string{"max_tokens": `100`, "max_completion_tokens": `null`}, Answer: doneAnswer},
 	}, exchange{
 		// A negative limit lifts the model's: none is sent.
 		Name:    "no limit",
-		Opts:    opts{openai.WithMaxTokens(100)},
+		Opts:    opts{func(o *openai.Options) { o.MaxTokens = 100 }},
 		Request: llm.Request{MaxTokens: -1, Messages: fakeapi.Question().Messages},
 		Step:    fakeapi.Step{Want: map[string]string{"max_tokens": `null`, "max_completion_tokens": `null`}, Answer: doneAnswer},
 	}, exchange{
@@ -171,7 +179,7 @@ func TestChatCompletions(t *testing.T) {
 		// A local server (Ollama, llama.cpp) needs no key: without one, none
 		// is sent.
 		Name:    "no key",
-		Opts:    opts{openai.WithAPIKey("")},
+		Opts:    opts{func(o *openai.Options) { o.APIKey = "" }},
 		Request: fakeapi.Question(),
 		Step: fakeapi.Step{
 			Headers: func(t *testing.T, h http.Header) {
@@ -183,7 +191,7 @@ func TestChatCompletions(t *testing.T) {
 		},
 	}, exchange{
 		Name:    "no vision",
-		Opts:    opts{openai.WithVision(false)},
+		Opts:    opts{func(o *openai.Options) { o.TextOnly = true }},
 		Request: llm.Request{Messages: fakeapi.ToolTurn()},
 		Step: fakeapi.Step{
 			Want:   map[string]string{"messages": `[{"role": "user", "content": "Look:\n[image]"}, ` + toolTurnWire("") + `]`},
@@ -239,10 +247,70 @@ func TestAPIError(t *testing.T) {
 }
 
 func TestNewChecks(t *testing.T) {
-	vendor.Refuses(t, map[string]openai.Option{
-		"WithBaseURL":        openai.WithBaseURL("localhost:11434"),
-		"WithMaxRetries(-1)": openai.WithMaxRetries(-1),
+	vendor.Refuses(t, map[string]opt{
+		"BaseURL":       func(o *openai.Options) { o.BaseURL = "localhost:11434" },
+		"MaxRetries -1": func(o *openai.Options) { o.MaxRetries = -1 },
 	})
 }
 
 func TestPromises(t *testing.T) { vendor.Promises(t) }
+
+// chunks is a streamed chat completion: each chunk's choices (a JSON array)
+// and, for the last, the usage.
+func chunks(choices ...string) string {
+	var b strings.Builder
+	for _, c := range choices {
+		b.WriteString(`data: {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "test-model", "choices": ` + c + "}\n\n")
+	}
+	b.WriteString(`data: {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "test-model", "choices": [], ` +
+		`"usage": {"prompt_tokens": 20, "completion_tokens": 15, "total_tokens": 35}}` + "\n\ndata: [DONE]\n\n")
+	return b.String()
+}
+
+// A request with OnText is streamed, asking for the usage: its text goes to
+// OnText piece by piece as it arrives, and the response is what the same
+// answer unstreamed makes, tool calls (their arguments sent in pieces) and
+// usage included.
+func TestStream(t *testing.T) {
+	vendor.Exchanges(t, exchange{
+		Name:    "text and a tool call",
+		Request: llm.Request{Messages: fakeapi.Question().Messages, Tools: fakeapi.Tools()},
+		Deltas:  []string{"Checking", " Paris."},
+		Step: fakeapi.Step{
+			Want:   map[string]string{"stream": `true`, "stream_options": `{"include_usage": true}`},
+			Stream: true,
+			Answer: chunks(
+				`[{"index": 0, "delta": {"role": "assistant", "content": "Checking"}, "finish_reason": null}]`,
+				`[{"index": 0, "delta": {"content": " Paris."}, "finish_reason": null}]`,
+				`[{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}, "finish_reason": null}]`,
+				`[{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\":"}}]}, "finish_reason": null}]`,
+				`[{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"Paris\"}"}}]}, "finish_reason": null}]`,
+				`[{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]`),
+		},
+		Want: fakeapi.Reply("Checking Paris.", []llm.ToolCall{{ID: "call_a", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}},
+			llm.StopToolUse, "tool_calls", llm.Usage{InputTokens: 20, OutputTokens: 15}),
+	}, exchange{
+		Name:    "refusal",
+		Request: fakeapi.Question(),
+		Deltas:  []string{"I can't", " help."},
+		Step: fakeapi.Step{Stream: true, Answer: chunks(
+			`[{"index": 0, "delta": {"role": "assistant", "refusal": "I can't"}, "finish_reason": null}]`,
+			`[{"index": 0, "delta": {"refusal": " help."}, "finish_reason": "stop"}]`)},
+		Want: fakeapi.Reply("I can't help.", nil, llm.StopRefusal, "stop", llm.Usage{InputTokens: 20, OutputTokens: 15}),
+	}, exchange{
+		Name:    "refused before the stream",
+		Request: fakeapi.Question(),
+		Deltas:  []string{},
+		Step: fakeapi.Step{Status: http.StatusTooManyRequests, Answer: `{"error": {
+			"message": "Rate limit reached for test-model.", "type": "requests", "param": null, "code": "rate_limit_exceeded"}}`},
+		WantError: &llm.APIError{StatusCode: 429, Type: "requests", Code: "rate_limit_exceeded", Message: "Rate limit reached for test-model."},
+	})
+}
+
+// Nil Options are the defaults.
+func TestNilOptions(t *testing.T) {
+	m, err := openai.New("gpt-4.1", nil)
+	if err != nil || !m.Vision() || m.Name() != "gpt-4.1" {
+		t.Fatalf("New with nil Options: %v, %v", m, err)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -24,9 +23,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/skills"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 const chatSystem = "You are a helpful assistant with tools from MCP servers. Use them when they help; say what you did."
@@ -79,33 +76,23 @@ describe_tools, which answers their TypeScript declarations.`,
 			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
 				t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 			}
-			ts, cfg, err := t.Start(ctx, serverCmd, s)
+			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer t.Close(ts)
-			names, err := serverLabels(cfg)
-			if err != nil {
-				return err
-			}
-			sets := skillSets(ctx, ts, cfg, names, s, t.Logger())
-			instructions := map[string]string{}
-			for name, text := range ts.Instructions() {
-				instructions[names[name]] = text
-			}
 			// One agent for the whole chat: each turn's run takes the
 			// toolset's catalog as it stands then.
 			calls := &callLog{w: s.Err, color: cli.UseColor(s.Err)}
+			// The servers' instructions and skills come with their tools.
 			a, err := agent.New(agent.Config{
-				Model:              &shownModel{Model: model, s: s, calls: calls},
-				System:             chatSystem,
-				Tools:              []tool.Source{ts},
-				ServerInstructions: instructions,
-				Skills:             sets,
-				OnToolCall:         calls.started,
-				Logger:             t.Logger(),
-				Vendor:             t.Vendor, // the agent's own tools, as the catalog
-				Mode:               chatMode(*code),
+				Model:      &shownModel{Model: model, s: s, calls: calls},
+				System:     chatSystem,
+				Tools:      []tool.Source{ts},
+				OnToolCall: calls.started,
+				Logger:     t.Logger(),
+				Vendor:     t.Vendor, // the agent's own tools, as the catalog
+				Mode:       chatMode(*code),
 			})
 			if err != nil {
 				return err
@@ -183,16 +170,12 @@ func ChooseModel(ctx context.Context, name string) (llm.Model, error) {
 		if name == "" {
 			name = "gpt-4.1-mini"
 		}
-		var opts []openai.Option
-		if base != "" {
-			opts = append(opts, openai.WithBaseURL(base))
-		}
-		return openai.New(name, opts...)
+		return openai.New(name, &openai.Options{BaseURL: base})
 	case os.Getenv("ANTHROPIC_API_KEY") != "":
 		if name == "" {
 			name = "claude-sonnet-4-5"
 		}
-		return anthropic.New(name, anthropic.WithPromptCaching(true)) // the system prompt and tools are the same every turn
+		return anthropic.New(name, &anthropic.Options{PromptCaching: true}) // the system prompt and tools are the same every turn
 	}
 	return nil, cli.Usagef("no model configured: set OPENAI_API_KEY for api.openai.com, OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama at http://localhost:11434/v1, or ANTHROPIC_API_KEY")
 }
@@ -265,45 +248,6 @@ func openAIVendor(base string) schema.Vendor {
 		return schema.Gemini
 	}
 	return schema.OpenAI
-}
-
-// serverLabels gives every server of cfg its label for the agent. Two names
-// that make the same label are an error: merged, one server's instructions
-// and skills would pass as the other's.
-func serverLabels(cfg *toolset.Config) (map[string]string, error) {
-	labels := make(map[string]string, len(cfg.Servers))
-	owner := map[string]string{}
-	for _, sc := range cfg.Servers {
-		l := agent.Label(sc.Name)
-		if other, taken := owner[l]; taken {
-			return nil, fmt.Errorf("servers %q and %q have the same label %q for the model; rename one", other, sc.Name, l)
-		}
-		owner[l] = sc.Name
-		labels[sc.Name] = l
-	}
-	return labels, nil
-}
-
-// skillSets lists the skills of every running server that publishes some.
-// A server whose listing fails is named on stderr and its skills left out.
-func skillSets(ctx context.Context, ts *toolset.Toolset, cfg *toolset.Config, labels map[string]string, s *cli.Streams, logger *slog.Logger) []agent.SkillSet {
-	var sets []agent.SkillSet
-	for _, sc := range cfg.Servers {
-		p, ok := ts.Provider(sc.Name)
-		if !ok || !skills.Declared(p.ServerExtensions()) {
-			continue
-		}
-		c := skills.New(p, skills.WithLogger(logger))
-		list, err := c.List(ctx)
-		if err != nil {
-			fmt.Fprintf(s.Err, "%s: skills left out: %s\n", untrusted.Line(sc.Name), untrusted.Line(err.Error()))
-			continue
-		}
-		if len(list) > 0 {
-			sets = append(sets, agent.SkillSet{Server: labels[sc.Name], Client: c, Skills: list})
-		}
-	}
-	return sets
 }
 
 // shownModel is the chat's model as the user watches it: a spinner while

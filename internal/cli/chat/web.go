@@ -85,14 +85,14 @@ server's tools that apps may call (see SECURITY.md).`,
 					t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 				}
 			}
-			ts, cfg, err := t.Start(ctx, serverCmd, s)
+			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
 			}
 			defer t.Close(ts)
 			w.ts = ts
 			if model != nil {
-				if w.agent, err = webAgent(ctx, t, ts, cfg, model, w, *code, s); err != nil {
+				if w.agent, err = webAgent(t, ts, model, w, *code); err != nil {
 					return err
 				}
 			}
@@ -109,25 +109,15 @@ func modelConfigured() bool {
 
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
-func webAgent(ctx context.Context, t *cli.Target, ts *toolset.Toolset, cfg *toolset.Config, model llm.Model, w *webChat, code bool, s *cli.Streams) (*agent.Agent, error) {
-	names, err := serverLabels(cfg)
-	if err != nil {
-		return nil, err
-	}
-	instructions := map[string]string{}
-	for name, text := range ts.Instructions() {
-		instructions[names[name]] = text
-	}
+func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
 	return agent.New(agent.Config{
-		Model:              model,
-		System:             chatSystem,
-		Tools:              []tool.Source{progressSource{ts, w}},
-		ServerInstructions: instructions,
-		Skills:             skillSets(ctx, ts, cfg, names, s, t.Logger()),
-		OnToolCall:         w.started,
-		Logger:             t.Logger(),
-		Vendor:             t.Vendor, // the agent's own tools, as the catalog
-		Mode:               chatMode(code),
+		Model:      model,
+		System:     chatSystem,
+		Tools:      []tool.Source{progressSource{ts, w}},
+		OnToolCall: w.started,
+		Logger:     t.Logger(),
+		Vendor:     t.Vendor, // the agent's own tools, as the catalog
+		Mode:       chatMode(code),
 	})
 }
 

@@ -49,7 +49,7 @@ func ToolTurn() []llm.Message {
 		{ID: "call_c", Name: "delete_all", Arguments: json.RawMessage(`null`)},
 	}
 	return []llm.Message{
-		llm.User(tool.TextPart{Text: "Look:"}, tool.ImagePart{MIMEType: "image/png", Data: PNG}),
+		{Role: llm.RoleUser, Parts: []tool.Part{tool.TextPart{Text: "Look:"}, tool.ImagePart{MIMEType: "image/png", Data: PNG}}},
 		llm.UserText("Weather in Paris, and show me the screen."),
 		{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "Checking."}}, ToolCalls: calls},
 		llm.ToolResult(calls[1], tool.Result{Parts: []tool.Part{

@@ -29,8 +29,11 @@ type Step struct {
 	Headers func(t *testing.T, h http.Header)
 	// Status is the answer's HTTP status; 0 means 200.
 	Status int
-	// Answer is the JSON body answered.
+	// Answer is the JSON body answered, or with Stream the event stream.
 	Answer string
+	// Stream answers with Answer as a text/event-stream, for a streamed
+	// request.
+	Stream bool
 }
 
 // An API is what a vendor's endpoint requires of every request.
@@ -101,6 +104,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.t.Errorf("request body does not hold %s:\n%s", step.Holds, body)
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if step.Stream {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
 	status := step.Status
 	if status == 0 {
 		status = http.StatusOK

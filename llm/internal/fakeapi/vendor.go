@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,9 +30,9 @@ type Vendor[O any] struct {
 	On  func(srv *Server) []O
 	// Done is an answer of the text "Done.".
 	Done string
-	// NoVision is the package's WithVision(false), HTTPClient its
-	// WithHTTPClient, SDKClient its WithRequestOptions of the SDK's
-	// option.WithHTTPClient.
+	// NoVision sets the package's Options.TextOnly, HTTPClient its
+	// Options.HTTPClient, SDKClient adds the SDK's option.WithHTTPClient to
+	// its Options.RequestOptions.
 	NoVision              O
 	HTTPClient, SDKClient func(*http.Client) O
 }
@@ -56,6 +57,9 @@ type Exchange[O any] struct {
 	Step      Step
 	Want      *llm.Response
 	WantError *llm.APIError
+	// Deltas, if set, streams the request: they are the pieces of text
+	// llm.Request.OnText must be given, in order.
+	Deltas []string
 }
 
 // Exchanges runs each exchange as a subtest, on a fake of its own.
@@ -63,7 +67,14 @@ func (v Vendor[O]) Exchanges(t *testing.T, xs ...Exchange[O]) {
 	for _, x := range xs {
 		t.Run(x.Name, func(t *testing.T) {
 			srv := Start(t, v.API, x.Step)
+			var deltas []string
+			if x.Deltas != nil {
+				x.Request.OnText = func(d string) { deltas = append(deltas, d) }
+			}
 			resp, err := v.Model(t, srv, x.Opts...).Generate(context.Background(), x.Request)
+			if x.Deltas != nil && !slices.Equal(deltas, x.Deltas) {
+				t.Errorf("OnText was given %q, want %q", deltas, x.Deltas)
+			}
 			if x.WantError != nil {
 				v.wantAPIError(t, srv, err, *x.WantError)
 			} else if err != nil {
@@ -98,8 +109,8 @@ func (v Vendor[O]) wantAPIError(t *testing.T, srv *Server, err error, want llm.A
 
 // Promises checks what every vendor package promises alike beyond the wire:
 // a canceled context is the caller's error, as it is, not an API error;
-// WithVision(false) makes a model that reads no images; the SDK options of
-// WithRequestOptions apply after the package's own, whatever their order;
+// TextOnly makes a model that reads no images; the SDK options of
+// RequestOptions apply after the package's own fields;
 // a model names itself and its vendor (for telemetry).
 func (v Vendor[O]) Promises(t *testing.T) {
 	t.Run("names", func(t *testing.T) {
@@ -123,7 +134,7 @@ func (v Vendor[O]) Promises(t *testing.T) {
 	t.Run("vision", func(t *testing.T) {
 		srv := Start(t, v.API)
 		if !v.Model(t, srv).Vision() || v.Model(t, srv, v.NoVision).Vision() {
-			t.Error("Vision() is not true by default and false with WithVision(false)")
+			t.Error("Vision() is not true by default and false with TextOnly")
 		}
 	})
 	// A client that fails every request before it connects.

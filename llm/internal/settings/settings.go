@@ -1,5 +1,5 @@
 // Package settings is what the vendor packages of llm configure alike: the
-// settings their options share ([Config]), how each SDK takes them ([SDK]),
+// settings their Options share ([Config]), how each SDK takes them ([SDK]),
 // and the checked result a vendor's Model keeps ([Model]), which also reports
 // the SDK's errors as [llm.APIError]. R is the SDK's request option type.
 package settings
@@ -16,7 +16,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 )
 
-// Config holds the settings every vendor package's options set; the zero
+// Config holds the settings every vendor package's Options have; the zero
 // value of each field is its default.
 type Config[R any] struct {
 	BaseURL    string       // "": the SDK's, which reads its environment
@@ -63,15 +63,6 @@ func APIErrorOf[E error](read func(E) llm.APIError) func(error) *llm.APIError {
 	}
 }
 
-// Apply returns the vendor's config with opts applied in order.
-func Apply[C any, O ~func(*C)](opts []O) C {
-	var c C
-	for _, o := range opts {
-		o(&c)
-	}
-	return c
-}
-
 // A Model is a vendor model's name and checked settings.
 type Model[R any] struct {
 	Name string
@@ -88,15 +79,15 @@ func New[R any](sdk SDK[R], name string, cfg Config[R]) (*Model[R], error) {
 		return nil, errors.New(v + ": empty model name")
 	}
 	if cfg.MaxTokens < 0 && sdk.RequiredMaxTokens > 0 {
-		return nil, fmt.Errorf("%s: WithMaxTokens(%d): the API requires a token limit", v, cfg.MaxTokens)
+		return nil, fmt.Errorf("%s: MaxTokens %d: the API requires a token limit", v, cfg.MaxTokens)
 	}
 	if cfg.MaxRetries < 0 {
-		return nil, fmt.Errorf("%s: WithMaxRetries(%d): negative, and retries are always bounded", v, cfg.MaxRetries)
+		return nil, fmt.Errorf("%s: MaxRetries %d: negative, and retries are always bounded", v, cfg.MaxRetries)
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("%s: WithBaseURL(%q): not an http(s) URL", v, cfg.BaseURL)
+			return nil, fmt.Errorf("%s: BaseURL %q: not an http(s) URL", v, cfg.BaseURL)
 		}
 	}
 	m := &Model[R]{Name: name, cfg: cfg, sdk: sdk, secrets: []string{cfg.APIKey}}
