@@ -1,7 +1,9 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -186,25 +188,66 @@ func TestWebCode(t *testing.T) {
 	script := `{"id":"c1","type":"function","function":{"name":"run_code","arguments":"{\"code\":\"return await tools.demo.list_notes()\"}"}}`
 	model, seen := fakeOpenAI(t, script)
 	base, secret := startWeb(t, append(ownCache(t), "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=test", "ANTHROPIC_API_KEY="), "--model", "m", "--code")
-	req, _ := http.NewRequest(http.MethodPost, base+"/api/chat", strings.NewReader(`{"text":"list my notes"}`))
-	req.Header.Set("Authorization", "Bearer "+secret)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var events []string
-	for dec := json.NewDecoder(res.Body); ; {
-		var ev struct{ Type, Name, Text string }
-		if err := dec.Decode(&ev); err != nil {
-			break
+	for _, ev := range turnEvents(t, base, secret, "list my notes") {
+		if ev.Type != "text" { // the answer as it is written: TestWebStreamsTheAnswer
+			events = append(events, ev.Type+" "+ev.Name+" "+ev.Text)
 		}
-		events = append(events, ev.Type+" "+ev.Name+" "+ev.Text)
 	}
 	if len(events) != 3 || events[0] != "call run_code " || !strings.HasPrefix(events[1], "result  1 tool call (demo.list_notes 1).") || !strings.HasPrefix(events[2], "answer  The tool said: ") {
 		t.Errorf("the turn's events: %q", events)
 	}
 	if _, tools, _ := seen(); !strings.HasPrefix(strings.Join(tools, ","), "run_code,describe_tools") {
 		t.Errorf("the model was offered %v", tools)
+	}
+}
+
+// A webEvent is one line of a turn's stream, as the page reads it.
+type webEvent struct{ Type, Name, Text string }
+
+// turnEvents runs one turn of mcpbridge web's chat through its API, as
+// the page does, and returns its events.
+func turnEvents(t *testing.T, base, secret, text string) []webEvent {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"text": text})
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/chat", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var events []webEvent
+	for dec := json.NewDecoder(res.Body); ; {
+		var ev webEvent
+		if err := dec.Decode(&ev); err != nil {
+			return events
+		}
+		events = append(events, ev)
+	}
+}
+
+// The answer is streamed into the page as the model writes it, piece by
+// piece, then sent whole (cleaned as a whole), which the page shows in
+// the pieces' place.
+func TestWebStreamsTheAnswer(t *testing.T) {
+	model, _ := fakeOpenAI(t, addNoteCall)
+	base, secret := startWeb(t, append(ownCache(t), "OPENAI_BASE_URL="+model, "OPENAI_API_KEY=test", "ANTHROPIC_API_KEY="), "--model", "m")
+	events := turnEvents(t, base, secret, "remember milk")
+	var kinds []string
+	written := ""
+	for _, ev := range events {
+		if len(kinds) == 0 || kinds[len(kinds)-1] != ev.Type {
+			kinds = append(kinds, ev.Type)
+		}
+		if ev.Type == "text" {
+			written += ev.Text
+		}
+	}
+	if strings.Join(kinds, " ") != "call result text answer" || strings.Count(fmt.Sprint(events), "{text ") < 3 {
+		t.Fatalf("the turn's events: %v", events)
+	}
+	if answer := events[len(events)-1].Text; written != answer || !strings.HasPrefix(answer, "The tool said: added note #1") {
+		t.Errorf("written %q, answered %q", written, answer)
 	}
 }

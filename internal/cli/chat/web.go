@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -32,11 +33,12 @@ var Web = &cli.Command{
 
 It prints the page's address, with a secret made for the run after #: only
 a page opened at that address drives the chat and the servers, not another
-page of the same machine. The chat streams each tool call (its arguments,
-progress and result) and renders the app of a tool that has one; what an
-app says (ui/message) goes into the conversation. The page at
-/app?tool=NAME&args=JSON (with the same #secret) renders one tool's app,
-the host calling the tool, for an app's developer: it needs no model.
+page of the same machine. The chat streams the model's answer as it is
+written and each tool call (its arguments, progress and result), and
+renders the app of a tool that has one; what an app says (ui/message)
+goes into the conversation. The page at /app?tool=NAME&args=JSON (with
+the same #secret) renders one tool's app, the host calling the tool, for
+an app's developer: it needs no model.
 
 The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
 OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
@@ -111,7 +113,7 @@ func modelConfigured() bool {
 // page as they start, progress and end.
 func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
 	return agent.New(agent.Config{
-		Model:      model,
+		Model:      streamedModel{model, w},
 		System:     chatSystem,
 		Tools:      []tool.Source{progressSource{ts, w}},
 		OnToolCall: w.started,
@@ -119,6 +121,39 @@ func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat, c
 		Vendor:     t.Vendor, // the agent's own tools, as the catalog
 		Mode:       chatMode(code),
 	})
+}
+
+// streamedModel is the agent's model with the text of each of its answers
+// streamed into the page as it is written (llm.Request.OnText); the turn's
+// answer event then holds the whole, which the page shows in its place.
+type streamedModel struct {
+	llm.Model
+	w *webChat
+}
+
+func (m streamedModel) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if t := m.w.current(); t != nil {
+		req.OnText = func(delta string) { t.emit(webEvent{Type: "text", Text: untrusted.Text(delta)}) }
+	}
+	return m.Model.Generate(ctx, req)
+}
+
+// Name and Vendor pass on what the model says of itself, which the agent's
+// chat spans carry.
+func (m streamedModel) Name() string {
+	n, _ := m.Model.(interface{ Name() string })
+	if n == nil {
+		return ""
+	}
+	return n.Name()
+}
+
+func (m streamedModel) Vendor() string {
+	v, _ := m.Model.(interface{ Vendor() string })
+	if v == nil {
+		return ""
+	}
+	return v.Vendor()
 }
 
 // serveWeb serves the page of w on addr until ctx ends (Ctrl-C), having

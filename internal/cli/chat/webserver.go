@@ -155,7 +155,7 @@ func (w *webChat) info(rw http.ResponseWriter, r *http.Request) {
 
 // A webEvent is one line of a turn's stream.
 type webEvent struct {
-	Type      string          `json:"type"` // call, progress, result, ask, asked, note, answer, error
+	Type      string          `json:"type"` // text, call, progress, result, ask, asked, note, answer, error
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Server    string          `json:"server,omitempty"`

@@ -247,6 +247,7 @@
     const ctx = [...contexts].map(([app, c]) => ({ app, text: c.text || "", structured: c.structured }));
     contexts.clear();
     const cards = new Map();
+    let writing = null; // the model's answer as it is written, until a call or the whole
     try {
       const res = await api("/api/chat", { text, context: ctx });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -259,7 +260,13 @@
         while ((nl = buf.indexOf("\n")) >= 0) {
           const ev = JSON.parse(buf.slice(0, nl));
           buf = buf.slice(nl + 1);
-          if (ev.type === "call") cards.set(ev.id, callCard(ev));
+          if (ev.type === "text") {
+            if (!writing) log.append(writing = el("div", "msg answer writing", ""));
+            writing.textContent += ev.text;
+          } else if (ev.type === "call") {
+            writing = null;
+            cards.set(ev.id, callCard(ev));
+          }
           else if (ev.type === "progress" && cards.has(ev.id)) {
             const p = cards.get(ev.id).progress;
             p.hidden = false;
@@ -268,7 +275,14 @@
           else if (ev.type === "ask") askCard(ev.question);
           else if (ev.type === "asked") close(log.querySelector('.ask[data-id="' + CSS.escape(ev.id) + '"]'), ev.action, ev.text);
           else if (ev.type === "note") log.append(el("div", "note", ev.text));
-          else if (ev.type === "answer") log.append(el("div", "msg answer", ev.text));
+          else if (ev.type === "answer") {
+            // The whole answer, cleaned as a whole, in place of its pieces.
+            if (writing) {
+              writing.textContent = ev.text;
+              writing.classList.remove("writing");
+            } else log.append(el("div", "msg answer", ev.text));
+            writing = null;
+          }
           else if (ev.type === "error") log.append(el("div", "msg error", ev.text));
           scroll();
         }
@@ -279,6 +293,7 @@
       // An app whose call never ended (the turn failed, or was stopped) is told.
       for (const [id, app] of apps) if (cards.has(id)) app.then((a) => a && a.cancelled("the turn ended before the call did"));
       for (const id of cards.keys()) apps.delete(id);
+      for (const w of log.querySelectorAll(".writing")) w.classList.remove("writing");
       // A question still shown ended with the turn.
       for (const card of log.querySelectorAll(".ask:not(.done)")) close(card, "cancel", "the turn ended");
       busy = false;
