@@ -62,16 +62,14 @@ func (c *calls) wait() { c.wg.Wait() }
 func (c *calls) launch(id, index int, name string, args json.RawMessage, images bool) {
 	c.made++
 	path := name
-	switch i, ok := c.r.api.find(name); {
-	case index >= 0 && index < len(c.r.api.entries):
-		e := &c.r.api.entries[index]
-		name, path = e.def.Name, e.path()
+	switch i, ok := c.r.api.Find(name); {
+	case index >= 0 && index < c.r.api.Len():
+		name, path = c.r.api.Name(index), c.r.api.Path(index)
 	case ok:
-		e := &c.r.api.entries[i]
-		if strings.TrimPrefix(name, "tools.") == e.path() {
-			name = e.def.Name // a path is no name a handler knows
+		path = c.r.api.Path(i)
+		if strings.TrimPrefix(name, "tools.") == path {
+			name = c.r.api.Name(i) // a path is no name a handler knows
 		}
-		path = e.path()
 	}
 	c.mu.Lock()
 	if c.counts[path] == 0 {
@@ -79,7 +77,7 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 	}
 	c.counts[path]++
 	c.mu.Unlock()
-	unknown := index < 0 && c.r.api.isPath(name)
+	unknown := index < 0 && c.r.api.IsPath(name)
 	c.wg.Go(func() {
 		if unknown { // a path the API lacks: no name a gate or handler knows
 			c.results <- c.complete(id, path, tool.Result{}, &tool.UnservedError{Name: name}, false)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/codeapi"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -80,7 +81,7 @@ func (c Config) withDefaults() (Config, error) {
 type Runtime struct {
 	cfg Config
 	set tool.Set
-	api *api
+	api *codeapi.API
 }
 
 // New returns a Runtime over set's tools, named as a script reaches them
@@ -96,7 +97,7 @@ func New(set tool.Set, cfg Config) (*Runtime, error) {
 	if set.Handler == nil {
 		set.Handler = tool.Compose()
 	}
-	a, err := newAPI(set.Definitions)
+	a, err := codeapi.New(set.Definitions)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +109,9 @@ func New(set tool.Set, cfg Config) (*Runtime, error) {
 // or matches by its words, as the model's look-up answers.
 func (r *Runtime) Declarations(query string) string {
 	if query == "" {
-		return r.api.declare(r.api.all())
+		return r.api.Declare(r.api.All())
 	}
-	return r.api.describe(query)
+	return r.api.Describe(query)
 }
 
 // Output is what a run gave back, whole or, when it failed, so far.

@@ -82,7 +82,7 @@ func (s *run) start(script string) error {
 			return fmt.Errorf("codemode: starting the interpreter: %w", err)
 		}
 	}
-	manifest, err := json.Marshal(s.r.api.manifest())
+	manifest, err := json.Marshal(s.r.api.Manifest())
 	if err != nil {
 		return fmt.Errorf("codemode: %w", err)
 	}

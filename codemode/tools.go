@@ -44,7 +44,7 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 		return tool.Set{}, err
 	}
 	describe, err := tool.Func(describeName, "TypeScript declarations of tools matching query (words, server, server.tool).", func(_ context.Context, in describeArgs) (string, error) {
-		return r.api.describe(in.Query), nil
+		return r.api.Describe(in.Query), nil
 	})
 	if err != nil {
 		return tool.Set{}, err
@@ -71,7 +71,7 @@ func (r *Runtime) runDescription() string {
 	return "Run an async JavaScript function body; its only I/O: await tools.server.tool(args), " +
 		"giving the tool's structured result or text, throwing its error. " +
 		"Promise.all for parallel calls. Return the answer; console.log shows too. " +
-		"See " + describeName + " for declarations. Servers: " + r.api.servers() + "."
+		"See " + describeName + " for declarations. Servers: " + r.api.Servers() + "."
 }
 
 // answer runs a script for the model: its summary line, what it returned

@@ -1,8 +1,9 @@
 // Command mcpbridge-chat is mcpbridge's chat command: a model on MCP
-// servers' tools. "mcpbridge chat ARGS" runs "mcpbridge-chat ARGS", and
-// "mcpbridge web ARGS" "mcpbridge-chat web ARGS"; it is a
-// program of its own because it holds the model vendors' SDKs, which the
-// other commands do without (see the mcpbridge command's documentation).
+// servers' tools. "mcpbridge chat ARGS" runs "mcpbridge-chat ARGS",
+// "mcpbridge web ARGS" "mcpbridge-chat web ARGS", and "mcpbridge run ARGS"
+// "mcpbridge-chat run ARGS"; it is a program of its own because it holds
+// the model vendors' SDKs and code mode's interpreter, which the other
+// commands do without (see the mcpbridge command's documentation).
 //
 //	OPENAI_API_KEY=sk-... mcpbridge-chat -p "What notes do I have?"
 //	OPENAI_BASE_URL=http://localhost:11434/v1 mcpbridge-chat --model qwen3:8b
@@ -19,5 +20,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel, chat.Web))
+	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel, chat.Web, chat.Run))
 }

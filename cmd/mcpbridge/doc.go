@@ -11,7 +11,9 @@
 // chat is a program of its own, mcpbridge-chat, which mcpbridge runs with
 // chat's arguments and streams, found next to mcpbridge or on PATH (go
 // install ./cmd/... installs both): the model vendors' SDKs, which only
-// chat needs, are built into that program alone. Measured cold on 2 cores,
+// chat and web need, and code mode's interpreter, which only run needs
+// (mcpbridge runs web and run in that program too), are built into it
+// alone. Measured cold on 2 cores,
 // go run ./cmd/mcpbridge tools took 271 s of CPU, 2.9 GB of memory and made
 // a 115 MB binary with chat built in; it takes 93 s, 0.3 GB and 30 MB
 // without (README, Build cost).

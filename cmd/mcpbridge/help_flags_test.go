@@ -16,7 +16,7 @@ func TestHelpFlags(t *testing.T) {
 	unnamed := regexp.MustCompile(`(?m)^  --?\S+ value$`)
 	unexpanded := regexp.MustCompile(`'[^'\n]*\$[A-Z{]`)
 	help := map[string]string{}
-	for _, c := range []string{"tools", "call", "read", "info", "lint", "chat", "serve-demo"} {
+	for _, c := range []string{"tools", "call", "run", "read", "info", "lint", "chat", "web", "serve-demo"} {
 		r := mcpbridge(t, "", "", nil, c, "--help")
 		expect(t, r, 0, "Flags:\n  -")
 		help[c] = r.out

@@ -89,7 +89,7 @@ func TestRoots(t *testing.T) {
 func samplingModel(t *testing.T, answer, name, args string) (string, func() []string) {
 	var mu sync.Mutex
 	var sampled []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(streamed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Messages []struct {
 				Role    string `json:"role"`
@@ -120,7 +120,7 @@ func samplingModel(t *testing.T, answer, name, args string) (string, func() []st
 			io.WriteString(w, `{"id":"1","object":"chat.completion","model":"fake-model","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[`+
 				`{"id":"c1","type":"function","function":{"name":"`+name+`","arguments":`+strconv.Quote(args)+`}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
 		}
-	}))
+	})))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1", func() []string {
 		mu.Lock()

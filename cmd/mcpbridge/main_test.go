@@ -429,6 +429,66 @@ func TestLint(t *testing.T) {
 // addNoteCall is a tool call of the fake model's: add the note "milk".
 const addNoteCall = `{"id":"c1","type":"function","function":{"name":"add_note","arguments":"{\"title\":\"milk\",\"body\":\"buy milk\"}"}}`
 
+// streamed serves h's Chat Completions as a stream of chunks to a request
+// that asks for one ("stream": true, as web's turns do to show the answer
+// as it is written): the role, the text a word at a time, each tool call,
+// the finish reason and the usage, then [DONE]. Other requests get h's
+// answer as it is.
+func streamed(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req struct{ Stream bool }
+		if json.Unmarshal(body, &req) != nil || !req.Stream {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var done struct {
+			ID, Model string
+			Choices   []struct {
+				FinishReason string `json:"finish_reason"`
+				Message      struct {
+					Content   *string
+					ToolCalls []json.RawMessage `json:"tool_calls"`
+				}
+			}
+			Usage json.RawMessage
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &done); err != nil || len(done.Choices) != 1 {
+			http.Error(w, "the fake's answer is no completion: "+rec.Body.String(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := func(delta any, finish any, usage json.RawMessage) {
+			c := map[string]any{"id": done.ID, "object": "chat.completion.chunk", "created": 0, "model": done.Model,
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+			if usage != nil {
+				c["choices"], c["usage"] = []any{}, usage
+			}
+			data, _ := json.Marshal(c)
+			fmt.Fprintf(w, "data: %s\n\n", data)
+		}
+		chunk(map[string]any{"role": "assistant"}, nil, nil)
+		m := done.Choices[0].Message
+		if m.Content != nil {
+			for _, word := range strings.SplitAfter(*m.Content, " ") {
+				chunk(map[string]any{"content": word}, nil, nil)
+			}
+		}
+		for i, call := range m.ToolCalls {
+			var c map[string]any
+			json.Unmarshal(call, &c)
+			c["index"] = i
+			chunk(map[string]any{"tool_calls": []any{c}}, nil, nil)
+		}
+		chunk(map[string]any{}, done.Choices[0].FinishReason, nil)
+		chunk(nil, nil, done.Usage)
+		io.WriteString(w, "data: [DONE]\n\n")
+	})
+}
+
 // fakeOpenAI serves a scripted Chat Completions API: the tool calls given
 // (Chat Completions JSON, parallel when several), then an answer that quotes
 // the last tool result, and again. What it returns besides the URL gives the
@@ -439,7 +499,7 @@ func fakeOpenAI(t *testing.T, calls ...string) (string, func() (system string, t
 	turn := 0
 	var system string
 	var tools, messages []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(streamed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Messages []map[string]any `json:"messages"`
 			Tools    []struct {
@@ -478,7 +538,7 @@ func fakeOpenAI(t *testing.T, calls ...string) (string, func() (system string, t
 		last := body.Messages[len(body.Messages)-1]
 		answer, _ := json.Marshal("The tool said: " + fmt.Sprint(last["content"]))
 		fmt.Fprintf(w, `{"id":"2","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, answer)
-	}))
+	})))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1", func() (string, []string, []string) {
 		mu.Lock()

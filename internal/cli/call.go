@@ -118,7 +118,7 @@ With --json, the result as mcpbridge converted it, one object:
 			case errors.As(err, new(*tool.RefusedError)):
 				return didNotRun(name, err)
 			case *asJSON && errors.As(err, &failed):
-				if werr := writeJSON(s.Out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
+				if werr := WriteJSON(s.Out, callResult{Parts: []resultPart{{Type: "text", Text: failed.Message}}, IsError: true}); werr != nil {
 					return werr
 				}
 				return err
@@ -129,7 +129,7 @@ With --json, the result as mcpbridge converted it, one object:
 			if *asJSON {
 				c := converted(res)
 				c.App = app
-				return writeJSON(s.Out, c)
+				return WriteJSON(s.Out, c)
 			}
 			if err := printResult(s.Out, res, name, string(out)); err != nil {
 				return err
@@ -285,7 +285,7 @@ func callRaw(ctx context.Context, snap *toolset.Snapshot, name string, args json
 	res, err := snap.CallResult(ctx, name, args)
 	bar.stop()
 	if res != nil {
-		if err := writeJSON(s.Out, res); err != nil {
+		if err := WriteJSON(s.Out, res); err != nil {
 			return err
 		}
 	}

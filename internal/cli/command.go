@@ -23,7 +23,7 @@ func Main(args []string) int {
 // models makes the model of a name for the commands that let servers
 // sample it: mcpbridge-chat also runs "call --sampling" for mcpbridge,
 // as its first argument "call" (again never chat's), and the commands
-// more, each as its name first (web).
+// more, each as its name first (web, run).
 func Program(c *Command, args []string, models Models, more ...*Command) int {
 	commands := append([]*Command{c, serveDemoCmd, callCmd}, more...)
 	if len(args) == 0 || find(commands[1:], args[0]) == nil {

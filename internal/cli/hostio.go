@@ -14,6 +14,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -32,6 +33,9 @@ type host struct {
 	sampling *bool
 	model    llm.Model
 	turns    *turns // the command's turns (signal.go)
+	// page asks in place of the terminal ([Target.AskIn]); nil: the terminal.
+	page     tool.Elicitor
+	pageSamp func(llm.Model) mcptool.Sampling
 
 	linesOnce sync.Once
 	lines     <-chan string
@@ -100,6 +104,15 @@ func (t *Target) Sampling() bool { return t.host.sampling != nil && *t.host.samp
 // SetModel sets the model that answers the servers' sampling requests.
 func (t *Target) SetModel(m llm.Model) { t.host.model = m }
 
+// AskIn has what the servers ask the user asked through elicit, and their
+// sampling requests (with --sampling) answered as sampling says of the
+// model, in place of the terminal: web asks in its page. With --no-input
+// the terminal's way holds: each question declined with a line, each
+// sampling request shown.
+func (t *Target) AskIn(elicit tool.Elicitor, sampling func(llm.Model) mcptool.Sampling) {
+	t.host.page, t.host.pageSamp = elicit, sampling
+}
+
 // Lines returns stdin's lines, read once for the command: its own input
 // (chat's turns) and the answers to what servers ask come from the same
 // lines, in order.
@@ -122,12 +135,19 @@ func (t *Target) hostOptions(s *Streams) []mcptool.Option {
 	case !IsTerminal(s.In) || !IsTerminal(s.Err):
 		a.refuse = "stdin or stderr is not a terminal to ask on"
 	}
+	inPage := h.page != nil && (h.noInput == nil || !*h.noInput)
 	opts := []mcptool.Option{mcptool.WithElicitation(a.elicit)}
+	if inPage {
+		opts = []mcptool.Option{mcptool.WithElicitation(h.page)}
+	}
 	if t.Sampling() {
 		sampling := mcptool.Sampling{Model: noModel{}, Approve: func(context.Context, *mcptool.SamplingRequest) error {
 			return errors.New("this command asks no model; call --sampling and chat --sampling do")
 		}}
-		if h.model != nil {
+		switch {
+		case h.model != nil && inPage && h.pageSamp != nil:
+			sampling = h.pageSamp(h.model)
+		case h.model != nil:
 			sampling = mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
 		}
 		opts = append(opts, mcptool.WithSampling(sampling))

@@ -57,14 +57,14 @@ With --json, an array with an object per server, in the config's order:
 				infos = append(infos, describe(ctx, ts, st, t.Logger()))
 			}
 			if *asJSON {
-				err = writeJSON(s.Out, infos)
+				err = WriteJSON(s.Out, infos)
 			} else {
 				printInfo(s.Out, infos, UseColor(s.Out))
 			}
 			if err != nil {
 				return err
 			}
-			return notStarted(ts)
+			return NotStarted(ts)
 		}
 	},
 }

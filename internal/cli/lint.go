@@ -65,14 +65,14 @@ With --json, one object (the problems are [] when there are none):
 			defer t.Close(ts)
 			rep := lint(ts, cfg, vendors, t.descriptionCap)
 			if *asJSON {
-				err = writeJSON(s.Out, rep)
+				err = WriteJSON(s.Out, rep)
 			} else {
 				rep.print(s.Out, *long, UseColor(s.Out))
 			}
 			if err != nil {
 				return err
 			}
-			if err := notStarted(ts); err != nil {
+			if err := NotStarted(ts); err != nil {
 				return err
 			}
 			if rep.Refused > 0 {

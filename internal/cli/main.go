@@ -1,12 +1,14 @@
 // Package cli is the mcpbridge command line but for chat: the commands,
 // their flags and help, where the servers come from (a [Target]), how a
 // failure is said and which exit status it gives. cmd/mcpbridge runs
-// [Main]. Chat and web, in package chat, are a program of their own
+// [Main]. Chat, web and run, in package chat, are a program of their own
 // (cmd/mcpbridge-chat runs them through [Program]), for they alone need
-// the model vendors' SDKs: this package never imports them, and exports
-// what chat needs of it
-// ([Command], [Target], [Streams], [Usagef], and the terminal helpers
-// [IsTerminal], [Content], [UseColor] and [Paint]).
+// the model vendors' SDKs or code mode's interpreter: this package never
+// imports them (tools --code declares the tools with package codeapi),
+// and exports what chat needs of it
+// ([Command], [Target], [Streams], [Usagef], [NotStarted], [WriteJSON],
+// and the terminal helpers [IsTerminal], [Content], [UseColor] and
+// [Paint]).
 //
 // Servers come from a command after --, from --url, or from --config (the
 // mcpServers JSON of Claude Desktop, Cursor or VS Code); with none of them,

@@ -25,6 +25,14 @@ const WebSummary = "Chat in the browser, with the tools' MCP Apps rendered; /app
 // the model), given its name first.
 var webCmd = &Command{Name: "web", Summary: WebSummary, inChat: func([]string) bool { return true }}
 
+// RunSummary is what the help says run does.
+const RunSummary = "Run JavaScript against the servers' tools (code mode) and print what it returns."
+
+// runCmd is run as mcpbridge lists it: mcpbridge-chat runs it, given its
+// name first, for the interpreter it needs would make mcpbridge a third
+// slower to build (tools --code declares the tools without one).
+var runCmd = &Command{Name: "run", Summary: RunSummary, inChat: func([]string) bool { return true }}
+
 // runProgram runs the program of c with args on s, and returns its exit
 // status: 128+n if signal n ended it. On the process's own streams the
 // program takes the process's place (exec), so that a terminal's Ctrl-C,

@@ -144,7 +144,7 @@ func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *to
 			printResource(s.Out, indent, r.URITemplate, cmp.Or(r.Title, r.Name), r.MIMEType, note, r.Description)
 		}
 	}
-	return notStarted(ts)
+	return NotStarted(ts)
 }
 
 // printResource prints one resource or template: its URI, its title and

@@ -477,11 +477,11 @@ func (t *Target) Close(ts *toolset.Toolset) {
 	}
 }
 
-// notStarted fails a command whose output covers every configured server
+// NotStarted fails a command whose output covers every configured server
 // (tools, info, lint) when one did not start, after the output of the
 // others: a check in CI must not pass on a server it never saw. The
 // progress lines have said why each failed.
-func notStarted(ts *toolset.Toolset) error {
+func NotStarted(ts *toolset.Toolset) error {
 	var failed []string
 	for _, st := range ts.Status() {
 		if st.State == mcptool.StateFailed {

@@ -19,7 +19,7 @@ import (
 // output a program may want whole are not cleaned that way: a tool's result
 // and a resource's text are kept as sent when they do not go to a terminal
 // (content), and JSON escapes every invisible character instead of removing
-// it (writeJSON), so it decodes to exactly what the server sent.
+// it (WriteJSON), so it decodes to exactly what the server sent.
 
 // Content returns s, a tool's result or a resource's text, as it is for a
 // pipe or a file, and as untrusted.Text on a terminal.
@@ -42,10 +42,10 @@ func (c cleanWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeJSON writes v as indented JSON in which every character
+// WriteJSON writes v as indented JSON in which every character
 // untrusted.Invisible names (inside strings: JSON escapes a newline) is
 // written as a \u escape, and a byte that is not UTF-8 as \ufffd.
-func writeJSON(w io.Writer, v any) error {
+func WriteJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/codeapi"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -49,7 +50,7 @@ var toolsCmd = &Command{
 				if err := printDeclarations(ctx, s.Out, ts); err != nil {
 					return err
 				}
-				return notStarted(ts)
+				return NotStarted(ts)
 			}
 			snap := ts.Snapshot(ctx)
 			defs := snap.Definitions()
@@ -57,13 +58,13 @@ var toolsCmd = &Command{
 				if err := printWire(s.Out, t.Vendor, defs); err != nil {
 					return err
 				}
-				return notStarted(ts)
+				return NotStarted(ts)
 			}
 			printTools(s.Out, defs, *long, UseColor(s.Out))
 			for _, d := range ts.Quarantined() {
 				fmt.Fprintf(s.Err, "left out: %s\n", untrusted.Line(d.String()))
 			}
-			return notStarted(ts)
+			return NotStarted(ts)
 		}
 	},
 }
@@ -185,5 +186,21 @@ func printWire(w io.Writer, v schema.Vendor, defs []tool.Definition) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, wire)
+	return WriteJSON(w, wire)
+}
+
+// printDeclarations prints the tools of src as the TypeScript a script of
+// run programs against: package codeapi's, which has no interpreter, so
+// that mcpbridge builds none (run itself is mcpbridge-chat's).
+func printDeclarations(ctx context.Context, w io.Writer, src tool.Source) error {
+	set, err := src.Offer(ctx)
+	if err != nil {
+		return err
+	}
+	api, err := codeapi.New(set.Definitions)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, api.Declare(api.All()))
+	return err
 }

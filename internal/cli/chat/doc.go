@@ -2,11 +2,12 @@
 // servers' tools, through package agent, its tool calls shown in the
 // model's order, each result with its call; and its web command ([Web]),
 // the same chat on a page in the browser, each tool's MCP App rendered by
-// package apphost. It is the one part of the
-// command line that imports the model vendors' SDKs (llm/openai,
-// llm/anthropic), so only cmd/mcpbridge-chat imports it; mcpbridge runs
-// that program for chat and web, in its own place (exec) where the system
-// allows.
+// package apphost; and run ([Run]), a script of code mode against the
+// tools. It is the one part of the command line that imports the model
+// vendors' SDKs (llm/openai, llm/anthropic) and code mode's interpreter
+// (package codemode), so only cmd/mcpbridge-chat imports it; mcpbridge runs
+// that program for chat, web and run, in its own place (exec) where the
+// system allows.
 //
 // The model comes from the environment: an OpenAI-compatible server when
 // OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -24,7 +25,7 @@ import (
 // with [cli.Program], which runs it given its name first.
 var Web = &cli.Command{
 	Name:    "web",
-	Usage:   "web [--http ADDR] [--model NAME] [target]",
+	Usage:   "web [--http ADDR] [--model NAME] [--code] [target]",
 	Summary: cli.WebSummary,
 	Examples: `  OPENAI_API_KEY=sk-... mcpbridge web
   mcpbridge web --config mcp.json --http 127.0.0.1:8080
@@ -32,15 +33,28 @@ var Web = &cli.Command{
 
 It prints the page's address, with a secret made for the run after #: only
 a page opened at that address drives the chat and the servers, not another
-page of the same machine. The chat streams each tool call (its arguments,
-progress and result) and renders the app of a tool that has one; what an
-app says (ui/message) goes into the conversation. The page at
-/app?tool=NAME&args=JSON (with the same #secret) renders one tool's app,
-the host calling the tool, for an app's developer: it needs no model.
+page of the same machine. The chat streams the model's answer as it is
+written and each tool call (its arguments, progress and result), and
+renders the app of a tool that has one; what an app says (ui/message)
+goes into the conversation. The page at /app?tool=NAME&args=JSON (with
+the same #secret) renders one tool's app, the host calling the tool, for
+an app's developer: it needs no model.
 
 The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
 OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
 none, the page opens and says what to set; /app works.
+
+What a server asks during a turn is asked on the page, one question at a
+time: a form to fill in (checked before it is sent), a page to open (its
+whole address and host shown, opened only if you say so), with --sampling
+each request for the model to approve; answer, decline or cancel. Stop
+cancels the turn, its tool calls cancelled on their servers, and any
+question with it. With --no-input each question is declined, said on
+stderr, as one asked while no turn runs (an app's own call) is, and each
+sampling request is shown there, as chat shows it.
+
+With --code the model gets run_code and describe_tools in place of the
+catalog, as chat --code does.
 
 An app runs in a sandboxed frame of an origin of its own, under the
 Content-Security-Policy its server declared, and calls only its own
@@ -51,11 +65,16 @@ server's tools that apps may call (see SECURITY.md).`,
 		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
 		t.AddMaxDescription(fs)
 		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
-		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR` (default: a free port of 127.0.0.1)")
+		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR`; port 0 is a free one")
+		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
 		t.AddInput(fs)
 		t.AddSampling(fs)
+		// The page asks, not the terminal.
+		fs.Lookup("no-input").Usage = "never ask on the page: decline what a server asks the user, with a line on stderr saying what it asked"
+		fs.Lookup("sampling").Usage = "let the servers ask the model for completions (sampling), each request approved on the page"
 		return func(ctx context.Context, _, serverCmd []string, s *cli.Streams) error {
-			w := &webChat{modelName: *modelName}
+			w := &webChat{modelName: *modelName, errw: s.Err}
+			t.AskIn(w.elicit, w.sampling) // on the page, in the turn that runs
 			model, err := ChooseModel(ctx, *modelName)
 			switch {
 			case err != nil && modelConfigured():
@@ -75,7 +94,7 @@ server's tools that apps may call (see SECURITY.md).`,
 			defer t.Close(ts)
 			w.ts = ts
 			if model != nil {
-				if w.agent, err = webAgent(t, ts, model, w); err != nil {
+				if w.agent, err = webAgent(t, ts, model, w, *code); err != nil {
 					return err
 				}
 			}
@@ -92,15 +111,49 @@ func modelConfigured() bool {
 
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
-func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat) (*agent.Agent, error) {
+func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
 	return agent.New(agent.Config{
-		Model:      model,
+		Model:      streamedModel{model, w},
 		System:     chatSystem,
 		Tools:      []tool.Source{progressSource{ts, w}},
 		OnToolCall: w.started,
 		Logger:     t.Logger(),
 		Vendor:     t.Vendor, // the agent's own tools, as the catalog
+		Mode:       chatMode(code),
 	})
+}
+
+// streamedModel is the agent's model with the text of each of its answers
+// streamed into the page as it is written (llm.Request.OnText); the turn's
+// answer event then holds the whole, which the page shows in its place.
+type streamedModel struct {
+	llm.Model
+	w *webChat
+}
+
+func (m streamedModel) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if t := m.w.current(); t != nil {
+		req.OnText = func(delta string) { t.emit(webEvent{Type: "text", Text: untrusted.Text(delta)}) }
+	}
+	return m.Model.Generate(ctx, req)
+}
+
+// Name and Vendor pass on what the model says of itself, which the agent's
+// chat spans carry.
+func (m streamedModel) Name() string {
+	n, _ := m.Model.(interface{ Name() string })
+	if n == nil {
+		return ""
+	}
+	return n.Name()
+}
+
+func (m streamedModel) Vendor() string {
+	v, _ := m.Model.(interface{ Vendor() string })
+	if v == nil {
+		return ""
+	}
+	return v.Vendor()
 }
 
 // serveWeb serves the page of w on addr until ctx ends (Ctrl-C), having

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,6 +40,7 @@ type webChat struct {
 	modelName string
 	noModel   string // what to set, when no model is configured
 	secret    string
+	errw      io.Writer // stderr: what is declined with no turn to ask in
 
 	turnMu  sync.Mutex // held while a turn runs
 	history []llm.Message
@@ -67,6 +69,8 @@ func (w *webChat) handler() http.Handler {
 	mux.Handle("/apps/", http.StripPrefix("/apps", w.guardApps(apps)))
 	mux.Handle("GET /api/info", w.guard(http.HandlerFunc(w.info)))
 	mux.Handle("POST /api/chat", w.guard(http.HandlerFunc(w.chat)))
+	mux.Handle("POST /api/answer", w.guard(http.HandlerFunc(w.answer)))
+	mux.Handle("POST /api/stop", w.guard(http.HandlerFunc(w.stop)))
 	return mux
 }
 
@@ -151,7 +155,7 @@ func (w *webChat) info(rw http.ResponseWriter, r *http.Request) {
 
 // A webEvent is one line of a turn's stream.
 type webEvent struct {
-	Type      string          `json:"type"` // call, progress, result, answer, error
+	Type      string          `json:"type"` // text, call, progress, result, ask, asked, note, answer, error
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Server    string          `json:"server,omitempty"`
@@ -163,18 +167,33 @@ type webEvent struct {
 	Result    any             `json:"result,omitempty"`
 	Progress  float64         `json:"progress,omitempty"`
 	Total     float64         `json:"total,omitempty"`
+	Question  *question       `json:"question,omitempty"` // ask: what a server asks
+	Action    string          `json:"action,omitempty"`   // asked: how it ended
 }
 
-// A webTurn is a turn running: where its events go, and its calls.
+// A webTurn is a turn running: where its events go, its calls, and the
+// question it shows (webask.go).
 type webTurn struct {
-	snap *toolset.Snapshot
+	snap   *toolset.Snapshot
+	ctx    context.Context // ended by Stop, the page closing the stream, Ctrl-C
+	cancel context.CancelFunc
+	slot   chan struct{} // held by the question shown: one at a time
 
-	mu    sync.Mutex
-	out   io.Writer
-	flush func()
-	ended bool
-	next  int
-	calls []*webCall
+	mu           sync.Mutex
+	out          io.Writer
+	flush        func()
+	ended        bool
+	stopped      bool // by the page's Stop
+	next         int
+	calls        []*webCall
+	nextQuestion int
+	question     *openQuestion // the question shown, or nil
+}
+
+// newTurn returns a turn whose events go to out, under ctx.
+func newTurn(ctx context.Context, snap *toolset.Snapshot, out io.Writer, flush func()) *webTurn {
+	ctx, cancel := context.WithCancel(ctx)
+	return &webTurn{snap: snap, ctx: ctx, cancel: cancel, slot: make(chan struct{}, 1), out: out, flush: flush}
 }
 
 type webCall struct {
@@ -242,30 +261,47 @@ func (w *webChat) chat(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("Content-Type", "application/x-ndjson")
 	rw.Header().Set("Cache-Control", "no-store")
 	flusher, _ := rw.(http.Flusher)
-	turn := &webTurn{snap: w.ts.Snapshot(r.Context()), out: rw, flush: func() {
+	turn := newTurn(r.Context(), w.ts.Snapshot(r.Context()), rw, func() {
 		if flusher != nil {
 			flusher.Flush()
 		}
-	}}
-	w.mu.Lock()
-	w.turn = turn
-	w.mu.Unlock()
-	res, err := w.agent.Run(r.Context(), append(w.history, llm.UserText(text)))
+	})
+	w.begin(turn)
+	defer w.end(turn)
+	res, err := w.agent.Run(turn.ctx, append(w.history, llm.UserText(text)))
 	if res != nil {
 		w.history = res.Messages
 	}
+	turn.mu.Lock()
+	stopped := turn.stopped
+	turn.mu.Unlock()
 	switch {
+	case err != nil && stopped:
+		turn.emit(webEvent{Type: "error", Text: "stopped: the turn and its tool calls were cancelled"})
 	case err != nil:
 		turn.emit(webEvent{Type: "error", Text: untrusted.Line(err.Error())})
 	default:
 		turn.emit(webEvent{Type: "answer", Text: untrusted.Text(res.Text)})
 	}
+}
+
+// begin makes t the turn running.
+func (w *webChat) begin(t *webTurn) {
+	w.mu.Lock()
+	w.turn = t
+	w.mu.Unlock()
+}
+
+// end ends the turn t: its question, if one is still shown, and its
+// stream.
+func (w *webChat) end(t *webTurn) {
 	w.mu.Lock()
 	w.turn = nil
 	w.mu.Unlock()
-	turn.mu.Lock()
-	turn.ended = true
-	turn.mu.Unlock()
+	t.cancel()
+	t.mu.Lock()
+	t.ended = true
+	t.mu.Unlock()
 }
 
 func (w *webChat) current() *webTurn {
@@ -300,9 +336,12 @@ func (w *webChat) started(call llm.ToolCall) func(tool.Result, error) {
 	t.emit(ev)
 	return func(res tool.Result, err error) {
 		out := webEvent{Type: "result", ID: ev.ID}
-		if err != nil {
+		switch {
+		case errors.Is(err, context.Canceled):
+			out.IsError, out.Text = true, "cancelled" // by Stop: the chain says nothing more
+		case err != nil:
 			out.IsError, out.Text = true, untrusted.Line(err.Error())
-		} else {
+		default:
 			out.Text = cutText(untrusted.Text(res.Text()), maxShownText)
 		}
 		if ev.App {

@@ -1,8 +1,8 @@
 // mcpbridge web's page: the chat, its tool calls and their apps (rendered
-// by the apps' host, /apps/host.js), and /app, one tool's app alone. The
-// run's secret comes after # in the address and goes with every request;
-// everything a server or an app sent is put on the page as text, never as
-// HTML.
+// by the apps' host, /apps/host.js), what a server asks during a turn, and
+// /app, one tool's app alone. The run's secret comes after # in the
+// address and goes with every request; everything a server or an app sent
+// is put on the page as text, never as HTML.
 "use strict";
 (function () {
   const secret = location.hash.slice(1);
@@ -11,6 +11,7 @@
   const form = document.getElementById("ask");
   const input = document.getElementById("text");
   const send = document.getElementById("send");
+  const stop = document.getElementById("stop");
   const notice = document.getElementById("notice");
   const contexts = new Map(); // an app's latest context for the model, by app
   const apps = new Map();     // a call's rendered app, by call id
@@ -39,9 +40,145 @@
     });
     if (!res.ok) {
       const data = await res.json().catch(() => ({}));
-      throw new Error(data.error || "HTTP " + res.status);
+      const err = new Error(data.error || "HTTP " + res.status);
+      err.fields = data.fields;
+      throw err;
     }
     return res;
+  }
+
+  // askCard shows what a server asks during the turn: a form, a page to
+  // open, a request for the model; the answer goes back with its id.
+  function askCard(q) {
+    const card = el("div", "ask");
+    card.dataset.id = q.id;
+    card.dataset.kind = q.kind;
+    const who = "server " + q.server + (q.tool ? " (tool " + q.tool + ")" : "");
+    const asks = { form: " asks:", url: " asks you to open a page:", sampling: " asks the model, if you approve:" }[q.kind];
+    card.append(el("div", "who", who + asks));
+    if (q.message) card.append(el("p", "text", q.message));
+    const problem = el("div", "problem");
+    const buttons = el("div", "buttons");
+    async function answer(action, content) {
+      problem.textContent = "";
+      for (const e of card.querySelectorAll(".field-problem")) e.textContent = "";
+      try {
+        await api("/api/answer", { id: q.id, action, content });
+        close(card, action);
+      } catch (e) {
+        if (!e.fields) return void (problem.textContent = e.message);
+        for (const [name, msg] of Object.entries(e.fields)) {
+          const at = name && card.querySelector('.field-problem[data-name="' + CSS.escape(name) + '"]');
+          if (at) at.textContent = msg; else problem.textContent = msg;
+        }
+      }
+    }
+    function button(text, cls, onclick) {
+      const b = el("button", cls, text);
+      b.type = "button";
+      b.onclick = onclick;
+      buttons.append(b);
+      return b;
+    }
+    if (q.kind === "form") {
+      const form = el("form", "fields");
+      form.noValidate = true; // checked by mcpbridge, as the terminal checks a typed value
+      const read = (q.fields || []).map((f) => field(form, f));
+      form.onsubmit = (e) => {
+        e.preventDefault();
+        const content = {};
+        for (const r of read) content[r.name] = r.value();
+        answer("accept", content);
+      };
+      card.append(form);
+      button("Send", "accept", null).type = "submit";
+      form.append(buttons);
+    } else if (q.kind === "url") {
+      card.append(el("code", "url", q.url), el("div", "host", "host: " + q.host));
+      if (q.warning) card.append(el("div", "warning", "warning: " + q.warning));
+      card.append(buttons);
+      button("Open it", "accept", () => {
+        if (/^https?:\/\//i.test(q.url)) window.open(q.url, "_blank", "noopener,noreferrer");
+        answer("accept");
+      });
+    } else {
+      if (q.system) card.append(el("div", "system", "its system prompt: " + q.system));
+      card.append(el("div", "detail", q.detail), buttons);
+      button("Approve", "accept", () => answer("accept"));
+    }
+    button(q.kind === "sampling" ? "Refuse" : q.kind === "url" ? "No" : "Decline", "decline", () => answer("decline"));
+    if (q.kind !== "sampling") button("Cancel", "cancel", () => answer("cancel"));
+    card.append(problem);
+    log.append(card);
+    const first = card.querySelector("input, select, button");
+    if (first) first.focus();
+    return card;
+  }
+
+  // field renders one field of a form, and returns how to read its value:
+  // the text typed (checked by mcpbridge), a choice's value, the values
+  // picked.
+  function field(form, f) {
+    const box = el("div", "field");
+    box.dataset.name = f.name;
+    const id = "f-" + Math.random().toString(36).slice(2);
+    const label = el("label", "", f.title + (f.required ? " *" : ""));
+    label.htmlFor = id;
+    box.append(label);
+    if (f.description) box.append(el("div", "description", f.description));
+    let value;
+    const def = f.default;
+    if (f.kind === "multiselect") {
+      const set = el("div", "choices");
+      set.id = id;
+      for (const c of f.choices) {
+        const l = el("label", "choice");
+        const box2 = el("input");
+        box2.type = "checkbox";
+        box2.value = c.value;
+        box2.checked = Array.isArray(def) && def.includes(c.value);
+        l.append(box2, document.createTextNode(" " + c.title));
+        set.append(l);
+      }
+      box.append(set);
+      value = () => [...set.querySelectorAll("input:checked")].map((i) => i.value);
+    } else if (f.kind === "select" || f.kind === "boolean") {
+      const sel = el("select");
+      sel.id = id;
+      const opts = f.kind === "boolean" ? [{ value: "yes", title: "yes" }, { value: "no", title: "no" }] : f.choices;
+      if (!f.required || def === undefined) sel.append(new Option("—", ""));
+      for (const c of opts) sel.append(new Option(c.title, c.value));
+      sel.value = def === undefined ? "" : f.kind === "boolean" ? (def ? "yes" : "no") : def;
+      box.append(sel);
+      value = () => sel.value;
+    } else {
+      const input = el("input");
+      input.id = id;
+      input.type = { email: "email", uri: "url", date: "date" }[f.format] || (f.kind === "string" ? "text" : "number");
+      if (f.kind === "integer") input.step = "1";
+      if (f.kind === "number") input.step = "any";
+      if (f.min !== undefined && input.type === "number") input.min = f.min;
+      if (f.max !== undefined && input.type === "number") input.max = f.max;
+      if (f.format === "date-time") input.placeholder = "2026-01-31T09:00:00Z";
+      if (def !== undefined) input.value = String(def);
+      box.append(input);
+      value = () => input.value;
+    }
+    const problem = el("div", "field-problem");
+    problem.dataset.name = f.name;
+    box.append(problem);
+    form.append(box);
+    return { name: f.name, value };
+  }
+
+  // close ends a question on the page: answered, or ended with its call or
+  // turn.
+  function close(card, action, why) {
+    if (!card || card.classList.contains("done")) return;
+    card.classList.add("done");
+    for (const e of card.querySelectorAll("input, select, button")) e.disabled = true;
+    const said = { accept: card.dataset.kind === "sampling" ? "approved" : card.dataset.kind === "url" ? "opened" : "sent", decline: card.dataset.kind === "sampling" ? "refused" : "declined", cancel: "cancelled" }[action] || action;
+    card.append(el("div", "outcome", said + (why ? ": " + why : "")));
   }
 
   // renderApp renders the app of a call in box.
@@ -100,7 +237,9 @@
   // turn sends text to the model and shows the turn as its events come.
   async function turn(text, from) {
     busy = true;
-    send.disabled = true;
+    send.hidden = true;
+    stop.hidden = false;
+    stop.disabled = false;
     const m = el("div", "msg user", text);
     if (from) m.prepend(el("span", "from", from));
     log.append(m);
@@ -108,6 +247,7 @@
     const ctx = [...contexts].map(([app, c]) => ({ app, text: c.text || "", structured: c.structured }));
     contexts.clear();
     const cards = new Map();
+    let writing = null; // the model's answer as it is written, until a call or the whole
     try {
       const res = await api("/api/chat", { text, context: ctx });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -120,13 +260,29 @@
         while ((nl = buf.indexOf("\n")) >= 0) {
           const ev = JSON.parse(buf.slice(0, nl));
           buf = buf.slice(nl + 1);
-          if (ev.type === "call") cards.set(ev.id, callCard(ev));
+          if (ev.type === "text") {
+            if (!writing) log.append(writing = el("div", "msg answer writing", ""));
+            writing.textContent += ev.text;
+          } else if (ev.type === "call") {
+            writing = null;
+            cards.set(ev.id, callCard(ev));
+          }
           else if (ev.type === "progress" && cards.has(ev.id)) {
             const p = cards.get(ev.id).progress;
             p.hidden = false;
             p.textContent = (ev.total ? ev.progress + "/" + ev.total : String(ev.progress)) + (ev.text ? " " + ev.text : "");
           } else if (ev.type === "result" && cards.has(ev.id)) showResult(cards.get(ev.id), ev);
-          else if (ev.type === "answer") log.append(el("div", "msg answer", ev.text));
+          else if (ev.type === "ask") askCard(ev.question);
+          else if (ev.type === "asked") close(log.querySelector('.ask[data-id="' + CSS.escape(ev.id) + '"]'), ev.action, ev.text);
+          else if (ev.type === "note") log.append(el("div", "note", ev.text));
+          else if (ev.type === "answer") {
+            // The whole answer, cleaned as a whole, in place of its pieces.
+            if (writing) {
+              writing.textContent = ev.text;
+              writing.classList.remove("writing");
+            } else log.append(el("div", "msg answer", ev.text));
+            writing = null;
+          }
           else if (ev.type === "error") log.append(el("div", "msg error", ev.text));
           scroll();
         }
@@ -137,8 +293,12 @@
       // An app whose call never ended (the turn failed, or was stopped) is told.
       for (const [id, app] of apps) if (cards.has(id)) app.then((a) => a && a.cancelled("the turn ended before the call did"));
       for (const id of cards.keys()) apps.delete(id);
+      for (const w of log.querySelectorAll(".writing")) w.classList.remove("writing");
+      // A question still shown ended with the turn.
+      for (const card of log.querySelectorAll(".ask:not(.done)")) close(card, "cancel", "the turn ended");
       busy = false;
-      send.disabled = false;
+      send.hidden = false;
+      stop.hidden = true;
       scroll();
     }
   }
@@ -178,6 +338,11 @@
     if (!text || busy) return;
     input.value = "";
     turn(text);
+  });
+  // Stop cancels the turn, its tool calls and its question: the page's Ctrl-C.
+  stop.addEventListener("click", () => {
+    stop.disabled = true;
+    api("/api/stop", {}).catch((e) => log.append(el("div", "msg error", e.message)));
   });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }

@@ -1,4 +1,4 @@
-package cli
+package chat
 
 import (
 	"context"
@@ -11,17 +11,23 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/cli"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // maxScript bounds the script run reads.
 const maxScript = 1 << 20
 
-var runCmd = &Command{
+// Run is mcpbridge's run command: a script of code mode against the
+// servers' tools. It is mcpbridge-chat's, run given its name first, for its
+// interpreter (package codemode's QuickJS) would weigh on every build of
+// mcpbridge (the README's Build cost); tools --code declares the tools
+// without it.
+var Run = &cli.Command{
 	Name:    "run",
 	Usage:   "run SCRIPT.js | - [--json] [--timeout D] [--max-calls N] [target]",
-	Summary: "Run JavaScript against the servers' tools (code mode) and print what it returns.",
+	Summary: cli.RunSummary,
 	Examples: `  mcpbridge run - <<<'await tools.demo.add_note({title: "a", body: "b"}); return await tools.demo.search_notes({query: "a"})'
   mcpbridge run report.js --config mcp.json --json
   mcpbridge tools --code          # the declarations a script programs against
@@ -45,18 +51,21 @@ stopped past 1 minute (--timeout), 10 s of computing, 64 MiB of memory,
 What it returns is printed on stdout (a string as it is, anything else as
 JSON; --json prints JSON either way), what it logs with console.log on
 stderr, then a line that sums up its calls. Exit status 1 when the script
-threw (a tool's failure it did not catch among them) or was stopped.`,
-	Setup: func(fs *flag.FlagSet) RunFunc {
-		t := AddTarget(fs)
+threw (a tool's failure it did not catch among them) or was stopped.
+
+Like chat, run is a command of the program mcpbridge-chat, where the
+interpreter is: mcpbridge runs it with the same arguments.`,
+	Setup: func(fs *flag.FlagSet) cli.RunFunc {
+		t := cli.AddTarget(fs)
 		asJSON := fs.Bool("json", false, "print what the script returns as JSON, a string too")
 		timeout := fs.Duration("timeout", 0, "stop the script after `DURATION`, its calls' time included (default 1m)")
 		maxCalls := fs.Int("max-calls", 0, "stop the script at its `N`th tool call past the budget (default 200)")
-		return func(ctx context.Context, pos, serverCmd []string, s *Streams) error {
+		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
 			if len(pos) != 1 {
-				return Usagef("run takes one script: a file, or - for stdin")
+				return cli.Usagef("run takes one script: a file, or - for stdin")
 			}
 			if *timeout < 0 || *maxCalls < 0 {
-				return Usagef("--timeout and --max-calls cannot be negative")
+				return cli.Usagef("--timeout and --max-calls cannot be negative")
 			}
 			script, err := readScript(pos[0], s.In)
 			if err != nil {
@@ -77,18 +86,18 @@ threw (a tool's failure it did not catch among them) or was stopped.`,
 			}
 			out, err := rt.Run(ctx, script)
 			if out.Console != "" {
-				fmt.Fprint(s.Err, Content(s.Err, out.Console))
+				fmt.Fprint(s.Err, cli.Content(s.Err, out.Console))
 			}
 			if err == nil && out.Value != nil {
 				if werr := printValue(s.Out, out.Value, *asJSON); werr != nil {
 					return werr
 				}
 			}
-			fmt.Fprintln(s.Err, Paint(UseColor(s.Err), Dim, out.Summary))
+			fmt.Fprintln(s.Err, cli.Paint(cli.UseColor(s.Err), cli.Dim, out.Summary))
 			if err != nil {
 				return scriptFailed(err)
 			}
-			return notStarted(ts)
+			return cli.NotStarted(ts)
 		}
 	},
 }
@@ -100,7 +109,7 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return "", Usagef("the script: %v", err)
+			return "", cli.Usagef("the script: %v", err)
 		}
 		defer f.Close()
 		r, where = f, "in "+path
@@ -110,9 +119,9 @@ func readScript(path string, stdin io.Reader) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("reading the script: %w", err)
 	case len(data) > maxScript:
-		return "", Usagef("the script %s is over %d bytes", where, maxScript)
+		return "", cli.Usagef("the script %s is over %d bytes", where, maxScript)
 	case len(data) == 0:
-		return "", Usagef("no script %s", where)
+		return "", cli.Usagef("no script %s", where)
 	}
 	return string(data), nil
 }
@@ -122,41 +131,29 @@ func readScript(path string, stdin io.Reader) (string, error) {
 func printValue(w io.Writer, v json.RawMessage, asJSON bool) error {
 	var str string
 	if !asJSON && json.Unmarshal(v, &str) == nil {
-		fmt.Fprintln(w, Content(w, str))
+		fmt.Fprintln(w, cli.Content(w, str))
 		return nil
 	}
-	return writeJSON(w, v)
+	return cli.WriteJSON(w, v)
 }
 
 // scriptFailed is a script's failure with its exit status: 3 for a call
 // whose server could not be reached, which the script did not catch (the
-// status says the error's kind, as call's does), else 1; the message is
-// the script's, on one line.
+// status says the error's kind, as call's does: the chain is kept), else
+// 1, the status of an error of no kind; the message is the script's, on
+// one line.
 func scriptFailed(err error) error {
 	var (
-		se *codemode.ScriptError
-		be *codemode.BudgetError
+		se        *codemode.ScriptError
+		be        *codemode.BudgetError
+		transport *mcptool.TransportError
+		protocol  *mcptool.ProtocolError
 	)
 	switch {
-	case errors.As(err, &se) && se.Err != nil && exitCode(se.Err) == exitTransport:
+	case errors.As(err, &se) && se.Err != nil && (errors.As(se.Err, &transport) || errors.As(se.Err, &protocol)):
 		return err
 	case errors.As(err, &se), errors.As(err, &be):
-		return &exitError{code: exitFailed, err: errors.New(untrusted.Line(strings.TrimPrefix(err.Error(), "codemode: ")))}
+		return errors.New(untrusted.Line(strings.TrimPrefix(err.Error(), "codemode: ")))
 	}
-	return err
-}
-
-// printDeclarations prints the tools of src as the TypeScript a script of
-// run programs against.
-func printDeclarations(ctx context.Context, w io.Writer, src tool.Source) error {
-	set, err := src.Offer(ctx)
-	if err != nil {
-		return err
-	}
-	rt, err := codemode.New(set, codemode.Config{})
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, rt.Declarations(""))
 	return err
 }

@@ -1,4 +1,9 @@
-package codemode
+// Package codeapi is the tools of a [tool.Set] as a script of code mode
+// (package codemode) reaches them: each tool's identifier, its path
+// tools.<group>.<tool>, the TypeScript declarations a model reads, and the
+// look-up that answers them. It holds no interpreter, so that what only
+// declares the tools (mcpbridge tools --code) is built without one.
+package codeapi
 
 import (
 	"fmt"
@@ -13,10 +18,10 @@ import (
 // localGroup is the group of the tools no server serves (tool.Local).
 const localGroup = "local"
 
-// An api is the tools of a Set as a script reaches them:
+// An API is the tools of a Set as a script reaches them:
 // tools.<group>.<ident>, a group for each server in the order the Set first
 // names it.
-type api struct {
+type API struct {
 	entries []entry
 	groups  []*group
 	byName  map[string]int // the Set's name of each tool
@@ -38,14 +43,14 @@ type group struct {
 	namer   *schema.Namer
 }
 
-// newAPI names every tool of defs. A name is made an identifier as a
+// New names every tool of defs. A name is made an identifier as a
 // vendor name is made valid (schema.Namer: accents dropped, any other
 // character '_', a name that is too long or already taken given a hash of
 // the tool), with '-' as '_' and a leading digit after '_': so each tool
 // has one identifier, a tool keeps it whatever else is offered unless two
 // compete for it, and the table maps it back to the tool.
-func newAPI(defs []tool.Definition) (*api, error) {
-	a := &api{byName: map[string]int{}}
+func New(defs []tool.Definition) (*API, error) {
+	a := &API{byName: map[string]int{}}
 	groups := schema.NewNamer(schema.OpenAI)
 	byServer := map[string]*group{}
 	for _, d := range defs {
@@ -97,9 +102,9 @@ func identifier(n *schema.Namer, a, b, want string) (string, error) {
 	return id, nil
 }
 
-// find returns the entry a script names: a path (demo.add_note, with or
+// Find returns the entry a script names: a path (demo.add_note, with or
 // without "tools."), the Set's name of a tool, or its alias.
-func (a *api) find(name string) (int, bool) {
+func (a *API) Find(name string) (int, bool) {
 	if i, ok := a.byName[name]; ok {
 		return i, true
 	}
@@ -122,9 +127,9 @@ func (a *api) find(name string) (int, bool) {
 	return 0, false
 }
 
-// declare renders the declarations of the entries picked, grouped as the
+// Declare renders the declarations of the entries picked, grouped as the
 // script reaches them, in the API's order.
-func (a *api) declare(picked []int) string {
+func (a *API) Declare(picked []int) string {
 	var b strings.Builder
 	b.WriteString("declare const tools: {\n")
 	for _, g := range a.groups {
@@ -148,8 +153,8 @@ func (a *api) declare(picked []int) string {
 	return b.String()
 }
 
-// all returns the index of every entry.
-func (a *api) all() []int {
+// All returns the index of every entry.
+func (a *API) All() []int {
 	out := make([]int, len(a.entries))
 	for i := range out {
 		out[i] = i
@@ -157,8 +162,8 @@ func (a *api) all() []int {
 	return out
 }
 
-// servers lists the groups for the code tool's description.
-func (a *api) servers() string {
+// Servers lists the groups for the code tool's description.
+func (a *API) Servers() string {
 	var names []string
 	for _, g := range a.groups {
 		names = append(names, g.ident)
@@ -172,16 +177,16 @@ func (a *api) servers() string {
 // maxDescribed bounds the tools one look-up declares.
 const maxDescribed = 12
 
-// describe answers the look-up: the declarations of the tools a query
+// Describe answers the look-up: the declarations of the tools a query
 // names or matches. A word that names a group or a tool's path picks it
 // (a whole group, up to the bound); the others rank the rest by
 // [tool.Search].
-func (a *api) describe(query string) string {
+func (a *API) Describe(query string) string {
 	var picked []int
 	var words []string
 	for _, w := range strings.Fields(strings.ReplaceAll(query, ",", " ")) {
 		w = strings.TrimPrefix(w, "tools.")
-		if i, ok := a.find(w); ok {
+		if i, ok := a.Find(w); ok {
 			picked = appendNew(picked, i)
 			continue
 		}
@@ -209,21 +214,21 @@ func (a *api) describe(query string) string {
 		}
 	}
 	if len(picked) == 0 {
-		return fmt.Sprintf("No tool matches %q. Servers: %s. Try other words, a server's name, or server.tool.", untrusted.Line(query), a.servers())
+		return fmt.Sprintf("No tool matches %q. Servers: %s. Try other words, a server's name, or server.tool.", untrusted.Line(query), a.Servers())
 	}
 	more := 0
 	if len(picked) > maxDescribed {
 		more = len(picked) - maxDescribed
 		picked = picked[:maxDescribed]
 	}
-	out := a.declare(picked)
+	out := a.Declare(picked)
 	if more > 0 {
 		out += fmt.Sprintf("// %d more tools match; narrow the query.\n", more)
 	}
 	return out
 }
 
-func (a *api) indexOfPath(path string) int {
+func (a *API) indexOfPath(path string) int {
 	for i := range a.entries {
 		if a.entries[i].path() == path {
 			return i
@@ -239,9 +244,9 @@ func appendNew(s []int, i int) []int {
 	return append(s, i)
 }
 
-// manifest is the API as the prelude builds it: each group's identifier
+// Manifest is the API as the prelude builds it: each group's identifier
 // and its tools, [identifier, index, the Set's name].
-func (a *api) manifest() []any {
+func (a *API) Manifest() []any {
 	out := make([]any, 0, len(a.groups))
 	for _, g := range a.groups {
 		fns := make([]any, 0, len(g.entries))
@@ -253,10 +258,10 @@ func (a *api) manifest() []any {
 	return out
 }
 
-// isPath reports whether name is written as a path of the API (with or
+// IsPath reports whether name is written as a path of the API (with or
 // without "tools.": a group, a dot, a name) that names no tool of it.
-func (a *api) isPath(name string) bool {
-	if _, ok := a.find(name); ok {
+func (a *API) IsPath(name string) bool {
+	if _, ok := a.Find(name); ok {
 		return false
 	}
 	if rest, ok := strings.CutPrefix(name, "tools."); ok {
@@ -265,3 +270,12 @@ func (a *api) isPath(name string) bool {
 	head, _, ok := strings.Cut(name, ".")
 	return ok && slices.ContainsFunc(a.groups, func(g *group) bool { return g.ident == head })
 }
+
+// Len is how many tools the API has.
+func (a *API) Len() int { return len(a.entries) }
+
+// Name returns the Set's name of the tool i, which its handler knows.
+func (a *API) Name(i int) string { return a.entries[i].def.Name }
+
+// Path returns the path of the tool i, without "tools.".
+func (a *API) Path(i int) string { return a.entries[i].path() }
