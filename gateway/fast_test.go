@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,6 +20,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -29,6 +32,12 @@ const verbatimResult = `{"content":[{"type":"text","text":"<b>hi</b> & bye"}],"s
 // statelessUpstream is a server of protocol 2026-07-28 over streamable
 // HTTP whose tool verbatim answers verbatimResult, written by hand.
 func statelessUpstream(t *testing.T) toolset.ServerConfig {
+	return countedUpstream(t, new(atomic.Int32))
+}
+
+// countedUpstream is statelessUpstream counting the tools/call requests
+// that reach it in calls.
+func countedUpstream(t *testing.T, calls *atomic.Int32) toolset.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -38,8 +47,24 @@ func statelessUpstream(t *testing.T) toolset.ServerConfig {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not those"}
 		})
-	url := serveStateless(t, s, func(h http.Handler) http.Handler { return hostile.Verbatim(h, "verbatim", verbatimResult) })
+	url := serveStateless(t, s, func(h http.Handler) http.Handler {
+		h = hostile.Verbatim(h, "verbatim", verbatimResult)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Mcp-Method") == "tools/call" {
+				calls.Add(1)
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
 	return toolset.ServerConfig{Name: "up", URL: url, Required: true}
+}
+
+// serveFastOnly serves g's endpoint by the fast path alone
+// (gateway.FastOnly), and returns its URL.
+func serveFastOnly(t *testing.T, g *gateway.Gateway) string {
+	srv := httptest.NewServer(gateway.FastOnly(g))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
 
 // A tools/call request as a client of 2026-07-28 sends it.
@@ -136,9 +161,9 @@ func TestFastPathKeepsTheServersResult(t *testing.T) {
 func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
 	url, _ := serve(t, g)
-	status, result, rpcErr := post(t, url, callRequest{name: "up_invalid"})
+	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "up_invalid"})
 	if want := `{"code":-32602,"message":"not those"}`; status != http.StatusBadRequest || result != nil || string(rpcErr) != want {
-		t.Fatalf("status %d, result %s, error %s; want 400 and the server's %s", status, result, rpcErr, want)
+		t.Fatalf("fast path: status %d, result %s, error %s; want 400 and the server's %s", status, result, rpcErr, want)
 	}
 	// Through go-sdk's server (a progress token sends the call there), the
 	// client reads the same error: the server's words, not the gateway's
@@ -150,20 +175,43 @@ func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
 }
 
 // The fast path keeps the gateway's checks: a call whose arguments break
-// the tool's schema is refused (a result marked isError), and one over the
-// client's rate limit refused with CodeRateLimited, before the server sees
-// either.
+// the tool's schema is refused (a result marked isError), one the policy's
+// approver declines too, and one over the client's rate limit with
+// CodeRateLimited, before the server sees any of them. The endpoint here
+// is the fast path alone (it answers 501 to what it leaves to go-sdk), so
+// each answer is the fast path's own, as the server's bytes in the one
+// call let through show.
 func TestFastPathKeepsTheChecks(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithRateLimit("", 1e-6, 2))
-	url, _ := serve(t, g)
-	_, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":"one"},`})
-	if rpcErr != nil || !bytes.Contains(result, []byte(`"isError":true`)) || !bytes.Contains(result, []byte(`"resultType":"complete"`)) {
-		t.Errorf("bad arguments: result %s, error %s; want a complete result marked isError", result, rpcErr)
+	var calls atomic.Int32
+	pol, err := policy.New(policy.Config{Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
+		if bytes.Contains(c.Args, []byte("13")) {
+			return policy.Refuse("not 13"), nil
+		}
+		return policy.Approve(), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	post(t, url, callRequest{name: "up_verbatim"})
-	_, result, rpcErr = post(t, url, callRequest{name: "up_verbatim"})
-	if result != nil || !bytes.Contains(rpcErr, []byte(fmt.Sprint(gateway.CodeRateLimited))) {
-		t.Errorf("over the limit: result %s, error %s; want CodeRateLimited", result, rpcErr)
+	g := start(t, []toolset.ServerConfig{countedUpstream(t, &calls)}, gateway.WithPolicy(pol), gateway.WithRateLimit("", 1e-6, 3))
+	url := serveFastOnly(t, g)
+	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
+	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult || calls.Load() != 1 {
+		t.Fatalf("a good call: status %d, error %s, result\n%s\nwant the server's\n%s", status, rpcErr, result, verbatimResult)
+	}
+	status, result, rpcErr = post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":"one"},`})
+	if status != http.StatusOK || rpcErr != nil || !bytes.Contains(result, []byte(`"isError":true`)) || !bytes.Contains(result, []byte(`"resultType":"complete"`)) {
+		t.Errorf("bad arguments: status %d, result %s, error %s; want a complete result marked isError", status, result, rpcErr)
+	}
+	status, result, rpcErr = post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":13},`})
+	if status != http.StatusOK || rpcErr != nil || !bytes.Contains(result, []byte(`"isError":true`)) || !bytes.Contains(result, []byte("not 13")) {
+		t.Errorf("a call the approver declines: status %d, result %s, error %s; want a result marked isError saying why", status, result, rpcErr)
+	}
+	status, result, rpcErr = post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
+	if status != http.StatusOK || result != nil || !bytes.Contains(rpcErr, []byte(fmt.Sprint(gateway.CodeRateLimited))) {
+		t.Errorf("over the limit: status %d, result %s, error %s; want CodeRateLimited", status, result, rpcErr)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the server was called %d times, want once: a refused call reached it", n)
 	}
 }
 
@@ -210,8 +258,7 @@ func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
 // refuses a repeated one reads it as go-sdk does.
 func TestFastPathWritesOneResultType(t *testing.T) {
 	g := start(t, []toolset.ServerConfig{demoServer(t)})
-	url, _ := serve(t, g)
-	status, result, rpcErr := post(t, url, callRequest{name: "demo_list_notes"})
+	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "demo_list_notes"})
 	if status != http.StatusOK || rpcErr != nil {
 		t.Fatalf("status %d, error %s", status, rpcErr)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -125,12 +127,65 @@ func call(t *testing.T, h tool.Handler, name string, args json.RawMessage) strin
 	return res.Text()
 }
 
-// Three stdio servers start together; each is ready with its tools, the
-// catalog lists them server by server, and calls reach the right one.
+// A barrier holds every initialize it is sent until n have arrived, so
+// servers behind it start only when they are started together.
+type barrier struct {
+	n       int
+	mu      sync.Mutex
+	arrived int
+	all     chan struct{} // closed when n have arrived
+}
+
+func newBarrier(n int) *barrier { return &barrier{n: n, all: make(chan struct{})} }
+
+// serve puts handler behind the barrier: a request whose method is
+// initialize is passed on once n initialize requests have arrived, or
+// answered 503 when its client gives up first.
+func (b *barrier) serve(handler http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &msg) == nil && msg.Method == "initialize" {
+			b.mu.Lock()
+			if b.arrived++; b.arrived == b.n {
+				close(b.all)
+			}
+			b.mu.Unlock()
+			select {
+			case <-b.all:
+			case <-r.Context().Done():
+				http.Error(w, "the other servers were never started", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		handler.ServeHTTP(w, r)
+	})
+}
+
+// Three servers start together: each answers its initialize only once all
+// three have been sent theirs, so servers started one after another never
+// start (the first fails at its connect timeout, and Start with it, being
+// required). Each is then ready with its tools, the catalog lists them
+// server by server, and calls reach the right one.
 func TestStartParallel(t *testing.T) {
+	servers := []string{"a", "b", "c"}
+	b := newBarrier(len(servers))
+	cfg := &toolset.Config{}
+	for _, name := range servers {
+		url := serve(t, b.serve(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, nil)))
+		// The timeout bounds a start that waits on the barrier in vain;
+		// one made together never waits on it.
+		cfg.Servers = append(cfg.Servers, toolset.ServerConfig{Name: name, URL: url, Required: true, Timeout: 20 * time.Second})
+	}
 	var mu sync.Mutex
 	var events []toolset.ServerStatus
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{stdioDemo(t, "a"), stdioDemo(t, "b"), stdioDemo(t, "c")}}
 	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -142,7 +197,7 @@ func TestStartParallel(t *testing.T) {
 		}
 	}
 	mu.Lock()
-	for _, name := range []string{"a", "b", "c"} {
+	for _, name := range servers {
 		var seen []string
 		for _, e := range events {
 			if e.Name == name {
@@ -156,7 +211,7 @@ func TestStartParallel(t *testing.T) {
 	mu.Unlock()
 	snap := ts.Snapshot(context.Background())
 	var want []string
-	for _, server := range []string{"a", "b", "c"} {
+	for _, server := range servers {
 		for _, tl := range demoTools {
 			want = append(want, server+"_"+tl)
 		}

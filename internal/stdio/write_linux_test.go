@@ -92,7 +92,11 @@ func TestWriteAbandonedPartWay(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "not reading its stdin") {
 		t.Fatalf("first Write = %v, want context.Canceled saying the server is not reading", err)
 	}
-	_, err = conn.Read(t.Context())
+	// Bounded, so that a connection left working fails the test rather
+	// than hanging it.
+	rctx, rcancel := context.WithTimeout(t.Context(), testTimeout)
+	defer rcancel()
+	_, err = conn.Read(rctx)
 	if !errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "cut short") {
 		t.Fatalf("Read = %v, want the connection failed as cut short", err)
 	}

@@ -1,0 +1,17 @@
+package gateway
+
+import "net/http"
+
+// FastOnly is g's MCP endpoint for POSTs of the 2026-07-28 revision served
+// by the fast path alone (fast.go), behind the checks every POST passes
+// ([Gateway.post]): a request the fast path leaves to go-sdk is answered
+// 501, so that a test sees which path answered, where both answer alike by
+// design.
+func FastOnly(g *Gateway) http.Handler {
+	left := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "left to go-sdk by the fast path", http.StatusNotImplemented)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.post(w, r, true, left, left)
+	})
+}
