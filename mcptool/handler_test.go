@@ -18,7 +18,8 @@ import (
 
 // Proves that in a composition of two servers' handlers an alias runs on the
 // server it names, and an alias naming neither is refused by both, as the
-// README promises: a handler passes on what it does not serve.
+// library doc (docs/library.md) promises: a handler passes on what it does
+// not serve.
 func TestComposedAliases(t *testing.T) {
 	a, _ := inProcess(t, demo.New(), mcptool.WithName("fs"))
 	b, _ := inProcess(t, demo.New(), mcptool.WithName("dc"))

@@ -29,11 +29,12 @@ func (h *HandedTask) Error() string {
 }
 
 // handed returns the task t, which the call of tool on s became, as the
-// caller's to follow, or nil when the provider follows it: for a caller
-// that does not follow tasks, or a task of the 2025-11-25 generation,
-// whose requests come on the provider's own session.
+// caller's to follow, or nil when there is none (t is nil: the server
+// answered the call itself) or the provider follows it: for a caller that
+// does not follow tasks, or a task of the 2025-11-25 generation, whose
+// requests come on the provider's own session.
 func (p *Provider) handed(ctx context.Context, s *session, tool string, t *wireTask) *HandedTask {
-	if !callerOf(ctx).FollowsTasks || s.tasks.gen != extTasks || len(t.raw) == 0 {
+	if t == nil || !callerOf(ctx).FollowsTasks || s.tasks.gen != extTasks || len(t.raw) == 0 {
 		return nil
 	}
 	return &HandedTask{Server: p.name, Tool: tool, ID: t.TaskID, Created: t.raw}

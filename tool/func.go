@@ -135,7 +135,10 @@ const maxName = 128
 // checkName holds a local tool's name to the MCP specification's rule (1 to
 // 128 ASCII letters, digits, '_', '-' or '.'): the name goes to the model as
 // it is, and no vendor takes one outside it. A vendor's own, stricter rule
-// (OpenAI's 64 bytes and no '.') is its llm package's to report.
+// (OpenAI's 64 bytes and no '.') is checked by no one before the request:
+// the llm packages send names as they are, and the vendor's API refuses
+// the request. schema.CheckName and schema.Lint check a name against it
+// ahead (a toolset renames its servers' tools to fit it).
 func checkName(name string) error {
 	if name == "" {
 		return errors.New("tool.Func: empty name")

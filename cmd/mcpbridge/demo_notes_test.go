@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// The README's sequence works as written: each command starts a new demo
+// The sequence of docs/cli.md works as written: each command starts a new demo
 // server, and the notes one added are there for the next, until
 // serve-demo --reset forgets them.
 func TestDemoNotesKeptBetweenCommands(t *testing.T) {

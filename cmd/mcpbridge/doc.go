@@ -4,7 +4,7 @@
 //
 //	mcpbridge tools                       # the bundled demo server's tools
 //	mcpbridge tools -- npx -y @modelcontextprotocol/server-everything
-//	mcpbridge call echo '{"message":"hi"}' --url http://localhost:3001/mcp
+//	mcpbridge call list_notes --url http://localhost:3001/mcp
 //	mcpbridge lint --config mcp.json
 //	mcpbridge chat -p "What notes do I have?"
 //
@@ -16,11 +16,11 @@
 // alone. Measured cold on 2 cores,
 // go run ./cmd/mcpbridge tools took 271 s of CPU, 2.9 GB of memory and made
 // a 115 MB binary with chat built in; it takes 93 s, 0.3 GB and 30 MB
-// without (README, Build cost).
+// without (docs/performance.md, Build cost).
 //
 // Where the servers come from, what each command prints and the exit
-// statuses are in mcpbridge --help, in each command's --help and in the
-// README; package internal/cli implements them.
+// statuses are in mcpbridge --help, in each command's --help and in
+// docs/cli.md; package internal/cli implements them.
 //
 // Options: a command's flags are its configuration, and a command lists only
 // the flags that matter to it; a flag left out leaves the libraries'

@@ -6,17 +6,18 @@ import (
 	"testing"
 )
 
-// Every command's help lists its flags as the usage lines and the README
+// Every command's help lists its flags as the usage lines and the docs
 // write them (--name VALUE, -x for a one-letter flag), names what each
 // value is, lists only the flags that matter to the command with defaults
-// that are true, and says what the exit statuses mean; no example quotes a
+// that are true (one a flag), and says what the exit statuses mean; no example quotes a
 // variable so that the shell would not expand it.
 func TestHelpFlags(t *testing.T) {
 	oneDash := regexp.MustCompile(`(?m)^  -[a-z][a-z-]+`)
 	unnamed := regexp.MustCompile(`(?m)^  --?\S+ value$`)
 	unexpanded := regexp.MustCompile(`'[^'\n]*\$[A-Z{]`)
+	twoDefaults := regexp.MustCompile(`\(default[^\n]*\(default`)
 	help := map[string]string{}
-	for _, c := range []string{"tools", "call", "run", "read", "info", "lint", "chat", "web", "serve-demo"} {
+	for _, c := range []string{"tools", "call", "run", "read", "info", "lint", "chat", "web", "serve", "serve-demo"} {
 		r := mcpbridge(t, "", "", nil, c, "--help")
 		expect(t, r, 0, "Flags:\n  -")
 		help[c] = r.out
@@ -28,6 +29,9 @@ func TestHelpFlags(t *testing.T) {
 		}
 		if m := unexpanded.FindString(r.out); m != "" {
 			t.Errorf("%s --help quotes a variable in single quotes: %s", c, m)
+		}
+		if m := twoDefaults.FindString(r.out); m != "" {
+			t.Errorf("%s --help states two defaults of one flag: %s", c, m)
 		}
 		if c != "serve-demo" && !strings.Contains(r.out, "Exit status:\n  0    ok\n") {
 			t.Errorf("%s --help does not say the exit statuses:\n%s", c, r.out)

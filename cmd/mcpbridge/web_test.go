@@ -130,7 +130,7 @@ func TestBrowserWebAppWithoutModel(t *testing.T) {
 
 // A chat turn: the model's call of notes_board is shown with its app,
 // which renders the call's result inline, then the model's answer. The
-// screenshot in the README is of this page.
+// screenshot in docs/host.md is of this page.
 func TestBrowserWebChat(t *testing.T) {
 	cache := ownCache(t)
 	dir := t.TempDir()
@@ -162,7 +162,7 @@ func TestBrowserWebChat(t *testing.T) {
 	if _, err := png.Decode(bytes.NewReader(shot)); err != nil || len(shot) > 100<<10 {
 		t.Fatalf("the screenshot: %d bytes, %v; want a PNG under 100 KB", len(shot), err)
 	}
-	// MCPBRIDGE_SCREENSHOTS=1 go test -run TestBrowserWebChat ./cmd/mcpbridge/ updates the README's.
+	// MCPBRIDGE_SCREENSHOTS=1 go test -run TestBrowserWebChat ./cmd/mcpbridge/ updates docs/web.png.
 	path := filepath.Join(t.TempDir(), "web.png")
 	if os.Getenv("MCPBRIDGE_SCREENSHOTS") != "" {
 		path = filepath.Join("..", "..", "docs", "web.png")

@@ -71,9 +71,9 @@ func TestTheImagesConfig(t *testing.T) {
 	}
 }
 
-// The Dockerfile, its example, the Kubernetes manifest and the README name
-// one tokens file: a file of "NAME TOKEN" lines, at the path the image's
-// entrypoint reads, which the Secret's key "tokens" fills.
+// The Dockerfile, its example, the Kubernetes manifest and docs/gateway.md
+// name one tokens file: a file of "NAME TOKEN" lines, at the path the
+// image's entrypoint reads, which the Secret's key "tokens" fills.
 func TestTheTokensFileIsOneFileEverywhere(t *testing.T) {
 	dockerfile := read(t, "../Dockerfile")
 	m := regexp.MustCompile(`(?m)^ENTRYPOINT (\[.*\])$`).FindStringSubmatch(dockerfile)
@@ -96,8 +96,8 @@ func TestTheTokensFileIsOneFileEverywhere(t *testing.T) {
 	if !strings.Contains(k8s, "{name: tokens, mountPath: "+filepath.Dir(file)+",") || !strings.Contains(k8s, "--from-file="+filepath.Base(file)+"=./tokens") {
 		t.Errorf("the Secret's key %q is not mounted at %s", filepath.Base(file), filepath.Dir(file))
 	}
-	if !strings.Contains(read(t, "../../README.md"), "--token-file tokens") {
-		t.Error("the README's example names no file tokens")
+	if !strings.Contains(read(t, "../../docs/gateway.md"), "--token-file tokens") {
+		t.Error("docs/gateway.md's example names no file tokens")
 	}
 }
 

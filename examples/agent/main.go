@@ -1,5 +1,5 @@
-// Command agent runs a model on an MCP server's tools: the README's "agent in
-// under 30 lines". It talks to any OpenAI-compatible endpoint (OpenAI,
+// Command agent runs a model on an MCP server's tools: the agent of
+// docs/library.md. It talks to any OpenAI-compatible endpoint (OpenAI,
 // Ollama, vLLM, llama.cpp, LM Studio) and, with no MCP command given, to the
 // bundled demo server.
 //

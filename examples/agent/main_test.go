@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// The README's agent runs end to end: the real OpenAI SDK against a scripted
+// The agent of docs/library.md runs end to end: the real OpenAI SDK against a scripted
 // Chat Completions endpoint on loopback, the demo server over stdio.
 func TestAgentAgainstFakeOpenAI(t *testing.T) {
 	var mu sync.Mutex

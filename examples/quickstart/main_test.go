@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// The README's first command must keep working.
+// The main job from Go runs end to end on the demo server.
 func TestQuickstart(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(context.Background(), &out); err != nil {

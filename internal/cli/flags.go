@@ -275,9 +275,10 @@ func (f *vendorFlag) Set(s string) error {
 	return nil
 }
 
-// printFlags lists the flags of fs as the usage lines and the README write
+// printFlags lists the flags of fs as the usage lines and the docs write
 // them: --name VALUE (-x for a one-letter flag), then what it does and its
-// default.
+// default. A usage that states the default itself says it better than the
+// flag's zero value, which then means that default (--timeout's 0 is 1m).
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		value, usage := flag.UnquoteUsage(f)
@@ -286,7 +287,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			fmt.Fprintf(w, " %s", value)
 		}
 		fmt.Fprintf(w, "\n        %s", usage)
-		if f.DefValue != "" && f.DefValue != "false" {
+		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(usage, "(default") {
 			fmt.Fprintf(w, " (default: %s)", f.DefValue)
 		}
 		fmt.Fprintln(w)
