@@ -99,7 +99,7 @@ type Config struct {
 	// error (a refusal by Policy among them). Both run on the goroutine that
 	// runs the call, so the parallel calls of one turn may run them
 	// concurrently.
-	OnToolCall func(call llm.ToolCall) (done func(res tool.Result, err error))
+	OnToolCall func(call llm.ToolCall) (done func(res tool.Reply, err error))
 	// Elicit, if set, asks the user what a call of a run needs to know:
 	// the questions an MCP server asks during the call (its provider must
 	// declare elicitation, mcptool.WithElicitation, whose own function
@@ -192,11 +192,11 @@ func (a *Agent) leftOut(first, d tool.Definition) {
 // call's arguments rid of the nulls the model sent for optional ones (see
 // [schema.DropNullOptionals]): the tool checks them against its own schema.
 func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if s, ok := own[name]; ok && len(args) > 0 {
 			dropped, err := schema.DropNullOptionals(s, args)
 			if err != nil {
-				return tool.Result{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
+				return tool.Reply{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 			}
 			args = dropped
 		}
@@ -439,7 +439,7 @@ func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall) ([]
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
 func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Message, error) {
-	var done func(tool.Result, error)
+	var done func(tool.Reply, error)
 	if a.cfg.OnToolCall != nil {
 		done = a.cfg.OnToolCall(c)
 	}
@@ -510,7 +510,7 @@ func explain(name string, err error) (text string, fatal bool) {
 
 // forModel fits a result to the model: images as text marks for a model
 // without vision, text over the budget cut with a note.
-func (a *Agent) forModel(res tool.Result) tool.Result {
+func (a *Agent) forModel(res tool.Reply) tool.Reply {
 	if !a.cfg.Model.Vision() {
 		res.Parts = tool.TextOnly(res.Parts)
 	}
@@ -518,7 +518,7 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 	if budget < 0 {
 		return res
 	}
-	out := tool.Result{Structured: res.Structured, Parts: make([]tool.Part, 0, len(res.Parts))}
+	out := tool.Reply{Structured: res.Structured, Parts: make([]tool.Part, 0, len(res.Parts))}
 	left := budget
 	for _, p := range res.Parts {
 		t, ok := p.(tool.TextPart)

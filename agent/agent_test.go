@@ -132,7 +132,7 @@ func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 }
 
 // hasImages reports whether m holds an image.
-func hasImages(m llm.Message) bool { return (tool.Result{Parts: m.Parts}).HasImages() }
+func hasImages(m llm.Message) bool { return (tool.Reply{Parts: m.Parts}).HasImages() }
 
 func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	notes := demoProvider(t)
@@ -282,8 +282,8 @@ func (lostError) OutcomeUnknown() bool { return true }
 // Proves that what a failure means is the error's to say, whoever made it:
 // the agent knows no handler's error types.
 func TestOutcomeUnknownReachesTheModel(t *testing.T) {
-	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, fmt.Errorf("paying: %w", lostError{})
+	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, fmt.Errorf("paying: %w", lostError{})
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{calls(tc("1", "pay", `{}`)), answer("checked")}}
 	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Handler: lost}}})
@@ -377,7 +377,7 @@ func TestBadConfig(t *testing.T) {
 
 func TestProgressiveDisclosure(t *testing.T) {
 	defs := catalog201(false)
-	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		return tool.Text("ran " + name), nil
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{
@@ -445,11 +445,11 @@ func TestOnToolCall(t *testing.T) {
 		Model:           model,
 		Tools:           []tool.Source{tool.Local(local), notes},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
-		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
+		OnToolCall: func(call llm.ToolCall) func(tool.Reply, error) {
 			mu.Lock()
 			seen[call.Name] = "started"
 			mu.Unlock()
-			return func(res tool.Result, err error) {
+			return func(res tool.Reply, err error) {
 				mu.Lock()
 				defer mu.Unlock()
 				if seen[call.Name] != "started" {

@@ -35,7 +35,7 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 	}
 	desc := fmt.Sprintf("Read a resource of an MCP server by its URI, such as one a tool's result links to "+
 		"([resource link: URI ..., server \"NAME\"]). The servers with resources: %s.", strings.Join(quoted, ", "))
-	read, err := tool.Func(ReadResourceName, desc, func(ctx context.Context, in readResourceIn) (tool.Result, error) {
+	read, err := tool.Func(ReadResourceName, desc, func(ctx context.Context, in readResourceIn) (tool.Reply, error) {
 		server := in.Server
 		if server == "" && len(servers) == 1 {
 			server = servers[0]
@@ -45,13 +45,13 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 		case ok:
 			return fn(ctx, in.URI)
 		case server == "":
-			return tool.Result{}, &tool.RefusedError{Name: ReadResourceName, Message: "say which server the resource is on: one of " + strings.Join(quoted, ", ")}
+			return tool.Reply{}, &tool.RefusedError{Name: ReadResourceName, Message: "say which server the resource is on: one of " + strings.Join(quoted, ", ")}
 		}
 		msg := fmt.Sprintf("no server %q has resources; the servers with resources: %s", server, strings.Join(quoted, ", "))
 		if near := tool.Suggest(server, servers); near != "" {
 			msg = fmt.Sprintf("no server %q has resources; did you mean %q?", server, near)
 		}
-		return tool.Result{}, &tool.RefusedError{Name: ReadResourceName, Message: msg}
+		return tool.Reply{}, &tool.RefusedError{Name: ReadResourceName, Message: msg}
 	})
 	if err != nil {
 		return tool.Set{}, false, err

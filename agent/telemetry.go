@@ -124,16 +124,16 @@ func chatErrorType(err error) string {
 // execute starts the span of one tool call, "execute_tool {tool}", in
 // which the call runs (an MCP tool's client span is its child); done ends
 // it with the result or the failure, as the tool gave them.
-func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.Context, done func(tool.Result, error)) {
+func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.Context, done func(tool.Reply, error)) {
 	if l == nil {
-		return ctx, func(tool.Result, error) {}
+		return ctx, func(tool.Reply, error) {}
 	}
 	ctx, span := l.Start(ctx, telemetry.Named(telemetry.OpExecuteTool, c.Name), trace.SpanKindInternal,
 		telemetry.GenAIOperation.String(telemetry.OpExecuteTool), telemetry.GenAIToolName.String(c.Name), telemetry.GenAIToolCallID.String(c.ID))
 	if l.content && span.IsRecording() {
 		span.SetAttributes(telemetry.GenAIToolArguments.String(telemetry.Content(string(c.Arguments))))
 	}
-	return ctx, func(res tool.Result, err error) {
+	return ctx, func(res tool.Reply, err error) {
 		if err == nil && l.content && span.IsRecording() {
 			span.SetAttributes(telemetry.GenAIToolResult.String(telemetry.Content(resultText(res))))
 		}
@@ -143,7 +143,7 @@ func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.
 
 // resultText is a result as recorded: its structured content, or else its
 // text.
-func resultText(res tool.Result) string {
+func resultText(res tool.Reply) string {
 	if len(res.Structured) > 0 {
 		return string(res.Structured)
 	}
@@ -156,12 +156,12 @@ func (l *loopTelemetry) gated(gate *policy.Policy, next tool.Handler) tool.Handl
 	if l == nil {
 		return gate.Handler(next)
 	}
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if err := gate.Check(ctx, name, args); err != nil {
 			if errors.As(err, new(*tool.RefusedError)) {
 				l.Refused(ctx, name, telemetry.RefusedPolicy, err)
 			}
-			return tool.Result{}, err
+			return tool.Reply{}, err
 		}
 		return next.Call(ctx, name, args)
 	})

@@ -10,7 +10,7 @@
 //   - a user message holds text and image parts;
 //   - an assistant message holds text and [ToolCall] values, in the order the
 //     model produced them (parallel calls stay parallel);
-//   - a tool message holds the [tool.Result] of one call, by the call's ID, and
+//   - a tool message holds the [tool.Reply] of one call, by the call's ID, and
 //     whether it is an error.
 //
 // Content parts are [tool.Part] values ([tool.TextPart], [tool.ImagePart]),

@@ -366,14 +366,14 @@ func ExampleWithReconnect() {
 	// state: closed
 }
 
-// ToResult turns an MCP result into what a model reads: text as it is, and
+// ToReply turns an MCP result into what a model reads: text as it is, and
 // for what a model cannot read, a one-line note instead of base64.
-func ExampleToResult() {
+func ExampleToReply() {
 	res := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: "the recording"},
 		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF")},
 	}}
-	fmt.Println(mcptool.ToResult(res).Text())
+	fmt.Println(mcptool.ToReply(res).Text())
 	// Output:
 	// ["the recording","[audio content (audio/wav) not shown to the model]"]
 }

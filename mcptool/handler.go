@@ -33,7 +33,7 @@ import (
 // A result the server marks isError becomes a [tool.FailedError] (failed,
 // not refused), as does a successful result that breaks the tool's output
 // schema (wrapping a [SchemaError]). Results are converted for the model as
-// [ToResult] describes; see [Provider.CallToolResult] for a result that
+// [ToReply] describes; see [Provider.CallToolResult] for a result that
 // cannot be decoded.
 func (p *Provider) Handler() tool.Handler { return &handler{p: p} }
 
@@ -54,11 +54,11 @@ type handler struct {
 	cat   *catalog // the listing served; nil: the session's current one
 }
 
-func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	p := h.p
 	s, err := p.conn.live(operation{"tools/call", name})
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	cat := h.cat
 	if cat == nil {
@@ -69,13 +69,13 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	case h.relay:
 		args, err = objectArgs(name, args)
 	case !ok:
-		return tool.Result{}, &tool.UnservedError{Name: name}
+		return tool.Reply{}, &tool.UnservedError{Name: name}
 	default:
 		args, err = p.arguments(cat.listed[target], name, args)
 	}
 	if err != nil {
 		p.tel.refused(ctx, name, err)
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	res, err := p.call(ctx, s, target, args)
 	var se *SchemaError
@@ -85,11 +85,11 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 		if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
 			msg = "the server's result cannot be checked: "
 		}
-		return tool.Result{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
+		return tool.Reply{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
 	case err != nil:
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	case res.IsError:
-		return tool.Result{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
+		return tool.Reply{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
 	}
 	return toResult(ctx, res, p.name), nil
 }

@@ -82,7 +82,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 		t.Fatalf("array arguments from the host: %v", err)
 	}
 	// Composition: the provider declines what it does not serve.
-	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		return tool.Text("local " + name), nil
 	})
 	if got := call(t, tool.Compose(h, local), "clock", "").Text(); got != "local clock" {

@@ -41,7 +41,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	fs := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	fs := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		return tool.Text("ran " + name), nil
 	})
 	h := p.Handler(fs)

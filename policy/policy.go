@@ -134,9 +134,9 @@ func (p *Policy) Check(ctx context.Context, name string, args json.RawMessage) e
 // inside it: a refusal is an answer, not a decline, so a gate around one
 // handler of a composition stops calls that a later handler would serve.
 func (p *Policy) Handler(next tool.Handler) tool.Handler {
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if err := p.Check(ctx, name, args); err != nil {
-			return tool.Result{}, err
+			return tool.Reply{}, err
 		}
 		return next.Call(ctx, name, args)
 	})

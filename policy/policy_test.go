@@ -275,7 +275,7 @@ type counting struct {
 	calls []string
 }
 
-func (c *counting) Call(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+func (c *counting) Call(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls = append(c.calls, name)

@@ -1,5 +1,5 @@
 // Package tool is the host-side model of a tool that an agent offers a model:
-// its [Definition], the [Handler] that runs a call, the [Result] the model
+// its [Definition], the [Handler] that runs a call, the [Reply] the model
 // reads, and the errors that say why a call was not answered.
 //
 // The package depends on nothing but the standard library and a JSON Schema

@@ -22,9 +22,9 @@ func ExampleFunc() {
 	if err != nil {
 		panic(err)
 	}
-	remote := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	remote := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != "add" {
-			return tool.Result{}, &tool.UnservedError{Name: name}
+			return tool.Reply{}, &tool.UnservedError{Name: name}
 		}
 		return tool.Text("3"), nil
 	})
@@ -47,7 +47,7 @@ func ExampleFunc() {
 // context; a handler that learns of progress (an MCP server's
 // notifications, or its own steps) reports it there.
 func ExampleWithProgress() {
-	count := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
+	count := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Reply, error) {
 		if report := tool.ProgressFunc(ctx); report != nil {
 			for i := 1; i <= 3; i++ {
 				report(tool.Progress{Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
@@ -74,10 +74,10 @@ func ExampleElicit() {
 	form, _ := tool.ParseForm(json.RawMessage(`{"type": "object",
 		"properties": {"size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"}},
 		"required": ["size"]}`))
-	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
+	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Reply, error) {
 		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Form: form})
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Reply{}, err
 		}
 		if a.Action != tool.Accept {
 			return tool.Text("no order placed"), nil

@@ -36,7 +36,7 @@ type Tool interface {
 // integer`), so the model can correct itself, and fn never sees it. Missing
 // arguments are read as {}.
 //
-// What fn returns becomes the [Result]: a string is its text; a [Result] is
+// What fn returns becomes the [Reply]: a string is its text; a [Reply] is
 // used as it is; anything else is encoded as JSON, both as the text the model
 // reads and as the structured content for the host (and, when Out is a struct
 // or map, its schema is the definition's output schema). An error from fn
@@ -66,7 +66,7 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	}
 	structured := true
 	switch reflect.TypeFor[Out]() {
-	case reflect.TypeFor[string](), reflect.TypeFor[Result]():
+	case reflect.TypeFor[string](), reflect.TypeFor[Reply]():
 		structured = false
 	default:
 		if out, err := jsonschema.For[Out](nil); err == nil && out.Type == "object" {
@@ -87,17 +87,17 @@ type funcTool[In, Out any] struct {
 
 func (t *funcTool[In, Out]) Definition() Definition { return t.def }
 
-func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 	if name != t.def.Name {
-		return Result{}, &UnservedError{Name: name}
+		return Reply{}, &UnservedError{Name: name}
 	}
 	args, err := t.in.Prepare(args, false)
 	if err != nil {
-		return Result{}, &RefusedError{Name: name, Message: err.Error()}
+		return Reply{}, &RefusedError{Name: name, Message: err.Error()}
 	}
 	var in In
 	if err := json.Unmarshal(args, &in); err != nil {
-		return Result{}, &RefusedError{Name: name, Message: "invalid arguments: " + err.Error()}
+		return Reply{}, &RefusedError{Name: name, Message: "invalid arguments: " + err.Error()}
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {
@@ -105,21 +105,21 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.Raw
 		var refused *RefusedError
 		switch {
 		case errors.As(err, &failed), errors.As(err, &refused):
-			return Result{}, err
+			return Reply{}, err
 		case ctx.Err() != nil:
-			return Result{}, err
+			return Reply{}, err
 		}
-		return Result{}, &FailedError{Name: name, Message: err.Error(), Err: err}
+		return Reply{}, &FailedError{Name: name, Message: err.Error(), Err: err}
 	}
 	switch v := any(out).(type) {
 	case string:
 		return Text(v), nil
-	case Result:
+	case Reply:
 		return v, nil
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
-		return Result{}, &FailedError{Name: name, Message: "the result could not be encoded as JSON", Err: err}
+		return Reply{}, &FailedError{Name: name, Message: "the result could not be encoded as JSON", Err: err}
 	}
 	res := Text(string(data))
 	if t.structured {
@@ -188,10 +188,10 @@ func Serve(tools ...Tool) Handler {
 			byName[name] = t
 		}
 	}
-	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 		t, ok := byName[name]
 		if !ok {
-			return Result{}, &UnservedError{Name: name}
+			return Reply{}, &UnservedError{Name: name}
 		}
 		return t.Call(ctx, name, args)
 	})

@@ -15,14 +15,14 @@ import (
 // refused the call. Handlers must be safe for concurrent use: a model's
 // parallel calls run at once.
 type Handler interface {
-	Call(ctx context.Context, name string, args json.RawMessage) (Result, error)
+	Call(ctx context.Context, name string, args json.RawMessage) (Reply, error)
 }
 
 // HandlerFunc adapts a function to a [Handler].
-type HandlerFunc func(ctx context.Context, name string, args json.RawMessage) (Result, error)
+type HandlerFunc func(ctx context.Context, name string, args json.RawMessage) (Reply, error)
 
 // Call calls f(ctx, name, args).
-func (f HandlerFunc) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+func (f HandlerFunc) Call(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 	return f(ctx, name, args)
 }
 
@@ -39,19 +39,19 @@ func (f HandlerFunc) Call(ctx context.Context, name string, args json.RawMessage
 // Compose with no handlers serves nothing.
 func Compose(handlers ...Handler) Handler {
 	hs := append([]Handler(nil), handlers...)
-	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 		for i, h := range hs {
 			res, err := h.Call(ctx, name, args)
 			if i == len(hs)-1 || !declined(res, err) {
 				return res, err
 			}
 		}
-		return Result{}, &UnservedError{Name: name}
+		return Reply{}, &UnservedError{Name: name}
 	})
 }
 
 // declined reports whether a handler's answer means "not mine".
-func declined(res Result, err error) bool {
+func declined(res Reply, err error) bool {
 	if err != nil {
 		return errors.Is(err, ErrUnserved)
 	}
@@ -61,7 +61,7 @@ func declined(res Result, err error) bool {
 // IsUnknownToolEnvelope reports whether res is the legacy way of declining a
 // call: a single text part holding a JSON object whose only member is
 // "error", a string starting "Unknown tool:".
-func IsUnknownToolEnvelope(res Result) bool {
+func IsUnknownToolEnvelope(res Reply) bool {
 	if len(res.Parts) != 1 {
 		return false
 	}

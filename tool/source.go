@@ -67,7 +67,7 @@ type Skill struct {
 
 // A ResourceFunc reads the resource at uri and returns it as a model reads
 // a tool's result.
-type ResourceFunc func(ctx context.Context, uri string) (Result, error)
+type ResourceFunc func(ctx context.Context, uri string) (Reply, error)
 
 // Offer returns s.
 func (s Set) Offer(context.Context) (Set, error) { return s, nil }

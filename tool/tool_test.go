@@ -12,17 +12,17 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-func serving(served string, answer tool.Result) tool.Handler {
-	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+func serving(served string, answer tool.Reply) tool.Handler {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != served {
-			return tool.Result{}, &tool.UnservedError{Name: name}
+			return tool.Reply{}, &tool.UnservedError{Name: name}
 		}
 		return answer, nil
 	})
 }
 
 func legacy(served string) tool.Handler {
-	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != served {
 			return tool.Text(`{"error": "Unknown tool: ` + name + `"}`), nil
 		}
@@ -67,11 +67,11 @@ func TestComposeLastAnswerIsTheComposition(t *testing.T) {
 
 func TestComposeOtherErrorsStop(t *testing.T) {
 	boom := errors.New("boom")
-	failing := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, boom
+	failing := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, boom
 	})
 	called := false
-	after := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
+	after := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Reply, error) {
 		called = true
 		return tool.Text("after"), nil
 	})
@@ -80,8 +80,8 @@ func TestComposeOtherErrorsStop(t *testing.T) {
 		t.Fatalf("err=%v called=%v; want boom and no further handler", err, called)
 	}
 	// A wrapped unserved error still passes on.
-	wrapped := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, errors.Join(errors.New("context"), &tool.UnservedError{Name: name})
+	wrapped := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, errors.Join(errors.New("context"), &tool.UnservedError{Name: name})
 	})
 	if res, err := tool.Compose(wrapped, after).Call(context.Background(), "a", nil); err != nil || res.Text() != "after" {
 		t.Fatalf("wrapped unserved: %q, %v", res.Text(), err)
@@ -108,14 +108,14 @@ func TestIsUnknownToolEnvelope(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", text, got, want)
 		}
 	}
-	two := tool.Result{Parts: []tool.Part{tool.TextPart{Text: `{"error": "Unknown tool: x"}`}, tool.TextPart{Text: "more"}}}
+	two := tool.Reply{Parts: []tool.Part{tool.TextPart{Text: `{"error": "Unknown tool: x"}`}, tool.TextPart{Text: "more"}}}
 	if tool.IsUnknownToolEnvelope(two) {
 		t.Error("two parts are not an envelope")
 	}
 }
 
 func TestResultText(t *testing.T) {
-	r := tool.Result{Parts: []tool.Part{
+	r := tool.Reply{Parts: []tool.Part{
 		tool.TextPart{Text: "before"},
 		tool.ImagePart{MIMEType: "image/png", Data: []byte{1}},
 		tool.TextPart{Text: "after"},
@@ -127,7 +127,7 @@ func TestResultText(t *testing.T) {
 		t.Fatal("HasImages wrong")
 	}
 	only := tool.TextOnly(r.Parts)
-	if len(only) != 3 || (tool.Result{Parts: only}).HasImages() || only[1] != (tool.TextPart{Text: tool.ImageMark}) {
+	if len(only) != 3 || (tool.Reply{Parts: only}).HasImages() || only[1] != (tool.TextPart{Text: tool.ImageMark}) {
 		t.Fatalf("TextOnly = %#v", only)
 	}
 	if _, ok := r.Parts[1].(tool.ImagePart); !ok {

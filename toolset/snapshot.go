@@ -133,10 +133,10 @@ func (s *Snapshot) find(name string) *toolEntry {
 // naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
 // removed first (see [schema.DropNullOptionals]).
-func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	e, args, err := s.prepare(ctx, name, args)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	res, err := e.server.call.Call(ctx, e.tool, args)
 	var fe *tool.FailedError

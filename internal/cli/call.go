@@ -199,7 +199,7 @@ type resultPart struct {
 }
 
 // converted is res in the shape of call --json.
-func converted(res tool.Result) callResult {
+func converted(res tool.Reply) callResult {
 	out := callResult{Parts: []resultPart{}, Structured: res.Structured}
 	for _, p := range res.Parts {
 		switch p := p.(type) {
@@ -214,7 +214,7 @@ func converted(res tool.Result) callResult {
 
 // printResult prints a result as a model reads it; images are saved to
 // files whose paths are printed.
-func printResult(w io.Writer, res tool.Result, name, dir string) error {
+func printResult(w io.Writer, res tool.Reply, name, dir string) error {
 	n := 0
 	for _, p := range res.Parts {
 		switch p := p.(type) {
@@ -236,7 +236,7 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 
 // shownParts is text as a person reads it on w: on a terminal, a JSON
 // array of two strings or more, which is how the model reads a result of
-// several parts without images ([mcptool.ToResult]), a part at a time
+// several parts without images ([mcptool.ToReply]), a part at a time
 // (a tool's one text that is such an array is shown so too); elsewhere,
 // text as the model reads it.
 func shownParts(w io.Writer, text string) []string {

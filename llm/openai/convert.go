@@ -89,7 +89,7 @@ func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnio
 			if msg.ToolCallID == "" {
 				return nil, fmt.Errorf("openai: message %d: tool result without a call ID", i)
 			}
-			res := tool.Result{Parts: msg.Parts}
+			res := tool.Reply{Parts: msg.Parts}
 			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
 			if m.s.Vision() && res.HasImages() {
 				held = append(held, oai.TextContentPart(imagesIntro(msg)))
@@ -123,7 +123,7 @@ func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUni
 	if !m.s.Vision() {
 		parts = tool.TextOnly(parts)
 	}
-	if res := (tool.Result{Parts: parts}); !res.HasImages() {
+	if res := (tool.Reply{Parts: parts}); !res.HasImages() {
 		return oai.UserMessage(res.Text())
 	}
 	var cps []oai.ChatCompletionContentPartUnionParam

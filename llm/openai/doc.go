@@ -18,7 +18,7 @@
 //   - An assistant message's tool calls keep their order and IDs; arguments
 //     the model left empty are read as {}.
 //   - A tool message takes only text, so a tool result becomes one "tool"
-//     message holding [tool.Result.Text] (each image replaced by
+//     message holding [tool.Reply.Text] (each image replaced by
 //     [tool.ImageMark]). When the result has images and the model has vision,
 //     the images follow, after the run of tool messages of that turn (the API
 //     wants them contiguous), in one "user" message: for each such result, a

@@ -5,20 +5,20 @@ import (
 	"strings"
 )
 
-// A Result is what the model reads from a call: ordered parts (text and
+// A Reply is what the model reads from a call: ordered parts (text and
 // images), plus, apart from them, the structured content the tool returned
 // for the host.
 //
 // A model never sees Structured by itself; a tool that wants the model to read
 // its structured result also returns it as text, as MCP servers do.
-type Result struct {
+type Reply struct {
 	// Parts are the content, in the order the tool produced it.
 	Parts []Part
 	// Structured is the tool's structured result as raw JSON, or nil.
 	Structured json.RawMessage
 }
 
-// A Part is one piece of a [Result]: a [TextPart] or an [ImagePart].
+// A Part is one piece of a [Reply]: a [TextPart] or an [ImagePart].
 type Part interface {
 	isPart()
 }
@@ -39,16 +39,16 @@ type ImagePart struct {
 func (TextPart) isPart()  {}
 func (ImagePart) isPart() {}
 
-// Text returns a Result of one text part.
-func Text(s string) Result { return Result{Parts: []Part{TextPart{Text: s}}} }
+// Text returns a Reply of one text part.
+func Text(s string) Reply { return Reply{Parts: []Part{TextPart{Text: s}}} }
 
-// ImageMark is what [Result.Text] puts in place of each image.
+// ImageMark is what [Reply.Text] puts in place of each image.
 const ImageMark = "[image]"
 
 // Text returns the result as one string, for a model that does not take
 // images: the text parts in order, joined by newlines, each image replaced by
 // [ImageMark].
-func (r Result) Text() string {
+func (r Reply) Text() string {
 	if len(r.Parts) == 1 {
 		if t, ok := r.Parts[0].(TextPart); ok {
 			return t.Text
@@ -73,7 +73,7 @@ func (r Result) Text() string {
 // [ImageMark], for a model that does not take images: it still learns that an
 // image was there. It returns parts itself when there is no image.
 func TextOnly(parts []Part) []Part {
-	if !(Result{Parts: parts}).HasImages() {
+	if !(Reply{Parts: parts}).HasImages() {
 		return parts
 	}
 	out := make([]Part, len(parts))
@@ -87,7 +87,7 @@ func TextOnly(parts []Part) []Part {
 }
 
 // HasImages reports whether any part is an image.
-func (r Result) HasImages() bool {
+func (r Reply) HasImages() bool {
 	for _, p := range r.Parts {
 		if _, ok := p.(ImagePart); ok {
 			return true
