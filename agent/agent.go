@@ -41,7 +41,7 @@ type Config struct {
 	// System is the agent's own prompt.
 	System string
 	// Tools are where the model's tools come from: local tools
-	// ([tool.Local]), an MCP server (an *mcptool.Provider), many servers (a
+	// ([tool.Func], [tool.Join]), an MCP server (an *mcptool.Provider), many servers (a
 	// *toolset.Toolset), a fixed [tool.Set], any [tool.Source]. Run takes
 	// one Set of each as it starts, so the tools never change while a run
 	// goes on and a source's changes show in the next run. A name two
@@ -74,7 +74,7 @@ type Config struct {
 	// instead (default DefaultToolTokenBudget; negative: always send all).
 	ToolTokenBudget int
 	// Vendor is the model vendor whose rules the local tools' input
-	// schemas (a [tool.Local] set, the agent's own tools) are lowered for
+	// schemas (those of [tool.Func], the agent's own) are lowered for
 	// ([schema.Lower]), as a toolset lowers its catalog: give both the same
 	// vendor. For OpenAI a tool may then be sent strict, and the null the
 	// model sends for an optional argument is dropped before the tool
@@ -339,7 +339,7 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		if err != nil {
 			return "", nil, err
 		}
-		own = append(own, tool.Local(skillTools...))
+		own = append(own, skillTools)
 		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
 	}
 	resources, ok, err := resourceTool(readers)

@@ -148,7 +148,7 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:  model,
 		System: "You keep notes.",
-		Tools:  []tool.Source{tool.Local(shadow), notes},
+		Tools:  []tool.Source{shadow, notes},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestParallelCallsRunConcurrently(t *testing.T) {
 			calls(tc("a", "wait", ``), tc("b", "wait", ``)),
 			answer("done"),
 		}}
-		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(wait)}})
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{wait}})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
@@ -321,7 +321,7 @@ func TestImagesAndBudget(t *testing.T) {
 			calls(tc("img", "color_swatch", `{"color":"red"}`), tc("long", "long", ``)),
 			answer("ok"),
 		}}
-		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(long), notes}, ResultBudget: 100})
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{long, notes}, ResultBudget: 100})
 		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 		if err != nil {
 			t.Fatal(err)
@@ -360,7 +360,7 @@ func TestStepLimitAndCancel(t *testing.T) {
 		return "", ctx.Err()
 	})
 	model = &scripted{turns: []func(llm.Request) llm.Message{calls(tc("b", "block", ``)), answer("no")}}
-	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(block)}})
+	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Source{block}})
 	if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
@@ -443,7 +443,7 @@ func TestOnToolCall(t *testing.T) {
 	seen := map[string]string{}
 	a, err := agent.New(agent.Config{
 		Model:           model,
-		Tools:           []tool.Source{tool.Local(local), notes},
+		Tools:           []tool.Source{local, notes},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
 		OnToolCall: func(call llm.ToolCall) func(tool.Reply, error) {
 			mu.Lock()
@@ -499,7 +499,7 @@ func (c *changing) Offer(context.Context) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	return tool.Local(t), nil
+	return t, nil
 }
 
 // Proves that each run takes the tools as its sources offer them as it

@@ -67,7 +67,7 @@ func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	set := tool.Local(find, load)
+	set := tool.Join(find, load)
 	c.search = set.Definitions
 	return set, nil
 }

@@ -109,7 +109,7 @@ func ExampleEstimateTokens() {
 	type query struct {
 		Text string `json:"text"`
 	}
-	var tools []tool.Tool
+	var tools []tool.Set
 	for _, t := range [][2]string{
 		{"search_mail", "Search the user's mail by sender, subject or words in the body."},
 		{"search_calendar", "Search the user's calendar for events by title or attendee."},
@@ -121,7 +121,7 @@ func ExampleEstimateTokens() {
 		}
 		tools = append(tools, fn)
 	}
-	local := tool.Local(tools...)
+	local := tool.Join(tools...)
 	fmt.Println(agent.EstimateTokens(local.Definitions) > 100)
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("I will look.")}}

@@ -49,7 +49,7 @@ func TestAgentElicit(t *testing.T) {
 		calls(tc("1", "greet", `{}`), tc("2", "confirm", `{}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, tool.Local(confirm)},
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, confirm},
 		Elicit: func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 			mu.Lock()
 			asked = append(asked, e.Server+": "+e.Message)

@@ -56,5 +56,5 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 	if err != nil {
 		return tool.Set{}, false, err
 	}
-	return tool.Local(read), true, nil
+	return read, true, nil
 }

@@ -119,20 +119,20 @@ type readSkillFileIn struct {
 }
 
 // tools returns load_skill and read_skill_file.
-func (sh *skillShelf) tools() ([]tool.Tool, error) {
+func (sh *skillShelf) tools() (tool.Set, error) {
 	load, err := tool.Func(LoadSkillName,
 		"Load a skill listed in the system prompt: returns its instructions and the list of its other files.",
 		sh.loadSkill)
 	if err != nil {
-		return nil, err
+		return tool.Set{}, err
 	}
 	read, err := tool.Func(ReadSkillFileName,
 		"Read a file of a skill listed in the system prompt, by its path within the skill.",
 		sh.readSkillFile)
 	if err != nil {
-		return nil, err
+		return tool.Set{}, err
 	}
-	return []tool.Tool{load, read}, nil
+	return tool.Join(load, read), nil
 }
 
 // loadSkill is load_skill: the skill's instructions, and its other files.

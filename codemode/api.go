@@ -10,7 +10,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// localGroup is the group of the tools no server serves (tool.Local).
+// localGroup is the group of the tools no server serves (tool.Func).
 const localGroup = "local"
 
 // An api is the tools of a Set as a script reaches them:

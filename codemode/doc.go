@@ -21,7 +21,7 @@
 //
 // A script is the body of an async function; what it returns (as JSON) and
 // what it writes with console.log come back. Each tool is
-// tools.<server>.<tool>(args), a tool without a server (tool.Local)
+// tools.<server>.<tool>(args), a tool without a server (tool.Func)
 // tools.local.<tool>: the names made identifiers as a vendor's names are
 // made valid (schema.Namer's rule, '-' as '_', a hash suffix when two
 // would collide or a name is too long), each tool at a path of its own.

@@ -45,7 +45,7 @@ func ExampleFromCommand() {
 	today, _ := tool.Func("today", "Today's date.", func(context.Context, struct{}) (string, error) {
 		return "2026-11-30", nil
 	})
-	h := tool.Compose(tool.Serve(today), notes.Handler())
+	h := tool.Compose(today.Handler, notes.Handler())
 
 	res, _ := h.Call(ctx, "add_note", json.RawMessage(`{"title": "hello", "body": "world"}`))
 	fmt.Println(res.Text())

@@ -114,7 +114,7 @@ func TestHandlerChecksArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want := local.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
+	_, want := local.Handler.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
 	_, got := h.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
 	var refused *tool.RefusedError
 	if !errors.As(got, &refused) || !strings.Contains(refused.Message, `argument "id"`) || got.Error() != want.Error() {

@@ -30,7 +30,7 @@
 // answered, or a URL the host shows and never fetches.
 //
 // A [Source] offers tools: definitions and the handler that serves exactly
-// them, together, one [Set] per turn. Local tools ([Local]), an MCP server
+// them, together, one [Set] per turn. Local tools ([Func], [Join]), an MCP server
 // and a whole catalog of servers are all sources.
 //
 // The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],

@@ -9,8 +9,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// A local Go function becomes a tool with a derived schema, and composes with
-// any other handler, such as an MCP server's.
+// A local Go function becomes a tool with a derived schema: a Set of one,
+// whose handler composes with any other, such as an MCP server's.
 func ExampleFunc() {
 	type weatherArgs struct {
 		City string `json:"city" jsonschema:"the city to report on"`
@@ -28,7 +28,7 @@ func ExampleFunc() {
 		}
 		return tool.Text("3"), nil
 	})
-	h := tool.Compose(tool.Serve(weather), remote)
+	h := tool.Compose(weather.Handler, remote)
 
 	ctx := context.Background()
 	res, _ := h.Call(ctx, "get_weather", json.RawMessage(`{"city": "Montreal"}`))
@@ -41,6 +41,24 @@ func ExampleFunc() {
 	// 20°C and clear in Montreal
 	// 3
 	// tool "unknown": not served
+}
+
+// Join puts local tools together as one Set, which is a Source an agent
+// takes as it is.
+func ExampleJoin() {
+	type none struct{}
+	hello, _ := tool.Func("hello", "Says hello.", func(context.Context, none) (string, error) { return "hello", nil })
+	bye, _ := tool.Func("bye", "Says goodbye.", func(context.Context, none) (string, error) { return "goodbye", nil })
+	set := tool.Join(hello, bye)
+	for _, d := range set.Definitions {
+		fmt.Println(d.Name+":", d.Description)
+	}
+	res, _ := set.Handler.Call(context.Background(), "bye", nil)
+	fmt.Println(res.Text())
+	// Output:
+	// hello: Says hello.
+	// bye: Says goodbye.
+	// goodbye
 }
 
 // A host that shows a long call's progress passes a function in the call's

@@ -13,14 +13,9 @@ import (
 	"github.com/mcpbridge/mcpbridge/schema"
 )
 
-// A Tool is a local tool: its definition and the handler that serves it. A
-// Tool's Call serves its own name and returns an [UnservedError] for any other.
-type Tool interface {
-	Definition() Definition
-	Handler
-}
-
-// Func makes a local [Tool] from a typed Go function. Its name must follow the
+// Func makes a local tool from a typed Go function, as a [Set] of one: its
+// definition, and a handler that runs fn for the tool's name and returns an
+// [UnservedError] for any other. [Join] puts several tools together. Its name must follow the
 // MCP specification's rule: 1 to 128 ASCII letters, digits, '_', '-' or '.'.
 //
 // The input schema is derived from In, which must be a struct (a tool's
@@ -42,27 +37,27 @@ type Tool interface {
 // or map, its schema is the definition's output schema). An error from fn
 // becomes a [FailedError] carrying its message, unless it already is a
 // [FailedError] or [RefusedError], or the context is done.
-func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Tool, error) {
+func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Set, error) {
 	if err := checkName(name); err != nil {
-		return nil, err
+		return Set{}, err
 	}
 	if fn == nil {
-		return nil, fmt.Errorf("tool.Func %q: nil function", name)
+		return Set{}, fmt.Errorf("tool.Func %q: nil function", name)
 	}
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	if in.Type != "object" {
-		return nil, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
+		return Set{}, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
 	}
 	def := Definition{Name: name, Description: description}
 	if def.InputSchema, err = json.Marshal(in); err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	validator, err := schema.Compile(def.InputSchema)
 	if err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	structured := true
 	switch reflect.TypeFor[Out]() {
@@ -71,11 +66,12 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	default:
 		if out, err := jsonschema.For[Out](nil); err == nil && out.Type == "object" {
 			if def.OutputSchema, err = json.Marshal(out); err != nil {
-				return nil, fmt.Errorf("tool.Func %q: output schema: %w", name, err)
+				return Set{}, fmt.Errorf("tool.Func %q: output schema: %w", name, err)
 			}
 		}
 	}
-	return &funcTool[In, Out]{def: def, in: validator, fn: fn, structured: structured}, nil
+	t := &funcTool[In, Out]{def: def, in: validator, fn: fn, structured: structured}
+	return Set{Definitions: []Definition{def}, Handler: t}, nil
 }
 
 type funcTool[In, Out any] struct {
@@ -84,8 +80,6 @@ type funcTool[In, Out any] struct {
 	fn         func(context.Context, In) (Out, error)
 	structured bool
 }
-
-func (t *funcTool[In, Out]) Definition() Definition { return t.def }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 	if name != t.def.Name {
@@ -175,24 +169,4 @@ func ObjectArgs(args json.RawMessage) json.RawMessage {
 		}
 	}
 	return args
-}
-
-// Serve returns a handler for local tools: it runs the tool with the called
-// name and returns an [UnservedError] for any other name. When two tools have
-// the same name, the first is served.
-func Serve(tools ...Tool) Handler {
-	byName := make(map[string]Tool, len(tools))
-	for _, t := range tools {
-		name := t.Definition().Name
-		if _, dup := byName[name]; !dup {
-			byName[name] = t
-		}
-	}
-	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
-		t, ok := byName[name]
-		if !ok {
-			return Reply{}, &UnservedError{Name: name}
-		}
-		return t.Call(ctx, name, args)
-	})
 }

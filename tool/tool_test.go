@@ -168,7 +168,7 @@ func TestFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := add.Definition()
+	def := add.Definitions[0]
 	var schema struct {
 		Type       string                     `json:"type"`
 		Required   []string                   `json:"required"`
@@ -187,35 +187,35 @@ func TestFunc(t *testing.T) {
 		t.Error("no output schema for a struct result")
 	}
 	ctx := context.Background()
-	res, err := add.Call(ctx, "add", json.RawMessage(`{"a": 2, "b": 3}`))
+	res, err := add.Handler.Call(ctx, "add", json.RawMessage(`{"a": 2, "b": 3}`))
 	if err != nil || res.Text() != `{"sum":5}` || string(res.Structured) != `{"sum":5}` {
 		t.Fatalf("call: %q %s %v", res.Text(), res.Structured, err)
 	}
 	// Arguments stringified whole are unwrapped once, where they leave the
 	// model (ObjectArgs, in package llm); a handler checks, it does not
 	// repair them again.
-	if _, err = add.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
+	if _, err = add.Handler.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
 		t.Fatalf("stringified: %v", err)
 	}
-	if res, err = add.Call(ctx, "add", tool.ObjectArgs(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
+	if res, err = add.Handler.Call(ctx, "add", tool.ObjectArgs(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
 		t.Fatalf("unwrapped at the boundary: %q %v", res.Text(), err)
 	}
 	// A field the model stringified is decoded where the schema wants it.
-	if res, err = add.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.Text() != `{"sum":3}` {
+	if res, err = add.Handler.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.Text() != `{"sum":3}` {
 		t.Fatalf("plain: %q %v", res.Text(), err)
 	}
 	// A schema violation never reaches the function: the call is refused,
 	// naming the field.
 	var refused *tool.RefusedError
-	_, err = add.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
+	_, err = add.Handler.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
 	if !errors.As(err, &refused) || refused.Message != `argument "a": want integer, got string` {
 		t.Fatalf("bad type: %v; want a refusal in the wording every handler uses", err)
 	}
-	_, err = add.Call(ctx, "add", nil)
+	_, err = add.Handler.Call(ctx, "add", nil)
 	if !errors.As(err, &refused) || !strings.Contains(refused.Message, "b") {
 		t.Fatalf("missing arguments: %v", err)
 	}
-	if _, err = add.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
+	if _, err = add.Handler.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("other name: %v", err)
 	}
 }
@@ -228,13 +228,13 @@ func TestFuncErrorsAndResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = fail.Call(context.Background(), "fail", nil)
+	_, err = fail.Handler.Call(context.Background(), "fail", nil)
 	var failed *tool.FailedError
 	if !errors.As(err, &failed) || failed.Message != "disk full" {
 		t.Fatalf("got %v", err)
 	}
 	text, _ := tool.Func("hello", "", func(context.Context, none) (string, error) { return "hi", nil })
-	if res, err := text.Call(context.Background(), "hello", json.RawMessage("null")); err != nil || res.Text() != "hi" || res.Structured != nil {
+	if res, err := text.Handler.Call(context.Background(), "hello", json.RawMessage("null")); err != nil || res.Text() != "hi" || res.Structured != nil {
 		t.Fatalf("string result: %q %s %v", res.Text(), res.Structured, err)
 	}
 	if _, err := tool.Func("bad", "", func(context.Context, int) (string, error) { return "", nil }); err == nil {
@@ -269,16 +269,39 @@ func TestFuncRefusesBadNames(t *testing.T) {
 	}
 }
 
-func TestServe(t *testing.T) {
+// Join serves exactly the tools of its sets: each name by the first set
+// that defines it, whose definition alone is kept; every other name is
+// not served; the servers are the first set's for a name two sets bring.
+func TestJoin(t *testing.T) {
 	type none struct{}
 	a, _ := tool.Func("a", "", func(context.Context, none) (string, error) { return "A", nil })
-	b, _ := tool.Func("b", "", func(context.Context, none) (string, error) { return "B", nil })
-	h := tool.Serve(a, b)
-	if res, err := h.Call(context.Background(), "b", nil); err != nil || res.Text() != "B" {
-		t.Fatalf("b: %q %v", res.Text(), err)
+	b, _ := tool.Func("b", "first b", func(context.Context, none) (string, error) { return "B", nil })
+	b2, _ := tool.Func("b", "second b", func(context.Context, none) (string, error) { return "B2", nil })
+	b2.Servers = map[string]tool.Server{"kb": {Instructions: "second"}, "fs": {Instructions: "fs"}}
+	a.Servers = map[string]tool.Server{"kb": {Instructions: "first"}}
+	set := tool.Join(a, b, b2)
+	var names []string
+	for _, d := range set.Definitions {
+		names = append(names, d.Name+":"+d.Description)
 	}
-	if _, err := h.Call(context.Background(), "c", nil); !errors.Is(err, tool.ErrUnserved) {
+	if !slices.Equal(names, []string{"a:", "b:first b"}) {
+		t.Errorf("definitions %v; want a, then the first b alone", names)
+	}
+	if res, err := set.Handler.Call(context.Background(), "b", nil); err != nil || res.Text() != "B" {
+		t.Fatalf("b: %q %v; want the first set's", res.Text(), err)
+	}
+	if res, err := set.Handler.Call(context.Background(), "a", nil); err != nil || res.Text() != "A" {
+		t.Fatalf("a: %q %v", res.Text(), err)
+	}
+	if _, err := set.Handler.Call(context.Background(), "c", nil); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("c: %v", err)
+	}
+	if len(set.Servers) != 2 || set.Servers["kb"].Instructions != "first" || set.Servers["fs"].Instructions != "fs" {
+		t.Errorf("servers %v; want kb of the first set, and fs", set.Servers)
+	}
+	empty := tool.Join()
+	if _, err := empty.Handler.Call(context.Background(), "a", nil); len(empty.Definitions) != 0 || !errors.Is(err, tool.ErrUnserved) {
+		t.Errorf("Join(): %v, %v; want nothing served", empty.Definitions, err)
 	}
 }
 
