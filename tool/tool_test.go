@@ -21,7 +21,9 @@ func serving(served string, answer tool.Reply) tool.Handler {
 	})
 }
 
-func legacy(served string) tool.Handler {
+// saysUnknown answers any name but its own with a result whose text reads
+// like the legacy way of declining, {"error": "Unknown tool: ..."}.
+func saysUnknown(served string) tool.Handler {
 	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != served {
 			return tool.Text(`{"error": "Unknown tool: ` + name + `"}`), nil
@@ -41,23 +43,26 @@ func TestComposeFirstMatchWins(t *testing.T) {
 	}
 }
 
-func TestComposeLegacyEnvelopePassesOn(t *testing.T) {
-	h := tool.Compose(legacy("x"), serving("y", tool.Text("from y")))
+// A result is an answer whatever its text says: one that reads like the
+// legacy envelope {"error": "Unknown tool: ..."} (a tool may legitimately
+// say so) is the composition's, not passed to the next handler.
+func TestComposeUnknownToolTextIsAnAnswer(t *testing.T) {
+	h := tool.Compose(saysUnknown("x"), serving("y", tool.Text("from y")))
 	res, err := h.Call(context.Background(), "y", nil)
-	if err != nil || res.Text() != "from y" {
-		t.Fatalf("y: %q, %v; want the second handler's answer", res.Text(), err)
+	if err != nil || res.Text() != `{"error": "Unknown tool: y"}` {
+		t.Fatalf("y: %q, %v; want the first handler's result as it is", res.Text(), err)
 	}
 }
 
 func TestComposeLastAnswerIsTheComposition(t *testing.T) {
 	ctx := context.Background()
 	// The last handler's decline is returned as it is.
-	h := tool.Compose(serving("a", tool.Text("a")), legacy("b"))
+	h := tool.Compose(serving("a", tool.Text("a")), saysUnknown("b"))
 	res, err := h.Call(ctx, "zzz", nil)
-	if err != nil || !tool.IsUnknownToolEnvelope(res) {
-		t.Fatalf("got %q, %v; want the last handler's envelope", res.Text(), err)
+	if err != nil || res.Text() != `{"error": "Unknown tool: zzz"}` {
+		t.Fatalf("got %q, %v; want the last handler's result", res.Text(), err)
 	}
-	h = tool.Compose(legacy("b"), serving("a", tool.Text("a")))
+	h = tool.Compose(serving("b", tool.Text("b")), serving("a", tool.Text("a")))
 	_, err = h.Call(ctx, "zzz", nil)
 	var u *tool.UnservedError
 	if !errors.As(err, &u) || u.Name != "zzz" || !errors.Is(err, tool.ErrUnserved) {
@@ -92,25 +97,6 @@ func TestComposeEmpty(t *testing.T) {
 	_, err := tool.Compose().Call(context.Background(), "a", nil)
 	if !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("got %v; want unserved", err)
-	}
-}
-
-func TestIsUnknownToolEnvelope(t *testing.T) {
-	for text, want := range map[string]bool{
-		`{"error": "Unknown tool: x"}`:          true,
-		`{"error":"Unknown tool: x"}`:           true,
-		`{"error": "Unknown tool: x", "a": 1}`:  false,
-		`{"error": "failed: Unknown tool: x"}`:  false,
-		`Unknown tool: x`:                       false,
-		`{"error": {"message":"Unknown tool"}}`: false,
-	} {
-		if got := tool.IsUnknownToolEnvelope(tool.Text(text)); got != want {
-			t.Errorf("%s: got %v, want %v", text, got, want)
-		}
-	}
-	two := tool.Reply{Parts: []tool.Part{tool.TextPart{Text: `{"error": "Unknown tool: x"}`}, tool.TextPart{Text: "more"}}}
-	if tool.IsUnknownToolEnvelope(two) {
-		t.Error("two parts are not an envelope")
 	}
 }
 
