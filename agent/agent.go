@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -458,7 +459,7 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	}
 	text, fatal := explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
-		if near := tool.Suggest(c.Name, v.names()); near != "" {
+		if near := names.Suggest(c.Name, v.names()); near != "" {
 			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
 		}
 	}

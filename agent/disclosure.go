@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -104,9 +105,9 @@ func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) str
 	return strings.TrimSpace(b.String())
 }
 
-// find ranks the tools ([tool.Search]) and says how many matched.
+// find ranks the tools (names.Search) and says how many matched.
 func (c *catalog) find(query string) (string, int) {
-	hits := tool.Search(c.defs, query)
+	hits := names.Search(c.defs, query)
 	if len(hits) == 0 {
 		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
 	}

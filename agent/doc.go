@@ -36,7 +36,7 @@
 //     by the server's provider as a tool's result is, and fitted to the
 //     model as every result is.
 //   - A call to a tool that does not exist is answered with the name the
-//     model most likely meant ([tool.Suggest]), never run on a guess.
+//     model most likely meant, never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each
 //     comes back to the model as a tool result in words that say which, so it
 //     can act on it. Only errors that make going on pointless (a bad

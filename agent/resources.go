@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -48,7 +49,7 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 			return tool.Reply{}, &tool.RefusedError{Name: ReadResourceName, Message: "say which server the resource is on: one of " + strings.Join(quoted, ", ")}
 		}
 		msg := fmt.Sprintf("no server %q has resources; the servers with resources: %s", server, strings.Join(quoted, ", "))
-		if near := tool.Suggest(server, servers); near != "" {
+		if near := names.Suggest(server, servers); near != "" {
 			msg = fmt.Sprintf("no server %q has resources; did you mean %q?", server, near)
 		}
 		return tool.Reply{}, &tool.RefusedError{Name: ReadResourceName, Message: msg}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -183,7 +184,7 @@ func (sh *skillShelf) find(id string) (offeredSkill, error) {
 	for i, o := range sh.order {
 		ids[i] = o.id
 	}
-	if near := tool.Suggest(id, ids); near != "" {
+	if near := names.Suggest(id, ids); near != "" {
 		return o, fmt.Errorf("no skill %q; did you mean %q?", id, near)
 	}
 	return o, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -109,7 +110,7 @@ func (a *api) find(name string) (int, bool) {
 			return i, true
 		}
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool {
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool {
 		return slices.ContainsFunc(a.entries, func(e entry) bool { return e.def.Origin == o })
 	})
 	if ok {
@@ -175,7 +176,7 @@ const maxDescribed = 12
 // describe answers the look-up: the declarations of the tools a query
 // names or matches. A word that names a group or a tool's path picks it
 // (a whole group, up to the bound); the others rank the rest by
-// [tool.Search].
+// names.Search.
 func (a *api) describe(query string) string {
 	var picked []int
 	var words []string
@@ -204,7 +205,7 @@ func (a *api) describe(query string) string {
 			defs[i] = e.def
 			defs[i].Name = e.path() // a word may name the server
 		}
-		for _, d := range tool.Search(defs, strings.Join(words, " ")) {
+		for _, d := range names.Search(defs, strings.Join(words, " ")) {
 			picked = appendNew(picked, a.indexOfPath(d.Name))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -103,7 +104,7 @@ func (p *Provider) resolve(name string, known func(string) bool) (target string,
 	if known(name) {
 		return name, true
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return o.Server == p.name })
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool { return o.Server == p.name })
 	if !ok {
 		return name, false
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -143,11 +144,11 @@ func (p *Policy) rewritten(names []string) []string {
 }
 
 // aliasReadings returns every tool part an alias mcp__<server>__<tool> can be
-// read to have ([tool.AliasReadings]), or nil when name is no alias. A
+// read to have (names.Readings), or nil when name is no alias. A
 // handler runs at most one of them, and the policy cannot tell which.
 func aliasReadings(name string) []string {
 	var readings []string
-	for _, o := range tool.AliasReadings(name) {
+	for _, o := range names.Readings(name) {
 		readings = append(readings, o.Tool)
 	}
 	return readings

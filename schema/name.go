@@ -225,7 +225,7 @@ func (n *Namer) rewrite(s string) string {
 
 // Lookup returns the pair a final name was given to. (The alias
 // mcp__<server>__<tool> is read by whoever holds the pairs, with
-// tool.ResolveAlias: the Namer keeps names only.)
+// names.Resolve: the Namer keeps names only.)
 func (n *Namer) Lookup(name string) (server, toolName string, ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()

@@ -33,9 +33,10 @@
 // them, together, one [Set] per turn. Local tools ([Func], [Join]), an MCP server
 // and a whole catalog of servers are all sources.
 //
-// The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],
-// [ResolveAlias]): every package that accepts a tool name reads it by the
-// same rule.
+// A tool of an MCP server also answers to its alias mcp__<server>__<tool>
+// ([Origin.Alias]), read by one rule wherever a tool name is accepted: an
+// alias names a tool only when exactly one of its readings (a server or
+// tool name may hold "__") names a tool the holder has.
 //
 // Options: none; what a call needs beyond its name and arguments (a
 // deadline, a progress function, an elicitor) travels in its context,

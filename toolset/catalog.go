@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -173,7 +174,7 @@ func (t *Toolset) collision(s *server, toolName string) *collisionError {
 // as, if it is one of the set's: a tool by that name would shadow the
 // alias.
 func (t *Toolset) aliasOf(name string) (string, bool) {
-	o, ok, ambiguous := tool.ResolveAlias(name, func(o tool.Origin) bool {
+	o, ok, ambiguous := names.Resolve(name, func(o tool.Origin) bool {
 		for _, s := range t.servers {
 			if s.cfg.Name == o.Server {
 				return true

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -118,7 +119,7 @@ func (s *Snapshot) find(name string) *toolEntry {
 	if server, toolName, ok := s.namer.Lookup(name); ok {
 		return s.byPair[pair{server, toolName}]
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return s.byPair[pair{o.Server, o.Tool}] != nil })
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool { return s.byPair[pair{o.Server, o.Tool}] != nil })
 	if !ok {
 		return nil
 	}

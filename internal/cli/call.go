@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -160,7 +161,7 @@ func findTool(snap *toolset.Snapshot, name string, sampling bool) (string, error
 	case 1:
 		return matches[0], nil
 	case 0:
-		if near := tool.Suggest(name, all); near != "" {
+		if near := names.Suggest(name, all); near != "" {
 			return "", Usagef("no tool %q; did you mean %q?", name, near)
 		}
 		if !sampling {

@@ -1,8 +1,10 @@
-package tool
+package names
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // Search ranks defs by how many of the query's words (case aside) their
@@ -10,10 +12,10 @@ import (
 // returns those that contain any, best first, ties in their order in defs.
 // It is the search behind progressive disclosure's find_tools, in package
 // agent and in package gateway.
-func Search(defs []Definition, query string) []Definition {
+func Search(defs []tool.Definition, query string) []tool.Definition {
 	words := strings.Fields(strings.ToLower(query))
 	type hit struct {
-		def   Definition
+		def   tool.Definition
 		score int
 	}
 	var hits []hit
@@ -33,7 +35,7 @@ func Search(defs []Definition, query string) []Definition {
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
-	out := make([]Definition, len(hits))
+	out := make([]tool.Definition, len(hits))
 	for i, h := range hits {
 		out[i] = h.def
 	}
