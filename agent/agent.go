@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -513,7 +514,7 @@ func explain(name string, err error) (text string, fatal bool) {
 // without vision, text over the budget cut with a note.
 func (a *Agent) forModel(res tool.Reply) tool.Reply {
 	if !a.cfg.Model.Vision() {
-		res.Parts = tool.TextOnly(res.Parts)
+		res.Parts = modelio.TextOnly(res.Parts)
 	}
 	budget := a.cfg.ResultBudget
 	if budget < 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -337,7 +338,7 @@ func TestImagesAndBudget(t *testing.T) {
 	}
 	res = run(false)
 	img := toolResult(t, res.Messages, "img")
-	if hasImages(img) || !strings.Contains(img.Text(), tool.ImageMark) {
+	if hasImages(img) || !strings.Contains(img.Text(), modelio.ImageMark) {
 		t.Fatalf("a model without vision should read [image]: %q", img.Text())
 	}
 }

@@ -43,7 +43,7 @@
 //     configuration, a server that cannot be reached at all, a cancelled
 //     context) end [Agent.Run].
 //   - Images in results reach a model that takes images as images, and a model
-//     that does not as text with [tool.ImageMark] in their place. Text over the
+//     that does not as text with "[image]" in their place. Text over the
 //     result budget is cut with a note saying how much was left out.
 //   - A catalog whose definitions would exceed a token budget is not sent
 //     whole: the model gets a tool to search the catalog and one to load what

@@ -19,7 +19,7 @@
 // [github.com/mcpbridge/mcpbridge/llm/anthropic]) maps these to its wire
 // format, including what its API cannot say directly (images in an OpenAI tool
 // result, consecutive Anthropic tool results in one user turn), and turns images
-// into [tool.ImageMark] text for a model whose [Model.Vision] is false.
+// into "[image]" text for a model whose [Model.Vision] is false.
 //
 // An API that answers with an HTTP error is reported as an [*APIError] naming
 // the vendor and the status, never with the request's credentials. A model that

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -146,27 +145,4 @@ func checkName(name string) error {
 		}
 	}
 	return nil
-}
-
-// ObjectArgs normalizes the arguments a model wrote for a call: none at all
-// (nil, empty, or JSON null) becomes {}, and a JSON string that holds a JSON
-// object (models sometimes stringify the arguments) becomes that object.
-// Anything else is returned as it is. It is applied once, where arguments
-// leave the model (the llm packages do, for every tool call they return);
-// handlers check arguments, they do not repair them again.
-func ObjectArgs(args json.RawMessage) json.RawMessage {
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return json.RawMessage("{}")
-	}
-	if trimmed[0] == '"' {
-		var s string
-		if json.Unmarshal(trimmed, &s) == nil {
-			inner := bytes.TrimSpace([]byte(s))
-			if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
-				return json.RawMessage(inner)
-			}
-		}
-	}
-	return args
 }

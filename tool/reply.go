@@ -42,12 +42,12 @@ func (ImagePart) isPart() {}
 // Text returns a Reply of one text part.
 func Text(s string) Reply { return Reply{Parts: []Part{TextPart{Text: s}}} }
 
-// ImageMark is what [Reply.Text] puts in place of each image.
-const ImageMark = "[image]"
+// imageMark is what [Reply.Text] puts in place of each image.
+const imageMark = "[image]"
 
 // Text returns the result as one string, for a model that does not take
 // images: the text parts in order, joined by newlines, each image replaced by
-// [ImageMark].
+// "[image]".
 func (r Reply) Text() string {
 	if len(r.Parts) == 1 {
 		if t, ok := r.Parts[0].(TextPart); ok {
@@ -63,27 +63,10 @@ func (r Reply) Text() string {
 		case TextPart:
 			b.WriteString(p.Text)
 		case ImagePart:
-			b.WriteString(ImageMark)
+			b.WriteString(imageMark)
 		}
 	}
 	return b.String()
-}
-
-// TextOnly returns parts with each image replaced by a [TextPart] holding
-// [ImageMark], for a model that does not take images: it still learns that an
-// image was there. It returns parts itself when there is no image.
-func TextOnly(parts []Part) []Part {
-	if !(Reply{Parts: parts}).HasImages() {
-		return parts
-	}
-	out := make([]Part, len(parts))
-	for i, p := range parts {
-		if _, ok := p.(ImagePart); ok {
-			p = TextPart{Text: ImageMark}
-		}
-		out[i] = p
-	}
-	return out
 }
 
 // HasImages reports whether any part is an image.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -100,7 +101,7 @@ func TestComposeEmpty(t *testing.T) {
 	}
 }
 
-func TestResultText(t *testing.T) {
+func TestReplyText(t *testing.T) {
 	r := tool.Reply{Parts: []tool.Part{
 		tool.TextPart{Text: "before"},
 		tool.ImagePart{MIMEType: "image/png", Data: []byte{1}},
@@ -111,13 +112,6 @@ func TestResultText(t *testing.T) {
 	}
 	if !r.HasImages() || tool.Text("x").HasImages() {
 		t.Fatal("HasImages wrong")
-	}
-	only := tool.TextOnly(r.Parts)
-	if len(only) != 3 || (tool.Reply{Parts: only}).HasImages() || only[1] != (tool.TextPart{Text: tool.ImageMark}) {
-		t.Fatalf("TextOnly = %#v", only)
-	}
-	if _, ok := r.Parts[1].(tool.ImagePart); !ok {
-		t.Fatal("TextOnly changed its input")
 	}
 }
 
@@ -178,12 +172,12 @@ func TestFunc(t *testing.T) {
 		t.Fatalf("call: %q %s %v", res.Text(), res.Structured, err)
 	}
 	// Arguments stringified whole are unwrapped once, where they leave the
-	// model (ObjectArgs, in package llm); a handler checks, it does not
+	// model (modelio.Args, in the llm packages); a handler checks, it does not
 	// repair them again.
 	if _, err = add.Handler.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
 		t.Fatalf("stringified: %v", err)
 	}
-	if res, err = add.Handler.Call(ctx, "add", tool.ObjectArgs(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
+	if res, err = add.Handler.Call(ctx, "add", modelio.Args(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
 		t.Fatalf("unwrapped at the boundary: %q %v", res.Text(), err)
 	}
 	// A field the model stringified is decoded where the schema wants it.
@@ -288,23 +282,6 @@ func TestJoin(t *testing.T) {
 	empty := tool.Join()
 	if _, err := empty.Handler.Call(context.Background(), "a", nil); len(empty.Definitions) != 0 || !errors.Is(err, tool.ErrUnserved) {
 		t.Errorf("Join(): %v, %v; want nothing served", empty.Definitions, err)
-	}
-}
-
-func TestObjectArgs(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                 "{}",
-		"null":             "{}",
-		" ":                "{}",
-		`{"a":1}`:          `{"a":1}`,
-		`"{\"a\":1}"`:      `{"a":1}`,
-		`"not an object"`:  `"not an object"`,
-		`[1,2]`:            `[1,2]`,
-		`"{\"a\":broken}"`: `"{\"a\":broken}"`,
-	} {
-		if got := string(tool.ObjectArgs(json.RawMessage(in))); got != want {
-			t.Errorf("ObjectArgs(%s) = %s, want %s", in, got, want)
-		}
 	}
 }
 

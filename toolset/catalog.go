@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -114,7 +115,7 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 // repair repairs args without checking them, for a schema that does not
 // compile. It is the slow way, taken only for such rare schemas.
 func (e *toolEntry) repair(name string, args json.RawMessage) (json.RawMessage, error) {
-	args = tool.ObjectArgs(args) // only for none at all: the model's were unwrapped where they left it
+	args = modelio.Args(args) // only for none at all: the model's were unwrapped where they left it
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(args, &probe) != nil || probe == nil {
 		return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
