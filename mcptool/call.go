@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -149,7 +150,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		held.end(ctx, res, err)
 	}()
 	d := p.cfg.callTimeout()
-	report := tool.ProgressFunc(ctx)
+	report := ctxkey.Value[func(tool.Progress)](ctx)
 	ctx, ended := p.inflight.begin(ctx, name)
 	defer ended()
 	err = p.request(ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {

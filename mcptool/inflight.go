@@ -42,7 +42,7 @@ type inflight struct {
 // begin registers a call of name and returns its context, which carries
 // the frame, and the function that ends it.
 func (in *inflight) begin(ctx context.Context, name string) (context.Context, func()) {
-	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx), relay: callerOf(ctx).Relay}
+	f := &callFrame{tool: name, elicit: ctxkey.Value[tool.Elicitor](ctx), relay: callerOf(ctx).Relay}
 	f.ctx = frameKey.With(ctx, f)
 	in.mu.Lock()
 	in.frames = append(in.frames, f)

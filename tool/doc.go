@@ -21,8 +21,8 @@
 // decides whether to go on without knowing any handler's error types.
 //
 // A host that shows a long call's progress passes a function in the call's
-// context ([WithProgress]); a handler that learns of progress (an MCP
-// server's notifications) reports it there ([ProgressFunc]). In the same
+// context ([WithProgress]), where a handler that learns of progress (an
+// MCP server's notifications) reports it. In the same
 // way a host that can ask its user passes an [Elicitor] ([WithElicitor]),
 // and a handler whose call needs the user's input (an MCP server's
 // elicitation, a local tool's question) asks there ([Elicit]): a [Form] of

@@ -68,17 +68,14 @@ type Answer struct {
 // may be called from several goroutines at once, for concurrent calls.
 type Elicitor func(ctx context.Context, e *Elicitation) (Answer, error)
 
-var elicitorKey = ctxkey.New[Elicitor]("tool elicitor")
-
 // WithElicitor returns a copy of ctx carrying fn, which a [Handler] given
 // it asks when its call needs the user's input: the requests an MCP
 // server makes during the call, a local tool's [Elicit]. Package agent
 // passes its Config.Elicit so.
-func WithElicitor(ctx context.Context, fn Elicitor) context.Context { return elicitorKey.With(ctx, fn) }
-
-// ElicitorOf returns the function ctx carries to ask the user
-// ([WithElicitor]), or nil.
-func ElicitorOf(ctx context.Context) Elicitor { return elicitorKey.Value(ctx) }
+func WithElicitor(ctx context.Context, fn Elicitor) context.Context {
+	// By its type, which package mcptool reads (ctxkey.Value).
+	return ctxkey.With(ctx, fn)
+}
 
 // ErrNoElicitor is the error of [Elicit] when the call's context carries
 // no way to ask the user.
@@ -90,7 +87,7 @@ var ErrNoElicitor = errors.New("no way to ask the user")
 // mcptool asks for a server; without an Elicitor it returns
 // [ErrNoElicitor].
 func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
-	ask := ElicitorOf(ctx)
+	ask := ctxkey.Value[Elicitor](ctx)
 	if ask == nil {
 		return Answer{}, ErrNoElicitor
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A local Go function becomes a tool with a derived schema: a Set of one,
@@ -62,21 +64,29 @@ func ExampleJoin() {
 }
 
 // A host that shows a long call's progress passes a function in the call's
-// context; a handler that learns of progress (an MCP server's
-// notifications, or its own steps) reports it there.
+// context; a handler that learns of progress (here an MCP server's
+// notifications, through package mcptool) reports it there.
 func ExampleWithProgress() {
-	count := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Reply, error) {
-		if report := tool.ProgressFunc(ctx); report != nil {
+	server := mcp.NewServer(&mcp.Implementation{Name: "steps", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			for i := 1; i <= 3; i++ {
-				report(tool.Progress{Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(),
+					Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+				req.Session.Ping(ctx, nil) // the report handled before the next
 			}
-		}
-		return tool.Text("counted"), nil
-	})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "counted"}}}, nil
+		})
+	steps := mcptool.FromServer("steps", server)
+	if err := steps.Connect(context.Background()); err != nil {
+		panic(err)
+	}
+	defer steps.Close()
+
 	ctx := tool.WithProgress(context.Background(), func(p tool.Progress) {
 		fmt.Printf("%v/%v %s\n", p.Progress, p.Total, p.Message)
 	})
-	res, _ := count.Call(ctx, "count", nil)
+	res, _ := steps.Handler().Call(ctx, "count", nil)
 	fmt.Println(res.Text())
 	// Output:
 	// 1/3 step 1
