@@ -35,9 +35,9 @@ func TestAgentElicit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	form, _ := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`))
+	sure := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
 	confirm, _ := tool.Func("confirm", "Ask the user to confirm.", func(ctx context.Context, _ struct{}) (string, error) {
-		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Sure?", Form: form})
+		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Sure?", Schema: sure})
 		if err != nil {
 			return "", err
 		}

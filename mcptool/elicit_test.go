@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -56,8 +57,9 @@ func TestElicitation(t *testing.T) {
 		}
 		// The host is told who asks, during which call, why, and for
 		// what, in the server's order.
+		f, err := form.Parse(asked.Schema)
 		if asked.Server != "notes" || asked.Tool != "greet" || asked.Message != "What is your name?" ||
-			asked.Form == nil || len(asked.Form.Fields) != 2 || asked.Form.Fields[0].Name != "name" || !asked.Form.Fields[0].Required {
+			err != nil || len(f.Fields) != 2 || f.Fields[0].Name != "name" || !f.Fields[0].Required {
 			t.Fatalf("asked %+v", asked)
 		}
 	}
@@ -168,7 +170,7 @@ func TestURLElicitationRequired(t *testing.T) {
 	if got, err := p.CallTool(context.Background(), "pay", nil); err != nil || got != "paid" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	if asked.URL != "https://pay.example.com/checkout?id=1" || asked.Message != "Pay first." || asked.Form != nil || asked.Tool != "pay" {
+	if asked.URL != "https://pay.example.com/checkout?id=1" || asked.Message != "Pay first." || asked.Schema != nil || asked.Tool != "pay" {
 		t.Fatalf("asked %+v", asked)
 	}
 	done.Store(false)

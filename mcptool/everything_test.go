@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -158,8 +159,11 @@ func TestServerEverythingAsksTheHost(t *testing.T) {
 	if !strings.Contains(res.Text(), "Name: Ada Lovelace") || !strings.Contains(res.Text(), "Favorite Integer: 7") {
 		t.Fatalf("accepted: %q", res.Text())
 	}
-	if e := asked[0]; e.Server != "everything" || e.Form == nil || len(e.Form.Fields) != 13 || e.Form.Fields[0].Name != "name" {
+	if e := asked[0]; e.Server != "everything" || e.Schema == nil {
 		t.Fatalf("asked %+v", e)
+	}
+	if f, err := form.Parse(asked[0].Schema); err != nil || len(f.Fields) != 13 || f.Fields[0].Name != "name" {
+		t.Fatalf("asked %s: %v", asked[0].Schema, err)
 	}
 	answer = tool.Answer{Action: tool.Decline}
 	if res := call(t, h, "trigger-elicitation-request", ``); !strings.Contains(res.Text(), "User declined") {

@@ -54,9 +54,17 @@ func (oneWord) Generate(context.Context, llm.Request) (*llm.Response, error) {
 func ExampleWithElicitation() {
 	takeDefaults := func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		fmt.Printf("%s asks: %s\n", e.Server, e.Message)
+		var form struct {
+			Properties map[string]struct {
+				Default any `json:"default"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(e.Schema, &form); err != nil {
+			return tool.Answer{}, err
+		}
 		content := map[string]any{}
-		for _, f := range e.Form.Fields {
-			content[f.Name] = f.Default
+		for name, p := range form.Properties {
+			content[name] = p.Default
 		}
 		return tool.Answer{Action: tool.Accept, Content: content}, nil
 	}

@@ -25,9 +25,9 @@
 // MCP server's notifications) reports it. In the same
 // way a host that can ask its user passes an [Elicitor] ([WithElicitor]),
 // and a handler whose call needs the user's input (an MCP server's
-// elicitation, a local tool's question) asks there ([Elicit]): a [Form] of
-// the MCP specification's restricted schema, checked before it is
-// answered, or a URL the host shows and never fetches.
+// elicitation, a local tool's question) asks there ([Elicit]): a form of
+// the MCP specification's restricted schema, whose answer is checked
+// before it is sent, or a URL the host shows and never fetches.
 //
 // A [Source] offers tools: definitions and the handler that serves exactly
 // them, together, one [Set] per turn. Local tools ([Func], [Join]), an MCP server

@@ -2,10 +2,12 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/form"
 )
 
 // An Elicitation is a request for input from the user, made while a call
@@ -14,9 +16,9 @@ import (
 // as the MCP specification (2025-11-25 and 2026-07-28, client/elicitation)
 // has them:
 //
-//   - Form mode (Form set): fields to fill in, of the specification's
+//   - Form mode (Schema set): fields to fill in, of the specification's
 //     restricted schema. The host shows the fields and returns the user's
-//     values, which are checked against the form before they are sent.
+//     values, which are checked against the schema before they are sent.
 //   - URL mode (URL set): a page, out of the host's reach, where the user
 //     does something the server must not pass through the host (a payment, a
 //     third party's authorization). The host shows the whole URL and its
@@ -33,8 +35,14 @@ type Elicitation struct {
 	Tool string
 	// Message says why the server asks.
 	Message string
-	// Form is what a form-mode request asks for; nil in URL mode.
-	Form *Form
+	// Schema is what a form-mode request asks for, as the server wrote it
+	// (its properties in order): the specification's restricted JSON
+	// Schema, a flat object whose properties are strings (formats email,
+	// uri, date, date-time), numbers, integers, booleans, and single- and
+	// multi-select enums of strings, each with an optional default. A
+	// request whose schema is anything else is refused before the host is
+	// asked. It is nil in URL mode.
+	Schema json.RawMessage
 	// URL is the page of a URL-mode request: an absolute http or https
 	// URL. It is "" in form mode.
 	URL string
@@ -57,8 +65,10 @@ const (
 type Answer struct {
 	Action ElicitAction
 	// Content holds, for an accepted form, the value of each field the
-	// user filled, by field name (see [Field.Parse] for the Go types). It
-	// is nil otherwise.
+	// user filled, by its name: a string for a string or a single
+	// select, a number (any Go number type, or json.Number) for a number or
+	// an integer, a bool, a []string for a multi-select. It is nil
+	// otherwise.
 	Content map[string]any
 }
 
@@ -83,16 +93,25 @@ var ErrNoElicitor = errors.New("no way to ask the user")
 
 // Elicit asks the user through the [Elicitor] ctx carries and checks the
 // answer: the action is one of the three, and an accepted form's content
-// passes [Form.Check]. It is how a local tool asks, and how package
-// mcptool asks for a server; without an Elicitor it returns
-// [ErrNoElicitor].
+// fits the schema (every required field, no other, each value of its
+// field's type, format, options and bounds). It is how a local tool asks,
+// and how package mcptool asks for a server; a schema outside the
+// specification's subset is refused, naming the property, and without an
+// Elicitor it returns [ErrNoElicitor].
 func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
 	ask := ctxkey.Value[Elicitor](ctx)
 	if ask == nil {
 		return Answer{}, ErrNoElicitor
 	}
-	if (e.Form == nil) == (e.URL == "") {
-		return Answer{}, errors.New("elicitation: give a form or a URL, one of them")
+	if (len(e.Schema) == 0) == (e.URL == "") {
+		return Answer{}, errors.New("elicitation: give a schema or a URL, one of them")
+	}
+	var f *form.Form
+	if len(e.Schema) > 0 {
+		var err error
+		if f, err = form.Parse(e.Schema); err != nil {
+			return Answer{}, fmt.Errorf("elicitation: %w", err)
+		}
 	}
 	a, err := ask(ctx, e)
 	if err != nil {
@@ -100,14 +119,14 @@ func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
 	}
 	switch a.Action {
 	case Accept:
-		if e.Form == nil {
+		if f == nil {
 			// URL mode: the content is omitted.
 			return Answer{Action: Accept}, nil
 		}
 		if a.Content == nil {
 			a.Content = map[string]any{}
 		}
-		if err := e.Form.Check(a.Content); err != nil {
+		if err := f.Check(a.Content); err != nil {
 			return Answer{}, fmt.Errorf("elicitation: the answer does not fit the form: %w", err)
 		}
 		return a, nil

@@ -99,11 +99,11 @@ func ExampleWithProgress() {
 // context carries: a host (package agent's Config.Elicit, a terminal)
 // puts one there, and an MCP server's questions reach the same function.
 func ExampleElicit() {
-	form, _ := tool.ParseForm(json.RawMessage(`{"type": "object",
+	size := json.RawMessage(`{"type": "object",
 		"properties": {"size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"}},
-		"required": ["size"]}`))
+		"required": ["size"]}`)
 	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Reply, error) {
-		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Form: form})
+		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Schema: size})
 		if err != nil {
 			return tool.Reply{}, err
 		}
@@ -115,9 +115,17 @@ func ExampleElicit() {
 	// The host's side: here, a user who takes every default.
 	ctx := tool.WithElicitor(context.Background(), func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		fmt.Println("asked:", e.Message)
+		var form struct {
+			Properties map[string]struct {
+				Default any `json:"default"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(e.Schema, &form); err != nil {
+			return tool.Answer{}, err
+		}
 		content := map[string]any{}
-		for _, f := range e.Form.Fields {
-			content[f.Name] = f.Default
+		for name, p := range form.Properties {
+			content[name] = p.Default
 		}
 		return tool.Answer{Action: tool.Accept, Content: content}, nil
 	})

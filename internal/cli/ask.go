@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -106,12 +107,16 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 	default:
 		return tool.Answer{Action: tool.Cancel}, nil
 	}
+	fields, err := form.Parse(e.Schema)
+	if err != nil {
+		return tool.Answer{}, err
+	}
 	content := map[string]any{}
-	for _, f := range e.Form.Fields {
+	for _, f := range fields.Fields {
 		content[f.Name] = f.Default
 	}
 	for {
-		for _, f := range e.Form.Fields {
+		for _, f := range fields.Fields {
 			v, ok := a.field(ctx, f, content[f.Name])
 			if !ok {
 				return tool.Answer{Action: tool.Cancel}, nil
@@ -138,7 +143,7 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 
 // field asks for one field until the answer fits: empty keeps cur (the
 // default, or the answer being edited), "-" clears an optional field.
-func (a *asker) field(ctx context.Context, f tool.Field, cur any) (any, bool) {
+func (a *asker) field(ctx context.Context, f form.Field, cur any) (any, bool) {
 	prompt := "  " + untrusted.Line(cmp.Or(f.Title, f.Name))
 	if f.Description != "" {
 		prompt += ": " + untrusted.Line(f.Description)
@@ -170,7 +175,7 @@ func (a *asker) field(ctx context.Context, f tool.Field, cur any) (any, bool) {
 
 // shown is a field's value as its prompt shows it: choices by their
 // titles, a boolean as yes or no.
-func shown(f tool.Field, v any) string {
+func shown(f form.Field, v any) string {
 	title := func(value string) string {
 		for _, c := range f.Choices {
 			if c.Value == value {
@@ -198,21 +203,21 @@ func shown(f tool.Field, v any) string {
 }
 
 // takes says what a field takes, for its prompt.
-func takes(f tool.Field) string {
+func takes(f form.Field) string {
 	var what string
 	switch f.Kind {
-	case tool.BooleanField:
+	case form.BooleanField:
 		what = "yes or no"
-	case tool.SelectField, tool.MultiSelectField:
+	case form.SelectField, form.MultiSelectField:
 		opts := make([]string, len(f.Choices))
 		for i, c := range f.Choices {
 			opts[i] = fmt.Sprintf("%d %s", i+1, untrusted.Line(c.Title))
 		}
 		what = "one of " + strings.Join(opts, ", ")
-		if f.Kind == tool.MultiSelectField {
+		if f.Kind == form.MultiSelectField {
 			what = "any of " + strings.Join(opts, ", ") + "; separate with commas"
 		}
-	case tool.NumberField, tool.IntegerField:
+	case form.NumberField, form.IntegerField:
 		what = string(f.Kind)
 		if f.Minimum != nil && f.Maximum != nil {
 			what += fmt.Sprintf(" %v to %v", *f.Minimum, *f.Maximum)

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"syscall"
@@ -63,7 +64,7 @@ func TestQuestionEndsWithItsTurn(t *testing.T) {
 	defer end()
 	asked := make(chan tool.Answer, 1)
 	go func() {
-		answer, _ := a.elicit(context.Background(), &tool.Elicitation{Server: "s", Message: "Your name?", Form: &tool.Form{}})
+		answer, _ := a.elicit(context.Background(), &tool.Elicitation{Server: "s", Message: "Your name?", Schema: json.RawMessage(`{"type":"object"}`)})
 		asked <- answer
 	}()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {

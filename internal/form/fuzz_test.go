@@ -1,22 +1,22 @@
-package tool_test
+package form_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/internal/form"
 )
 
-// FuzzParseForm checks that any requested schema a server sends is parsed
+// FuzzParse checks that any requested schema a server sends is parsed
 // or refused, never a panic, and that a form it gives reads any typed text
 // and checks any content without one either; an answer made of the parsed
 // texts passes the form's own check.
-func FuzzParseForm(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte(everyKind), "Ada")
 	f.Add([]byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":5}},"required":["n"]}`), "7")
 	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[{"const":"x"}]}}}}`), "1,1")
 	f.Fuzz(func(t *testing.T, schema []byte, text string) {
-		form, err := tool.ParseForm(json.RawMessage(schema))
+		form, err := form.Parse(json.RawMessage(schema))
 		if err != nil {
 			return
 		}

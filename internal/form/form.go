@@ -1,4 +1,10 @@
-package tool
+// Package form reads the form of an elicitation in form mode: the
+// restricted JSON Schema the MCP specification allows a server to ask the
+// user to fill in ([Parse]), checks an answer against it ([Form.Check]),
+// and reads what a user typed for a field ([Field.Parse]). tool.Elicit
+// checks every answer with it; the hosts' own interfaces (the terminal,
+// the web page) render a form from it.
+package form
 
 import (
 	"bytes"
@@ -16,11 +22,11 @@ import (
 	"unicode/utf8"
 )
 
-// A Form is what a form-mode [Elicitation] asks for: the fields of the
+// A Form is what a form-mode tool.Elicitation asks for: the fields of the
 // restricted JSON Schema the MCP specification allows (client/elicitation,
 // "Requested Schema"), a flat object of strings (formats email, uri, date,
 // date-time), numbers, integers, booleans, and single- and multi-select
-// enums with or without titles, each with an optional default. [ParseForm]
+// enums with or without titles, each with an optional default. [Parse]
 // makes one from a schema and refuses anything else.
 type Form struct {
 	// Fields are the properties in the order the schema lists them.
@@ -103,11 +109,11 @@ type wireOption struct {
 // maxFields bounds a form: a server could otherwise ask the user forever.
 const maxFields = 100
 
-// ParseForm reads a requested schema into a [Form]. A schema outside the
+// Parse reads a requested schema into a [Form]. A schema outside the
 // specification's subset (a nested object, an array that is not an enum,
 // an unknown format, a default of the wrong type) is refused with an
 // error naming the property; so is one of more than 100 fields.
-func ParseForm(schema json.RawMessage) (*Form, error) {
+func Parse(schema json.RawMessage) (*Form, error) {
 	var root struct {
 		Type       string          `json:"type"`
 		Properties json.RawMessage `json:"properties"`
