@@ -27,9 +27,9 @@ import (
 
 // Defaults of [Config].
 const (
-	DefaultMaxSteps        = 16
-	DefaultResultBudget    = 20000
-	DefaultToolTokenBudget = 12000
+	defaultMaxSteps        = 16
+	defaultResultBudget    = 20000
+	defaultToolTokenBudget = 12000
 )
 
 // ErrStepLimit is returned by Run, with the conversation so far, when the
@@ -52,7 +52,7 @@ type Config struct {
 	// What the Sets' servers bring besides ([tool.Set] Servers) comes
 	// with them, each under the server's name (the first source's, for a
 	// name two sources have): their instructions follow System in the
-	// system prompt (a text over [MaxInstructions] characters cut, with a
+	// system prompt (a text over 8192 characters cut, with a
 	// warning), then their skills (the MCP Skills extension), one line
 	// each, which the model takes up with load_skill and whose files it
 	// reads with read_skill_file, every read verified against the server's
@@ -63,17 +63,17 @@ type Config struct {
 	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
 	// denies out of what the model is offered.
 	Policy *policy.Policy
-	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
+	// MaxSteps bounds the model turns of one Run (default 16).
 	// It cannot be lifted: a negative one is refused, since what servers
 	// send could otherwise keep a model calling tools for ever.
 	MaxSteps int
 	// ResultBudget is how many characters of a tool result's text the model
-	// reads; the rest is cut with a note (default DefaultResultBudget;
+	// reads; the rest is cut with a note (default 20000;
 	// negative: no limit). Images are kept.
 	ResultBudget int
 	// ToolTokenBudget is the estimated size, in tokens, above which the tool
 	// definitions are not all sent and the model searches and loads tools
-	// instead (default DefaultToolTokenBudget; negative: always send all).
+	// instead (default 12000; negative: always send all).
 	ToolTokenBudget int
 	// Vendor is the model vendor whose rules the local tools' input
 	// schemas (those of [tool.Func], the agent's own) are lowered for
@@ -94,8 +94,10 @@ type Config struct {
 	// and errors.
 	Logger *slog.Logger
 	// OnToolCall, if set, is called as each call the model makes starts,
-	// however it is served: a tool of a source, a skill tool, or
-	// find_tools and load_tools under progressive disclosure. The function
+	// however it is served: a tool of a source, or one of the agent's own
+	// (load_skill and read_skill_file for skills, read_resource for
+	// resources, find_tools and load_tools under progressive disclosure,
+	// run_code and describe_tools in code mode). The function
 	// it returns, if not nil, is called when the call is done, with the
 	// result as the tool gave it (before it is fitted to the model) or the
 	// error (a refusal by Policy among them). Both run on the goroutine that
@@ -149,9 +151,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxSteps < 0 {
 		return nil, fmt.Errorf("agent: MaxSteps %d is negative: the step limit cannot be lifted", cfg.MaxSteps)
 	}
-	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, DefaultMaxSteps)
-	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, DefaultResultBudget)
-	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, DefaultToolTokenBudget)
+	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, defaultMaxSteps)
+	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, defaultResultBudget)
+	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, defaultToolTokenBudget)
 	cfg.Logger = telemetry.Logger(cfg.Logger)
 	if err := checkMode(&cfg); err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ type view struct {
 	code    []tool.Definition // in code mode: run_code, describe_tools and the pinned tools
 	pinned  []tool.Definition // offered even under the catalog: the skill tools
 	loaded  loadedSet         // the tools the run loaded from the catalog
-	tokens  int               // EstimateTokens(defs)
+	tokens  int               // estimateTokens(defs)
 }
 
 // leftOut says, once for the agent, that d is left out for first, which
@@ -275,7 +277,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !gate.Allowed(d.Name) })
 		v.handler = a.tel.gated(gate, v.handler)
 	}
-	v.tokens = EstimateTokens(v.defs)
+	v.tokens = estimateTokens(v.defs)
 	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {
 		// The agent's own tools stay offered: the system prompt and the
 		// results' links tell the model to use them.
@@ -330,7 +332,7 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		}
 	}
 	section := instructionsSection(texts, func(server string) {
-		a.warnOnce("server instructions cut", "server", server, "limit", MaxInstructions)
+		a.warnOnce("server instructions cut", "server", server, "limit", maxInstructions)
 	})
 	var own []tool.Set
 	shelf := newSkillShelf(servers, func(msg, server, skill string) {
@@ -547,19 +549,19 @@ func (a *Agent) forModel(res tool.Reply) tool.Reply {
 // tools and what was loaded.
 func (v *view) offered() ([]tool.Definition, int) {
 	if v.code != nil {
-		return v.code, EstimateTokens(v.code)
+		return v.code, estimateTokens(v.code)
 	}
 	if v.catalog == nil {
 		return v.defs, v.tokens
 	}
 	defs := v.catalog.offered(&v.loaded)
 	defs = slices.Insert(defs, len(v.catalog.search), v.pinned...)
-	return defs, EstimateTokens(defs)
+	return defs, estimateTokens(defs)
 }
 
-// EstimateTokens estimates how many tokens the definitions cost a model:
+// estimateTokens estimates how many tokens the definitions cost a model:
 // their JSON size over four, the usual rule for English and JSON.
-func EstimateTokens(defs []tool.Definition) int {
+func estimateTokens(defs []tool.Definition) int {
 	n := 0
 	for _, d := range defs {
 		data, _ := json.Marshal(d)

@@ -13,8 +13,8 @@ import (
 
 // The tools a model gets instead of a catalog too large to send whole.
 const (
-	FindToolsName = "find_tools"
-	LoadToolsName = "load_tools"
+	findToolsName = "find_tools"
+	loadToolsName = "load_tools"
 	// maxFound bounds one search's answer, maxFoundLine each tool's line.
 	maxFound     = 12
 	maxFoundLine = 256
@@ -54,7 +54,7 @@ func newCatalog(defs []tool.Definition) *catalog {
 // tools returns find_tools and load_tools over c, loading into into, as
 // the Set that serves them.
 func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
-	find, err := tool.Func(FindToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
+	find, err := tool.Func(findToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
 		text, n := c.find(in.Query)
 		found(ctx, n)
 		return text, nil
@@ -62,7 +62,7 @@ func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	load, err := tool.Func(LoadToolsName, loadDescription, func(ctx context.Context, in loadArgs) (string, error) {
+	load, err := tool.Func(loadToolsName, loadDescription, func(ctx context.Context, in loadArgs) (string, error) {
 		return c.load(ctx, in.Names, into), nil
 	})
 	if err != nil {

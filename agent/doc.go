@@ -31,7 +31,7 @@
 //     reads its SKILL.md once, however many calls take it up at once.
 //   - A resource link in a tool's result names its server. When a server of
 //     the run has resources (its [tool.Server] Resources), the model
-//     reads them with read_resource ([ReadResourceName]), the agent's own
+//     reads them with read_resource, the agent's own
 //     tool, gated by the policy like any other: what it reads is converted
 //     by the server's provider as a tool's result is, and fitted to the
 //     model as every result is.

@@ -103,9 +103,10 @@ func Example_skills() {
 	// Skill notes/weekly-review, from MCP server notes:
 }
 
-// Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is
-// not sent the catalog but two tools to search it and load what it needs.
-func ExampleEstimateTokens() {
+// Above Config.ToolTokenBudget (the definitions' JSON size over four), the
+// model is not sent the catalog but two tools to search it and load what
+// it needs.
+func ExampleConfig_toolTokenBudget() {
 	type query struct {
 		Text string `json:"text"`
 	}
@@ -122,7 +123,6 @@ func ExampleEstimateTokens() {
 		tools = append(tools, fn)
 	}
 	local := tool.Join(tools...)
-	fmt.Println(agent.EstimateTokens(local.Definitions) > 100)
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("I will look.")}}
 	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{local}, ToolTokenBudget: 100})
@@ -136,7 +136,6 @@ func ExampleEstimateTokens() {
 		fmt.Println("offered:", d.Name)
 	}
 	// Output:
-	// true
 	// offered: find_tools
 	// offered: load_tools
 }
