@@ -324,7 +324,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 // there are skills, then read_resource when a server has resources).
 func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, error) {
 	texts := map[string]string{}
-	readers := map[string]tool.ResourceFunc{}
+	readers := map[string]func(context.Context, string) (tool.Reply, error){}
 	for name, srv := range servers {
 		texts[name] = srv.Instructions
 		if srv.Resources != nil {

@@ -28,7 +28,7 @@ func TestAgentElicit(t *testing.T) {
 		})
 	outside := func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 		t.Error("the provider's own elicitor was asked during a run")
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
 	}
 	p, stop, err := connectDemo(context.Background(), srv, mcptool.WithElicitation(outside))
 	if err != nil {
@@ -55,9 +55,9 @@ func TestAgentElicit(t *testing.T) {
 			asked = append(asked, e.Server+": "+e.Message)
 			mu.Unlock()
 			if e.Server == "" {
-				return tool.Answer{Action: tool.Accept, Content: map[string]any{"ok": true}}, nil
+				return tool.Answer{Action: "accept", Content: map[string]any{"ok": true}}, nil
 			}
-			return tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, nil
+			return tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ type readResourceIn struct {
 // run's servers by name, or false when there are none. What it reads is
 // converted by the server's provider, as a tool's result is, and fitted to
 // the model as every result is.
-func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) {
+func resourceTool(readers map[string]func(context.Context, string) (tool.Reply, error)) (tool.Set, bool, error) {
 	if len(readers) == 0 {
 		return tool.Set{}, false, nil
 	}

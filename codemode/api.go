@@ -54,7 +54,7 @@ func newAPI(defs []tool.Definition) (*api, error) {
 			continue
 		}
 		server, own := d.Origin.Server, d.Origin.Tool
-		if d.Origin.IsZero() || own == "" {
+		if d.Origin == (tool.Origin{}) || own == "" {
 			own = d.Name
 		}
 		g := byServer[server]

@@ -167,7 +167,7 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
 		lt.output, lt.outputErr = schema.Compile(lt.def.OutputSchema)
 	}
 	cat.listed[t.Name] = lt
-	if p.offer(t.Name) && lt.def.App().ForModel() {
+	if p.offer(t.Name) && forModel(lt.def.App()) {
 		cat.offered = append(cat.offered, t.Name)
 		cat.offers[t.Name] = true
 	}

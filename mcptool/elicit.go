@@ -187,7 +187,7 @@ func (p *Provider) elicitFirst(ctx context.Context, name string, err error) (boo
 		if err != nil {
 			return false, err
 		}
-		if a.Action != tool.Accept {
+		if a.Action != "accept" {
 			return false, &tool.RefusedError{Name: name, Message: fmt.Sprintf("the server %q asked the user to complete a step in a browser first, and the user did not (%s)", p.name, a.Action)}
 		}
 	}

@@ -117,7 +117,7 @@ func ExampleProvider_ReadApp() {
 	}
 	defer notes.Close()
 	for _, d := range notes.Tools() {
-		if !d.App().HasUI() {
+		if d.App().ResourceURI == "" {
 			continue
 		}
 		app, err := notes.ReadApp(ctx, d.App().ResourceURI)
@@ -412,7 +412,7 @@ func ExampleWithTracerProvider() {
 func ExampleProvider_StartTask() {
 	notes := mcptool.FromServer("notes", demo.New(),
 		mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
-			return tool.Answer{Action: tool.Accept, Content: map[string]any{"tag": "work"}}, nil
+			return tool.Answer{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
 		}))
 	ctx := context.Background()
 	if err := notes.Connect(ctx); err != nil {

@@ -66,7 +66,7 @@ func ExampleWithElicitation() {
 		for name, p := range form.Properties {
 			content[name] = p.Default
 		}
-		return tool.Answer{Action: tool.Accept, Content: content}, nil
+		return tool.Answer{Action: "accept", Content: content}, nil
 	}
 	p := mcptool.FromServer("planner", planner(),
 		mcptool.WithElicitation(takeDefaults),

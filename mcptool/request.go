@@ -55,7 +55,7 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // content as the embedded resource it would be in a tool's result (text,
 // or a note), but a blob whose MIME type is image/* as an image, which a
 // vision model sees when it decodes within [MaxImagePixels]. It is the
-// [tool.ResourceFunc] of the server's resources in [Provider.Offer]'s Set.
+// tool.Server Resources function of the server's resources in [Provider.Offer]'s Set.
 func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Reply, error) {
 	res, err := p.ReadResource(ctx, uri)
 	if err != nil {

@@ -52,7 +52,7 @@ func (p *Policy) For(defs []tool.Definition) *Policy {
 	known := make(map[string]Names, 2*len(defs))
 	for _, d := range defs {
 		n := Names{Tool: d.Name, Annotations: d.Annotations}
-		if !d.Origin.IsZero() {
+		if d.Origin != (tool.Origin{}) {
 			n.Tool, n.Server = d.Origin.Tool, d.Origin.Server
 			if d.Name != d.Origin.Tool {
 				n.Namespaced = d.Name

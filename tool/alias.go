@@ -15,9 +15,6 @@ type Origin struct {
 	Tool string
 }
 
-// IsZero reports whether o is a local tool's origin.
-func (o Origin) IsZero() bool { return o == Origin{} }
-
 // Alias returns the tool's alias, mcp__<server>__<tool>, or "" for a local
 // tool.
 func (o Origin) Alias() string {

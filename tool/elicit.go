@@ -48,22 +48,13 @@ type Elicitation struct {
 	URL string
 }
 
-// An ElicitAction is the user's choice, in the specification's three-way
-// model.
-type ElicitAction string
-
-const (
-	// Accept: the user submitted the form, or consented to open the URL.
-	Accept ElicitAction = "accept"
-	// Decline: the user explicitly said no.
-	Decline ElicitAction = "decline"
-	// Cancel: the user dismissed the request without choosing.
-	Cancel ElicitAction = "cancel"
-)
-
 // An Answer is the user's answer to an [Elicitation].
 type Answer struct {
-	Action ElicitAction
+	// Action is the user's choice, in the specification's three-way model:
+	// "accept" (the user submitted the form, or consented to open the
+	// URL), "decline" (the user explicitly said no) or "cancel" (the user
+	// dismissed the request without choosing). [Elicit] refuses any other.
+	Action string
 	// Content holds, for an accepted form, the value of each field the
 	// user filled, by its name: a string for a string or a single
 	// select, a number (any Go number type, or json.Number) for a number or
@@ -74,7 +65,7 @@ type Answer struct {
 
 // An Elicitor asks the user and returns the answer. An error means the
 // user could not be asked at all (the host has no way to ask); a user who
-// would rather not answer is an [Answer] with [Decline] or [Cancel]. It
+// would rather not answer is an [Answer] with "decline" or "cancel". It
 // may be called from several goroutines at once, for concurrent calls.
 type Elicitor func(ctx context.Context, e *Elicitation) (Answer, error)
 
@@ -87,21 +78,17 @@ func WithElicitor(ctx context.Context, fn Elicitor) context.Context {
 	return ctxkey.With(ctx, fn)
 }
 
-// ErrNoElicitor is the error of [Elicit] when the call's context carries
-// no way to ask the user.
-var ErrNoElicitor = errors.New("no way to ask the user")
-
 // Elicit asks the user through the [Elicitor] ctx carries and checks the
 // answer: the action is one of the three, and an accepted form's content
 // fits the schema (every required field, no other, each value of its
 // field's type, format, options and bounds). It is how a local tool asks,
 // and how package mcptool asks for a server; a schema outside the
 // specification's subset is refused, naming the property, and without an
-// Elicitor it returns [ErrNoElicitor].
+// Elicitor it fails saying there is no way to ask the user.
 func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
 	ask := ctxkey.Value[Elicitor](ctx)
 	if ask == nil {
-		return Answer{}, ErrNoElicitor
+		return Answer{}, errors.New("elicitation: no way to ask the user (no tool.WithElicitor in the call's context)")
 	}
 	if (len(e.Schema) == 0) == (e.URL == "") {
 		return Answer{}, errors.New("elicitation: give a schema or a URL, one of them")
@@ -118,10 +105,10 @@ func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
 		return Answer{}, err
 	}
 	switch a.Action {
-	case Accept:
+	case "accept":
 		if f == nil {
 			// URL mode: the content is omitted.
-			return Answer{Action: Accept}, nil
+			return Answer{Action: "accept"}, nil
 		}
 		if a.Content == nil {
 			a.Content = map[string]any{}
@@ -130,7 +117,7 @@ func Elicit(ctx context.Context, e *Elicitation) (Answer, error) {
 			return Answer{}, fmt.Errorf("elicitation: the answer does not fit the form: %w", err)
 		}
 		return a, nil
-	case Decline, Cancel:
+	case "decline", "cancel":
 		return Answer{Action: a.Action}, nil
 	}
 	return Answer{}, fmt.Errorf("elicitation: unknown action %q", a.Action)

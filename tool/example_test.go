@@ -107,7 +107,7 @@ func ExampleElicit() {
 		if err != nil {
 			return tool.Reply{}, err
 		}
-		if a.Action != tool.Accept {
+		if a.Action != "accept" {
 			return tool.Text("no order placed"), nil
 		}
 		return tool.Text(fmt.Sprintf("ordered size %s", a.Content["size"])), nil
@@ -127,7 +127,7 @@ func ExampleElicit() {
 		for name, p := range form.Properties {
 			content[name] = p.Default
 		}
-		return tool.Answer{Action: tool.Accept, Content: content}, nil
+		return tool.Answer{Action: "accept", Content: content}, nil
 	})
 	res, _ := order.Call(ctx, "order", nil)
 	fmt.Println(res.Text())

@@ -41,9 +41,10 @@ type Server struct {
 	// Skills are the skills it publishes (the MCP Skills extension), as
 	// listed: nothing of one is read until it is loaded.
 	Skills []Skill
-	// Resources, if the server has resources, reads them: the resource
-	// links in its results point there.
-	Resources ResourceFunc
+	// Resources, if the server has resources, reads the one at uri and
+	// returns it as a model reads a tool's reply: the resource links in
+	// its results point there.
+	Resources func(ctx context.Context, uri string) (Reply, error)
 }
 
 // A Skill is one skill a server publishes: a set of instructions for one
@@ -64,10 +65,6 @@ type Skill struct {
 	// ReadFile reads one of the skill's files, by its path within the skill.
 	ReadFile func(ctx context.Context, path string) ([]byte, error)
 }
-
-// A ResourceFunc reads the resource at uri and returns it as a model reads
-// a tool's result.
-type ResourceFunc func(ctx context.Context, uri string) (Reply, error)
 
 // Offer returns s.
 func (s Set) Offer(context.Context) (Set, error) { return s, nil }

@@ -19,7 +19,7 @@ func init() {
 func acceptDefaults(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 	fields, err := form.Parse(e.Schema)
 	if err != nil {
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
 	content := map[string]any{}
 	for _, f := range fields.Fields {
@@ -27,7 +27,7 @@ func acceptDefaults(_ context.Context, e *tool.Elicitation) (tool.Answer, error)
 			content[f.Name] = f.Default
 		}
 	}
-	return tool.Answer{Action: tool.Accept, Content: content}, nil
+	return tool.Answer{Action: "accept", Content: content}, nil
 }
 
 // elicitationDefaults calls a tool that asks the client, with

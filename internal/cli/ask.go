@@ -50,7 +50,7 @@ func (a *asker) elicit(ctx context.Context, e *tool.Elicitation) (tool.Answer, e
 			what = "asked you to open " + untrusted.Line(e.URL)
 		}
 		fmt.Fprintf(a.w, "%s %s: %s — declined: %s\n", who, what, untrusted.Line(e.Message), a.refuse)
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
 	if e.URL != "" {
 		return a.url(ctx, who, e)
@@ -102,10 +102,10 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 	fmt.Fprintf(a.w, "%s asks: %s\n", who, untrusted.Text(e.Message))
 	switch a.choose(ctx, "Answer? [Y]es, [d]ecline, [c]ancel: ", "ydc", 'y') {
 	case 'd':
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	case 'y':
 	default:
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
 	}
 	fields, err := form.Parse(e.Schema)
 	if err != nil {
@@ -119,7 +119,7 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 		for _, f := range fields.Fields {
 			v, ok := a.field(ctx, f, content[f.Name])
 			if !ok {
-				return tool.Answer{Action: tool.Cancel}, nil
+				return tool.Answer{Action: "cancel"}, nil
 			}
 			content[f.Name] = v
 		}
@@ -131,13 +131,13 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 		summary, _ := json.Marshal(content)
 		switch a.choose(ctx, fmt.Sprintf("Send %s? [Y]es, [e]dit, [d]ecline, [c]ancel: ", untrusted.Line(string(summary))), "yedc", 'y') {
 		case 'y':
-			return tool.Answer{Action: tool.Accept, Content: content}, nil
+			return tool.Answer{Action: "accept", Content: content}, nil
 		case 'd':
-			return tool.Answer{Action: tool.Decline}, nil
+			return tool.Answer{Action: "decline"}, nil
 		case 'e':
 			continue
 		}
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
 	}
 }
 
@@ -248,11 +248,11 @@ func (a *asker) url(ctx context.Context, who string, e *tool.Elicitation) (tool.
 		if err := a.open(ctx, e.URL); err != nil {
 			fmt.Fprintf(a.w, "  could not open it (%s): open it yourself\n", untrusted.Line(err.Error()))
 		}
-		return tool.Answer{Action: tool.Accept}, nil
+		return tool.Answer{Action: "accept"}, nil
 	case 'n':
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
-	return tool.Answer{Action: tool.Cancel}, nil
+	return tool.Answer{Action: "cancel"}, nil
 }
 
 // openURL opens u in the user's browser: $BROWSER (its first command) if

@@ -73,7 +73,7 @@ func TestQuestionEndsWithItsTurn(t *testing.T) {
 	<-turn.Done()
 	select {
 	case answer := <-asked:
-		if answer.Action != tool.Cancel {
+		if answer.Action != "cancel" {
 			t.Errorf("answered %+v, want cancel", answer)
 		}
 	case <-time.After(10 * time.Second):

@@ -141,7 +141,7 @@ func (w *webChat) info(rw http.ResponseWriter, r *http.Request) {
 	}
 	snap := w.ts.Snapshot(r.Context())
 	for _, d := range snap.Definitions() {
-		if server, own, ok := snap.Lookup(d.Name); ok && d.App().HasUI() {
+		if server, own, ok := snap.Lookup(d.Name); ok && d.App().ResourceURI != "" {
 			out.Apps = append(out.Apps, app{Name: d.Name, Server: server, Tool: own})
 		}
 	}
@@ -289,7 +289,7 @@ func (w *webChat) started(call llm.ToolCall) func(tool.Reply, error) {
 	if server, own, ok := t.snap.Lookup(call.Name); ok {
 		ev.Server, ev.Tool = server, own
 		if p, ok := w.ts.Provider(server); ok {
-			ev.App = tool.Definition{Meta: p.ToolMeta()[own]}.App().HasUI()
+			ev.App = tool.Definition{Meta: p.ToolMeta()[own]}.App().ResourceURI != ""
 		}
 	}
 	t.mu.Lock()
