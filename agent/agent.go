@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
@@ -60,7 +61,7 @@ type Config struct {
 	// text from the model, give a Source that leaves it out of the Set.
 	Tools []tool.Source
 	// Policy, if set, judges every call before it runs, under every name
-	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
+	// the tool goes by (see [policy.Policy.Gate]), and keeps the tools it
 	// denies out of what the model is offered.
 	Policy *policy.Policy
 	// MaxSteps bounds the model turns of one Run (default 16).
@@ -273,9 +274,9 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	if a.cfg.Policy != nil {
 		// The gate knows every tool by each of its names, so that a rule
 		// holds under the namespaced name and the alias alike.
-		gate := a.cfg.Policy.For(v.defs)
-		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !gate.Allowed(d.Name) })
-		v.handler = a.tel.gated(gate, v.handler)
+		g := (*gate.Policy)(a.cfg.Policy).For(v.defs)
+		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !g.Allowed(d.Name) })
+		v.handler = a.tel.gated(g, v.handler)
 	}
 	v.tokens = estimateTokens(v.defs)
 	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {

@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -150,14 +150,14 @@ func resultText(res tool.Reply) string {
 	return res.Text()
 }
 
-// gated returns next behind the policy gate, as [policy.Policy.Handler]
+// gated returns next behind the policy gate, as [policy.Policy.Gate]
 // does, with each refusal a check_policy span and a refusal counted.
-func (l *loopTelemetry) gated(gate *policy.Policy, next tool.Handler) tool.Handler {
+func (l *loopTelemetry) gated(g *gate.Policy, next tool.Handler) tool.Handler {
 	if l == nil {
-		return gate.Handler(next)
+		return g.Handler(next)
 	}
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
-		if err := gate.Check(ctx, name, args); err != nil {
+		if err := g.Check(ctx, name, args); err != nil {
 			if errors.As(err, new(*tool.RefusedError)) {
 				l.Refused(ctx, name, telemetry.RefusedPolicy, err)
 			}

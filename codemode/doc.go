@@ -54,7 +54,7 @@
 // no module loader (import fails), no file system, network, timer or
 // process, and no way to wait but on a tool call. Every call a script
 // makes goes to the Set's handler, as the model's own call would: behind
-// a policy's gate ([policy.Policy.Handler]) it is judged under every name
+// a policy's gate ([policy.Policy.Gate]) it is judged under every name
 // of the tool and asked of the approver, and the tool's handler checks its
 // arguments against its schema before anything is sent. A tool the Set
 // does not offer is not in the API; naming it anyway (callTool) reaches

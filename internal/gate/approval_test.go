@@ -1,4 +1,4 @@
-package policy_test
+package gate_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -14,12 +14,12 @@ import (
 // annotations, that its refusal reaches the model in plain words without
 // running the tool, and that it is not asked about calls the patterns refuse.
 func TestApprover(t *testing.T) {
-	var seen []policy.Call
-	decision := policy.Refuse("")
-	p := mustNew(t, policy.Config{
+	var seen []gate.Call
+	decision := gate.Decision{Reason: ""}
+	p := mustNew(t, gate.Config{
 		Deny:     []string{"write_*"},
 		Resolver: hostNames(),
-		Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
+		Approver: func(_ context.Context, c gate.Call) (gate.Decision, error) {
 			seen = append(seen, c)
 			return decision, nil
 		},
@@ -43,12 +43,12 @@ func TestApprover(t *testing.T) {
 		t.Errorf("approver saw %+v", c)
 	}
 
-	decision = policy.Refuse("not on a Friday")
+	decision = gate.Decision{Reason: "not on a Friday"}
 	_, err = h.Call(ctx, "delete_file", args)
 	if !errors.As(err, &r) || r.Message != `the user declined to run "delete_file": not on a Friday` {
 		t.Fatalf("declined with a reason: %v", err)
 	}
-	decision = policy.Decision{}
+	decision = gate.Decision{}
 	if _, err = h.Call(ctx, "delete_file", nil); !errors.As(err, &r) {
 		t.Fatalf("the zero Decision must refuse: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestApprover(t *testing.T) {
 		t.Fatalf("the wrapped handler ran %q after a refusal", next.calls)
 	}
 
-	decision = policy.Approve()
+	decision = gate.Decision{Approved: true}
 	if res, err := h.Call(ctx, "mcp__fs__delete_file", args); err != nil || res.Text() != "ran mcp__fs__delete_file" {
 		t.Fatalf("approved: %q, %v", res.Text(), err)
 	}
@@ -81,8 +81,8 @@ func TestApprover(t *testing.T) {
 func TestApproverError(t *testing.T) {
 	gone := errors.New("the user closed the window")
 	for _, cause := range []error{gone, context.Canceled} {
-		p := mustNew(t, policy.Config{Approver: func(context.Context, policy.Call) (policy.Decision, error) {
-			return policy.Approve(), cause
+		p := mustNew(t, gate.Config{Approver: func(context.Context, gate.Call) (gate.Decision, error) {
+			return gate.Decision{Approved: true}, cause
 		}})
 		next := &counting{}
 		_, err := p.Handler(next).Call(context.Background(), "delete_file", nil)
@@ -99,46 +99,3 @@ func TestApproverError(t *testing.T) {
 	}
 }
 
-// Proves that AskUnlessReadOnly asks about destructive, write and unannotated
-// or unknown tools, and approves read-only ones without asking.
-func TestAskUnlessReadOnly(t *testing.T) {
-	f := false
-	notReadOnly := &tool.Annotations{DestructiveHint: &f}
-	for _, tc := range []struct {
-		call  string
-		names policy.Names
-		known bool
-		asks  bool
-	}{
-		{"read_file", policy.Names{Tool: "read_file", Annotations: readOnly}, true, false},
-		{"delete_file", policy.Names{Tool: "delete_file", Annotations: destructive}, true, true},
-		{"append", policy.Names{Tool: "append", Annotations: notReadOnly}, true, true}, // not destructive, still writes
-		{"mystery", policy.Names{Tool: "mystery"}, true, true},                         // no annotations claim nothing
-		{"unknown", policy.Names{}, false, true},                                       // nothing known at all
-	} {
-		asked := false
-		p := mustNew(t, policy.Config{
-			Resolver: func(string) (policy.Names, bool) { return tc.names, tc.known },
-			Approver: policy.AskUnlessReadOnly(func(_ context.Context, c policy.Call) (policy.Decision, error) {
-				asked = true
-				if c.Annotations != tc.names.Annotations {
-					t.Errorf("%s: ask saw annotations %+v", tc.call, c.Annotations)
-				}
-				return policy.Refuse("no"), nil
-			}),
-		})
-		err := p.Check(context.Background(), tc.call, nil)
-		if asked != tc.asks {
-			t.Errorf("%s: asked = %v, want %v", tc.call, asked, tc.asks)
-		}
-		if (err == nil) != !tc.asks {
-			t.Errorf("%s: err = %v", tc.call, err)
-		}
-	}
-	defer func() {
-		if recover() == nil {
-			t.Error("AskUnlessReadOnly(nil) did not panic")
-		}
-	}()
-	policy.AskUnlessReadOnly(nil)
-}
