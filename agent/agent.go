@@ -19,6 +19,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -199,7 +200,7 @@ func (a *Agent) leftOut(first, d tool.Definition) {
 func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if s, ok := own[name]; ok && len(args) > 0 {
-			dropped, err := schema.DropNullOptionals(s, args)
+			dropped, err := toolschema.DropNullOptionals(s, args)
 			if err != nil {
 				return tool.Reply{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -36,7 +37,7 @@ type group struct {
 	ident   string
 	server  string // the server's name, "" for local tools
 	entries []int
-	namer   *schema.Namer
+	namer   *toolschema.Namer
 }
 
 // newAPI names every tool of defs. A name is made an identifier as a
@@ -47,7 +48,7 @@ type group struct {
 // compete for it, and the table maps it back to the tool.
 func newAPI(defs []tool.Definition) (*api, error) {
 	a := &api{byName: map[string]int{}}
-	groups := schema.NewNamer(schema.OpenAI)
+	groups := toolschema.NewNamer(toolschema.OpenAI)
 	byServer := map[string]*group{}
 	for _, d := range defs {
 		if _, dup := a.byName[d.Name]; dup || d.Name == "" {
@@ -67,7 +68,7 @@ func newAPI(defs []tool.Definition) (*api, error) {
 			if err != nil {
 				return nil, err
 			}
-			g = &group{ident: id, server: server, namer: schema.NewNamer(schema.OpenAI)}
+			g = &group{ident: id, server: server, namer: toolschema.NewNamer(toolschema.OpenAI)}
 			byServer[server] = g
 			a.groups = append(a.groups, g)
 		}
@@ -86,7 +87,7 @@ func newAPI(defs []tool.Definition) (*api, error) {
 
 // identifier gives the pair (a, b) a JavaScript identifier of n's, from
 // want.
-func identifier(n *schema.Namer, a, b, want string) (string, error) {
+func identifier(n *toolschema.Namer, a, b, want string) (string, error) {
 	w := strings.ReplaceAll(n.Rewrite(want), "-", "_")
 	if w == "" || '0' <= w[0] && w[0] <= '9' {
 		w = "_" + w

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -346,7 +346,7 @@ func (p *Provider) holds(ctx context.Context, s *session) bool {
 // schema cannot be used: its results could never be checked.
 func (p *Provider) unusableOutput(name string, lt *listedTool) error {
 	ptr := "/outputSchema"
-	if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+	if ue := (*toolschema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
 		ptr += ue.Pointer
 	}
 	return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/names"
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -83,7 +83,7 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	switch {
 	case errors.As(err, &se):
 		msg := "the server's result does not match the tool's output schema: "
-		if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+		if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, toolschema.ErrTooComplex) {
 			msg = "the server's result cannot be checked: "
 		}
 		return tool.Reply{}, &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
@@ -116,7 +116,7 @@ func (p *Provider) resolve(name string, known func(string) bool) (target string,
 // tool's first call.
 func (p *Provider) arguments(lt *listedTool, name string, args json.RawMessage) (json.RawMessage, error) {
 	lt.inputOnce.Do(func() {
-		v, err := schema.Compile(lt.def.InputSchema)
+		v, err := toolschema.Compile(lt.def.InputSchema)
 		if err != nil {
 			p.cfg.logger.Warn("arguments not checked locally: the input schema does not compile",
 				"server", p.name, "tool", lt.def.Name, "error", err)

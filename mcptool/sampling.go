@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -302,7 +302,7 @@ func (p *Provider) checkSampledCalls(ctx context.Context, offered []tool.Definit
 		if i < 0 {
 			return fmt.Errorf("the model called %q, which the request did not offer", c.Name)
 		}
-		v, err := schema.Compile(offered[i].InputSchema)
+		v, err := toolschema.Compile(offered[i].InputSchema)
 		if err == nil {
 			err = v.Validate(c.Arguments)
 		}

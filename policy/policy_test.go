@@ -75,7 +75,7 @@ func TestAskUnlessReadOnly(t *testing.T) {
 		{Name: "read_file", Annotations: readOnly},
 		{Name: "delete_file", Annotations: destructive},
 		{Name: "append", Annotations: notReadOnly}, // not destructive, still writes
-		{Name: "mystery"},                         // no annotations claim nothing
+		{Name: "mystery"}, // no annotations claim nothing
 	}
 	for _, tc := range []struct {
 		call        string

@@ -8,8 +8,7 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 )
 
 // Func makes a local tool from a typed Go function, as a [Set] of one: its
@@ -54,7 +53,7 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 	if def.InputSchema, err = json.Marshal(in); err != nil {
 		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
-	validator, err := schema.Compile(def.InputSchema)
+	validator, err := toolschema.Compile(def.InputSchema)
 	if err != nil {
 		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
@@ -75,7 +74,7 @@ func Func[In, Out any](name, description string, fn func(context.Context, In) (O
 
 type funcTool[In, Out any] struct {
 	def        Definition
-	in         *schema.Validator
+	in         *toolschema.Validator
 	fn         func(context.Context, In) (Out, error)
 	structured bool
 }

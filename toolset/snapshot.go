@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -20,7 +20,7 @@ import (
 // snapshot only, so the tools of a turn, and a vendor's prompt cache keyed
 // on them, stay put while the turn runs.
 type Snapshot struct {
-	namer  *schema.Namer
+	namer  *toolschema.Namer
 	defs   []tool.Definition
 	byName map[string]*toolEntry
 	byPair map[pair]*toolEntry

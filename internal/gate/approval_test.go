@@ -98,4 +98,3 @@ func TestApproverError(t *testing.T) {
 		}
 	}
 }
-

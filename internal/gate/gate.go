@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -41,7 +41,7 @@ type Policy struct {
 	allow, deny []string
 	resolve     Resolver
 	approve     Approver
-	namers      []*schema.Namer // each vendor's, for its rewrite of a name
+	namers      []*toolschema.Namer // each vendor's, for its rewrite of a name
 }
 
 // New makes a Policy from c. It returns an error naming the first pattern
@@ -54,7 +54,7 @@ func New(c Config) (*Policy, error) {
 		deny:    append([]string(nil), c.Deny...),
 		resolve: c.Resolver,
 		approve: c.Approver,
-		namers:  []*schema.Namer{schema.NewNamer(schema.OpenAI), schema.NewNamer(schema.Anthropic), schema.NewNamer(schema.Gemini)},
+		namers:  []*toolschema.Namer{toolschema.NewNamer(toolschema.OpenAI), toolschema.NewNamer(toolschema.Anthropic), toolschema.NewNamer(toolschema.Gemini)},
 	}
 	if err := validate("allow", p.allow); err != nil {
 		return nil, err

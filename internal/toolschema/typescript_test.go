@@ -1,11 +1,11 @@
-package schema_test
+package toolschema_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 )
 
 func TestDeclaration(t *testing.T) {
@@ -81,7 +81,7 @@ add_note(args?: {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := schema.Declaration("add_note", "Add a note.", json.RawMessage(c.in), json.RawMessage(c.out), "")
+			got := toolschema.Declaration("add_note", "Add a note.", json.RawMessage(c.in), json.RawMessage(c.out), "")
 			if !strings.HasPrefix(got, c.want) {
 				t.Fatalf("got\n%s\nwant\n%s", got, c.want)
 			}
@@ -102,7 +102,7 @@ func TestDeclarationBounded(t *testing.T) {
 	}
 	wide.WriteString(`}}`)
 	for _, s := range []string{deep, wide.String()} {
-		got := schema.Declaration("t", strings.Repeat("long ", 10000), json.RawMessage(s), nil, "  ")
+		got := toolschema.Declaration("t", strings.Repeat("long ", 10000), json.RawMessage(s), nil, "  ")
 		if len(got) > 40<<10 {
 			t.Fatalf("declaration of %d bytes", len(got))
 		}

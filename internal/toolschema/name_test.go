@@ -1,21 +1,9 @@
-package schema
+package toolschema
 
 import (
 	"strings"
 	"testing"
 )
-
-func TestParseVendor(t *testing.T) {
-	for in, want := range map[string]Vendor{"openai": OpenAI, " OpenAI ": OpenAI, "claude": Anthropic, "anthropic": Anthropic, "google": Gemini, "Gemini": Gemini} {
-		got, err := ParseVendor(in)
-		if err != nil || got != want {
-			t.Errorf("ParseVendor(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := ParseVendor("mistral"); err == nil {
-		t.Error("ParseVendor(mistral): no error")
-	}
-}
 
 func TestCheckName(t *testing.T) {
 	tests := []struct {
