@@ -15,7 +15,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -25,9 +29,9 @@ import (
 
 // Defaults of [Config].
 const (
-	DefaultMaxSteps        = 16
-	DefaultResultBudget    = 20000
-	DefaultToolTokenBudget = 12000
+	defaultMaxSteps        = 16
+	defaultResultBudget    = 20000
+	defaultToolTokenBudget = 12000
 )
 
 // ErrStepLimit is returned by Run, with the conversation so far, when the
@@ -41,7 +45,7 @@ type Config struct {
 	// System is the agent's own prompt.
 	System string
 	// Tools are where the model's tools come from: local tools
-	// ([tool.Local]), an MCP server (an *mcptool.Provider), many servers (a
+	// ([tool.Func], [tool.Join]), an MCP server (an *mcptool.Provider), many servers (a
 	// *toolset.Toolset), a fixed [tool.Set], any [tool.Source]. Run takes
 	// one Set of each as it starts, so the tools never change while a run
 	// goes on and a source's changes show in the next run. A name two
@@ -50,7 +54,7 @@ type Config struct {
 	// What the Sets' servers bring besides ([tool.Set] Servers) comes
 	// with them, each under the server's name (the first source's, for a
 	// name two sources have): their instructions follow System in the
-	// system prompt (a text over [MaxInstructions] characters cut, with a
+	// system prompt (a text over 8192 characters cut, with a
 	// warning), then their skills (the MCP Skills extension), one line
 	// each, which the model takes up with load_skill and whose files it
 	// reads with read_skill_file, every read verified against the server's
@@ -58,23 +62,23 @@ type Config struct {
 	// text from the model, give a Source that leaves it out of the Set.
 	Tools []tool.Source
 	// Policy, if set, judges every call before it runs, under every name
-	// the tool goes by (see [policy.Policy.For]), and keeps the tools it
+	// the tool goes by (see [policy.Policy.Gate]), and keeps the tools it
 	// denies out of what the model is offered.
 	Policy *policy.Policy
-	// MaxSteps bounds the model turns of one Run (default DefaultMaxSteps).
+	// MaxSteps bounds the model turns of one Run (default 16).
 	// It cannot be lifted: a negative one is refused, since what servers
 	// send could otherwise keep a model calling tools for ever.
 	MaxSteps int
 	// ResultBudget is how many characters of a tool result's text the model
-	// reads; the rest is cut with a note (default DefaultResultBudget;
+	// reads; the rest is cut with a note (default 20000;
 	// negative: no limit). Images are kept.
 	ResultBudget int
 	// ToolTokenBudget is the estimated size, in tokens, above which the tool
 	// definitions are not all sent and the model searches and loads tools
-	// instead (default DefaultToolTokenBudget; negative: always send all).
+	// instead (default 12000; negative: always send all).
 	ToolTokenBudget int
 	// Vendor is the model vendor whose rules the local tools' input
-	// schemas (a [tool.Local] set, the agent's own tools) are lowered for
+	// schemas (those of [tool.Func], the agent's own) are lowered for
 	// ([schema.Lower]), as a toolset lowers its catalog: give both the same
 	// vendor. For OpenAI a tool may then be sent strict, and the null the
 	// model sends for an optional argument is dropped before the tool
@@ -92,14 +96,16 @@ type Config struct {
 	// and errors.
 	Logger *slog.Logger
 	// OnToolCall, if set, is called as each call the model makes starts,
-	// however it is served: a tool of a source, a skill tool, or
-	// find_tools and load_tools under progressive disclosure. The function
+	// however it is served: a tool of a source, or one of the agent's own
+	// (load_skill and read_skill_file for skills, read_resource for
+	// resources, find_tools and load_tools under progressive disclosure,
+	// run_code and describe_tools in code mode). The function
 	// it returns, if not nil, is called when the call is done, with the
 	// result as the tool gave it (before it is fitted to the model) or the
 	// error (a refusal by Policy among them). Both run on the goroutine that
 	// runs the call, so the parallel calls of one turn may run them
 	// concurrently.
-	OnToolCall func(call llm.ToolCall) (done func(res tool.Result, err error))
+	OnToolCall func(call llm.ToolCall) (done func(res tool.Reply, err error))
 	// Elicit, if set, asks the user what a call of a run needs to know:
 	// the questions an MCP server asks during the call (its provider must
 	// declare elicitation, mcptool.WithElicitation, whose own function
@@ -147,9 +153,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxSteps < 0 {
 		return nil, fmt.Errorf("agent: MaxSteps %d is negative: the step limit cannot be lifted", cfg.MaxSteps)
 	}
-	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, DefaultMaxSteps)
-	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, DefaultResultBudget)
-	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, DefaultToolTokenBudget)
+	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, defaultMaxSteps)
+	cfg.ResultBudget = cmp.Or(cfg.ResultBudget, defaultResultBudget)
+	cfg.ToolTokenBudget = cmp.Or(cfg.ToolTokenBudget, defaultToolTokenBudget)
 	cfg.Logger = telemetry.Logger(cfg.Logger)
 	if err := checkMode(&cfg); err != nil {
 		return nil, err
@@ -173,7 +179,7 @@ type view struct {
 	code    []tool.Definition // in code mode: run_code, describe_tools and the pinned tools
 	pinned  []tool.Definition // offered even under the catalog: the skill tools
 	loaded  loadedSet         // the tools the run loaded from the catalog
-	tokens  int               // EstimateTokens(defs)
+	tokens  int               // estimateTokens(defs)
 }
 
 // leftOut says, once for the agent, that d is left out for first, which
@@ -192,11 +198,11 @@ func (a *Agent) leftOut(first, d tool.Definition) {
 // call's arguments rid of the nulls the model sent for optional ones (see
 // [schema.DropNullOptionals]): the tool checks them against its own schema.
 func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if s, ok := own[name]; ok && len(args) > 0 {
-			dropped, err := schema.DropNullOptionals(s, args)
+			dropped, err := toolschema.DropNullOptionals(s, args)
 			if err != nil {
-				return tool.Result{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
+				return tool.Reply{}, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 			}
 			args = dropped
 		}
@@ -269,11 +275,11 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	if a.cfg.Policy != nil {
 		// The gate knows every tool by each of its names, so that a rule
 		// holds under the namespaced name and the alias alike.
-		gate := a.cfg.Policy.For(v.defs)
-		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !gate.Allowed(d.Name) })
-		v.handler = a.tel.gated(gate, v.handler)
+		g := (*gate.Policy)(a.cfg.Policy).For(v.defs)
+		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !g.Allowed(d.Name) })
+		v.handler = a.tel.gated(g, v.handler)
 	}
-	v.tokens = EstimateTokens(v.defs)
+	v.tokens = estimateTokens(v.defs)
 	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {
 		// The agent's own tools stay offered: the system prompt and the
 		// results' links tell the model to use them.
@@ -320,7 +326,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 // there are skills, then read_resource when a server has resources).
 func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, error) {
 	texts := map[string]string{}
-	readers := map[string]tool.ResourceFunc{}
+	readers := map[string]func(context.Context, string) (tool.Reply, error){}
 	for name, srv := range servers {
 		texts[name] = srv.Instructions
 		if srv.Resources != nil {
@@ -328,7 +334,7 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		}
 	}
 	section := instructionsSection(texts, func(server string) {
-		a.warnOnce("server instructions cut", "server", server, "limit", MaxInstructions)
+		a.warnOnce("server instructions cut", "server", server, "limit", maxInstructions)
 	})
 	var own []tool.Set
 	shelf := newSkillShelf(servers, func(msg, server, skill string) {
@@ -339,7 +345,7 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		if err != nil {
 			return "", nil, err
 		}
-		own = append(own, tool.Local(skillTools...))
+		own = append(own, skillTools)
 		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
 	}
 	resources, ok, err := resourceTool(readers)
@@ -439,7 +445,7 @@ func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall) ([]
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
 func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Message, error) {
-	var done func(tool.Result, error)
+	var done func(tool.Reply, error)
 	if a.cfg.OnToolCall != nil {
 		done = a.cfg.OnToolCall(c)
 	}
@@ -458,7 +464,7 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	}
 	text, fatal := explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
-		if near := tool.Suggest(c.Name, v.names()); near != "" {
+		if near := names.Suggest(c.Name, v.names()); near != "" {
 			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
 		}
 	}
@@ -510,15 +516,15 @@ func explain(name string, err error) (text string, fatal bool) {
 
 // forModel fits a result to the model: images as text marks for a model
 // without vision, text over the budget cut with a note.
-func (a *Agent) forModel(res tool.Result) tool.Result {
+func (a *Agent) forModel(res tool.Reply) tool.Reply {
 	if !a.cfg.Model.Vision() {
-		res.Parts = tool.TextOnly(res.Parts)
+		res.Parts = modelio.TextOnly(res.Parts)
 	}
 	budget := a.cfg.ResultBudget
 	if budget < 0 {
 		return res
 	}
-	out := tool.Result{Structured: res.Structured, Parts: make([]tool.Part, 0, len(res.Parts))}
+	out := tool.Reply{Structured: res.Structured, Parts: make([]tool.Part, 0, len(res.Parts))}
 	left := budget
 	for _, p := range res.Parts {
 		t, ok := p.(tool.TextPart)
@@ -545,19 +551,19 @@ func (a *Agent) forModel(res tool.Result) tool.Result {
 // tools and what was loaded.
 func (v *view) offered() ([]tool.Definition, int) {
 	if v.code != nil {
-		return v.code, EstimateTokens(v.code)
+		return v.code, estimateTokens(v.code)
 	}
 	if v.catalog == nil {
 		return v.defs, v.tokens
 	}
 	defs := v.catalog.offered(&v.loaded)
 	defs = slices.Insert(defs, len(v.catalog.search), v.pinned...)
-	return defs, EstimateTokens(defs)
+	return defs, estimateTokens(defs)
 }
 
-// EstimateTokens estimates how many tokens the definitions cost a model:
+// estimateTokens estimates how many tokens the definitions cost a model:
 // their JSON size over four, the usual rule for English and JSON.
-func EstimateTokens(defs []tool.Definition) int {
+func estimateTokens(defs []tool.Definition) int {
 	n := 0
 	for _, d := range defs {
 		data, _ := json.Marshal(d)

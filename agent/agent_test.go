@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -132,7 +133,7 @@ func toolResult(t *testing.T, msgs []llm.Message, id string) llm.Message {
 }
 
 // hasImages reports whether m holds an image.
-func hasImages(m llm.Message) bool { return (tool.Result{Parts: m.Parts}).HasImages() }
+func hasImages(m llm.Message) bool { return (tool.Reply{Parts: m.Parts}).HasImages() }
 
 func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	notes := demoProvider(t)
@@ -148,7 +149,7 @@ func TestLoopWithMCPAndLocalTools(t *testing.T) {
 	a, err := agent.New(agent.Config{
 		Model:  model,
 		System: "You keep notes.",
-		Tools:  []tool.Source{tool.Local(shadow), notes},
+		Tools:  []tool.Source{shadow, notes},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +213,7 @@ func TestParallelCallsRunConcurrently(t *testing.T) {
 			calls(tc("a", "wait", ``), tc("b", "wait", ``)),
 			answer("done"),
 		}}
-		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(wait)}})
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{wait}})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		res, err := a.Run(ctx, []llm.Message{llm.UserText("go")})
@@ -282,8 +283,8 @@ func (lostError) OutcomeUnknown() bool { return true }
 // Proves that what a failure means is the error's to say, whoever made it:
 // the agent knows no handler's error types.
 func TestOutcomeUnknownReachesTheModel(t *testing.T) {
-	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, fmt.Errorf("paying: %w", lostError{})
+	lost := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, fmt.Errorf("paying: %w", lostError{})
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{calls(tc("1", "pay", `{}`)), answer("checked")}}
 	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Handler: lost}}})
@@ -321,7 +322,7 @@ func TestImagesAndBudget(t *testing.T) {
 			calls(tc("img", "color_swatch", `{"color":"red"}`), tc("long", "long", ``)),
 			answer("ok"),
 		}}
-		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(long), notes}, ResultBudget: 100})
+		a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{long, notes}, ResultBudget: 100})
 		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
 		if err != nil {
 			t.Fatal(err)
@@ -337,7 +338,7 @@ func TestImagesAndBudget(t *testing.T) {
 	}
 	res = run(false)
 	img := toolResult(t, res.Messages, "img")
-	if hasImages(img) || !strings.Contains(img.Text(), tool.ImageMark) {
+	if hasImages(img) || !strings.Contains(img.Text(), modelio.ImageMark) {
 		t.Fatalf("a model without vision should read [image]: %q", img.Text())
 	}
 }
@@ -360,7 +361,7 @@ func TestStepLimitAndCancel(t *testing.T) {
 		return "", ctx.Err()
 	})
 	model = &scripted{turns: []func(llm.Request) llm.Message{calls(tc("b", "block", ``)), answer("no")}}
-	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(block)}})
+	a, _ = agent.New(agent.Config{Model: model, Tools: []tool.Source{block}})
 	if _, err := a.Run(ctx, []llm.Message{llm.UserText("x")}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
@@ -377,7 +378,7 @@ func TestBadConfig(t *testing.T) {
 
 func TestProgressiveDisclosure(t *testing.T) {
 	defs := catalog201(false)
-	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	handler := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		return tool.Text("ran " + name), nil
 	})
 	model := &scripted{turns: []func(llm.Request) llm.Message{
@@ -443,13 +444,13 @@ func TestOnToolCall(t *testing.T) {
 	seen := map[string]string{}
 	a, err := agent.New(agent.Config{
 		Model:           model,
-		Tools:           []tool.Source{tool.Local(local), notes},
+		Tools:           []tool.Source{local, notes},
 		ToolTokenBudget: 1, // progressive disclosure, so that find_tools is served
-		OnToolCall: func(call llm.ToolCall) func(tool.Result, error) {
+		OnToolCall: func(call llm.ToolCall) func(tool.Reply, error) {
 			mu.Lock()
 			seen[call.Name] = "started"
 			mu.Unlock()
-			return func(res tool.Result, err error) {
+			return func(res tool.Reply, err error) {
 				mu.Lock()
 				defer mu.Unlock()
 				if seen[call.Name] != "started" {
@@ -499,7 +500,7 @@ func (c *changing) Offer(context.Context) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	return tool.Local(t), nil
+	return t, nil
 }
 
 // Proves that each run takes the tools as its sources offer them as it

@@ -6,14 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // The tools a model gets instead of a catalog too large to send whole.
 const (
-	FindToolsName = "find_tools"
-	LoadToolsName = "load_tools"
+	findToolsName = "find_tools"
+	loadToolsName = "load_tools"
 	// maxFound bounds one search's answer, maxFoundLine each tool's line.
 	maxFound     = 12
 	maxFoundLine = 256
@@ -53,7 +54,7 @@ func newCatalog(defs []tool.Definition) *catalog {
 // tools returns find_tools and load_tools over c, loading into into, as
 // the Set that serves them.
 func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
-	find, err := tool.Func(FindToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
+	find, err := tool.Func(findToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
 		text, n := c.find(in.Query)
 		found(ctx, n)
 		return text, nil
@@ -61,13 +62,13 @@ func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	load, err := tool.Func(LoadToolsName, loadDescription, func(ctx context.Context, in loadArgs) (string, error) {
+	load, err := tool.Func(loadToolsName, loadDescription, func(ctx context.Context, in loadArgs) (string, error) {
 		return c.load(ctx, in.Names, into), nil
 	})
 	if err != nil {
 		return tool.Set{}, err
 	}
-	set := tool.Local(find, load)
+	set := tool.Join(find, load)
 	c.search = set.Definitions
 	return set, nil
 }
@@ -104,9 +105,9 @@ func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) str
 	return strings.TrimSpace(b.String())
 }
 
-// find ranks the tools ([tool.Search]) and says how many matched.
+// find ranks the tools (names.Search) and says how many matched.
 func (c *catalog) find(query string) (string, int) {
-	hits := tool.Search(c.defs, query)
+	hits := names.Search(c.defs, query)
 	if len(hits) == 0 {
 		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
 	}

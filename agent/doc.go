@@ -31,19 +31,19 @@
 //     reads its SKILL.md once, however many calls take it up at once.
 //   - A resource link in a tool's result names its server. When a server of
 //     the run has resources (its [tool.Server] Resources), the model
-//     reads them with read_resource ([ReadResourceName]), the agent's own
+//     reads them with read_resource, the agent's own
 //     tool, gated by the policy like any other: what it reads is converted
 //     by the server's provider as a tool's result is, and fitted to the
 //     model as every result is.
 //   - A call to a tool that does not exist is answered with the name the
-//     model most likely meant ([tool.Suggest]), never run on a guess.
+//     model most likely meant, never run on a guess.
 //   - A call that is not served, a tool that failed, a refusal, a timeout: each
 //     comes back to the model as a tool result in words that say which, so it
 //     can act on it. Only errors that make going on pointless (a bad
 //     configuration, a server that cannot be reached at all, a cancelled
 //     context) end [Agent.Run].
 //   - Images in results reach a model that takes images as images, and a model
-//     that does not as text with [tool.ImageMark] in their place. Text over the
+//     that does not as text with "[image]" in their place. Text over the
 //     result budget is cut with a note saying how much was left out.
 //   - A catalog whose definitions would exceed a token budget is not sent
 //     whole: the model gets a tool to search the catalog and one to load what

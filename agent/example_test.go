@@ -103,13 +103,14 @@ func Example_skills() {
 	// Skill notes/weekly-review, from MCP server notes:
 }
 
-// Above Config.ToolTokenBudget, as EstimateTokens counts it, the model is
-// not sent the catalog but two tools to search it and load what it needs.
-func ExampleEstimateTokens() {
+// Above Config.ToolTokenBudget (the definitions' JSON size over four), the
+// model is not sent the catalog but two tools to search it and load what
+// it needs.
+func ExampleConfig_toolTokenBudget() {
 	type query struct {
 		Text string `json:"text"`
 	}
-	var tools []tool.Tool
+	var tools []tool.Set
 	for _, t := range [][2]string{
 		{"search_mail", "Search the user's mail by sender, subject or words in the body."},
 		{"search_calendar", "Search the user's calendar for events by title or attendee."},
@@ -121,8 +122,7 @@ func ExampleEstimateTokens() {
 		}
 		tools = append(tools, fn)
 	}
-	local := tool.Local(tools...)
-	fmt.Println(agent.EstimateTokens(local.Definitions) > 100)
+	local := tool.Join(tools...)
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{answer("I will look.")}}
 	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{local}, ToolTokenBudget: 100})
@@ -136,7 +136,6 @@ func ExampleEstimateTokens() {
 		fmt.Println("offered:", d.Name)
 	}
 	// Output:
-	// true
 	// offered: find_tools
 	// offered: load_tools
 }

@@ -28,16 +28,16 @@ func TestAgentElicit(t *testing.T) {
 		})
 	outside := func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 		t.Error("the provider's own elicitor was asked during a run")
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
 	}
 	p, stop, err := connectDemo(context.Background(), srv, mcptool.WithElicitation(outside))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-	form, _ := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`))
+	sure := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
 	confirm, _ := tool.Func("confirm", "Ask the user to confirm.", func(ctx context.Context, _ struct{}) (string, error) {
-		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Sure?", Form: form})
+		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Sure?", Schema: sure})
 		if err != nil {
 			return "", err
 		}
@@ -49,15 +49,15 @@ func TestAgentElicit(t *testing.T) {
 		calls(tc("1", "greet", `{}`), tc("2", "confirm", `{}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, tool.Local(confirm)},
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, confirm},
 		Elicit: func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 			mu.Lock()
 			asked = append(asked, e.Server+": "+e.Message)
 			mu.Unlock()
 			if e.Server == "" {
-				return tool.Answer{Action: tool.Accept, Content: map[string]any{"ok": true}}, nil
+				return tool.Answer{Action: "accept", Content: map[string]any{"ok": true}}, nil
 			}
-			return tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, nil
+			return tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
 		}})
 	if err != nil {
 		t.Fatal(err)

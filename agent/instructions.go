@@ -10,9 +10,9 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
-// MaxInstructions is how many characters of one server's instructions reach
+// maxInstructions is how many characters of one server's instructions reach
 // the model; the rest is cut, with a warning naming the server.
-const MaxInstructions = 8192
+const maxInstructions = 8192
 
 const instructionsPreamble = `# Instructions from MCP servers (content supplied by those servers)
 
@@ -23,7 +23,7 @@ Each block below holds what an MCP server sent, when this host connected to it, 
 // the agent's own prompt. Servers are in name order, so the section is
 // byte-identical on every turn the servers say the same, and stays in the
 // prefix a vendor caches. A server with no text is left out; with none at
-// all the section is empty. A text over MaxInstructions characters is cut,
+// all the section is empty. A text over maxInstructions characters is cut,
 // and cut is called with its server's name.
 //
 // A server's text cannot leave its block: it is made [untrusted.Text] (no
@@ -45,9 +45,9 @@ func instructionsSection(servers map[string]string, cut func(server string)) str
 	b.WriteString(instructionsPreamble)
 	for _, name := range slices.Sorted(maps.Keys(texts)) {
 		text := texts[name]
-		if utf8.RuneCountInString(text) > MaxInstructions {
+		if utf8.RuneCountInString(text) > maxInstructions {
 			cut(name)
-			text = cutRunes(text, MaxInstructions)
+			text = cutRunes(text, maxInstructions)
 		}
 		fmt.Fprintf(&b, "\n\n## MCP server: %s\n<server_instructions>\n%s\n</server_instructions>", oneLine(name, maxServerName), untrusted.Quote(text))
 	}

@@ -29,7 +29,7 @@ func TestInstructionsBlockHolds(t *testing.T) {
 
 func TestInstructionsNamesOrderAndLimits(t *testing.T) {
 	var cut []string
-	long := strings.Repeat("é", MaxInstructions+10)
+	long := strings.Repeat("é", maxInstructions+10)
 	servers := map[string]string{"zeta": "z text", "alpha": "a text", "silent": "", "big one": long}
 	first := instructionsSection(servers, func(server string) { cut = append(cut, server) })
 	for range 20 {
@@ -44,8 +44,8 @@ func TestInstructionsNamesOrderAndLimits(t *testing.T) {
 	if strings.Contains(first, "server: silent") {
 		t.Fatal("a server with no text must be left out")
 	}
-	if strings.Count(first, "é") != MaxInstructions {
-		t.Fatalf("long text not cut to %d characters", MaxInstructions)
+	if strings.Count(first, "é") != maxInstructions {
+		t.Fatalf("long text not cut to %d characters", maxInstructions)
 	}
 	if len(cut) != 1 || cut[0] != "big one" {
 		t.Fatalf("cut told %q, want the long text's server", cut)

@@ -77,7 +77,7 @@ func (l *loopTelemetry) nested(next tool.Handler) tool.Handler {
 	if l == nil {
 		return next
 	}
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		ctx, done := l.execute(ctx, llm.ToolCall{Name: name, Arguments: args})
 		res, err := next.Call(ctx, name, args)
 		done(res, err)

@@ -35,7 +35,7 @@ func (fakeModel) Generate(_ context.Context, req llm.Request) (*llm.Response, er
 
 // An agent run with a model of one's own and a local tool, the whole program
 // but its MCP servers: a provider (mcptool.FromCommand, mcptool.FromURL) or
-// a toolset joins tool.Local in Tools.
+// a toolset joins the local tools in Tools.
 func Example_ownModel() {
 	type weatherArgs struct {
 		City string `json:"city" jsonschema:"the city's name"`
@@ -47,7 +47,7 @@ func Example_ownModel() {
 	}
 	a, err := agent.New(agent.Config{
 		Model: fakeModel{},
-		Tools: []tool.Source{tool.Local(weather)},
+		Tools: []tool.Source{weather},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -20,7 +20,7 @@ import (
 // told (issue 21, items 12 and 13).
 func TestToolsOfferedTwiceAreSaid(t *testing.T) {
 	shadow, _ := tool.Func("list_notes", "local list", func(context.Context, struct{}) (string, error) { return "", nil })
-	sources := []tool.Source{tool.Local(shadow), demoProvider(t), demoProvider(t, mcptool.WithName("work"))}
+	sources := []tool.Source{shadow, demoProvider(t), demoProvider(t, mcptool.WithName("work"))}
 	run := func(logger *slog.Logger) {
 		t.Helper()
 		model := &scripted{turns: []func(llm.Request) llm.Message{answer("one"), answer("two")}}

@@ -7,13 +7,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// ReadResourceName is the tool an agent offers, when a server of the run
+// readResourceName is the tool an agent offers, when a server of the run
 // has resources, for the model to read them: the resource links in tool
 // results point there.
-const ReadResourceName = "read_resource"
+const readResourceName = "read_resource"
 
 type readResourceIn struct {
 	URI    string `json:"uri" jsonschema:"the resource's URI, as a resource link in a tool's result gives it"`
@@ -24,7 +25,7 @@ type readResourceIn struct {
 // run's servers by name, or false when there are none. What it reads is
 // converted by the server's provider, as a tool's result is, and fitted to
 // the model as every result is.
-func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) {
+func resourceTool(readers map[string]func(context.Context, string) (tool.Reply, error)) (tool.Set, bool, error) {
 	if len(readers) == 0 {
 		return tool.Set{}, false, nil
 	}
@@ -35,7 +36,7 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 	}
 	desc := fmt.Sprintf("Read a resource of an MCP server by its URI, such as one a tool's result links to "+
 		"([resource link: URI ..., server \"NAME\"]). The servers with resources: %s.", strings.Join(quoted, ", "))
-	read, err := tool.Func(ReadResourceName, desc, func(ctx context.Context, in readResourceIn) (tool.Result, error) {
+	read, err := tool.Func(readResourceName, desc, func(ctx context.Context, in readResourceIn) (tool.Reply, error) {
 		server := in.Server
 		if server == "" && len(servers) == 1 {
 			server = servers[0]
@@ -45,16 +46,16 @@ func resourceTool(readers map[string]tool.ResourceFunc) (tool.Set, bool, error) 
 		case ok:
 			return fn(ctx, in.URI)
 		case server == "":
-			return tool.Result{}, &tool.RefusedError{Name: ReadResourceName, Message: "say which server the resource is on: one of " + strings.Join(quoted, ", ")}
+			return tool.Reply{}, &tool.RefusedError{Name: readResourceName, Message: "say which server the resource is on: one of " + strings.Join(quoted, ", ")}
 		}
 		msg := fmt.Sprintf("no server %q has resources; the servers with resources: %s", server, strings.Join(quoted, ", "))
-		if near := tool.Suggest(server, servers); near != "" {
+		if near := names.Suggest(server, servers); near != "" {
 			msg = fmt.Sprintf("no server %q has resources; did you mean %q?", server, near)
 		}
-		return tool.Result{}, &tool.RefusedError{Name: ReadResourceName, Message: msg}
+		return tool.Reply{}, &tool.RefusedError{Name: readResourceName, Message: msg}
 	})
 	if err != nil {
 		return tool.Set{}, false, err
 	}
-	return tool.Local(read), true, nil
+	return read, true, nil
 }

@@ -118,7 +118,7 @@ func TestReadResourceOffered(t *testing.T) {
 		return names
 	}
 	echo, _ := tool.Func("echo", "echo", func(_ context.Context, in struct{}) (string, error) { return "", nil })
-	if names := offered(agent.Config{Tools: []tool.Source{tool.Local(echo)}}); len(names) != 1 || names[0] != "echo" {
+	if names := offered(agent.Config{Tools: []tool.Source{echo}}); len(names) != 1 || names[0] != "echo" {
 		t.Fatalf("no resources: %v", names)
 	}
 	deny, err := policy.New(policy.Config{Deny: []string{agent.ReadResourceName}})

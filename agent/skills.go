@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -16,8 +17,8 @@ import (
 
 // The tools a model uses to take up a skill.
 const (
-	LoadSkillName     = "load_skill"
-	ReadSkillFileName = "read_skill_file"
+	loadSkillName     = "load_skill"
+	readSkillFileName = "read_skill_file"
 )
 
 // maxSkillDescription bounds one skill's line in the system prompt, as the
@@ -119,20 +120,20 @@ type readSkillFileIn struct {
 }
 
 // tools returns load_skill and read_skill_file.
-func (sh *skillShelf) tools() ([]tool.Tool, error) {
-	load, err := tool.Func(LoadSkillName,
+func (sh *skillShelf) tools() (tool.Set, error) {
+	load, err := tool.Func(loadSkillName,
 		"Load a skill listed in the system prompt: returns its instructions and the list of its other files.",
 		sh.loadSkill)
 	if err != nil {
-		return nil, err
+		return tool.Set{}, err
 	}
-	read, err := tool.Func(ReadSkillFileName,
+	read, err := tool.Func(readSkillFileName,
 		"Read a file of a skill listed in the system prompt, by its path within the skill.",
 		sh.readSkillFile)
 	if err != nil {
-		return nil, err
+		return tool.Set{}, err
 	}
-	return []tool.Tool{load, read}, nil
+	return tool.Join(load, read), nil
 }
 
 // loadSkill is load_skill: the skill's instructions, and its other files.
@@ -152,7 +153,7 @@ func (sh *skillShelf) loadSkill(ctx context.Context, in loadSkillIn) (string, er
 		listed = append(listed, fmt.Sprintf("%s (%s)", untrusted.Line(path), plural.Count(files[path], "byte", "bytes")))
 	}
 	if len(listed) > 0 {
-		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", ReadSkillFileName, strings.Join(listed, ", "))
+		fmt.Fprintf(&b, "\n\nIts other files, read with %s: %s", readSkillFileName, strings.Join(listed, ", "))
 	}
 	return b.String(), nil
 }
@@ -183,7 +184,7 @@ func (sh *skillShelf) find(id string) (offeredSkill, error) {
 	for i, o := range sh.order {
 		ids[i] = o.id
 	}
-	if near := tool.Suggest(id, ids); near != "" {
+	if near := names.Suggest(id, ids); near != "" {
 		return o, fmt.Errorf("no skill %q; did you mean %q?", id, near)
 	}
 	return o, fmt.Errorf("no skill %q; the skills are listed in the system prompt", id)

@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -124,16 +124,16 @@ func chatErrorType(err error) string {
 // execute starts the span of one tool call, "execute_tool {tool}", in
 // which the call runs (an MCP tool's client span is its child); done ends
 // it with the result or the failure, as the tool gave them.
-func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.Context, done func(tool.Result, error)) {
+func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.Context, done func(tool.Reply, error)) {
 	if l == nil {
-		return ctx, func(tool.Result, error) {}
+		return ctx, func(tool.Reply, error) {}
 	}
 	ctx, span := l.Start(ctx, telemetry.Named(telemetry.OpExecuteTool, c.Name), trace.SpanKindInternal,
 		telemetry.GenAIOperation.String(telemetry.OpExecuteTool), telemetry.GenAIToolName.String(c.Name), telemetry.GenAIToolCallID.String(c.ID))
 	if l.content && span.IsRecording() {
 		span.SetAttributes(telemetry.GenAIToolArguments.String(telemetry.Content(string(c.Arguments))))
 	}
-	return ctx, func(res tool.Result, err error) {
+	return ctx, func(res tool.Reply, err error) {
 		if err == nil && l.content && span.IsRecording() {
 			span.SetAttributes(telemetry.GenAIToolResult.String(telemetry.Content(resultText(res))))
 		}
@@ -143,25 +143,25 @@ func (l *loopTelemetry) execute(ctx context.Context, c llm.ToolCall) (_ context.
 
 // resultText is a result as recorded: its structured content, or else its
 // text.
-func resultText(res tool.Result) string {
+func resultText(res tool.Reply) string {
 	if len(res.Structured) > 0 {
 		return string(res.Structured)
 	}
 	return res.Text()
 }
 
-// gated returns next behind the policy gate, as [policy.Policy.Handler]
+// gated returns next behind the policy gate, as [policy.Policy.Gate]
 // does, with each refusal a check_policy span and a refusal counted.
-func (l *loopTelemetry) gated(gate *policy.Policy, next tool.Handler) tool.Handler {
+func (l *loopTelemetry) gated(g *gate.Policy, next tool.Handler) tool.Handler {
 	if l == nil {
-		return gate.Handler(next)
+		return g.Handler(next)
 	}
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-		if err := gate.Check(ctx, name, args); err != nil {
+	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
+		if err := g.Check(ctx, name, args); err != nil {
 			if errors.As(err, new(*tool.RefusedError)) {
 				l.Refused(ctx, name, telemetry.RefusedPolicy, err)
 			}
-			return tool.Result{}, err
+			return tool.Reply{}, err
 		}
 		return next.Call(ctx, name, args)
 	})

@@ -97,7 +97,7 @@ func TestTelemetryFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ = agent.New(agent.Config{Model: loop, Tools: []tool.Source{tool.Local(echo)}, MaxSteps: 1, TracerProvider: rec.Traces})
+	a, _ = agent.New(agent.Config{Model: loop, Tools: []tool.Source{echo}, MaxSteps: 1, TracerProvider: rec.Traces})
 	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("hi")}); !errors.Is(err, agent.ErrStepLimit) {
 		t.Fatalf("got %v", err)
 	}

@@ -155,7 +155,7 @@ func TestFindToolsAndFailuresClean(t *testing.T) {
 		calls(tc("find", agent.FindToolsName, `{"query": "paints"}`), tc("find brush", agent.FindToolsName, `{"query": "brushes"}`), tc("fail", "fail", `{}`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, tool.Local(brush)}, ToolTokenBudget: 1})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p, brush}, ToolTokenBudget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

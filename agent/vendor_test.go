@@ -32,7 +32,7 @@ func TestLocalToolsLoweredForTheVendor(t *testing.T) {
 		calls(tc("1", "weather", `{"city": "Oslo", "days": null}`)),
 		answer("Sunny."),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{tool.Local(weather)}, Vendor: schema.OpenAI})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{weather}, Vendor: schema.OpenAI})
 	if err != nil {
 		t.Fatal(err)
 	}

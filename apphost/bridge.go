@@ -325,9 +325,9 @@ func (h *host) mayCall(ctx context.Context, f *frame, name string, args json.Raw
 	meta, listed := f.p.ToolMeta()[name]
 	vis := tool.Definition{Meta: meta}.App().Visibility
 	switch {
-	case listed && vis != nil && !slices.Contains(vis, tool.VisibleToApp):
+	case listed && vis != nil && !slices.Contains(vis, "app"):
 		return fmt.Sprintf("tools/call: the tool %q is not visible to apps (its _meta.ui.visibility leaves out \"app\")", untrusted.Line(name))
-	case listed && vis != nil && !slices.Contains(vis, tool.VisibleToModel):
+	case listed && vis != nil && !slices.Contains(vis, "model"):
 		// The app's own tool: the host calls it for the app alone.
 	case !offered(f, name):
 		return fmt.Sprintf("tools/call: server %q has no tool %q an app may call", untrusted.Line(f.server), untrusted.Line(name))
@@ -345,7 +345,7 @@ func (h *host) mayCall(ctx context.Context, f *frame, name string, args json.Raw
 // (its filters let it through).
 func offered(f *frame, name string) bool {
 	return slices.ContainsFunc(f.p.Tools(), func(d tool.Definition) bool {
-		return d.Origin.Tool == name || (d.Origin.IsZero() && d.Name == name)
+		return d.Origin.Tool == name || (d.Origin == (tool.Origin{}) && d.Name == name)
 	})
 }
 

@@ -91,7 +91,7 @@ func (h *host) open(w http.ResponseWriter, r *http.Request) {
 	f := &frame{p: p, server: req.Server, tool: req.Tool, app: app, context: req.Context, handles: req.Handles,
 		inflight: make(chan struct{}, maxInFlight)}
 	for _, d := range p.Tools() {
-		if d.Origin.Tool == req.Tool || (d.Origin.IsZero() && d.Name == req.Tool) {
+		if d.Origin.Tool == req.Tool || (d.Origin == (tool.Origin{}) && d.Name == req.Tool) {
 			f.info = &d
 			break
 		}

@@ -202,7 +202,7 @@ func TestInFlightBudget(t *testing.T) {
 		var mu sync.Mutex
 		now, most := 0, 0
 		h := set.Handler
-		set.Handler = tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+		set.Handler = tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 			mu.Lock()
 			now++
 			most = max(most, now)

@@ -80,13 +80,13 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 	unknown := index < 0 && c.r.api.IsPath(name)
 	c.wg.Go(func() {
 		if unknown { // a path the API lacks: no name a gate or handler knows
-			c.results <- c.complete(id, path, tool.Result{}, &tool.UnservedError{Name: name}, false)
+			c.results <- c.complete(id, path, tool.Reply{}, &tool.UnservedError{Name: name}, false)
 			return
 		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-c.ctx.Done():
-			c.results <- c.complete(id, path, tool.Result{}, context.Cause(c.ctx), false)
+			c.results <- c.complete(id, path, tool.Reply{}, context.Cause(c.ctx), false)
 			return
 		}
 		res, err := c.r.set.Handler.Call(c.ctx, name, args)
@@ -98,7 +98,7 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 
 // complete counts a call's failure, if it failed, and makes its outcome
 // what the script reads.
-func (c *calls) complete(id int, path string, res tool.Result, err error, images bool) completion {
+func (c *calls) complete(id int, path string, res tool.Reply, err error, images bool) completion {
 	c.mu.Lock()
 	if err != nil {
 		c.errs[path] = err
@@ -132,7 +132,7 @@ func (c *calls) failure(path string) error {
 // content when there is some, else the text, or, with images, the parts
 // in order, each image a small object that describes it (its bytes only
 // when the script asked for them).
-func scriptValue(res tool.Result, images bool) string {
+func scriptValue(res tool.Reply, images bool) string {
 	if len(res.Structured) > 0 && json.Valid(res.Structured) {
 		return string(res.Structured)
 	}

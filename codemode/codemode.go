@@ -87,7 +87,7 @@ type Runtime struct {
 // New returns a Runtime over set's tools, named as a script reaches them
 // (see the package doc). Every call a script makes goes to set.Handler as
 // the model's own call would, so a set behind a policy's gate
-// (policy.Policy.Handler) judges each one; a tool the set does not offer
+// (policy.Policy.Gate) judges each one; a tool the set does not offer
 // is not in the API.
 func New(set tool.Set, cfg Config) (*Runtime, error) {
 	cfg, err := cfg.withDefaults()

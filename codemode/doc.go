@@ -21,7 +21,7 @@
 //
 // A script is the body of an async function; what it returns (as JSON) and
 // what it writes with console.log come back. Each tool is
-// tools.<server>.<tool>(args), a tool without a server (tool.Local)
+// tools.<server>.<tool>(args), a tool without a server (tool.Func)
 // tools.local.<tool>: the names made identifiers as a vendor's names are
 // made valid (schema.Namer's rule, '-' as '_', a hash suffix when two
 // would collide or a name is too long), each tool at a path of its own.
@@ -54,7 +54,7 @@
 // no module loader (import fails), no file system, network, timer or
 // process, and no way to wait but on a tool call. Every call a script
 // makes goes to the Set's handler, as the model's own call would: behind
-// a policy's gate ([policy.Policy.Handler]) it is judged under every name
+// a policy's gate ([policy.Policy.Gate]) it is judged under every name
 // of the tool and asked of the approver, and the tool's handler checks its
 // arguments against its schema before anything is sent. A tool the Set
 // does not offer is not in the API; naming it anyway (callTool) reaches

@@ -27,7 +27,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rt, err := codemode.New(tool.Local(weather), codemode.Config{})
+	rt, err := codemode.New(weather, codemode.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func Example() {
 // in its code mode (agent.Config.Mode); a Runtime is also a tool.Source.
 func ExampleRuntime_Offer() {
 	add, _ := tool.Func("add", "Add two numbers.", func(_ context.Context, a struct{ X, Y float64 }) (float64, error) { return a.X + a.Y, nil })
-	rt, _ := codemode.New(tool.Local(add), codemode.Config{})
+	rt, _ := codemode.New(add, codemode.Config{})
 	set, _ := rt.Offer(context.Background())
 	for _, d := range set.Definitions {
 		fmt.Println(d.Name)

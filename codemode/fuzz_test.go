@@ -74,7 +74,7 @@ func FuzzDeclarations(f *testing.F) {
 	})
 }
 
-func echoName(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+func echoName(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 	return tool.Text(name), nil
 }
 

@@ -11,19 +11,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// gated is set behind pol as an agent puts a run's tools: the gate knows
-// every name of every tool, and the tools it denies leave the offer.
-func gated(set tool.Set, pol *policy.Policy) tool.Set {
-	gate := pol.For(set.Definitions)
-	var defs []tool.Definition
-	for _, d := range set.Definitions {
-		if gate.Allowed(d.Name) {
-			defs = append(defs, d)
-		}
-	}
-	return tool.Set{Definitions: defs, Handler: gate.Handler(set.Handler), Servers: set.Servers}
-}
-
 // A denied tool is not in the API, and a script that names it anyway, by
 // any of its names, is refused by the gate: the server never hears of it.
 // The approver is asked about every call the patterns let through.
@@ -40,7 +27,7 @@ func TestDeniedToolRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := runtime(t, gated(set, pol), codemode.Config{})
+	rt := runtime(t, pol.Gate(set), codemode.Config{})
 	out := run(t, rt, `
 		const seen = [];
 		try { tools.demo.delete_note } catch (e) { seen.push(e.name + ": " + e.message.slice(0, 51)) }

@@ -49,21 +49,19 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	if err != nil {
 		return tool.Set{}, err
 	}
-	set := tool.Local(terse{run}, terse{describe})
+	set := tool.Join(run, describe)
+	for i, d := range set.Definitions {
+		set.Definitions[i].InputSchema = terse(d.InputSchema)
+	}
 	set.Servers = r.set.Servers
 	return set, nil
 }
 
-// terse is a tool whose schema, as the model is sent it, leaves out
-// "additionalProperties": false: it tells the model nothing, and costs
-// bytes on every turn. The arguments are still checked against the whole
-// schema.
-type terse struct{ tool.Tool }
-
-func (t terse) Definition() tool.Definition {
-	d := t.Tool.Definition()
-	d.InputSchema = bytes.Replace(d.InputSchema, []byte(`,"additionalProperties":false`), nil, 1)
-	return d
+// terse leaves out of a schema, as the model is sent it, "additionalProperties":
+// false: it tells the model nothing, and costs bytes on every turn. The
+// arguments are still checked against the whole schema.
+func terse(schema []byte) []byte {
+	return bytes.Replace(schema, []byte(`,"additionalProperties":false`), nil, 1)
 }
 
 // runDescription is run_code's description.

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -68,7 +68,7 @@ func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (
 	g.mu.Lock()
 	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
 	g.mu.Unlock()
-	for _, p := range []*policy.Policy{pol, own} {
+	for _, p := range []*gate.Policy{pol, own} {
 		if p == nil {
 			continue
 		}

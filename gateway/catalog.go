@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -21,7 +21,7 @@ import (
 type served struct {
 	snap      *toolset.Snapshot
 	defs      []tool.Definition     // the catalog as listed, policy applied
-	policy    *policy.Policy        // the policy, knowing the catalog's names
+	policy    *gate.Policy          // the policy, knowing the catalog's names
 	tools     map[string][32]byte   // name → hash
 	serverOf  map[string]string     // a tool's name and alias → its server (inflight.go)
 	resources map[string]servedItem // URI → server
@@ -31,7 +31,7 @@ type served struct {
 
 	// clients maps a client's name to its own policy, knowing the
 	// catalog's names (clients.go).
-	clients map[string]*policy.Policy
+	clients map[string]*gate.Policy
 	// reach maps a client with a policy of its own to the servers it is
 	// allowed anything of, anyone are the servers anything is served of
 	// (reach.go).
@@ -60,9 +60,9 @@ func hash(v any) [32]byte {
 func (g *Gateway) syncTools() {
 	snap := g.ts.Snapshot(g.ctx)
 	defs := snap.Definitions()
-	var pol *policy.Policy
+	var pol *gate.Policy
 	if g.o.policy != nil {
-		pol = g.o.policy.For(defs)
+		pol = (*gate.Policy)(g.o.policy).For(defs)
 		defs = slices.DeleteFunc(defs, func(d tool.Definition) bool { return !pol.Allowed(d.Name) })
 	}
 	clients := g.clientPolicies(defs)

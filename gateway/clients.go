@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -140,11 +141,11 @@ func (g *Gateway) hideDenied(next mcp.MethodHandler) mcp.MethodHandler {
 
 // clientPolicies are the clients' own policies, knowing the names of the
 // catalog defs.
-func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*policy.Policy {
-	out := make(map[string]*policy.Policy, len(g.o.clients))
+func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*gate.Policy {
+	out := make(map[string]*gate.Policy, len(g.o.clients))
 	for name, p := range g.o.clients {
 		if p != nil {
-			out[name] = p.For(defs)
+			out[name] = (*gate.Policy)(p).For(defs)
 		}
 	}
 	return out
@@ -152,7 +153,7 @@ func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*policy.Poli
 
 // clientPolicy is the policy of the named client for the catalog served
 // now, nil if it has none.
-func (g *Gateway) clientPolicy(name string) *policy.Policy {
+func (g *Gateway) clientPolicy(name string) *gate.Policy {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.served.clients[name]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -52,7 +53,7 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 			return answer(FindToolsName, &tool.RefusedError{Name: FindToolsName, Message: "the arguments must be an object with a string \"query\""})
 		}
 		_, defs := g.snapshot()
-		hits := tool.Search(g.visible(ctx, defs), in.Query)
+		hits := names.Search(g.visible(ctx, defs), in.Query)
 		out := struct {
 			Tools []found `json:"tools"`
 			More  int     `json:"more,omitempty"`

@@ -10,7 +10,7 @@
 //   - a user message holds text and image parts;
 //   - an assistant message holds text and [ToolCall] values, in the order the
 //     model produced them (parallel calls stay parallel);
-//   - a tool message holds the [tool.Result] of one call, by the call's ID, and
+//   - a tool message holds the [tool.Reply] of one call, by the call's ID, and
 //     whether it is an error.
 //
 // Content parts are [tool.Part] values ([tool.TextPart], [tool.ImagePart]),
@@ -19,7 +19,7 @@
 // [github.com/mcpbridge/mcpbridge/llm/anthropic]) maps these to its wire
 // format, including what its API cannot say directly (images in an OpenAI tool
 // result, consecutive Anthropic tool results in one user turn), and turns images
-// into [tool.ImageMark] text for a model whose [Model.Vision] is false.
+// into "[image]" text for a model whose [Model.Vision] is false.
 //
 // An API that answers with an HTTP error is reported as an [*APIError] naming
 // the vendor and the status, never with the request's credentials. A model that

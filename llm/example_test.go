@@ -43,14 +43,14 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	handler := tool.Serve(weather)
+	handler := weather.Handler
 
 	var model llm.Model = scripted{}
 	ctx := context.Background()
 	req := llm.Request{
 		System:   "You report the weather.",
 		Messages: []llm.Message{llm.UserText("How warm is it in Montreal?")},
-		Tools:    []tool.Definition{weather.Definition()},
+		Tools:    weather.Definitions,
 	}
 	var total llm.Usage
 	for {

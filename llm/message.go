@@ -74,8 +74,8 @@ func UserText(text string) Message {
 
 // ToolResult returns the tool message that answers call with res: its parts
 // are the result's parts, text and images; the structured content stays with
-// the host (see [tool.Result]).
-func ToolResult(call ToolCall, res tool.Result) Message {
+// the host (see [tool.Reply]).
+func ToolResult(call ToolCall, res tool.Reply) Message {
 	return Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Parts: res.Parts}
 }
 

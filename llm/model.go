@@ -17,7 +17,7 @@ import (
 type Model interface {
 	Generate(ctx context.Context, req Request) (*Response, error)
 	// Vision reports whether the model reads images. When it does not, the
-	// Model sends each image as [tool.ImageMark] text, so a host may pass
+	// Model sends each image as "[image]" text, so a host may pass
 	// images either way; a host that knows may also spare the tokens.
 	Vision() bool
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"mime"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -248,4 +250,12 @@ func (a *AppResource) decodeMeta(ui any) error {
 		ClipboardWrite: granted("clipboardWrite"),
 	}
 	return nil
+}
+
+// forModel reports whether a tool may be offered to a model: its app
+// declares no visibility, or one that holds "model". A tool only its app
+// may call ("visibility": ["app"]) is kept from the model; a host can
+// still call it for the app.
+func forModel(a tool.App) bool {
+	return a.Visibility == nil || slices.Contains(a.Visibility, "model")
 }

@@ -13,8 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -140,7 +141,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		asking *AskingTask
 	)
 	d := p.cfg.callTimeout()
-	report := tool.ProgressFunc(ctx)
+	report := ctxkey.Value[func(tool.Progress)](ctx)
 	f := p.inflight.begin(ctx, name)
 	f.holdSpan()
 	defer func() {
@@ -417,7 +418,7 @@ func (p *Provider) holds(ctx context.Context, s *session) bool {
 // schema cannot be used: its results could never be checked.
 func (p *Provider) unusableOutput(name string, lt *listedTool) error {
 	ptr := "/outputSchema"
-	if ue := (*schema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
+	if ue := (*toolschema.UnboundedError)(nil); errors.As(lt.outputErr, &ue) {
 		ptr += ue.Pointer
 	}
 	return &SchemaError{Server: p.name, Tool: name, Pointer: ptr, Err: fmt.Errorf("the output schema cannot be used: %w", lt.outputErr)}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -33,11 +33,11 @@ type catalog struct {
 // through the handler ([Provider.arguments]).
 type listedTool struct {
 	def       tool.Definition
-	output    *schema.Validator // nil when the tool declares none
-	outputErr error             // why the declared output schema cannot be used
+	output    *toolschema.Validator // nil when the tool declares none
+	outputErr error                 // why the declared output schema cannot be used
 
 	inputOnce sync.Once
-	input     *schema.Validator // nil until compiled, or if it does not compile
+	input     *toolschema.Validator // nil until compiled, or if it does not compile
 
 	taskSupport string // execution.taskSupport (2025-11-25): taskOptional, taskRequired, or ""
 }
@@ -164,10 +164,10 @@ func (p *Provider) add(cat *catalog, t *mcp.Tool, schemas *sdkfix.Schemas) {
 		// A $ref resolves within the schema only, never over the network;
 		// a loosely declared draft is read as the input schemas are; a
 		// schema no validation could finish on is refused here.
-		lt.output, lt.outputErr = schema.Compile(lt.def.OutputSchema)
+		lt.output, lt.outputErr = toolschema.Compile(lt.def.OutputSchema)
 	}
 	cat.listed[t.Name] = lt
-	if p.offer(t.Name) && lt.def.App().ForModel() {
+	if p.offer(t.Name) && forModel(lt.def.App()) {
 		cat.offered = append(cat.offered, t.Name)
 		cat.offers[t.Name] = true
 	}

@@ -29,7 +29,7 @@
 //     [tool.Func] and package toolset: a violation is a [tool.RefusedError]
 //     the model can correct. [Provider.Relay] is the handler for a host
 //     that gates names and checks arguments itself.
-//   - Results become what a model can read (see [ToResult]): text, images a
+//   - Results become what a model can read (see [ToReply]): text, images a
 //     vision model takes, and one-line notes for everything else; never
 //     base64 noise. An image is measured before it is decoded
 //     ([MaxImagePixels]: its pixels, and what its decoder would allocate,

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -26,7 +27,7 @@ import (
 // own ([tool.WithElicitor]: package agent passes its Config.Elicit so) is
 // asked through that one instead. A request is checked before ask sees it:
 // a form must be of the specification's restricted schema
-// ([tool.ParseForm]), a URL absolute http or https; one that is not is
+// ([tool.Elicitation] Schema), a URL absolute http or https; one that is not is
 // refused to the server as invalid params. The [tool.Elicitation] names the
 // server and, when the request is surely one call's, the tool. An accepted
 // form's content is checked against the form before it is sent
@@ -93,8 +94,8 @@ func (p *Provider) elicitation(params *mcp.ElicitParams, forms *sdkfix.Schemas) 
 	e := &tool.Elicitation{Server: p.name, Message: params.Message}
 	switch params.Mode {
 	case "", "form":
-		var err error
-		if e.Form, err = tool.ParseForm(forms.Form(params.RequestedSchema)); err != nil {
+		e.Schema = forms.Form(params.RequestedSchema)
+		if _, err := form.Parse(e.Schema); err != nil {
 			return nil, err
 		}
 	case "url":
@@ -189,7 +190,7 @@ func (p *Provider) elicitFirst(ctx context.Context, name string, err error) (boo
 		if err != nil {
 			return false, err
 		}
-		if a.Action != tool.Accept {
+		if a.Action != "accept" {
 			return false, &tool.RefusedError{Name: name, Message: fmt.Sprintf("the server %q asked the user to complete a step in a browser first, and the user did not (%s)", p.name, a.Action)}
 		}
 	}

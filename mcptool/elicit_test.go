@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -47,7 +48,7 @@ func answering(answer tool.Answer, asked *tool.Elicitation) tool.Elicitor {
 
 func TestElicitation(t *testing.T) {
 	var asked tool.Elicitation
-	accept := mcptool.WithElicitation(answering(tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada"}}, &asked))
+	accept := mcptool.WithElicitation(answering(tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada"}}, &asked))
 	inMemory, _ := inProcess(t, asking(), accept)
 	overHTTP := connectURL(t, serveHTTP(t, asking(), nil).URL, mcptool.WithName("notes"), accept)
 	for _, p := range []*mcptool.Provider{inMemory, overHTTP} {
@@ -56,8 +57,9 @@ func TestElicitation(t *testing.T) {
 		}
 		// The host is told who asks, during which call, why, and for
 		// what, in the server's order.
+		f, err := form.Parse(asked.Schema)
 		if asked.Server != "notes" || asked.Tool != "greet" || asked.Message != "What is your name?" ||
-			asked.Form == nil || len(asked.Form.Fields) != 2 || asked.Form.Fields[0].Name != "name" || !asked.Form.Fields[0].Required {
+			err != nil || len(f.Fields) != 2 || f.Fields[0].Name != "name" || !f.Fields[0].Required {
 			t.Fatalf("asked %+v", asked)
 		}
 	}
@@ -72,14 +74,14 @@ func TestElicitation(t *testing.T) {
 // the server never sees it; a decline reaches the server as one.
 func TestElicitationAnswerChecked(t *testing.T) {
 	var asked tool.Elicitation
-	answer := tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "A"}}
+	answer := tool.Answer{Action: "accept", Content: map[string]any{"name": "A"}}
 	p, _ := inProcess(t, asking(), mcptool.WithElicitation(func(ctx context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		return answering(answer, &asked)(ctx, e)
 	}))
 	if got, err := p.CallTool(context.Background(), "greet", nil); err == nil || !strings.Contains(err.Error(), `field "name": 1 characters (want at least 2)`) {
 		t.Fatalf("an answer that does not fit: %q, %v", got, err)
 	}
-	answer = tool.Answer{Action: tool.Decline}
+	answer = tool.Answer{Action: "decline"}
 	if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "no name: decline" {
 		t.Fatalf("declined: %q, %v", got, err)
 	}
@@ -89,8 +91,8 @@ func TestElicitationAnswerChecked(t *testing.T) {
 // is asked through it rather than through the provider's.
 func TestElicitationFromTheCallsContext(t *testing.T) {
 	var byProvider, byCall tool.Elicitation
-	p, _ := inProcess(t, asking(), mcptool.WithElicitation(answering(tool.Answer{Action: tool.Cancel}, &byProvider)))
-	ctx := tool.WithElicitor(context.Background(), answering(tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Grace"}}, &byCall))
+	p, _ := inProcess(t, asking(), mcptool.WithElicitation(answering(tool.Answer{Action: "cancel"}, &byProvider)))
+	ctx := tool.WithElicitor(context.Background(), answering(tool.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}, &byCall))
 	if res, err := p.Handler().Call(ctx, "greet", nil); err != nil || res.Text() != "hello Grace" {
 		t.Fatalf("got %q, %v", res.Text(), err)
 	}
@@ -117,7 +119,7 @@ func TestElicitationRefusesBadRequests(t *testing.T) {
 	var asked atomic.Int32
 	p, _ := inProcess(t, server, mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 		asked.Add(1)
-		return tool.Answer{Action: tool.Accept}, nil
+		return tool.Answer{Action: "accept"}, nil
 	}))
 	for name, want := range map[string]string{"format": `format "ipv4"`, "script": "absolute http or https URL"} {
 		if got, err := p.CallTool(context.Background(), name, nil); err == nil || !strings.Contains(err.Error(), want) {
@@ -157,10 +159,10 @@ func TestURLElicitationRequired(t *testing.T) {
 	var done atomic.Bool
 	server, complete := urlFirst(&done)
 	var asked tool.Elicitation
-	action := tool.Accept
+	action := "accept"
 	p, _ := inProcess(t, server, mcptool.WithElicitation(func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		asked = *e
-		if action == tool.Accept {
+		if action == "accept" {
 			complete(nil) // the user opened the page and finished there
 		}
 		return tool.Answer{Action: action}, nil
@@ -168,11 +170,11 @@ func TestURLElicitationRequired(t *testing.T) {
 	if got, err := p.CallTool(context.Background(), "pay", nil); err != nil || got != "paid" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	if asked.URL != "https://pay.example.com/checkout?id=1" || asked.Message != "Pay first." || asked.Form != nil || asked.Tool != "pay" {
+	if asked.URL != "https://pay.example.com/checkout?id=1" || asked.Message != "Pay first." || asked.Schema != nil || asked.Tool != "pay" {
 		t.Fatalf("asked %+v", asked)
 	}
 	done.Store(false)
-	action = tool.Decline
+	action = "decline"
 	var refused *tool.RefusedError
 	if _, err := p.CallTool(context.Background(), "pay", nil); !errors.As(err, &refused) || !strings.Contains(refused.Message, "did not (decline)") {
 		t.Fatalf("declined: %v", err)
@@ -184,7 +186,7 @@ func TestURLElicitationNeverCompleted(t *testing.T) {
 		var done atomic.Bool
 		server, _ := urlFirst(&done)
 		p, _ := inProcess(t, server, mcptool.WithCallTimeout(time.Minute), mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
-			return tool.Answer{Action: tool.Accept}, nil
+			return tool.Answer{Action: "accept"}, nil
 		}))
 		var te *mcptool.TransportError
 		if _, err := p.CallTool(context.Background(), "pay", nil); !errors.As(err, &te) || !te.Timeout() {

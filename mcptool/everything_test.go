@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -153,20 +154,23 @@ func TestServerEverythingAsksTheHost(t *testing.T) {
 	}
 	h := p.Handler()
 
-	answer = tool.Answer{Action: tool.Accept, Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
+	answer = tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
 	res := call(t, h, "trigger-elicitation-request", ``)
 	if !strings.Contains(res.Text(), "Name: Ada Lovelace") || !strings.Contains(res.Text(), "Favorite Integer: 7") {
 		t.Fatalf("accepted: %q", res.Text())
 	}
-	if e := asked[0]; e.Server != "everything" || e.Form == nil || len(e.Form.Fields) != 13 || e.Form.Fields[0].Name != "name" {
+	if e := asked[0]; e.Server != "everything" || e.Schema == nil {
 		t.Fatalf("asked %+v", e)
 	}
-	answer = tool.Answer{Action: tool.Decline}
+	if f, err := form.Parse(asked[0].Schema); err != nil || len(f.Fields) != 13 || f.Fields[0].Name != "name" {
+		t.Fatalf("asked %s: %v", asked[0].Schema, err)
+	}
+	answer = tool.Answer{Action: "decline"}
 	if res := call(t, h, "trigger-elicitation-request", ``); !strings.Contains(res.Text(), "User declined") {
 		t.Fatalf("declined: %q", res.Text())
 	}
 
-	answer = tool.Answer{Action: tool.Accept}
+	answer = tool.Answer{Action: "accept"}
 	res = call(t, h, "trigger-url-elicitation", `{"url": "`+page.URL+`/connect", "message": "Connect your account."}`)
 	if !strings.Contains(res.Text(), "User completed the URL elicitation flow") {
 		t.Fatalf("URL accepted: %q", res.Text())

@@ -45,7 +45,7 @@ func ExampleFromCommand() {
 	today, _ := tool.Func("today", "Today's date.", func(context.Context, struct{}) (string, error) {
 		return "2026-11-30", nil
 	})
-	h := tool.Compose(tool.Serve(today), notes.Handler())
+	h := tool.Compose(today.Handler, notes.Handler())
 
 	res, _ := h.Call(ctx, "add_note", json.RawMessage(`{"title": "hello", "body": "world"}`))
 	fmt.Println(res.Text())
@@ -117,7 +117,7 @@ func ExampleProvider_ReadApp() {
 	}
 	defer notes.Close()
 	for _, d := range notes.Tools() {
-		if !d.App().HasUI() {
+		if d.App().ResourceURI == "" {
 			continue
 		}
 		app, err := notes.ReadApp(ctx, d.App().ResourceURI)
@@ -366,14 +366,14 @@ func ExampleWithReconnect() {
 	// state: closed
 }
 
-// ToResult turns an MCP result into what a model reads: text as it is, and
+// ToReply turns an MCP result into what a model reads: text as it is, and
 // for what a model cannot read, a one-line note instead of base64.
-func ExampleToResult() {
+func ExampleToReply() {
 	res := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: "the recording"},
 		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF")},
 	}}
-	fmt.Println(mcptool.ToResult(res).Text())
+	fmt.Println(mcptool.ToReply(res).Text())
 	// Output:
 	// ["the recording","[audio content (audio/wav) not shown to the model]"]
 }
@@ -412,7 +412,7 @@ func ExampleWithTracerProvider() {
 func ExampleProvider_StartTask() {
 	notes := mcptool.FromServer("notes", demo.New(),
 		mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
-			return tool.Answer{Action: tool.Accept, Content: map[string]any{"tag": "work"}}, nil
+			return tool.Answer{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
 		}))
 	ctx := context.Background()
 	if err := notes.Connect(ctx); err != nil {

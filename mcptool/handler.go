@@ -7,7 +7,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -33,7 +34,7 @@ import (
 // A result the server marks isError becomes a [tool.FailedError] (failed,
 // not refused), as does a successful result that breaks the tool's output
 // schema (wrapping a [SchemaError]). Results are converted for the model as
-// [ToResult] describes; see [Provider.CallToolResult] for a result that
+// [ToReply] describes; see [Provider.CallToolResult] for a result that
 // cannot be decoded.
 func (p *Provider) Handler() tool.Handler { return &handler{p: p} }
 
@@ -54,11 +55,11 @@ type handler struct {
 	cat   *catalog // the listing served; nil: the session's current one
 }
 
-func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	p := h.p
 	s, err := p.conn.live(operation{"tools/call", name})
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	cat := h.cat
 	if cat == nil {
@@ -69,20 +70,20 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 	case h.relay:
 		args, err = objectArgs(name, args)
 	case !ok:
-		return tool.Result{}, &tool.UnservedError{Name: name}
+		return tool.Reply{}, &tool.UnservedError{Name: name}
 	default:
 		args, err = p.arguments(cat.listed[target], name, args)
 	}
 	if err != nil {
 		p.tel.refused(ctx, name, err)
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	res, err := p.call(ctx, s, target, args)
 	switch {
 	case err != nil:
-		return tool.Result{}, failure(name, err)
+		return tool.Reply{}, failure(name, err)
 	case res.IsError:
-		return tool.Result{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
+		return tool.Reply{}, &tool.FailedError{Name: name, Message: toText(res, p.name)}
 	}
 	return toResult(ctx, res, p.name), nil
 }
@@ -95,7 +96,7 @@ func failure(name string, err error) error {
 		return err
 	}
 	msg := "the server's result does not match the tool's output schema: "
-	if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, schema.ErrTooComplex) {
+	if strings.HasPrefix(se.Pointer, "/outputSchema") || errors.Is(err, toolschema.ErrTooComplex) {
 		msg = "the server's result cannot be checked: "
 	}
 	return &tool.FailedError{Name: name, Message: msg + se.Err.Error(), Err: err}
@@ -110,7 +111,7 @@ func (p *Provider) resolve(name string, known func(string) bool) (target string,
 	if known(name) {
 		return name, true
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return o.Server == p.name })
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool { return o.Server == p.name })
 	if !ok {
 		return name, false
 	}
@@ -122,7 +123,7 @@ func (p *Provider) resolve(name string, known func(string) bool) (target string,
 // tool's first call.
 func (p *Provider) arguments(lt *listedTool, name string, args json.RawMessage) (json.RawMessage, error) {
 	lt.inputOnce.Do(func() {
-		v, err := schema.Compile(lt.def.InputSchema)
+		v, err := toolschema.Compile(lt.def.InputSchema)
 		if err != nil {
 			p.cfg.logger.Warn("arguments not checked locally: the input schema does not compile",
 				"server", p.name, "tool", lt.def.Name, "error", err)

@@ -83,7 +83,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 		t.Fatalf("array arguments from the host: %v", err)
 	}
 	// Composition: the provider declines what it does not serve.
-	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	local := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		return tool.Text("local " + name), nil
 	})
 	if got := call(t, tool.Compose(h, local), "clock", "").Text(); got != "local clock" {
@@ -115,7 +115,7 @@ func TestHandlerChecksArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want := local.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
+	_, want := local.Handler.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
 	_, got := h.Call(ctx, "get", json.RawMessage(`{"id":"seven"}`))
 	var refused *tool.RefusedError
 	if !errors.As(got, &refused) || !strings.Contains(refused.Message, `argument "id"`) || got.Error() != want.Error() {

@@ -54,11 +54,19 @@ func (oneWord) Generate(context.Context, llm.Request) (*llm.Response, error) {
 func ExampleWithElicitation() {
 	takeDefaults := func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		fmt.Printf("%s asks: %s\n", e.Server, e.Message)
-		content := map[string]any{}
-		for _, f := range e.Form.Fields {
-			content[f.Name] = f.Default
+		var form struct {
+			Properties map[string]struct {
+				Default any `json:"default"`
+			} `json:"properties"`
 		}
-		return tool.Answer{Action: tool.Accept, Content: content}, nil
+		if err := json.Unmarshal(e.Schema, &form); err != nil {
+			return tool.Answer{}, err
+		}
+		content := map[string]any{}
+		for name, p := range form.Properties {
+			content[name] = p.Default
+		}
+		return tool.Answer{Action: "accept", Content: content}, nil
 	}
 	p := mcptool.FromServer("planner", planner(),
 		mcptool.WithElicitation(takeDefaults),

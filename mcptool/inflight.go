@@ -48,7 +48,7 @@ type inflight struct {
 // begin registers a call of name and returns its frame, whose context
 // carries it; end ends it.
 func (in *inflight) begin(ctx context.Context, name string) *callFrame {
-	f := &callFrame{tool: name, elicit: tool.ElicitorOf(ctx), relay: callerOf(ctx).Relay}
+	f := &callFrame{tool: name, elicit: ctxkey.Value[tool.Elicitor](ctx), relay: callerOf(ctx).Relay}
 	f.ctx = frameKey.With(ctx, f)
 	in.mu.Lock()
 	in.frames = append(in.frames, f)

@@ -51,15 +51,15 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 }
 
 // ReadForModel reads the resource at uri, as [Provider.ReadResource] does,
-// and returns what a model reads of it, by the rules of [ToResult]: each
+// and returns what a model reads of it, by the rules of [ToReply]: each
 // content as the embedded resource it would be in a tool's result (text,
 // or a note), but a blob whose MIME type is image/* as an image, which a
 // vision model sees when it decodes within [MaxImagePixels]. It is the
-// [tool.ResourceFunc] of the server's resources in [Provider.Offer]'s Set.
-func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Result, error) {
+// tool.Server Resources function of the server's resources in [Provider.Offer]'s Set.
+func (p *Provider) ReadForModel(ctx context.Context, uri string) (tool.Reply, error) {
 	res, err := p.ReadResource(ctx, uri)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	content := make([]mcp.Content, len(res.Contents))
 	for i, c := range res.Contents {

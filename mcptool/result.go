@@ -32,7 +32,7 @@ var visionFormats = map[string]string{
 	"webp": "image/webp",
 }
 
-// MaxImagePixels bounds the images [ToResult] decodes, by what their
+// MaxImagePixels bounds the images [ToReply] decodes, by what their
 // headers say, before any pixel is decoded: one image may have at most this
 // many pixels (16,777,216: 4096x4096, a 5K screen, a 16-megapixel photo),
 // and one result's images at most four times as many in all. Decoding takes
@@ -53,7 +53,7 @@ const MaxImagePixels = 1 << 24
 // each declare MaxImagePixels.
 const maxResultPixels = 4 * MaxImagePixels
 
-// ToResult converts an MCP tool result into what a model reads, by the
+// ToReply converts an MCP tool result into what a model reads, by the
 // result-serialization rules:
 //
 //   - a single text part: that text;
@@ -77,13 +77,13 @@ const maxResultPixels = 4 * MaxImagePixels
 // "b"]`, which the provider's handler ends with the server's name (`,
 // server "files"]`): a model reads it with the tool an agent offers for
 // resources ([tool.Set] Resources). The structured content is kept apart,
-// in [tool.Result.Structured], for the host.
-func ToResult(res *mcp.CallToolResult) tool.Result { return toResult(context.Background(), res, "") }
+// in [tool.Reply.Structured], for the host.
+func ToReply(res *mcp.CallToolResult) tool.Reply { return toResult(context.Background(), res, "") }
 
-// toResult is [ToResult], a resource link naming server unless it is "";
+// toResult is [ToReply], a resource link naming server unless it is "";
 // an image waits for its decoding while ctx lasts.
-func toResult(ctx context.Context, res *mcp.CallToolResult, server string) tool.Result {
-	out := tool.Result{Structured: structured(res)}
+func toResult(ctx context.Context, res *mcp.CallToolResult, server string) tool.Reply {
+	out := tool.Reply{Structured: structured(res)}
 	if t, ok := onlyText(res.Content); ok {
 		out.Parts = []tool.Part{tool.TextPart{Text: t}} // the common case, in two allocations
 		return out

@@ -85,7 +85,7 @@ func TestResultSerialization(t *testing.T) {
 					t.Errorf("ToText = %s\nwant      %s", got, tc.wantText)
 				}
 			}
-			out := mcptool.ToResult(res)
+			out := mcptool.ToReply(res)
 			var mimes []string
 			for _, p := range out.Parts {
 				switch p := p.(type) {
@@ -170,7 +170,7 @@ func TestBrokenAncillaryChunkIsDropped(t *testing.T) {
 	if _, err := png.Decode(bytes.NewReader(bad)); err == nil {
 		t.Fatal("the test image should fail a strict decoder")
 	}
-	out := mcptool.ToResult(&mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: bad}}})
+	out := mcptool.ToReply(&mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: bad}}})
 	img := out.Parts[0].(tool.ImagePart)
 	if _, err := png.Decode(bytes.NewReader(img.Data)); err != nil {
 		t.Fatalf("the image handed over does not decode: %v", err)

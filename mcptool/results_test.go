@@ -232,10 +232,10 @@ func TestImageBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got tool.Result
-	alloc := allocated(func() { got = mcptool.ToResult(res) })
+	var got tool.Reply
+	alloc := allocated(func() { got = mcptool.ToReply(res) })
 	if want := `["before the image","` + imageNote + `"]`; texts(got) != want {
-		t.Errorf("ToResult = %s, want %s", texts(got), want)
+		t.Errorf("ToReply = %s, want %s", texts(got), want)
 	}
 	if alloc > 8<<20 {
 		t.Errorf("converting the result allocated %d MB", alloc>>20)
@@ -250,7 +250,7 @@ func TestImageBound(t *testing.T) {
 		height int
 		image  bool
 	}{{side, true}, {side + 1, false}} {
-		res := mcptool.ToResult(&mcp.CallToolResult{Content: []mcp.Content{
+		res := mcptool.ToReply(&mcp.CallToolResult{Content: []mcp.Content{
 			&mcp.ImageContent{MIMEType: "image/png", Data: hostile.PNGBomb(side, tc.height)},
 		}})
 		_, isImage := res.Parts[0].(tool.ImagePart)
@@ -278,7 +278,7 @@ func TestResultImageBudget(t *testing.T) {
 		for range tc.cuts {
 			content = append(content, img(cut))
 		}
-		res := mcptool.ToResult(&mcp.CallToolResult{Content: append(content, img(small))})
+		res := mcptool.ToReply(&mcp.CallToolResult{Content: append(content, img(small))})
 		if _, isImage := res.Parts[len(res.Parts)-1].(tool.ImagePart); isImage != tc.image {
 			t.Errorf("after %d images of %d pixels: the small one an image %v, want %v", tc.cuts, side*side, isImage, tc.image)
 		}
@@ -302,9 +302,9 @@ func maxSide(t *testing.T) int {
 // DecodeConfig reports, or the GIF does not decode).
 func TestGIFFrames(t *testing.T) {
 	data := hostile.ManyFramesGIF(10000, 200)
-	var res tool.Result
+	var res tool.Reply
 	alloc := allocated(func() {
-		res = mcptool.ToResult(&mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/gif", Data: data}}})
+		res = mcptool.ToReply(&mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/gif", Data: data}}})
 	})
 	if img, ok := res.Parts[0].(tool.ImagePart); !ok || !bytes.Equal(img.Data, data) {
 		t.Errorf("the GIF did not reach the model whole: %T", res.Parts[0])
@@ -324,7 +324,7 @@ func allocated(f func()) uint64 {
 }
 
 // texts returns a result's text parts joined by newlines.
-func texts(res tool.Result) string {
+func texts(res tool.Reply) string {
 	var parts []string
 	for _, p := range res.Parts {
 		if t, ok := p.(tool.TextPart); ok {

@@ -11,8 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -239,7 +240,7 @@ func samplingMessages(ctx context.Context, in []*mcp.SamplingMessageV2) ([]llm.M
 				results = append(results, c)
 			case *mcp.ToolUseContent:
 				args, _ := json.Marshal(c.Input)
-				calls = append(calls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: tool.ObjectArgs(args)})
+				calls = append(calls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: modelio.Args(args)})
 			default:
 				other = append(other, c)
 			}
@@ -280,7 +281,7 @@ func samplingMessages(ctx context.Context, in []*mcp.SamplingMessageV2) ([]llm.M
 			}
 			out = append(out, llm.Message{Role: llm.RoleUser, Parts: parts})
 		case "assistant":
-			out = append(out, llm.Message{Role: llm.RoleAssistant, Parts: tool.TextOnly(parts), ToolCalls: calls})
+			out = append(out, llm.Message{Role: llm.RoleAssistant, Parts: modelio.TextOnly(parts), ToolCalls: calls})
 			open = calls
 		default:
 			return nil, fmt.Errorf("message %d: role %q", i, m.Role)
@@ -301,7 +302,7 @@ func (p *Provider) checkSampledCalls(ctx context.Context, offered []tool.Definit
 		if i < 0 {
 			return fmt.Errorf("the model called %q, which the request did not offer", c.Name)
 		}
-		v, err := schema.Compile(offered[i].InputSchema)
+		v, err := toolschema.Compile(offered[i].InputSchema)
 		if err == nil {
 			err = v.Validate(c.Arguments)
 		}
@@ -333,7 +334,7 @@ func sampled(model llm.Model, resp *llm.Response) (*mcp.CreateMessageWithToolsRe
 	}
 	for _, c := range resp.Message.ToolCalls {
 		var input map[string]any
-		if err := json.Unmarshal(tool.ObjectArgs(c.Arguments), &input); err != nil {
+		if err := json.Unmarshal(modelio.Args(c.Arguments), &input); err != nil {
 			return nil, fmt.Errorf("sampling: the model's call of %q: arguments are not a JSON object: %w", c.Name, err)
 		}
 		res.Content = append(res.Content, &mcp.ToolUseContent{ID: c.ID, Name: c.Name, Input: input})

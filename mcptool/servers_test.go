@@ -158,7 +158,7 @@ func (c *counter) get(method string) int {
 }
 
 // call calls the tool name through h, failing the test on an error.
-func call(t *testing.T, h tool.Handler, name, args string) tool.Result {
+func call(t *testing.T, h tool.Handler, name, args string) tool.Reply {
 	t.Helper()
 	res, err := h.Call(context.Background(), name, json.RawMessage(args))
 	if err != nil {

@@ -50,7 +50,7 @@ func TestTaskInputAnsweredByTheHostsHooks(t *testing.T) {
 
 	p, s := connect(
 		WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
-			return tool.Answer{Action: tool.Accept, Content: map[string]any{"tag": "work"}}, nil
+			return tool.Answer{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
 		}),
 		WithSampling(Sampling{Model: echoModel{}}),
 		WithRoots(root))

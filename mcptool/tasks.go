@@ -115,7 +115,7 @@ func (p *Provider) StartTask(ctx context.Context, name string, args any) (*Task,
 	}
 	params := &mcp.CallToolParams{Name: target, Arguments: raw}
 	forget := func() {}
-	if progress := tool.ProgressFunc(ctx); progress != nil {
+	if progress := ctxkey.Value[func(tool.Progress)](ctx); progress != nil {
 		token := p.calls.track(func() {}, progress)
 		forget = func() { p.calls.forget(token) }
 		params.SetProgressToken(token)

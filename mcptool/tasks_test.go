@@ -41,7 +41,7 @@ func (s *statuses) String() string {
 func answer(content map[string]any, asked *int) mcptool.Option {
 	return mcptool.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 		*asked++
-		return tool.Answer{Action: tool.Accept, Content: content}, nil
+		return tool.Answer{Action: "accept", Content: content}, nil
 	})
 }
 

@@ -359,7 +359,7 @@ func TestTracesTheHostsAnswers(t *testing.T) {
 	}
 
 	var asked tool.Elicitation
-	p, _ = inProcess(t, asking(), append(traced(rec), mcptool.WithElicitation(answering(tool.Answer{Action: tool.Decline}, &asked)))...)
+	p, _ = inProcess(t, asking(), append(traced(rec), mcptool.WithElicitation(answering(tool.Answer{Action: "decline"}, &asked)))...)
 	if _, err := p.CallTool(context.Background(), "greet", nil); err != nil {
 		t.Fatal(err)
 	}

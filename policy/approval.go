@@ -3,18 +3,31 @@ package policy
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // A Call is a tool call as an [Approver] sees it: how it was called, what the
-// policy knows of the tool, and the arguments.
+// policy knows of the tool (from the definition of the Set it gates), and
+// the arguments. For a name no definition has, Tool is the alias's tool
+// part or the called name, and the rest is empty: in particular
+// Annotations is nil, which claims nothing (so the tool is not read-only).
 type Call struct {
 	// Name is the name the call was made by.
 	Name string
-	// Names is what the [Resolver] knows of the tool. When it knows nothing,
-	// Tool is the alias's tool part or the called name, and the rest is
-	// empty: in particular Annotations is nil, which claims nothing (so the
-	// tool is not read-only).
-	Names
+	// Tool is the tool's own name, as its server (or local definition)
+	// declares it.
+	Tool string
+	// Server is the name of the MCP server that serves the tool, or "" for
+	// a local tool.
+	Server string
+	// Namespaced is the name the model is offered when it is not Tool
+	// (prefixed with the server's, or rewritten to a vendor's rules), else
+	// "".
+	Namespaced string
+	// Annotations are the tool's behaviour hints, or nil when it declared
+	// none.
+	Annotations *tool.Annotations
 	// Args is the arguments object as the model wrote it (nil or empty when
 	// it wrote none).
 	Args json.RawMessage

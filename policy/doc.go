@@ -2,15 +2,16 @@
 // judged under every name a call goes by, and an approval hook asked before a
 // call runs.
 //
-// A [Policy] wraps a [tool.Handler] ([Policy.Handler]); a call it refuses
-// never reaches the handler and comes back as a [*tool.RefusedError] whose
-// Message tells the model, in plain words, which rule refused it:
+// A [Policy] gates a [tool.Set] ([Policy.Gate]): the tools it denies leave
+// the Set, and a call it refuses never reaches the Set's handler and comes
+// back as a [*tool.RefusedError] whose Message tells the model, in plain
+// words, which rule refused it:
 //
 //	the tool "delete_file" is denied by policy pattern "delete_*"
 //	the user declined to run "delete_file"
 //
-// [Policy.Check] judges a call without running it, and [Policy.Allowed] tells
-// a host which definitions to offer the model at all.
+// [Policy.Check] judges one call by its name, for a host that runs calls
+// its own way.
 //
 // # Patterns
 //
@@ -26,11 +27,11 @@
 // all of them, so that a tool refused under one name cannot be reached
 // through another: Deny "delete_*" refuses delete_file, fs_delete_file and
 // mcp__fs__delete_file alike. The policy learns the other names from the
-// tool definitions a host offers ([Policy.For], which package agent applies
-// to what it is given: each [tool.Definition] carries its server and its own
-// name in its Origin), and from the host's [Resolver]; knowing neither, it
-// knows the called name and, for an alias, its tool part, which is enough for
-// a deny pattern on the tool's own name to hold.
+// definitions of the Set it gates (each [tool.Definition] carries its
+// server and its own name in its Origin; package agent and the gateway
+// gate what they offer so); for a name no definition has, it knows the
+// called name and, for an alias, its tool part, which is enough for a deny
+// pattern on the tool's own name to hold.
 //
 // The rule is one, in the documentation of [Policy]: a deny matches any
 // name of the tool, its own name as each vendor rewrites it included

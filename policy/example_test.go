@@ -11,27 +11,28 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// A host serving the tools of an MCP server "fs" under namespaced names gates
-// them: delete_* is denied under every name, read-only tools run freely, and
-// anything else asks the user first (here, a user who always says no).
-func Example() {
-	// What the host knows: each tool by its namespaced name, its own name and
-	// its alias. A real host builds this from its tool catalog.
-	known := map[string]policy.Names{}
-	for _, n := range []policy.Names{
-		{Tool: "read_file", Server: "fs", Namespaced: "fs_read_file", Annotations: &tool.Annotations{ReadOnlyHint: true}},
-		{Tool: "write_file", Server: "fs", Namespaced: "fs_write_file"},
-		{Tool: "delete_file", Server: "fs", Namespaced: "fs_delete_file"},
-	} {
-		known[n.Namespaced], known[n.Tool], known["mcp__fs__"+n.Tool] = n, n, n
+// fsTools is what a host serving the MCP server "fs" under namespaced
+// names offers: each tool by its namespaced name, with its server and its
+// own name in its Origin, and its annotations.
+func fsTools() tool.Set {
+	defs := []tool.Definition{
+		{Name: "fs_read_file", Origin: tool.Origin{Server: "fs", Tool: "read_file"}, Annotations: &tool.Annotations{ReadOnlyHint: true}},
+		{Name: "fs_write_file", Origin: tool.Origin{Server: "fs", Tool: "write_file"}},
+		{Name: "fs_delete_file", Origin: tool.Origin{Server: "fs", Tool: "delete_file"}},
 	}
+	run := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Text("ran " + name), nil
+	})
+	return tool.Set{Definitions: defs, Handler: run}
+}
 
+// A host gates what it offers: delete_* is denied under every name (the
+// tool leaves the offer, and a call by its alias is refused too),
+// read-only tools run freely, and anything else asks the user first (here,
+// a user who always says no).
+func Example() {
 	p, err := policy.New(policy.Config{
 		Deny: []string{"delete_*"}, // the tool's own name: it holds under every name
-		Resolver: func(name string) (policy.Names, bool) {
-			n, ok := known[name]
-			return n, ok
-		},
 		Approver: policy.AskUnlessReadOnly(func(_ context.Context, c policy.Call) (policy.Decision, error) {
 			fmt.Printf("asking the user about %s %s\n", c.Tool, c.Args)
 			return policy.Refuse(""), nil
@@ -40,51 +41,47 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-
-	fs := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Text("ran " + name), nil
-	})
-	h := p.Handler(fs)
-
-	for _, name := range []string{"fs_read_file", "fs_write_file", "fs_delete_file", "mcp__fs__delete_file"} {
-		res, err := h.Call(context.Background(), name, json.RawMessage(`{"path": "notes.txt"}`))
+	set := p.Gate(fsTools())
+	for _, d := range set.Definitions {
+		fmt.Println("offered:", d.Name)
+	}
+	for _, name := range []string{"fs_read_file", "fs_write_file", "mcp__fs__delete_file"} {
+		res, err := set.Handler.Call(context.Background(), name, json.RawMessage(`{"path": "notes.txt"}`))
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
 		fmt.Println(res.Text())
 	}
-	fmt.Println("offer fs_delete_file:", p.Allowed("fs_delete_file"))
 	// Output:
+	// offered: fs_read_file
+	// offered: fs_write_file
 	// ran fs_read_file
 	// asking the user about write_file {"path": "notes.txt"}
 	// tool "fs_write_file" refused: the user declined to run "fs_write_file"
-	// tool "fs_delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
 	// tool "mcp__fs__delete_file" refused: the tool "delete_file" is denied by policy pattern "delete_*"
-	// offer fs_delete_file: false
 }
 
-// A host that knows its tools as definitions (each MCP tool with its
-// server and its own name in Origin) lets For teach the policy every name
-// they go by. An allow matches a name the tool is served by, which names
-// its server when the host namespaces: "fs_read_*" lets the namespaced
-// name and the alias through, and nothing else; "read_*" alone would let
-// through no tool of a namespaced host, so that it cannot reach another
-// server's tool of that name.
-func ExamplePolicy_For() {
+// An allow matches a name the tool is served by, which names its server
+// when the host namespaces: "fs_read_*" lets the namespaced name and the
+// alias through, and nothing else; "read_*" alone would let through no
+// tool of a namespaced host, so that it cannot reach another server's tool
+// of that name.
+func ExamplePolicy_Gate() {
 	p, err := policy.New(policy.Config{Allow: []string{"fs_read_*"}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	gate := p.For([]tool.Definition{
-		{Name: "fs_read_file", Origin: tool.Origin{Server: "fs", Tool: "read_file"}},
-		{Name: "fs_write_file", Origin: tool.Origin{Server: "fs", Tool: "write_file"}},
-	})
-	for _, name := range []string{"fs_read_file", "mcp__fs__read_file", "fs_write_file"} {
-		fmt.Println(name, gate.Allowed(name))
+	set := p.Gate(fsTools())
+	for _, d := range set.Definitions {
+		fmt.Println("offered:", d.Name)
+	}
+	for _, name := range []string{"mcp__fs__read_file", "fs_write_file"} {
+		_, err := set.Handler.Call(context.Background(), name, nil)
+		fmt.Println(name, err == nil)
 	}
 	// Output:
-	// fs_read_file true
+	// offered: fs_read_file
 	// mcp__fs__read_file true
 	// fs_write_file false
 }

@@ -3,11 +3,9 @@ package policy
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"path"
-	"strings"
+	"slices"
 
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -22,11 +20,6 @@ type Config struct {
 	// Deny holds glob patterns over tool names. A tool that any of its names
 	// matches is refused, whatever Allow says.
 	Deny []string
-	// Resolver tells the policy the other names of a called tool. Nil means
-	// the policy knows only the called name and, for an alias
-	// mcp__<server>__<tool>, its tool part, until [Policy.For] tells it the
-	// tools a host offers.
-	Resolver Resolver
 	// Approver, if set, is asked about every call the patterns let through,
 	// just before it would run. See [AskUnlessReadOnly].
 	Approver Approver
@@ -34,24 +27,25 @@ type Config struct {
 
 // A Policy gates tool calls: allow and deny patterns judged over the names
 // a call goes by, then an optional approval hook. It is immutable once made
-// and safe for concurrent use (as long as its Resolver and Approver are).
+// and safe for concurrent use (as long as its Approver is).
 //
 // The one rule: a deny matches any name of the tool; an allow matches a
 // name the tool is served by, which includes its server when the host
 // namespaces. Exactly, for a call made by some name:
 //
-//  1. Its names are the called name; when the [Resolver] knows it, the tool's
-//     own name, its namespaced name and the alias mcp__<server>__<tool>;
+//  1. Its names are the called name; for a tool of the Set the policy
+//     gates ([Policy.Gate]), the tool's own name, its namespaced name and
+//     the alias mcp__<server>__<tool>, from its definition's Origin;
 //     when the called name is an alias, every tool part it can be read to
 //     have (more than one when a server or tool name holds "__"); and what
 //     each vendor's naming rules make of each of these (delete.dir is
 //     offered as delete_dir).
 //  2. If any of these names matches a Deny pattern, the call is refused.
 //  3. Otherwise, with no Allow patterns, it is allowed. With some, it is
-//     allowed if one of them matches a name the tool is served by: when the
-//     resolver knows the call, the tool's final name (Namespaced, else its
-//     own) and its alias; else the called name, unless it is an alias with
-//     several readings. Else it is refused.
+//     allowed if one of them matches a name the tool is served by: for a
+//     tool of the Set, its final name (as the model is offered it) and its
+//     alias; else the called name, unless it is an alias with several
+//     readings. Else it is refused.
 //  4. A call that passed is shown to the Approver, if any, which approves it,
 //     refuses it, or fails.
 //
@@ -61,141 +55,58 @@ type Config struct {
 // alone cannot reach another server's tool that happens to share it
 // (server notes's github_push, served as notes_github_push, is no match
 // for github_*).
-type Policy struct {
-	allow, deny []string
-	resolve     Resolver
-	approve     Approver
-	namers      []*schema.Namer // each vendor's, for its rewrite of a name
-}
+type Policy gate.Policy
 
 // New makes a Policy from c. It returns an error naming the first pattern
 // that is empty or not valid path.Match syntax (errors.Is(err,
 // path.ErrBadPattern) holds for the latter), so that a typo never silently
 // matches nothing.
 func New(c Config) (*Policy, error) {
-	p := &Policy{
-		allow:   append([]string(nil), c.Allow...),
-		deny:    append([]string(nil), c.Deny...),
-		resolve: c.Resolver,
-		approve: c.Approver,
-		namers:  []*schema.Namer{schema.NewNamer(schema.OpenAI), schema.NewNamer(schema.Anthropic), schema.NewNamer(schema.Gemini)},
-	}
-	if err := validate("allow", p.allow); err != nil {
-		return nil, err
-	}
-	if err := validate("deny", p.deny); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-func validate(kind string, patterns []string) error {
-	for _, pat := range patterns {
-		if pat == "" {
-			return fmt.Errorf("policy: %s pattern %q: empty pattern", kind, pat)
-		}
-		if _, err := path.Match(pat, ""); err != nil {
-			return fmt.Errorf("policy: %s pattern %q: %w", kind, pat, err)
+	gc := gate.Config{Allow: c.Allow, Deny: c.Deny}
+	if ask := c.Approver; ask != nil {
+		gc.Approver = func(ctx context.Context, call gate.Call) (gate.Decision, error) {
+			d, err := ask(ctx, Call(call))
+			return gate.Decision(d), err
 		}
 	}
-	return nil
+	p, err := gate.New(gc)
+	return (*Policy)(p), err
 }
 
-// Check judges a call made by name with args, as [Policy.Handler] does before
-// running it, for a host that runs calls its own way. It returns nil when the
-// call may run; a [*tool.RefusedError] whose Message tells the model which
-// rule refused it; or the approval hook's error, wrapped.
-func (p *Policy) Check(ctx context.Context, name string, args json.RawMessage) error {
-	c, names := p.expand(name)
-	if msg := p.judge([]called{c}, name); msg != "" {
-		return &tool.RefusedError{Name: name, Message: msg}
-	}
-	if p.approve == nil {
-		return nil
-	}
-	d, err := p.approve(ctx, Call{Name: name, Names: names, Args: args})
-	switch {
-	case err != nil:
-		return fmt.Errorf("policy: approval of %q: %w", name, err)
-	case d.Approved:
-		return nil
-	}
-	msg := fmt.Sprintf("the user declined to run %q", name)
-	if d.Reason != "" {
-		msg += ": " + d.Reason
-	}
-	return &tool.RefusedError{Name: name, Message: msg}
-}
-
-// Handler wraps next in the policy: a call runs on next only if [Policy.Check]
-// lets it, and a refusal or approval error is returned without calling next.
+// Gate returns set behind the policy: the definitions it allows, in order
+// (a denied tool is not even offered to the model), and a handler that
+// judges each call before set's handler runs it, under every name set's
+// definitions give the tool. A refusal comes back as a [*tool.RefusedError]
+// whose Message tells the model which rule refused it, and set's handler
+// is not called; an approver's error comes back wrapped.
 //
-// Put the gate around the whole composition ([tool.Compose]) rather than
-// inside it: a refusal is an answer, not a decline, so a gate around one
-// handler of a composition stops calls that a later handler would serve.
-func (p *Policy) Handler(next tool.Handler) tool.Handler {
-	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
-		if err := p.Check(ctx, name, args); err != nil {
-			return tool.Result{}, err
-		}
-		return next.Call(ctx, name, args)
-	})
+// Gate the whole of what a host offers (a [tool.Join] of its sources)
+// rather than one source of it: a refusal is an answer, not a decline, so
+// a gate around one handler of a composition stops calls that a later
+// handler would serve. A nil Policy lets everything through.
+func (p *Policy) Gate(set tool.Set) tool.Set {
+	if p == nil {
+		return set
+	}
+	g := (*gate.Policy)(p).For(set.Definitions)
+	out := set
+	out.Definitions = slices.DeleteFunc(slices.Clone(set.Definitions), func(d tool.Definition) bool { return !g.Allowed(d.Name) })
+	next := set.Handler
+	if next == nil {
+		next = tool.Compose()
+	}
+	out.Handler = g.Handler(next)
+	return out
 }
 
-// Allowed reports whether the patterns let through a tool known by all of
-// names (each expanded through the resolver as a called name would be), so
-// that a host offers the model only tools it may call: a denied tool should
-// not be in the definitions the model reads. It does not consult the
-// approval hook. With no names, nothing is allowed.
-func (p *Policy) Allowed(names ...string) bool {
-	var cs []called
-	for _, n := range names {
-		if n != "" {
-			c, _ := p.expand(n)
-			cs = append(cs, c)
-		}
-	}
-	return len(cs) > 0 && p.judge(cs, "") == ""
-}
-
-// judge applies the patterns to the names of one tool, and returns "" when
-// they allow it, or else a refusal message for the model naming the rule.
-func (p *Policy) judge(cs []called, shown string) string {
-	for _, c := range cs {
-		for _, n := range c.names {
-			if pat, ok := firstMatch(p.deny, n); ok {
-				return fmt.Sprintf("the tool %q is denied by policy pattern %q", n, pat)
-			}
-		}
-	}
-	if len(p.allow) == 0 {
-		return ""
-	}
-	for _, c := range cs {
-		for _, n := range c.served {
-			if _, ok := firstMatch(p.allow, n); ok {
-				return ""
-			}
-		}
-	}
-	return fmt.Sprintf("the tool %q is not allowed by policy: it matches none of the allowed patterns %s", shown, quoteAll(p.allow))
-}
-
-// firstMatch returns the first pattern that matches name. The patterns were
-// validated by New, so Match cannot fail.
-func firstMatch(patterns []string, name string) (string, bool) {
-	for _, pat := range patterns {
-		if ok, _ := path.Match(pat, name); ok {
-			return pat, true
-		}
-	}
-	return "", false
-}
-
-func quoteAll(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
+// Check judges a call made by name with args, as the handler of
+// [Policy.Gate] does before running it, for a host that runs calls its own
+// way (mcptool.Sampling's CheckTool, say). It knows the called name and,
+// for an alias, its tool part: a deny pattern on a tool's own name holds,
+// and a rule on a namespaced name needs the call made by that name. It
+// returns nil when the call may run; a [*tool.RefusedError] whose Message
+// tells the model which rule refused it; or the approval hook's error,
+// wrapped.
+func (p *Policy) Check(ctx context.Context, name string, args json.RawMessage) error {
+	return (*gate.Policy)(p).Check(ctx, name, args)
 }

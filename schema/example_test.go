@@ -19,12 +19,6 @@ func Example() {
 		"additionalProperties": false
 	}`)
 
-	// A name the vendor accepts, and the way back.
-	names := schema.NewNamer(schema.OpenAI)
-	name, _ := names.Add("kb", "search.docs", "kb_search.docs")
-	server, tool, _ := names.Lookup(name)
-	fmt.Println(name, server, tool)
-
 	// The schema as Gemini wants it.
 	low, err := schema.Lower(schema.Gemini, input)
 	if err != nil {
@@ -35,15 +29,9 @@ func Example() {
 	// OpenAI strict mode.
 	low, _ = schema.Lower(schema.OpenAI, input)
 	fmt.Println(low.Strict, string(low.Schema))
-
-	// Arguments checked before the call.
-	v, _ := schema.Compile(input)
-	fmt.Println(v.Validate(json.RawMessage(`{"query": "go", "limit": "ten"}`)))
 	// Output:
-	// kb_search_docs kb search.docs
 	// {"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","nullable":true}},"required":["query"]}
 	// true {"type":"object","properties":{"query":{"type":"string"},"limit":{"type":["integer","null"]}},"required":["query","limit"],"additionalProperties":false}
-	// argument "limit": want integer or null, got string
 }
 
 // What each vendor would make of a tool, as `mcpbridge lint` prints it: a
@@ -79,15 +67,6 @@ func ExampleLintOutput() {
 	// {"$ref": "#"} /$ref $ref: $ref "#" closes the cycle (root) → (root), which never descends into the value: no validation could finish (fatal)
 }
 
-// A name one vendor takes another may refuse.
-func ExampleCheckName() {
-	fmt.Println(schema.CheckName(schema.Anthropic, "kb.search"))
-	fmt.Println(schema.CheckName(schema.Gemini, "kb.search"))
-	// Output:
-	// schema: anthropic tool name "kb.search": character '.' at byte 2 is not allowed (want ASCII letters, digits or one of "_-")
-	// <nil>
-}
-
 // A vendor as a user writes it in a flag or a config file.
 func ExampleParseVendor() {
 	for _, s := range []string{"OpenAI", " claude", "google", "mistral"} {
@@ -99,33 +78,4 @@ func ExampleParseVendor() {
 	// "anthropic" <nil>
 	// "gemini" <nil>
 	// "" schema: unknown vendor "mistral" (want openai, anthropic or gemini)
-}
-
-// A model that wrote a nested object as a string: the server gets the
-// object its schema asks for.
-func ExampleDecodeStringified() {
-	input := json.RawMessage(`{"type": "object", "properties": {"labels": {"type": "object"}, "note": {"type": "string"}}}`)
-	args, err := schema.DecodeStringified(input, json.RawMessage(`{"labels": "{\"env\": \"prod\"}", "note": "{\"kept\": true}"}`))
-	fmt.Println(string(args), err)
-	// Output:
-	// {"labels":{"env":"prod"},"note":"{\"kept\": true}"} <nil>
-}
-
-// Under OpenAI strict mode every property is required, so a model sends
-// null for one it means to leave out; the server gets it left out.
-func ExampleDropNullOptionals() {
-	input := json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`)
-	args, err := schema.DropNullOptionals(input, json.RawMessage(`{"q": "go", "limit": null}`))
-	fmt.Println(string(args), err)
-	// Output:
-	// {"q":"go"} <nil>
-}
-
-// Gemini takes no parameters object for a function without arguments.
-func ExampleNoArguments() {
-	fmt.Println(schema.NoArguments(json.RawMessage(`{"type": "object", "properties": {}}`)))
-	fmt.Println(schema.NoArguments(json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}}`)))
-	// Output:
-	// true
-	// false
 }

@@ -34,12 +34,3 @@ func ParseVendor(s string) (Vendor, error) {
 	}
 	return "", fmt.Errorf("schema: unknown vendor %q (want openai, anthropic or gemini)", s)
 }
-
-func (v Vendor) valid() bool { return v == OpenAI || v == Anthropic || v == Gemini }
-
-func (v Vendor) check() error {
-	if !v.valid() {
-		return fmt.Errorf("schema: unknown vendor %q", string(v))
-	}
-	return nil
-}

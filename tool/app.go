@@ -1,17 +1,6 @@
 package tool
 
-import (
-	"slices"
-	"strings"
-)
-
-// The visibilities an MCP App tool may declare ([App.Visibility]).
-const (
-	// VisibleToModel lets the model (the agent) be offered the tool and call it.
-	VisibleToModel = "model"
-	// VisibleToApp lets the tool's app call it, on the tool's own server.
-	VisibleToApp = "app"
-)
+import "strings"
 
 // An App is what a tool's definition says of the user interface that goes
 // with it under the MCP Apps extension (io.modelcontextprotocol/ui): the
@@ -22,8 +11,11 @@ type App struct {
 	// ResourceURI is the ui:// URI of the resource holding the app's HTML,
 	// or "" when the tool has no interface of its own.
 	ResourceURI string
-	// Visibility lists who may call the tool: [VisibleToModel],
-	// [VisibleToApp], or both. Nil means both, the extension's default.
+	// Visibility lists who may call the tool: "model" (the model is offered
+	// it), "app" (the tool's app may call it, on the tool's own server), or
+	// both. Nil means both, the extension's default; a tool whose list
+	// leaves out "model" is kept from the model (package mcptool's offer
+	// leaves it out), and one that leaves out "app" from its app.
 	Visibility []string
 }
 
@@ -52,15 +44,4 @@ func (d Definition) App() App {
 		}
 	}
 	return a
-}
-
-// HasUI reports whether the tool has an interface for a host to render.
-func (a App) HasUI() bool { return a.ResourceURI != "" }
-
-// ForModel reports whether the tool may be offered to a model: it declares
-// no visibility, or one that holds [VisibleToModel]. A tool only its app
-// may call ("visibility": ["app"]) is kept from the model; a host can
-// still call it for the app.
-func (a App) ForModel() bool {
-	return a.Visibility == nil || slices.Contains(a.Visibility, VisibleToModel)
 }

@@ -1,5 +1,5 @@
 // Package tool is the host-side model of a tool that an agent offers a model:
-// its [Definition], the [Handler] that runs a call, the [Result] the model
+// its [Definition], the [Handler] that runs a call, the [Reply] the model
 // reads, and the errors that say why a call was not answered.
 //
 // The package depends on nothing but the standard library and a JSON Schema
@@ -21,21 +21,22 @@
 // decides whether to go on without knowing any handler's error types.
 //
 // A host that shows a long call's progress passes a function in the call's
-// context ([WithProgress]); a handler that learns of progress (an MCP
-// server's notifications) reports it there ([ProgressFunc]). In the same
+// context ([WithProgress]), where a handler that learns of progress (an
+// MCP server's notifications) reports it. In the same
 // way a host that can ask its user passes an [Elicitor] ([WithElicitor]),
 // and a handler whose call needs the user's input (an MCP server's
-// elicitation, a local tool's question) asks there ([Elicit]): a [Form] of
-// the MCP specification's restricted schema, checked before it is
-// answered, or a URL the host shows and never fetches.
+// elicitation, a local tool's question) asks there ([Elicit]): a form of
+// the MCP specification's restricted schema, whose answer is checked
+// before it is sent, or a URL the host shows and never fetches.
 //
 // A [Source] offers tools: definitions and the handler that serves exactly
-// them, together, one [Set] per turn. Local tools ([Local]), an MCP server
+// them, together, one [Set] per turn. Local tools ([Func], [Join]), an MCP server
 // and a whole catalog of servers are all sources.
 //
-// The alias mcp__<server>__<tool> has its one home here ([Origin.Alias],
-// [ResolveAlias]): every package that accepts a tool name reads it by the
-// same rule.
+// A tool of an MCP server also answers to its alias mcp__<server>__<tool>
+// ([Origin.Alias]), read by one rule wherever a tool name is accepted: an
+// alias names a tool only when exactly one of its readings (a server or
+// tool name may hold "__") names a tool the holder has.
 //
 // Options: none; what a call needs beyond its name and arguments (a
 // deadline, a progress function, an elicitor) travels in its context,

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A local Go function becomes a tool with a derived schema, and composes with
-// any other handler, such as an MCP server's.
+// A local Go function becomes a tool with a derived schema: a Set of one,
+// whose handler composes with any other, such as an MCP server's.
 func ExampleFunc() {
 	type weatherArgs struct {
 		City string `json:"city" jsonschema:"the city to report on"`
@@ -22,13 +24,13 @@ func ExampleFunc() {
 	if err != nil {
 		panic(err)
 	}
-	remote := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+	remote := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != "add" {
-			return tool.Result{}, &tool.UnservedError{Name: name}
+			return tool.Reply{}, &tool.UnservedError{Name: name}
 		}
 		return tool.Text("3"), nil
 	})
-	h := tool.Compose(tool.Serve(weather), remote)
+	h := tool.Compose(weather.Handler, remote)
 
 	ctx := context.Background()
 	res, _ := h.Call(ctx, "get_weather", json.RawMessage(`{"city": "Montreal"}`))
@@ -43,22 +45,48 @@ func ExampleFunc() {
 	// tool "unknown": not served
 }
 
+// Join puts local tools together as one Set, which is a Source an agent
+// takes as it is.
+func ExampleJoin() {
+	type none struct{}
+	hello, _ := tool.Func("hello", "Says hello.", func(context.Context, none) (string, error) { return "hello", nil })
+	bye, _ := tool.Func("bye", "Says goodbye.", func(context.Context, none) (string, error) { return "goodbye", nil })
+	set := tool.Join(hello, bye)
+	for _, d := range set.Definitions {
+		fmt.Println(d.Name+":", d.Description)
+	}
+	res, _ := set.Handler.Call(context.Background(), "bye", nil)
+	fmt.Println(res.Text())
+	// Output:
+	// hello: Says hello.
+	// bye: Says goodbye.
+	// goodbye
+}
+
 // A host that shows a long call's progress passes a function in the call's
-// context; a handler that learns of progress (an MCP server's
-// notifications, or its own steps) reports it there.
+// context; a handler that learns of progress (here an MCP server's
+// notifications, through package mcptool) reports it there.
 func ExampleWithProgress() {
-	count := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
-		if report := tool.ProgressFunc(ctx); report != nil {
+	server := mcp.NewServer(&mcp.Implementation{Name: "steps", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			for i := 1; i <= 3; i++ {
-				report(tool.Progress{Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(),
+					Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+				req.Session.Ping(ctx, nil) // the report handled before the next
 			}
-		}
-		return tool.Text("counted"), nil
-	})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "counted"}}}, nil
+		})
+	steps := mcptool.FromServer("steps", server)
+	if err := steps.Connect(context.Background()); err != nil {
+		panic(err)
+	}
+	defer steps.Close()
+
 	ctx := tool.WithProgress(context.Background(), func(p tool.Progress) {
 		fmt.Printf("%v/%v %s\n", p.Progress, p.Total, p.Message)
 	})
-	res, _ := count.Call(ctx, "count", nil)
+	res, _ := steps.Handler().Call(ctx, "count", nil)
 	fmt.Println(res.Text())
 	// Output:
 	// 1/3 step 1
@@ -71,15 +99,15 @@ func ExampleWithProgress() {
 // context carries: a host (package agent's Config.Elicit, a terminal)
 // puts one there, and an MCP server's questions reach the same function.
 func ExampleElicit() {
-	form, _ := tool.ParseForm(json.RawMessage(`{"type": "object",
+	size := json.RawMessage(`{"type": "object",
 		"properties": {"size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"}},
-		"required": ["size"]}`))
-	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Result, error) {
-		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Form: form})
+		"required": ["size"]}`)
+	order := tool.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (tool.Reply, error) {
+		a, err := tool.Elicit(ctx, &tool.Elicitation{Message: "Which size?", Schema: size})
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Reply{}, err
 		}
-		if a.Action != tool.Accept {
+		if a.Action != "accept" {
 			return tool.Text("no order placed"), nil
 		}
 		return tool.Text(fmt.Sprintf("ordered size %s", a.Content["size"])), nil
@@ -87,11 +115,19 @@ func ExampleElicit() {
 	// The host's side: here, a user who takes every default.
 	ctx := tool.WithElicitor(context.Background(), func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		fmt.Println("asked:", e.Message)
-		content := map[string]any{}
-		for _, f := range e.Form.Fields {
-			content[f.Name] = f.Default
+		var form struct {
+			Properties map[string]struct {
+				Default any `json:"default"`
+			} `json:"properties"`
 		}
-		return tool.Answer{Action: tool.Accept, Content: content}, nil
+		if err := json.Unmarshal(e.Schema, &form); err != nil {
+			return tool.Answer{}, err
+		}
+		content := map[string]any{}
+		for name, p := range form.Properties {
+			content[name] = p.Default
+		}
+		return tool.Answer{Action: "accept", Content: content}, nil
 	})
 	res, _ := order.Call(ctx, "order", nil)
 	fmt.Println(res.Text())

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,18 +8,12 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 )
 
-// A Tool is a local tool: its definition and the handler that serves it. A
-// Tool's Call serves its own name and returns an [UnservedError] for any other.
-type Tool interface {
-	Definition() Definition
-	Handler
-}
-
-// Func makes a local [Tool] from a typed Go function. Its name must follow the
+// Func makes a local tool from a typed Go function, as a [Set] of one: its
+// definition, and a handler that runs fn for the tool's name and returns an
+// [UnservedError] for any other. [Join] puts several tools together. Its name must follow the
 // MCP specification's rule: 1 to 128 ASCII letters, digits, '_', '-' or '.'.
 //
 // The input schema is derived from In, which must be a struct (a tool's
@@ -36,68 +29,67 @@ type Tool interface {
 // integer`), so the model can correct itself, and fn never sees it. Missing
 // arguments are read as {}.
 //
-// What fn returns becomes the [Result]: a string is its text; a [Result] is
+// What fn returns becomes the [Reply]: a string is its text; a [Reply] is
 // used as it is; anything else is encoded as JSON, both as the text the model
 // reads and as the structured content for the host (and, when Out is a struct
 // or map, its schema is the definition's output schema). An error from fn
 // becomes a [FailedError] carrying its message, unless it already is a
 // [FailedError] or [RefusedError], or the context is done.
-func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Tool, error) {
+func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Set, error) {
 	if err := checkName(name); err != nil {
-		return nil, err
+		return Set{}, err
 	}
 	if fn == nil {
-		return nil, fmt.Errorf("tool.Func %q: nil function", name)
+		return Set{}, fmt.Errorf("tool.Func %q: nil function", name)
 	}
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	if in.Type != "object" {
-		return nil, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
+		return Set{}, fmt.Errorf("tool.Func %q: input type %s is not a struct; tool arguments are a JSON object", name, reflect.TypeFor[In]())
 	}
 	def := Definition{Name: name, Description: description}
 	if def.InputSchema, err = json.Marshal(in); err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
-	validator, err := schema.Compile(def.InputSchema)
+	validator, err := toolschema.Compile(def.InputSchema)
 	if err != nil {
-		return nil, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
+		return Set{}, fmt.Errorf("tool.Func %q: input schema: %w", name, err)
 	}
 	structured := true
 	switch reflect.TypeFor[Out]() {
-	case reflect.TypeFor[string](), reflect.TypeFor[Result]():
+	case reflect.TypeFor[string](), reflect.TypeFor[Reply]():
 		structured = false
 	default:
 		if out, err := jsonschema.For[Out](nil); err == nil && out.Type == "object" {
 			if def.OutputSchema, err = json.Marshal(out); err != nil {
-				return nil, fmt.Errorf("tool.Func %q: output schema: %w", name, err)
+				return Set{}, fmt.Errorf("tool.Func %q: output schema: %w", name, err)
 			}
 		}
 	}
-	return &funcTool[In, Out]{def: def, in: validator, fn: fn, structured: structured}, nil
+	t := &funcTool[In, Out]{def: def, in: validator, fn: fn, structured: structured}
+	return Set{Definitions: []Definition{def}, Handler: t}, nil
 }
 
 type funcTool[In, Out any] struct {
 	def        Definition
-	in         *schema.Validator
+	in         *toolschema.Validator
 	fn         func(context.Context, In) (Out, error)
 	structured bool
 }
 
-func (t *funcTool[In, Out]) Definition() Definition { return t.def }
-
-func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.RawMessage) (Reply, error) {
 	if name != t.def.Name {
-		return Result{}, &UnservedError{Name: name}
+		return Reply{}, &UnservedError{Name: name}
 	}
 	args, err := t.in.Prepare(args, false)
 	if err != nil {
-		return Result{}, &RefusedError{Name: name, Message: err.Error()}
+		return Reply{}, &RefusedError{Name: name, Message: err.Error()}
 	}
 	var in In
 	if err := json.Unmarshal(args, &in); err != nil {
-		return Result{}, &RefusedError{Name: name, Message: "invalid arguments: " + err.Error()}
+		return Reply{}, &RefusedError{Name: name, Message: "invalid arguments: " + err.Error()}
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {
@@ -105,21 +97,21 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, name string, args json.Raw
 		var refused *RefusedError
 		switch {
 		case errors.As(err, &failed), errors.As(err, &refused):
-			return Result{}, err
+			return Reply{}, err
 		case ctx.Err() != nil:
-			return Result{}, err
+			return Reply{}, err
 		}
-		return Result{}, &FailedError{Name: name, Message: err.Error(), Err: err}
+		return Reply{}, &FailedError{Name: name, Message: err.Error(), Err: err}
 	}
 	switch v := any(out).(type) {
 	case string:
 		return Text(v), nil
-	case Result:
+	case Reply:
 		return v, nil
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
-		return Result{}, &FailedError{Name: name, Message: "the result could not be encoded as JSON", Err: err}
+		return Reply{}, &FailedError{Name: name, Message: "the result could not be encoded as JSON", Err: err}
 	}
 	res := Text(string(data))
 	if t.structured {
@@ -155,47 +147,4 @@ func checkName(name string) error {
 		}
 	}
 	return nil
-}
-
-// ObjectArgs normalizes the arguments a model wrote for a call: none at all
-// (nil, empty, or JSON null) becomes {}, and a JSON string that holds a JSON
-// object (models sometimes stringify the arguments) becomes that object.
-// Anything else is returned as it is. It is applied once, where arguments
-// leave the model (the llm packages do, for every tool call they return);
-// handlers check arguments, they do not repair them again.
-func ObjectArgs(args json.RawMessage) json.RawMessage {
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return json.RawMessage("{}")
-	}
-	if trimmed[0] == '"' {
-		var s string
-		if json.Unmarshal(trimmed, &s) == nil {
-			inner := bytes.TrimSpace([]byte(s))
-			if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
-				return json.RawMessage(inner)
-			}
-		}
-	}
-	return args
-}
-
-// Serve returns a handler for local tools: it runs the tool with the called
-// name and returns an [UnservedError] for any other name. When two tools have
-// the same name, the first is served.
-func Serve(tools ...Tool) Handler {
-	byName := make(map[string]Tool, len(tools))
-	for _, t := range tools {
-		name := t.Definition().Name
-		if _, dup := byName[name]; !dup {
-			byName[name] = t
-		}
-	}
-	return HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (Result, error) {
-		t, ok := byName[name]
-		if !ok {
-			return Result{}, &UnservedError{Name: name}
-		}
-		return t.Call(ctx, name, args)
-	})
 }

@@ -19,18 +19,12 @@ type Progress struct {
 	Message string
 }
 
-var progressKey = ctxkey.New[func(Progress)]("tool progress")
-
 // WithProgress returns a copy of ctx carrying fn, which a [Handler] given
-// it calls with each report of progress on the call ([ProgressFunc]): a
-// host shows a long call's progress by calling with such a context. fn may
-// be called from another goroutine than the call's, until the call returns;
-// it must not block.
+// it calls with each report of progress on the call (an MCP server's
+// progress notifications): a host shows a long call's progress by calling
+// with such a context. fn may be called from another goroutine than the
+// call's, until the call returns; it must not block.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
-	return progressKey.With(ctx, fn)
+	// By its type, which package mcptool reads (ctxkey.Value).
+	return ctxkey.With(ctx, fn)
 }
-
-// ProgressFunc returns the function ctx carries to report a call's
-// progress to ([WithProgress]), or nil: a handler that learns of progress
-// reports it there, and need not ask for progress when it is nil.
-func ProgressFunc(ctx context.Context) func(Progress) { return progressKey.Value(ctx) }

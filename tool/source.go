@@ -41,9 +41,10 @@ type Server struct {
 	// Skills are the skills it publishes (the MCP Skills extension), as
 	// listed: nothing of one is read until it is loaded.
 	Skills []Skill
-	// Resources, if the server has resources, reads them: the resource
-	// links in its results point there.
-	Resources ResourceFunc
+	// Resources, if the server has resources, reads the one at uri and
+	// returns it as a model reads a tool's reply: the resource links in
+	// its results point there.
+	Resources func(ctx context.Context, uri string) (Reply, error)
 }
 
 // A Skill is one skill a server publishes: a set of instructions for one
@@ -65,19 +66,38 @@ type Skill struct {
 	ReadFile func(ctx context.Context, path string) ([]byte, error)
 }
 
-// A ResourceFunc reads the resource at uri and returns it as a model reads
-// a tool's result.
-type ResourceFunc func(ctx context.Context, uri string) (Result, error)
-
 // Offer returns s.
 func (s Set) Offer(context.Context) (Set, error) { return s, nil }
 
-// Local returns the Set of local tools: their definitions, in order, and
-// [Serve] of them.
-func Local(tools ...Tool) Set {
-	defs := make([]Definition, len(tools))
-	for i, t := range tools {
-		defs[i] = t.Definition()
+// Join returns the tools of sets as one Set: their definitions in order,
+// a handler that serves exactly them ([Compose] of the sets' handlers,
+// the first set's tool for a name two sets define, whose later definition
+// is left out), and their servers (the first set's, for a server two sets
+// bring). A host that takes several sources at once joins their Sets so.
+func Join(sets ...Set) Set {
+	var out Set
+	var handlers []Handler
+	seen := map[string]bool{}
+	for _, s := range sets {
+		for _, d := range s.Definitions {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				out.Definitions = append(out.Definitions, d)
+			}
+		}
+		if s.Handler != nil {
+			handlers = append(handlers, s.Handler)
+		}
+		for name, srv := range s.Servers {
+			if _, ok := out.Servers[name]; ok {
+				continue
+			}
+			if out.Servers == nil {
+				out.Servers = map[string]Server{}
+			}
+			out.Servers[name] = srv
+		}
 	}
-	return Set{Definitions: defs, Handler: Serve(tools...)}
+	out.Handler = Compose(handlers...)
+	return out
 }

@@ -9,20 +9,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-func serving(served string, answer tool.Result) tool.Handler {
-	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+func serving(served string, answer tool.Reply) tool.Handler {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != served {
-			return tool.Result{}, &tool.UnservedError{Name: name}
+			return tool.Reply{}, &tool.UnservedError{Name: name}
 		}
 		return answer, nil
 	})
 }
 
-func legacy(served string) tool.Handler {
-	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
+// saysUnknown answers any name but its own with a result whose text reads
+// like the legacy way of declining, {"error": "Unknown tool: ..."}.
+func saysUnknown(served string) tool.Handler {
+	return tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
 		if name != served {
 			return tool.Text(`{"error": "Unknown tool: ` + name + `"}`), nil
 		}
@@ -41,23 +44,26 @@ func TestComposeFirstMatchWins(t *testing.T) {
 	}
 }
 
-func TestComposeLegacyEnvelopePassesOn(t *testing.T) {
-	h := tool.Compose(legacy("x"), serving("y", tool.Text("from y")))
+// A result is an answer whatever its text says: one that reads like the
+// legacy envelope {"error": "Unknown tool: ..."} (a tool may legitimately
+// say so) is the composition's, not passed to the next handler.
+func TestComposeUnknownToolTextIsAnAnswer(t *testing.T) {
+	h := tool.Compose(saysUnknown("x"), serving("y", tool.Text("from y")))
 	res, err := h.Call(context.Background(), "y", nil)
-	if err != nil || res.Text() != "from y" {
-		t.Fatalf("y: %q, %v; want the second handler's answer", res.Text(), err)
+	if err != nil || res.Text() != `{"error": "Unknown tool: y"}` {
+		t.Fatalf("y: %q, %v; want the first handler's result as it is", res.Text(), err)
 	}
 }
 
 func TestComposeLastAnswerIsTheComposition(t *testing.T) {
 	ctx := context.Background()
 	// The last handler's decline is returned as it is.
-	h := tool.Compose(serving("a", tool.Text("a")), legacy("b"))
+	h := tool.Compose(serving("a", tool.Text("a")), saysUnknown("b"))
 	res, err := h.Call(ctx, "zzz", nil)
-	if err != nil || !tool.IsUnknownToolEnvelope(res) {
-		t.Fatalf("got %q, %v; want the last handler's envelope", res.Text(), err)
+	if err != nil || res.Text() != `{"error": "Unknown tool: zzz"}` {
+		t.Fatalf("got %q, %v; want the last handler's result", res.Text(), err)
 	}
-	h = tool.Compose(legacy("b"), serving("a", tool.Text("a")))
+	h = tool.Compose(serving("b", tool.Text("b")), serving("a", tool.Text("a")))
 	_, err = h.Call(ctx, "zzz", nil)
 	var u *tool.UnservedError
 	if !errors.As(err, &u) || u.Name != "zzz" || !errors.Is(err, tool.ErrUnserved) {
@@ -67,11 +73,11 @@ func TestComposeLastAnswerIsTheComposition(t *testing.T) {
 
 func TestComposeOtherErrorsStop(t *testing.T) {
 	boom := errors.New("boom")
-	failing := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, boom
+	failing := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, boom
 	})
 	called := false
-	after := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Result, error) {
+	after := tool.HandlerFunc(func(context.Context, string, json.RawMessage) (tool.Reply, error) {
 		called = true
 		return tool.Text("after"), nil
 	})
@@ -80,8 +86,8 @@ func TestComposeOtherErrorsStop(t *testing.T) {
 		t.Fatalf("err=%v called=%v; want boom and no further handler", err, called)
 	}
 	// A wrapped unserved error still passes on.
-	wrapped := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Result, error) {
-		return tool.Result{}, errors.Join(errors.New("context"), &tool.UnservedError{Name: name})
+	wrapped := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, errors.Join(errors.New("context"), &tool.UnservedError{Name: name})
 	})
 	if res, err := tool.Compose(wrapped, after).Call(context.Background(), "a", nil); err != nil || res.Text() != "after" {
 		t.Fatalf("wrapped unserved: %q, %v", res.Text(), err)
@@ -95,27 +101,8 @@ func TestComposeEmpty(t *testing.T) {
 	}
 }
 
-func TestIsUnknownToolEnvelope(t *testing.T) {
-	for text, want := range map[string]bool{
-		`{"error": "Unknown tool: x"}`:          true,
-		`{"error":"Unknown tool: x"}`:           true,
-		`{"error": "Unknown tool: x", "a": 1}`:  false,
-		`{"error": "failed: Unknown tool: x"}`:  false,
-		`Unknown tool: x`:                       false,
-		`{"error": {"message":"Unknown tool"}}`: false,
-	} {
-		if got := tool.IsUnknownToolEnvelope(tool.Text(text)); got != want {
-			t.Errorf("%s: got %v, want %v", text, got, want)
-		}
-	}
-	two := tool.Result{Parts: []tool.Part{tool.TextPart{Text: `{"error": "Unknown tool: x"}`}, tool.TextPart{Text: "more"}}}
-	if tool.IsUnknownToolEnvelope(two) {
-		t.Error("two parts are not an envelope")
-	}
-}
-
-func TestResultText(t *testing.T) {
-	r := tool.Result{Parts: []tool.Part{
+func TestReplyText(t *testing.T) {
+	r := tool.Reply{Parts: []tool.Part{
 		tool.TextPart{Text: "before"},
 		tool.ImagePart{MIMEType: "image/png", Data: []byte{1}},
 		tool.TextPart{Text: "after"},
@@ -125,13 +112,6 @@ func TestResultText(t *testing.T) {
 	}
 	if !r.HasImages() || tool.Text("x").HasImages() {
 		t.Fatal("HasImages wrong")
-	}
-	only := tool.TextOnly(r.Parts)
-	if len(only) != 3 || (tool.Result{Parts: only}).HasImages() || only[1] != (tool.TextPart{Text: tool.ImageMark}) {
-		t.Fatalf("TextOnly = %#v", only)
-	}
-	if _, ok := r.Parts[1].(tool.ImagePart); !ok {
-		t.Fatal("TextOnly changed its input")
 	}
 }
 
@@ -168,7 +148,7 @@ func TestFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := add.Definition()
+	def := add.Definitions[0]
 	var schema struct {
 		Type       string                     `json:"type"`
 		Required   []string                   `json:"required"`
@@ -187,35 +167,35 @@ func TestFunc(t *testing.T) {
 		t.Error("no output schema for a struct result")
 	}
 	ctx := context.Background()
-	res, err := add.Call(ctx, "add", json.RawMessage(`{"a": 2, "b": 3}`))
+	res, err := add.Handler.Call(ctx, "add", json.RawMessage(`{"a": 2, "b": 3}`))
 	if err != nil || res.Text() != `{"sum":5}` || string(res.Structured) != `{"sum":5}` {
 		t.Fatalf("call: %q %s %v", res.Text(), res.Structured, err)
 	}
 	// Arguments stringified whole are unwrapped once, where they leave the
-	// model (ObjectArgs, in package llm); a handler checks, it does not
+	// model (modelio.Args, in the llm packages); a handler checks, it does not
 	// repair them again.
-	if _, err = add.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
+	if _, err = add.Handler.Call(ctx, "add", json.RawMessage(`"{\"a\": 1, \"b\": 1}"`)); err == nil || !strings.Contains(err.Error(), "must be a JSON object") {
 		t.Fatalf("stringified: %v", err)
 	}
-	if res, err = add.Call(ctx, "add", tool.ObjectArgs(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
+	if res, err = add.Handler.Call(ctx, "add", modelio.Args(json.RawMessage(`"{\"a\": 1, \"b\": 1}"`))); err != nil || res.Text() != `{"sum":2}` {
 		t.Fatalf("unwrapped at the boundary: %q %v", res.Text(), err)
 	}
 	// A field the model stringified is decoded where the schema wants it.
-	if res, err = add.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.Text() != `{"sum":3}` {
+	if res, err = add.Handler.Call(ctx, "add", json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.Text() != `{"sum":3}` {
 		t.Fatalf("plain: %q %v", res.Text(), err)
 	}
 	// A schema violation never reaches the function: the call is refused,
 	// naming the field.
 	var refused *tool.RefusedError
-	_, err = add.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
+	_, err = add.Handler.Call(ctx, "add", json.RawMessage(`{"a": "two", "b": 3}`))
 	if !errors.As(err, &refused) || refused.Message != `argument "a": want integer, got string` {
 		t.Fatalf("bad type: %v; want a refusal in the wording every handler uses", err)
 	}
-	_, err = add.Call(ctx, "add", nil)
+	_, err = add.Handler.Call(ctx, "add", nil)
 	if !errors.As(err, &refused) || !strings.Contains(refused.Message, "b") {
 		t.Fatalf("missing arguments: %v", err)
 	}
-	if _, err = add.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
+	if _, err = add.Handler.Call(ctx, "other", nil); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("other name: %v", err)
 	}
 }
@@ -228,13 +208,13 @@ func TestFuncErrorsAndResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = fail.Call(context.Background(), "fail", nil)
+	_, err = fail.Handler.Call(context.Background(), "fail", nil)
 	var failed *tool.FailedError
 	if !errors.As(err, &failed) || failed.Message != "disk full" {
 		t.Fatalf("got %v", err)
 	}
 	text, _ := tool.Func("hello", "", func(context.Context, none) (string, error) { return "hi", nil })
-	if res, err := text.Call(context.Background(), "hello", json.RawMessage("null")); err != nil || res.Text() != "hi" || res.Structured != nil {
+	if res, err := text.Handler.Call(context.Background(), "hello", json.RawMessage("null")); err != nil || res.Text() != "hi" || res.Structured != nil {
 		t.Fatalf("string result: %q %s %v", res.Text(), res.Structured, err)
 	}
 	if _, err := tool.Func("bad", "", func(context.Context, int) (string, error) { return "", nil }); err == nil {
@@ -269,93 +249,39 @@ func TestFuncRefusesBadNames(t *testing.T) {
 	}
 }
 
-func TestServe(t *testing.T) {
+// Join serves exactly the tools of its sets: each name by the first set
+// that defines it, whose definition alone is kept; every other name is
+// not served; the servers are the first set's for a name two sets bring.
+func TestJoin(t *testing.T) {
 	type none struct{}
 	a, _ := tool.Func("a", "", func(context.Context, none) (string, error) { return "A", nil })
-	b, _ := tool.Func("b", "", func(context.Context, none) (string, error) { return "B", nil })
-	h := tool.Serve(a, b)
-	if res, err := h.Call(context.Background(), "b", nil); err != nil || res.Text() != "B" {
-		t.Fatalf("b: %q %v", res.Text(), err)
+	b, _ := tool.Func("b", "first b", func(context.Context, none) (string, error) { return "B", nil })
+	b2, _ := tool.Func("b", "second b", func(context.Context, none) (string, error) { return "B2", nil })
+	b2.Servers = map[string]tool.Server{"kb": {Instructions: "second"}, "fs": {Instructions: "fs"}}
+	a.Servers = map[string]tool.Server{"kb": {Instructions: "first"}}
+	set := tool.Join(a, b, b2)
+	var names []string
+	for _, d := range set.Definitions {
+		names = append(names, d.Name+":"+d.Description)
 	}
-	if _, err := h.Call(context.Background(), "c", nil); !errors.Is(err, tool.ErrUnserved) {
+	if !slices.Equal(names, []string{"a:", "b:first b"}) {
+		t.Errorf("definitions %v; want a, then the first b alone", names)
+	}
+	if res, err := set.Handler.Call(context.Background(), "b", nil); err != nil || res.Text() != "B" {
+		t.Fatalf("b: %q %v; want the first set's", res.Text(), err)
+	}
+	if res, err := set.Handler.Call(context.Background(), "a", nil); err != nil || res.Text() != "A" {
+		t.Fatalf("a: %q %v", res.Text(), err)
+	}
+	if _, err := set.Handler.Call(context.Background(), "c", nil); !errors.Is(err, tool.ErrUnserved) {
 		t.Fatalf("c: %v", err)
 	}
-}
-
-func TestObjectArgs(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                 "{}",
-		"null":             "{}",
-		" ":                "{}",
-		`{"a":1}`:          `{"a":1}`,
-		`"{\"a\":1}"`:      `{"a":1}`,
-		`"not an object"`:  `"not an object"`,
-		`[1,2]`:            `[1,2]`,
-		`"{\"a\":broken}"`: `"{\"a\":broken}"`,
-	} {
-		if got := string(tool.ObjectArgs(json.RawMessage(in))); got != want {
-			t.Errorf("ObjectArgs(%s) = %s, want %s", in, got, want)
-		}
+	if len(set.Servers) != 2 || set.Servers["kb"].Instructions != "first" || set.Servers["fs"].Instructions != "fs" {
+		t.Errorf("servers %v; want kb of the first set, and fs", set.Servers)
 	}
-}
-
-func TestSuggest(t *testing.T) {
-	names := []string{"notes_add_note", "notes_list_notes", "search_web", "get_weather", "get_whether_ok"}
-	for name, want := range map[string]string{
-		"add_note":            "notes_add_note",   // prefix left out
-		"notes-list-notes":    "notes_list_notes", // dashes
-		"Search_Web":          "search_web",       // case
-		"fs_search_web":       "search_web",       // a prefix too many
-		"get_weathr":          "get_weather",      // a letter missing
-		"delete_everything":   "",                 // nothing close
-		"get_wether_ok":       "get_whether_ok",
-		"":                    "",
-		"notes_add_note_list": "",
-	} {
-		if got := tool.Suggest(name, names); got != want {
-			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
-		}
-	}
-	// Two names equally close: no guess.
-	if got := tool.Suggest("get_a", []string{"get_b", "get_c"}); got != "" {
-		t.Errorf("a tie gave %q", got)
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"type", "type", 0},
-		{"tpye", "type", 1}, // a transposition is one edit
-		{"café", "cafe", 1}, // runes, not bytes
-		{"kitten", "sitting", 3},
-		{"", "abc", 3},
-		{"ca", "abc", 3}, // optimal string alignment: no edit of a transposed pair
-	} {
-		if got := tool.EditDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := tool.EditDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
-		}
-	}
-}
-
-// The name comes from a model: one too long to be a tool's is not compared,
-// nor is a candidate that long.
-func TestSuggestLongNames(t *testing.T) {
-	long := strings.Repeat("a", 200)
-	if got := tool.Suggest(long, []string{long[1:]}); got != "" {
-		t.Errorf("a %d-rune name gave %q", len(long), got)
-	}
-	if got := tool.Suggest("aaaa", []string{long, "aaab"}); got != "aaab" {
-		t.Errorf("got %q, want aaab", got)
-	}
-	if got := tool.Suggest("get_wehater", []string{"get_weather", "get_whether"}); got != "get_weather" {
-		t.Errorf("a transposition: got %q, want get_weather", got)
+	empty := tool.Join()
+	if _, err := empty.Handler.Call(context.Background(), "a", nil); len(empty.Definitions) != 0 || !errors.Is(err, tool.ErrUnserved) {
+		t.Errorf("Join(): %v, %v; want nothing served", empty.Definitions, err)
 	}
 }
 
@@ -378,37 +304,5 @@ func TestFailureMeanings(t *testing.T) {
 	plain := errors.New("plain")
 	if tool.Retryable(plain) || tool.OutcomeUnknown(plain) || tool.Fatal(plain) {
 		t.Error("an error without the methods means something")
-	}
-}
-
-// Proves the one alias rule: every split of an alias is a reading, and an
-// alias names a tool only when exactly one reading is known.
-func TestAlias(t *testing.T) {
-	if got := (tool.Origin{Server: "kb", Tool: "search"}).Alias(); got != "mcp__kb__search" {
-		t.Fatalf("Alias() = %q", got)
-	}
-	if got := (tool.Origin{Tool: "local"}).Alias(); got != "" {
-		t.Fatalf("a local tool's alias: %q", got)
-	}
-	readings := tool.AliasReadings("mcp__a__b__c")
-	want := []tool.Origin{{Server: "a", Tool: "b__c"}, {Server: "a__b", Tool: "c"}}
-	if !slices.Equal(readings, want) {
-		t.Fatalf("readings %v, want %v", readings, want)
-	}
-	if tool.AliasReadings("search") != nil || tool.AliasReadings("mcp____x") != nil {
-		t.Fatal("a name that is no alias has readings")
-	}
-	known := map[tool.Origin]bool{{Server: "kb", Tool: "search"}: true}
-	has := func(o tool.Origin) bool { return known[o] }
-	if o, ok, amb := tool.ResolveAlias("mcp__kb__search", has); !ok || amb || o.Tool != "search" {
-		t.Fatalf("known alias: %v %v %v", o, ok, amb)
-	}
-	if _, ok, amb := tool.ResolveAlias("mcp__kb__nothing", has); ok || amb {
-		t.Fatal("an alias of no tool resolved")
-	}
-	known[tool.Origin{Server: "a", Tool: "b__c"}] = true
-	known[tool.Origin{Server: "a__b", Tool: "c"}] = true
-	if _, ok, amb := tool.ResolveAlias("mcp__a__b__c", has); ok || !amb {
-		t.Fatal("an alias two tools could be read to name was resolved")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/schema"
 )
 
@@ -45,7 +46,7 @@ func VendorJSON(v schema.Vendor, defs []Definition) (json.RawMessage, error) {
 			tools = append(tools, anthropicTool{d.Name, d.Description, in})
 		case schema.Gemini:
 			f := function{Name: d.Name, Description: d.Description}
-			if !schema.NoArguments(in) {
+			if !toolschema.NoArguments(in) {
 				f.Parameters = in
 			}
 			tools = append(tools, f)

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
+	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -77,7 +80,7 @@ type toolEntry struct {
 	diag   *Quarantine     // why the tool is out, if it is
 
 	once      sync.Once
-	validator *schema.Validator
+	validator *toolschema.Validator
 }
 
 // prepare readies args, the arguments object (nil or empty for none), for
@@ -88,7 +91,7 @@ type toolEntry struct {
 // which judges them itself.
 func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage, error) {
 	e.once.Do(func() {
-		v, err := schema.Compile(e.input)
+		v, err := toolschema.Compile(e.input)
 		if err != nil {
 			e.server.t.log.Warn("toolset: arguments not checked locally: the input schema does not compile",
 				"server", e.server.cfg.Name, "tool", e.tool, "err", err)
@@ -100,7 +103,7 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 		return e.repair(name, args)
 	}
 	args, err := e.validator.Prepare(args, e.def.Strict)
-	var ve *schema.ValidationError
+	var ve *toolschema.ValidationError
 	if errors.As(err, &ve) {
 		return nil, &tool.RefusedError{Name: name, Message: ve.Message}
 	}
@@ -113,17 +116,17 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 // repair repairs args without checking them, for a schema that does not
 // compile. It is the slow way, taken only for such rare schemas.
 func (e *toolEntry) repair(name string, args json.RawMessage) (json.RawMessage, error) {
-	args = tool.ObjectArgs(args) // only for none at all: the model's were unwrapped where they left it
+	args = modelio.Args(args) // only for none at all: the model's were unwrapped where they left it
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(args, &probe) != nil || probe == nil {
 		return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
 	var err error
-	if args, err = schema.DecodeStringified(e.input, args); err != nil {
+	if args, err = toolschema.DecodeStringified(e.input, args); err != nil {
 		return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 	}
 	if e.def.Strict {
-		if args, err = schema.DropNullOptionals(e.input, args); err != nil {
+		if args, err = toolschema.DropNullOptionals(e.input, args); err != nil {
 			return nil, &tool.RefusedError{Name: name, Message: "the arguments must be a JSON object"}
 		}
 	}
@@ -173,7 +176,7 @@ func (t *Toolset) collision(s *server, toolName string) *collisionError {
 // as, if it is one of the set's: a tool by that name would shadow the
 // alias.
 func (t *Toolset) aliasOf(name string) (string, bool) {
-	o, ok, ambiguous := tool.ResolveAlias(name, func(o tool.Origin) bool {
+	o, ok, ambiguous := names.Resolve(name, func(o tool.Origin) bool {
 		for _, s := range t.servers {
 			if s.cfg.Name == o.Server {
 				return true

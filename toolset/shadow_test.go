@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -124,7 +125,7 @@ func TestTwinNamesOfOneServer(t *testing.T) {
 	}
 	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x", URL: serve(t, h.Handler()), Required: true}}}
 	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
-	namer := schema.NewNamer(schema.OpenAI)
+	namer := toolschema.NewNamer(toolschema.OpenAI)
 	dot, _ := namer.Add("x", "a.b", "x_a.b")
 	slash, _ := namer.Add("x", "a/b", "x_a/b")
 	snap := ts.Snapshot(context.Background())
@@ -146,7 +147,7 @@ func TestTwinNamesOfOneServer(t *testing.T) {
 	// A name that needs no rewrite is never the one to lose it.
 	cfg = &toolset.Config{Servers: []toolset.ServerConfig{{Name: "y", URL: namedServer(t, "y", "a.b", "a_b"), Required: true}}}
 	snap = start(t, cfg, toolset.WithVendor(schema.OpenAI)).Snapshot(context.Background())
-	namer = schema.NewNamer(schema.OpenAI)
+	namer = toolschema.NewNamer(toolschema.OpenAI)
 	plain, _ := namer.Add("y", "a_b", "y_a_b")
 	dot, _ = namer.Add("y", "a.b", "y_a.b")
 	for name, own := range map[string]string{plain: "a_b", dot: "a.b"} {

@@ -7,9 +7,10 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -19,7 +20,7 @@ import (
 // snapshot only, so the tools of a turn, and a vendor's prompt cache keyed
 // on them, stay put while the turn runs.
 type Snapshot struct {
-	namer  *schema.Namer
+	namer  *toolschema.Namer
 	defs   []tool.Definition
 	byName map[string]*toolEntry
 	byPair map[pair]*toolEntry
@@ -118,7 +119,7 @@ func (s *Snapshot) find(name string) *toolEntry {
 	if server, toolName, ok := s.namer.Lookup(name); ok {
 		return s.byPair[pair{server, toolName}]
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool { return s.byPair[pair{o.Server, o.Tool}] != nil })
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool { return s.byPair[pair{o.Server, o.Tool}] != nil })
 	if !ok {
 		return nil
 	}
@@ -133,10 +134,10 @@ func (s *Snapshot) find(name string) *toolEntry {
 // naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
 // removed first (see [schema.DropNullOptionals]).
-func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	e, args, err := s.prepare(ctx, name, args)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Reply{}, err
 	}
 	res, err := e.server.call.Call(ctx, e.tool, args)
 	var fe *tool.FailedError

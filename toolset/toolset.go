@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 )
@@ -21,7 +22,7 @@ type Toolset struct {
 	log     *slog.Logger
 	tel     *telemetry.Telemetry
 	servers []*server // the enabled servers, in config order
-	namer   *schema.Namer
+	namer   *toolschema.Namer
 
 	mu     sync.Mutex
 	owners map[string]pair // namespaced name → the pair that has it
@@ -128,7 +129,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		opts:   o,
 		log:    log,
 		tel:    tel,
-		namer:  schema.NewNamer(o.vendor),
+		namer:  toolschema.NewNamer(toolschema.Vendor(o.vendor)),
 		owners: map[string]pair{},
 		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -363,7 +364,7 @@ func TestVendorNames(t *testing.T) {
 		t.Fatalf("%d tools, want %d", len(defs), len(demoTools))
 	}
 	for i, d := range defs {
-		if err := schema.CheckName(schema.OpenAI, d.Name); err != nil {
+		if err := toolschema.CheckName(toolschema.OpenAI, d.Name); err != nil {
 			t.Error(err)
 		}
 		if !strings.HasPrefix(d.Name, "knowledge-base-") || len(d.Name) != 64 {
@@ -380,7 +381,7 @@ func TestVendorNames(t *testing.T) {
 	}
 	h := snap.Handler()
 	call(t, h, alias, json.RawMessage(`{"title": "by alias", "body": "x"}`))
-	final, _ := schema.NewNamer(schema.OpenAI).Add(long, "list_notes", long+"_list_notes")
+	final, _ := toolschema.NewNamer(toolschema.OpenAI).Add(long, "list_notes", long+"_list_notes")
 	if got := call(t, h, final, nil); !strings.Contains(got, "by alias") {
 		t.Errorf("list_notes by its final name: %q, want the note added by alias", got)
 	}

@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/mcptool"
-	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // suggest returns the key of known that key was probably meant to be, or "".
@@ -34,7 +34,7 @@ func suggest(key string, known []string) string {
 		if norm(k) == n {
 			return k
 		}
-		if d := tool.EditDistance(n, norm(k)); d < bestDist {
+		if d := names.EditDistance(n, norm(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 )
 
 // One server offering a/b and a.b, both a_b for OpenAI: its tools are all
@@ -13,7 +13,7 @@ import (
 // of the one server (issue 21, item 7).
 func TestTwinNamesOfOneServer(t *testing.T) {
 	dir := t.TempDir()
-	namer := schema.NewNamer(schema.OpenAI)
+	namer := toolschema.NewNamer(toolschema.OpenAI)
 	dot, _ := namer.Add("mcpbridge", "a.b", "a.b")
 	slash, _ := namer.Add("mcpbridge", "a/b", "a/b")
 	r := mcpbridge(t, dir, "", nil, withServer(t, "twin-names", "tools", "--vendor", "openai")...)

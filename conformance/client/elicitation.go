@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -16,16 +17,17 @@ func init() {
 // acceptDefaults answers a form for a user who takes every default
 // (SEP-1034): each field that has a default gets it.
 func acceptDefaults(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
-	if e.Form == nil {
-		return tool.Answer{Action: tool.Decline}, nil
+	fields, err := form.Parse(e.Schema)
+	if err != nil {
+		return tool.Answer{Action: "decline"}, nil
 	}
 	content := map[string]any{}
-	for _, f := range e.Form.Fields {
+	for _, f := range fields.Fields {
 		if f.Default != nil {
 			content[f.Name] = f.Default
 		}
 	}
-	return tool.Answer{Action: tool.Accept, Content: content}, nil
+	return tool.Answer{Action: "accept", Content: content}, nil
 }
 
 // elicitationDefaults calls a tool that asks the client, with

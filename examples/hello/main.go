@@ -41,7 +41,7 @@ func run(ctx context.Context) error {
 	}
 	defer greeter.Close()
 
-	// A local tool, made from a Go function; it is served first.
+	// A local tool, made from a Go function.
 	today, err := tool.Func("today", "Today's date.", func(context.Context, struct{}) (string, error) {
 		return time.Now().Format(time.DateOnly), nil
 	})
@@ -49,14 +49,20 @@ func run(ctx context.Context) error {
 		return err
 	}
 
+	// The tools together, as one set.
+	greeterTools, err := greeter.Offer(ctx)
+	if err != nil {
+		return err
+	}
+	tools := tool.Join(greeterTools, today)
+
 	// What the model is told: each tool's name, description and input schema.
-	defs := append(greeter.Tools(), today.Definition())
-	for _, d := range defs {
+	for _, d := range tools.Definitions {
 		fmt.Printf("%s: %s %s\n", d.Name, d.Description, d.InputSchema)
 	}
 
 	// One handler runs the model's calls, whichever tool they name.
-	handler := tool.Compose(tool.Serve(today), greeter.Handler())
+	handler := tools.Handler
 	for _, call := range []struct{ name, args string }{
 		{"greet", `{"name": "Ada"}`},
 		{"greet", `{"name": 42}`}, // refused before it is sent: the model reads why

@@ -61,7 +61,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	handler := tool.Compose(tool.Serve(clock), notes.Handler())
+	handler := tool.Compose(clock.Handler, notes.Handler())
 
 	for _, c := range []struct{ name, args string }{
 		{"add_note", `{"title": "Try mcpbridge", "body": "Run the quickstart.", "tags": ["go"]}`},

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -49,7 +50,7 @@ func (a *asker) elicit(ctx context.Context, e *tool.Elicitation) (tool.Answer, e
 			what = "asked you to open " + untrusted.Line(e.URL)
 		}
 		fmt.Fprintf(a.w, "%s %s: %s — declined: %s\n", who, what, untrusted.Line(e.Message), a.refuse)
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
 	if e.URL != "" {
 		return a.url(ctx, who, e)
@@ -101,20 +102,24 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 	fmt.Fprintf(a.w, "%s asks: %s\n", who, untrusted.Text(e.Message))
 	switch a.choose(ctx, "Answer? [Y]es, [d]ecline, [c]ancel: ", "ydc", 'y') {
 	case 'd':
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	case 'y':
 	default:
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
+	}
+	fields, err := form.Parse(e.Schema)
+	if err != nil {
+		return tool.Answer{}, err
 	}
 	content := map[string]any{}
-	for _, f := range e.Form.Fields {
+	for _, f := range fields.Fields {
 		content[f.Name] = f.Default
 	}
 	for {
-		for _, f := range e.Form.Fields {
+		for _, f := range fields.Fields {
 			v, ok := a.field(ctx, f, content[f.Name])
 			if !ok {
-				return tool.Answer{Action: tool.Cancel}, nil
+				return tool.Answer{Action: "cancel"}, nil
 			}
 			content[f.Name] = v
 		}
@@ -126,19 +131,19 @@ func (a *asker) form(ctx context.Context, who string, e *tool.Elicitation) (tool
 		summary, _ := json.Marshal(content)
 		switch a.choose(ctx, fmt.Sprintf("Send %s? [Y]es, [e]dit, [d]ecline, [c]ancel: ", untrusted.Line(string(summary))), "yedc", 'y') {
 		case 'y':
-			return tool.Answer{Action: tool.Accept, Content: content}, nil
+			return tool.Answer{Action: "accept", Content: content}, nil
 		case 'd':
-			return tool.Answer{Action: tool.Decline}, nil
+			return tool.Answer{Action: "decline"}, nil
 		case 'e':
 			continue
 		}
-		return tool.Answer{Action: tool.Cancel}, nil
+		return tool.Answer{Action: "cancel"}, nil
 	}
 }
 
 // field asks for one field until the answer fits: empty keeps cur (the
 // default, or the answer being edited), "-" clears an optional field.
-func (a *asker) field(ctx context.Context, f tool.Field, cur any) (any, bool) {
+func (a *asker) field(ctx context.Context, f form.Field, cur any) (any, bool) {
 	prompt := "  " + untrusted.Line(cmp.Or(f.Title, f.Name))
 	if f.Description != "" {
 		prompt += ": " + untrusted.Line(f.Description)
@@ -170,7 +175,7 @@ func (a *asker) field(ctx context.Context, f tool.Field, cur any) (any, bool) {
 
 // shown is a field's value as its prompt shows it: choices by their
 // titles, a boolean as yes or no.
-func shown(f tool.Field, v any) string {
+func shown(f form.Field, v any) string {
 	title := func(value string) string {
 		for _, c := range f.Choices {
 			if c.Value == value {
@@ -198,21 +203,21 @@ func shown(f tool.Field, v any) string {
 }
 
 // takes says what a field takes, for its prompt.
-func takes(f tool.Field) string {
+func takes(f form.Field) string {
 	var what string
 	switch f.Kind {
-	case tool.BooleanField:
+	case form.BooleanField:
 		what = "yes or no"
-	case tool.SelectField, tool.MultiSelectField:
+	case form.SelectField, form.MultiSelectField:
 		opts := make([]string, len(f.Choices))
 		for i, c := range f.Choices {
 			opts[i] = fmt.Sprintf("%d %s", i+1, untrusted.Line(c.Title))
 		}
 		what = "one of " + strings.Join(opts, ", ")
-		if f.Kind == tool.MultiSelectField {
+		if f.Kind == form.MultiSelectField {
 			what = "any of " + strings.Join(opts, ", ") + "; separate with commas"
 		}
-	case tool.NumberField, tool.IntegerField:
+	case form.NumberField, form.IntegerField:
 		what = string(f.Kind)
 		if f.Minimum != nil && f.Maximum != nil {
 			what += fmt.Sprintf(" %v to %v", *f.Minimum, *f.Maximum)
@@ -243,11 +248,11 @@ func (a *asker) url(ctx context.Context, who string, e *tool.Elicitation) (tool.
 		if err := a.open(ctx, e.URL); err != nil {
 			fmt.Fprintf(a.w, "  could not open it (%s): open it yourself\n", untrusted.Line(err.Error()))
 		}
-		return tool.Answer{Action: tool.Accept}, nil
+		return tool.Answer{Action: "accept"}, nil
 	case 'n':
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
-	return tool.Answer{Action: tool.Cancel}, nil
+	return tool.Answer{Action: "cancel"}, nil
 }
 
 // openURL opens u in the user's browser: $BROWSER (its first command) if

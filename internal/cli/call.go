@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -160,7 +161,7 @@ func findTool(snap *toolset.Snapshot, name string, sampling bool) (string, error
 	case 1:
 		return matches[0], nil
 	case 0:
-		if near := tool.Suggest(name, all); near != "" {
+		if near := names.Suggest(name, all); near != "" {
 			return "", Usagef("no tool %q; did you mean %q?", name, near)
 		}
 		if !sampling {
@@ -199,7 +200,7 @@ type resultPart struct {
 }
 
 // converted is res in the shape of call --json.
-func converted(res tool.Result) callResult {
+func converted(res tool.Reply) callResult {
 	out := callResult{Parts: []resultPart{}, Structured: res.Structured}
 	for _, p := range res.Parts {
 		switch p := p.(type) {
@@ -214,7 +215,7 @@ func converted(res tool.Result) callResult {
 
 // printResult prints a result as a model reads it; images are saved to
 // files whose paths are printed.
-func printResult(w io.Writer, res tool.Result, name, dir string) error {
+func printResult(w io.Writer, res tool.Reply, name, dir string) error {
 	n := 0
 	for _, p := range res.Parts {
 		switch p := p.(type) {
@@ -236,7 +237,7 @@ func printResult(w io.Writer, res tool.Result, name, dir string) error {
 
 // shownParts is text as a person reads it on w: on a terminal, a JSON
 // array of two strings or more, which is how the model reads a result of
-// several parts without images ([mcptool.ToResult]), a part at a time
+// several parts without images ([mcptool.ToReply]), a part at a time
 // (a tool's one text that is such an array is shown so too); elsewhere,
 // text as the model reads it.
 func shownParts(w io.Writer, text string) []string {

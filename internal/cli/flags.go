@@ -14,11 +14,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"golang.org/x/term"
 )
@@ -149,9 +149,9 @@ func flagError(fs *flag.FlagSet, err error, server string, own bool) error {
 		if server != "" {
 			return &usageError{msg + "; " + afterDashes(fs.Name(), server, own)}
 		}
-		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-		if near := tool.Suggest(m[1], names); near != "" {
+		var flags []string
+		fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+		if near := names.Suggest(m[1], flags); near != "" {
 			msg += "; did you mean " + dashed(near) + "?"
 		}
 	} else if m := flagNoValue.FindStringSubmatch(msg); m != nil {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/plural"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -140,7 +141,7 @@ func lint(ts *toolset.Toolset, cfg *toolset.Config, vendors []schema.Vendor, cap
 		}
 	}
 	for _, v := range vendors {
-		namer := schema.NewNamer(v)
+		namer := toolschema.NewNamer(toolschema.Vendor(v))
 		for _, sc := range cfg.Servers {
 			p, ok := ts.Provider(sc.Name)
 			if !ok {
@@ -187,7 +188,7 @@ func wantedName(sc toolset.ServerConfig, toolName string) string {
 // those whose names need no rewrite first, then the others, each group in
 // byte order, so that of two tools the rewrite makes alike (a.b and a/b)
 // lint says the hash suffix of the one the toolset gives it to.
-func sentNames(namer *schema.Namer, sc toolset.ServerConfig, defs []tool.Definition) map[string]string {
+func sentNames(namer *toolschema.Namer, sc toolset.ServerConfig, defs []tool.Definition) map[string]string {
 	rank := func(name string) int {
 		if w := wantedName(sc, name); namer.Rewrite(w) != w {
 			return 1

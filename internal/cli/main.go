@@ -62,7 +62,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/internal/names"
 )
 
 // version is the release; a build may set it with
@@ -155,11 +155,11 @@ func run(ctx context.Context, commands []*Command, args []string, s *Streams) in
 func unknownCommand(commands []*Command, args []string) string {
 	name, _, _ := strings.Cut(args[0], "=")
 	if !strings.HasPrefix(name, "-") {
-		var names []string
+		var known []string
 		for _, c := range commands {
-			names = append(names, c.Name)
+			known = append(known, c.Name)
 		}
-		if near := tool.Suggest(args[0], names); near != "" {
+		if near := names.Suggest(args[0], known); near != "" {
 			return fmt.Sprintf("unknown command %q; did you mean %s? run mcpbridge --help", args[0], near)
 		}
 		return fmt.Sprintf("unknown command %q; run mcpbridge --help", args[0])

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"syscall"
@@ -63,7 +64,7 @@ func TestQuestionEndsWithItsTurn(t *testing.T) {
 	defer end()
 	asked := make(chan tool.Answer, 1)
 	go func() {
-		answer, _ := a.elicit(context.Background(), &tool.Elicitation{Server: "s", Message: "Your name?", Form: &tool.Form{}})
+		answer, _ := a.elicit(context.Background(), &tool.Elicitation{Server: "s", Message: "Your name?", Schema: json.RawMessage(`{"type":"object"}`)})
 		asked <- answer
 	}()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
@@ -72,7 +73,7 @@ func TestQuestionEndsWithItsTurn(t *testing.T) {
 	<-turn.Done()
 	select {
 	case answer := <-asked:
-		if answer.Action != tool.Cancel {
+		if answer.Action != "cancel" {
 			t.Errorf("answered %+v, want cancel", answer)
 		}
 	case <-time.After(10 * time.Second):

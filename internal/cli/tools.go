@@ -96,7 +96,7 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 		if hints := hints(d.Annotations); hints != "" {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, hints))
 		}
-		if app := d.App(); app.HasUI() {
+		if app := d.App(); app.ResourceURI != "" {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "app: "+untrusted.Line(app.ResourceURI)+" (call --out DIR saves it)"))
 		}
 		if d.Strict {

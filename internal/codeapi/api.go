@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// localGroup is the group of the tools no server serves (tool.Local).
+// localGroup is the group of the tools no server serves (tool.Func).
 const localGroup = "local"
 
 // An API is the tools of a Set as a script reaches them:
@@ -40,7 +42,7 @@ type group struct {
 	ident   string
 	server  string // the server's name, "" for local tools
 	entries []int
-	namer   *schema.Namer
+	namer   *toolschema.Namer
 }
 
 // New names every tool of defs. A name is made an identifier as a
@@ -51,14 +53,14 @@ type group struct {
 // compete for it, and the table maps it back to the tool.
 func New(defs []tool.Definition) (*API, error) {
 	a := &API{byName: map[string]int{}}
-	groups := schema.NewNamer(schema.OpenAI)
+	groups := toolschema.NewNamer(toolschema.OpenAI)
 	byServer := map[string]*group{}
 	for _, d := range defs {
 		if _, dup := a.byName[d.Name]; dup || d.Name == "" {
 			continue
 		}
 		server, own := d.Origin.Server, d.Origin.Tool
-		if d.Origin.IsZero() || own == "" {
+		if d.Origin == (tool.Origin{}) || own == "" {
 			own = d.Name
 		}
 		g := byServer[server]
@@ -71,7 +73,7 @@ func New(defs []tool.Definition) (*API, error) {
 			if err != nil {
 				return nil, err
 			}
-			g = &group{ident: id, server: server, namer: schema.NewNamer(schema.OpenAI)}
+			g = &group{ident: id, server: server, namer: toolschema.NewNamer(toolschema.OpenAI)}
 			byServer[server] = g
 			a.groups = append(a.groups, g)
 		}
@@ -90,7 +92,7 @@ func New(defs []tool.Definition) (*API, error) {
 
 // identifier gives the pair (a, b) a JavaScript identifier of n's, from
 // want.
-func identifier(n *schema.Namer, a, b, want string) (string, error) {
+func identifier(n *toolschema.Namer, a, b, want string) (string, error) {
 	w := strings.ReplaceAll(n.Rewrite(want), "-", "_")
 	if w == "" || '0' <= w[0] && w[0] <= '9' {
 		w = "_" + w
@@ -114,7 +116,7 @@ func (a *API) Find(name string) (int, bool) {
 			return i, true
 		}
 	}
-	o, ok, _ := tool.ResolveAlias(name, func(o tool.Origin) bool {
+	o, ok, _ := names.Resolve(name, func(o tool.Origin) bool {
 		return slices.ContainsFunc(a.entries, func(e entry) bool { return e.def.Origin == o })
 	})
 	if ok {
@@ -180,7 +182,7 @@ const maxDescribed = 12
 // Describe answers the look-up: the declarations of the tools a query
 // names or matches. A word that names a group or a tool's path picks it
 // (a whole group, up to the bound); the others rank the rest by
-// [tool.Search].
+// names.Search.
 func (a *API) Describe(query string) string {
 	var picked []int
 	var words []string
@@ -209,7 +211,7 @@ func (a *API) Describe(query string) string {
 			defs[i] = e.def
 			defs[i].Name = e.path() // a word may name the server
 		}
-		for _, d := range tool.Search(defs, strings.Join(words, " ")) {
+		for _, d := range names.Search(defs, strings.Join(words, " ")) {
 			picked = appendNew(picked, a.indexOfPath(d.Name))
 		}
 	}

@@ -3,9 +3,12 @@
 // and whose Value reads it back. The key type, the context.WithValue and the
 // checked type assertion are written here, not again beside every value.
 //
-// Each package keeps its own functions in front of a key (tool.WithProgress
-// and tool.ProgressFunc, say): they say what the value is for and who reads
-// it; the key is how it travels.
+// Each package keeps its own functions in front of a key (tool.WithProgress,
+// say): they say what the value is for and who reads it; the key is how it
+// travels. A value one package stores and another reads, where the two
+// cannot share a key variable (the key's package would have to import the
+// value's type's, which imports it), travels by its type instead ([With],
+// [Value]).
 package ctxkey
 
 import "context"
@@ -34,3 +37,22 @@ func (k *Key[T]) Value(ctx context.Context) T {
 
 // String returns the key's name.
 func (k *Key[T]) String() string { return k.name }
+
+// typed is the key of the one value of type T that [With] stores.
+type typed[T any] struct{}
+
+// With returns a copy of ctx carrying v as its value of type T, which
+// [Value] of the same T reads back: a key made of T alone, for a value
+// whose storer and reader cannot share a [Key] (package tool stores a
+// call's progress function and elicitor, and mcptool reads them). T should
+// be a type that says what the value is, used for nothing else.
+func With[T any](ctx context.Context, v T) context.Context {
+	return context.WithValue(ctx, typed[T]{}, v)
+}
+
+// Value returns the value of type T that ctx carries by [With], or the zero
+// T if it carries none.
+func Value[T any](ctx context.Context) T {
+	v, _ := ctx.Value(typed[T]{}).(T)
+	return v
+}

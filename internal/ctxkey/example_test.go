@@ -23,3 +23,19 @@ func Example() {
 	// "r-42"
 	// ""
 }
+
+// progress says what its value is: a function told of a call's progress.
+type progress func(done int)
+
+// A value two packages pass by its type: With of a T, then Value of the
+// same T; another type, even of the same underlying type, reads nothing.
+func ExampleWith() {
+	ctx := ctxkey.With(context.Background(), progress(func(done int) { fmt.Println("done:", done) }))
+	if report := ctxkey.Value[progress](ctx); report != nil {
+		report(3)
+	}
+	fmt.Println(ctxkey.Value[func(int)](ctx) == nil)
+	// Output:
+	// done: 3
+	// true
+}

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/internal/check"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -99,7 +100,7 @@ func (m *Model) messages(in []llm.Message) ([]sdk.MessageParam, error) {
 // text block.
 func (m *Model) blocks(parts []tool.Part) []sdk.ContentBlockParamUnion {
 	if !m.s.Vision() {
-		parts = tool.TextOnly(parts)
+		parts = modelio.TextOnly(parts)
 	}
 	var out []sdk.ContentBlockParamUnion
 	for _, p := range parts {
@@ -146,7 +147,7 @@ func assistantBlocks(msg llm.Message) []sdk.ContentBlockParamUnion {
 // badly) are sent as {}, rather than failing the whole conversation.
 func inputObject(args json.RawMessage) json.RawMessage {
 	// ObjectArgs turns blank arguments into {}, so trimmed is never empty.
-	trimmed := bytes.TrimSpace(tool.ObjectArgs(args))
+	trimmed := bytes.TrimSpace(modelio.Args(args))
 	if trimmed[0] != '{' || !json.Valid(trimmed) {
 		return json.RawMessage("{}")
 	}
@@ -163,7 +164,7 @@ func response(msg *sdk.Message) *llm.Response {
 		case "text":
 			out.Parts = append(out.Parts, tool.TextPart{Text: b.Text})
 		case "tool_use":
-			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{ID: b.ID, Name: b.Name, Arguments: tool.ObjectArgs(b.Input)})
+			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{ID: b.ID, Name: b.Name, Arguments: modelio.Args(b.Input)})
 		}
 	}
 	u := msg.Usage

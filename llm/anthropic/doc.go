@@ -16,7 +16,7 @@
 //     message is flagged, content of text blocks and base64 image blocks with
 //     their media_type). Consecutive tool results, and a user message right
 //     after them, go in one user message, as the API requires.
-//   - A model without vision ([Options.TextOnly]) gets [tool.ImageMark] text
+//   - A model without vision ([Options.TextOnly]) gets "[image]" text
 //     wherever an image was.
 //
 // max_tokens is required by the API: it is [llm.Request.MaxTokens], else

@@ -26,7 +26,7 @@ type Options struct {
 	// timeout. Nil is the SDK's client.
 	HTTPClient *http.Client
 	// TextOnly says the model reads no images (every current Claude model
-	// does): images are then sent as [tool.ImageMark] text.
+	// does): images are then sent as "[image]" text.
 	TextOnly bool
 	// MaxTokens is the answer's token limit when a request sets none. Zero
 	// is 4096. A negative number, "no limit" where an API allows it, is

@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/internal/check"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -89,7 +90,7 @@ func (m *Model) messages(in []llm.Message) ([]oai.ChatCompletionMessageParamUnio
 			if msg.ToolCallID == "" {
 				return nil, fmt.Errorf("openai: message %d: tool result without a call ID", i)
 			}
-			res := tool.Result{Parts: msg.Parts}
+			res := tool.Reply{Parts: msg.Parts}
 			out = append(out, oai.ToolMessage(res.Text(), msg.ToolCallID))
 			if m.s.Vision() && res.HasImages() {
 				held = append(held, oai.TextContentPart(imagesIntro(msg)))
@@ -114,16 +115,16 @@ func imagesIntro(msg llm.Message) string {
 	if msg.ToolName != "" {
 		name = " (" + msg.ToolName + ")"
 	}
-	return fmt.Sprintf("The images of the result of tool call %s%s, in the order of its %s marks:", msg.ToolCallID, name, tool.ImageMark)
+	return fmt.Sprintf("The images of the result of tool call %s%s, in the order of its %s marks:", msg.ToolCallID, name, modelio.ImageMark)
 }
 
 // userMessage sends text alone as a plain string, which every compatible
 // server takes, and anything else as content parts.
 func (m *Model) userMessage(parts []tool.Part) oai.ChatCompletionMessageParamUnion {
 	if !m.s.Vision() {
-		parts = tool.TextOnly(parts)
+		parts = modelio.TextOnly(parts)
 	}
-	if res := (tool.Result{Parts: parts}); !res.HasImages() {
+	if res := (tool.Reply{Parts: parts}); !res.HasImages() {
 		return oai.UserMessage(res.Text())
 	}
 	var cps []oai.ChatCompletionContentPartUnionParam
@@ -150,7 +151,7 @@ func assistantMessage(msg llm.Message) oai.ChatCompletionMessageParamUnion {
 		a.Content.OfString = oai.String(text)
 	}
 	for _, c := range msg.ToolCalls {
-		args := string(tool.ObjectArgs(c.Arguments))
+		args := string(modelio.Args(c.Arguments))
 		a.ToolCalls = append(a.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
 			OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
 				ID:       c.ID,
@@ -184,7 +185,7 @@ func response(c *oai.ChatCompletion) (*llm.Response, error) {
 			// must still name it.
 			id = "call_" + strconv.Itoa(i)
 		}
-		args := tool.ObjectArgs(json.RawMessage(tc.Function.Arguments))
+		args := modelio.Args(json.RawMessage(tc.Function.Arguments))
 		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args})
 	}
 	resp := &llm.Response{

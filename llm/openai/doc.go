@@ -18,15 +18,15 @@
 //   - An assistant message's tool calls keep their order and IDs; arguments
 //     the model left empty are read as {}.
 //   - A tool message takes only text, so a tool result becomes one "tool"
-//     message holding [tool.Result.Text] (each image replaced by
-//     [tool.ImageMark]). When the result has images and the model has vision,
+//     message holding [tool.Reply.Text] (each image replaced by
+//     "[image]"). When the result has images and the model has vision,
 //     the images follow, after the run of tool messages of that turn (the API
 //     wants them contiguous), in one "user" message: for each such result, a
 //     text naming the call, then its images as image_url parts holding data
 //     URLs (data:image/png;base64,...).
 //   - [llm.Message.IsError] has no wire form here: the tool message's text
 //     must say that the call failed (as a [tool.FailedError] message does).
-//   - A model without vision gets [tool.ImageMark] text wherever an image was,
+//   - A model without vision gets "[image]" text wherever an image was,
 //     in user messages too.
 //
 // The answer's finish_reason maps onto [llm.StopReason] ("stop" to

@@ -25,7 +25,7 @@ type Options struct {
 	// timeout. Nil is the SDK's client.
 	HTTPClient *http.Client
 	// TextOnly says the model reads no images: images are then sent as
-	// [tool.ImageMark] text, instead of a request the server would reject.
+	// "[image]" text, instead of a request the server would reject.
 	TextOnly bool
 	// MaxTokens is the answer's token limit when a request sets none. Zero,
 	// and a negative number, send no limit: the server's default applies.

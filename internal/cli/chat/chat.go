@@ -322,9 +322,9 @@ func (l *callLog) asked(calls []llm.ToolCall) {
 
 // started is the agent's OnToolCall hook: it finds the call among those
 // shown, and returns what shows its result.
-func (l *callLog) started(call llm.ToolCall) func(tool.Result, error) {
+func (l *callLog) started(call llm.ToolCall) func(tool.Reply, error) {
 	label := l.claim(call)
-	return func(res tool.Result, err error) {
+	return func(res tool.Reply, err error) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if err != nil {

@@ -20,7 +20,7 @@ func TestCallLogClean(t *testing.T) {
 	fail := llm.ToolCall{ID: "2", Name: "fail"}
 	log.asked([]llm.ToolCall{paint, fail})
 	log.started(paint)(tool.Text(hostile.Escapes+"painted\nred"), nil)
-	log.started(fail)(tool.Result{}, errors.New("failed"+hostile.Escapes+"\nsecond line"))
+	log.started(fail)(tool.Reply{}, errors.New("failed"+hostile.Escapes+"\nsecond line"))
 	want := "→ [1] paint {\"color\":\"\"}\n→ [2] fail {}\n← [1] paint: painted\n← [2] fail: failed second line\n"
 	if got := out.String(); got != want || untrusted.Text(got) != got {
 		t.Errorf("got %q, want %q", got, want)

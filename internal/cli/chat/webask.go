@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -60,7 +61,7 @@ type questionField struct {
 	Name        string         `json:"name"`
 	Title       string         `json:"title"`
 	Description string         `json:"description,omitempty"`
-	Kind        tool.FieldKind `json:"kind"`
+	Kind        form.FieldKind `json:"kind"`
 	Format      string         `json:"format,omitempty"`
 	Required    bool           `json:"required,omitempty"`
 	Choices     []choice       `json:"choices,omitempty"`
@@ -76,22 +77,22 @@ type choice struct {
 
 // A pageAnswer is what the person answered, or how the question ended.
 type pageAnswer struct {
-	action  tool.ElicitAction
+	action  string
 	content map[string]any
 }
 
 // An openQuestion is the question a turn shows, waiting for its answer.
 type openQuestion struct {
 	id     string
-	form   *tool.Form // nil but for a form
+	form   *form.Form // nil but for a form
 	answer chan pageAnswer
 }
 
 // ask shows q on the page and returns the answer. A question waits for the
 // one shown before it; it ends, cancelled, when ctx (its call's) or the
 // turn ends. One too large to show is declined, the page told why.
-func (t *webTurn) ask(ctx context.Context, q question, form *tool.Form) pageAnswer {
-	cancelled := pageAnswer{action: tool.Cancel}
+func (t *webTurn) ask(ctx context.Context, q question, fm *form.Form) pageAnswer {
+	cancelled := pageAnswer{action: "cancel"}
 	select {
 	case t.slot <- struct{}{}:
 	case <-ctx.Done():
@@ -103,11 +104,11 @@ func (t *webTurn) ask(ctx context.Context, q question, form *tool.Form) pageAnsw
 	t.mu.Lock()
 	t.nextQuestion++
 	q.ID = fmt.Sprintf("q%d", t.nextQuestion)
-	open := &openQuestion{id: q.ID, form: form, answer: make(chan pageAnswer, 1)}
+	open := &openQuestion{id: q.ID, form: fm, answer: make(chan pageAnswer, 1)}
 	t.mu.Unlock()
 	if data, _ := json.Marshal(q); len(data) > maxQuestion {
 		t.emit(webEvent{Type: "note", Text: fmt.Sprintf("%s asked a question of %d bytes, over %d: declined", q.who(), len(data), maxQuestion)})
-		return pageAnswer{action: tool.Decline}
+		return pageAnswer{action: "decline"}
 	}
 	t.mu.Lock()
 	t.question = open
@@ -148,7 +149,7 @@ func (t *webTurn) answerOpen(id string, a pageAnswer) bool {
 
 // openForm returns the form of the question id, and whether it is the one
 // shown.
-func (t *webTurn) openForm(id string) (*tool.Form, bool) {
+func (t *webTurn) openForm(id string) (*form.Form, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.question == nil || t.question.id != id {
@@ -177,17 +178,23 @@ func (w *webChat) elicit(ctx context.Context, e *tool.Elicitation) (tool.Answer,
 			what = "asked you to open " + untrusted.Line(e.URL)
 		}
 		fmt.Fprintf(w.errw, "%s %s: %s — declined: no turn of the page is running to ask in\n", q.who(), what, untrusted.Line(e.Message))
-		return tool.Answer{Action: tool.Decline}, nil
+		return tool.Answer{Action: "decline"}, nil
 	}
+	var ask *form.Form
 	if e.URL != "" {
 		// The URL shown is the URL opened: cleaned of what would hide or
 		// reorder its characters.
 		q.Kind, q.URL = "url", untrusted.Line(e.URL)
 		q.Host, q.Warning = hostOf(q.URL)
 	} else {
-		q.Fields = fieldsOf(e.Form)
+		fm, err := form.Parse(e.Schema)
+		if err != nil {
+			return tool.Answer{}, err
+		}
+		q.Fields = fieldsOf(fm)
+		ask = fm
 	}
-	a := t.ask(ctx, q, e.Form)
+	a := t.ask(ctx, q, ask)
 	return tool.Answer{Action: a.action, Content: a.content}, nil
 }
 
@@ -207,16 +214,16 @@ func hostOf(u string) (host, warning string) {
 }
 
 // fieldsOf is form as the page renders it, its texts cleaned and cut.
-func fieldsOf(form *tool.Form) []questionField {
-	fields := make([]questionField, 0, len(form.Fields))
-	for _, f := range form.Fields {
+func fieldsOf(fm *form.Form) []questionField {
+	fields := make([]questionField, 0, len(fm.Fields))
+	for _, f := range fm.Fields {
 		// The name is the answer's key, sent back as it is; the page shows
 		// the title, the name when there is none.
 		qf := questionField{
 			Name: f.Name, Title: cutText(untrusted.Line(cmp.Or(f.Title, f.Name)), maxAskLine), Description: cutText(untrusted.Line(f.Description), maxAskLine),
 			Kind: f.Kind, Format: f.Format, Required: f.Required, Default: f.Default, Min: f.Minimum, Max: f.Maximum,
 		}
-		if d, ok := f.Default.(string); ok && f.Kind == tool.StringField {
+		if d, ok := f.Default.(string); ok && f.Kind == form.StringField {
 			qf.Default = untrusted.Line(d) // shown in its input, and sent back if kept
 		}
 		for _, c := range f.Choices {
@@ -244,9 +251,9 @@ func (w *webChat) approve(ctx context.Context, r *mcptool.SamplingRequest) error
 		Detail: fmt.Sprintf("%d messages, %d tools, up to %d tokens", len(r.Messages), len(r.Tools), r.MaxTokens),
 	}
 	switch t.ask(ctx, q, nil).action {
-	case tool.Accept:
+	case "accept":
 		return nil
-	case tool.Decline:
+	case "decline":
 		return errors.New("the user refused it")
 	}
 	return errors.New("the user did not answer: the call or the turn ended")
@@ -299,7 +306,7 @@ func (m pageAnswers) Name() string {
 func (w *webChat) answer(rw http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID      string                     `json:"id"`
-		Action  tool.ElicitAction          `json:"action"`
+		Action  string                     `json:"action"`
 		Content map[string]json.RawMessage `json:"content"`
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxAnswer+1))
@@ -309,7 +316,7 @@ func (w *webChat) answer(rw http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(body, &req)
 	}
-	if err != nil || !slices.Contains([]tool.ElicitAction{tool.Accept, tool.Decline, tool.Cancel}, req.Action) {
+	if err != nil || !slices.Contains([]string{"accept", "decline", "cancel"}, req.Action) {
 		writeError(rw, http.StatusBadRequest, "mcpbridge web: an answer is {\"id\": ..., \"action\": accept, decline or cancel, \"content\": {...}}, up to 64 KiB")
 		return
 	}
@@ -321,15 +328,15 @@ func (w *webChat) answer(rw http.ResponseWriter, r *http.Request) {
 		gone()
 		return
 	}
-	form, open := t.openForm(req.ID)
+	fm, open := t.openForm(req.ID)
 	if !open {
 		gone()
 		return
 	}
 	a := pageAnswer{action: req.Action}
-	if req.Action == tool.Accept && form != nil {
+	if req.Action == "accept" && fm != nil {
 		var problems map[string]string
-		if a.content, problems = formAnswer(form, req.Content); len(problems) > 0 {
+		if a.content, problems = formAnswer(fm, req.Content); len(problems) > 0 {
 			rw.Header().Set("Content-Type", "application/json")
 			rw.WriteHeader(http.StatusUnprocessableEntity)
 			json.NewEncoder(rw).Encode(map[string]any{"error": "the answer does not fit the form", "fields": problems})
@@ -344,18 +351,18 @@ func (w *webChat) answer(rw http.ResponseWriter, r *http.Request) {
 }
 
 // formAnswer reads the page's values for form: a text, number, date or
-// yes/no as the terminal reads a typed line ([tool.Field.Parse]), a
+// yes/no as the terminal reads a typed line ([form.Field.Parse]), a
 // select's value and a multi-select's values as they are; an empty value
 // is no value. problems says what is wrong, by field name ("" for the
 // whole).
-func formAnswer(form *tool.Form, raw map[string]json.RawMessage) (content map[string]any, problems map[string]string) {
+func formAnswer(fm *form.Form, raw map[string]json.RawMessage) (content map[string]any, problems map[string]string) {
 	content, problems = map[string]any{}, map[string]string{}
 	for name := range raw {
-		if !slices.ContainsFunc(form.Fields, func(f tool.Field) bool { return f.Name == name }) {
+		if !slices.ContainsFunc(fm.Fields, func(f form.Field) bool { return f.Name == name }) {
 			problems[""] = fmt.Sprintf("field %q is not in the form", untrusted.Line(name))
 		}
 	}
-	for _, f := range form.Fields {
+	for _, f := range fm.Fields {
 		v, err := fieldAnswer(f, raw[f.Name])
 		switch {
 		case err != nil:
@@ -365,7 +372,7 @@ func formAnswer(form *tool.Form, raw map[string]json.RawMessage) (content map[st
 		}
 	}
 	if len(problems) == 0 {
-		if err := form.Check(content); err != nil {
+		if err := fm.Check(content); err != nil {
 			problems[""] = untrusted.Line(err.Error())
 		}
 	}
@@ -373,7 +380,7 @@ func formAnswer(form *tool.Form, raw map[string]json.RawMessage) (content map[st
 }
 
 // fieldAnswer reads one field's value from the page: nil for none.
-func fieldAnswer(f tool.Field, raw json.RawMessage) (any, error) {
+func fieldAnswer(f form.Field, raw json.RawMessage) (any, error) {
 	var v any
 	if len(raw) > 0 && json.Unmarshal(raw, &v) != nil {
 		return nil, errors.New("not JSON")
@@ -389,9 +396,9 @@ func fieldAnswer(f tool.Field, raw json.RawMessage) (any, error) {
 		return nil, errors.New("required")
 	case v == nil:
 		return nil, nil
-	case f.Kind == tool.SelectField || f.Kind == tool.MultiSelectField:
+	case f.Kind == form.SelectField || f.Kind == form.MultiSelectField:
 		// Values, not what a person types: checked as they are.
-		if err := (&tool.Form{Fields: []tool.Field{f}}).Check(map[string]any{f.Name: v}); err != nil {
+		if err := (&form.Form{Fields: []form.Field{f}}).Check(map[string]any{f.Name: v}); err != nil {
 			return nil, errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("field %q: ", f.Name)))
 		}
 		return v, nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -95,11 +96,8 @@ var testForm = `{"type":"object","properties":{
 func TestPageAsksAForm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w, _, ev, _ := pageTurn(t)
-		form, err := tool.ParseForm(json.RawMessage(testForm))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ask(context.Background(), w, &tool.Elicitation{Server: "srv", Tool: "signup", Message: "Who are you?" + hostile.Escapes, Form: form})
+		asked := json.RawMessage(testForm)
+		got := ask(context.Background(), w, &tool.Elicitation{Server: "srv", Tool: "signup", Message: "Who are you?" + hostile.Escapes, Schema: asked})
 		synctest.Wait()
 		q := next(t, ev, "ask").Question
 		if q.ID != "q1" || q.Kind != "form" || q.Server != "srv" || q.Tool != "signup" || q.Message != "Who are you?" || len(q.Fields) != 6 {
@@ -108,10 +106,10 @@ func TestPageAsksAForm(t *testing.T) {
 		if f := q.Fields[0]; f.Title != "name" || f.Description != "Your name" || f.Default != "Ada" {
 			t.Errorf("the name field, its texts cleaned: %+v", f)
 		}
-		if f := q.Fields[2]; f.Name != "age" || f.Kind != tool.IntegerField || f.Default != float64(42) || *f.Min != 1 || *f.Max != 100 {
+		if f := q.Fields[2]; f.Name != "age" || f.Kind != form.IntegerField || f.Default != float64(42) || *f.Min != 1 || *f.Max != 100 {
 			t.Errorf("the age field: %+v", f)
 		}
-		if f := q.Fields[4]; f.Kind != tool.SelectField || !reflect.DeepEqual(f.Choices, []choice{{"red", "Red"}, {"green", "Green"}}) {
+		if f := q.Fields[4]; f.Kind != form.SelectField || !reflect.DeepEqual(f.Choices, []choice{{"red", "Red"}, {"green", "Green"}}) {
 			t.Errorf("the color field: %+v", f)
 		}
 
@@ -144,7 +142,7 @@ func TestPageAsksAForm(t *testing.T) {
 		}
 		a := <-got
 		wantContent := map[string]any{"name": "Ada", "email": "ada@example.com", "age": int64(42), "agree": true, "color": "red", "fish": []any{"tuna"}}
-		if a.err != nil || a.a.Action != tool.Accept || !reflect.DeepEqual(a.a.Content, wantContent) {
+		if a.err != nil || a.a.Action != "accept" || !reflect.DeepEqual(a.a.Content, wantContent) {
 			t.Fatalf("the server is sent %+v, %v", a.a, a.err)
 		}
 		synctest.Wait()
@@ -162,10 +160,10 @@ func TestPageAsksAForm(t *testing.T) {
 func TestPageAsksOneQuestionAtATime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w, _, ev, _ := pageTurn(t)
-		form, _ := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`))
-		first := ask(context.Background(), w, &tool.Elicitation{Server: "a", Message: "first", Form: form})
+		asked := json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)
+		first := ask(context.Background(), w, &tool.Elicitation{Server: "a", Message: "first", Schema: asked})
 		synctest.Wait()
-		second := ask(context.Background(), w, &tool.Elicitation{Server: "b", Message: "second", Form: form})
+		second := ask(context.Background(), w, &tool.Elicitation{Server: "b", Message: "second", Schema: asked})
 		synctest.Wait()
 		if q := next(t, ev, "ask").Question; q.Message != "first" {
 			t.Fatalf("shown first: %+v", q)
@@ -176,7 +174,7 @@ func TestPageAsksOneQuestionAtATime(t *testing.T) {
 		if rec := post(w, "/api/answer", `{"id":"q1","action":"decline"}`); rec.Code != http.StatusNoContent {
 			t.Fatalf("declining: %d %s", rec.Code, rec.Body)
 		}
-		if a := <-first; a.a.Action != tool.Decline || a.a.Content != nil {
+		if a := <-first; a.a.Action != "decline" || a.a.Content != nil {
 			t.Fatalf("the first answered %+v", a)
 		}
 		synctest.Wait()
@@ -187,7 +185,7 @@ func TestPageAsksOneQuestionAtATime(t *testing.T) {
 		if rec := post(w, "/api/answer", `{"id":"q2","action":"cancel"}`); rec.Code != http.StatusNoContent {
 			t.Fatalf("cancelling: %d %s", rec.Code, rec.Body)
 		}
-		if a := <-second; a.a.Action != tool.Cancel {
+		if a := <-second; a.a.Action != "cancel" {
 			t.Fatalf("the second answered %+v", a)
 		}
 	})
@@ -199,13 +197,13 @@ func TestPageAsksOneQuestionAtATime(t *testing.T) {
 func TestPageQuestionEndsWithTheTurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w, turn, ev, _ := pageTurn(t)
-		form, _ := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`))
+		asked := json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)
 		call, endCall := context.WithCancel(context.Background())
-		byCall := ask(call, w, &tool.Elicitation{Server: "a", Message: "m", Form: form})
+		byCall := ask(call, w, &tool.Elicitation{Server: "a", Message: "m", Schema: asked})
 		synctest.Wait()
 		next(t, ev, "ask")
 		endCall()
-		if a := <-byCall; a.a.Action != tool.Cancel {
+		if a := <-byCall; a.a.Action != "cancel" {
 			t.Fatalf("a question whose call ended: %+v", a)
 		}
 		synctest.Wait()
@@ -213,7 +211,7 @@ func TestPageQuestionEndsWithTheTurn(t *testing.T) {
 			t.Errorf("the page is told %+v", e)
 		}
 
-		shown := ask(context.Background(), w, &tool.Elicitation{Server: "a", Message: "shown", Form: form})
+		shown := ask(context.Background(), w, &tool.Elicitation{Server: "a", Message: "shown", Schema: asked})
 		synctest.Wait()
 		waiting := ask(context.Background(), w, &tool.Elicitation{Server: "b", Message: "waiting", URL: "https://example.com/"})
 		synctest.Wait()
@@ -222,7 +220,7 @@ func TestPageQuestionEndsWithTheTurn(t *testing.T) {
 			t.Fatalf("stop: %d %s", rec.Code, rec.Body)
 		}
 		for _, c := range []<-chan elicited{shown, waiting} {
-			if a := <-c; a.a.Action != tool.Cancel {
+			if a := <-c; a.a.Action != "cancel" {
 				t.Fatalf("a question of a stopped turn: %+v", a)
 			}
 		}
@@ -261,7 +259,7 @@ func TestPageAsksToOpenAURL(t *testing.T) {
 		if rec := post(w, "/api/answer", `{"id":"q1","action":"accept","content":{"x":1}}`); rec.Code != http.StatusNoContent {
 			t.Fatalf("accepting: %d %s", rec.Code, rec.Body)
 		}
-		if a := <-got; a.a.Action != tool.Accept || a.a.Content != nil {
+		if a := <-got; a.a.Action != "accept" || a.a.Content != nil {
 			t.Fatalf("the server is sent %+v", a)
 		}
 		ok := ask(context.Background(), w, &tool.Elicitation{Server: "s", URL: "https://example.com/"})
@@ -327,7 +325,7 @@ func TestPageDeclinesWithNoTurn(t *testing.T) {
 	var stderr bytes.Buffer
 	w := &webChat{secret: "s3cret", errw: &stderr}
 	a, err := w.elicit(context.Background(), &tool.Elicitation{Server: "srv", Tool: "t", Message: "Open it.", URL: "https://example.com/x"})
-	if err != nil || a.Action != tool.Decline {
+	if err != nil || a.Action != "decline" {
 		t.Fatalf("%+v, %v", a, err)
 	}
 	if want := `server "srv" (tool "t") asked you to open https://example.com/x: Open it. — declined: no turn of the page is running to ask in` + "\n"; stderr.String() != want {
@@ -349,19 +347,16 @@ func TestPageQuestionsBounded(t *testing.T) {
 			many[i] = strings.Repeat("x", 90) + string(rune('a'+i%26)) + strings.Repeat("y", i%7) + string(rune('A'+i/26%26)) + string(rune('A'+i/676))
 		}
 		enum, _ := json.Marshal(many)
-		form, err := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string","enum":` + string(enum) + `}}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := w.elicit(context.Background(), &tool.Elicitation{Server: "big", Message: "pick one", Form: form})
-		if err != nil || a.Action != tool.Decline {
+		asked := json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string","enum":` + string(enum) + `}}}`)
+		a, err := w.elicit(context.Background(), &tool.Elicitation{Server: "big", Message: "pick one", Schema: asked})
+		if err != nil || a.Action != "decline" {
 			t.Fatalf("a question too large: %+v, %v", a, err)
 		}
 		if e := next(t, ev, "note"); !strings.HasPrefix(e.Text, `server "big" asked a question of `) || !strings.HasSuffix(e.Text, "bytes, over 262144: declined") {
 			t.Errorf("the page is told %q", e.Text)
 		}
-		small, _ := tool.ParseForm(json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`))
-		got := ask(context.Background(), w, &tool.Elicitation{Server: "s", Message: strings.Repeat("long ", 2000), Form: small})
+		small := json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)
+		got := ask(context.Background(), w, &tool.Elicitation{Server: "s", Message: strings.Repeat("long ", 2000), Schema: small})
 		synctest.Wait()
 		if q := next(t, ev, "ask").Question; len(q.Message) > maxAskText+len("…") {
 			t.Errorf("a message of %d bytes shown", len(q.Message))

@@ -145,7 +145,7 @@ func (w *webChat) info(rw http.ResponseWriter, r *http.Request) {
 	}
 	snap := w.ts.Snapshot(r.Context())
 	for _, d := range snap.Definitions() {
-		if server, own, ok := snap.Lookup(d.Name); ok && d.App().HasUI() {
+		if server, own, ok := snap.Lookup(d.Name); ok && d.App().ResourceURI != "" {
 			out.Apps = append(out.Apps, app{Name: d.Name, Server: server, Tool: own})
 		}
 	}
@@ -313,7 +313,7 @@ func (w *webChat) current() *webTurn {
 // started is the agent's OnToolCall hook: the call goes to the page, with
 // its server's tool and whether it has an app to render, and so does its
 // result when it ends.
-func (w *webChat) started(call llm.ToolCall) func(tool.Result, error) {
+func (w *webChat) started(call llm.ToolCall) func(tool.Reply, error) {
 	t := w.current()
 	if t == nil {
 		return nil
@@ -325,7 +325,7 @@ func (w *webChat) started(call llm.ToolCall) func(tool.Result, error) {
 	if server, own, ok := t.snap.Lookup(call.Name); ok {
 		ev.Server, ev.Tool = server, own
 		if p, ok := w.ts.Provider(server); ok {
-			ev.App = tool.Definition{Meta: p.ToolMeta()[own]}.App().HasUI()
+			ev.App = tool.Definition{Meta: p.ToolMeta()[own]}.App().ResourceURI != ""
 		}
 	}
 	t.mu.Lock()
@@ -334,7 +334,7 @@ func (w *webChat) started(call llm.ToolCall) func(tool.Result, error) {
 	t.calls = append(t.calls, &webCall{id: ev.ID, name: call.Name, args: call.Arguments, app: ev.App})
 	t.mu.Unlock()
 	t.emit(ev)
-	return func(res tool.Result, err error) {
+	return func(res tool.Reply, err error) {
 		out := webEvent{Type: "result", ID: ev.ID}
 		switch {
 		case errors.Is(err, context.Canceled):
@@ -369,7 +369,7 @@ func (t *webTurn) claim(name string, args json.RawMessage) string {
 // appResult is the result an app is given (a CallToolResult) of what the
 // model's call returned: its text and images, its structured content; a
 // failure is a result marked isError that says what failed.
-func appResult(res tool.Result, err error) map[string]any {
+func appResult(res tool.Reply, err error) map[string]any {
 	if err != nil {
 		return map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": err.Error()}}}
 	}
@@ -419,7 +419,7 @@ type progressHandler struct {
 	w    *webChat
 }
 
-func (h progressHandler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+func (h progressHandler) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	if t := h.w.current(); t != nil {
 		if id := t.claim(name, args); id != "" {
 			ctx = tool.WithProgress(ctx, func(p tool.Progress) {

@@ -52,7 +52,7 @@ func ToolTurn() []llm.Message {
 		{Role: llm.RoleUser, Parts: []tool.Part{tool.TextPart{Text: "Look:"}, tool.ImagePart{MIMEType: "image/png", Data: PNG}}},
 		llm.UserText("Weather in Paris, and show me the screen."),
 		{Role: llm.RoleAssistant, Parts: []tool.Part{tool.TextPart{Text: "Checking."}}, ToolCalls: calls},
-		llm.ToolResult(calls[1], tool.Result{Parts: []tool.Part{
+		llm.ToolResult(calls[1], tool.Reply{Parts: []tool.Part{
 			tool.TextPart{Text: "The screen:"},
 			tool.ImagePart{MIMEType: "image/png", Data: PNG},
 		}}),
