@@ -17,10 +17,10 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -63,7 +63,7 @@ func tc(id, name, args string) llm.ToolCall {
 }
 
 // demoProvider connects to the demo server in process, for a test.
-func demoProvider(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
+func demoProvider(t *testing.T, opts ...mcpclient.Option) *mcpclient.Provider {
 	t.Helper()
 	p, stop, err := connectDemo(context.Background(), demo.New(), opts...)
 	if err != nil {
@@ -75,14 +75,14 @@ func demoProvider(t *testing.T, opts ...mcptool.Option) *mcptool.Provider {
 
 // connectDemo serves srv (the demo server, or one made like it) in process
 // and connects a provider named "notes" to it; stop closes both ends. A real
-// server is mcptool.FromCommand or mcptool.FromURL.
-func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcptool.Option) (p *mcptool.Provider, stop func(), err error) {
+// server is mcpclient.FromCommand or mcpclient.FromURL.
+func connectDemo(ctx context.Context, srv *mcp.Server, opts ...mcpclient.Option) (p *mcpclient.Provider, stop func(), err error) {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	p = mcptool.FromTransport("notes", ct, opts...)
+	p = mcpclient.FromTransport("notes", ct, opts...)
 	if err := p.Connect(ctx); err != nil {
 		ss.Close()
 		return nil, nil, err
@@ -232,7 +232,7 @@ func TestParallelCallsRunConcurrently(t *testing.T) {
 // however loaded the machine.
 func TestFailuresReachTheModel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		notes := demoProvider(t, mcptool.WithRequestTimeout(time.Second))
+		notes := demoProvider(t, mcpclient.WithRequestTimeout(time.Second))
 		gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}})
 		if err != nil {
 			t.Fatal(err)
@@ -306,7 +306,7 @@ func TestPointlessErrorsEndRun(t *testing.T) {
 	a, _ := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}})
 	notes.Close() // the server is gone for good
 	_, err := a.Run(context.Background(), []llm.Message{llm.UserText("x")})
-	var te *mcptool.TransportError
+	var te *mcpclient.TransportError
 	if !errors.As(err, &te) {
 		t.Fatalf("got %v; want Run to end with the transport error", err)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -30,7 +30,7 @@ func TestAgentElicit(t *testing.T) {
 		t.Error("the provider's own elicitor was asked during a run")
 		return tool.Answer{Action: "cancel"}, nil
 	}
-	p, stop, err := connectDemo(context.Background(), srv, mcptool.WithElicitation(outside))
+	p, stop, err := connectDemo(context.Background(), srv, mcpclient.WithElicitation(outside))
 	if err != nil {
 		t.Fatal(err)
 	}

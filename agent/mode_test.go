@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -78,7 +78,7 @@ func toolNames(defs []tool.Definition) string {
 // it.
 func TestCodeModeGatedAndTraced(t *testing.T) {
 	rec := oteltest.New(t)
-	p := demoProvider(t, mcptool.WithTracerProvider(rec.Traces))
+	p := demoProvider(t, mcpclient.WithTracerProvider(rec.Traces))
 	var asked []string
 	gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}, Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
 		asked = append(asked, c.Name)

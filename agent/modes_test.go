@@ -17,9 +17,9 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -37,8 +37,8 @@ func TestModesTokens(t *testing.T) {
 	// instructions and skills ride in every mode's prompt alike. The goal
 	// is judged on the tools alone (the demo offered bare), and the whole
 	// prompt's figures are printed beside.
-	bare := modesTokens(t, func(p *mcptool.Provider) tool.Source { return bareSource{p} })
-	whole := modesTokens(t, func(p *mcptool.Provider) tool.Source { return p })
+	bare := modesTokens(t, func(p *mcpclient.Provider) tool.Source { return bareSource{p} })
+	whole := modesTokens(t, func(p *mcpclient.Provider) tool.Source { return p })
 	fmt.Println("modes, one task (20 notes added, searched, counted by tag), tokens = bytes on the wire / 4:")
 	fmt.Printf("  %-11s %6s %10s %11s %9s %8s   %s\n", "mode", "turns", "tokens in", "tokens out", "total", "ratio", "with the server's instructions and skills")
 	for _, m := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
@@ -67,7 +67,7 @@ func (f modeFigures) ratio(m agent.Mode) float64 {
 
 // modesTokens runs the task in each mode on the demo, as source makes it
 // a source, and measures it on the wire.
-func modesTokens(t *testing.T, source func(*mcptool.Provider) tool.Source) modeFigures {
+func modesTokens(t *testing.T, source func(*mcpclient.Provider) tool.Source) modeFigures {
 	modes := []struct {
 		mode   agent.Mode
 		script func(step int, tools []string, results []string) reply
@@ -84,7 +84,7 @@ func modesTokens(t *testing.T, source func(*mcptool.Provider) tool.Source) modeF
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := mcptool.FromServer("demo", demo.New())
+		p := mcpclient.FromServer("demo", demo.New())
 		if err := p.Connect(context.Background()); err != nil {
 			t.Fatal(err)
 		}

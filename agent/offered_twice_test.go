@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -20,7 +20,7 @@ import (
 // told (issue 21, items 12 and 13).
 func TestToolsOfferedTwiceAreSaid(t *testing.T) {
 	shadow, _ := tool.Func("list_notes", "local list", func(context.Context, struct{}) (string, error) { return "", nil })
-	sources := []tool.Source{shadow, demoProvider(t), demoProvider(t, mcptool.WithName("work"))}
+	sources := []tool.Source{shadow, demoProvider(t), demoProvider(t, mcpclient.WithName("work"))}
 	run := func(logger *slog.Logger) {
 		t.Helper()
 		model := &scripted{turns: []func(llm.Request) llm.Message{answer("one"), answer("two")}}

@@ -9,15 +9,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // filesProvider is a server named "files" whose tool find links to its
 // resource file:///report.md, a long text.
-func filesProvider(t *testing.T) *mcptool.Provider {
+func filesProvider(t *testing.T) *mcpclient.Provider {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "find", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -31,7 +31,7 @@ func filesProvider(t *testing.T) *mcptool.Provider {
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: "# Report\n" + strings.Repeat("x", 500)}}}, nil
 		})
-	p := mcptool.FromServer("files", s)
+	p := mcpclient.FromServer("files", s)
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -28,7 +28,7 @@ func (named) Vendor() string { return "openai" }
 // client span in it, and the policy's refusal in its call's span.
 func TestTelemetry(t *testing.T) {
 	rec := oteltest.New(t)
-	p := demoProvider(t, mcptool.WithTracerProvider(rec.Traces), mcptool.WithMeterProvider(rec.Metrics))
+	p := demoProvider(t, mcpclient.WithTracerProvider(rec.Traces), mcpclient.WithMeterProvider(rec.Metrics))
 	gate, err := policy.New(policy.Config{Deny: []string{"delete_*"}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,16 +8,16 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 // hostileProvider connects a provider named "gm" to a hostile server in
 // mode, in this process.
-func hostileProvider(t *testing.T, mode string) *mcptool.Provider {
+func hostileProvider(t *testing.T, mode string) *mcpclient.Provider {
 	t.Helper()
-	p := mcptool.FromTransport("gm", hostile.Piped(t, mode))
+	p := mcpclient.FromTransport("gm", hostile.Piped(t, mode))
 	t.Cleanup(func() { p.Close() })
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // Whatever a frame sends, the bridge answers without failing: a reply
@@ -44,20 +44,20 @@ func FuzzBridge(f *testing.F) {
 		adminCalls.Add(1)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "admin"}}}, nil
 	})
-	s.AddResource(&mcp.Resource{URI: "ui://fuzz/app.html", Name: "app", MIMEType: mcptool.AppMIMEType},
+	s.AddResource(&mcp.Resource{URI: "ui://fuzz/app.html", Name: "app", MIMEType: mcpclient.AppMIMEType},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://fuzz/app.html", MIMEType: mcptool.AppMIMEType, Text: "<p>app</p>"}}}, nil
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://fuzz/app.html", MIMEType: mcpclient.AppMIMEType, Text: "<p>app</p>"}}}, nil
 		})
-	p := mcptool.FromServer("fuzz", s, mcptool.WithApps())
+	p := mcpclient.FromServer("fuzz", s, mcpclient.WithApps())
 	if err := p.Connect(context.Background()); err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { p.Close() })
-	h := New(Config{Servers: func(string) (*mcptool.Provider, bool) { return p, true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
+	h := New(Config{Servers: func(string) (*mcpclient.Provider, bool) { return p, true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
 	kinds := []string{"initialized", "message", "context", "open-link", "display-mode", "size"}
 
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		fr := &frame{p: p, server: "fuzz", tool: "data", app: &mcptool.AppResource{URI: "ui://fuzz/app.html"},
+		fr := &frame{p: p, server: "fuzz", tool: "data", app: &mcpclient.AppResource{URI: "ui://fuzz/app.html"},
 			handles: handles{Message: true, ModelContext: true, Links: true}, inflight: make(chan struct{}, maxInFlight)}
 		a := h.handle(context.Background(), fr, msg)
 		if a.Reply != nil {

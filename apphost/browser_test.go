@@ -10,7 +10,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // open opens the page of the app of tool on server in a new tab, and
@@ -30,12 +30,12 @@ func open(t *testing.T, base, server, tool, args string) (tab, frame browsertest
 // Refresh button calls board_refresh, a tool the model is never offered,
 // through the bridge: the new note reaches the board.
 func TestBrowserNotesBoard(t *testing.T) {
-	p := connected(t, mcptool.FromServer("demo", demo.New(), mcptool.WithApps()))
+	p := connected(t, mcpclient.FromServer("demo", demo.New(), mcpclient.WithApps()))
 	ctx := context.Background()
 	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
 		t.Fatal(err)
 	}
-	base, logs := serveHost(t, apphost.Config{}, map[string]*mcptool.Provider{"demo": p})
+	base, logs := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"demo": p})
 	_, frame := open(t, base, "demo", "notes_board", "{}")
 	browsertest.Wait[bool](t, frame, `document.querySelector("#board .card h3")?.textContent === "#1 milk"`)
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // A web agent mounts the host beside its own page, which loads /apps/host.js
@@ -19,7 +19,7 @@ import (
 // frame, sandboxed under the policy its server declared.
 func Example() {
 	ctx := context.Background()
-	notes := mcptool.FromServer("notes", demo.New(), mcptool.WithApps())
+	notes := mcpclient.FromServer("notes", demo.New(), mcpclient.WithApps())
 	if err := notes.Connect(ctx); err != nil {
 		panic(err)
 	}
@@ -27,7 +27,7 @@ func Example() {
 
 	mux := http.NewServeMux()
 	mux.Handle("/apps/", http.StripPrefix("/apps", apphost.New(apphost.Config{
-		Servers: func(name string) (*mcptool.Provider, bool) { return notes, name == "notes" },
+		Servers: func(name string) (*mcpclient.Provider, bool) { return notes, name == "notes" },
 	})))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

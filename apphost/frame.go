@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -23,9 +23,9 @@ const sandbox = "allow-scripts allow-forms"
 // A frame is one app open on a page: the tool it belongs to, the document
 // read from its server, and what its page and its app said of themselves.
 type frame struct {
-	p            *mcptool.Provider
+	p            *mcpclient.Provider
 	server, tool string
-	app          *mcptool.AppResource
+	app          *mcpclient.AppResource
 	info         *tool.Definition // the tool as the model is offered it; nil for an app-only tool
 	context      json.RawMessage  // the host context the page gave, an object
 	handles      handles
@@ -123,15 +123,15 @@ func (h *host) serveFrame(w http.ResponseWriter, r *http.Request, id string) {
 }
 
 // framePolicy is the policy of an app's frame: the one its server's
-// declarations make ([mcptool.AppCSP.Policy]: nothing by default,
+// declarations make ([mcpclient.AppCSP.Policy]: nothing by default,
 // object-src 'none'), and no form sent anywhere.
-func framePolicy(app *mcptool.AppResource) string {
+func framePolicy(app *mcpclient.AppResource) string {
 	return app.CSP.Policy() + "; form-action 'none'"
 }
 
 // allow is the iframe's allow attribute for what the app asked: each
 // feature for the frame's own document, none it did not ask for.
-func allow(p mcptool.AppPermissions) string {
+func allow(p mcpclient.AppPermissions) string {
 	var list []string
 	for _, f := range []struct {
 		on   bool

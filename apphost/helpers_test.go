@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // testPage is a host page as a web agent would write one: a conversation,
@@ -46,11 +46,11 @@ McpApps.render(document.getElementById("apps"), {
 // serveHost serves testPage at / and a host of the apps of servers under
 // /apps/, on a loopback listener; it returns the base URL and what the
 // host logged.
-func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcptool.Provider) (string, *proctest.Buffer) {
+func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcpclient.Provider) (string, *proctest.Buffer) {
 	t.Helper()
 	l := &proctest.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(l, nil))
-	cfg.Servers = func(name string) (*mcptool.Provider, bool) {
+	cfg.Servers = func(name string) (*mcpclient.Provider, bool) {
 		p, ok := servers[name]
 		return p, ok
 	}
@@ -66,7 +66,7 @@ func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcptool.Pro
 }
 
 // connected returns p connected, closed at the end of t.
-func connected(t *testing.T, p *mcptool.Provider) *mcptool.Provider {
+func connected(t *testing.T, p *mcpclient.Provider) *mcpclient.Provider {
 	t.Helper()
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // post posts body as the page would (JSON, same origin) to path of the
@@ -45,9 +45,9 @@ func post(t *testing.T, base, path, body string, headers ...string) (int, string
 // and the frame's id.
 func probeHost(t *testing.T, cfg apphost.Config) (base, frame string, logs *proctest.Buffer) {
 	t.Helper()
-	servers := map[string]*mcptool.Provider{"demo": connected(t, mcptool.FromServer("demo", demo.New(), mcptool.WithApps()))}
+	servers := map[string]*mcpclient.Provider{"demo": connected(t, mcpclient.FromServer("demo", demo.New(), mcpclient.WithApps()))}
 	base, logs = serveHost(t, cfg, servers)
-	servers["probe"] = connected(t, mcptool.FromServer("probe", probeServer(base, "https://api.example.com"), mcptool.WithApps()))
+	servers["probe"] = connected(t, mcpclient.FromServer("probe", probeServer(base, "https://api.example.com"), mcpclient.WithApps()))
 	code, body := post(t, base, "open", `{"server":"probe","tool":"probe","context":{"theme":"dark"},"handles":{"message":true,"modelContext":true,"links":true}}`)
 	var o struct{ Frame, Src, Sandbox, Allow, Policy string }
 	if code != http.StatusOK || json.Unmarshal([]byte(body), &o) != nil || o.Frame == "" || o.Src != "frame/"+o.Frame ||
@@ -274,11 +274,11 @@ func TestCallsInFlightBounded(t *testing.T) {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 		})
-	s.AddResource(&mcp.Resource{URI: "ui://slow/app.html", Name: "slow", MIMEType: mcptool.AppMIMEType},
+	s.AddResource(&mcp.Resource{URI: "ui://slow/app.html", Name: "slow", MIMEType: mcpclient.AppMIMEType},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://slow/app.html", MIMEType: mcptool.AppMIMEType, Text: "<p>slow</p>"}}}, nil
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://slow/app.html", MIMEType: mcpclient.AppMIMEType, Text: "<p>slow</p>"}}}, nil
 		})
-	base, _ := serveHost(t, apphost.Config{}, map[string]*mcptool.Provider{"slow": connected(t, mcptool.FromServer("slow", s, mcptool.WithApps()))})
+	base, _ := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"slow": connected(t, mcpclient.FromServer("slow", s, mcpclient.WithApps()))})
 	_, body := post(t, base, "open", `{"server":"slow","tool":"slow"}`)
 	var o struct{ Frame string }
 	json.Unmarshal([]byte(body), &o)

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
 
@@ -92,9 +92,9 @@ func probeServer(host, declared string) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "probe_admin", InputSchema: obj, Meta: ui("model")}, text("admin"))
 	s.AddTool(&mcp.Tool{Name: "probe_wipe", InputSchema: obj, Meta: ui("app")}, text("wiped"))
 	html := strings.NewReplacer("HOST", host, "DECLARED", declared).Replace(probeHTML)
-	s.AddResource(&mcp.Resource{URI: "ui://probe/app.html", Name: "probe", MIMEType: mcptool.AppMIMEType},
+	s.AddResource(&mcp.Resource{URI: "ui://probe/app.html", Name: "probe", MIMEType: mcpclient.AppMIMEType},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://probe/app.html", MIMEType: mcptool.AppMIMEType, Text: html,
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://probe/app.html", MIMEType: mcpclient.AppMIMEType, Text: html,
 				Meta: mcp.Meta{"ui": map[string]any{"csp": map[string]any{"connectDomains": []string{declared}}, "permissions": map[string]any{"camera": map[string]any{}}}}}}}, nil
 		})
 	return s
@@ -114,9 +114,9 @@ func TestBrowserAppIsolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers := map[string]*mcptool.Provider{"demo": connected(t, mcptool.FromServer("demo", demo.New(), mcptool.WithApps()))}
+	servers := map[string]*mcpclient.Provider{"demo": connected(t, mcpclient.FromServer("demo", demo.New(), mcpclient.WithApps()))}
 	base, logs := serveHost(t, apphost.Config{Policy: pol}, servers)
-	servers["probe"] = connected(t, mcptool.FromServer("probe", probeServer(base, declared.URL), mcptool.WithApps()))
+	servers["probe"] = connected(t, mcpclient.FromServer("probe", probeServer(base, declared.URL), mcpclient.WithApps()))
 
 	tab, frame := open(t, base, "probe", "probe", "{}")
 	browsertest.Wait[bool](t, frame, `document.getElementById("status").textContent === "done"`)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/browsertest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // recorderHTML is an app that lists the notifications the host sends it,
@@ -54,11 +54,11 @@ func TestBrowserHostNotifications(t *testing.T) {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "recorded"}}}, nil
 		})
-	s.AddResource(&mcp.Resource{URI: "ui://recorder/app.html", Name: "recorder", MIMEType: mcptool.AppMIMEType},
+	s.AddResource(&mcp.Resource{URI: "ui://recorder/app.html", Name: "recorder", MIMEType: mcpclient.AppMIMEType},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://recorder/app.html", MIMEType: mcptool.AppMIMEType, Text: recorderHTML}}}, nil
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://recorder/app.html", MIMEType: mcpclient.AppMIMEType, Text: recorderHTML}}}, nil
 		})
-	base, _ := serveHost(t, apphost.Config{}, map[string]*mcptool.Provider{"recorder": connected(t, mcptool.FromServer("recorder", s, mcptool.WithApps()))})
+	base, _ := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"recorder": connected(t, mcpclient.FromServer("recorder", s, mcpclient.WithApps()))})
 	tab, frame := open(t, base, "recorder", "record", `{"q":1}`)
 	browsertest.Wait[bool](t, frame, `document.getElementById("got").textContent === "2"`)
 	browsertest.Wait[bool](t, frame, `(request("ui/request-display-mode", {mode: "fullscreen"}).then((r) => { window.mode = r.result.mode; }), true)`)

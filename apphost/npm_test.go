@@ -6,8 +6,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // The extension's own example app, built with its SDK: it renders the
@@ -16,8 +16,8 @@ import (
 // its log reaches the host's log; the link it asks to open waits for the
 // user, who declines.
 func TestBrowserBasicApp(t *testing.T) {
-	p := connected(t, mcptool.FromCommand(npmtest.Bin(t, "mcp-server-basic-vanillajs"), []string{"--stdio"}, mcptool.WithApps(), mcptool.WithName("basic")))
-	base, logs := serveHost(t, apphost.Config{}, map[string]*mcptool.Provider{"basic": p})
+	p := connected(t, mcpclient.FromCommand(npmtest.Bin(t, "mcp-server-basic-vanillajs"), []string{"--stdio"}, mcpclient.WithApps(), mcpclient.WithName("basic")))
+	base, logs := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"basic": p})
 	tab, frame := open(t, base, "basic", "get-time", "{}")
 	const isTime = `/^\d{4}-\d\d-\d\dT/.test(document.getElementById("server-time").textContent)`
 	browsertest.Wait[bool](t, frame, isTime)
@@ -50,11 +50,11 @@ func TestBrowserBasicApp(t *testing.T) {
 // polls a tool kept for the app alone (poll-system-stats, "visibility":
 // ["app"]) through the bridge, until the user stops it.
 func TestBrowserSystemMonitor(t *testing.T) {
-	p := connected(t, mcptool.FromCommand(npmtest.Bin(t, "mcp-system-monitor-server"), []string{"--stdio"}, mcptool.WithApps(), mcptool.WithName("monitor")))
+	p := connected(t, mcpclient.FromCommand(npmtest.Bin(t, "mcp-system-monitor-server"), []string{"--stdio"}, mcpclient.WithApps(), mcpclient.WithName("monitor")))
 	if names := strings.Join(p.ToolNames(), " "); strings.Contains(names, "poll-system-stats") {
 		t.Fatalf("the model is offered the app's own tool: %s", names)
 	}
-	base, logs := serveHost(t, apphost.Config{}, map[string]*mcptool.Provider{"monitor": p})
+	base, logs := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"monitor": p})
 	_, frame := open(t, base, "monitor", "get-system-info", "{}")
 	browsertest.Wait[bool](t, frame, `document.getElementById("info-platform").textContent.startsWith("linux")`)
 	browsertest.Wait[bool](t, frame, `/^\d+%$/.test(document.getElementById("memory-percent").textContent)`)

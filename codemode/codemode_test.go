@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -24,7 +24,7 @@ func demoSet(t *testing.T) (tool.Set, *counter) {
 	c := &counter{}
 	srv := demo.New()
 	srv.AddReceivingMiddleware(c.middleware)
-	p := mcptool.FromServer("demo", srv)
+	p := mcpclient.FromServer("demo", srv)
 	t.Cleanup(func() { p.Close() })
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // The reference server of the MCP project, as a script reaches it: text,
@@ -16,7 +16,7 @@ import (
 // caught, calls in parallel.
 func TestScriptOnServerEverything(t *testing.T) {
 	bin := npmtest.Bin(t, "mcp-server-everything")
-	p := mcptool.FromCommand(bin, []string{"stdio"}, mcptool.WithName("everything"))
+	p := mcpclient.FromCommand(bin, []string{"stdio"}, mcpclient.WithName("everything"))
 	defer p.Close()
 	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {

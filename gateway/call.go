@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/gate"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -55,8 +55,8 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 	if err != nil {
 		return nil, err
 	}
-	res, err := snap.CallResult(mcptool.WithCaller(ctx, c), name, args)
-	if asking := (*mcptool.AskingTask)(nil); errors.As(err, &asking) {
+	res, err := snap.CallResult(mcpclient.WithCaller(ctx, c), name, args)
+	if asking := (*mcpclient.AskingTask)(nil); errors.As(err, &asking) {
 		return g.asking(ctx, name, asking)
 	}
 	return res, err
@@ -89,8 +89,8 @@ func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (
 func answer(name string, err error) (*mcp.CallToolResult, error) {
 	var (
 		unserved *tool.UnservedError
-		proto    *mcptool.ProtocolError
-		handed   *mcptool.HandedTask
+		proto    *mcpclient.ProtocolError
+		handed   *mcpclient.HandedTask
 	)
 	if wire, ok := err.(*jsonrpc.Error); ok {
 		return nil, wire // the gateway's own refusal (taskstate.go)
@@ -119,7 +119,7 @@ func answer(name string, err error) (*mcp.CallToolResult, error) {
 // error). Any other error is left as it is (go-sdk answers it as an
 // internal error).
 func relayError(err error) error {
-	var proto *mcptool.ProtocolError
+	var proto *mcpclient.ProtocolError
 	if errors.As(err, &proto) && proto.Code != 0 {
 		relayed := &jsonrpc.Error{Code: proto.Code, Message: err.Error()}
 		if server := (*jsonrpc.Error)(nil); errors.As(err, &server) {

@@ -14,9 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // fast serves a tools/call of a stateless client (2026-07-28) without
@@ -214,7 +214,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	// A stateless client can be asked only in a result; a server that
 	// reads capabilities per request is told the client's, and a task is
 	// handed to a client that follows tasks (tasks.go).
-	ctx = mcptool.WithCaller(ctx, mcptool.Caller{Relay: mcptool.ResultOnly{}, Capabilities: call.caps,
+	ctx = mcpclient.WithCaller(ctx, mcpclient.Caller{Relay: mcpclient.ResultOnly{}, Capabilities: call.caps,
 		FollowsTasks: call.caps.Extensions[tasksExtension] != nil})
 	result, isError, err := g.callFast(ctx, call)
 	end(isError, err)
@@ -250,8 +250,8 @@ func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, er
 	var (
 		raw    json.RawMessage
 		res    *mcp.CallToolResult
-		handed *mcptool.HandedTask
-		asking *mcptool.AskingTask
+		handed *mcpclient.HandedTask
+		asking *mcpclient.AskingTask
 	)
 	if err == nil {
 		raw, res, err = snap.CallRaw(ctx, call.name, call.args)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -14,7 +14,7 @@ import (
 // templates and prompts.
 type listing struct {
 	server    toolset.ServerConfig
-	p         *mcptool.Provider
+	p         *mcpclient.Provider
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
 	prompts   []*mcp.Prompt
@@ -204,14 +204,14 @@ func (g *Gateway) guard(server, what string, add func()) {
 // its questions relayed to the client as a tool call's are (hostio.go). it
 // is the resource or template read through: a client its policy denies is
 // answered as for a resource that does not exist (reach.go).
-func (g *Gateway) read(p *mcptool.Provider, it servedItem) mcp.ResourceHandler {
+func (g *Gateway) read(p *mcpclient.Provider, it servedItem) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		if !g.sees(ctx, it) {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
 		ctx, leave := g.enter(ctx, it.server, req.Session)
 		defer leave()
-		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
+		ctx = mcpclient.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		res, err := p.ReadResource(ctx, req.Params.URI)
 		if err != nil {
 			return nil, relayError(err)
@@ -224,14 +224,14 @@ func (g *Gateway) read(p *mcptool.Provider, it servedItem) mcp.ResourceHandler {
 // to the client as a tool call's are (hostio.go). A client its policy
 // denies is answered as for a prompt that does not exist, as go-sdk
 // answers (reach.go).
-func (g *Gateway) getPrompt(p *mcptool.Provider, it servedItem) mcp.PromptHandler {
+func (g *Gateway) getPrompt(p *mcpclient.Provider, it servedItem) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		if !g.sees(ctx, it) {
 			return nil, unknownPrompt(req.Params.Name)
 		}
 		ctx, leave := g.enter(ctx, it.server, req.Session)
 		defer leave()
-		ctx = mcptool.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
+		ctx = mcpclient.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		params := &mcp.GetPromptParams{Name: it.name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 		res := new(mcp.GetPromptResult)
 		return res, g.relay(ctx, p, "prompts/get", params, res)

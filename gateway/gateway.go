@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -148,15 +148,15 @@ func (g *Gateway) work() {
 // gateway (a change of its resources or prompts, its log), say what it
 // answers as a host (hostio.go), bound its listings (Limits), and for a
 // server of WithTokenPassthrough carry the client's token.
-func (g *Gateway) notices(sc toolset.ServerConfig) []mcptool.Option {
+func (g *Gateway) notices(sc toolset.ServerConfig) []mcpclient.Option {
 	wake := func() {
 		select {
 		case g.features <- struct{}{}:
 		default:
 		}
 	}
-	listing := mcptool.WithMaxListing(g.o.limits.ListingItems, g.o.limits.ListingBytes)
-	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcptool.WithNotices(mcptool.Notices{
+	listing := mcpclient.WithMaxListing(g.o.limits.ListingItems, g.o.limits.ListingBytes)
+	return append(append(g.passthroughOptions(sc), g.hostOptions()...), listing, mcpclient.WithNotices(mcpclient.Notices{
 		ResourcesChanged: wake,
 		PromptsChanged:   wake,
 		ResourceUpdated:  func(ctx context.Context, p *mcp.ResourceUpdatedNotificationParams) { g.resourceUpdated(sc.Name, p) },

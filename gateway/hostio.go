@@ -3,22 +3,22 @@ package gateway
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // hostOptions are what every server is told the gateway answers as a host
 // for its clients: elicitation and sampling, relayed to the client whose
-// call the request comes during (mcptool.WithRelay). Roots are the
-// providers' own (mcptool.WithRoots among the toolset's options).
-func (g *Gateway) hostOptions() []mcptool.Option {
-	return []mcptool.Option{mcptool.WithRelay()}
+// call the request comes during (mcpclient.WithRelay). Roots are the
+// providers' own (mcpclient.WithRoots among the toolset's options).
+func (g *Gateway) hostOptions() []mcpclient.Option {
+	return []mcpclient.Option{mcpclient.WithRelay()}
 }
 
 // relayTo is whom a call of the catalog is made for: the client that sent
 // req, asked through its session what the server asks during the call, and
 // the answers its retry carries (2026-07-28 multi round trip), and whether
 // it follows a task its call becomes (tasks.go).
-func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
+func relayTo(req *mcp.CallToolRequest) mcpclient.Caller {
 	c := callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState)
 	c.Capabilities = req.ClientCapabilities()
 	if c.Capabilities == nil {
@@ -31,12 +31,12 @@ func relayTo(req *mcp.CallToolRequest) mcptool.Caller {
 // callerFor is the client of the session ss, whose request carries the
 // answers responses and the state to the questions of the result before.
 // Its tools/call, resources/read and prompts/get are relayed alike.
-func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state string) mcptool.Caller {
-	c := mcptool.Caller{InputResponses: responses, RequestState: state}
+func callerFor(ss *mcp.ServerSession, responses mcp.InputResponseMap, state string) mcpclient.Caller {
+	c := mcpclient.Caller{InputResponses: responses, RequestState: state}
 	switch {
 	case ss == nil:
 	case stateless(ss):
-		c.Relay = mcptool.ResultOnly{}
+		c.Relay = mcpclient.ResultOnly{}
 	default:
 		// Asked with the call's context, so that go-sdk sends the
 		// requests on the call's own stream.

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -168,12 +168,12 @@ func TestATaskAsksTheCallersClient(t *testing.T) {
 func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	t.Parallel()
 	bin := npmtest.Bin(t, "mcp-server-everything")
-	root, err := mcptool.RootOf(t.TempDir())
+	root, err := mcpclient.RootOf(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := start(t, []toolset.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
-		gateway.WithToolsetOptions(toolset.WithProviderOptions(mcptool.WithRoots(root))))
+		gateway.WithToolsetOptions(toolset.WithProviderOptions(mcpclient.WithRoots(root))))
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -53,11 +53,11 @@ func (o *options) checkPassthrough(cfg *toolset.Config) error {
 
 // passthroughOptions give a server of [WithTokenPassthrough] the HTTP
 // client that forwards the calling client's token.
-func (g *Gateway) passthroughOptions(sc toolset.ServerConfig) []mcptool.Option {
+func (g *Gateway) passthroughOptions(sc toolset.ServerConfig) []mcpclient.Option {
 	if !slices.Contains(g.o.passthrough, sc.Name) {
 		return nil
 	}
-	return []mcptool.Option{mcptool.WithHTTPClient(&http.Client{Transport: passthrough{http.DefaultTransport}})}
+	return []mcpclient.Option{mcpclient.WithHTTPClient(&http.Client{Transport: passthrough{http.DefaultTransport}})}
 }
 
 // passthrough adds the token of the client a request is made for, if any,

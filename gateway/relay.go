@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // complete relays a completion/complete to the server of the prompt or
@@ -80,7 +80,7 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 // (sharesListens) is never told to unsubscribe: go-sdk's server would end
 // with it the gateway's listen for list changes (internal/sdkfix); its
 // listen for uri stays, and a later subscription takes it up.
-func (g *Gateway) upstream(p *mcptool.Provider, uri string) upstream {
+func (g *Gateway) upstream(p *mcpclient.Provider, uri string) upstream {
 	return func(ctx context.Context, on bool) error {
 		switch {
 		case on:
@@ -96,7 +96,7 @@ func (g *Gateway) upstream(p *mcptool.Provider, uri string) upstream {
 // subscriptions/listen requests on one session: a server of 2026-07-28
 // (where a subscription is a listen) not reached over HTTP, where each
 // listen is a request of its own.
-func (g *Gateway) sharesListens(p *mcptool.Provider) bool {
+func (g *Gateway) sharesListens(p *mcpclient.Provider) bool {
 	if p.ProtocolVersion() < statelessVersion {
 		return false
 	}
@@ -140,7 +140,7 @@ func (g *Gateway) resourceUpdated(server string, params *mcp.ResourceUpdatedNoti
 
 // resourceServer is the server of the resource at uri, which the gateway
 // lists, and the resource.
-func (g *Gateway) resourceServer(uri string) (*mcptool.Provider, servedItem, error) {
+func (g *Gateway) resourceServer(uri string) (*mcpclient.Provider, servedItem, error) {
 	g.mu.Lock()
 	it, ok := g.served.resources[uri]
 	g.mu.Unlock()
@@ -152,7 +152,7 @@ func (g *Gateway) resourceServer(uri string) (*mcptool.Provider, servedItem, err
 
 // relay sends method with params to the server p and decodes its result
 // into res (nil: the result is empty).
-func (g *Gateway) relay(ctx context.Context, p *mcptool.Provider, method string, params, res any) error {
+func (g *Gateway) relay(ctx context.Context, p *mcpclient.Provider, method string, params, res any) error {
 	raw, err := p.Request(ctx, method, params)
 	if err != nil {
 		return relayError(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // tasksExtension is the identifier of the tasks extension of protocol
@@ -30,12 +30,12 @@ func (g *Gateway) addTasks(s *mcp.Server) {
 }
 
 // handTasks answers a tools/call that became a task the client follows
-// ([mcptool.HandedTask]) with the task as the server created it, under the
+// ([mcpclient.HandedTask]) with the task as the server created it, under the
 // gateway's id.
 func (g *Gateway) handTasks(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		var handed *mcptool.HandedTask
+		var handed *mcpclient.HandedTask
 		if method != "tools/call" || !errors.As(err, &handed) {
 			return res, err
 		}

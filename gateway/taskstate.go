@@ -12,11 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // A task the gateway follows for a 2026-07-28 client that does not follow
-// tasks may ask that client for input ([mcptool.AskingTask]). The client
+// tasks may ask that client for input ([mcpclient.AskingTask]). The client
 // can be asked only in its call's result, so the call returns
 // input_required with the task's questions and a request state naming the
 // task; the client's next call, with its answers and that state, sends the
@@ -113,7 +113,7 @@ func stateAEAD(key []byte) cipher.AEAD {
 // the task its request state names if the gateway wrote it, or the
 // JSON-RPC error refusing a state that claims to be the gateway's and is
 // not, or not the client's.
-func (g *Gateway) answering(ctx context.Context, c mcptool.Caller, name string) (mcptool.Caller, error) {
+func (g *Gateway) answering(ctx context.Context, c mcpclient.Caller, name string) (mcpclient.Caller, error) {
 	if !strings.HasPrefix(c.RequestState, statePrefix) {
 		return c, nil
 	}
@@ -121,7 +121,7 @@ func (g *Gateway) answering(ctx context.Context, c mcptool.Caller, name string) 
 	if !ok {
 		return c, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tools/call %q: the requestState is not one the gateway gave this client for this tool", name)}
 	}
-	c.Answering = &mcptool.AskingTask{Server: st.Server, Tool: st.Tool, ID: st.Task, Answered: st.Answered}
+	c.Answering = &mcpclient.AskingTask{Server: st.Server, Tool: st.Tool, ID: st.Task, Answered: st.Answered}
 	c.RequestState = ""
 	return c, nil
 }
@@ -129,7 +129,7 @@ func (g *Gateway) answering(ctx context.Context, c mcptool.Caller, name string) 
 // asking is the result of a call of the tool name whose task asks the
 // client a: input_required, with the task's questions and the state that
 // names the task, sealed for the calling client.
-func (g *Gateway) asking(ctx context.Context, name string, a *mcptool.AskingTask) (*mcp.CallToolResult, error) {
+func (g *Gateway) asking(ctx context.Context, name string, a *mcpclient.AskingTask) (*mcp.CallToolResult, error) {
 	state, err := g.tasks.sealState(taskState{Server: a.Server, Client: callerOf(ctx).name, Name: name, Tool: a.Tool, Task: a.ID, Answered: a.Answered})
 	if err != nil {
 		return nil, err

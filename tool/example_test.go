@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,7 +77,7 @@ func ExampleWithProgress() {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "counted"}}}, nil
 		})
-	steps := mcptool.FromServer("steps", server)
+	steps := mcpclient.FromServer("steps", server)
 	if err := steps.Connect(context.Background()); err != nil {
 		panic(err)
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
@@ -196,16 +196,16 @@ func (a *AuthConfig) method() string {
 // built when the server first asks for a token. With DPoP, the key is made
 // now, and the provider adds the proofs to its requests (the handler's
 // oauth.Transport).
-func (a *AuthConfig) options(server string) []mcptool.Option {
+func (a *AuthConfig) options(server string) []mcpclient.Option {
 	var key crypto.Signer
 	if a.DPoP {
 		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		if err != nil {
-			return []mcptool.Option{mcptool.WithOAuth(failed{fmt.Errorf("server %q: DPoP key: %w", server, err)})}
+			return []mcpclient.Option{mcpclient.WithOAuth(failed{fmt.Errorf("server %q: DPoP key: %w", server, err)})}
 		}
 		key = k
 	}
-	return []mcptool.Option{mcptool.WithOAuth(&lazyHandler{bind: a.DPoP, build: func() (sdkauth.OAuthHandler, error) { return a.handler(key) }})}
+	return []mcpclient.Option{mcpclient.WithOAuth(&lazyHandler{bind: a.DPoP, build: func() (sdkauth.OAuthHandler, error) { return a.handler(key) }})}
 }
 
 func (a *AuthConfig) clientAuth(id, secret, method string) (oauth.ClientAuth, error) {

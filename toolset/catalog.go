@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -23,13 +23,13 @@ import (
 type server struct {
 	cfg  ServerConfig
 	t    *Toolset
-	p    *mcptool.Provider
+	p    *mcpclient.Provider
 	call tool.Handler // the provider's relay: the catalog gates and checks
 
 	syncMu sync.Mutex // held while the catalog takes in a listing
 
 	// Guarded by t.mu.
-	state   mcptool.State
+	state   mcpclient.State
 	err     error
 	out     bool // left out at Start
 	listed  bool // the first listing has been taken in

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // A Config is a set of MCP servers as a config file describes them. Build it
@@ -67,7 +67,7 @@ type ServerConfig struct {
 	// this process's.
 	Dir string
 	// Roots are the directories the server is told it may work in (file key
-	// "roots"), declared as MCP roots ([mcptool.WithRoots]); a relative one
+	// "roots"), declared as MCP roots ([mcpclient.WithRoots]); a relative one
 	// is taken from this process's working directory. None is declared by
 	// default, and only these when set: a server may replace the
 	// directories it was started with by its client's roots (the reference
@@ -82,11 +82,11 @@ type ServerConfig struct {
 	Headers map[string]string
 
 	// Transport is the file's "type" (or "transport"), normalized to an
-	// [mcptool.TransportKind]: "stdio"; "http", "streamable-http",
-	// "streamable_http" and "streamableHttp" become [mcptool.StreamableHTTP];
-	// "sse" is [mcptool.SSE]. Empty leaves the choice to mcptool: stdio for a
+	// [mcpclient.TransportKind]: "stdio"; "http", "streamable-http",
+	// "streamable_http" and "streamableHttp" become [mcpclient.StreamableHTTP];
+	// "sse" is [mcpclient.SSE]. Empty leaves the choice to mcptool: stdio for a
 	// command, and for a URL streamable HTTP unless its path ends in /sse.
-	Transport mcptool.TransportKind
+	Transport mcpclient.TransportKind
 
 	// Prefix replaces the server's name as the namespace of its tools. It
 	// must be an identifier, since it begins every tool name: letters,
@@ -115,17 +115,17 @@ type ServerConfig struct {
 
 	// Timeout bounds connecting: starting or reaching the server, the
 	// handshake and the tool listing. Zero means
-	// [mcptool.DefaultConnectTimeout]; a negative one is refused, since a
+	// [mcpclient.DefaultConnectTimeout]; a negative one is refused, since a
 	// server that never answers would hold the whole set's start.
 	Timeout time.Duration
 	// CallTimeout bounds each tool call, restarting while the server reports
-	// progress on it (see mcptool.WithCallTimeout). Zero means
-	// [mcptool.DefaultRequestTimeout]; negative means no bound but the
+	// progress on it (see mcpclient.WithCallTimeout). Zero means
+	// [mcpclient.DefaultRequestTimeout]; negative means no bound but the
 	// caller's context.
 	CallTimeout time.Duration
 	// MaxDescription is how many characters of each tool description of
-	// the server are kept (see mcptool.WithMaxDescription). Zero means
-	// [mcptool.DefaultMaxDescription]; a negative one is refused, since the
+	// the server are kept (see mcpclient.WithMaxDescription). Zero means
+	// [mcpclient.DefaultMaxDescription]; a negative one is refused, since the
 	// server could fill every prompt.
 	MaxDescription int
 	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
@@ -356,16 +356,16 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 
 // normalizeTransport maps the names clients use for a transport to
 // mcptool's; an unknown name is returned as it is, for Validate to report.
-func normalizeTransport(name string) mcptool.TransportKind {
+func normalizeTransport(name string) mcpclient.TransportKind {
 	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name)) {
 	case "stdio":
-		return mcptool.Stdio
+		return mcpclient.Stdio
 	case "http", "streamablehttp":
-		return mcptool.StreamableHTTP
+		return mcpclient.StreamableHTTP
 	case "sse":
-		return mcptool.SSE
+		return mcpclient.SSE
 	}
-	return mcptool.TransportKind(name)
+	return mcpclient.TransportKind(name)
 }
 
 // ToolPrefix returns what goes before the names of the server's tools to
@@ -383,40 +383,40 @@ func (s ServerConfig) ToolPrefix() string {
 	return s.Name
 }
 
-// Options returns the [mcptool.Option] values the server's settings make:
+// Options returns the [mcpclient.Option] values the server's settings make:
 // its name, transport, headers, environment, working directory, roots, allowed
-// tools ([mcptool.WithAllowedTools]), disabled tools (as a
-// [mcptool.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
+// tools ([mcpclient.WithAllowedTools]), disabled tools (as a
+// [mcpclient.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
 // are passed on, so that Connect says so; call [Config.Validate] first to
-// hear of them all at once. A [mcptool.WithToolFilter] added after these
+// hear of them all at once. A [mcpclient.WithToolFilter] added after these
 // replaces the disabled tools' filter.
-func (s ServerConfig) Options() []mcptool.Option {
-	opts := []mcptool.Option{mcptool.WithName(s.Name)}
+func (s ServerConfig) Options() []mcpclient.Option {
+	opts := []mcpclient.Option{mcpclient.WithName(s.Name)}
 	if s.Transport != "" {
-		opts = append(opts, mcptool.WithTransport(s.Transport))
+		opts = append(opts, mcpclient.WithTransport(s.Transport))
 	}
 	if len(s.Headers) > 0 {
-		opts = append(opts, mcptool.WithHeaders(s.Headers))
+		opts = append(opts, mcpclient.WithHeaders(s.Headers))
 	}
 	if len(s.Env) > 0 {
-		opts = append(opts, mcptool.WithEnv(s.Env))
+		opts = append(opts, mcpclient.WithEnv(s.Env))
 	}
 	if s.Dir != "" {
-		opts = append(opts, mcptool.WithDir(s.Dir))
+		opts = append(opts, mcpclient.WithDir(s.Dir))
 	}
 	if len(s.Roots) > 0 {
-		roots := make([]mcptool.Root, len(s.Roots))
+		roots := make([]mcpclient.Root, len(s.Roots))
 		for i, dir := range s.Roots {
-			r, err := mcptool.RootOf(dir)
+			r, err := mcpclient.RootOf(dir)
 			if err != nil {
-				r = mcptool.Root{URI: dir} // refused at Connect, naming it
+				r = mcpclient.Root{URI: dir} // refused at Connect, naming it
 			}
 			roots[i] = r
 		}
-		opts = append(opts, mcptool.WithRoots(roots...))
+		opts = append(opts, mcpclient.WithRoots(roots...))
 	}
 	if s.AllowedTools != nil {
-		opts = append(opts, mcptool.WithAllowedTools(s.AllowedTools...))
+		opts = append(opts, mcpclient.WithAllowedTools(s.AllowedTools...))
 	}
 	if len(s.DisabledTools) > 0 {
 		// A set of its own, so a later change to the config does not reach
@@ -425,16 +425,16 @@ func (s ServerConfig) Options() []mcptool.Option {
 		for _, name := range s.DisabledTools {
 			off[name] = true
 		}
-		opts = append(opts, mcptool.WithToolFilter(func(name string) bool { return !off[name] }))
+		opts = append(opts, mcpclient.WithToolFilter(func(name string) bool { return !off[name] }))
 	}
 	if s.Timeout != 0 {
-		opts = append(opts, mcptool.WithConnectTimeout(s.Timeout))
+		opts = append(opts, mcpclient.WithConnectTimeout(s.Timeout))
 	}
 	if s.CallTimeout != 0 {
-		opts = append(opts, mcptool.WithCallTimeout(s.CallTimeout))
+		opts = append(opts, mcpclient.WithCallTimeout(s.CallTimeout))
 	}
 	if s.MaxDescription != 0 {
-		opts = append(opts, mcptool.WithMaxDescription(s.MaxDescription))
+		opts = append(opts, mcpclient.WithMaxDescription(s.MaxDescription))
 	}
 	if s.Auth != nil {
 		opts = append(opts, s.Auth.options(s.Name)...)
@@ -442,14 +442,14 @@ func (s ServerConfig) Options() []mcptool.Option {
 	return opts
 }
 
-// Provider returns an unconnected [mcptool.Provider] for the server:
-// [mcptool.FromCommand] for a command, else [mcptool.FromURL], with
+// Provider returns an unconnected [mcpclient.Provider] for the server:
+// [mcpclient.FromCommand] for a command, else [mcpclient.FromURL], with
 // [ServerConfig.Options] followed by opts (a logger, say), which therefore
 // win.
-func (s ServerConfig) Provider(opts ...mcptool.Option) *mcptool.Provider {
+func (s ServerConfig) Provider(opts ...mcpclient.Option) *mcpclient.Provider {
 	all := append(s.Options(), opts...)
 	if s.Command != "" {
-		return mcptool.FromCommand(s.Command, s.Args, all...)
+		return mcpclient.FromCommand(s.Command, s.Args, all...)
 	}
-	return mcptool.FromURL(s.URL, all...)
+	return mcpclient.FromURL(s.URL, all...)
 }

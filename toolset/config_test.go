@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // env is a variable lookup over a fixed map, so no test depends on the
@@ -89,14 +89,14 @@ func TestLoadFormats(t *testing.T) {
 		}, {
 			Name:         "context7",
 			URL:          "https://mcp.context7.com/mcp",
-			Transport:    mcptool.StreamableHTTP,
+			Transport:    mcpclient.StreamableHTTP,
 			Prefix:       "docs",
 			AllowedTools: []string{"resolve-library-id", "get-library-docs"},
 			Timeout:      20 * time.Second,
 			CallTimeout:  2 * time.Minute,
 		}, {
 			Name:          "local",
-			Transport:     mcptool.Stdio,
+			Transport:     mcpclient.Stdio,
 			Command:       "uvx",
 			Args:          []string{"mcp-server-time", "--local-timezone=Europe/Paris"},
 			Dir:           "/srv/mcp",
@@ -108,17 +108,17 @@ func TestLoadFormats(t *testing.T) {
 		file: "vscode.json",
 		want: []ServerConfig{{
 			Name:      "perplexity",
-			Transport: mcptool.Stdio,
+			Transport: mcpclient.Stdio,
 			Command:   "npx",
 			Args:      []string{"-y", "server-perplexity-ask"},
 			Env:       map[string]string{"PERPLEXITY_API_KEY": "pplx_from_env"},
 		}, {
 			Name:      "fetch",
-			Transport: mcptool.StreamableHTTP,
+			Transport: mcpclient.StreamableHTTP,
 			URL:       "http://127.0.0.1:8931/mcp",
 		}, {
 			Name:      "legacy",
-			Transport: mcptool.SSE,
+			Transport: mcpclient.SSE,
 			URL:       "https://example.com/events",
 		}},
 	}}
@@ -368,7 +368,7 @@ func TestValidateChecks(t *testing.T) {
 	}{
 		{"command", []ServerConfig{cmd(ServerConfig{})}, "-", ""},
 		{"url", []ServerConfig{web(ServerConfig{})}, "-", ""},
-		{"all extras", []ServerConfig{cmd(ServerConfig{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, MaxDescription: 10, Transport: mcptool.Stdio})}, "-", ""},
+		{"all extras", []ServerConfig{cmd(ServerConfig{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, MaxDescription: 10, Transport: mcpclient.Stdio})}, "-", ""},
 		{"neither", []ServerConfig{{Name: "s"}}, "command", "missing"},
 		{"empty name", []ServerConfig{{Command: "x"}}, "", "empty server name"},
 		{"control in name", []ServerConfig{{Name: "a\nb", Command: "x"}}, "", "control character"},
@@ -383,8 +383,8 @@ func TestValidateChecks(t *testing.T) {
 		{"headers on stdio", []ServerConfig{cmd(ServerConfig{Headers: map[string]string{"A": "b"}})}, "headers", "only for a server reached by url"},
 		{"args on http", []ServerConfig{web(ServerConfig{Args: []string{"x"}})}, "args", "only for a server started by command"},
 		{"cwd on http", []ServerConfig{web(ServerConfig{Dir: "/tmp"})}, "cwd", "only for a server started by command"},
-		{"stdio with url", []ServerConfig{web(ServerConfig{Transport: mcptool.Stdio})}, "transport", `"stdio" is for a server started by command`},
-		{"sse with command", []ServerConfig{cmd(ServerConfig{Transport: mcptool.SSE})}, "transport", `"sse" is for a server reached by url`},
+		{"stdio with url", []ServerConfig{web(ServerConfig{Transport: mcpclient.Stdio})}, "transport", `"stdio" is for a server started by command`},
+		{"sse with command", []ServerConfig{cmd(ServerConfig{Transport: mcpclient.SSE})}, "transport", `"sse" is for a server reached by url`},
 		{"unknown transport", []ServerConfig{web(ServerConfig{Transport: "grpc"})}, "transport", `"grpc" is not a transport`},
 		{"bad prefix", []ServerConfig{cmd(ServerConfig{Prefix: "my-tools"})}, "prefix", "not an identifier"},
 		{"bad namespace", []ServerConfig{cmd(ServerConfig{Namespace: "global"})}, "namespace", `"global": want "server" or "none"`},
@@ -453,7 +453,7 @@ func TestParseProblems(t *testing.T) {
 	if err := c.Validate(); !errors.As(err, &ve) || !slices.Equal(ve.Problems, want) {
 		t.Errorf("Validate: %v\nwant:\n%s", err, lines(want))
 	}
-	if got := c.Servers[len(c.Servers)-1].Transport; got != mcptool.StreamableHTTP {
+	if got := c.Servers[len(c.Servers)-1].Transport; got != mcpclient.StreamableHTTP {
 		t.Errorf("transport of f: %q", got)
 	}
 }
@@ -572,7 +572,7 @@ func TestPrintingHidesSecrets(t *testing.T) {
 		Name:         "web",
 		URL:          "https://user:pw-secret@example.com/path-secret/sse?key=query-secret#frag-secret",
 		Headers:      map[string]string{"Authorization": "Bearer header-secret"},
-		Transport:    mcptool.SSE,
+		Transport:    mcpclient.SSE,
 		AllowedTools: []string{"search"},
 		Timeout:      time.Second,
 	}}}
@@ -615,14 +615,14 @@ func TestProviderName(t *testing.T) {
 		if got := s.Provider().Name(); got != s.Name {
 			t.Errorf("Provider().Name() = %q, want %q", got, s.Name)
 		}
-		if got := mcptool.FromURL("https://other.example", s.Options()...).Name(); got != s.Name {
+		if got := mcpclient.FromURL("https://other.example", s.Options()...).Name(); got != s.Name {
 			t.Errorf("Options() name %q, want %q", got, s.Name)
 		}
 	}
 	// The options are passed on even when mcptool will refuse them, so
 	// Connect says what is wrong rather than doing something else.
 	bad := ServerConfig{Name: "bad", URL: "https://127.0.0.1:1/mcp", Env: map[string]string{"A": "b"}}
-	var ce *mcptool.ConfigError
+	var ce *mcpclient.ConfigError
 	if err := bad.Provider().Connect(t.Context()); !errors.As(err, &ce) || ce.Server != "bad" {
 		t.Errorf("Connect: %v, want a ConfigError for server %q", err, "bad")
 	}
@@ -711,11 +711,11 @@ func TestRootsKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got [][]mcptool.Root
+	var got [][]mcpclient.Root
 	for _, sc := range c.Servers[:2] {
 		got = append(got, sc.Provider().Roots())
 	}
-	want := [][]mcptool.Root{{{URI: "file:///srv/site", Name: "site"}, {URI: "file://" + filepath.ToSlash(filepath.Join(wd, "rel")), Name: "rel"}}, nil}
+	want := [][]mcpclient.Root{{{URI: "file:///srv/site", Name: "site"}, {URI: "file://" + filepath.ToSlash(filepath.Join(wd, "rel")), Name: "rel"}}, nil}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("roots declared: %v, want %v", got, want)
 	}
@@ -736,13 +736,13 @@ func TestValidateSaysEveryProblemInOrder(t *testing.T) {
 		Timeout: -time.Second, MaxDescription: -1,
 		Auth: &AuthConfig{Grant: "enterprise", ClientAuth: "private_key_jwt", Issuer: "http://as.example"},
 	}, {
-		Name: "legacy", URL: "https://example.com/sse", Transport: mcptool.SSE,
+		Name: "legacy", URL: "https://example.com/sse", Transport: mcpclient.SSE,
 		Headers: map[string]string{"": "v"}, Prefix: "p", Namespace: NamespaceNone, AllowedTools: []string{},
 		Auth: &AuthConfig{Grant: "jwt_bearer", ClientID: "c", ClientAuth: "none", SubjectTokenFile: none, AssertionFile: none},
 	}, {
-		Name: "", Transport: mcptool.Stdio, URL: "https:///mcp",
+		Name: "", Transport: mcpclient.Stdio, URL: "https:///mcp",
 	}, {
-		Name: "web", Command: "srv", Transport: mcptool.StreamableHTTP,
+		Name: "web", Command: "srv", Transport: mcpclient.StreamableHTTP,
 		Auth: &AuthConfig{Grant: "password", ClientID: "c", ClientAuth: "basic"},
 	}, {
 		Name: "none",

@@ -6,7 +6,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -20,8 +20,8 @@ type options struct {
 	logger        *slog.Logger
 	onStatus      func(ServerStatus)
 	onToolChanged func(server string, old, new tool.Definition) bool
-	provider      []mcptool.Option
-	server        []func(ServerConfig) []mcptool.Option
+	provider      []mcpclient.Option
+	server        []func(ServerConfig) []mcpclient.Option
 
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
@@ -79,7 +79,7 @@ func OnToolChanged(fn func(server string, old, new tool.Definition) bool) Option
 // WithProviderOptions adds options to every server's provider, after those
 // its [ServerConfig] makes (so they win): a reconnection policy, an HTTP
 // client, a stderr sink.
-func WithProviderOptions(opts ...mcptool.Option) Option {
+func WithProviderOptions(opts ...mcpclient.Option) Option {
 	return func(o *options) { o.provider = append(o.provider, opts...) }
 }
 
@@ -88,6 +88,6 @@ func WithProviderOptions(opts ...mcptool.Option) Option {
 // from server to server, such as a stderr sink that knows whose lines it
 // reads. fn is called once for each enabled server, by [Start]. Each
 // WithServerOptions adds to those before it.
-func WithServerOptions(fn func(ServerConfig) []mcptool.Option) Option {
+func WithServerOptions(fn func(ServerConfig) []mcpclient.Option) Option {
 	return func(o *options) { o.server = append(o.server, fn) }
 }

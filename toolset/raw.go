@@ -7,13 +7,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // CallRaw runs a call as [Snapshot.CallResult] does, the name resolved and
 // the arguments checked first, but returns the server's result as the
 // server wrote it when its provider can make the call raw
-// ([mcptool.Provider.CallToolRaw]), for a relay that passes it on
+// ([mcpclient.Provider.CallToolRaw]), for a relay that passes it on
 // unchanged. Otherwise, and for what a raw call answers decoded (a task
 // followed to its end, an input_required result), the result comes back
 // decoded, as CallResult returns it, with a nil raw result.
@@ -23,7 +23,7 @@ func (s *Snapshot) CallRaw(ctx context.Context, name string, args json.RawMessag
 		return nil, nil, err
 	}
 	raw, res, err := e.server.p.CallToolRaw(ctx, e.tool, args)
-	if errors.Is(err, mcptool.ErrNotRaw) {
+	if errors.Is(err, mcpclient.ErrNotRaw) {
 		res, err = e.server.p.CallToolResult(ctx, e.tool, args)
 	}
 	return raw, res, err

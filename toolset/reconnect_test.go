@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -37,7 +37,7 @@ func TestServerRestartedAfterDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	proctest.Eventually(t, "the server to be back after the kill", func() bool {
-		if ts.Status()[0].State != mcptool.StateReady || slices.Contains(proctest.Children(os.Getpid()), server) {
+		if ts.Status()[0].State != mcpclient.StateReady || slices.Contains(proctest.Children(os.Getpid()), server) {
 			return false
 		}
 		_, err := ts.Snapshot(context.Background()).Call(context.Background(), "notes_list_notes", json.RawMessage(`{}`))

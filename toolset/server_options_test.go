@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
@@ -20,10 +20,10 @@ func TestWithServerOptions(t *testing.T) {
 		cfg.Servers = append(cfg.Servers, toolset.ServerConfig{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
 	}
 	sinks := map[string]*proctest.Buffer{"a": {}, "b": {}}
-	ts, err := toolset.Start(context.Background(), cfg, toolset.WithServerOptions(func(sc toolset.ServerConfig) []mcptool.Option {
-		return []mcptool.Option{mcptool.WithStderr(sinks[sc.Name])}
-	}), toolset.WithServerOptions(func(toolset.ServerConfig) []mcptool.Option {
-		return []mcptool.Option{mcptool.WithCallTimeout(time.Minute)}
+	ts, err := toolset.Start(context.Background(), cfg, toolset.WithServerOptions(func(sc toolset.ServerConfig) []mcpclient.Option {
+		return []mcpclient.Option{mcpclient.WithStderr(sinks[sc.Name])}
+	}), toolset.WithServerOptions(func(toolset.ServerConfig) []mcpclient.Option {
+		return []mcpclient.Option{mcpclient.WithCallTimeout(time.Minute)}
 	}))
 	if err != nil {
 		t.Fatal(err)

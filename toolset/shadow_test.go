@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -92,11 +92,11 @@ func TestOptionalCollisionLeftOut(t *testing.T) {
 	for _, st := range ts.Status() {
 		switch st.Name {
 		case "extra":
-			if st.State != mcptool.StateFailed || st.Err == nil || !strings.Contains(st.Err.Error(), `"main"`) {
+			if st.State != mcpclient.StateFailed || st.Err == nil || !strings.Contains(st.Err.Error(), `"main"`) {
 				t.Errorf("extra: %v %v; want it left out naming main", st.State, st.Err)
 			}
 		case "main", "late":
-			if st.State != mcptool.StateReady {
+			if st.State != mcpclient.StateReady {
 				t.Errorf("%s: %v %v; want ready", st.Name, st.State, st.Err)
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -41,7 +41,7 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 		wg.Go(func() {
 			// A server not ready (closed, being rebuilt) has nothing to
 			// refresh from; its last listing stands.
-			if st, _ := s.p.State(); st == mcptool.StateReady {
+			if st, _ := s.p.State(); st == mcpclient.StateReady {
 				if err := s.p.RefreshIfStale(ctx); err != nil {
 					t.log.WarnContext(ctx, "toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
 				}

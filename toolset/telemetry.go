@@ -4,12 +4,12 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // WithTracerProvider sets where the spans of the set and of every server's
-// provider go ([mcptool.WithTracerProvider]); nil, the default, is
+// provider go ([mcpclient.WithTracerProvider]); nil, the default, is
 // OpenTelemetry's global provider. Besides its providers' spans, the set
 // makes a validate_arguments span for each call it refuses.
 func WithTracerProvider(tp trace.TracerProvider) Option {
@@ -17,7 +17,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 }
 
 // WithMeterProvider sets where the metrics of the set and of every
-// server's provider go ([mcptool.WithMeterProvider]); nil, the default, is
+// server's provider go ([mcpclient.WithMeterProvider]); nil, the default, is
 // OpenTelemetry's global provider.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(o *options) { o.meterProvider = mp }
@@ -28,7 +28,7 @@ const scope = "github.com/mcpbridge/mcpbridge/toolset"
 
 // telemetry returns the set's instrumentation, and the options that give
 // its providers to every server's.
-func (o *options) telemetry() (*telemetry.Telemetry, []mcptool.Option) {
+func (o *options) telemetry() (*telemetry.Telemetry, []mcpclient.Option) {
 	return telemetry.New(scope, o.tracerProvider, o.meterProvider),
-		[]mcptool.Option{mcptool.WithTracerProvider(o.tracerProvider), mcptool.WithMeterProvider(o.meterProvider)}
+		[]mcpclient.Option{mcpclient.WithTracerProvider(o.tracerProvider), mcpclient.WithMeterProvider(o.meterProvider)}
 }

@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 )
 
@@ -43,7 +43,7 @@ type ServerStatus struct {
 	// Name is the server's name in the config.
 	Name string
 	// State is where its connection stands.
-	State mcptool.State
+	State mcpclient.State
 	// Err is the last failure: why it failed to start, or why it is
 	// reconnecting; nil otherwise.
 	Err error
@@ -142,14 +142,14 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		s := &server{cfg: sc, t: t, pins: map[string]pin{}, refused: map[string]string{}, built: map[string]*toolEntry{}}
 		// A server that dies is started again by default; the host's
 		// provider options come after, so they may say otherwise.
-		popts := append([]mcptool.Option{mcptool.WithLogger(log), mcptool.WithReconnect(mcptool.Reconnect{})}, traced...)
+		popts := append([]mcpclient.Option{mcpclient.WithLogger(log), mcpclient.WithReconnect(mcpclient.Reconnect{})}, traced...)
 		popts = append(popts, o.provider...)
 		for _, fn := range o.server {
 			popts = append(popts, fn(sc)...)
 		}
 		popts = append(popts,
-			mcptool.WithStateChange(func(st mcptool.State, err error) { t.setState(s, st, err) }),
-			mcptool.WithToolsChanged(func() { t.changed(s) }))
+			mcpclient.WithStateChange(func(st mcpclient.State, err error) { t.setState(s, st, err) }),
+			mcpclient.WithToolsChanged(func() { t.changed(s) }))
 		s.p = sc.Provider(popts...)
 		s.call = s.p.Relay()
 		t.servers = append(t.servers, s)
@@ -177,11 +177,11 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for i, s := range t.servers {
 		wg.Go(func() {
-			t.setState(s, mcptool.StateConnecting, nil)
+			t.setState(s, mcpclient.StateConnecting, nil)
 			err := s.p.Connect(ctx)
 			errs[i] = err
 			if err == nil {
-				t.setState(s, mcptool.StateReady, nil)
+				t.setState(s, mcpclient.StateReady, nil)
 				return
 			}
 			t.fail(s, err)
@@ -207,7 +207,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 // fail marks s as left out, failed with err, and closes its provider.
 func (t *Toolset) fail(s *server, err error) {
 	t.mu.Lock()
-	s.out, s.state, s.err = true, mcptool.StateFailed, err
+	s.out, s.state, s.err = true, mcpclient.StateFailed, err
 	st := s.status()
 	t.mu.Unlock()
 	s.p.Close()
@@ -222,7 +222,7 @@ func (t *Toolset) isOut(s *server) bool {
 }
 
 // setState records a transition of s, from its provider or from Start.
-func (t *Toolset) setState(s *server, st mcptool.State, err error) {
+func (t *Toolset) setState(s *server, st mcpclient.State, err error) {
 	t.mu.Lock()
 	if s.out || s.state == st && s.err == err {
 		t.mu.Unlock()
@@ -284,7 +284,7 @@ func (t *Toolset) Instructions() map[string]string {
 // catalog does not carry: reading a resource, the server's info, a raw
 // request. It reports false for a server that is not running (disabled, or
 // left out at Start).
-func (t *Toolset) Provider(name string) (*mcptool.Provider, bool) {
+func (t *Toolset) Provider(name string) (*mcpclient.Provider, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.servers {

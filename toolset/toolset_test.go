@@ -21,8 +21,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -193,7 +193,7 @@ func TestStartParallel(t *testing.T) {
 		events = append(events, s)
 	}))
 	for _, s := range ts.Status() {
-		if s.State != mcptool.StateReady || s.Err != nil || s.Tools != len(demoTools) {
+		if s.State != mcpclient.StateReady || s.Err != nil || s.Tools != len(demoTools) {
 			t.Errorf("status %+v, want ready with %d tools", s, len(demoTools))
 		}
 	}
@@ -243,10 +243,10 @@ func TestOptionalServerLeftOut(t *testing.T) {
 	}}
 	ts := start(t, cfg, toolset.WithLogger(log.logger()))
 	st := ts.Status()
-	if st[0].Name != "broken" || st[0].State != mcptool.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
+	if st[0].Name != "broken" || st[0].State != mcpclient.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
 		t.Errorf("broken: %+v, want failed with its error", st[0])
 	}
-	if st[1].State != mcptool.StateReady || st[1].Tools != len(demoTools) {
+	if st[1].State != mcpclient.StateReady || st[1].Tools != len(demoTools) {
 		t.Errorf("notes: %+v, want ready", st[1])
 	}
 	if l := log.String(); !strings.Contains(l, "broken") || !strings.Contains(l, "left out") || !strings.Contains(l, "nonexistent") {
@@ -303,7 +303,7 @@ func TestRequiredServerFails(t *testing.T) {
 	}}
 	var once sync.Once
 	ts, err := toolset.Start(context.Background(), cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
-		if s.Name == "notes" && s.State == mcptool.StateReady {
+		if s.Name == "notes" && s.State == mcpclient.StateReady {
 			once.Do(func() { close(gate) })
 		}
 	}))
@@ -316,7 +316,7 @@ func TestRequiredServerFails(t *testing.T) {
 		t.Errorf("error %q does not name the required server", err)
 	}
 	var se *toolset.StartError
-	var te *mcptool.TransportError
+	var te *mcpclient.TransportError
 	if !errors.As(err, &se) || se.Server != "vault" || !errors.As(err, &te) {
 		t.Errorf("error %#v: want a StartError for vault wrapping its TransportError", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // suggest returns the key of known that key was probably meant to be, or "".
@@ -179,11 +179,11 @@ func (s ServerConfig) checkTransport(problem problemFunc) {
 	stdio, remote := s.Command != "", s.URL != ""
 	switch s.Transport {
 	case "":
-	case mcptool.Stdio:
+	case mcpclient.Stdio:
 		if remote && !stdio {
 			problem(key, `"stdio" is for a server started by command, and this one has a url`)
 		}
-	case mcptool.StreamableHTTP, mcptool.SSE:
+	case mcpclient.StreamableHTTP, mcpclient.SSE:
 		if stdio && !remote {
 			problem(key, "%q is for a server reached by url, and this one has a command", s.Transport)
 		}
@@ -200,7 +200,7 @@ func (s ServerConfig) checkAuth(problem problemFunc) {
 	switch {
 	case s.Command != "":
 		problem("auth", "only a server reached by url takes OAuth; pass a command server its credentials with env")
-	case s.Transport == mcptool.SSE:
+	case s.Transport == mcpclient.SSE:
 		problem("auth", "the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")
 	}
 	s.Auth.check(problem)
@@ -331,9 +331,9 @@ func (s ServerConfig) checkTools(problem problemFunc) {
 // checkBounds refuses a negative bound where no bound is not an option.
 func (s ServerConfig) checkBounds(problem problemFunc) {
 	if s.Timeout < 0 {
-		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcptool.DefaultConnectTimeout)
+		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcpclient.DefaultConnectTimeout)
 	}
 	if s.MaxDescription < 0 {
-		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default (%d)", s.MaxDescription, mcptool.DefaultMaxDescription)
+		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default (%d)", s.MaxDescription, mcpclient.DefaultMaxDescription)
 	}
 }

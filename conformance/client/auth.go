@@ -13,7 +13,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
@@ -65,7 +65,7 @@ const (
 
 // useTool is what every auth scenario does once authorized: connect (which
 // lists the tools) and call the suite's test tool.
-func useTool(ctx context.Context, url string, opts ...mcptool.Option) error {
+func useTool(ctx context.Context, url string, opts ...mcpclient.Option) error {
 	return callTool(ctx, url, "test-tool", opts...)
 }
 
@@ -78,7 +78,7 @@ func authorizationCode(ctx context.Context, url string, sc scenarioContext) erro
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }
 
 func newAuthorizationCode(sc scenarioContext, opts oauth.Options) (sdkauth.OAuthHandler, error) {
@@ -135,7 +135,7 @@ func dpop(ctx context.Context, url string, sc scenarioContext) error {
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }
 
 // trustMetadata returns the Options of the scenarios that send a credential
@@ -159,7 +159,7 @@ func clientCredentialsBasic(ctx context.Context, url string, sc scenarioContext)
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }
 
 // clientCredentialsJWT is SEP-1046 with a private_key_jwt assertion signed
@@ -177,7 +177,7 @@ func clientCredentialsJWT(ctx context.Context, url string, sc scenarioContext) e
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }
 
 // jwtBearer is workload identity federation (SEP-1933): the valid
@@ -194,7 +194,7 @@ func jwtBearer(ctx context.Context, url string, sc scenarioContext) error {
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }
 
 // enterprise is enterprise-managed authorization (SEP-990): the context's
@@ -217,5 +217,5 @@ func enterprise(ctx context.Context, url string, sc scenarioContext) error {
 	if err != nil {
 		return err
 	}
-	return useTool(ctx, url, mcptool.WithOAuth(h))
+	return useTool(ctx, url, mcpclient.WithOAuth(h))
 }

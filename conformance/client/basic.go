@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 func init() {
@@ -25,10 +25,10 @@ func init() {
 
 // withProvider connects a provider to url, with opts added to the defaults
 // every scenario shares, runs use on it, and closes it.
-func withProvider(ctx context.Context, url string, use func(p *mcptool.Provider) error, opts ...mcptool.Option) error {
-	p := mcptool.FromURL(url, append([]mcptool.Option{
-		mcptool.WithName("conformance"),
-		mcptool.WithTransport(mcptool.StreamableHTTP),
+func withProvider(ctx context.Context, url string, use func(p *mcpclient.Provider) error, opts ...mcpclient.Option) error {
+	p := mcpclient.FromURL(url, append([]mcpclient.Option{
+		mcpclient.WithName("conformance"),
+		mcpclient.WithTransport(mcpclient.StreamableHTTP),
 	}, opts...)...)
 	if err := p.Connect(ctx); err != nil {
 		return err
@@ -38,8 +38,8 @@ func withProvider(ctx context.Context, url string, use func(p *mcptool.Provider)
 }
 
 // callTool connects with opts and calls the named tool without arguments.
-func callTool(ctx context.Context, url, name string, opts ...mcptool.Option) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+func callTool(ctx context.Context, url, name string, opts ...mcpclient.Option) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		_, err := p.CallToolResult(ctx, name, nil)
 		return err
 	}, opts...)
@@ -50,7 +50,7 @@ func callTool(ctx context.Context, url, name string, opts ...mcptool.Option) err
 // json-schema-ref-no-deref: the listing holds schemas whose $ref names a
 // canary URL; the provider compiles them and must never fetch it.
 func connectOnly(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(*mcptool.Provider) error { return nil })
+	return withProvider(ctx, url, func(*mcpclient.Provider) error { return nil })
 }
 
 func toolsCall(ctx context.Context, url string, _ scenarioContext) error {
@@ -67,7 +67,7 @@ func sseRetry(ctx context.Context, url string, _ scenarioContext) error {
 // callOffered connects, checks that the named tool is offered, and calls it
 // with args.
 func callOffered(ctx context.Context, url, name string, args any) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		if err := offers(p, name); err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func callOffered(ctx context.Context, url, name string, args any) error {
 // offers it to a model, back to the server, which checks that no JSON
 // Schema 2020-12 keyword was lost.
 func schemaPreservation(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		const focal = "json_schema_2020_12_tool"
 		var schema json.RawMessage
 		for _, d := range p.Tools() {
@@ -101,7 +101,7 @@ func schemaPreservation(ctx context.Context, url string, _ scenarioContext) erro
 // each. Prompts have no method of their own in the provider, so they go
 // through Provider.Request.
 func standardHeaders(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		if tools := p.Tools(); len(tools) > 0 {
 			logCall(ctx, p, tools[0].Name, nil)
 		}
@@ -124,7 +124,7 @@ func standardHeaders(ctx context.Context, url string, _ scenarioContext) error {
 // input schemas, listed at Connect, mark which arguments go out as
 // Mcp-Param-* headers too.
 func customHeaders(ctx context.Context, url string, sc scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		for _, c := range sc.ToolCalls {
 			args := c.Arguments
 			if len(args) == 0 || string(args) == "null" {
@@ -140,7 +140,7 @@ func customHeaders(ctx context.Context, url string, sc scenarioContext) error {
 // header annotations are invalid must have been left out of the listing,
 // so it is never called.
 func invalidToolHeaders(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		for _, d := range p.Tools() {
 			logCall(ctx, p, d.Name, map[string]any{"region": "us-west1"})
 		}
@@ -150,14 +150,14 @@ func invalidToolHeaders(ctx context.Context, url string, _ scenarioContext) erro
 
 // logCall calls a tool for the headers the call sends; the scenario judges
 // those, so a failed call is only logged.
-func logCall(ctx context.Context, p *mcptool.Provider, name string, args any) {
+func logCall(ctx context.Context, p *mcpclient.Provider, name string, args any) {
 	if _, err := p.CallToolResult(ctx, name, args); err != nil {
 		log.Printf("tools/call %q: %v", name, err)
 	}
 }
 
 // offers reports an error unless the provider offers the named tool.
-func offers(p *mcptool.Provider, name string) error {
+func offers(p *mcpclient.Provider, name string) error {
 	for _, n := range p.ToolNames() {
 		if n == name {
 			return nil
@@ -169,7 +169,7 @@ func offers(p *mcptool.Provider, name string) error {
 // firstListed returns the string member key of the first of the items a
 // list method answers with, such as the uri of the first resource, or ""
 // when there is none; a failed request is logged.
-func firstListed(ctx context.Context, p *mcptool.Provider, method, items, key string) string {
+func firstListed(ctx context.Context, p *mcpclient.Provider, method, items, key string) string {
 	raw, err := p.Request(ctx, method, nil)
 	var res map[string]json.RawMessage
 	if err == nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpbridge/mcpbridge/internal/form"
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -34,7 +34,7 @@ func acceptDefaults(_ context.Context, e *tool.Elicitation) (tool.Answer, error)
 // elicitation/create, for a form whose fields have defaults; the client
 // accepts them.
 func elicitationDefaults(ctx context.Context, url string, _ scenarioContext) error {
-	return callTool(ctx, url, "test_client_elicitation_defaults", mcptool.WithElicitation(acceptDefaults))
+	return callTool(ctx, url, "test_client_elicitation_defaults", mcpclient.WithElicitation(acceptDefaults))
 }
 
 // requestState calls the multi-round-trip tools of SEP-2322: each answers
@@ -42,7 +42,7 @@ func elicitationDefaults(ctx context.Context, url string, _ scenarioContext) err
 // requestState the client echoes when it calls again, which go-sdk does
 // once the provider can answer elicitations.
 func requestState(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		for _, name := range []string{
 			"test_mrtr_echo_state",
 			"test_mrtr_no_state",
@@ -54,5 +54,5 @@ func requestState(ctx context.Context, url string, _ scenarioContext) error {
 			}
 		}
 		return nil
-	}, mcptool.WithElicitation(acceptDefaults))
+	}, mcpclient.WithElicitation(acceptDefaults))
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"log"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 func init() {
@@ -20,10 +20,10 @@ func init() {
 // listSkills is a host that lists the skills, to show them to a model or a
 // user, and is never asked for one: nothing of any skill may be read.
 func listSkills(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		_, err := skills.New(p).List(ctx)
 		return err
-	}, mcptool.WithoutDiscovery())
+	}, mcpclient.WithoutDiscovery())
 }
 
 // useSkills acts as a host using the Skills extension (SEP-2640) through
@@ -34,7 +34,7 @@ func listSkills(ctx context.Context, url string, _ scenarioContext) error {
 // and that a skill that fails verification is refused (a VerifyError here)
 // rather than used.
 func useSkills(ctx context.Context, url string, _ scenarioContext) error {
-	return withProvider(ctx, url, func(p *mcptool.Provider) error {
+	return withProvider(ctx, url, func(p *mcpclient.Provider) error {
 		c := skills.New(p)
 		list, err := c.List(ctx)
 		if err != nil {
@@ -57,5 +57,5 @@ func useSkills(ctx context.Context, url string, _ scenarioContext) error {
 			}
 		}
 		return nil
-	}, mcptool.WithoutDiscovery())
+	}, mcpclient.WithoutDiscovery())
 }

@@ -1,7 +1,7 @@
 // Command agent runs a model on an MCP server's tools: the agent of
 // docs/library.md. It talks to any OpenAI-compatible endpoint (OpenAI,
 // Ollama, vLLM, llama.cpp, LM Studio) and, with no MCP command given, to the
-// bundled demo server.
+// bundled demo server (`mcpbridge serve-demo`: mcpbridge on PATH).
 //
 //	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b go run ./examples/agent "Add a note to buy milk"
 //	OPENAI_API_KEY=sk-... go run ./examples/agent "What notes do I have?" -- npx -y @modelcontextprotocol/server-memory
@@ -20,7 +20,6 @@ import (
 	"slices"
 
 	"github.com/mcpbridge/mcpbridge/agent"
-	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -28,7 +27,6 @@ import (
 )
 
 func main() {
-	demo.ServeIfChild() // this binary doubles as the demo server
 	if len(os.Args) < 2 {
 		log.Fatal(`usage: agent "PROMPT" [-- MCP server command...]`)
 	}
@@ -45,23 +43,18 @@ func run(argv []string, w io.Writer) error {
 	if os.Getenv("OPENAI_API_KEY") == "" && os.Getenv("OPENAI_BASE_URL") == "" {
 		return errNoModel
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	command, env := self, map[string]string{demo.ChildEnv: "stdio"}
-	var args []string
+	server := mcptool.Command{Path: "mcpbridge", Args: []string{"serve-demo"}}
 	if i := slices.Index(argv, "--"); i > 0 && i+1 < len(argv) {
-		command, args, env = argv[i+1], argv[i+2:], nil
+		server = mcptool.Command{Path: argv[i+1], Args: argv[i+2:]}
 	}
 	ctx := context.Background()
 
 	// The agent: one MCP server, one OpenAI-compatible model.
-	server := mcptool.FromCommand(command, args, mcptool.WithName("tools"), mcptool.WithEnv(env))
-	if err := server.Connect(ctx); err != nil {
+	tools := mcptool.FromCommand(server, &mcptool.Options{Name: "tools"})
+	if err := tools.Connect(ctx); err != nil {
 		return err
 	}
-	defer server.Close()
+	defer tools.Close()
 	model, err := openai.New(envOr("MODEL", "gpt-4.1-mini"), &openai.Options{BaseURL: envOr("OPENAI_BASE_URL", "https://api.openai.com/v1")})
 	if err != nil {
 		return err
@@ -70,7 +63,7 @@ func run(argv []string, w io.Writer) error {
 	a, err := agent.New(agent.Config{
 		Model:  model,
 		System: "You are a helpful assistant. Use the tools when they help.",
-		Tools:  []tool.Source{server},
+		Tools:  []tool.Source{tools},
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
 // asMain, set in a child's environment, makes this test binary run the
@@ -21,12 +22,24 @@ import (
 const asMain = "MCPBRIDGE_AGENT_AS_MAIN"
 
 func TestMain(m *testing.M) {
-	demo.ServeIfChild()
 	if os.Getenv(asMain) != "" {
 		main()
 		os.Exit(0)
 	}
-	goleak.VerifyTestMain(m)
+	cleanup, err := proctest.DemoOnPath()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	cleanup()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // The agent of docs/library.md runs end to end: the real OpenAI SDK against a scripted

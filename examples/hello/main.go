@@ -28,14 +28,15 @@ func main() {
 
 func run(ctx context.Context) error {
 	// An MCP server, built here with go-sdk. Any other works the same way:
-	// mcptool.FromCommand("npx", []string{"-y", "@modelcontextprotocol/server-everything"})
-	// starts one over stdio, mcptool.FromURL("https://host/mcp") reaches one.
+	// mcptool.FromCommand(mcptool.Command{Path: "npx", Args: []string{"-y",
+	// "@modelcontextprotocol/server-everything"}}, nil) starts one over stdio,
+	// mcptool.FromURL(mcptool.HTTP{URL: "https://host/mcp"}, nil) reaches one.
 	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "greet", Description: "Greet someone by name."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in greeting) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + in.Name + "!"}}}, nil, nil
 		})
-	greeter := mcptool.FromServer("greeter", server)
+	greeter := mcptool.FromServer(server, &mcptool.Options{Name: "greeter"})
 	if err := greeter.Connect(ctx); err != nil { // handshake, tools listed: bounded
 		return err
 	}

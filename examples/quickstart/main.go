@@ -1,8 +1,9 @@
 // Command quickstart is mcpbridge's main job in one screen: it starts the
 // bundled demo MCP server as a subprocess over stdio, lists its tools as a
-// model would see them, and calls two of them, printing what a model would
-// read.
+// model would see them, and calls them, printing what a model would read.
+// The demo server is `mcpbridge serve-demo`, so mcpbridge must be on PATH:
 //
+//	go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge@latest
 //	go run ./examples/quickstart
 package main
 
@@ -14,17 +15,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 func main() {
-	// Started again as the demo server's process (see below), this program
-	// serves MCP on stdin and stdout instead.
-	demo.ServeIfChild()
-
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
@@ -32,23 +27,17 @@ func main() {
 }
 
 func run(ctx context.Context, w io.Writer) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	// Any MCP server works the same way: mcptool.FromCommand("npx",
-	// []string{"-y", "@modelcontextprotocol/server-everything"}), or
-	// mcptool.FromURL("http://localhost:8000/mcp").
-	notes := mcptool.FromCommand(self, nil,
-		mcptool.WithName("notes"),
-		mcptool.WithEnv(map[string]string{demo.ChildEnv: "stdio"}))
+	// Any MCP server works the same way: mcptool.Command{Path: "npx", Args:
+	// []string{"-y", "@modelcontextprotocol/server-everything"}}, or
+	// mcptool.FromURL(mcptool.HTTP{URL: "http://localhost:8000/mcp"}, nil).
+	notes := mcptool.FromCommand(mcptool.Command{Path: "mcpbridge", Args: []string{"serve-demo"}}, &mcptool.Options{Name: "notes"})
 	if err := notes.Connect(ctx); err != nil {
 		return err
 	}
 	defer notes.Close()
 
 	info := notes.ServerInfo()
-	fmt.Fprintf(w, "connected to %s %s (MCP %s)\n\n", info.Name, info.Version, notes.ProtocolVersion())
+	fmt.Fprintf(w, "connected to %s %s\n\n", info.Name, info.Version)
 	fmt.Fprintln(w, "tools, as the model sees them:")
 	for _, def := range notes.Tools() {
 		fmt.Fprintf(w, "  %-13s %s\n", def.Name, firstLine(def.Description))
@@ -81,7 +70,7 @@ func run(ctx context.Context, w io.Writer) error {
 			case tool.TextPart:
 				fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(p.Text, "\n", "\n  "))
 			case tool.ImagePart:
-				fmt.Fprintf(w, "  <%s image, %s, sent to the model as an image>\n", p.MIMEType, plural.Count(len(p.Data), "byte", "bytes"))
+				fmt.Fprintf(w, "  <%s image, %d bytes, sent to the model as an image>\n", p.MIMEType, len(p.Data))
 			}
 		}
 	}

@@ -3,17 +3,31 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
-	demo.ServeIfChild()
-	goleak.VerifyTestMain(m)
+	cleanup, err := proctest.DemoOnPath()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	cleanup()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // The main job from Go runs end to end on the demo server.

@@ -9,9 +9,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -32,16 +32,16 @@ func AddAppTarget(fs *flag.FlagSet) *Target { return addAppTarget(fs) }
 // (tools, call, read), so that a server lists its apps to them, and the
 // description cap of --max-description (none for lint, which says each
 // cut).
-func (t *Target) providerOptions() []mcptool.Option {
-	var opts []mcptool.Option
+func (t *Target) providerOptions() []mcpclient.Option {
+	var opts []mcpclient.Option
 	if t.apps {
-		opts = append(opts, mcptool.WithApps())
+		opts = append(opts, mcpclient.WithApps())
 	}
 	switch {
 	case t.wholeDescriptions:
-		opts = append(opts, mcptool.WithMaxDescription(math.MaxInt))
+		opts = append(opts, mcpclient.WithMaxDescription(math.MaxInt))
 	case t.maxDescription > 0:
-		opts = append(opts, mcptool.WithMaxDescription(int(t.maxDescription)))
+		opts = append(opts, mcpclient.WithMaxDescription(int(t.maxDescription)))
 	}
 	return opts
 }

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -31,7 +31,7 @@ const maxProgressMessage = 200
 // when the total is known, and the server's message, cleaned), which stop
 // clears; otherwise a plain line per report, at most one every
 // barInterval, the first and the last always. Each change of the call's
-// task ([mcptool.WithTaskStatus]) is a line of its own.
+// task ([mcpclient.WithTaskStatus]) is a line of its own.
 type progressBar struct {
 	w     io.Writer
 	term  bool
@@ -82,7 +82,7 @@ func (b *progressBar) report(p tool.Progress) {
 // status shows a change of the call's task (the server runs it as a task)
 // as a line of its own, above the bar if one is shown: its id, status and
 // the server's message, cleaned and cut.
-func (b *progressBar) status(st mcptool.TaskState) {
+func (b *progressBar) status(st mcpclient.TaskState) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {

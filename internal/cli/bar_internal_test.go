@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -54,9 +54,9 @@ func TestTaskStatusLines(t *testing.T) {
 	var out bytes.Buffer
 	b := &progressBar{w: &out, term: true, width: 80}
 	b.report(tool.Progress{Progress: 1, Total: 2})
-	b.status(mcptool.TaskState{ID: "t\x1b[2J1", Status: mcptool.TaskInputRequired, Message: "which\x1b[31m tag?"})
+	b.status(mcpclient.TaskState{ID: "t\x1b[2J1", Status: mcpclient.TaskInputRequired, Message: "which\x1b[31m tag?"})
 	b.stop()
-	b.status(mcptool.TaskState{ID: "t1", Status: mcptool.TaskCompleted})
+	b.status(mcpclient.TaskState{ID: "t1", Status: mcpclient.TaskCompleted})
 	want := "\r[██████████··········] 1/2\x1b[K\r\x1b[Ktask t1: input_required: which tag?\n"
 	if got := out.String(); got != want {
 		t.Errorf("terminal %q\nwant     %q", got, want)

@@ -10,10 +10,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -108,7 +108,7 @@ With --json, the result as mcpbridge converted it, one object:
 				return err
 			}
 			bar := newProgressBar(s.Err)
-			ctx = mcptool.WithTaskStatus(tool.WithProgress(ctx, bar.report), bar.status)
+			ctx = mcpclient.WithTaskStatus(tool.WithProgress(ctx, bar.report), bar.status)
 			if *raw {
 				return didNotRun(name, callRaw(ctx, snap, name, args, s, bar))
 			}
@@ -237,7 +237,7 @@ func printResult(w io.Writer, res tool.Reply, name, dir string) error {
 
 // shownParts is text as a person reads it on w: on a terminal, a JSON
 // array of two strings or more, which is how the model reads a result of
-// several parts without images ([mcptool.ToReply]), a part at a time
+// several parts without images ([mcpclient.ToReply]), a part at a time
 // (a tool's one text that is such an array is shown so too); elsewhere,
 // text as the model reads it.
 func shownParts(w io.Writer, text string) []string {

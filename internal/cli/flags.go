@@ -14,10 +14,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"golang.org/x/term"
@@ -42,9 +42,9 @@ func exitCode(err error) int {
 	var (
 		usage     *usageError
 		invalid   *toolset.InvalidConfigError
-		config    *mcptool.ConfigError
-		transport *mcptool.TransportError
-		protocol  *mcptool.ProtocolError
+		config    *mcpclient.ConfigError
+		transport *mcpclient.TransportError
+		protocol  *mcpclient.ProtocolError
 		api       *llm.APIError
 		network   *url.Error
 		exit      *exitError
@@ -247,15 +247,15 @@ func (d *dirFlag) Set(s string) error {
 // transportFlag is the HTTP transport of --url, under the names a config
 // file's "transport" takes for it (toolset reads them alike): "stdio" is
 // not one, as --url's server is not started.
-type transportFlag mcptool.TransportKind
+type transportFlag mcpclient.TransportKind
 
 func (f *transportFlag) String() string { return string(*f) }
 func (f *transportFlag) Set(s string) error {
 	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) {
 	case "http", "streamablehttp":
-		*f = transportFlag(mcptool.StreamableHTTP)
+		*f = transportFlag(mcpclient.StreamableHTTP)
 	case "sse":
-		*f = transportFlag(mcptool.SSE)
+		*f = transportFlag(mcpclient.SSE)
 	default:
 		return errors.New("want streamable_http (or http) or sse")
 	}

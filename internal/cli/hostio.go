@@ -11,9 +11,9 @@ import (
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -35,7 +35,7 @@ type host struct {
 	turns    *turns // the command's turns (signal.go)
 	// page asks in place of the terminal ([Target.AskIn]); nil: the terminal.
 	page     tool.Elicitor
-	pageSamp func(llm.Model) mcptool.Sampling
+	pageSamp func(llm.Model) mcpclient.Sampling
 
 	linesOnce sync.Once
 	lines     <-chan string
@@ -67,7 +67,7 @@ func (h *host) applyRoots(cfg *toolset.Config) error {
 		}
 	case len(h.roots) > 0:
 		for _, dir := range h.roots {
-			if _, err := mcptool.RootOf(dir); err != nil {
+			if _, err := mcpclient.RootOf(dir); err != nil {
 				return Usagef("--root: %v", err)
 			}
 		}
@@ -109,7 +109,7 @@ func (t *Target) SetModel(m llm.Model) { t.host.model = m }
 // model, in place of the terminal: web asks in its page. With --no-input
 // the terminal's way holds: each question declined with a line, each
 // sampling request shown.
-func (t *Target) AskIn(elicit tool.Elicitor, sampling func(llm.Model) mcptool.Sampling) {
+func (t *Target) AskIn(elicit tool.Elicitor, sampling func(llm.Model) mcpclient.Sampling) {
 	t.host.page, t.host.pageSamp = elicit, sampling
 }
 
@@ -124,7 +124,7 @@ func (t *Target) Lines(s *Streams) <-chan string {
 // hostOptions are the providers' options that answer for the user: the
 // terminal's answers, the model. The roots are the config's
 // ([host.applyRoots]).
-func (t *Target) hostOptions(s *Streams) []mcptool.Option {
+func (t *Target) hostOptions(s *Streams) []mcpclient.Option {
 	h := &t.host
 	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL, turn: h.turns.current}
 	switch {
@@ -136,28 +136,28 @@ func (t *Target) hostOptions(s *Streams) []mcptool.Option {
 		a.refuse = "stdin or stderr is not a terminal to ask on"
 	}
 	inPage := h.page != nil && (h.noInput == nil || !*h.noInput)
-	opts := []mcptool.Option{mcptool.WithElicitation(a.elicit)}
+	opts := []mcpclient.Option{mcpclient.WithElicitation(a.elicit)}
 	if inPage {
-		opts = []mcptool.Option{mcptool.WithElicitation(h.page)}
+		opts = []mcpclient.Option{mcpclient.WithElicitation(h.page)}
 	}
 	if t.Sampling() {
-		sampling := mcptool.Sampling{Model: noModel{}, Approve: func(context.Context, *mcptool.SamplingRequest) error {
+		sampling := mcpclient.Sampling{Model: noModel{}, Approve: func(context.Context, *mcpclient.SamplingRequest) error {
 			return errors.New("this command asks no model; call --sampling and chat --sampling do")
 		}}
 		switch {
 		case h.model != nil && inPage && h.pageSamp != nil:
 			sampling = h.pageSamp(h.model)
 		case h.model != nil:
-			sampling = mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
+			sampling = mcpclient.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
 		}
-		opts = append(opts, mcptool.WithSampling(sampling))
+		opts = append(opts, mcpclient.WithSampling(sampling))
 	}
 	return opts
 }
 
 // showRequest shows a server's sampling request as it goes to the model.
-func showRequest(w io.Writer) func(context.Context, *mcptool.SamplingRequest) error {
-	return func(_ context.Context, r *mcptool.SamplingRequest) error {
+func showRequest(w io.Writer) func(context.Context, *mcpclient.SamplingRequest) error {
+	return func(_ context.Context, r *mcpclient.SamplingRequest) error {
 		var last string
 		if n := len(r.Messages); n > 0 {
 			last = r.Messages[n-1].Text()

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -84,7 +84,7 @@ status 2, as for a tool that does not exist.`,
 // does not exist; other errors pass as they are. The specification's code
 // for it is invalid params since SEP-2164, -32002 before.
 func noResource(server, uri string, err error) error {
-	protocol, ok := errors.AsType[*mcptool.ProtocolError](err)
+	protocol, ok := errors.AsType[*mcpclient.ProtocolError](err)
 	if !ok || protocol.Code != jsonrpc.CodeInvalidParams && protocol.Code != -32002 {
 		return err
 	}
@@ -99,7 +99,7 @@ func noResource(server, uri string, err error) error {
 // running server, or of the one --server names; with several, under the
 // server's name.
 func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *toolset.Config, only string) error {
-	var providers []*mcptool.Provider
+	var providers []*mcpclient.Provider
 	for _, sc := range cfg.Servers {
 		if p, ok := ts.Provider(sc.Name); ok && (only == "" || sc.Name == only) {
 			providers = append(providers, p)
@@ -181,7 +181,7 @@ func placeholders(template string) []string {
 }
 
 // onlyServer returns the one running server, or the one --server names.
-func onlyServer(ts *toolset.Toolset, cfg *toolset.Config, name string) (*mcptool.Provider, error) {
+func onlyServer(ts *toolset.Toolset, cfg *toolset.Config, name string) (*mcpclient.Provider, error) {
 	var running []string
 	for _, sc := range cfg.Servers {
 		if _, ok := ts.Provider(sc.Name); ok {

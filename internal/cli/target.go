@@ -19,10 +19,10 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -102,13 +102,13 @@ func (t *Target) AddVendor(fs *flag.FlagSet, def schema.Vendor, usage string) {
 // AddMaxDescription registers --max-description, for the commands that
 // hand tool descriptions on (tools, lint, chat, serve).
 func (t *Target) AddMaxDescription(fs *flag.FlagSet) {
-	fs.Var(&t.maxDescription, "max-description", fmt.Sprintf("keep at most `N` characters of each tool description, cut at a sentence or word (default %d, or a config server's \"maxDescription\", which this overrides)", mcptool.DefaultMaxDescription))
+	fs.Var(&t.maxDescription, "max-description", fmt.Sprintf("keep at most `N` characters of each tool description, cut at a sentence or word (default %d, or a config server's \"maxDescription\", which this overrides)", mcpclient.DefaultMaxDescription))
 }
 
 // descriptionCap is how many characters of the descriptions of server sc
 // are kept.
 func (t *Target) descriptionCap(sc toolset.ServerConfig) int {
-	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcptool.DefaultMaxDescription)
+	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcpclient.DefaultMaxDescription)
 }
 
 // maxDescriptionFlag is --max-description: a number of characters, at
@@ -206,7 +206,7 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 		}
 		t.kind = targetURL
 		return &toolset.Config{Servers: []toolset.ServerConfig{{
-			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: mcptool.TransportKind(t.transport),
+			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: mcpclient.TransportKind(t.transport),
 			Required: true, Namespace: toolset.NamespaceNone,
 		}}}, nil
 	}
@@ -394,15 +394,15 @@ func (t *Target) Logger() *slog.Logger { return cmp.Or(t.logger, slog.New(slog.D
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.
-func (t *Target) watch(next io.Writer) func(toolset.ServerConfig) []mcptool.Option {
-	return func(sc toolset.ServerConfig) []mcptool.Option {
+func (t *Target) watch(next io.Writer) func(toolset.ServerConfig) []mcpclient.Option {
+	return func(sc toolset.ServerConfig) []mcpclient.Option {
 		if sc.Command == "" {
 			return nil
 		}
 		w := newStderrWatch(sc, next)
 		t.watched = append(t.watched, sc.Name)
 		t.watches[sc.Name] = w
-		return []mcptool.Option{mcptool.WithStderr(w)}
+		return []mcpclient.Option{mcpclient.WithStderr(w)}
 	}
 }
 
@@ -426,7 +426,7 @@ func (t *Target) failure(name string, err error) *startFailure {
 	}
 	// A --url without a path is said by mcptool, in the cause.
 	hint := t.envHint(name, missing, ranAndFailed(err))
-	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
+	if he := (*mcpclient.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
 		hint = t.tokenHint(name)
 	}
 	if se := (*stdio.ServerError)(nil); errors.As(err, &se) && se.Listens != "" {
@@ -484,7 +484,7 @@ func (t *Target) Close(ts *toolset.Toolset) {
 func NotStarted(ts *toolset.Toolset) error {
 	var failed []string
 	for _, st := range ts.Status() {
-		if st.State == mcptool.StateFailed {
+		if st.State == mcpclient.StateFailed {
 			failed = append(failed, fmt.Sprintf("%q", st.Name))
 		}
 	}
@@ -527,19 +527,19 @@ func (p *progress) update(st toolset.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch st.State {
-	case mcptool.StateConnecting:
+	case mcpclient.StateConnecting:
 		if _, ok := p.started[st.Name]; !ok {
 			p.started[st.Name] = time.Now()
 			if p.term {
 				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(Dim, "·"), untrusted.Line(st.Name))
 			}
 		}
-	case mcptool.StateReady:
+	case mcpclient.StateReady:
 		// Said by ready, once the catalog has the server's tools.
 		if _, ok := p.took[st.Name]; !ok {
 			p.took[st.Name] = p.elapsed(st.Name)
 		}
-	case mcptool.StateFailed:
+	case mcpclient.StateFailed:
 		if p.done[st.Name] || p.quiet[st.Name] {
 			return
 		}
@@ -568,7 +568,7 @@ func (p *progress) ready(all []toolset.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, st := range all {
-		if st.State == mcptool.StateReady && !p.done[st.Name] {
+		if st.State == mcpclient.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
 			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(Green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
 		}

@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // The notes board is an app as the host reads one: its tool offered with
 // its interface, the interface read and checked, the app's own tool kept
 // from the model and still served to the host.
 func TestBoard(t *testing.T) {
-	if appMIMEType != mcptool.AppMIMEType {
-		t.Fatalf("the demo's MIME type %q is not the host's %q", appMIMEType, mcptool.AppMIMEType)
+	if appMIMEType != mcpclient.AppMIMEType {
+		t.Fatalf("the demo's MIME type %q is not the host's %q", appMIMEType, mcpclient.AppMIMEType)
 	}
 	ctx := context.Background()
-	p := mcptool.FromServer("demo", New(), mcptool.WithApps())
+	p := mcpclient.FromServer("demo", New(), mcpclient.WithApps())
 	if err := p.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if app.HTML != boardHTML || app.PrefersBorder == nil || !*app.PrefersBorder || app.CSP.Policy() != (mcptool.AppCSP{}).Policy() {
+	if app.HTML != boardHTML || app.PrefersBorder == nil || !*app.PrefersBorder || app.CSP.Policy() != (mcpclient.AppCSP{}).Policy() {
 		t.Fatalf("app %s: border %v, policy %s", app.URI, app.PrefersBorder, app.CSP.Policy())
 	}
 	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
@@ -47,7 +47,7 @@ func TestBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if data, _ := json.Marshal(res.StructuredContent); mcptool.ToText(res) != "#1 milk" || !strings.Contains(string(data), `"title":"milk"`) {
+		if data, _ := json.Marshal(res.StructuredContent); mcpclient.ToText(res) != "#1 milk" || !strings.Contains(string(data), `"title":"milk"`) {
 			t.Fatalf("%s: %+v, %v", name, res, err)
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // The demo's skill passes every check of the host-side skills client:
@@ -21,16 +21,16 @@ func TestWeeklyReviewSkill(t *testing.T) {
 	mux.Handle("/sse", SSEHandler())
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	for _, p := range []*mcptool.Provider{
-		mcptool.FromServer("in-process", New()),
-		mcptool.FromURL(srv.URL+"/mcp", mcptool.WithName("streamable")),
-		mcptool.FromURL(srv.URL+"/sse", mcptool.WithName("sse")),
+	for _, p := range []*mcpclient.Provider{
+		mcpclient.FromServer("in-process", New()),
+		mcpclient.FromURL(srv.URL+"/mcp", mcpclient.WithName("streamable")),
+		mcpclient.FromURL(srv.URL+"/sse", mcpclient.WithName("sse")),
 	} {
 		t.Run(p.Name(), func(t *testing.T) { weeklyReview(t, p) })
 	}
 }
 
-func weeklyReview(t *testing.T, p *mcptool.Provider) {
+func weeklyReview(t *testing.T, p *mcpclient.Provider) {
 	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {
 		t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // A fakeServer is a go-sdk server that declares the Skills extension, answers
@@ -131,7 +131,7 @@ func (f *fakeServer) server() *mcp.Server {
 }
 
 // connect serves f in process and returns a connected provider for it.
-func connect(t testing.TB, f *fakeServer) *mcptool.Provider {
+func connect(t testing.TB, f *fakeServer) *mcpclient.Provider {
 	t.Helper()
 	p, stop, err := serve(context.Background(), f)
 	if err != nil {
@@ -142,14 +142,14 @@ func connect(t testing.TB, f *fakeServer) *mcptool.Provider {
 }
 
 // serve serves f in process and connects a provider to it; stop closes
-// both ends. A real server is mcptool.FromURL or mcptool.FromCommand.
-func serve(ctx context.Context, f *fakeServer) (p *mcptool.Provider, stop func(), err error) {
+// both ends. A real server is mcpclient.FromURL or mcpclient.FromCommand.
+func serve(ctx context.Context, f *fakeServer) (p *mcpclient.Provider, stop func(), err error) {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := f.server().Connect(ctx, st, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	p = mcptool.FromTransport("fake", ct, mcptool.WithoutDiscovery())
+	p = mcpclient.FromTransport("fake", ct, mcpclient.WithoutDiscovery())
 	if err := p.Connect(ctx); err != nil {
 		ss.Close()
 		return nil, nil, err

@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // A URI (of a skill or of one of its files) with white space, a line break
 // or an invisible character breaks the entry: it is left out of the listing,
 // and the error that names it stays on one line.
 func TestEntriesWithUnprintableURIsRefused(t *testing.T) {
-	p := mcptool.FromTransport("gm", hostile.Piped(t, "skills-hostile"))
+	p := mcpclient.FromTransport("gm", hostile.Piped(t, "skills-hostile"))
 	defer p.Close()
 	ctx := context.Background()
 	if err := p.Connect(ctx); err != nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // maxScript bounds the script run reads.
@@ -146,8 +146,8 @@ func scriptFailed(err error) error {
 	var (
 		se        *codemode.ScriptError
 		be        *codemode.BudgetError
-		transport *mcptool.TransportError
-		protocol  *mcptool.ProtocolError
+		transport *mcpclient.TransportError
+		protocol  *mcpclient.ProtocolError
 	)
 	switch {
 	case errors.As(err, &se) && se.Err != nil && (errors.As(se.Err, &transport) || errors.As(se.Err, &protocol)):

@@ -1,0 +1,32 @@
+package proctest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// DemoOnPath builds cmd/mcpbridge into a new directory, puts it first on
+// PATH and makes the directory HOME, so that the demo keeps its notes
+// there (a stdio server is given PATH and HOME, not the host's whole
+// environment), for the tests of
+// programs that start `mcpbridge serve-demo` as a reader of theirs would.
+// It returns a function that removes the directory. It is meant for a
+// TestMain, before any test runs.
+func DemoOnPath() (cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "mcpbridge-demo")
+	if err != nil {
+		return nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/mcpbridge/mcpbridge/cmd/mcpbridge")
+	if out, err := build.CombinedOutput(); err != nil {
+		cleanup()
+		return nil, fmt.Errorf("building mcpbridge: %v\n%s", err, out)
+	}
+	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Setenv("HOME", dir)
+	os.Unsetenv("XDG_CACHE_HOME")
+	return cleanup, nil
+}
