@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // Proves that a policy holds under every name a tool is offered or called
@@ -22,7 +22,7 @@ import (
 func TestPolicyHoldsUnderEveryName(t *testing.T) {
 	srv := httptest.NewServer(demo.HTTPHandler())
 	defer srv.Close()
-	ts, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "fs", URL: srv.URL}}})
+	ts, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "fs", URL: srv.URL}}})
 	if err != nil {
 		t.Fatal(err)
 	}

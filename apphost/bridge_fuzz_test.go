@@ -3,6 +3,7 @@ package apphost
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"log/slog"
 	"slices"
 	"sync/atomic"
@@ -53,7 +54,7 @@ func FuzzBridge(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { p.Close() })
-	h := New(Config{Servers: func(string) (*mcpclient.Provider, bool) { return p, true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
+	h := New(Config{Servers: func(string) (*mcptool.Provider, bool) { return (*mcptool.Provider)(p), true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
 	kinds := []string{"initialized", "message", "context", "open-link", "display-mode", "size"}
 
 	f.Fuzz(func(t *testing.T, msg []byte) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,7 +28,7 @@ func Example() {
 
 	mux := http.NewServeMux()
 	mux.Handle("/apps/", http.StripPrefix("/apps", apphost.New(apphost.Config{
-		Servers: func(name string) (*mcpclient.Provider, bool) { return notes, name == "notes" },
+		Servers: func(name string) (*mcptool.Provider, bool) { return (*mcptool.Provider)(notes), name == "notes" },
 	})))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

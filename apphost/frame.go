@@ -72,7 +72,8 @@ func (h *host) open(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "apphost: open: the host context is not an object"})
 		return
 	}
-	p, ok := h.cfg.Servers(req.Server)
+	pub, ok := h.cfg.Servers(req.Server)
+	p := (*mcpclient.Provider)(pub)
 	if !ok || req.Server == "" {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("apphost: no server %q", untrusted.Line(req.Server))})
 		return

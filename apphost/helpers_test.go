@@ -2,6 +2,7 @@ package apphost_test
 
 import (
 	"context"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -50,9 +51,9 @@ func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcpclient.P
 	t.Helper()
 	l := &proctest.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(l, nil))
-	cfg.Servers = func(name string) (*mcpclient.Provider, bool) {
+	cfg.Servers = func(name string) (*mcptool.Provider, bool) {
 		p, ok := servers[name]
-		return p, ok
+		return (*mcptool.Provider)(p), ok
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/apps/", http.StripPrefix("/apps", apphost.New(cfg)))

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
 
@@ -24,7 +24,7 @@ type Config struct {
 	// Servers returns the provider of the MCP server a page names, as
 	// toolset.Toolset.Provider does: an app is read from it, and what the
 	// app calls goes to it alone.
-	Servers func(name string) (*mcpclient.Provider, bool)
+	Servers func(name string) (*mcptool.Provider, bool)
 	// Policy, if set, judges every call an app makes, under the tool's
 	// alias mcp__<server>__<tool> (so that a pattern on the tool's own name
 	// holds), as it judges the model's; an approver it has is asked too.

@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
-	"github.com/mcpbridge/mcpbridge/toolset"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
@@ -230,7 +230,7 @@ func (e *tokenError) Is(target error) bool { return target == auth.ErrInvalidTok
 func WithOAuth(o OAuth) Option { return func(opts *options) { opts.oauth = &o } }
 
 // check reports an option Start cannot take, naming it.
-func (o *options) check(cfg *toolset.Config) error {
+func (o *options) check(cfg *catalog.Config) error {
 	if o.oauth != nil {
 		if err := o.oauth.check(); err != nil {
 			return err

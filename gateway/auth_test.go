@@ -14,9 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // listTools sends h a stateless (2026-07-28) tools/list with token, in
@@ -50,7 +50,7 @@ func TestOAuthTakesOnlyTheIssuersTokensForTheGateway(t *testing.T) {
 		var n oauthtest.Network
 		issuer := n.Start(oauthtest.Config{JWT: true})
 		const resource = "https://gateway.example/mcp"
-		g, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithOAuth(gateway.OAuth{
+		g, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(gateway.OAuth{
 			Issuer: issuer.URL, Resource: resource, Scopes: []string{"mcp:tools"}, HTTPClient: n.Client(),
 		}))
 		if err != nil {
@@ -154,7 +154,7 @@ func TestStartRefusesAnOAuthItCannotUse(t *testing.T) {
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "http://gateway.example/mcp"}, "want an absolute https URL"},
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "https://gateway.example/mcp#top"}, "without a fragment"},
 	} {
-		if _, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithOAuth(c.o)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(c.o)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
 	}
@@ -170,7 +170,7 @@ func TestAnOAuthClientFindsTheIssuerThroughTheGateway(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	issuer.AddResource(srv.URL + "/mcp")
-	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}))
 	mux.Handle("/", g.Handler())
 	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "svc", Secret: "s3cret", Method: "client_secret_basic"}, Options: oauth.Options{Issuer: issuer.URL}})
 	if err != nil {

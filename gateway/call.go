@@ -9,10 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // callTool serves a tools/call of the catalog: the policy's gate, then the
@@ -64,7 +64,7 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 
 // gate asks the gateway's policy and the calling client's own about a
 // call of the catalog served now, and returns that catalog if they allow it.
-func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (*toolset.Snapshot, error) {
+func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (*catalog.Snapshot, error) {
 	g.mu.Lock()
 	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
 	g.mu.Unlock()

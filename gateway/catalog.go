@@ -9,17 +9,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // served is what the gateway's servers serve now, each item by the hash of
 // what a client reads of it, so that a re-listing that changes nothing
 // notifies no one.
 type served struct {
-	snap      *toolset.Snapshot
+	snap      *catalog.Snapshot
 	defs      []tool.Definition     // the catalog as listed, policy applied
 	policy    *gate.Policy          // the policy, knowing the catalog's names
 	tools     map[string][32]byte   // name → hash
@@ -126,7 +126,7 @@ func mcpTool(d tool.Definition) (*mcp.Tool, error) {
 }
 
 // snapshot returns the catalog served now.
-func (g *Gateway) snapshot() (*toolset.Snapshot, []tool.Definition) {
+func (g *Gateway) snapshot() (*catalog.Snapshot, []tool.Definition) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.served.snap, g.served.defs

@@ -12,9 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
@@ -23,7 +23,7 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []toolset.ServerConfig{a.config(true)},
+	g := start(t, []catalog.ServerConfig{a.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
 		gateway.WithClientPolicy("bob", noEcho))
 	url, _ := serve(t, g)
@@ -64,7 +64,7 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 // twice, then once a second; bob's limit is lifted.
 func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &toolset.Config{},
+		g, err := gateway.Start(t.Context(), &catalog.Config{},
 			gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
 			gateway.WithRateLimit("", 1, 2), gateway.WithRateLimit("bob", -1, 0))
 		if err != nil {
@@ -121,7 +121,7 @@ func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 }
 
 func TestStartRefusesANegativeBurst(t *testing.T) {
-	_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithRateLimit("alice", 1, -1))
+	_, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithRateLimit("alice", 1, -1))
 	if err == nil || !strings.Contains(err.Error(), `WithRateLimit("alice"): burst -1`) {
 		t.Errorf("Start: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // readyAt is a log handler that notes, for the record "gateway: draining",
@@ -31,7 +31,7 @@ func (h readyAt) Handle(_ context.Context, r slog.Record) error {
 func TestShutdownSaysItDrainsOnceRefusing(t *testing.T) {
 	var g *gateway.Gateway
 	h := readyAt{&g, make(chan bool, 1)}
-	g = start(t, []toolset.ServerConfig{newUpstream(t, "a").config(true)}, gateway.WithLogger(slog.New(h)))
+	g = start(t, []catalog.ServerConfig{newUpstream(t, "a").config(true)}, gateway.WithLogger(slog.New(h)))
 	if err := g.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}

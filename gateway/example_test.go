@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // A gateway in front of one server, serving a client in memory as a desktop
@@ -28,7 +28,7 @@ func Example() {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return hello }, nil))
 	defer srv.Close()
 
-	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "hello", URL: srv.URL}}})
+	g, err := gateway.Start(ctx, &catalog.Config{Servers: []catalog.ServerConfig{{Name: "hello", URL: srv.URL}}})
 	if err != nil {
 		log.Fatal(err)
 	}

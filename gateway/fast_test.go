@@ -17,11 +17,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // verbatimResult is a result as a server may write it, which go-sdk's
@@ -31,13 +31,13 @@ const verbatimResult = `{"content":[{"type":"text","text":"<b>hi</b> & bye"}],"s
 
 // statelessUpstream is a server of protocol 2026-07-28 over streamable
 // HTTP whose tool verbatim answers verbatimResult, written by hand.
-func statelessUpstream(t *testing.T) toolset.ServerConfig {
+func statelessUpstream(t *testing.T) catalog.ServerConfig {
 	return countedUpstream(t, new(atomic.Int32))
 }
 
 // countedUpstream is statelessUpstream counting the tools/call requests
 // that reach it in calls.
-func countedUpstream(t *testing.T, calls *atomic.Int32) toolset.ServerConfig {
+func countedUpstream(t *testing.T, calls *atomic.Int32) catalog.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -56,7 +56,7 @@ func countedUpstream(t *testing.T, calls *atomic.Int32) toolset.ServerConfig {
 			h.ServeHTTP(w, r)
 		})
 	})
-	return toolset.ServerConfig{Name: "up", URL: url, Required: true}
+	return catalog.ServerConfig{Name: "up", URL: url, Required: true}
 }
 
 // serveFastOnly serves g's endpoint by the fast path alone
@@ -133,7 +133,7 @@ func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr
 func TestFastPathKeepsTheServersResult(t *testing.T) {
 	var logs proctest.Buffer
 	rec := oteltest.New(t)
-	g := start(t, []toolset.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
 	url, _ := serve(t, g)
 	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")
 	meta, _ := json.Marshal(traceContext(ctx))
@@ -159,7 +159,7 @@ func TestFastPathKeepsTheServersResult(t *testing.T) {
 // A server's JSON-RPC error reaches the client with its code, and with the
 // HTTP status SEP-2575 gives the code, as go-sdk's handler answers it.
 func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)})
 	url, _ := serve(t, g)
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "up_invalid"})
 	if want := `{"code":-32602,"message":"not those"}`; status != http.StatusBadRequest || result != nil || string(rpcErr) != want {
@@ -192,7 +192,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []toolset.ServerConfig{countedUpstream(t, &calls)}, gateway.WithPolicy(pol), gateway.WithRateLimit("", 1e-6, 3))
+	g := start(t, []catalog.ServerConfig{countedUpstream(t, &calls)}, gateway.WithPolicy(pol), gateway.WithRateLimit("", 1e-6, 3))
 	url := serveFastOnly(t, g)
 	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
 	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult || calls.Load() != 1 {
@@ -219,7 +219,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 // existed, and is answered there: go-sdk re-encodes the result (the
 // server's unknown member is lost), or refuses the request.
 func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{statelessUpstream(t)})
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)})
 	url, _ := serve(t, g)
 	for _, tc := range []struct {
 		what string
@@ -257,7 +257,7 @@ func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
 // with exactly one resultType: a decoder that keeps the first member or
 // refuses a repeated one reads it as go-sdk does.
 func TestFastPathWritesOneResultType(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)})
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "demo_list_notes"})
 	if status != http.StatusOK || rpcErr != nil {
 		t.Fatalf("status %d, error %s", status, rpcErr)

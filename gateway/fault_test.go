@@ -8,23 +8,23 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // demoServer is the test binary started as the demo server over stdio.
-func demoServer(t *testing.T) toolset.ServerConfig {
+func demoServer(t *testing.T) catalog.ServerConfig {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return toolset.ServerConfig{Name: "demo", Command: exe, Required: true,
+	return catalog.ServerConfig{Name: "demo", Command: exe, Required: true,
 		Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
 }
 
 func TestAServerKilledDuringACallIsRestartedAndTheCallResent(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)})
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	children := proctest.Children(os.Getpid())

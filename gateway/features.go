@@ -6,14 +6,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // A listing is what the gateway serves of one server's resources,
 // templates and prompts.
 type listing struct {
-	server    toolset.ServerConfig
+	server    catalog.ServerConfig
 	p         *mcpclient.Provider
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
@@ -61,7 +61,7 @@ func (g *Gateway) syncFeatures() {
 }
 
 // namespaced is name in the server's namespace, as its tools are named.
-func namespaced(sc toolset.ServerConfig, name string) string {
+func namespaced(sc catalog.ServerConfig, name string) string {
 	if prefix := sc.ToolPrefix(); prefix != "" {
 		return prefix + "_" + name
 	}

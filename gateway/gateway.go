@@ -7,15 +7,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // implementation is how the gateway introduces itself to clients.
 var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbridge", Version: "0.1.0"}
 
-// A Gateway serves the servers of a [toolset.Config] as one MCP server. Build
+// A Gateway serves the servers of a [catalog.Config] as one MCP server. Build
 // it with [Start]; serve it over HTTP ([Gateway.Handler]) or stdio
 // ([Gateway.Run]), to any number of clients at once; stop it with
 // [Gateway.Shutdown] and [Gateway.Close]. A Gateway is safe for concurrent
@@ -23,8 +23,8 @@ var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbr
 type Gateway struct {
 	o   options
 	log *slog.Logger
-	cfg *toolset.Config
-	ts  *toolset.Toolset
+	cfg *catalog.Config
+	ts  *catalog.Toolset
 	tel *telemetry.Telemetry // nil when nothing records (trace.go)
 
 	full  *mcp.Server // the whole catalog
@@ -56,10 +56,10 @@ type Gateway struct {
 	closeErr error
 }
 
-// Start starts the servers of cfg as [toolset.Start] does (its error, a
+// Start starts the servers of cfg as [catalog.Start] does (its error, a
 // required server that did not start say, is returned as it is) and
 // serves their tools, resources, resource templates and prompts.
-func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, error) {
+func Start(ctx context.Context, cfg *catalog.Config, opts ...Option) (*Gateway, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -81,11 +81,11 @@ func Start(ctx context.Context, cfg *toolset.Config, opts ...Option) (*Gateway, 
 	for _, sc := range cfg.Servers {
 		g.passing[sc.Name] = newPassOn(sc.Name, g.lim.ServerQueueBytes, log)
 	}
-	var traceOpts []toolset.Option
+	var traceOpts []catalog.Option
 	g.tel, traceOpts = o.tracing()
-	tsOpts := append(append([]toolset.Option{toolset.WithLogger(log)}, traceOpts...), o.toolset...)
-	tsOpts = append(tsOpts, toolset.WithServerOptions(g.notices))
-	ts, err := toolset.Start(ctx, cfg, tsOpts...)
+	tsOpts := append(append([]catalog.Option{catalog.WithLogger(log)}, traceOpts...), o.toolset...)
+	tsOpts = append(tsOpts, catalog.WithServerOptions(g.notices))
+	ts, err := catalog.Start(ctx, cfg, tsOpts...)
 	if err != nil {
 		g.cancel()
 		g.stopPassing()
@@ -125,7 +125,7 @@ func (g *Gateway) newServer() *mcp.Server {
 }
 
 // Toolset returns the running servers behind the gateway.
-func (g *Gateway) Toolset() *toolset.Toolset { return g.ts }
+func (g *Gateway) Toolset() *catalog.Toolset { return g.ts }
 
 // work takes in the servers' changes until Close: a new tool listing, new
 // resources or prompts.
@@ -148,7 +148,7 @@ func (g *Gateway) work() {
 // gateway (a change of its resources or prompts, its log), say what it
 // answers as a host (hostio.go), bound its listings (Limits), and for a
 // server of WithTokenPassthrough carry the client's token.
-func (g *Gateway) notices(sc toolset.ServerConfig) []mcpclient.Option {
+func (g *Gateway) notices(sc catalog.ServerConfig) []mcpclient.Option {
 	wake := func() {
 		select {
 		case g.features <- struct{}{}:

@@ -9,9 +9,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // answering is a client that answers what servers ask of it: a form with
@@ -54,7 +54,7 @@ func joined(res *mcp.CallToolResult) string {
 // asker is a server of protocol 2026-07-28 whose tool ask, prompt
 // greeting and resource memo://asker/greeting each ask for a name in
 // their result (input_required) and greet it once answered.
-func asker(t *testing.T) toolset.ServerConfig {
+func asker(t *testing.T) catalog.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	who := mcp.InputRequestMap{"who": &mcp.ElicitParams{
 		Message:         "Who are you?",
@@ -88,7 +88,7 @@ func asker(t *testing.T) toolset.ServerConfig {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 	})
-	return toolset.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
+	return catalog.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
 }
 
 // A server's question in its call's result reaches the client that made
@@ -97,7 +97,7 @@ func asker(t *testing.T) toolset.ServerConfig {
 // the answer, a session client is asked by the gateway. A prompts/get's
 // and a resources/read's alike.
 func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{asker(t)})
+	g := start(t, []catalog.ServerConfig{asker(t)})
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 // for its tag while it runs: the gateway follows it and asks the session
 // client that made the call.
 func TestATaskAsksTheCallersClient(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)})
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)
@@ -172,8 +172,8 @@ func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []toolset.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
-		gateway.WithToolsetOptions(toolset.WithProviderOptions(mcpclient.WithRoots(root))))
+	g := start(t, []catalog.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
+		gateway.WithToolsetOptions(catalog.WithProviderOptions(mcpclient.WithRoots(root))))
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // oauthGateway starts, in a bubble, an issuer and a gateway that takes its
@@ -25,7 +25,7 @@ func oauthGateway(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) 
 	if wrap != nil {
 		client.Transport = wrap(client.Transport)
 	}
-	g, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: client}))
+	g, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: client}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // victimSteps is how many progress reports the steps tool of a chatty
@@ -112,7 +112,7 @@ func TestAClientThatDoesNotReadStallsNoOther(t *testing.T) {
 		t.Run(attack, func(t *testing.T) {
 			chatty := newChatty(t)
 			logged := make(fellBehind, 1)
-			g := start(t, []toolset.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}},
+			g := start(t, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}},
 				gateway.WithLogger(slog.New(logged)), gateway.WithLimits(gateway.Limits{ClientQueueBytes: 64 << 10}))
 			url, _ := serve(t, g)
 			if n := victimsProgress(t, url); n != victimSteps {
@@ -179,7 +179,7 @@ func TestStartRefusesANegativeQueueBound(t *testing.T) {
 		{gateway.Limits{ClientQueueBytes: -1}, "Limits.ClientQueueBytes -1"},
 		{gateway.Limits{ServerQueueBytes: -2}, "Limits.ServerQueueBytes -2"},
 	} {
-		_, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithLimits(c.limits))
+		_, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithLimits(c.limits))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start with %+v: %v", c.limits, err)
 		}

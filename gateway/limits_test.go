@@ -17,9 +17,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // A request whose JSON nests past RequestDepth or holds more values than
@@ -30,7 +30,7 @@ import (
 // read and little more.
 func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []toolset.ServerConfig{a.config(true)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}))
 	deep := any("x")
 	for range 70 {
 		deep = []any{deep}
@@ -94,7 +94,7 @@ func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 // after go-sdk had read and decoded the whole body.
 func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []toolset.ServerConfig{a.config(true)}, gateway.WithRateLimit("", 1e-6, 2),
+	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithRateLimit("", 1e-6, 2),
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}))
 	h := g.Handler()
 	post := func(token string, r *http.Request) *httptest.ResponseRecorder {
@@ -150,7 +150,7 @@ func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 // calls in flight.
 func TestCallsInFlightAreBoundedAndQueued(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []toolset.ServerConfig{a.config(true)},
+	g := start(t, []catalog.ServerConfig{a.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
 		gateway.WithLimits(gateway.Limits{Calls: 3, CallsPerClient: 2, CallQueue: 1}))
 	url, _ := serve(t, g)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // What the gateway keeps of a server's listing is bounded in all, across
@@ -17,7 +17,7 @@ import (
 // refused, naming the field.
 func TestLimitsBoundAServersListingInAll(t *testing.T) {
 	_, srv := hostile.Start(t, "pages")
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "paged", URL: srv.URL, Required: true}}}
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "paged", URL: srv.URL, Required: true}}}
 	_, err := gateway.Start(t.Context(), cfg, gateway.WithLimits(gateway.Limits{ListingItems: 2}))
 	if err == nil || !strings.Contains(err.Error(), `server "paged": tools/list: page 3 takes the listing past 2 entries in all`) {
 		t.Errorf("a listing of 3 tools under a bound of 2: %v", err)
@@ -28,7 +28,7 @@ func TestLimitsBoundAServersListingInAll(t *testing.T) {
 	}
 	for _, l := range []gateway.Limits{{ListingItems: -1}, {ListingBytes: -1}} {
 		name := map[bool]string{true: "ListingItems", false: "ListingBytes"}[l.ListingItems < 0]
-		if _, err := gateway.Start(t.Context(), &toolset.Config{}, gateway.WithLimits(l)); err == nil || !strings.Contains(err.Error(), "Limits."+name+" -1: negative") {
+		if _, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithLimits(l)); err == nil || !strings.Contains(err.Error(), "Limits."+name+" -1: negative") {
 			t.Errorf("%+v: %v, want it refused naming the field", l, err)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // The test binary doubles as the demo server, which the fault tests start
@@ -116,14 +116,14 @@ func serveStateless(tb testing.TB, s *mcp.Server, wrap func(http.Handler) http.H
 	return srv.URL
 }
 
-func (u *upstream) config(required bool) toolset.ServerConfig {
-	return toolset.ServerConfig{Name: u.name, URL: u.http.URL, Required: required}
+func (u *upstream) config(required bool) catalog.ServerConfig {
+	return catalog.ServerConfig{Name: u.name, URL: u.http.URL, Required: required}
 }
 
 // start starts a gateway over the upstreams, closed at the test's end.
-func start(tb testing.TB, servers []toolset.ServerConfig, opts ...gateway.Option) *gateway.Gateway {
+func start(tb testing.TB, servers []catalog.ServerConfig, opts ...gateway.Option) *gateway.Gateway {
 	tb.Helper()
-	g, err := gateway.Start(tb.Context(), &toolset.Config{Servers: servers}, opts...)
+	g, err := gateway.Start(tb.Context(), &catalog.Config{Servers: servers}, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // DefaultDrainTimeout bounds [Gateway.Shutdown]'s wait for the calls in
@@ -19,7 +19,7 @@ type Option func(*options)
 
 type options struct {
 	logger     *slog.Logger
-	toolset    []toolset.Option
+	toolset    []catalog.Option
 	policy     *policy.Policy
 	disclosure bool
 	tokens     map[string]string // client name → bearer token
@@ -45,10 +45,10 @@ type options struct {
 // dropped).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
-// WithToolsetOptions adds options to the [toolset.Start] the gateway makes:
+// WithToolsetOptions adds options to the [catalog.Start] the gateway makes:
 // the vendor whose naming rules the tools follow, a status callback, the
 // providers' options.
-func WithToolsetOptions(opts ...toolset.Option) Option {
+func WithToolsetOptions(opts ...catalog.Option) Option {
 	return func(o *options) { o.toolset = append(o.toolset, opts...) }
 }
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // WithTokenPassthrough forwards the bearer token a client sent the gateway
@@ -30,9 +30,9 @@ func WithTokenPassthrough(servers ...string) Option {
 
 // checkPassthrough reports a server of [WithTokenPassthrough] that cannot
 // take a client's token.
-func (o *options) checkPassthrough(cfg *toolset.Config) error {
+func (o *options) checkPassthrough(cfg *catalog.Config) error {
 	for _, name := range o.passthrough {
-		i := slices.IndexFunc(cfg.Servers, func(sc toolset.ServerConfig) bool { return sc.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(sc catalog.ServerConfig) bool { return sc.Name == name })
 		if i < 0 {
 			return fmt.Errorf("gateway: WithTokenPassthrough: no server is named %q", name)
 		}
@@ -53,7 +53,7 @@ func (o *options) checkPassthrough(cfg *toolset.Config) error {
 
 // passthroughOptions give a server of [WithTokenPassthrough] the HTTP
 // client that forwards the calling client's token.
-func (g *Gateway) passthroughOptions(sc toolset.ServerConfig) []mcpclient.Option {
+func (g *Gateway) passthroughOptions(sc catalog.ServerConfig) []mcpclient.Option {
 	if !slices.Contains(g.o.passthrough, sc.Name) {
 		return nil
 	}

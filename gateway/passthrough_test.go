@@ -8,15 +8,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // A client's token reaches only the server the config names for it, and
 // only on that client's requests.
 func TestTokenPassthroughIsPerServerAndOptIn(t *testing.T) {
 	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []toolset.ServerConfig{a.config(true), b.config(true)},
+	g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice"}), gateway.WithTokenPassthrough("b"))
 	url, _ := serve(t, g)
 	for _, v := range versions {
@@ -55,15 +55,15 @@ func TestStartRefusesAPassthroughItCannotHonour(t *testing.T) {
 	withHeader := a.config(true)
 	withHeader.Headers = map[string]string{"authorization": "Bearer gateway's own"}
 	for _, c := range []struct {
-		sc   toolset.ServerConfig
+		sc   catalog.ServerConfig
 		name string
 		want string
 	}{
 		{a.config(true), "b", `no server is named "b"`},
-		{toolset.ServerConfig{Name: "a", Command: "true"}, "a", `server "a" is not reached over HTTP`},
+		{catalog.ServerConfig{Name: "a", Command: "true"}, "a", `server "a" is not reached over HTTP`},
 		{withHeader, "a", `server "a" has credentials of its own`},
 	} {
-		_, err := gateway.Start(t.Context(), &toolset.Config{Servers: []toolset.ServerConfig{c.sc}}, gateway.WithTokenPassthrough(c.name))
+		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{c.sc}}, gateway.WithTokenPassthrough(c.name))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

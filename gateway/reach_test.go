@@ -15,9 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // everythingOfNotes is all a client may see of the server notes
@@ -36,7 +36,7 @@ var everythingOfNotes = []string{
 // resource alone; bob, with no policy of his own, sees everything.
 func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []toolset.ServerConfig{notes.config(), github.config(true)},
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob", "dave": "tok-dave"}),
 		gateway.WithClientPolicy("alice", mustPolicy(t, policy.Config{Allow: []string{"github_*"}})),
 		gateway.WithClientPolicy("dave", mustPolicy(t, policy.Config{Allow: []string{"github_*", "notes_payroll"}})))
@@ -61,7 +61,7 @@ func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 // primitive from every client.
 func TestTheGatewaysPolicyHidesAServerInEveryPrimitive(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []toolset.ServerConfig{notes.config(), github.config(true)},
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
 		gateway.WithPolicy(mustPolicy(t, policy.Config{Deny: []string{"notes_*"}})))
 	url, _ := serve(t, g)
 	for _, v := range versions {
@@ -230,7 +230,7 @@ func listenRaw(t *testing.T, url, token, uri string) int64 {
 // stream in order, so the first it reads says what it was sent before.
 func TestAServersLogGoesOnlyToTheClientsItBelongsTo(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []toolset.ServerConfig{notes.config(), github.config(true)},
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob", "dave": "tok-dave", "carol": "tok-carol"}),
 		gateway.WithClientPolicy("alice", mustPolicy(t, policy.Config{Allow: []string{"github_*"}})),
 		gateway.WithClientPolicy("dave", mustPolicy(t, policy.Config{Allow: []string{"github_*", "notes_payroll"}})))

@@ -9,15 +9,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // Two servers from npm behind the gateway, server-everything and
 // server-memory: go-sdk's client of either generation lists both servers'
 // tools and calls each.
 func TestServesServersFromNPM(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{
+	g := start(t, []catalog.ServerConfig{
 		{Name: "everything", Command: npmtest.Bin(t, "mcp-server-everything"), Args: []string{"stdio"}, Required: true},
 		{Name: "memory", Command: npmtest.Bin(t, "mcp-server-memory"), Required: true,
 			Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},

@@ -15,9 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // sessionRequest is a POST of body to a gateway's endpoint at url, in the
@@ -67,7 +67,7 @@ func ping(t *testing.T, h http.Handler, id string) int {
 // answered.
 func TestIdleSessionsExpire(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &toolset.Config{})
+		g, err := gateway.Start(t.Context(), &catalog.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 // room too (in a bubble whose clock the test moves).
 func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []toolset.ServerConfig{a.config(true)},
+	g := start(t, []catalog.ServerConfig{a.config(true)},
 		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
 		gateway.WithLimits(gateway.Limits{Sessions: 3, SessionsPerClient: 2}))
 	url, _ := serve(t, g)
@@ -159,7 +159,7 @@ func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 // them running.
 func TestASessionsEndCancelsItsCalls(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []toolset.ServerConfig{a.config(true)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}))
 	var once sync.Once
 	release := func() { once.Do(func() { close(a.release) }) } // what a failure left blocked
 	t.Cleanup(release)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // A notesServer is an upstream server (protocol 2025-11-25, with
@@ -78,8 +78,8 @@ func newNotes(t *testing.T, name string) *notesServer {
 	return s
 }
 
-func (s *notesServer) config() toolset.ServerConfig {
-	return toolset.ServerConfig{Name: s.name, URL: s.url, Required: true}
+func (s *notesServer) config() catalog.ServerConfig {
+	return catalog.ServerConfig{Name: s.name, URL: s.url, Required: true}
 }
 
 // counts are how many subscriptions and unsubscriptions the server was
@@ -96,7 +96,7 @@ func (s *notesServer) counts() (subscribes, unsubscribes int) {
 // leaves, by unsubscribing or by ending its session.
 func TestASubscriptionIsItsClientsOwn(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []toolset.ServerConfig{notes.config()})
+	g := start(t, []catalog.ServerConfig{notes.config()})
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	payroll := "note://payroll"

@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // askingClient connects a client of 2026-07-28 that does not follow tasks
@@ -60,8 +60,8 @@ func (c *countCalls) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 	server := demoOverHTTP(t)
 	key := gateway.WithTaskKey([]byte(strings.Repeat("k", 32)))
-	first, _ := serve(t, start(t, []toolset.ServerConfig{server}, key))
-	second, _ := serve(t, start(t, []toolset.ServerConfig{server}, key))
+	first, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
+	second, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
 	var posts countCalls
 	asked, err := askingClient(t, first, &posts).CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
 	if err != nil {
@@ -85,7 +85,7 @@ func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 // that asks, as one call: of the catalog's tool, or through call_tool for
 // a client that asked for disclosure.
 func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
-	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
 	for _, c := range []struct {
 		url  string
 		call *mcp.CallToolParams
@@ -113,7 +113,7 @@ func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
 // before the server sees its answers, so the task's own client still
 // answers it.
 func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
 	url, _ := serve(t, g)
 	alice, bob := askingClient(t, url, oauthtest.Bearer("a-token")), askingClient(t, url, oauthtest.Bearer("b-token"))
 	call := func(cs *mcp.ClientSession, name string, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
@@ -158,7 +158,7 @@ func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
 // elicitation) is told so in words it can act on: the server, the tool,
 // the question, and what it would need.
 func TestATasksQuestionAClientCannotAnswer(t *testing.T) {
-	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
 	cs := connect(t, url, versions[0], &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
 	if err != nil {

@@ -17,10 +17,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // A task of the extension as a client reads it: the answer to a
@@ -152,7 +152,7 @@ const maxPolls = 1000
 // of the test's, holding one note tagged work. Its tasks run on a clock
 // that moves on 50 ms at each reading (a task's stage lasts 200 ms of it),
 // so a task moves on as it is polled and the tests wait on no clock.
-func demoOverHTTP(t *testing.T) toolset.ServerConfig {
+func demoOverHTTP(t *testing.T) catalog.ServerConfig {
 	t.Helper()
 	s := demo.New(demo.WithNotesFile(filepath.Join(t.TempDir(), "notes.json")), demo.WithClock(ticking(50*time.Millisecond)))
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
@@ -161,7 +161,7 @@ func demoOverHTTP(t *testing.T) toolset.ServerConfig {
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "add_note", Arguments: map[string]any{"title": "plan", "body": "the plan", "tags": []string{"work"}}}); err != nil {
 		t.Fatal(err)
 	}
-	return toolset.ServerConfig{Name: "demo", URL: srv.URL, Required: true}
+	return catalog.ServerConfig{Name: "demo", URL: srv.URL, Required: true}
 }
 
 // The demo's tag_report becomes a task on its server; a 2026-07-28 client
@@ -196,7 +196,7 @@ func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
 // extension here, a 2025-11-25 session client in
 // TestATaskAsksTheCallersClient.
 func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
-	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
 	cs := connect(t, url, versions[0], nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{"tag": "work"}})
 	if err != nil {
@@ -209,7 +209,7 @@ func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
 
 // A handed task can be cancelled, and one that fails says why.
 func TestAHandedTaskCancelledOrFailing(t *testing.T) {
-	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
 	c := newTaskClient(t, url, nil)
 	if end := c.follow(c.call("demo_tag_report", map[string]any{}), nil, true); end.Status != "cancelled" {
 		t.Errorf("cancelled: ended %q (%s)", end.Status, end.StatusMessage)
@@ -222,7 +222,7 @@ func TestAHandedTaskCancelledOrFailing(t *testing.T) {
 
 // call_tool, for a client that asked for disclosure, hands a task alike.
 func TestCallToolHandsATask(t *testing.T) {
-	url, _ := serve(t, start(t, []toolset.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
 	c := newTaskClient(t, url+"?disclosure=1", nil)
 	task := c.call(gateway.CallToolName, map[string]any{"name": "demo_broken_job", "arguments": map[string]any{}})
 	if end := c.follow(task, nil, false); end.Status != "failed" {
@@ -233,7 +233,7 @@ func TestCallToolHandsATask(t *testing.T) {
 // A task id is good only from the gateway, and only to the client whose
 // call the task is.
 func TestATaskIsItsClientsAlone(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
 	url, _ := serve(t, g)
 	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
@@ -278,7 +278,7 @@ func forge(id string, i int, with string) string {
 // task not found, to every method, as an id the gateway did not give is;
 // the task goes on untouched.
 func TestATaskIdCannotBeForged(t *testing.T) {
-	g := start(t, []toolset.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
 	url, _ := serve(t, g)
 	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
@@ -310,7 +310,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 	server := demoOverHTTP(t)
 	key := []byte("a key the replicas share, 32 B+.")
 	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
-	made, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(key)))
+	made, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, gateway.WithTaskKey(key)))
 	task := newTaskClient(t, made, oauthtest.Bearer("a-token")).call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		name string
@@ -321,7 +321,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 		{"no key", nil, false},
 		{"the same key", key, true},
 	} {
-		url, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, gateway.WithTaskKey(c.key)))
+		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, gateway.WithTaskKey(c.key)))
 		other := newTaskClient(t, url, oauthtest.Bearer("a-token"))
 		_, err := other.ask("tasks/get", task.TaskID, nil)
 		switch {
@@ -347,7 +347,7 @@ func TestATaskIdOutlivesARotation(t *testing.T) {
 	old, current, next := []byte("the key before the rotation, 32B"), []byte("the key after the rotation, 32 B"), []byte("the key after the next one, 32 B")
 	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
 	client := func(opt gateway.Option) *taskClient {
-		url, _ := serve(t, start(t, []toolset.ServerConfig{server}, alice, opt))
+		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, opt))
 		return newTaskClient(t, url, oauthtest.Bearer("a-token"))
 	}
 	task := client(gateway.WithTaskKey(old)).call("demo_tag_report", map[string]any{"tag": "work"})
@@ -392,7 +392,7 @@ func TestStartRefusesAShortTaskKey(t *testing.T) {
 		{gateway.WithTaskKey(long, long, []byte("short")), "WithTaskKey: previous key 2: a key of 5 bytes"},
 		{gateway.WithTaskKey(nil, long), "WithTaskKey: previous keys without a key"},
 	} {
-		_, err := gateway.Start(t.Context(), &toolset.Config{}, c.opt)
+		_, err := gateway.Start(t.Context(), &catalog.Config{}, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start: %v, want %q", err, c.want)
 		}

@@ -9,15 +9,15 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // scope is the instrumentation scope of the gateway's spans.
 const scope = "github.com/mcpbridge/mcpbridge/gateway"
 
 // WithTracerProvider sets where the gateway's spans go, and the servers'
-// behind it ([toolset.WithTracerProvider], unless [WithToolsetOptions]
+// behind it ([catalog.WithTracerProvider], unless [WithToolsetOptions]
 // says otherwise); nil, the default, is OpenTelemetry's global provider, a
 // no-op until the host installs one. Each request a client sends is a
 // server span, as the MCP semantic conventions describe, in the trace the
@@ -29,10 +29,10 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 
 // tracing returns the gateway's telemetry, and the toolset option that
 // sends the servers' spans to the same provider.
-func (o *options) tracing() (*telemetry.Telemetry, []toolset.Option) {
-	var opts []toolset.Option
+func (o *options) tracing() (*telemetry.Telemetry, []catalog.Option) {
+	var opts []catalog.Option
 	if o.tracerProvider != nil {
-		opts = append(opts, toolset.WithTracerProvider(o.tracerProvider))
+		opts = append(opts, catalog.WithTracerProvider(o.tracerProvider))
 	}
 	return telemetry.New(scope, o.tracerProvider, nil), opts
 }

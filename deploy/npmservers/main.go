@@ -20,7 +20,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func main() {
 // run prints the packages of the config at path on out, and what it
 // leaves out on errs.
 func run(path string, out, errs io.Writer) error {
-	cfg, err := toolset.Load(path)
+	cfg, err := catalog.Load(path)
 	if err != nil {
 		return err
 	}

@@ -9,11 +9,11 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // addAppTarget is [AddTarget] for a command that shows MCP Apps.
@@ -66,7 +66,7 @@ func (a *savedApp) line() string {
 // in dir, when the tool has one; without a dir it is not read, and a call
 // leaves no file behind it. It is nil, and a line on errw says why, when
 // the interface cannot be read or saved, for the call itself succeeded.
-func saveApp(ctx context.Context, ts *toolset.Toolset, snap *toolset.Snapshot, name, dir string, errw io.Writer) *savedApp {
+func saveApp(ctx context.Context, ts *catalog.Toolset, snap *catalog.Snapshot, name, dir string, errw io.Writer) *savedApp {
 	server, own, _ := snap.Lookup(name)
 	p, ok := ts.Provider(server)
 	if !ok {

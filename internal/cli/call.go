@@ -10,13 +10,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var callCmd = &Command{
@@ -146,7 +146,7 @@ With --json, the result as mcpbridge converted it, one object:
 // findTool accepts a final name, an alias, or a tool's own name when only
 // one server has it. sampling says whether the servers were told they may
 // sample: without it, a name not found may be a tool offered only then.
-func findTool(snap *toolset.Snapshot, name string, sampling bool) (string, error) {
+func findTool(snap *catalog.Snapshot, name string, sampling bool) (string, error) {
 	if _, _, ok := snap.Lookup(name); ok {
 		return name, nil
 	}
@@ -174,13 +174,13 @@ func findTool(snap *toolset.Snapshot, name string, sampling bool) (string, error
 
 // leftOut finds, among diags, why the tool a user named by its own name is
 // out of the catalog.
-func leftOut(diags []toolset.Quarantine, name string) (toolset.Quarantine, bool) {
+func leftOut(diags []catalog.Quarantine, name string) (catalog.Quarantine, bool) {
 	for _, d := range diags {
 		if d.Tool == name {
 			return d, true
 		}
 	}
-	return toolset.Quarantine{}, false
+	return catalog.Quarantine{}, false
 }
 
 // A callResult is a tool's result as call --json prints it: a stable
@@ -282,7 +282,7 @@ func safeFile(s string) string {
 
 // callRaw calls the tool, checked as any call is, and prints the MCP result
 // as the server sent it.
-func callRaw(ctx context.Context, snap *toolset.Snapshot, name string, args json.RawMessage, s *Streams, bar *progressBar) error {
+func callRaw(ctx context.Context, snap *catalog.Snapshot, name string, args json.RawMessage, s *Streams, bar *progressBar) error {
 	res, err := snap.CallResult(ctx, name, args)
 	bar.stop()
 	if res != nil {

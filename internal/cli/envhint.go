@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // What a server writes when a variable it needs is missing: a line that
@@ -58,7 +58,7 @@ type stderrWatch struct {
 
 // newStderrWatch watches the stderr of the server sc, passing it on to
 // next.
-func newStderrWatch(sc toolset.ServerConfig, next io.Writer) *stderrWatch {
+func newStderrWatch(sc catalog.ServerConfig, next io.Writer) *stderrWatch {
 	set := map[string]bool{}
 	for _, kv := range stdio.MinimalEnv() {
 		name, _, _ := strings.Cut(kv, "=")

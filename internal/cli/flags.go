@@ -14,12 +14,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/toolset"
 	"golang.org/x/term"
 )
 
@@ -41,7 +41,7 @@ var errReported = errors.New("reported")
 func exitCode(err error) int {
 	var (
 		usage     *usageError
-		invalid   *toolset.InvalidConfigError
+		invalid   *catalog.InvalidConfigError
 		config    *mcpclient.ConfigError
 		transport *mcpclient.TransportError
 		protocol  *mcpclient.ProtocolError
@@ -67,7 +67,7 @@ func exitCode(err error) int {
 // one line.
 func errorLines(err error) []string {
 	var (
-		invalid *toolset.InvalidConfigError
+		invalid *catalog.InvalidConfigError
 		failed  *startFailure
 	)
 	if errors.As(err, &failed) {

@@ -16,8 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/policy"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // tokenEnv holds a bearer token for the gateway's endpoint: a secret,
@@ -227,11 +227,11 @@ refused and /readyz answers 503.`,
 			}
 			var g *gateway.Gateway
 			t.logged = true // the log says each server's start and failure once
-			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *toolset.Config, tsOpts ...toolset.Option) (*toolset.Toolset, error) {
+			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, tsOpts ...catalog.Option) (*catalog.Toolset, error) {
 				var err error
 				// The gateway's logger, not the command line's quiet one,
 				// tells an operator of the servers' lifecycle.
-				tsOpts = append(tsOpts, toolset.WithLogger(log))
+				tsOpts = append(tsOpts, catalog.WithLogger(log))
 				g, err = gateway.Start(ctx, cfg, append(opts, gateway.WithToolsetOptions(tsOpts...))...)
 				if err != nil {
 					return nil, err
@@ -388,7 +388,7 @@ func gatewaySection(t *Target) (gatewayConfig, error) {
 		Gateway *json.RawMessage `json:"gateway"`
 	}
 	if json.Unmarshal(data, &top) != nil || top.Gateway == nil {
-		return c, nil // toolset.Load reports a file it cannot read
+		return c, nil // catalog.Load reports a file it cannot read
 	}
 	dec := json.NewDecoder(strings.NewReader(string(*top.Gateway)))
 	dec.DisallowUnknownFields()

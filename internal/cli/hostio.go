@@ -10,12 +10,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // host is what a command answers servers with for its user, and the flags
@@ -57,7 +57,7 @@ func (h *host) add(fs *flag.FlagSet) {
 // server without them is told of none: a root the user did not name could
 // widen what a server was given (the reference filesystem server replaces
 // the directories of its command line with its client's roots).
-func (h *host) applyRoots(cfg *toolset.Config) error {
+func (h *host) applyRoots(cfg *catalog.Config) error {
 	switch {
 	case h.noRoots && len(h.roots) > 0:
 		return Usagef("give --root or --no-roots, not both")

@@ -12,9 +12,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 var infoCmd = &Command{
@@ -96,7 +96,7 @@ type skillInfo struct {
 }
 
 // describe gathers what info says of the server whose status is st.
-func describe(ctx context.Context, ts *toolset.Toolset, st toolset.ServerStatus, logger *slog.Logger) serverInfo {
+func describe(ctx context.Context, ts *catalog.Toolset, st catalog.ServerStatus, logger *slog.Logger) serverInfo {
 	info := serverInfo{Name: st.Name}
 	p, ok := ts.Provider(st.Name)
 	if !ok {

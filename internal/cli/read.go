@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
-	"github.com/mcpbridge/mcpbridge/toolset"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -98,7 +98,7 @@ func noResource(server, uri string, err error) error {
 // listResources prints the resources and resource templates of each
 // running server, or of the one --server names; with several, under the
 // server's name.
-func listResources(ctx context.Context, s *Streams, ts *toolset.Toolset, cfg *toolset.Config, only string) error {
+func listResources(ctx context.Context, s *Streams, ts *catalog.Toolset, cfg *catalog.Config, only string) error {
 	var providers []*mcpclient.Provider
 	for _, sc := range cfg.Servers {
 		if p, ok := ts.Provider(sc.Name); ok && (only == "" || sc.Name == only) {
@@ -181,7 +181,7 @@ func placeholders(template string) []string {
 }
 
 // onlyServer returns the one running server, or the one --server names.
-func onlyServer(ts *toolset.Toolset, cfg *toolset.Config, name string) (*mcpclient.Provider, error) {
+func onlyServer(ts *catalog.Toolset, cfg *catalog.Config, name string) (*mcpclient.Provider, error) {
 	var running []string
 	for _, sc := range cfg.Servers {
 		if _, ok := ts.Provider(sc.Name); ok {

@@ -18,13 +18,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // defaultConfig is the file used when no target is given.
@@ -107,7 +107,7 @@ func (t *Target) AddMaxDescription(fs *flag.FlagSet) {
 
 // descriptionCap is how many characters of the descriptions of server sc
 // are kept.
-func (t *Target) descriptionCap(sc toolset.ServerConfig) int {
+func (t *Target) descriptionCap(sc catalog.ServerConfig) int {
 	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcpclient.DefaultMaxDescription)
 }
 
@@ -160,7 +160,7 @@ func redactValue(v string) string {
 }
 
 // resolve turns the target flags and the command after "--" into a config.
-func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error) {
+func (t *Target) resolve(serverCmd []string, s *Streams) (*catalog.Config, error) {
 	cfg, err := t.servers(serverCmd, s)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*toolset.Config, error
 }
 
 // servers is the config the target names, before --env and --header.
-func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error) {
+func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -194,9 +194,9 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 	switch {
 	case len(serverCmd) > 0:
 		t.kind = targetCommand
-		return &toolset.Config{Servers: []toolset.ServerConfig{{
+		return &catalog.Config{Servers: []catalog.ServerConfig{{
 			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:],
-			Required: true, Namespace: toolset.NamespaceNone,
+			Required: true, Namespace: catalog.NamespaceNone,
 		}}}, nil
 	case t.url != "":
 		u, err := url.Parse(t.url)
@@ -205,9 +205,9 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 			return nil, Usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		t.kind = targetURL
-		return &toolset.Config{Servers: []toolset.ServerConfig{{
+		return &catalog.Config{Servers: []catalog.ServerConfig{{
 			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: mcpclient.TransportKind(t.transport),
-			Required: true, Namespace: toolset.NamespaceNone,
+			Required: true, Namespace: catalog.NamespaceNone,
 		}}}, nil
 	}
 	path := t.config
@@ -230,16 +230,16 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 		if err != nil {
 			return nil, err
 		}
-		return &toolset.Config{Servers: []toolset.ServerConfig{{
+		return &catalog.Config{Servers: []catalog.ServerConfig{{
 			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo", "--notes", notes},
-			Required: true, Namespace: toolset.NamespaceNone,
+			Required: true, Namespace: catalog.NamespaceNone,
 		}}}, nil
 	}
 	if t.name != "" {
 		return nil, Usagef("--name names a server after -- or at --url; %s names its own", path)
 	}
 	t.kind, t.source = targetConfig, path
-	cfg, err := toolset.Load(path)
+	cfg, err := catalog.Load(path)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
@@ -254,7 +254,7 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 		}
 	}
 	if t.server != "" {
-		var picked []toolset.ServerConfig
+		var picked []catalog.ServerConfig
 		var names []string
 		for _, s := range cfg.Servers {
 			names = append(names, s.Name)
@@ -277,11 +277,11 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*toolset.Config, error
 // started by mcpbridge for a variable. They are added to what a config
 // gives it, the flag's winning. Values with no such server are refused:
 // dropped, they would leave the user believing they applied.
-func (t *Target) give(cfg *toolset.Config, flag string, values map[string]string, atURL bool) error {
+func (t *Target) give(cfg *catalog.Config, flag string, values map[string]string, atURL bool) error {
 	if len(values) == 0 {
 		return nil
 	}
-	var inUse []*toolset.ServerConfig
+	var inUse []*catalog.ServerConfig
 	var names []string
 	for i := range cfg.Servers {
 		if !cfg.Servers[i].Disabled {
@@ -322,13 +322,13 @@ func (t *Target) give(cfg *toolset.Config, flag string, values map[string]string
 // server on s.Err as it becomes ready or fails. A server that did not
 // start is said as a person reads it, with its cause and its last words on
 // stderr. Close the toolset with [Target.Close].
-func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*toolset.Toolset, *toolset.Config, error) {
-	return t.startWith(ctx, serverCmd, s, toolset.Start)
+func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*catalog.Toolset, *catalog.Config, error) {
+	return t.startWith(ctx, serverCmd, s, catalog.Start)
 }
 
-// startWith is Start with launch in place of toolset.Start: what serves the
+// startWith is Start with launch in place of catalog.Start: what serves the
 // set (the gateway) starts it, with the options given.
-func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *toolset.Config, ...toolset.Option) (*toolset.Toolset, error)) (*toolset.Toolset, *toolset.Config, error) {
+func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *catalog.Config, ...catalog.Option) (*catalog.Toolset, error)) (*catalog.Toolset, *catalog.Config, error) {
 	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
@@ -358,20 +358,20 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	opts := []toolset.Option{
-		toolset.WithVendor(t.Vendor),
-		toolset.WithLogger(logger),
-		toolset.WithProviderOptions(append(answers, t.providerOptions()...)...),
-		toolset.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
+	opts := []catalog.Option{
+		catalog.WithVendor(t.Vendor),
+		catalog.WithLogger(logger),
+		catalog.WithProviderOptions(append(answers, t.providerOptions()...)...),
+		catalog.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
 	}
 	if !t.logged {
-		opts = append(opts, toolset.OnStatus(p.update))
+		opts = append(opts, catalog.OnStatus(p.update))
 	}
 	ts, err := launch(ctx, cfg, opts...)
 	if err != nil {
 		var (
-			invalid *toolset.InvalidConfigError
-			failed  *toolset.StartError
+			invalid *catalog.InvalidConfigError
+			failed  *catalog.StartError
 		)
 		switch {
 		case errors.As(err, &invalid):
@@ -394,8 +394,8 @@ func (t *Target) Logger() *slog.Logger { return cmp.Or(t.logger, slog.New(slog.D
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.
-func (t *Target) watch(next io.Writer) func(toolset.ServerConfig) []mcpclient.Option {
-	return func(sc toolset.ServerConfig) []mcpclient.Option {
+func (t *Target) watch(next io.Writer) func(catalog.ServerConfig) []mcpclient.Option {
+	return func(sc catalog.ServerConfig) []mcpclient.Option {
 		if sc.Command == "" {
 			return nil
 		}
@@ -465,7 +465,7 @@ func (t *Target) urlHint(u string) string {
 // Close closes the servers, then gives a hint for each stdio server that
 // said it lacks a variable its environment does not set, unless its
 // failure already did: what it wrote on stderr is all read by then.
-func (t *Target) Close(ts *toolset.Toolset) {
+func (t *Target) Close(ts *catalog.Toolset) {
 	ts.Close()
 	for _, name := range t.watched {
 		t.hintMu.Lock()
@@ -481,7 +481,7 @@ func (t *Target) Close(ts *toolset.Toolset) {
 // (tools, info, lint) when one did not start, after the output of the
 // others: a check in CI must not pass on a server it never saw. The
 // progress lines have said why each failed.
-func NotStarted(ts *toolset.Toolset) error {
+func NotStarted(ts *catalog.Toolset) error {
 	var failed []string
 	for _, st := range ts.Status() {
 		if st.State == mcpclient.StateFailed {
@@ -523,7 +523,7 @@ func newProgress(w io.Writer, explain func(name string, err error) *startFailure
 	return &progress{w: w, term: IsTerminal(w), color: UseColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
 }
 
-func (p *progress) update(st toolset.ServerStatus) {
+func (p *progress) update(st catalog.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch st.State {
@@ -564,7 +564,7 @@ func (p *progress) update(st toolset.ServerStatus) {
 }
 
 // ready says which servers are serving, with their tools, once Start is done.
-func (p *progress) ready(all []toolset.ServerStatus) {
+func (p *progress) ready(all []catalog.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, st := range all {

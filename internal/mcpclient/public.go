@@ -104,7 +104,7 @@ type Options struct {
 	// of state and each new listing of the tools.
 	OnEvent func(Event)
 	// Logger receives what the provider notices; nil is slog.Default().
-	Logger *slog.Logger
+	Logger    *slog.Logger
 	Limits    Limits
 	Telemetry Telemetry
 	// Reconnect, when set, rebuilds a lost connection.

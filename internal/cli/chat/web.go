@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/cli"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // Web is mcpbridge's web command: chat's model and servers behind a page in
@@ -111,7 +111,7 @@ func modelConfigured() bool {
 
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
-func webAgent(t *cli.Target, ts *toolset.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
+func webAgent(t *cli.Target, ts *catalog.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
 	return agent.New(agent.Config{
 		Model:      streamedModel{model, w},
 		System:     chatSystem,

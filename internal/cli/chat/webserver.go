@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpbridge/mcpbridge/toolset"
 	"io"
 	"io/fs"
 	"net/http"
@@ -16,10 +17,10 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/apphost"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 //go:embed webpage
@@ -35,7 +36,7 @@ const (
 // A webChat is the page's side of mcpbridge web: the servers, the agent
 // (nil without a model) and the conversation, one turn at a time.
 type webChat struct {
-	ts        *toolset.Toolset
+	ts        *catalog.Toolset
 	agent     *agent.Agent
 	modelName string
 	noModel   string // what to set, when no model is configured
@@ -65,7 +66,7 @@ func (w *webChat) handler() http.Handler {
 	mux.Handle("GET /{$}", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /app", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /static/", pageHeaders(http.StripPrefix("/static", files)))
-	apps := apphost.New(apphost.Config{Servers: w.ts.Provider})
+	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider})
 	mux.Handle("/apps/", http.StripPrefix("/apps", w.guardApps(apps)))
 	mux.Handle("GET /api/info", w.guard(http.HandlerFunc(w.info)))
 	mux.Handle("POST /api/chat", w.guard(http.HandlerFunc(w.chat)))
@@ -174,7 +175,7 @@ type webEvent struct {
 // A webTurn is a turn running: where its events go, its calls, and the
 // question it shows (webask.go).
 type webTurn struct {
-	snap   *toolset.Snapshot
+	snap   *catalog.Snapshot
 	ctx    context.Context // ended by Stop, the page closing the stream, Ctrl-C
 	cancel context.CancelFunc
 	slot   chan struct{} // held by the question shown: one at a time
@@ -191,7 +192,7 @@ type webTurn struct {
 }
 
 // newTurn returns a turn whose events go to out, under ctx.
-func newTurn(ctx context.Context, snap *toolset.Snapshot, out io.Writer, flush func()) *webTurn {
+func newTurn(ctx context.Context, snap *catalog.Snapshot, out io.Writer, flush func()) *webTurn {
 	ctx, cancel := context.WithCancel(ctx)
 	return &webTurn{snap: snap, ctx: ctx, cancel: cancel, slot: make(chan struct{}, 1), out: out, flush: flush}
 }
@@ -402,7 +403,7 @@ func cutText(s string, n int) string {
 // progressSource offers the toolset's tools with a handler that shows each
 // call's progress on the page.
 type progressSource struct {
-	ts *toolset.Toolset
+	ts *catalog.Toolset
 	w  *webChat
 }
 

@@ -1,13 +1,13 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // The set's providers trace into the set's providers, and a call the set
@@ -16,8 +16,8 @@ import (
 func TestTelemetry(t *testing.T) {
 	rec := oteltest.New(t)
 	url := serveMCP(t, demo.New())
-	ts := start(t, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "notes", URL: url + "/mcp"}}},
-		toolset.WithTracerProvider(rec.Traces), toolset.WithMeterProvider(rec.Metrics))
+	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{{Name: "notes", URL: url + "/mcp"}}},
+		catalog.WithTracerProvider(rec.Traces), catalog.WithMeterProvider(rec.Metrics))
 	rec.Span(t, "connect notes")
 	snap := ts.Snapshot(context.Background())
 	if _, err := snap.Call(context.Background(), "notes_list_notes", nil); err != nil {

@@ -41,4 +41,4 @@
 // option (a nil telemetry provider is the global one); a negative [ServerConfig.CallTimeout] means no bound, and a
 // negative [ServerConfig.Timeout], a bound that protects the host from a
 // server that never answers, is refused by [Config.Validate].
-package toolset
+package catalog

@@ -1,13 +1,13 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // WithServerOptions gives each server options of its own: here a stderr
@@ -15,14 +15,14 @@ import (
 // adds to the first (a gateway's to its command line's), which still
 // applies.
 func TestWithServerOptions(t *testing.T) {
-	cfg := &toolset.Config{}
+	cfg := &catalog.Config{}
 	for _, name := range []string{"a", "b"} {
-		cfg.Servers = append(cfg.Servers, toolset.ServerConfig{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
+		cfg.Servers = append(cfg.Servers, catalog.ServerConfig{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
 	}
 	sinks := map[string]*proctest.Buffer{"a": {}, "b": {}}
-	ts, err := toolset.Start(context.Background(), cfg, toolset.WithServerOptions(func(sc toolset.ServerConfig) []mcpclient.Option {
+	ts, err := catalog.Start(context.Background(), cfg, catalog.WithServerOptions(func(sc catalog.ServerConfig) []mcpclient.Option {
 		return []mcpclient.Option{mcpclient.WithStderr(sinks[sc.Name])}
-	}), toolset.WithServerOptions(func(toolset.ServerConfig) []mcpclient.Option {
+	}), catalog.WithServerOptions(func(catalog.ServerConfig) []mcpclient.Option {
 		return []mcpclient.Option{mcpclient.WithCallTimeout(time.Minute)}
 	}))
 	if err != nil {

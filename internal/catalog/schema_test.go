@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // Proves that, for every vendor, each tool whose input or output schema no
@@ -32,8 +32,8 @@ func TestUnboundedSchemasQuarantined(t *testing.T) {
 	}
 	for _, v := range []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini, "" /* the default */} {
 		t.Run(string(v), func(t *testing.T) {
-			cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bad", URL: serve(t, h.Handler())}}}
-			ts := start(t, cfg, toolset.WithVendor(v))
+			cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "bad", URL: serve(t, h.Handler())}}}
+			ts := start(t, cfg, catalog.WithVendor(v))
 			snap := ts.Snapshot(context.Background())
 			if got := names(snap.Definitions()); !slices.Equal(got, []string{"bad_echo"}) {
 				t.Errorf("catalog %v, want only bad_echo", got)

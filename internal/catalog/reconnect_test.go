@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -8,16 +8,16 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // A stdio server that dies is started again by default, its tools listed
 // again, and calls work once it is back.
 func TestServerRestartedAfterDeath(t *testing.T) {
 	before := proctest.Children(os.Getpid())
-	ts := start(t, &toolset.Config{Servers: []toolset.ServerConfig{stdioDemo(t, "notes")}})
+	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{stdioDemo(t, "notes")}})
 	if p, ok := ts.Provider("notes"); !ok || p.Name() != "notes" {
 		t.Fatal("Provider(notes)")
 	}

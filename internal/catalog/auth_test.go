@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 func TestAuthConfigProblems(t *testing.T) {
 	dir := t.TempDir()
-	loader := toolset.Loader{LookupEnv: func(name string) (string, bool) {
+	loader := catalog.Loader{LookupEnv: func(name string) (string, bool) {
 		return map[string]string{"SECRET": "s3cret-value"}[name], name == "SECRET"
 	}}
 	cfg, err := loader.Parse([]byte(fmt.Sprintf(`{"mcpServers": {
@@ -41,7 +41,7 @@ func TestAuthConfigProblems(t *testing.T) {
 		t.Fatal("${SECRET} not expanded in auth.clientSecret")
 	}
 	err = cfg.Validate()
-	var invalid *toolset.InvalidConfigError
+	var invalid *catalog.InvalidConfigError
 	if !errors.As(err, &invalid) {
 		t.Fatalf("Validate: %v", err)
 	}
@@ -86,7 +86,7 @@ func TestAuthConfigClientCredentials(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(path, []byte(`{"mcpServers": {"notes": {"url": "`+srv.URL+`/mcp", "auth": {
 		"grant": "client_credentials", "clientId": "agent", "clientSecret": "${NOTES_SECRET}", "clientAuth": "post", "scopes": ["notes"]}}}}`), 0o600)
-	cfg, err := toolset.Load(path)
+	cfg, err := catalog.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +113,13 @@ func TestAuthConfigIssuer(t *testing.T) {
 		{`, "issuer": "` + as.URL + `"`, ""},
 		{`, "issuer": "*"`, ""},
 	} {
-		cfg, err := toolset.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + rs.URL + `/mcp", "required": true, "auth": {
+		cfg, err := catalog.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + rs.URL + `/mcp", "required": true, "auth": {
 			"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "clientAuth": "post"` + tc.issuer + `}}}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		before := as.Requests.Load()
-		ts, err := toolset.Start(context.Background(), cfg)
+		ts, err := catalog.Start(context.Background(), cfg)
 		if tc.refusal == "" {
 			if err != nil {
 				t.Fatalf("issuer %s: %v", tc.issuer, err)
@@ -150,7 +150,7 @@ func TestAuthConfigIssuer(t *testing.T) {
 // (and asks for nonces) requires.
 func TestAuthConfigDPoP(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), DPoP: true, DPoPNonce: true, Clients: map[string]string{"agent": "s3cret-value"}})
-	cfg, err := toolset.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + srv.URL + `/mcp", "required": true, "auth": {
+	cfg, err := catalog.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + srv.URL + `/mcp", "required": true, "auth": {
 		"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "dpop": true}}}}`))
 	if err != nil {
 		t.Fatal(err)

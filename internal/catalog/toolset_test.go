@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"bytes"
@@ -19,13 +19,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // demoTools are the demo server's tools, in the order it lists them.
@@ -33,13 +33,13 @@ var demoTools = []string{"add_note", "broken_job", "color_swatch", "delete_note"
 
 // stdioDemo is a server entry that starts the test binary as the demo
 // server, with no 1 s pause at exit under the race detector.
-func stdioDemo(t testing.TB, name string) toolset.ServerConfig {
+func stdioDemo(t testing.TB, name string) catalog.ServerConfig {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return toolset.ServerConfig{Name: name, Command: exe, Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
+	return catalog.ServerConfig{Name: name, Command: exe, Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
 }
 
 // serve puts handler on loopback for the test's duration.
@@ -97,9 +97,9 @@ func (b *logBuffer) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-func start(t *testing.T, cfg *toolset.Config, opts ...toolset.Option) *toolset.Toolset {
+func start(t *testing.T, cfg *catalog.Config, opts ...catalog.Option) *catalog.Toolset {
 	t.Helper()
-	ts, err := toolset.Start(context.Background(), cfg, opts...)
+	ts, err := catalog.Start(context.Background(), cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,16 +178,16 @@ func (b *barrier) serve(handler http.Handler) http.Handler {
 func TestStartParallel(t *testing.T) {
 	servers := []string{"a", "b", "c"}
 	b := newBarrier(len(servers))
-	cfg := &toolset.Config{}
+	cfg := &catalog.Config{}
 	for _, name := range servers {
 		url := serve(t, b.serve(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, nil)))
 		// The timeout bounds a start that waits on the barrier in vain;
 		// one made together never waits on it.
-		cfg.Servers = append(cfg.Servers, toolset.ServerConfig{Name: name, URL: url, Required: true, Timeout: 20 * time.Second})
+		cfg.Servers = append(cfg.Servers, catalog.ServerConfig{Name: name, URL: url, Required: true, Timeout: 20 * time.Second})
 	}
 	var mu sync.Mutex
-	var events []toolset.ServerStatus
-	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
+	var events []catalog.ServerStatus
+	ts := start(t, cfg, catalog.OnStatus(func(s catalog.ServerStatus) {
 		mu.Lock()
 		defer mu.Unlock()
 		events = append(events, s)
@@ -237,11 +237,11 @@ func TestStartParallel(t *testing.T) {
 // serve, and its status says why.
 func TestOptionalServerLeftOut(t *testing.T) {
 	var log logBuffer
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
 		{Name: "broken", Command: "/nonexistent/mcp-server"},
 		stdioDemo(t, "notes"),
 	}}
-	ts := start(t, cfg, toolset.WithLogger(log.logger()))
+	ts := start(t, cfg, catalog.WithLogger(log.logger()))
 	st := ts.Status()
 	if st[0].Name != "broken" || st[0].State != mcpclient.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
 		t.Errorf("broken: %+v, want failed with its error", st[0])
@@ -267,7 +267,7 @@ func TestOptionalServerLeftOutSaidByDefault(t *testing.T) {
 	var log logBuffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
 		{Name: "broken", Command: "/nonexistent/mcp-server"},
 		stdioDemo(t, "notes"),
 	}}
@@ -297,12 +297,12 @@ func TestRequiredServerFails(t *testing.T) {
 		}
 		handler.ServeHTTP(w, r)
 	}))
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
 		{Name: "vault", URL: required, Required: true},
 		{Name: "notes", URL: notes},
 	}}
 	var once sync.Once
-	ts, err := toolset.Start(context.Background(), cfg, toolset.OnStatus(func(s toolset.ServerStatus) {
+	ts, err := catalog.Start(context.Background(), cfg, catalog.OnStatus(func(s catalog.ServerStatus) {
 		if s.Name == "notes" && s.State == mcpclient.StateReady {
 			once.Do(func() { close(gate) })
 		}
@@ -315,7 +315,7 @@ func TestRequiredServerFails(t *testing.T) {
 	if !strings.Contains(err.Error(), `"vault"`) || !strings.Contains(err.Error(), "required") {
 		t.Errorf("error %q does not name the required server", err)
 	}
-	var se *toolset.StartError
+	var se *catalog.StartError
 	var te *mcpclient.TransportError
 	if !errors.As(err, &se) || se.Server != "vault" || !errors.As(err, &te) {
 		t.Errorf("error %#v: want a StartError for vault wrapping its TransportError", err)
@@ -330,11 +330,11 @@ func TestRequiredServerFails(t *testing.T) {
 // apart. (Optional servers: TestOptionalCollisionLeftOut.)
 func TestCollision(t *testing.T) {
 	one, two := serve(t, demo.HTTPHandler()), serve(t, demo.HTTPHandler())
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
-		{Name: "home", URL: one, Namespace: toolset.NamespaceNone, Required: true},
-		{Name: "work", URL: two, Namespace: toolset.NamespaceNone, Required: true},
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
+		{Name: "home", URL: one, Namespace: catalog.NamespaceNone, Required: true},
+		{Name: "work", URL: two, Namespace: catalog.NamespaceNone, Required: true},
 	}}
-	ts, err := toolset.Start(context.Background(), cfg)
+	ts, err := catalog.Start(context.Background(), cfg)
 	if err == nil {
 		ts.Close()
 		t.Fatal("Start accepted two servers offering add_note under one name")
@@ -356,8 +356,8 @@ func TestCollision(t *testing.T) {
 // accepts; Lookup maps them back, and the alias works through the handler.
 func TestVendorNames(t *testing.T) {
 	long := strings.Repeat("knowledge-base-", 5) + "notes"
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: long, URL: serve(t, demo.HTTPHandler())}}}
-	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: long, URL: serve(t, demo.HTTPHandler())}}}
+	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
 	defs := snap.Definitions()
 	if len(defs) != len(demoTools) {
@@ -423,8 +423,8 @@ func TestQuarantine(t *testing.T) {
 	counting(server, "plant", recursive, &calls)
 	counting(server, "water", json.RawMessage(`{"type": "object", "properties": {"litres": {"type": ["number", "null"]}}}`), &calls)
 	var log logBuffer
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "garden", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.WithVendor(schema.Gemini), toolset.WithLogger(log.logger()))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "garden", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.WithVendor(schema.Gemini), catalog.WithLogger(log.logger()))
 	snap := ts.Snapshot(context.Background())
 	if got := names(snap.Definitions()); !slices.Equal(got, []string{"garden_water"}) {
 		t.Fatalf("catalog %v, want only garden_water", got)
@@ -457,8 +457,8 @@ func TestLocalValidation(t *testing.T) {
 	var calls atomic.Int32
 	counting(server, "add", json.RawMessage(`{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]}`), &calls)
 	counting(server, "reset", json.RawMessage(`{"type": "object"}`), &calls)
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "c", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "c", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	h := ts.Snapshot(context.Background()).Handler()
 	ctx := context.Background()
 	for _, args := range []string{`{"n": "two"}`, `{"n": 0}`, `{}`, `[1]`, `"{\"n\": 2}"`} {
@@ -489,8 +489,8 @@ func TestOpenAIStrict(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
 	got := receiving(server, "find", json.RawMessage(
 		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`))
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.WithVendor(schema.OpenAI))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
 	d := snap.Definitions()[0]
 	if !d.Strict || !strings.Contains(string(d.InputSchema), `"limit":{"type":["integer","null"]}`) || !strings.Contains(string(d.InputSchema), `"required":["q","limit"]`) {
@@ -508,8 +508,8 @@ func TestGeminiFreeFormObject(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tags", Version: "1"}, nil)
 	got := receiving(server, "label", json.RawMessage(
 		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`))
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.WithVendor(schema.Gemini))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.WithVendor(schema.Gemini))
 	snap := ts.Snapshot(context.Background())
 	defs := snap.Definitions()
 	if len(defs) != 1 || !strings.Contains(string(defs[0].InputSchema), `"labels":{"type":"string"`) {
@@ -529,7 +529,7 @@ func TestGeminiFreeFormObject(t *testing.T) {
 // Between changes, Snapshot returns the same catalog; its definitions are
 // copies the caller cannot alter.
 func TestSnapshotStable(t *testing.T) {
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "n", URL: serve(t, demo.HTTPHandler())}}}
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "n", URL: serve(t, demo.HTTPHandler())}}}
 	ts := start(t, cfg)
 	one := ts.Snapshot(context.Background())
 	defs := one.Definitions()
@@ -542,12 +542,12 @@ func TestSnapshotStable(t *testing.T) {
 
 // Start returns Validate's error, and Close is idempotent.
 func TestStartValidatesAndCloses(t *testing.T) {
-	_, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "x"}}})
-	var ve *toolset.InvalidConfigError
+	_, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "x"}}})
+	var ve *catalog.InvalidConfigError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Start on a bad config: %v, want a InvalidConfigError", err)
 	}
-	ts, err := toolset.Start(context.Background(), &toolset.Config{Servers: []toolset.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
+	ts, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,14 +568,14 @@ func TestNameMovesBetweenServers(t *testing.T) {
 	counting(a, "x", json.RawMessage(`{"type": "object"}`), &calls)
 	counting(a, "keep_a", json.RawMessage(`{"type": "object"}`), &calls)
 	counting(b, "keep_b", json.RawMessage(`{"type": "object"}`), &calls)
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{
-		{Name: "a", URL: serveMCP(t, a), Namespace: toolset.NamespaceNone},
-		{Name: "b", URL: serveMCP(t, b), Namespace: toolset.NamespaceNone},
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
+		{Name: "a", URL: serveMCP(t, a), Namespace: catalog.NamespaceNone},
+		{Name: "b", URL: serveMCP(t, b), Namespace: catalog.NamespaceNone},
 	}}
 	// A re-listing that changes how many tools a server contributes is
 	// reported once the catalog shows it.
-	statuses := make(chan toolset.ServerStatus, 64)
-	ts := start(t, cfg, toolset.OnStatus(func(s toolset.ServerStatus) { statuses <- s }))
+	statuses := make(chan catalog.ServerStatus, 64)
+	ts := start(t, cfg, catalog.OnStatus(func(s catalog.ServerStatus) { statuses <- s }))
 	waitTools := func(server string, n int) {
 		for s := range statuses {
 			if s.Name == server && s.Tools == n {
@@ -584,7 +584,7 @@ func TestNameMovesBetweenServers(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	servedBy := func(snap *toolset.Snapshot, server string) bool {
+	servedBy := func(snap *catalog.Snapshot, server string) bool {
 		for _, d := range snap.Definitions() {
 			if s, tl, _ := snap.Lookup(d.Name); s == server && tl == "x" {
 				return true
@@ -623,7 +623,7 @@ func TestOfferReadsResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := start(t, &toolset.Config{Servers: []toolset.ServerConfig{
+	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{
 		{Name: "notes", URL: serveMCP(t, demo.New())},
 		{Name: "plain", URL: serve(t, plain.Handler())},
 	}})

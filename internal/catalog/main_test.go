@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"testing"

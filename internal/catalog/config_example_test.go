@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/toolset"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // A Claude Desktop file, parsed, checked, and turned into providers. The
@@ -24,7 +24,7 @@ func ExampleParse() {
 	    "docs": {"url": "https://mcp.context7.com/mcp", "prefix": "docs", "timeout": "20s"}
 	  }
 	}`)
-	config, err := toolset.Parse(data)
+	config, err := catalog.Parse(data)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func ExampleParse() {
 // Validate reports every mistake at once, one per line, naming the server
 // and the key.
 func ExampleConfig_Validate() {
-	config, err := toolset.Parse([]byte(`{"mcpServers": {
+	config, err := catalog.Parse([]byte(`{"mcpServers": {
 	  "files": {"comand": "files-server", "allowedTools": []},
 	  "web": {"url": "ftp://example.com", "headers": {"Authorization": "Bearer secret"}, "timeout": -1}
 	}}`))
@@ -67,7 +67,7 @@ func ExampleConfig_Validate() {
 // reported with the others.
 func ExampleLoader() {
 	secrets := map[string]string{"GITHUB_TOKEN": "ghp-example"}
-	loader := toolset.Loader{LookupEnv: func(name string) (string, bool) {
+	loader := catalog.Loader{LookupEnv: func(name string) (string, bool) {
 		v, ok := secrets[name]
 		return v, ok
 	}}
@@ -95,7 +95,7 @@ func ExampleLoad() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "mcp.json")
 	os.WriteFile(path, []byte("{\"mcpServers\": {\n  \"notes\": {\"command\": \"notes-mcp\",}\n}}\n"), 0o600)
-	_, err = toolset.Load(path)
+	_, err = catalog.Load(path)
 	fmt.Println(strings.Replace(err.Error(), dir, "DIR", 1))
 	// Output:
 	// toolset: DIR/mcp.json:2:36: invalid character '}' looking for beginning of object key string

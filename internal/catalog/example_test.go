@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"net/http/httptest"
 	"os"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/schema"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // Two servers from one config (the JSON encoder sorts them by name),
@@ -27,12 +27,12 @@ func ExampleStart() {
 		"notes":   map[string]any{"command": exe, "env": map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}, "allowedTools": []string{"add_note", "list_notes"}},
 		"archive": map[string]any{"command": "/nonexistent/archive-server"}, // optional: left out
 	}})
-	config, err := toolset.Parse(data)
+	config, err := catalog.Parse(data)
 	if err != nil {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, toolset.WithVendor(schema.OpenAI))
+	tools, err := catalog.Start(ctx, config, catalog.WithVendor(schema.OpenAI))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -71,9 +71,9 @@ func ExampleToolset_Quarantined() {
 	}
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
-	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "garden", URL: srv.URL}}}
+	config := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "garden", URL: srv.URL}}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, toolset.WithVendor(schema.Gemini))
+	tools, err := catalog.Start(ctx, config, catalog.WithVendor(schema.Gemini))
 	if err != nil {
 		log.Fatal(err)
 	}

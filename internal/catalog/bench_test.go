@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // BenchmarkStart starts one server, ten at once with Start, and ten one
@@ -23,12 +23,12 @@ import (
 //   - HTTP demo servers with 20 ms of latency on every request, as remote
 //     servers have: their start is waiting, which Start overlaps.
 func BenchmarkStart(b *testing.B) {
-	var stdio, remote []toolset.ServerConfig
+	var stdio, remote []catalog.ServerConfig
 	for i := range 10 {
 		stdio = append(stdio, stdioDemo(b, fmt.Sprintf("demo%d", i)))
 		srv := httptest.NewServer(delayed(20*time.Millisecond, demo.HTTPHandler()))
 		b.Cleanup(srv.Close)
-		remote = append(remote, toolset.ServerConfig{Name: fmt.Sprintf("remote%d", i), URL: srv.URL})
+		remote = append(remote, catalog.ServerConfig{Name: fmt.Sprintf("remote%d", i), URL: srv.URL})
 	}
 	fleet(b, "stdio", stdio)
 	fleet(b, "http+20ms", remote)
@@ -43,12 +43,12 @@ func delayed(d time.Duration, h http.Handler) http.Handler {
 	})
 }
 
-func fleet(b *testing.B, label string, servers []toolset.ServerConfig) {
+func fleet(b *testing.B, label string, servers []catalog.ServerConfig) {
 	ctx := context.Background()
-	ten := &toolset.Config{Servers: servers}
-	one := &toolset.Config{Servers: servers[:1]}
-	startClose := func(b *testing.B, cfg *toolset.Config) {
-		ts, err := toolset.Start(ctx, cfg)
+	ten := &catalog.Config{Servers: servers}
+	one := &catalog.Config{Servers: servers[:1]}
+	startClose := func(b *testing.B, cfg *catalog.Config) {
+		ts, err := catalog.Start(ctx, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package toolset_test
+package catalog_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 type toolChange struct {
@@ -38,8 +38,8 @@ func TestPinningHook(t *testing.T) {
 	describe(server, "other", "Something else.", &calls)
 	changes := make(chan toolChange)
 	answers := make(chan bool)
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.OnToolChanged(func(server string, old, new tool.Definition) bool {
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.OnToolChanged(func(server string, old, new tool.Definition) bool {
 		changes <- toolChange{server, old, new}
 		return <-answers
 	}))
@@ -108,8 +108,8 @@ func TestPinningDefault(t *testing.T) {
 	describe(server, "lookup", "Looks a book up.", &calls)
 	var log logBuffer
 	changed := log.watch("changed since it was pinned")
-	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
-	ts := start(t, cfg, toolset.WithLogger(log.logger()))
+	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+	ts := start(t, cfg, catalog.WithLogger(log.logger()))
 	describe(server, "lookup", "SECRET-LOOKING TEXT", &calls)
 	<-changed
 	defs := ts.Snapshot(context.Background()).Definitions()
@@ -156,8 +156,8 @@ func TestPinningCoversTheWholeDefinition(t *testing.T) {
 			}
 			server.AddTool(base(), answer)
 			var log logBuffer
-			cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
-			ts := start(t, cfg, toolset.WithLogger(log.logger()))
+			cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+			ts := start(t, cfg, catalog.WithLogger(log.logger()))
 			changed := base()
 			tc.change(changed)
 			server.AddTool(changed, answer)
