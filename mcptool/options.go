@@ -44,13 +44,6 @@ type Sampling = mcpclient.Sampling
 // sees it.
 type SamplingRequest = mcpclient.SamplingRequest
 
-// A Root is a directory a server is told it may work in: a file:// URI and
-// a name.
-type Root = mcpclient.Root
-
-// RootOf returns the Root of a local path.
-func RootOf(path string) (Root, error) { return mcpclient.RootOf(path) }
-
 // State is where a provider's connection stands.
 type State = mcpclient.State
 

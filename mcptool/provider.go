@@ -111,6 +111,9 @@ func (p *Provider) Instructions() string { return p.core().Instructions() }
 // ServerInfo returns the server's name and version, as it gave them.
 func (p *Provider) ServerInfo() mcp.Implementation { return p.core().ServerInfo() }
 
-// SetRoots replaces the roots the server is told of (Options.Roots), and
-// tells the server when they changed.
-func (p *Provider) SetRoots(roots ...Root) error { return p.core().SetRoots(roots...) }
+// SetRoots replaces the directories the server is told it may work in
+// (Options.Roots), and tells the server when they changed. A provider made
+// without Options.Roots declared no roots, and refuses.
+func (p *Provider) SetRoots(dirs ...string) error {
+	return p.core().SetRoots(mcpclient.RootsOf(dirs)...)
+}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -109,11 +110,10 @@ type Options struct {
 	Telemetry Telemetry
 	// Reconnect, when set, rebuilds a lost connection.
 	Reconnect *Reconnect
-	// Roots, when set, declares the roots capability with these roots
-	// (and none when empty). A filesystem server may replace the
-	// directories it was given with them, so declare only what the server
-	// may reach.
-	Roots *[]Root
+	// Roots, when not nil, declares the roots capability with these
+	// local directories. A filesystem server may replace the directories
+	// it was given with them, so declare only what the server may reach.
+	Roots []string
 	// Elicitor answers a server's questions to the user; Sampling lets a
 	// server ask the host's model. Nil declares neither.
 	Elicitor tool.Elicitor
@@ -152,7 +152,7 @@ func (o *Options) List() []Option {
 		opts = append(opts, WithReconnect(*o.Reconnect))
 	}
 	if o.Roots != nil {
-		opts = append(opts, WithRoots(*o.Roots...))
+		opts = append(opts, WithRoots(RootsOf(o.Roots)...))
 	}
 	if o.Elicitor != nil {
 		opts = append(opts, WithElicitation(o.Elicitor))
@@ -184,4 +184,18 @@ func NewHTTP(h HTTP, o *Options) *Provider {
 		opts = append(opts, WithTransport(SSE))
 	}
 	return FromURL(h.URL, opts...)
+}
+
+// RootsOf is the roots of local directories: each its absolute file://
+// URI, named by its last element.
+func RootsOf(dirs []string) []Root {
+	roots := make([]Root, 0, len(dirs))
+	for _, d := range dirs {
+		r, err := RootOf(d)
+		if err != nil { // no working directory: the path as given, refused at Connect unless absolute
+			r = Root{URI: "file://" + filepath.ToSlash(d), Name: filepath.Base(d)}
+		}
+		roots = append(roots, r)
+	}
+	return roots
 }
