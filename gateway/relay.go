@@ -64,7 +64,14 @@ func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) erro
 
 // unsubscribe ends the client's session's subscription, if it has one,
 // asking the resource's server to unsubscribe when it was the last.
+//
+// go-sdk also unsubscribes a 2026-07-28 listen when it ends, with the
+// listen's context, done by then: the server is told all the same, for as
+// long as the gateway runs.
 func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(g.ctx, cancel)()
 	uri := req.Params.URI
 	return g.subs.remove(ctx, req.Session, uri, func(ctx context.Context, on bool) error {
 		p, _, err := g.resourceServer(uri)

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -158,4 +159,22 @@ func listen(t *testing.T, url, uri string) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// A 2026-07-28 client's subscription ends with its listen, whose context
+// is done by the time go-sdk unsubscribes it: the server is told all the
+// same.
+func TestAListensEndUnsubscribesTheServer(t *testing.T) {
+	notes := newNotes(t, "notes")
+	g := start(t, []catalog.ServerConfig{notes.config()})
+	url, _ := serve(t, g)
+	carol := listen(t, url, "note://payroll")
+	if err := carol.Unsubscribe(t.Context(), &mcp.UnsubscribeParams{URI: "note://payroll"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-notes.unsubscribed:
+	case <-time.After(30 * time.Second): // a bound on a failure, not a wait for success
+		t.Fatal("the listen ended and the server was never told to unsubscribe")
+	}
 }
