@@ -96,7 +96,7 @@ func (s *notesServer) counts() (subscribes, unsubscribes int) {
 // leaves, by unsubscribing or by ending its session.
 func TestASubscriptionIsItsClientsOwn(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []catalog.ServerConfig{notes.config()})
+	g := start(t, []catalog.ServerConfig{notes.config()}, nil)
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	payroll := "note://payroll"

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -121,6 +122,21 @@ type Options struct {
 	// Apps declares the MCP Apps extension, so that a server lists the
 	// tools it keeps for hosts that render interfaces.
 	Apps bool
+
+	more []Option // Extend's
+}
+
+// Extend returns a copy of o (nil: the zero Options) whose List ends with
+// opts: what no public field says (a stderr sink, the gateway's notices and
+// host side), given by mcpbridge's own code through a public Options value
+// (toolset.Options.Server).
+func Extend(o *Options, opts ...Option) *Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	c.more = slices.Concat(c.more, opts)
+	return &c
 }
 
 // List is o as the core's functional options: only what o says, so that
@@ -177,7 +193,7 @@ func (o *Options) List() []Option {
 	if o.Apps {
 		opts = append(opts, WithApps())
 	}
-	return opts
+	return append(opts, o.more...)
 }
 
 // NewCommand is [FromCommand] of c with o.
