@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -25,7 +24,7 @@ import (
 // request without a valid token 401 with a WWW-Authenticate challenge that
 // names that metadata, and takes only JWT access tokens (RFC 9068) that the
 // issuer signed, that are in date, and whose audience is the gateway
-// (RFC 8707). See [WithOAuth].
+// (RFC 8707). Set it in [Options].
 type OAuth struct {
 	// Issuer is the authorization server's issuer identifier, which a
 	// token's iss must equal exactly. Its keys are found through its
@@ -115,13 +114,13 @@ func (g *Gateway) protectedResource(mux *http.ServeMux) {
 var verified = ctxkey.New[*auth.TokenInfo]("gateway verified token")
 
 // authenticate guards the MCP endpoint when the gateway takes tokens: a
-// bearer token of [WithBearerTokens], or a JWT access token of
-// [WithOAuth]'s issuer. What it answers follows RFC 6750 section 3, as the
+// client's bearer token ([Client] Token), or a JWT access token of the
+// [OAuth] issuer. What it answers follows RFC 6750 section 3, as the
 // MCP authorization spec asks: 401 with a challenge (its error
 // invalid_token for a token refused) naming the resource metadata and the
 // scopes, 403 insufficient_scope for a token without a required scope, and
 // 503 when the issuer's keys cannot be had. The token goes no further than
-// this check, unless [WithTokenPassthrough] names a server.
+// this check, unless [Options] Passthrough names a server.
 func (g *Gateway) authenticate(next http.Handler) http.Handler {
 	if len(g.o.tokens) == 0 && g.o.oauth == nil {
 		return next
@@ -204,7 +203,7 @@ func (g *Gateway) verify(ctx context.Context, token string) (*auth.TokenInfo, er
 }
 
 // missingScopes are the required scopes info lacks. A bearer token of
-// [WithBearerTokens] has none and needs none: it names a client the
+// a [Client] has none and needs none: it names a client the
 // operator configured.
 func (g *Gateway) missingScopes(info *auth.TokenInfo) []string {
 	if _, jwt := info.Extra[clientKey]; g.o.oauth == nil || !jwt {
@@ -220,30 +219,3 @@ type tokenError struct{ why string }
 
 func (e *tokenError) Error() string        { return "invalid token: " + e.why }
 func (e *tokenError) Is(target error) bool { return target == auth.ErrInvalidToken }
-
-// WithOAuth makes the HTTP endpoint an OAuth 2.1 resource server for the
-// issuer o names (see [OAuth]): it serves its protected resource metadata
-// at /.well-known/oauth-protected-resource (and that followed by the
-// resource's path) and takes the issuer's JWT access tokens, each naming
-// its client ([WithClientPolicy]). With [WithBearerTokens] too, a request
-// may carry either. [Start] refuses an OAuth without Issuer or Resource.
-func WithOAuth(o OAuth) Option { return func(opts *options) { opts.oauth = &o } }
-
-// check reports an option Start cannot take, naming it.
-func (o *options) check(cfg *catalog.Config) error {
-	if o.oauth != nil {
-		if err := o.oauth.check(); err != nil {
-			return err
-		}
-	}
-	if err := o.checkClients(); err != nil {
-		return err
-	}
-	if err := o.checkTaskKey(); err != nil {
-		return err
-	}
-	if err := o.limits.check(); err != nil {
-		return err
-	}
-	return o.checkPassthrough(cfg)
-}

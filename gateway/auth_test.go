@@ -50,9 +50,9 @@ func TestOAuthTakesOnlyTheIssuersTokensForTheGateway(t *testing.T) {
 		var n oauthtest.Network
 		issuer := n.Start(oauthtest.Config{JWT: true})
 		const resource = "https://gateway.example/mcp"
-		g, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(gateway.OAuth{
+		g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{OAuth: &gateway.OAuth{
 			Issuer: issuer.URL, Resource: resource, Scopes: []string{"mcp:tools"}, HTTPClient: n.Client(),
-		}))
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,9 @@ func TestOAuthTakesOnlyTheIssuersTokensForTheGateway(t *testing.T) {
 }
 
 func TestOAuthServesProtectedResourceMetadata(t *testing.T) {
-	g := start(t, nil, gateway.WithOAuth(gateway.OAuth{Issuer: "https://auth.example", Resource: "https://gateway.example/mcp", Scopes: []string{"mcp:tools"}}))
+	g := start(t, nil, &gateway.Options{
+		OAuth: &gateway.OAuth{Issuer: "https://auth.example", Resource: "https://gateway.example/mcp", Scopes: []string{"mcp:tools"}},
+	})
 	_, srv := serve(t, g)
 	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
 		resp, err := http.Get(srv.URL + path)
@@ -154,7 +156,7 @@ func TestStartRefusesAnOAuthItCannotUse(t *testing.T) {
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "http://gateway.example/mcp"}, "want an absolute https URL"},
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "https://gateway.example/mcp#top"}, "without a fragment"},
 	} {
-		if _, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(c.o)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{OAuth: &c.o}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
 	}
@@ -170,7 +172,7 @@ func TestAnOAuthClientFindsTheIssuerThroughTheGateway(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	issuer.AddResource(srv.URL + "/mcp")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{OAuth: &gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}})
 	mux.Handle("/", g.Handler())
 	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "svc", Secret: "s3cret", Method: "client_secret_basic"}, Options: oauth.Options{Issuer: issuer.URL}})
 	if err != nil {

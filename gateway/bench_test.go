@@ -29,7 +29,7 @@ func BenchmarkCall(b *testing.B) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
 	upstream := serveStateless(b, s, nil)
-	front, _ := serve(b, start(b, []catalog.ServerConfig{{Name: "bench", URL: upstream, Required: true}}))
+	front, _ := serve(b, start(b, []catalog.ServerConfig{{Name: "bench", URL: upstream, Required: true}}, nil))
 
 	text := string(make([]byte, 256))
 	for _, way := range []struct {
@@ -94,7 +94,9 @@ func BenchmarkAVictimBesideAClientThatDoesNotRead(b *testing.B) {
 // call of its steps by another client.
 func victimOf(b *testing.B, attacked bool) func() time.Duration {
 	chatty := newChatty(b)
-	g := start(b, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, gateway.WithLimits(gateway.Limits{ClientQueueBytes: 64 << 20}))
+	g := start(b, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
+		Limits: gateway.Limits{ClientQueueBytes: 64 << 20},
+	})
 	url, _ := serve(b, g)
 	observer, err := mcp.NewClient(&mcp.Implementation{Name: "observer", Version: "1"}, &mcp.ClientOptions{
 		LoggingMessageHandler: func(context.Context, *mcp.LoggingMessageRequest) {},

@@ -22,7 +22,7 @@ func TestAServerSeesTheCallingClientsCapabilities(t *testing.T) {
 		text := fmt.Sprintf("sampling %v, elicitation %v", caps != nil && caps.Sampling != nil, caps != nil && caps.Elicitation != nil)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
-	g := start(t, []catalog.ServerConfig{{Name: "caps", URL: serveStateless(t, srv, nil), Required: true}})
+	g := start(t, []catalog.ServerConfig{{Name: "caps", URL: serveStateless(t, srv, nil), Required: true}}, nil)
 	url, _ := serve(t, g)
 	for _, tc := range []struct {
 		opts *mcp.ClientOptions

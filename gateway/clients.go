@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -10,36 +9,14 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
-	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
-
-// WithClientPolicy gates the catalog for one client, on top of
-// [WithPolicy]: a tool p denies is not listed to that client (tools/list,
-// find_tools), and a call of it by that client is refused as a call the
-// gateway's policy refuses. p judges resources, resource templates and
-// prompts alike, by the names the gateway serves them under
-// ({prefix}_{name}): what it denies is not listed to the client, and
-// reading, getting, completing or subscribing to it is refused as for
-// what does not exist; a server the client is allowed nothing of is
-// invisible to it, its instructions and log included (reach.go). A client is named by its token: the name of a
-// bearer token ([WithBearerTokens]), or for a JWT access token ([WithOAuth])
-// its client_id claim, else azp, else sub. A client with no policy of its
-// own is served what every client is. A nil p removes client's policy.
-func WithClientPolicy(client string, p *policy.Policy) Option {
-	return func(o *options) {
-		if o.clients == nil {
-			o.clients = map[string]*policy.Policy{}
-		}
-		o.clients[client] = p
-	}
-}
 
 // A caller is who sent the request being served, as [Gateway.admit] puts
 // it in the request's context.
 type caller struct {
 	name  string // the client's name, "" for a client without a token
-	token string // its bearer token, kept only for WithTokenPassthrough
+	token string // its bearer token, kept only for Options.Passthrough
 }
 
 var callerKey = ctxkey.New[caller]("gateway caller")
@@ -172,15 +149,4 @@ func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.De
 		}
 	}
 	return out
-}
-
-// checkClients reports a client policy or rate limit Start
-// cannot take.
-func (o *options) checkClients() error {
-	for name, r := range o.rates {
-		if r.burst < 0 {
-			return fmt.Errorf("gateway: WithRateLimit(%q): burst %d: want 0 (the default) or more", name, r.burst)
-		}
-	}
-	return nil
 }

@@ -14,18 +14,14 @@ import (
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/policy"
 )
 
 func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	a := newUpstream(t, "a")
-	noEcho, err := policy.New(policy.Config{Deny: []string{"echo"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := start(t, []catalog.ServerConfig{a.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
-		gateway.WithClientPolicy("bob", noEcho))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{
+		"alice": {Token: "tok-alice"},
+		"bob":   {Token: "tok-bob", Deny: []string{"echo"}},
+	}})
 	url, _ := serve(t, g)
 	call := func(cs *mcp.ClientSession, name string, args map[string]any) string {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -64,9 +60,13 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 // twice, then once a second; bob's limit is lifted.
 func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &catalog.Config{},
-			gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
-			gateway.WithRateLimit("", 1, 2), gateway.WithRateLimit("bob", -1, 0))
+		g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+			RateLimit: &gateway.RateLimit{Rate: 1, Burst: 2},
+			Clients: map[string]gateway.Client{
+				"alice": {Token: "tok-alice"},
+				"bob":   {Token: "tok-bob", RateLimit: &gateway.RateLimit{Rate: -1, Burst: 0}},
+			},
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,8 +121,36 @@ func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 }
 
 func TestStartRefusesANegativeBurst(t *testing.T) {
-	_, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithRateLimit("alice", 1, -1))
-	if err == nil || !strings.Contains(err.Error(), `WithRateLimit("alice"): burst -1`) {
+	_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {RateLimit: &gateway.RateLimit{Rate: 1, Burst: -1}},
+		},
+	})
+	if err == nil || !strings.Contains(err.Error(), `Clients["alice"].RateLimit: burst -1`) {
 		t.Errorf("Start: %v", err)
+	}
+}
+
+// Start refuses clients it could not tell apart, or whose patterns it
+// cannot read, naming the client, before any server starts.
+func TestStartRefusesClientsItCannotTellApart(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		clients map[string]gateway.Client
+		want    string
+	}{
+		{"a client without a name", map[string]gateway.Client{"": {Allow: []string{"a_*"}}}, `Clients[""]: a client needs a name`},
+		{"two clients of one token", map[string]gateway.Client{"alice": {Token: "tok"}, "bob": {Token: "tok"}}, `Clients["bob"]: the token of Clients["alice"] too`},
+		{"a pattern that is none", map[string]gateway.Client{"alice": {Deny: []string{"a_["}}}, `Clients["alice"]: policy: deny pattern "a_["`},
+		{"a negative burst of the gateway's", nil, `RateLimit: burst -2`},
+	} {
+		o := &gateway.Options{Clients: c.clients}
+		if c.clients == nil {
+			o.RateLimit = &gateway.RateLimit{Rate: 1, Burst: -2}
+		}
+		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "never", Command: "/nonexistent", Required: true}}}, o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
 	}
 }

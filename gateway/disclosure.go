@@ -15,21 +15,21 @@ import (
 // The tools a client that opted into progressive disclosure is served
 // instead of the catalog.
 const (
-	FindToolsName = "find_tools"
-	CallToolName  = "call_tool"
+	findToolsName = "find_tools"
+	callToolName  = "call_tool"
 	// maxFound bounds one search's answer.
 	maxFound = 12
 )
 
 var (
 	findTool = &mcp.Tool{
-		Name:        FindToolsName,
+		Name:        findToolsName,
 		Description: "Search the tools available through this server by what they do. Returns the best matches with their names, descriptions and input schemas; run one with call_tool.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"words describing the task, e.g. \"search notes\" or \"create calendar event\""}},"required":["query"]}`),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}
 	callTool = &mcp.Tool{
-		Name:        CallToolName,
+		Name:        callToolName,
 		Description: "Run a tool found with find_tools, by its name, with arguments that match its input schema.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"the tool's name, as find_tools gave it"},"arguments":{"type":"object","description":"the tool's arguments"}},"required":["name"]}`),
 	}
@@ -50,7 +50,7 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 			Query string `json:"query"`
 		}
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-			return answer(FindToolsName, &tool.RefusedError{Name: FindToolsName, Message: "the arguments must be an object with a string \"query\""})
+			return answer(findToolsName, &tool.RefusedError{Name: findToolsName, Message: "the arguments must be an object with a string \"query\""})
 		}
 		_, defs := g.snapshot()
 		hits := names.Search(g.visible(ctx, defs), in.Query)
@@ -81,7 +81,7 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Name == "" {
-			return answer(CallToolName, &tool.RefusedError{Name: CallToolName, Message: "the arguments must be an object with the tool's \"name\" and its \"arguments\""})
+			return answer(callToolName, &tool.RefusedError{Name: callToolName, Message: "the arguments must be an object with the tool's \"name\" and its \"arguments\""})
 		}
 		res, err := g.call(ctx, req, in.Name, in.Arguments)
 		if errors.Is(err, tool.ErrUnserved) {

@@ -16,14 +16,14 @@ func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
 	a, b := newUpstream(t, "a"), newUpstream(t, "b")
 	for _, c := range []struct {
 		name   string
-		opts   []gateway.Option
+		opts   *gateway.Options
 		suffix string
 	}{
-		{"for every client", []gateway.Option{gateway.WithDisclosure()}, ""},
+		{"for every client", &gateway.Options{Disclosure: true}, ""},
 		{"for a client that asks", nil, "?disclosure=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, c.opts...)
+			g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, c.opts)
 			url, _ := serve(t, g)
 			cs := connect(t, url+c.suffix, versions[0], nil, nil)
 			if got := toolNames(t, cs); !slices.Equal(got, []string{gateway.CallToolName, gateway.FindToolsName}) {
@@ -62,7 +62,7 @@ func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
 		})
 	}
 	// The full endpoint still lists the catalog.
-	g := start(t, []catalog.ServerConfig{a.config(true)})
+	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	if got := toolNames(t, connect(t, url, versions[1], nil, nil)); len(got) != 4 {
 		t.Errorf("without disclosure: %v", got)

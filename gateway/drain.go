@@ -65,7 +65,7 @@ func (d *drain) isDraining() bool {
 // Shutdown drains the gateway: from now on every new request is refused
 // with [ErrDraining] and /readyz answers 503, while the requests in flight
 // go on; it returns once they are all done, or fails when ctx ends or the
-// drain timeout ([WithDrainTimeout]) passes first, saying how many were
+// drain timeout ([Options] DrainTimeout) passes first, saying how many were
 // left. It does not close the servers: call [Gateway.Close] after it,
 // which ends whatever is left.
 func (g *Gateway) Shutdown(ctx context.Context) error {

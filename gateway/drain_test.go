@@ -31,7 +31,7 @@ func (h readyAt) Handle(_ context.Context, r slog.Record) error {
 func TestShutdownSaysItDrainsOnceRefusing(t *testing.T) {
 	var g *gateway.Gateway
 	h := readyAt{&g, make(chan bool, 1)}
-	g = start(t, []catalog.ServerConfig{newUpstream(t, "a").config(true)}, gateway.WithLogger(slog.New(h)))
+	g = start(t, []catalog.ServerConfig{newUpstream(t, "a").config(true)}, &gateway.Options{Logger: slog.New(h)})
 	if err := g.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}

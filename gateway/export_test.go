@@ -15,3 +15,9 @@ func FastOnly(g *Gateway) http.Handler {
 		g.post(w, r, true, left, left)
 	})
 }
+
+// The names of the tools of progressive disclosure.
+const (
+	FindToolsName = findToolsName
+	CallToolName  = callToolName
+)

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
 	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
 
@@ -133,7 +134,10 @@ func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr
 func TestFastPathKeepsTheServersResult(t *testing.T) {
 	var logs proctest.Buffer
 	rec := oteltest.New(t)
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, gateway.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))), gateway.WithTracerProvider(rec.Traces))
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, &gateway.Options{
+		Logger:    slog.New(slog.NewJSONHandler(&logs, nil)),
+		Telemetry: mcptool.Telemetry{Tracer: rec.Traces},
+	})
 	url, _ := serve(t, g)
 	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")
 	meta, _ := json.Marshal(traceContext(ctx))
@@ -159,7 +163,7 @@ func TestFastPathKeepsTheServersResult(t *testing.T) {
 // A server's JSON-RPC error reaches the client with its code, and with the
 // HTTP status SEP-2575 gives the code, as go-sdk's handler answers it.
 func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)})
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, nil)
 	url, _ := serve(t, g)
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "up_invalid"})
 	if want := `{"code":-32602,"message":"not those"}`; status != http.StatusBadRequest || result != nil || string(rpcErr) != want {
@@ -192,7 +196,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []catalog.ServerConfig{countedUpstream(t, &calls)}, gateway.WithPolicy(pol), gateway.WithRateLimit("", 1e-6, 3))
+	g := start(t, []catalog.ServerConfig{countedUpstream(t, &calls)}, &gateway.Options{Policy: pol, RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 3}})
 	url := serveFastOnly(t, g)
 	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
 	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult || calls.Load() != 1 {
@@ -219,7 +223,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 // existed, and is answered there: go-sdk re-encodes the result (the
 // server's unknown member is lost), or refuses the request.
 func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)})
+	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, nil)
 	url, _ := serve(t, g)
 	for _, tc := range []struct {
 		what string
@@ -257,7 +261,7 @@ func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
 // with exactly one resultType: a decoder that keeps the first member or
 // refuses a repeated one reads it as go-sdk does.
 func TestFastPathWritesOneResultType(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "demo_list_notes"})
 	if status != http.StatusOK || rpcErr != nil {
 		t.Fatalf("status %d, error %s", status, rpcErr)

@@ -24,7 +24,7 @@ func demoServer(t *testing.T) catalog.ServerConfig {
 }
 
 func TestAServerKilledDuringACallIsRestartedAndTheCallResent(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	children := proctest.Children(os.Getpid())

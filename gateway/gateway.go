@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"sync"
@@ -10,12 +11,14 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // implementation is how the gateway introduces itself to clients.
 var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbridge", Version: "0.1.0"}
 
-// A Gateway serves the servers of a [catalog.Config] as one MCP server. Build
+// A Gateway serves the servers of a [toolset.Config] as one MCP server. Build
 // it with [Start]; serve it over HTTP ([Gateway.Handler]) or stdio
 // ([Gateway.Run]), to any number of clients at once; stop it with
 // [Gateway.Shutdown] and [Gateway.Close]. A Gateway is safe for concurrent
@@ -44,7 +47,7 @@ type Gateway struct {
 	slots    slots        // the requests being served (slots.go)
 	sessions sessionTable // the sessions open, and whose each is (sessions.go)
 
-	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without WithOAuth
+	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without Options.OAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
 	tasks  taskIDs     // the ids of the tasks handed to clients (taskid.go)
 
@@ -56,42 +59,38 @@ type Gateway struct {
 	closeErr error
 }
 
-// Start starts the servers of cfg as [catalog.Start] does (its error, a
-// required server that did not start say, is returned as it is) and
-// serves their tools, resources, resource templates and prompts.
-func Start(ctx context.Context, cfg *catalog.Config, opts ...Option) (*Gateway, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if err := o.check(cfg); err != nil {
+// Start starts the servers of cfg as [toolset.Start] does with o.Toolset
+// (its error, a required server that did not start say, is returned as it
+// is) and serves their tools, resources, resource templates and prompts.
+// Options it cannot take are refused first, naming the field; nil o is
+// the defaults.
+func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, error) {
+	opts, err := o.resolve(cfg)
+	if err != nil {
 		return nil, err
 	}
-	log := telemetry.Logger(o.logger)
-	g := &Gateway{o: o, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(o.rates), tasks: newTaskIDs(o.taskKeys...)}
-	g.lim = o.limits.Resolved()
+	log := telemetry.Logger(opts.logger)
+	g := &Gateway{o: opts, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(opts.rates), tasks: newTaskIDs(opts.taskKeys...)}
+	g.lim = opts.limits.Resolved()
 	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
 	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
 	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	if o.oauth != nil {
-		g.keys = newIssuerKeys(g.ctx, *o.oauth)
+	if opts.oauth != nil {
+		g.keys = newIssuerKeys(g.ctx, *opts.oauth)
 	}
 	g.passing = make(map[string]*passOn, len(cfg.Servers))
 	for _, sc := range cfg.Servers {
 		g.passing[sc.Name] = newPassOn(sc.Name, g.lim.ServerQueueBytes, log)
 	}
-	var traceOpts []catalog.Option
-	g.tel, traceOpts = o.tracing()
-	tsOpts := append(append([]catalog.Option{catalog.WithLogger(log)}, traceOpts...), o.toolset...)
-	tsOpts = append(tsOpts, catalog.WithServerOptions(g.notices))
-	ts, err := catalog.Start(ctx, cfg, tsOpts...)
+	g.tel = telemetry.New(scope, opts.telemetry.Tracer, nil)
+	ts, err := toolset.Start(ctx, cfg, g.toolsetOptions())
 	if err != nil {
 		g.cancel()
 		g.stopPassing()
 		return nil, err
 	}
-	g.ts = ts
+	g.ts = (*catalog.Toolset)(ts)
 	g.full = g.newServer()
 	g.full.AddReceivingMiddleware(g.hideDenied)
 	g.small = g.newServer()
@@ -101,6 +100,33 @@ func Start(ctx context.Context, cfg *catalog.Config, opts ...Option) (*Gateway, 
 	g.worker.Add(1)
 	go g.work()
 	return g, nil
+}
+
+// toolsetOptions are Options.Toolset with the gateway's logger and
+// telemetry where it sets none, and the gateway's own options (notices)
+// added to each server's.
+func (g *Gateway) toolsetOptions() *toolset.Options {
+	var o toolset.Options
+	if g.o.toolset != nil {
+		o = *g.o.toolset
+	}
+	o.Logger = cmp.Or(o.Logger, g.log)
+	if o.Telemetry.Tracer == nil {
+		o.Telemetry.Tracer = g.o.telemetry.Tracer
+	}
+	if o.Telemetry.Meter == nil {
+		o.Telemetry.Meter = g.o.telemetry.Meter
+	}
+	o.Telemetry.Content = o.Telemetry.Content || g.o.telemetry.Content
+	server := o.Server
+	o.Server = func(sc toolset.ServerConfig) *mcptool.Options {
+		var own *mcptool.Options
+		if server != nil {
+			own = server(sc)
+		}
+		return mcpclient.Extend(own, g.notices(sc)...)
+	}
+	return &o
 }
 
 // newServer makes one of the gateway's two go-sdk servers.
@@ -125,7 +151,7 @@ func (g *Gateway) newServer() *mcp.Server {
 }
 
 // Toolset returns the running servers behind the gateway.
-func (g *Gateway) Toolset() *catalog.Toolset { return g.ts }
+func (g *Gateway) Toolset() *toolset.Toolset { return (*toolset.Toolset)(g.ts) }
 
 // work takes in the servers' changes until Close: a new tool listing, new
 // resources or prompts.
@@ -147,7 +173,7 @@ func (g *Gateway) work() {
 // notices are the options that carry each server's unasked notices to the
 // gateway (a change of its resources or prompts, its log), say what it
 // answers as a host (hostio.go), bound its listings (Limits), and for a
-// server of WithTokenPassthrough carry the client's token.
+// server of Options.Passthrough carry the client's token.
 func (g *Gateway) notices(sc catalog.ServerConfig) []mcpclient.Option {
 	wake := func() {
 		select {

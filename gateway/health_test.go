@@ -43,7 +43,7 @@ func probe(t *testing.T, srv *httptest.Server, path, origin, host string) (int, 
 // serves them, for an address of the operator's alone.
 func TestProbesAreBareAndCheckedTheServersStatesTheOperators(t *testing.T) {
 	a := newUpstream(t, "secret-payroll")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithBearerTokens(map[string]string{"ci": "t0ken"}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"ci": {Token: "t0ken"}}})
 	_, srv := serve(t, g)
 	for _, path := range []string{"/healthz", "/readyz"} {
 		code, body := probe(t, srv, path, "", "")

@@ -10,8 +10,9 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // answering is a client that answers what servers ask of it: a form with
@@ -97,7 +98,7 @@ func asker(t *testing.T) catalog.ServerConfig {
 // the answer, a session client is asked by the gateway. A prompts/get's
 // and a resources/read's alike.
 func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{asker(t)})
+	g := start(t, []catalog.ServerConfig{asker(t)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -141,7 +142,7 @@ func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 // for its tag while it runs: the gateway follows it and asks the session
 // client that made the call.
 func TestATaskAsksTheCallersClient(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)})
+	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)
@@ -168,12 +169,10 @@ func TestATaskAsksTheCallersClient(t *testing.T) {
 func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	t.Parallel()
 	bin := npmtest.Bin(t, "mcp-server-everything")
-	root, err := mcpclient.RootOf(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	roots := &toolset.Options{Server: func(toolset.ServerConfig) *mcptool.Options { return &mcptool.Options{Roots: []string{dir}} }}
 	g := start(t, []catalog.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
-		gateway.WithToolsetOptions(catalog.WithProviderOptions(mcpclient.WithRoots(root))))
+		&gateway.Options{Toolset: roots})
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)
@@ -198,7 +197,7 @@ func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	if got := question(asked); got != "sample" {
 		t.Errorf("asked %q", got)
 	}
-	if got := joined(call(cs, "get-roots-list", nil)); !strings.Contains(got, root.URI) {
+	if got := joined(call(cs, "get-roots-list", nil)); !strings.Contains(got, "file://"+dir) {
 		t.Errorf("roots: %q", got)
 	}
 	res := call(cs, "simulate-research-query", map[string]any{"topic": "python", "ambiguous": true})

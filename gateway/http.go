@@ -28,11 +28,11 @@ const statelessVersion = "2026-07-28"
 // requests, so any replica of the gateway answers any request. An older
 // client's initialize opens a session (Mcp-Session-Id), kept by the replica
 // that made it. ?disclosure=1 serves the client find_tools and call_tool in
-// place of the catalog ([WithDisclosure] does it for every client).
+// place of the catalog ([Options] Disclosure does it for every client).
 //
 // Before any of that, a request's Origin and Host are checked against DNS
-// rebinding ([WithAllowedOrigins], [WithAllowedHosts]) and, with
-// [WithBearerTokens], its bearer token: a refusal is 403 or 401, and the
+// rebinding ([Options] AllowedOrigins, AllowedHosts) and, when clients
+// have tokens or OAuth is set, its bearer token: a refusal is 403 or 401, and the
 // token is never passed on. Then the bounds of [Limits] that a handler can
 // keep: a POST's body is read within BodyRead (a deadline the handler sets
 // on the connection) and the bytes held, its JSON checked against
@@ -184,12 +184,4 @@ func hostAllowed(host string, allowed []string) bool {
 		name = h
 	}
 	return slices.Contains(allowed, host) || slices.Contains(allowed, name)
-}
-
-// IsLoopback reports whether the listen address addr (host:port) binds only
-// the loopback interface: a host that is localhost or a loopback IP. An
-// empty host (":8080") binds every interface, and is not.
-func IsLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	return err == nil && host != "" && sdkfix.Loopback(host)
 }

@@ -20,7 +20,7 @@ import (
 
 func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithBearerTokens(map[string]string{"alice": "s3cret-alice"}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "s3cret-alice"}}})
 	url, _ := serve(t, g)
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {
@@ -47,7 +47,7 @@ func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 
 func TestRefusesForeignOriginsAndHosts(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithAllowedOrigins("https://app.example"))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{AllowedOrigins: []string{"https://app.example"}})
 	url, _ := serve(t, g)
 	post := func(origin, host string) int {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
@@ -84,7 +84,7 @@ func TestRefusesForeignOriginsAndHosts(t *testing.T) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)})
+	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
 	_, srv := serve(t, g)
 	get := func(path string) (int, map[string]any) {
 		resp, err := http.Get(srv.URL + path)
@@ -112,7 +112,7 @@ func TestHealthAndReadiness(t *testing.T) {
 
 func TestShutdownLetsCallsInFlightFinishAndRefusesNewOnes(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)})
+	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	done := make(chan *mcp.CallToolResult, 1)
@@ -149,7 +149,7 @@ func TestShutdownLetsCallsInFlightFinishAndRefusesNewOnes(t *testing.T) {
 
 func TestShutdownIsBounded(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)})
+	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	go cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_block"})
@@ -164,7 +164,7 @@ func TestShutdownIsBounded(t *testing.T) {
 }
 
 func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
-	lb, hits := roundRobin(t, 2, newUpstream(t, "a").config(true))
+	lb, hits := roundRobin(t, 2, newUpstream(t, "a").config(true), nil)
 	cs := connect(t, lb, "2026-07-28", nil, nil)
 	for i := range 6 {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": "n"}})
@@ -183,15 +183,15 @@ func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
 }
 
 // roundRobin serves the gateways of n replicas over one server, each
-// started with opts, behind a proxy that sends each request to the next,
+// started with o, behind a proxy that sends each request to the next,
 // and returns the proxy's MCP endpoint and the requests each replica
 // served.
-func roundRobin(t *testing.T, n int, server catalog.ServerConfig, opts ...gateway.Option) (string, func() []int64) {
+func roundRobin(t *testing.T, n int, server catalog.ServerConfig, o *gateway.Options) (string, func() []int64) {
 	t.Helper()
 	var targets []*url.URL
 	hits := make([]atomic.Int64, n)
 	for range n {
-		_, srv := serve(t, start(t, []catalog.ServerConfig{server}, opts...))
+		_, srv := serve(t, start(t, []catalog.ServerConfig{server}, o))
 		u, _ := url.Parse(srv.URL)
 		targets = append(targets, u)
 	}

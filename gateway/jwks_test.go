@@ -25,7 +25,9 @@ func oauthGateway(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) 
 	if wrap != nil {
 		client.Transport = wrap(client.Transport)
 	}
-	g, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithOAuth(gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: client}))
+	g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+		OAuth: &gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: client},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ var algorithms = []jose.SignatureAlgorithm{
 // The keys of an [auth.TokenInfo]'s Extra the gateway sets.
 const (
 	clientKey      = "mcpbridge/client" // a JWT's client: client_id, azp or sub
-	passthroughKey = "mcpbridge/token"  // the token itself, for WithTokenPassthrough
+	passthroughKey = "mcpbridge/token"  // the token itself, for Options.Passthrough
 )
 
 // issuerKeys checks JWT access tokens against the keys of one issuer,

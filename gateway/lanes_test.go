@@ -112,8 +112,10 @@ func TestAClientThatDoesNotReadStallsNoOther(t *testing.T) {
 		t.Run(attack, func(t *testing.T) {
 			chatty := newChatty(t)
 			logged := make(fellBehind, 1)
-			g := start(t, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}},
-				gateway.WithLogger(slog.New(logged)), gateway.WithLimits(gateway.Limits{ClientQueueBytes: 64 << 10}))
+			g := start(t, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
+				Logger: slog.New(logged),
+				Limits: gateway.Limits{ClientQueueBytes: 64 << 10},
+			})
 			url, _ := serve(t, g)
 			if n := victimsProgress(t, url); n != victimSteps {
 				t.Fatalf("before the attack, the victim's call got %d/%d progress reports", n, victimSteps)
@@ -179,7 +181,7 @@ func TestStartRefusesANegativeQueueBound(t *testing.T) {
 		{gateway.Limits{ClientQueueBytes: -1}, "Limits.ClientQueueBytes -1"},
 		{gateway.Limits{ServerQueueBytes: -2}, "Limits.ServerQueueBytes -2"},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{}, gateway.WithLimits(c.limits))
+		_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{Limits: c.limits})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start with %+v: %v", c.limits, err)
 		}

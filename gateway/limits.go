@@ -11,7 +11,7 @@ import (
 // where the field's doc says it may. The same limits apply on every replica
 // alone: N replicas behind a load balancer hold up to N times each.
 //
-// A client is named by its token ([WithBearerTokens], [WithOAuth]); the
+// A client is named by its token ([Client] Token, [OAuth]); the
 // clients that present none share the name "", and so share each bound
 // "per client".
 type Limits struct {
@@ -88,7 +88,7 @@ type Limits struct {
 	// ListingItems bounds one listing of a server (its tools, resources,
 	// resource templates or prompts) in entries across all its pages, and
 	// ListingBytes in their bytes: zero is 10 000 entries and 16 MiB
-	// ([mcptool.WithMaxListing]). A listing past either fails naming the
+	// (a provider's [mcptool.Limits] ListedItems and ListedBytes). A listing past either fails naming the
 	// server and the bound: a server whose tools pass it does not start.
 	// Neither can be lifted: [Start] refuses a negative value. Flags
 	// --max-listing-items and --max-listing-bytes, keys "listingItems"
@@ -144,10 +144,6 @@ func defaultLimits() Limits {
 		ServerQueueBytes:      4 << 20,
 	}
 }
-
-// WithLimits sets the gateway's bounds; a field left zero keeps its
-// default.
-func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
 
 // Resolved is l as the gateway applies it: each zero field its default
 // (Limits{}.Resolved() is every default), and each negative one, a bound

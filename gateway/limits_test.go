@@ -30,7 +30,7 @@ import (
 // read and little more.
 func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}, nil))
 	deep := any("x")
 	for range 70 {
 		deep = []any{deep}
@@ -94,8 +94,13 @@ func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 // after go-sdk had read and decoded the whole body.
 func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithRateLimit("", 1e-6, 2),
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+		RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 2},
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice"},
+			"bob":   {Token: "tok-bob"},
+		},
+	})
 	h := g.Handler()
 	post := func(token string, r *http.Request) *httptest.ResponseRecorder {
 		r.Header.Set("Authorization", "Bearer "+token)
@@ -150,9 +155,13 @@ func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 // calls in flight.
 func TestCallsInFlightAreBoundedAndQueued(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
-		gateway.WithLimits(gateway.Limits{Calls: 3, CallsPerClient: 2, CallQueue: 1}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+		Limits: gateway.Limits{Calls: 3, CallsPerClient: 2, CallQueue: 1},
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice"},
+			"bob":   {Token: "tok-bob"},
+		},
+	})
 	url, _ := serve(t, g)
 	var once sync.Once
 	release := func() { once.Do(func() { close(a.release) }) }
@@ -211,8 +220,13 @@ func TestCallsInFlightAreBoundedAndQueued(t *testing.T) {
 // (429 for the client's own, 503 for the gateway's). Before, 150 bodies of
 // 4 MiB sent at once were all held (2.7 GB).
 func TestRequestBytesAreBoundedAsTheyArrive(t *testing.T) {
-	g := start(t, nil, gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
-		gateway.WithLimits(gateway.Limits{RequestBytesPerClient: 1 << 20, RequestBytes: 3 << 19}))
+	g := start(t, nil, &gateway.Options{
+		Limits: gateway.Limits{RequestBytesPerClient: 1 << 20, RequestBytes: 3 << 19},
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice"},
+			"bob":   {Token: "tok-bob"},
+		},
+	})
 	h := g.Handler()
 	post := func(token string, body io.Reader) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", body)
@@ -273,7 +287,7 @@ func (b *stallingBody) Read(p []byte) (int, error) {
 // byte now and then held the connection, a goroutine and a buffer as long
 // as it liked.
 func TestASlowBodyIsCutOff(t *testing.T) {
-	g := start(t, nil, gateway.WithLimits(gateway.Limits{BodyRead: 200 * time.Millisecond}))
+	g := start(t, nil, &gateway.Options{Limits: gateway.Limits{BodyRead: 200 * time.Millisecond}})
 	url, srv := serve(t, g)
 	c, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {

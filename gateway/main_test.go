@@ -121,9 +121,9 @@ func (u *upstream) config(required bool) catalog.ServerConfig {
 }
 
 // start starts a gateway over the upstreams, closed at the test's end.
-func start(tb testing.TB, servers []catalog.ServerConfig, opts ...gateway.Option) *gateway.Gateway {
+func start(tb testing.TB, servers []catalog.ServerConfig, o *gateway.Options) *gateway.Gateway {
 	tb.Helper()
-	g, err := gateway.Start(tb.Context(), &catalog.Config{Servers: servers}, opts...)
+	g, err := gateway.Start(tb.Context(), &catalog.Config{Servers: servers}, o)
 	if err != nil {
 		tb.Fatal(err)
 	}

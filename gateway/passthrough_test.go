@@ -16,8 +16,12 @@ import (
 // only on that client's requests.
 func TestTokenPassthroughIsPerServerAndOptIn(t *testing.T) {
 	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice"}), gateway.WithTokenPassthrough("b"))
+	g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, &gateway.Options{
+		Passthrough: []string{"b"},
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice"},
+		},
+	})
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		cs := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("tok-alice")})
@@ -63,7 +67,7 @@ func TestStartRefusesAPassthroughItCannotHonour(t *testing.T) {
 		{catalog.ServerConfig{Name: "a", Command: "true"}, "a", `server "a" is not reached over HTTP`},
 		{withHeader, "a", `server "a" has credentials of its own`},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{c.sc}}, gateway.WithTokenPassthrough(c.name))
+		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{c.sc}}, &gateway.Options{Passthrough: []string{c.name}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // CodeRateLimited is the JSON-RPC error code of a request refused because
-// its client is over its rate limit ([WithRateLimit]), or over a bound of
+// its client is over its rate limit ([RateLimit]), or over a bound of
 // [Limits] a client waits out: the requests being served (Calls,
 // CallsPerClient, past its CallQueue), the sessions open (Sessions,
 // SessionsPerClient). It lies outside the range JSON-RPC and MCP reserve
@@ -31,24 +31,6 @@ const CodeRateLimited = -31429
 // maxBuckets bounds the clients whose buckets are kept: past it, the
 // buckets that are full again (clients idle long enough) are dropped.
 const maxBuckets = 10000
-
-// WithRateLimit bounds the requests of client to rate a second, in bursts
-// of up to burst (a token bucket per client, refilled continuously): a
-// request over it is refused with [CodeRateLimited], saying when to retry.
-// Every request counts, notifications aside. Client "" sets the limit of
-// every client without one of its own, and of requests without a token,
-// which share one bucket. Zero rate means the default: for a named client,
-// the limit of ""; for "", no limit. A negative rate lifts the limit (for
-// one client while the others have one). Zero burst means the rate rounded
-// up (at least 1); a negative burst is refused by [Start].
-func WithRateLimit(client string, rate float64, burst int) Option {
-	return func(o *options) {
-		if o.rates == nil {
-			o.rates = map[string]rateLimit{}
-		}
-		o.rates[client] = rateLimit{rate, burst}
-	}
-}
 
 type rateLimit struct {
 	perSecond float64

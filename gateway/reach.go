@@ -13,8 +13,8 @@ import (
 )
 
 // What a client may see of the servers is what its policy reaches: the
-// gateway's policy ([WithPolicy]) and the client's own
-// ([WithClientPolicy]) judge a resource, a resource template and a prompt
+// gateway's policy ([Options] Policy) and the client's own
+// ([Client] Allow and Deny) judge a resource, a resource template and a prompt
 // as they judge a tool, under the name the gateway serves it by
 // ({prefix}_{name}), its server's own name for it, and the alias
 // mcp__<server>__<name>. What the gateway's policy denies is not served;

@@ -36,10 +36,13 @@ var everythingOfNotes = []string{
 // resource alone; bob, with no policy of his own, sees everything.
 func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob", "dave": "tok-dave"}),
-		gateway.WithClientPolicy("alice", mustPolicy(t, policy.Config{Allow: []string{"github_*"}})),
-		gateway.WithClientPolicy("dave", mustPolicy(t, policy.Config{Allow: []string{"github_*", "notes_payroll"}})))
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice", Allow: []string{"github_*"}},
+			"bob":   {Token: "tok-bob"},
+			"dave":  {Token: "tok-dave", Allow: []string{"github_*", "notes_payroll"}},
+		},
+	})
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -61,8 +64,9 @@ func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 // primitive from every client.
 func TestTheGatewaysPolicyHidesAServerInEveryPrimitive(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
-		gateway.WithPolicy(mustPolicy(t, policy.Config{Deny: []string{"notes_*"}})))
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+		Policy: mustPolicy(t, policy.Config{Deny: []string{"notes_*"}}),
+	})
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		if got := notesSeen(t, url, v, ""); len(got) > 0 {
@@ -230,10 +234,14 @@ func listenRaw(t *testing.T, url, token, uri string) int64 {
 // stream in order, so the first it reads says what it was sent before.
 func TestAServersLogGoesOnlyToTheClientsItBelongsTo(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob", "dave": "tok-dave", "carol": "tok-carol"}),
-		gateway.WithClientPolicy("alice", mustPolicy(t, policy.Config{Allow: []string{"github_*"}})),
-		gateway.WithClientPolicy("dave", mustPolicy(t, policy.Config{Allow: []string{"github_*", "notes_payroll"}})))
+	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice", Allow: []string{"github_*"}},
+			"bob":   {Token: "tok-bob"},
+			"dave":  {Token: "tok-dave", Allow: []string{"github_*", "notes_payroll"}},
+			"carol": {Token: "tok-carol"},
+		},
+	})
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	logs := map[string]chan string{}

@@ -21,7 +21,7 @@ func TestServesServersFromNPM(t *testing.T) {
 		{Name: "everything", Command: npmtest.Bin(t, "mcp-server-everything"), Args: []string{"stdio"}, Required: true},
 		{Name: "memory", Command: npmtest.Bin(t, "mcp-server-memory"), Required: true,
 			Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},
-	})
+	}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {

@@ -67,7 +67,7 @@ func ping(t *testing.T, h http.Handler, id string) int {
 // answered.
 func TestIdleSessionsExpire(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &catalog.Config{})
+		g, err := gateway.Start(t.Context(), &catalog.Config{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,9 +105,13 @@ func TestIdleSessionsExpire(t *testing.T) {
 // room too (in a bubble whose clock the test moves).
 func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)},
-		gateway.WithBearerTokens(map[string]string{"alice": "tok-alice", "bob": "tok-bob"}),
-		gateway.WithLimits(gateway.Limits{Sessions: 3, SessionsPerClient: 2}))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+		Limits: gateway.Limits{Sessions: 3, SessionsPerClient: 2},
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "tok-alice"},
+			"bob":   {Token: "tok-bob"},
+		},
+	})
 	url, _ := serve(t, g)
 	var sessions []*mcp.ClientSession // closed at the end, each once
 	defer func() {
@@ -159,7 +163,7 @@ func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 // them running.
 func TestASessionsEndCancelsItsCalls(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}, nil))
 	var once sync.Once
 	release := func() { once.Do(func() { close(a.release) }) } // what a failure left blocked
 	t.Cleanup(release)

@@ -13,7 +13,7 @@ import (
 // Run serves one client over t until the client goes away or ctx ends: for
 // stdio, &mcp.StdioTransport{}, so that a desktop host runs the gateway as
 // its only MCP server. The client is served the catalog, or with
-// [WithDisclosure] find_tools and call_tool.
+// Options.Disclosure find_tools and call_tool.
 func (g *Gateway) Run(ctx context.Context, t mcp.Transport) error {
 	s := g.full
 	if g.o.disclosure {

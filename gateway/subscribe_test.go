@@ -97,7 +97,7 @@ func (s *notesServer) counts() (subscribes, unsubscribes int) {
 // leaves, by unsubscribing or by ending its session.
 func TestASubscriptionIsItsClientsOwn(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []catalog.ServerConfig{notes.config()})
+	g := start(t, []catalog.ServerConfig{notes.config()}, nil)
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	payroll := "note://payroll"
@@ -166,7 +166,7 @@ func listen(t *testing.T, url, uri string) *mcp.ClientSession {
 // same.
 func TestAListensEndUnsubscribesTheServer(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []catalog.ServerConfig{notes.config()})
+	g := start(t, []catalog.ServerConfig{notes.config()}, nil)
 	url, _ := serve(t, g)
 	carol := listen(t, url, "note://payroll")
 	if err := carol.Unsubscribe(t.Context(), &mcp.UnsubscribeParams{URI: "note://payroll"}); err != nil {

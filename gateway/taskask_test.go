@@ -59,7 +59,7 @@ func (c *countCalls) RoundTrip(r *http.Request) (*http.Response, error) {
 // POSTs, the task's question answered with tasks/update.
 func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 	server := demoOverHTTP(t)
-	key := gateway.WithTaskKey([]byte(strings.Repeat("k", 32)))
+	key := &gateway.Options{TaskKeys: [][]byte{[]byte(strings.Repeat("k", 32))}}
 	first, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
 	second, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
 	var posts countCalls
@@ -85,7 +85,7 @@ func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 // that asks, as one call: of the catalog's tool, or through call_tool for
 // a client that asked for disclosure.
 func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
 	for _, c := range []struct {
 		url  string
 		call *mcp.CallToolParams
@@ -113,7 +113,12 @@ func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
 // before the server sees its answers, so the task's own client still
 // answers it.
 func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "a-token"},
+			"bob":   {Token: "b-token"},
+		},
+	})
 	url, _ := serve(t, g)
 	alice, bob := askingClient(t, url, oauthtest.Bearer("a-token")), askingClient(t, url, oauthtest.Bearer("b-token"))
 	call := func(cs *mcp.ClientSession, name string, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
@@ -158,7 +163,7 @@ func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
 // elicitation) is told so in words it can act on: the server, the tool,
 // the question, and what it would need.
 func TestATasksQuestionAClientCannotAnswer(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
 	cs := connect(t, url, versions[0], &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
 	if err != nil {

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -11,47 +10,15 @@ import (
 	"strings"
 )
 
-// TaskKeySize is the least length, in bytes, of a key given to
-// [WithTaskKey], and the length of the key Start makes without one.
+// TaskKeySize is the least length, in bytes, of each of
+// [Options.TaskKeys], and the length of the key Start makes without them.
 const TaskKeySize = 32
 
-// WithTaskKey sets the key that binds the id of a task the gateway hands a
-// client (the 2026-07-28 tasks extension) to the server that runs it, the
-// client whose call it is and the server's own id: an id is good only at a
-// gateway holding the key it was made with, so a client cannot rewrite
-// another's id into one of its own. Replicas behind one load balancer must
-// share the key to route each other's tasks. Each key must be at least
-// [TaskKeySize] bytes, of which it is the secret: Start refuses a shorter
-// one. Nil, the default, is a random key of [TaskKeySize] bytes made by
-// Start, so one gateway is safe without configuration, but its task ids do
-// not survive a restart and no other replica takes them.
-//
-// The previous keys rotate the key without losing the tasks in flight:
-// key signs every new id, and an id made under key or any of previous is
-// taken. Replicas rotate in three steps, each given to all of them before
-// the next: the new key added as a previous one (every replica takes its
-// ids before any makes one), then the new key as key and the old as a
-// previous one, then the old one dropped once its tasks are done. An id
-// made under a key no longer given is a task not found. Previous keys
-// without a key are refused by Start.
-func WithTaskKey(key []byte, previous ...[]byte) Option {
-	return func(o *options) {
-		o.taskKeys = [][]byte{bytes.Clone(key)}
-		for _, k := range previous {
-			o.taskKeys = append(o.taskKeys, bytes.Clone(k))
-		}
-	}
-}
-
-func (o *options) checkTaskKey() error {
+// checkTaskKeys refuses a key shorter than TaskKeySize, naming it.
+func (o *options) checkTaskKeys() error {
 	for i, k := range o.taskKeys {
-		switch n := len(k); {
-		case i == 0 && n == 0 && len(o.taskKeys) > 1:
-			return fmt.Errorf("gateway: WithTaskKey: previous keys without a key")
-		case i == 0 && n > 0 && n < TaskKeySize:
-			return fmt.Errorf("gateway: WithTaskKey: a key of %d bytes: want %d or more", n, TaskKeySize)
-		case i > 0 && n < TaskKeySize:
-			return fmt.Errorf("gateway: WithTaskKey: previous key %d: a key of %d bytes: want %d or more", i, n, TaskKeySize)
+		if n := len(k); n < TaskKeySize {
+			return fmt.Errorf("gateway: TaskKeys[%d]: a key of %d bytes: want %d or more", i, n, TaskKeySize)
 		}
 	}
 	return nil
@@ -65,7 +32,7 @@ func (o *options) checkTaskKey() error {
 type taskHandle struct{ server, client, id string }
 
 // taskIDs writes the ids of the tasks the gateway hands its clients and
-// reads them back, under the gateway's task keys ([WithTaskKey]): the
+// reads them back, under the gateway's task keys ([Options] TaskKeys): the
 // first writes, any reads. An id is "b64(server).b64(client).b64(mac).id",
 // base64url without padding, the server's id last as it came (it may hold
 // dots); the MAC, HMAC-SHA256 cut to macSize bytes, is over the three with

@@ -170,7 +170,7 @@ func demoOverHTTP(t *testing.T) catalog.ServerConfig {
 // reads the report, each request served by whichever replica the proxy
 // picks.
 func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
-	lb, hits := roundRobin(t, 2, demoOverHTTP(t), gateway.WithTaskKey([]byte(strings.Repeat("k", 32))))
+	lb, hits := roundRobin(t, 2, demoOverHTTP(t), &gateway.Options{TaskKeys: [][]byte{[]byte(strings.Repeat("k", 32))}})
 	c := newTaskClient(t, lb, nil)
 	task := c.call("demo_tag_report", map[string]any{})
 	if task.Status != "working" {
@@ -196,7 +196,7 @@ func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
 // extension here, a 2025-11-25 session client in
 // TestATaskAsksTheCallersClient.
 func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
 	cs := connect(t, url, versions[0], nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{"tag": "work"}})
 	if err != nil {
@@ -209,7 +209,7 @@ func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
 
 // A handed task can be cancelled, and one that fails says why.
 func TestAHandedTaskCancelledOrFailing(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
 	c := newTaskClient(t, url, nil)
 	if end := c.follow(c.call("demo_tag_report", map[string]any{}), nil, true); end.Status != "cancelled" {
 		t.Errorf("cancelled: ended %q (%s)", end.Status, end.StatusMessage)
@@ -222,7 +222,7 @@ func TestAHandedTaskCancelledOrFailing(t *testing.T) {
 
 // call_tool, for a client that asked for disclosure, hands a task alike.
 func TestCallToolHandsATask(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
 	c := newTaskClient(t, url+"?disclosure=1", nil)
 	task := c.call(gateway.CallToolName, map[string]any{"name": "demo_broken_job", "arguments": map[string]any{}})
 	if end := c.follow(task, nil, false); end.Status != "failed" {
@@ -233,7 +233,12 @@ func TestCallToolHandsATask(t *testing.T) {
 // A task id is good only from the gateway, and only to the client whose
 // call the task is.
 func TestATaskIsItsClientsAlone(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "a-token"},
+			"bob":   {Token: "b-token"},
+		},
+	})
 	url, _ := serve(t, g)
 	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
@@ -278,7 +283,12 @@ func forge(id string, i int, with string) string {
 // task not found, to every method, as an id the gateway did not give is;
 // the task goes on untouched.
 func TestATaskIdCannotBeForged(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, gateway.WithBearerTokens(map[string]string{"alice": "a-token", "bob": "b-token"}))
+	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+		Clients: map[string]gateway.Client{
+			"alice": {Token: "a-token"},
+			"bob":   {Token: "b-token"},
+		},
+	})
 	url, _ := serve(t, g)
 	alice, bob := newTaskClient(t, url, oauthtest.Bearer("a-token")), newTaskClient(t, url, oauthtest.Bearer("b-token"))
 	task := alice.call("demo_tag_report", map[string]any{"tag": "work"})
@@ -309,8 +319,10 @@ func TestATaskIdCannotBeForged(t *testing.T) {
 func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 	server := demoOverHTTP(t)
 	key := []byte("a key the replicas share, 32 B+.")
-	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
-	made, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, gateway.WithTaskKey(key)))
+	alice := func(keys ...[]byte) *gateway.Options {
+		return &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "a-token"}}, TaskKeys: keys}
+	}
+	made, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice(key)))
 	task := newTaskClient(t, made, oauthtest.Bearer("a-token")).call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		name string
@@ -321,7 +333,11 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 		{"no key", nil, false},
 		{"the same key", key, true},
 	} {
-		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, gateway.WithTaskKey(c.key)))
+		o := alice()
+		if c.key != nil {
+			o = alice(c.key)
+		}
+		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, o))
 		other := newTaskClient(t, url, oauthtest.Bearer("a-token"))
 		_, err := other.ask("tasks/get", task.TaskID, nil)
 		switch {
@@ -345,13 +361,13 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 func TestATaskIdOutlivesARotation(t *testing.T) {
 	server := demoOverHTTP(t)
 	old, current, next := []byte("the key before the rotation, 32B"), []byte("the key after the rotation, 32 B"), []byte("the key after the next one, 32 B")
-	alice := gateway.WithBearerTokens(map[string]string{"alice": "a-token"})
-	client := func(opt gateway.Option) *taskClient {
-		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice, opt))
+	client := func(keys ...[]byte) *taskClient {
+		o := &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "a-token"}}, TaskKeys: keys}
+		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, o))
 		return newTaskClient(t, url, oauthtest.Bearer("a-token"))
 	}
-	task := client(gateway.WithTaskKey(old)).call("demo_tag_report", map[string]any{"tag": "work"})
-	rotated := client(gateway.WithTaskKey(current, old))
+	task := client(old).call("demo_tag_report", map[string]any{"tag": "work"})
+	rotated := client(current, old)
 	if _, err := rotated.ask("tasks/get", task.TaskID, nil); err != nil {
 		t.Fatalf("an id of the old key, after the rotation: %v", err)
 	}
@@ -361,17 +377,17 @@ func TestATaskIdOutlivesARotation(t *testing.T) {
 	own := rotated.call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		name string
-		opt  gateway.Option
+		keys [][]byte
 		id   string
 		good bool
 	}{
-		{"the new key alone, its id", gateway.WithTaskKey(current), own.TaskID, true},
-		{"the old key alone, the new key's id", gateway.WithTaskKey(old), own.TaskID, false},
-		{"the new key added second, its id", gateway.WithTaskKey(old, current), own.TaskID, true},
-		{"the old key dropped, its id", gateway.WithTaskKey(next, current), task.TaskID, false},
-		{"the old key dropped, the new key's id", gateway.WithTaskKey(next, current), own.TaskID, true},
+		{"the new key alone, its id", [][]byte{current}, own.TaskID, true},
+		{"the old key alone, the new key's id", [][]byte{old}, own.TaskID, false},
+		{"the new key added second, its id", [][]byte{old, current}, own.TaskID, true},
+		{"the old key dropped, its id", [][]byte{next, current}, task.TaskID, false},
+		{"the old key dropped, the new key's id", [][]byte{next, current}, own.TaskID, true},
 	} {
-		_, err := client(c.opt).ask("tasks/get", c.id, nil)
+		_, err := client(c.keys...).ask("tasks/get", c.id, nil)
 		if c.good && err != nil || !c.good && !noTask(err, "tasks/get", c.id) {
 			t.Errorf("%s: %v", c.name, err)
 		}
@@ -380,19 +396,19 @@ func TestATaskIdOutlivesARotation(t *testing.T) {
 
 // A task key shorter than 32 bytes is no key: Start refuses it, naming the
 // option and which key, rather than make or take ids a client could forge
-// by guessing it; previous keys without a key to sign with are refused
-// too.
+// by guessing it; keys that verify without a first key to sign with are
+// refused too.
 func TestStartRefusesAShortTaskKey(t *testing.T) {
 	long := []byte(strings.Repeat("k", 32))
 	for _, c := range []struct {
-		opt  gateway.Option
+		keys [][]byte
 		want string
 	}{
-		{gateway.WithTaskKey([]byte(strings.Repeat("k", 31))), "WithTaskKey: a key of 31 bytes"},
-		{gateway.WithTaskKey(long, long, []byte("short")), "WithTaskKey: previous key 2: a key of 5 bytes"},
-		{gateway.WithTaskKey(nil, long), "WithTaskKey: previous keys without a key"},
+		{[][]byte{[]byte(strings.Repeat("k", 31))}, "TaskKeys[0]: a key of 31 bytes"},
+		{[][]byte{long, long, []byte("short")}, "TaskKeys[2]: a key of 5 bytes"},
+		{[][]byte{nil, long}, "TaskKeys[0]: a key of 0 bytes"},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{}, c.opt)
+		_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{TaskKeys: c.keys})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start: %v, want %q", err, c.want)
 		}

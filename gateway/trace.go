@@ -9,33 +9,11 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
 
 // scope is the instrumentation scope of the gateway's spans.
 const scope = "github.com/mcpbridge/mcpbridge/gateway"
-
-// WithTracerProvider sets where the gateway's spans go, and the servers'
-// behind it ([catalog.WithTracerProvider], unless [WithToolsetOptions]
-// says otherwise); nil, the default, is OpenTelemetry's global provider, a
-// no-op until the host installs one. Each request a client sends is a
-// server span, as the MCP semantic conventions describe, in the trace the
-// client's params._meta carries, so that one trace runs from the client
-// through the gateway to the server.
-func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(o *options) { o.tracerProvider = tp }
-}
-
-// tracing returns the gateway's telemetry, and the toolset option that
-// sends the servers' spans to the same provider.
-func (o *options) tracing() (*telemetry.Telemetry, []catalog.Option) {
-	var opts []catalog.Option
-	if o.tracerProvider != nil {
-		opts = append(opts, catalog.WithTracerProvider(o.tracerProvider))
-	}
-	return telemetry.New(scope, o.tracerProvider, nil), opts
-}
 
 // traced is the middleware that makes each request a client sends the
 // server span "{method} {target}", the child of the span whose context

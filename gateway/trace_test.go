@@ -11,6 +11,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // Each request a client sends is a server span, "{method} {target}", in
@@ -21,7 +22,7 @@ import (
 func TestTracesARequestFromTheClientToTheServer(t *testing.T) {
 	rec := oteltest.New(t)
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, gateway.WithTracerProvider(rec.Traces))
+	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Telemetry: mcptool.Telemetry{Tracer: rec.Traces}})
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")

@@ -38,7 +38,7 @@ func linker(t *testing.T) catalog.ServerConfig {
 // client that made the call, its answer the server, and the server's word
 // that the flow is complete the client too.
 func TestAURLElicitationAndItsCompletionReachTheCallersClient(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{linker(t)}))
+	url, _ := serve(t, start(t, []catalog.ServerConfig{linker(t)}, nil))
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
 	cs := connect(t, url, versions[1], &mcp.ClientOptions{

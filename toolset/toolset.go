@@ -21,7 +21,8 @@ func (t *Toolset) core() *catalog.Toolset { return (*catalog.Toolset)(t) }
 // defaults.
 type Options struct {
 	// Vendor is the model vendor the tools are named and lowered for
-	// (default OpenAI, whose rules are the strictest).
+	// (default Anthropic, whose rules are the loosest: a host talking to
+	// OpenAI or Gemini says so).
 	Vendor schema.Vendor
 	// Logger receives what the set notices: a server left out, a tool
 	// quarantined or changed; nil is slog.Default().
@@ -36,8 +37,9 @@ type Options struct {
 	// Telemetry is where every server's spans and measurements go.
 	Telemetry mcptool.Telemetry
 	// Server, when set, gives each server's provider options beyond its
-	// config (an elicitor, sampling, a reconnect policy...); the config's
-	// own settings (timeouts, tools, roots) win over the same ones here.
+	// config (an elicitor, sampling, a reconnect policy...): a field set
+	// here wins over the config's same setting (timeouts, tools, roots),
+	// a zero one leaves it.
 	Server func(ServerConfig) *mcptool.Options
 }
 

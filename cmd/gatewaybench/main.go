@@ -31,7 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 func main() {
@@ -72,8 +72,8 @@ func run(ctx context.Context, clients, calls, payload int) error {
 
 	// The bench's clients present no token, and so share one name, and
 	// the bounds of one client, where a deployment's are each their own.
-	g, err := gateway.Start(ctx, &catalog.Config{Servers: []catalog.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}},
-		gateway.WithLimits(gateway.Limits{CallsPerClient: -1, RequestBytesPerClient: -1}))
+	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}},
+		&gateway.Options{Limits: gateway.Limits{CallsPerClient: -1, RequestBytesPerClient: -1}})
 	if err != nil {
 		return err
 	}

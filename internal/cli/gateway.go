@@ -18,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/policy"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // tokenEnv holds a bearer token for the gateway's endpoint: a secret,
@@ -142,9 +143,13 @@ refused and /readyz answers 503.`,
 			if err != nil {
 				return err
 			}
-			opts, err := section.endpointOptions(oauth)
-			if err != nil {
+			opts := &gateway.Options{AllowedOrigins: origins, AllowedHosts: hosts, DrainTimeout: *drain,
+				Disclosure: *disclosure || section.Disclosure}
+			if err := section.endpointOptions(opts, oauth, tokens); err != nil {
 				return err
+			}
+			if taskKey != nil {
+				opts.TaskKeys = append([][]byte{taskKey}, oldTaskKeys...)
 			}
 			certPath, keyPath, err := tlsFiles(*tlsCert, *tlsKey, section.TLS, t.config)
 			if err != nil {
@@ -160,7 +165,7 @@ refused and /readyz answers 503.`,
 			if _, _, err := net.SplitHostPort(*addr); *addr != "" && err != nil {
 				return Usagef("--http %s: want host:port, such as 127.0.0.1:8080", *addr)
 			}
-			if *addr != "" && !gateway.IsLoopback(*addr) {
+			if *addr != "" && !isLoopback(*addr) {
 				switch {
 				case !*remote:
 					return Usagef("--http %s is not a loopback address: add --allow-remote if it is meant, with bearer tokens or OAuth", *addr)
@@ -177,14 +182,11 @@ refused and /readyz answers 503.`,
 						return Usagef("%s goes with --http: over stdio there is no endpoint", f.name)
 					}
 				}
-			} else if *remote && gateway.IsLoopback(*addr) {
+			} else if *remote && isLoopback(*addr) {
 				return Usagef("--allow-remote lets --http bind an address that is not loopback; %s is loopback", *addr)
 			}
 			if protected && *addr == "" {
 				return Usagef("bearer tokens and OAuth protect --http; over stdio there is no endpoint to protect")
-			}
-			if len(tokens) > 0 {
-				opts = append(opts, gateway.WithBearerTokens(tokens))
 			}
 			log, err := gatewayLogger(s, *logFormat, t.verbose)
 			if err != nil {
@@ -196,13 +198,9 @@ refused and /readyz answers 503.`,
 				if err != nil {
 					return Usagef("%v", err)
 				}
-				opts = append(opts, gateway.WithPolicy(pol))
+				opts.Policy = pol
 			}
-			if *disclosure || section.Disclosure {
-				opts = append(opts, gateway.WithDisclosure())
-			}
-			opts = append(opts, gateway.WithLogger(log), gateway.WithDrainTimeout(*drain), gateway.WithTaskKey(taskKey, oldTaskKeys...),
-				gateway.WithAllowedOrigins(origins...), gateway.WithAllowedHosts(hosts...), gateway.WithLimits(limits))
+			opts.Logger, opts.Limits = log, limits
 
 			var ln, statusLn net.Listener
 			var certs *certFiles
@@ -227,16 +225,17 @@ refused and /readyz answers 503.`,
 			}
 			var g *gateway.Gateway
 			t.logged = true // the log says each server's start and failure once
-			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, tsOpts ...catalog.Option) (*catalog.Toolset, error) {
+			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, tsOpts *toolset.Options) (*catalog.Toolset, error) {
 				var err error
 				// The gateway's logger, not the command line's quiet one,
 				// tells an operator of the servers' lifecycle.
-				tsOpts = append(tsOpts, catalog.WithLogger(log))
-				g, err = gateway.Start(ctx, cfg, append(opts, gateway.WithToolsetOptions(tsOpts...))...)
+				tsOpts.Logger = log
+				opts.Toolset = tsOpts
+				g, err = gateway.Start(ctx, cfg, opts)
 				if err != nil {
 					return nil, err
 				}
-				return g.Toolset(), nil
+				return (*catalog.Toolset)(g.Toolset()), nil
 			})
 			if err != nil {
 				return err
@@ -297,7 +296,7 @@ func readTokens(path string) (map[string]string, error) {
 // readTaskKeys reads the keys of the gateway's task ids from path, one a
 // line, the whitespace around each trimmed and blank lines skipped: the
 // key of the first line, which signs new ids, and those of the others,
-// which still verify ([gateway.WithTaskKey]). It refuses a file it cannot
+// which still verify ([gateway.Options] TaskKeys). It refuses a file it cannot
 // read, one with no key, or a key shorter than [gateway.TaskKeySize],
 // naming its line, never quoting the file. No path is no key: the gateway
 // makes a random one.
@@ -337,10 +336,10 @@ type gatewayConfig struct {
 	Deny       []string `json:"deny"`
 
 	// The endpoint's OAuth, rate limit and clients (gatewayauth.go).
-	OAuth       *oauthConfig            `json:"oauth"`
-	RateLimit   *rateConfig             `json:"rateLimit"`
-	Clients     map[string]clientConfig `json:"clients"`
-	Passthrough []string                `json:"passthrough"`
+	OAuth       *oauthConfig              `json:"oauth"`
+	RateLimit   *gateway.RateLimit        `json:"rateLimit"`
+	Clients     map[string]gateway.Client `json:"clients"`
+	Passthrough []string                  `json:"passthrough"`
 
 	// The gateway's bounds (gateway.Limits), each also a flag of serve.
 	Limits *limitsConfig `json:"limits"`

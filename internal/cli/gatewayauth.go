@@ -16,60 +16,47 @@ type oauthConfig struct {
 	JWKSURL  string   `json:"jwksUrl"`
 }
 
-// A rateConfig is a rate limit: requests a second, in bursts of up to
-// burst ([gateway.WithRateLimit]).
-type rateConfig struct {
-	Rate  float64 `json:"rate"`
-	Burst int     `json:"burst"`
-}
-
-// A clientConfig is what one client, by name, is granted: its own tool
-// patterns and rate limit.
-type clientConfig struct {
-	Allow     []string    `json:"allow"`
-	Deny      []string    `json:"deny"`
-	RateLimit *rateConfig `json:"rateLimit"`
-}
-
-// endpointOptions are the gateway options of the section's OAuth (the
-// flags' values first), rate limits, clients and passthrough.
-func (c gatewayConfig) endpointOptions(flags oauthConfig) ([]gateway.Option, error) {
-	var opts []gateway.Option
-	o := flags
+// endpointOptions sets o's OAuth (the flags' values first), rate limit,
+// clients (their tokens by name from tokens) and passthrough from the
+// section.
+func (c gatewayConfig) endpointOptions(o *gateway.Options, flags oauthConfig, tokens map[string]string) error {
+	oa := flags
 	if c.OAuth != nil {
-		o.Issuer = cmp.Or(o.Issuer, c.OAuth.Issuer)
-		o.Resource = cmp.Or(o.Resource, c.OAuth.Resource)
-		o.JWKSURL = cmp.Or(o.JWKSURL, c.OAuth.JWKSURL)
-		if len(o.Scopes) == 0 {
-			o.Scopes = c.OAuth.Scopes
+		oa.Issuer = cmp.Or(oa.Issuer, c.OAuth.Issuer)
+		oa.Resource = cmp.Or(oa.Resource, c.OAuth.Resource)
+		oa.JWKSURL = cmp.Or(oa.JWKSURL, c.OAuth.JWKSURL)
+		if len(oa.Scopes) == 0 {
+			oa.Scopes = c.OAuth.Scopes
 		}
 	}
 	switch {
-	case (o.Issuer == "") != (o.Resource == ""):
-		return nil, Usagef("OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
-	case o.Issuer == "" && len(o.Scopes) > 0:
-		return nil, Usagef("--oauth-scope goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
+	case (oa.Issuer == "") != (oa.Resource == ""):
+		return Usagef("OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
+	case oa.Issuer == "" && len(oa.Scopes) > 0:
+		return Usagef("--oauth-scope goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
 	}
-	if o.Issuer != "" {
-		opts = append(opts, gateway.WithOAuth(gateway.OAuth{Issuer: o.Issuer, Resource: o.Resource, Scopes: o.Scopes, JWKSURL: o.JWKSURL}))
+	if oa.Issuer != "" {
+		o.OAuth = &gateway.OAuth{Issuer: oa.Issuer, Resource: oa.Resource, Scopes: oa.Scopes, JWKSURL: oa.JWKSURL}
 	}
-	if r := c.RateLimit; r != nil {
-		opts = append(opts, gateway.WithRateLimit("", r.Rate, r.Burst))
+	o.RateLimit = c.RateLimit
+	for name, cc := range c.Clients {
+		// The gateway builds the same policy; a pattern it cannot take is
+		// said here as the config's, before anything is started.
+		if _, err := policy.New(policy.Config{Allow: cc.Allow, Deny: cc.Deny}); err != nil {
+			return Usagef("\"gateway\": client %q: %v", name, err)
+		}
+	}
+	if len(c.Clients)+len(tokens) > 0 {
+		o.Clients = make(map[string]gateway.Client, len(c.Clients)+len(tokens))
 	}
 	for name, cc := range c.Clients {
-		if len(cc.Allow)+len(cc.Deny) > 0 {
-			p, err := policy.New(policy.Config{Allow: cc.Allow, Deny: cc.Deny})
-			if err != nil {
-				return nil, Usagef("\"gateway\": client %q: %v", name, err)
-			}
-			opts = append(opts, gateway.WithClientPolicy(name, p))
-		}
-		if r := cc.RateLimit; r != nil {
-			opts = append(opts, gateway.WithRateLimit(name, r.Rate, r.Burst))
-		}
+		o.Clients[name] = cc
 	}
-	if len(c.Passthrough) > 0 {
-		opts = append(opts, gateway.WithTokenPassthrough(c.Passthrough...))
+	for name, token := range tokens {
+		cc := o.Clients[name]
+		cc.Token = token
+		o.Clients[name] = cc
 	}
-	return opts, nil
+	o.Passthrough = c.Passthrough
+	return nil
 }

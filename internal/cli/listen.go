@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // listen listens on the TCP address addr; a failure (an address in use, or
@@ -18,6 +20,14 @@ func listen(addr string) (net.Listener, error) {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
 	return ln, nil
+}
+
+// isLoopback reports whether the listen address addr (host:port) binds
+// only the loopback interface: a host that is localhost or a loopback IP.
+// An empty host (":8080") binds every interface, and is not.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && host != "" && sdkfix.Loopback(host)
 }
 
 // serverBounds bound the connections of serveUntilStopped's server

@@ -12,7 +12,7 @@ import (
 // loopback: its /readyz names every server and its state, and answers
 // without a token.
 func listenStatus(addr string) (net.Listener, error) {
-	if _, _, err := net.SplitHostPort(addr); err != nil || !gateway.IsLoopback(addr) {
+	if _, _, err := net.SplitHostPort(addr); err != nil || !isLoopback(addr) {
 		return nil, Usagef("--status-http %s: want a loopback host:port, such as 127.0.0.1:9090: the servers' states are the operator's, and it takes no token", addr)
 	}
 	return listen(addr)

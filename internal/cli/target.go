@@ -24,7 +24,9 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // defaultConfig is the file used when no target is given.
@@ -323,12 +325,15 @@ func (t *Target) give(cfg *catalog.Config, flag string, values map[string]string
 // start is said as a person reads it, with its cause and its last words on
 // stderr. Close the toolset with [Target.Close].
 func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*catalog.Toolset, *catalog.Config, error) {
-	return t.startWith(ctx, serverCmd, s, catalog.Start)
+	return t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, o *toolset.Options) (*catalog.Toolset, error) {
+		ts, err := toolset.Start(ctx, cfg, o)
+		return (*catalog.Toolset)(ts), err
+	})
 }
 
-// startWith is Start with launch in place of catalog.Start: what serves the
+// startWith is Start with launch in place of toolset.Start: what serves the
 // set (the gateway) starts it, with the options given.
-func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *catalog.Config, ...catalog.Option) (*catalog.Toolset, error)) (*catalog.Toolset, *catalog.Config, error) {
+func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *catalog.Config, *toolset.Options) (*catalog.Toolset, error)) (*catalog.Toolset, *catalog.Config, error) {
 	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
@@ -358,16 +363,20 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	opts := []catalog.Option{
-		catalog.WithVendor(t.Vendor),
-		catalog.WithLogger(logger),
-		catalog.WithProviderOptions(append(answers, t.providerOptions()...)...),
-		catalog.WithServerOptions(t.watch(serverStderr(s.Err, t.verbose))),
+	provider, watch := append(answers, t.providerOptions()...), t.watch(serverStderr(s.Err, t.verbose))
+	opts := &toolset.Options{
+		Vendor: t.Vendor,
+		Logger: logger,
+		// What no public field says: how the command answers a server,
+		// the description's cap, each stdio server's stderr.
+		Server: func(sc catalog.ServerConfig) *mcptool.Options {
+			return mcpclient.Extend(nil, append(slices.Clone(provider), watch(sc)...)...)
+		},
 	}
 	if !t.logged {
-		opts = append(opts, catalog.OnStatus(p.update))
+		opts.OnStatus = p.update
 	}
-	ts, err := launch(ctx, cfg, opts...)
+	ts, err := launch(ctx, cfg, opts)
 	if err != nil {
 		var (
 			invalid *catalog.InvalidConfigError

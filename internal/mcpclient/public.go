@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -121,17 +122,46 @@ type Options struct {
 	// Apps declares the MCP Apps extension, so that a server lists the
 	// tools it keeps for hosts that render interfaces.
 	Apps bool
+
+	more []Option // Extend's
 }
 
-// List is o as the core's functional options.
+// Extend returns a copy of o (nil: the zero Options) whose List ends with
+// opts: what no public field says (a stderr sink, the gateway's notices and
+// host side), given by mcpbridge's own code through a public Options value
+// (toolset.Options.Server).
+func Extend(o *Options, opts ...Option) *Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	c.more = slices.Concat(c.more, opts)
+	return &c
+}
+
+// List is o as the core's functional options: only what o says, so that
+// a zero field leaves in place what options before these set (a server's
+// timeouts in its config, say), and the default where none did.
 func (o *Options) List() []Option {
 	if o == nil {
 		return nil
 	}
+	var opts []Option
+	add := func(said bool, opt Option) {
+		if said {
+			opts = append(opts, opt)
+		}
+	}
 	l := o.Limits
-	opts := []Option{WithConnectTimeout(l.Connect), WithRequestTimeout(l.Request), WithCallTimeout(l.Call),
-		WithMaxPages(l.Pages), WithMaxListing(l.ListedItems, l.ListedBytes), WithMaxDescription(l.Description),
-		WithMaxMessageSize(l.MessageSize), WithTracerProvider(o.Telemetry.Tracer), WithMeterProvider(o.Telemetry.Meter)}
+	add(l.Connect != 0, WithConnectTimeout(l.Connect))
+	add(l.Request != 0, WithRequestTimeout(l.Request))
+	add(l.Call != 0, WithCallTimeout(l.Call))
+	add(l.Pages != 0, WithMaxPages(l.Pages))
+	add(l.ListedItems != 0 || l.ListedBytes != 0, WithMaxListing(l.ListedItems, l.ListedBytes))
+	add(l.Description != 0, WithMaxDescription(l.Description))
+	add(l.MessageSize != 0, WithMaxMessageSize(l.MessageSize))
+	add(o.Telemetry.Tracer != nil, WithTracerProvider(o.Telemetry.Tracer))
+	add(o.Telemetry.Meter != nil, WithMeterProvider(o.Telemetry.Meter))
 	if o.Name != "" {
 		opts = append(opts, WithName(o.Name))
 	}
@@ -163,7 +193,7 @@ func (o *Options) List() []Option {
 	if o.Apps {
 		opts = append(opts, WithApps())
 	}
-	return opts
+	return append(opts, o.more...)
 }
 
 // NewCommand is [FromCommand] of c with o.

@@ -1,0 +1,59 @@
+package toolset_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// A server's provider options (Options.Server) add to its config: a field
+// they leave zero keeps the config's setting, here the description cap, and
+// a field they set wins over it.
+func TestServerOptionsKeepTheConfigsSettings(t *testing.T) {
+	long := strings.Repeat("Says hello. ", 30)
+	s := mcp.NewServer(&mcp.Implementation{Name: "hello"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "greet", Description: long}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer srv.Close()
+	cfg := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "hello", URL: srv.URL, MaxDescription: 24}}}
+
+	for _, c := range []struct {
+		name   string
+		server *mcptool.Options
+		max    int
+	}{
+		{"zero", &mcptool.Options{Name: "hello"}, 24},
+		{"set", &mcptool.Options{Limits: mcptool.Limits{Description: 48}}, 48},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts, err := toolset.Start(t.Context(), cfg, &toolset.Options{Server: func(toolset.ServerConfig) *mcptool.Options { return c.server }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ts.Close()
+			set, err := ts.Offer(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(set.Definitions) != 1 {
+				t.Fatalf("got %d tools, want 1", len(set.Definitions))
+			}
+			// The cut keeps up to max bytes of the text, and marks it.
+			if d := set.Definitions[0].Description; !strings.HasSuffix(d, "[…]") || len(d) > c.max+len(" […]") || len(d) < c.max/2 {
+				t.Errorf("description of %d bytes, want %d at most, and marked (cut from %d): %q", len(d), c.max, len(long), d)
+			}
+		})
+	}
+}
