@@ -72,7 +72,7 @@ func TestBrowserWebAsksAForm(t *testing.T) {
 	if got := browsertest.Wait[string](t, tab, `document.querySelector(".ask.done .outcome")?.textContent`); got != "sent" {
 		t.Errorf("the form's outcome: %q", got)
 	}
-	answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer")?.textContent`)
+	answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer:not(.writing)")?.textContent`)
 	for _, want := range []string{"Name: Ada Lovelace", "Agreed to terms: true", "Email: ada@example.com", "Favorite Integer: 42", "Favorite Number: 3.14"} {
 		if !strings.Contains(answer, want) {
 			t.Errorf("the server was not sent %q: %s", want, answer)
@@ -106,7 +106,7 @@ func TestBrowserWebAsksToOpenAURL(t *testing.T) {
 		}
 	}
 	browsertest.Click(t, tab, ".ask button.decline")
-	if answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer")?.textContent`); !strings.Contains(answer, "User declined to open the URL") {
+	if answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer:not(.writing)")?.textContent`); !strings.Contains(answer, "User declined to open the URL") {
 		t.Errorf("declined, the server said: %s", answer)
 	}
 	if len(visited) != 0 {
@@ -123,7 +123,7 @@ func TestBrowserWebAsksToOpenAURL(t *testing.T) {
 	case <-time.After(browsertest.Timeout):
 		t.Fatal("the page was not opened")
 	}
-	if answer := browsertest.Wait[string](t, tab, `document.querySelectorAll(".answer").length === 2 && document.querySelectorAll(".answer")[1].textContent`); !strings.Contains(answer, "User completed the URL elicitation flow") {
+	if answer := browsertest.Wait[string](t, tab, `document.querySelectorAll(".answer:not(.writing)").length === 2 && document.querySelectorAll(".answer:not(.writing)")[1].textContent`); !strings.Contains(answer, "User completed the URL elicitation flow") {
 		t.Errorf("opened, the server said: %s", answer)
 	}
 }
@@ -145,13 +145,13 @@ func TestBrowserWebApprovesSampling(t *testing.T) {
 	}
 	browsertest.Click(t, tab, ".ask button.accept")
 	browsertest.Wait[bool](t, tab, `document.querySelector(".note")?.textContent === "the model answered: Autumn moon rising."`)
-	if answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer")?.textContent`); !strings.Contains(answer, "LLM sampling result") {
+	if answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer:not(.writing)")?.textContent`); !strings.Contains(answer, "LLM sampling result") {
 		t.Errorf("approved, the server said: %s", answer)
 	}
 	say(t, tab, "another")
 	browsertest.Wait[bool](t, tab, `document.querySelectorAll(".ask[data-kind=sampling]").length === 2`)
 	browsertest.Click(t, tab, ".ask:not(.done) button.decline")
-	if got := browsertest.Wait[string](t, tab, `document.querySelectorAll(".answer").length === 2 && document.querySelectorAll(".call")[1].textContent`); !strings.Contains(got, "the user refused it") {
+	if got := browsertest.Wait[string](t, tab, `document.querySelectorAll(".answer:not(.writing)").length === 2 && document.querySelectorAll(".call")[1].textContent`); !strings.Contains(got, "the user refused it") {
 		t.Errorf("refused, the call shows: %s", got)
 	}
 	if got := sampled(); len(got) != 2 {

@@ -149,7 +149,7 @@ func TestBrowserWebChat(t *testing.T) {
 	browsertest.Wait[bool](t, frame, `[...document.querySelectorAll("#board .card h3")].map(h => h.textContent).join() === "#1 milk,#2 eggs"`)
 	answer := browsertest.Wait[string](t, tab, `document.querySelector(".answer:not(.writing)")?.textContent`)
 	// Written as it came (streamed), then shown whole in one place.
-	browsertest.Wait[bool](t, tab, `document.querySelectorAll(".answer").length === 1 && document.getElementById("stop").hidden`)
+	browsertest.Wait[bool](t, tab, `document.querySelectorAll(".answer:not(.writing)").length === 1 && document.getElementById("stop").hidden`)
 	if !strings.HasPrefix(answer, "The tool said: #1 milk") {
 		t.Errorf("the answer: %q", answer)
 	}
