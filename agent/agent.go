@@ -108,7 +108,7 @@ type Config struct {
 	OnToolCall func(call llm.ToolCall) (done func(res tool.Reply, err error))
 	// Elicit, if set, asks the user what a call of a run needs to know:
 	// the questions an MCP server asks during the call (its provider must
-	// declare elicitation, mcptool.WithElicitation, whose own function
+	// declare elicitation, with an mcptool.Options.Elicitor, which
 	// then answers only what comes outside a run), and a local tool's
 	// [tool.Elicit]. The calls of a turn run concurrently, so it may be
 	// asked by several at once.
