@@ -196,7 +196,7 @@ func (a *Agent) leftOut(first, d tool.Definition) {
 
 // dropNullOptionals serves the local tools lowered strict through h, each
 // call's arguments rid of the nulls the model sent for optional ones (see
-// [schema.DropNullOptionals]): the tool checks them against its own schema.
+// internal/toolschema.DropNullOptionals): the tool checks them against its own schema.
 func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if s, ok := own[name]; ok && len(args) > 0 {
