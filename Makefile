@@ -73,9 +73,9 @@ demo:
 
 # bench prints the figures the issues set targets for, each next to its peer.
 bench:
-	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./mcptool/
-	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./mcptool/
-	go test -run '^$$' -bench Start ./toolset/
+	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./internal/mcpclient/
+	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./internal/mcpclient/
+	go test -run '^$$' -bench Start ./internal/catalog/
 	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
 	go run ./cmd/gatewaybench
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
@@ -86,15 +86,15 @@ FUZZTIME ?= 10s
 FUZZ += ./internal/stdio:FuzzInbound
 FUZZ += ./internal/idscan:FuzzIDScanner
 FUZZ += ./internal/sdkfix:FuzzEventStream
-FUZZ += ./toolset:FuzzParse
+FUZZ += ./internal/catalog:FuzzParse
 FUZZ += ./internal/skills:FuzzFrontmatter
-FUZZ += ./mcptool:FuzzVisionImage
+FUZZ += ./internal/mcpclient:FuzzVisionImage
 FUZZ += ./internal/untrusted:FuzzText
-FUZZ += ./schema:FuzzNamer
-FUZZ += ./schema:FuzzLower
-FUZZ += ./schema:FuzzValidate
+FUZZ += ./internal/toolschema:FuzzNamer
+FUZZ += ./internal/toolschema:FuzzLower
+FUZZ += ./internal/toolschema:FuzzValidate
 FUZZ += ./codemode:FuzzDeclarations
-FUZZ += ./tool:FuzzParseForm
+FUZZ += ./internal/form:FuzzParse
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./internal/cli:FuzzCallArgs
