@@ -23,7 +23,7 @@ func TestStdioDemo(t *testing.T) {
 	p := mcpclient.FromCommand(self(t), nil, mcpclient.WithEnv(demoEnv()))
 	defer p.Close()
 	connect(t, p)
-	if p.Name() != "mcptool" { // mcptool.test, without its extension
+	if p.Name() != "mcpclient" { // mcpclient.test, without its extension
 		t.Errorf("default name %q", p.Name())
 	}
 	h := p.Handler()
