@@ -133,7 +133,7 @@ func (s *Snapshot) find(name string) *toolEntry {
 // the tool's own input schema first: a violation is a [tool.FailedError]
 // naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
-// removed first (see [schema.DropNullOptionals]).
+// removed first (see toolschema.DropNullOptionals).
 func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	e, args, err := s.prepare(ctx, name, args)
 	if err != nil {
