@@ -36,7 +36,7 @@
 // the host in it but tools, callTool and console: no module, file system,
 // network, timer or process. Every call a script makes goes to the Set's
 // handler, as the model's own would: behind a policy's gate
-// ([policy.Policy.Gate]) it is judged under every name of the tool, and
+// (policy.Policy.Gate) it is judged under every name of the tool, and
 // the tool's handler checks its arguments before anything is sent. A tool
 // the Set does not offer is not in the API.
 //
