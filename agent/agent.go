@@ -108,7 +108,7 @@ type Config struct {
 	OnToolCall func(call llm.ToolCall) (done func(res tool.Reply, err error))
 	// Elicit, if set, asks the user what a call of a run needs to know:
 	// the questions an MCP server asks during the call (its provider must
-	// declare elicitation, mcptool.WithElicitation, whose own function
+	// declare elicitation, with an mcptool.Options.Elicitor, which
 	// then answers only what comes outside a run), and a local tool's
 	// [tool.Elicit]. The calls of a turn run concurrently, so it may be
 	// asked by several at once.
@@ -196,7 +196,7 @@ func (a *Agent) leftOut(first, d tool.Definition) {
 
 // dropNullOptionals serves the local tools lowered strict through h, each
 // call's arguments rid of the nulls the model sent for optional ones (see
-// [schema.DropNullOptionals]): the tool checks them against its own schema.
+// internal/toolschema.DropNullOptionals): the tool checks them against its own schema.
 func dropNullOptionals(own map[string]json.RawMessage, h tool.Handler) tool.Handler {
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 		if s, ok := own[name]; ok && len(args) > 0 {

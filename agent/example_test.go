@@ -6,25 +6,67 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/agent"
-	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// An agent on the demo server's tools. The model here is scripted (its
-// code is in this package's tests; Example_ownModel shows a whole program
-// with a model of one's own); a real one is llm/openai.New or
-// llm/anthropic.New, and a real server is mcptool.FromCommand or
-// mcptool.FromURL.
+// newNotes returns the MCP server of the Examples, built with go-sdk:
+// notes kept in memory, to add and to search. A real server is reached
+// with mcptool.FromCommand or mcptool.FromURL, or many with package toolset.
+func newNotes() *mcp.Server {
+	type note struct {
+		Title string   `json:"title" jsonschema:"the note's title"`
+		Body  string   `json:"body" jsonschema:"what to remember"`
+		Tags  []string `json:"tags,omitempty" jsonschema:"tags to find it by"`
+	}
+	type query struct {
+		Query string `json:"query" jsonschema:"words of the title"`
+	}
+	var mu sync.Mutex
+	var notes []note
+	reply := func(text string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"},
+		&mcp.ServerOptions{Instructions: "Search the notes before adding one twice."})
+	mcp.AddTool(s, &mcp.Tool{Name: "add_note", Description: "Add a note."},
+		func(_ context.Context, _ *mcp.CallToolRequest, n note) (*mcp.CallToolResult, any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			notes = append(notes, n)
+			return reply(fmt.Sprintf("added note #%d: %s", len(notes), n.Title)), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "search_notes", Description: "Find notes by their title."},
+		func(_ context.Context, _ *mcp.CallToolRequest, q query) (*mcp.CallToolResult, any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			var found []string
+			for i, n := range notes {
+				if strings.Contains(strings.ToLower(n.Title), strings.ToLower(q.Query)) {
+					found = append(found, fmt.Sprintf("#%d %s %v", i+1, n.Title, n.Tags))
+				}
+			}
+			return reply(strings.Join(found, "\n")), nil, nil
+		})
+	return s
+}
+
+// An agent on an MCP server's tools. The model here is scripted (its code
+// is in this package's tests; Example_ownModel shows a whole program with a
+// model of one's own); a real one is llm/openai.New or llm/anthropic.New.
 func Example() {
 	ctx := context.Background()
-	notes, stop, err := connectDemo(ctx, demo.New())
-	if err != nil {
+	notes := mcptool.FromServer(newNotes(), &mcptool.Options{Name: "notes"})
+	if err := notes.Connect(ctx); err != nil {
 		log.Fatal(err)
 	}
-	defer stop()
+	defer notes.Close()
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		calls(llm.ToolCall{ID: "1", Name: "add_note", Arguments: json.RawMessage(`{"title": "Call Ada", "body": "about the launch", "tags": ["work"]}`)}),
@@ -65,15 +107,27 @@ func Example() {
 
 // What a server brings besides its tools comes with them, under the
 // server's name: its instructions, then its skills, one line each in the
-// system prompt, and the model loads the skill it needs. The demo server
-// publishes weekly-review.
+// system prompt, and the model loads the skill it needs. A provider whose
+// server publishes skills (the MCP Skills extension) brings them so; here
+// a Set of the host's own brings one.
 func Example_skills() {
-	ctx := context.Background()
-	notes, stop, err := connectDemo(ctx, demo.New())
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer stop()
+	review := tool.Set{Servers: map[string]tool.Server{"notes": {
+		Instructions: "Search the notes before adding one twice.",
+		Skills: []tool.Skill{{
+			Name:        "weekly-review",
+			URI:         "skill://weekly-review/SKILL.md",
+			Description: "Review the week's notes and write a short summary note tagged review.",
+			Load: func(context.Context) (string, map[string]int64, error) {
+				return "1. Search the week's notes.\n2. Add one note tagged review.", map[string]int64{"TAGS.md": 5}, nil
+			},
+			ReadFile: func(_ context.Context, path string) ([]byte, error) {
+				if path != "TAGS.md" {
+					return nil, fmt.Errorf("no file %s", path)
+				}
+				return []byte("work\n"), nil
+			},
+		}},
+	}}}
 
 	model := &scripted{turns: []func(llm.Request) llm.Message{
 		func(req llm.Request) llm.Message {
@@ -81,19 +135,18 @@ func Example_skills() {
 			instructions, _, _ = strings.Cut(instructions, "\n")
 			_, skill, _ := strings.Cut(req.System, "\n- ")
 			fmt.Println("in the system prompt: " + instructions + ", then " + skill)
-			return llm.Message{ToolCalls: []llm.ToolCall{{ID: "1", Name: agent.LoadSkillName, Arguments: json.RawMessage(`{"skill": "notes/weekly-review"}`)}}}
+			return llm.Message{ToolCalls: []llm.ToolCall{{ID: "1", Name: "load_skill", Arguments: json.RawMessage(`{"skill": "notes/weekly-review"}`)}}}
 		},
 		func(req llm.Request) llm.Message {
 			last := req.Messages[len(req.Messages)-1]
-			first, _, _ := strings.Cut(last.Text(), "\n")
-			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: first}}}
+			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: last.Text()}}}
 		},
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{notes}})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{review}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := a.Run(ctx, []llm.Message{llm.UserText("Do my weekly review.")})
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("Do my weekly review.")})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -101,6 +154,11 @@ func Example_skills() {
 	// Output:
 	// in the system prompt: MCP server: notes, then notes/weekly-review: Review the week's notes and write a short summary note tagged review.
 	// Skill notes/weekly-review, from MCP server notes:
+	//
+	// 1. Search the week's notes.
+	// 2. Add one note tagged review.
+	//
+	// Its other files, read with read_skill_file: TAGS.md (5 bytes)
 }
 
 // Above Config.ToolTokenBudget (the definitions' JSON size over four), the
@@ -138,4 +196,42 @@ func ExampleConfig_toolTokenBudget() {
 	// Output:
 	// offered: find_tools
 	// offered: load_tools
+}
+
+// In code mode the model writes JavaScript against the tools, each an
+// async function, instead of calling them one turn at a time; the script's
+// calls pass the same policy and checks as the model's own.
+func ExampleConfig_codeMode() {
+	type pair struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+	}
+	add, err := tool.Func("add", "Add two numbers.", func(_ context.Context, p pair) (float64, error) { return p.X + p.Y, nil })
+	if err != nil {
+		log.Fatal(err)
+	}
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(llm.ToolCall{ID: "1", Name: "run_code", Arguments: json.RawMessage(
+			`{"code": "let s = 0; for (const n of [1, 2, 3]) s = await tools.local.add({x: s, y: n}); return s"}`)}),
+		func(req llm.Request) llm.Message {
+			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: req.Messages[len(req.Messages)-1].Text()}}}
+		},
+	}}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{add}, Mode: agent.ModeCode})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("What is 1 + 2 + 3?")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range model.seen[0].Tools {
+		fmt.Println("offered:", d.Name)
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// offered: run_code
+	// offered: describe_tools
+	// 3 tool calls (local.add 3).
+	// Returned: 6
 }

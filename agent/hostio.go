@@ -10,7 +10,7 @@ import (
 // whatever serves the call asks there: [Config.Elicit], through
 // [tool.WithElicitor]. An MCP provider asks it for the requests its server
 // makes during the call, provided the provider declared elicitation
-// (mcptool.WithElicitation, whose own elicitor answers the requests that
+// (an mcptool.Options.Elicitor, which answers the requests that
 // come outside a run): the capability is declared as the connection is
 // made, before any run.
 func (a *Agent) host(ctx context.Context) context.Context {

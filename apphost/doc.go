@@ -24,61 +24,36 @@
 //
 // The page renders an app once the model called its tool (or, with call,
 // to try an app alone); the host's notifications wait for the app's
-// ui/notifications/initialized, in the order given. An app asks to open a
-// link in a bar the page shows in the app's box, opened only when the user
-// says so; fullscreen, which it may ask for, has a button back.
+// ui/notifications/initialized.
 //
 // # Isolation
 //
-// The extension asks a web host for a sandbox proxy on an origin other than
-// the page's, with the app in a frame inside it. This package gets the same
-// separation from one handler, with no second origin to run: each app's
-// document is served from frame/ID with the sandbox "allow-scripts
-// allow-forms" both on the iframe and in the document's own
-// Content-Security-Policy header, and never allow-same-origin. The browser
-// then gives the document an opaque origin: unlike the page's, and unlike
-// every other frame's (the reference proxy puts every app on its one
-// sandbox origin, where they can reach each other). So the frame reads no
-// DOM, global, cookie or storage of the page or of another app (window.top
-// throws), opens no popup, navigates no top window, and reaches the host
-// only by postMessage, which the page passes to the handler. Its policy is
-// a header, which nothing in the document can loosen: the one
-// mcptool.AppCSP.Policy builds from what the server declared (nothing by
-// default, each kind of request only to the origins declared for it,
-// object-src 'none'), and form-action 'none'. Its permissions (camera,
-// microphone, geolocation, clipboard-write) are the iframe's allow
-// attribute, only those the server asked for. An app that needs storage of
-// its own origin does not get it here.
+// Each app's document is served from frame/ID sandboxed "allow-scripts
+// allow-forms" (on the iframe and in the document's own
+// Content-Security-Policy header), never allow-same-origin: the browser
+// gives it an opaque origin, unlike the page's and every other frame's, so
+// one handler gives the separation the extension's sandbox proxy gets from
+// a second origin, and keeps apps apart from each other too. The frame
+// reaches the host only by postMessage, which the page passes to the
+// handler. Its policy is a header nothing in the document can loosen, built
+// from what its server declared (mcptool.AppCSP: nothing by default), with
+// form-action 'none'; its permissions are only those the server asked for.
 //
 // # What the handler checks
 //
-// Posts are taken only from the page's own scripts: JSON, same-origin
-// (Sec-Fetch-Site, Origin), so neither the frame (whose requests are
-// cross-site, Origin "null") nor another site can drive the host, even where
-// an app declared the host's origin as one it connects to. The handler does
-// not authenticate the page: mount it behind what guards the rest of the
-// site. Every message of a frame is bounded (1 MiB) and checked before
-// anything is done: the envelope, the id (a string of at most 128 bytes or
-// an integer), the method, each parameter. An app may:
-//
-//   - ui/initialize, ping;
-//   - tools/call a tool of its own server that apps may call: its
-//     _meta.ui.visibility holds "app" or is absent, and a tool the model may
-//     call too must be one the model is offered; the Policy, if any, judges
-//     the call under the tool's alias, as it judges the model's. Another
-//     server's tool, a model-only tool, a denied one are refused, saying
-//     why, and logged;
-//   - resources/read on its own server;
-//   - ui/message, ui/update-model-context, ui/open-link (an absolute http or
-//     https URL), each only when the page handles it, and
-//     ui/request-display-mode (inline and fullscreen) within the modes the
-//     app declared;
-//   - notifications/message (logged, cleaned), ui/notifications/initialized
-//     and size-changed.
-//
-// At most 4 of a frame's calls and reads run at once, and at most
-// Config.MaxFrames frames are open (the least recently used goes).
+// It takes posts only from the page's own scripts (JSON, same-origin by
+// Sec-Fetch-Site and Origin), so neither a frame nor another site drives
+// the host; it does not authenticate the page: mount it behind what guards
+// the rest of the site. Every message of a frame is bounded (1 MiB) and
+// checked whole before anything is done. An app may call the tools of its
+// own server that apps may call (visibility "app" or none, and offered to
+// the model if the model may call it too), past Config.Policy under the
+// tool's alias; read its own server's resources; send ui/message,
+// ui/update-model-context and ui/open-link when the page handles them; ask
+// for a display mode it declared. Anything else is refused, saying why, and
+// logged. At most 4 of a frame's calls and reads run at once, and at most
+// Config.MaxFrames frames are open. SECURITY.md names each promise's test.
 //
 // Options: a host is described as data, a [Config]; zero is the default in
-// every field but Servers.
+// every field but Servers. Example serves an app from a go-sdk server.
 package apphost

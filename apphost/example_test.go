@@ -4,15 +4,35 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpbridge/mcpbridge/apphost"
-	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
+
+// newBoard returns an MCP server with an app, built with go-sdk: the tool
+// notes_board names its interface, a ui:// resource of HTML, in its _meta.
+func newBoard() *mcp.Server {
+	const uri, mime = "ui://notes/board.html", "text/html;profile=mcp-app"
+	server := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{
+		Name:        "notes_board",
+		Description: "Show the notes as a board.",
+		Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": uri}},
+	}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no notes yet"}}}, nil, nil
+	})
+	server.AddResource(&mcp.Resource{URI: uri, Name: "notes_board", MIMEType: mime},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime,
+				Text: "<!DOCTYPE html><title>Notes</title><p id=board></p>"}}}, nil
+		})
+	return server
+}
 
 // A web agent mounts the host beside its own page, which loads /apps/host.js
 // and renders an app with McpApps.render. Here the page's first request is
@@ -20,7 +40,7 @@ import (
 // frame, sandboxed under the policy its server declared.
 func Example() {
 	ctx := context.Background()
-	notes := mcpclient.FromServer("notes", demo.New(), mcpclient.WithApps())
+	notes := mcptool.FromServer(newBoard(), &mcptool.Options{Name: "notes", Apps: true})
 	if err := notes.Connect(ctx); err != nil {
 		panic(err)
 	}
@@ -28,7 +48,7 @@ func Example() {
 
 	mux := http.NewServeMux()
 	mux.Handle("/apps/", http.StripPrefix("/apps", apphost.New(apphost.Config{
-		Servers: func(name string) (*mcptool.Provider, bool) { return (*mcptool.Provider)(notes), name == "notes" },
+		Servers: func(name string) (*mcptool.Provider, bool) { return notes, name == "notes" },
 	})))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

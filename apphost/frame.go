@@ -124,7 +124,7 @@ func (h *host) serveFrame(w http.ResponseWriter, r *http.Request, id string) {
 }
 
 // framePolicy is the policy of an app's frame: the one its server's
-// declarations make ([mcpclient.AppCSP.Policy]: nothing by default,
+// declarations make (mcptool.AppCSP's Policy: nothing by default,
 // object-src 'none'), and no form sent anywhere.
 func framePolicy(app *mcpclient.AppResource) string {
 	return app.CSP.Policy() + "; form-action 'none'"

@@ -15,7 +15,7 @@
 //
 // # Patterns
 //
-// Patterns are globs with [path.Match] syntax (*, ?, [a-z], \ to escape),
+// Patterns are globs with path.Match syntax (*, ?, [a-z], \ to escape),
 // checked when the policy is made. Deny wins over allow; with no allow
 // patterns, everything not denied is allowed.
 //

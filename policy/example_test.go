@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -105,4 +106,32 @@ func ExamplePolicy_Check() {
 	// Output:
 	// run list_tables
 	// the model reads: the tool "drop_table" is denied by policy pattern "drop_*"
+}
+
+// An approver of the host's own decides each call from what it knows of
+// it: Approve runs the call, Refuse tells the model why not.
+func ExampleApprove() {
+	p, err := policy.New(policy.Config{
+		Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
+			if c.Annotations.ReadOnly() || strings.Contains(string(c.Args), `"notes.txt"`) {
+				return policy.Approve(), nil
+			}
+			return policy.Refuse("only notes.txt may be written"), nil
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	set := p.Gate(fsTools())
+	for _, path := range []string{"notes.txt", ".bashrc"} {
+		res, err := set.Handler.Call(context.Background(), "fs_write_file", json.RawMessage(`{"path": "`+path+`"}`))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(res.Text())
+	}
+	// Output:
+	// ran fs_write_file
+	// tool "fs_write_file" refused: the user declined to run "fs_write_file": only notes.txt may be written
 }

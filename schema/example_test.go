@@ -79,3 +79,25 @@ func ExampleParseVendor() {
 	// "gemini" <nil>
 	// "" schema: unknown vendor "mistral" (want openai, anthropic or gemini)
 }
+
+// A tool as a TypeScript method, for a model that writes code against the
+// tools (package codemode): the description and each property's become
+// doc comments, and what TypeScript cannot say is said in words.
+func ExampleDeclaration() {
+	input := json.RawMessage(`{"type": "object",
+		"properties": {"city": {"type": "string", "description": "the city's name"},
+		               "days": {"type": "integer", "minimum": 1, "maximum": 7}},
+		"required": ["city"]}`)
+	output := json.RawMessage(`{"type": "object", "properties": {"celsius": {"type": "number"}}}`)
+	fmt.Println(schema.Declaration("forecast", "The weather to come.", input, output, ""))
+	// Output:
+	// /** The weather to come. */
+	// forecast(args: {
+	//   /** the city's name */
+	//   city: string;
+	//   /** Minimum: 1. Maximum: 7. */
+	//   days?: number;
+	// }): Promise<{
+	//   celsius?: number;
+	// }>;
+}

@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A local Go function becomes a tool with a derived schema: a Set of one,
-// whose handler composes with any other, such as an MCP server's.
+// whose handler checks the arguments before the function runs and
+// composes with any other, such as an MCP server's.
 func ExampleFunc() {
 	type weatherArgs struct {
 		City string `json:"city" jsonschema:"the city to report on"`
@@ -77,7 +79,7 @@ func ExampleWithProgress() {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "counted"}}}, nil
 		})
-	steps := mcpclient.FromServer("steps", server)
+	steps := mcptool.FromServer(server, &mcptool.Options{Name: "steps"})
 	if err := steps.Connect(context.Background()); err != nil {
 		panic(err)
 	}
@@ -153,4 +155,54 @@ func ExampleVendorJSON() {
 	fmt.Println(string(tools))
 	// Output:
 	// [{"type":"function","function":{"name":"get_weather","description":"Current weather in a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false},"strict":true}}]
+}
+
+// Compose tries each handler in turn: the first that serves the name
+// answers, and one that declines it (an UnservedError) passes it on. Here
+// a handler of the host's own answers every name no tool serves.
+func ExampleCompose() {
+	type none struct{}
+	clock, _ := tool.Func("today", "Today's date.", func(context.Context, none) (string, error) { return "2026-12-01", nil })
+	fallback := tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+		return tool.Reply{}, &tool.FailedError{Name: name, Message: "no such tool; call today"}
+	})
+	h := tool.Compose(clock.Handler, fallback)
+	res, _ := h.Call(context.Background(), "today", nil)
+	fmt.Println(res.Text())
+	_, err := h.Call(context.Background(), "tomorrow", nil)
+	fmt.Println(err)
+	// Output:
+	// 2026-12-01
+	// tool "tomorrow" failed: no such tool; call today
+}
+
+// lostError is a handler's own error that says what it means by methods.
+type lostError struct{}
+
+func (lostError) Error() string        { return "connection lost during the call" }
+func (lostError) Retryable() bool      { return false }
+func (lostError) OutcomeUnknown() bool { return true }
+
+// Retryable, OutcomeUnknown and Fatal read what a failure means from any
+// error in the chain that says it, so that a host decides without knowing
+// the handler's types: the errors of package mcptool say it, and so may a
+// host's own.
+func ExampleRetryable() {
+	err := fmt.Errorf("calling send_mail: %w", lostError{})
+	fmt.Println("retry:", tool.Retryable(err), "outcome unknown:", tool.OutcomeUnknown(err), "stop:", tool.Fatal(err))
+	// Output:
+	// retry: false outcome unknown: true stop: false
+}
+
+// Text is the reply of one text part, what most local tools answer; a
+// reply's Text is what a model that reads text alone is sent.
+func ExampleText() {
+	reply := tool.Text("18°C and clear")
+	fmt.Println(reply.Text(), reply.HasImages())
+	reply.Parts = append(reply.Parts, tool.ImagePart{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}})
+	fmt.Println(reply.Text(), reply.HasImages())
+	// Output:
+	// 18°C and clear false
+	// 18°C and clear
+	// [image] true
 }

@@ -21,9 +21,8 @@ import (
 // descriptions from `jsonschema` tags, as in
 // [github.com/google/jsonschema-go/jsonschema.For]. Before fn runs, the
 // arguments are checked against that schema by the validator every handler
-// of mcpbridge uses ([schema.Validator.Prepare], which also decodes a value
-// the model sent as a JSON string where the schema wants an object or an
-// array); a violation is a [RefusedError] (the tool did not run) whose
+// of mcpbridge uses (which also decodes a value the model sent as a JSON
+// string where the schema wants an object or an array); a violation is a [RefusedError] (the tool did not run) whose
 // Message names each argument
 // at fault in the same words everywhere (`argument "city": want string, got
 // integer`), so the model can correct itself, and fn never sees it. Missing

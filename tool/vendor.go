@@ -16,7 +16,8 @@ import (
 // "functionDeclarations" (without "parameters" for a tool that takes no
 // arguments, which Gemini refuses as an empty object). Names and schemas
 // go as they are, each schema byte for byte: make them the vendor's first,
-// as a toolset's catalog is ([schema.Namer], [schema.Lower]).
+// as a toolset's catalog is ([schema.Lower]; [schema.Lint] names what a
+// vendor refuses).
 func VendorJSON(v schema.Vendor, defs []Definition) (json.RawMessage, error) {
 	type function struct {
 		Name        string          `json:"name"`

@@ -4,7 +4,7 @@ import "github.com/mcpbridge/mcpbridge/internal/catalog"
 
 // A Config is the servers of a configuration file: mcpServers (Claude
 // Desktop, Cursor, Claude Code) or servers (VS Code), each a [ServerConfig]
-// by name. [Config.Validate] names every problem at once.
+// by name. Its Validate method names every problem at once.
 type Config = catalog.Config
 
 // A ServerConfig is one server: a command (with args, env, cwd) or a URL
@@ -16,10 +16,12 @@ type ServerConfig = catalog.ServerConfig
 type AuthConfig = catalog.AuthConfig
 
 // Load reads the config file at path, with ${VAR} and ${VAR:-default}
-// expanded from the environment, and validates it.
+// expanded from the environment. A syntax error names the line and
+// column; what the settings get wrong is for the config's Validate to say.
 func Load(path string) (*Config, error) { return catalog.Load(path) }
 
-// Parse reads a config from data, as [Load] does.
+// Parse reads a config from data, as [Load] does: the mcpServers object
+// of Claude Desktop, Cursor and Claude Code, or VS Code's servers.
 func Parse(data []byte) (*Config, error) { return catalog.Parse(data) }
 
 // An InvalidConfigError lists every [Problem] of a config, each naming the

@@ -22,7 +22,8 @@ func (t *Toolset) core() *catalog.Toolset { return (*catalog.Toolset)(t) }
 type Options struct {
 	// Vendor is the model vendor the tools are named and lowered for
 	// (default Anthropic, whose rules are the loosest: a host talking to
-	// OpenAI or Gemini says so).
+	// OpenAI, Gemini or an OpenAI-compatible server must say so, or a
+	// longer name or a schema Gemini refuses fails its requests).
 	Vendor schema.Vendor
 	// Logger receives what the set notices: a server left out, a tool
 	// quarantined or changed; nil is slog.Default().

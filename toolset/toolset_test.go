@@ -8,13 +8,10 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // A server's provider options (Options.Server) add to its config: a field
 // they leave zero keeps the config's setting, here the description cap, and

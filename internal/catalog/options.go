@@ -28,7 +28,7 @@ type options struct {
 }
 
 // WithVendor sets the model vendor whose rules the catalog follows: tool
-// names are made valid for it (a [schema.Namer]) and input schemas lowered
+// names are made valid for it (a toolschema.Namer) and input schemas lowered
 // for it ([schema.Lower]), a tool whose schema cannot be lowered being held
 // out ([Toolset.Quarantined]).
 //

@@ -9,7 +9,7 @@ import (
 
 // CallResult runs a call as [Snapshot.Call] does, the name resolved and the
 // arguments checked against the tool's own schema before anything is sent,
-// but returns the server's result as it is ([mcptool.Provider.CallToolResult]),
+// but returns the server's result as it is ([mcpclient.Provider.CallToolResult]),
 // isError included, for a host that relays it to an MCP client rather than
 // to a model: package gateway.
 func (s *Snapshot) CallResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {

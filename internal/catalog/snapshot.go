@@ -129,11 +129,11 @@ func (s *Snapshot) find(name string) *toolEntry {
 // Call runs a call to one of the snapshot's tools, by its final name or its
 // alias; any other name is a [tool.UnservedError]. The arguments (none
 // meaning {}; a value the model stringified accepted wherever the schema
-// wants an object or an array, see [schema.DecodeStringified]) are checked against
+// wants an object or an array, see [toolschema.DecodeStringified]) are checked against
 // the tool's own input schema first: a violation is a [tool.FailedError]
 // naming the argument, and the server never sees the call. For a tool lowered to
 // OpenAI's strict mode, the nulls the model sends for optional arguments are
-// removed first (see [schema.DropNullOptionals]).
+// removed first (see toolschema.DropNullOptionals).
 func (s *Snapshot) Call(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
 	e, args, err := s.prepare(ctx, name, args)
 	if err != nil {

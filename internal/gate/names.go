@@ -128,7 +128,7 @@ func (p *Policy) expand(name string) (c called, names Names) {
 }
 
 // rewritten returns names with what each vendor's naming rules make of
-// each ([schema.Namer.Rewrite]) added, each name once: a host offers a
+// each (toolschema.Namer.Rewrite) added, each name once: a host offers a
 // tool whose own name a vendor does not allow (delete.dir) under the
 // rewrite (fs_delete_dir), so a deny of delete_* must see delete_dir.
 func (p *Policy) rewritten(names []string) []string {

@@ -1,6 +1,6 @@
 // Package hostile is an MCP server that misbehaves on purpose, for tests.
 //
-// DESIGN.md holds that everything a server sends is hostile input. This
+// Everything a server sends is hostile input (SECURITY.md). This
 // package is where each way a server can be hostile (or merely buggy) lives
 // as a named mode, so that every promise of SECURITY.md is held by a test
 // against a real server process, over stdio or HTTP, through the public API

@@ -25,9 +25,9 @@ import (
 //
 // Before a call is sent, its arguments (nil or empty meaning {}) are checked
 // against the tool's input schema by the validator every handler of
-// mcpbridge uses ([schema.Validator.Prepare], which also decodes a value the
-// model sent as a JSON string where the schema wants an object or an
-// array): a violation is a [tool.RefusedError] naming each argument at
+// mcpbridge uses ([toolschema.Validator.Prepare], which also decodes a
+// value the model sent as a JSON string where the schema wants an object
+// or an array): a violation is a [tool.RefusedError] naming each argument at
 // fault, and the server never sees the call. An input schema that does not
 // compile is logged once, and the server judges the arguments.
 //
@@ -142,7 +142,7 @@ func (p *Provider) arguments(lt *listedTool, name string, args json.RawMessage) 
 }
 
 // objectArgs returns args if it is a JSON object, {} for none (empty or
-// null, as [schema.Validator.Prepare] reads them).
+// null, as toolschema.Validator.Prepare reads them).
 func objectArgs(name string, args json.RawMessage) (json.RawMessage, error) {
 	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		return json.RawMessage("{}"), nil

@@ -45,8 +45,8 @@ type HTTP struct {
 	Client *http.Client
 	// OAuth authorizes the requests (package mcptool/oauth).
 	OAuth auth.OAuthHandler
-	// SSE chooses the transport of the 2024-11-05 revision; otherwise
-	// streamable HTTP is tried first and SSE after a 4xx answer.
+	// SSE chooses the transport of the 2024-11-05 revision, as a URL
+	// whose path ends in /sse does; otherwise it is streamable HTTP.
 	SSE bool
 }
 

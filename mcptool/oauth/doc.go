@@ -1,9 +1,9 @@
 // Package oauth authorizes a headless MCP client with OAuth: each mechanism
-// is a go-sdk auth.OAuthHandler, for mcptool.WithOAuth or the OAuthHandler
-// of an mcp.StreamableClientTransport. The transport asks the handler for a
-// token before each request and, when the server answers 401 (or 403
-// insufficient_scope) with a WWW-Authenticate challenge, calls Authorize
-// and resends the request once.
+// is a go-sdk auth.OAuthHandler, for the OAuth field of an mcptool.HTTP or
+// the OAuthHandler of an mcp.StreamableClientTransport. The transport asks
+// the handler for a token before each request and, when the server answers
+// 401 (or 403 insufficient_scope) with a challenge, calls Authorize and
+// resends the request once.
 //
 // Every mechanism discovers the server's authorization server the same way
 // (protected resource metadata, RFC 9728; authorization server metadata,
@@ -53,10 +53,7 @@
 // never appear in an error's text or a log record. Errors are *[Error]
 // values naming the mechanism, the step that failed and, from a token
 // endpoint, the OAuth error code and description. Each token request is an
-// OpenTelemetry client span, "oauth_token" (the step, the grant type, the
-// endpoint's address; never a credential), under the tracer provider of the
-// span in the request's context, else the global one.
-//
-// Only mcp.StreamableClientTransport takes an OAuthHandler in go-sdk
-// v1.8.0: these handlers are for streamable HTTP only.
+// OpenTelemetry client span, "oauth_token", never carrying a credential.
+// The handlers are for streamable HTTP only: go-sdk v1.8.0's SSE transport
+// takes no OAuthHandler.
 package oauth

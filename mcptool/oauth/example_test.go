@@ -7,6 +7,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -22,17 +23,19 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 
 // The Examples run against oauthtest servers: loopback authorization
 // servers guarding an MCP server whose "echo" tool answers "echo:hi".
-// srv.Call(ctx, h, client, "echo") connects as ExampleNewClientCredentials
-// shows and calls the tool.
+// srv.Call(ctx, h, client, "echo") connects with go-sdk's streamable
+// transport, as ExampleTransport shows, and calls the tool.
 
 // A service authenticates with a client secret. The handler goes in the
-// streamable transport, which asks it for a token when the server answers
-// 401.
+// provider's HTTP settings (or in go-sdk's streamable transport, as
+// ExampleTransport shows), which ask it for a token when the server
+// answers 401.
 func ExampleNewClientCredentials() {
 	srv := oauthtest.Start(oauthtest.Config{Clients: map[string]string{"my-service": "s3cret"}})
 	defer srv.Close()
@@ -44,17 +47,16 @@ func ExampleNewClientCredentials() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", OAuthHandler: h}
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).Connect(ctx, transport, nil)
+	server := mcptool.FromURL(mcptool.HTTP{URL: srv.URL + "/mcp", OAuth: h}, nil)
+	if err := server.Connect(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer server.Close()
+	res, err := server.Handler().Call(ctx, "echo", json.RawMessage(`{"text": "hi"}`))
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer session.Close()
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	fmt.Println(res.Text())
 	fmt.Println(srv.Grants())
 	// Output:
 	// echo:hi
@@ -226,7 +228,8 @@ func ExampleNewAuthorizationCode() {
 
 // DPoP binds the tokens to a key: the handler's token requests carry
 // proofs, and so do the MCP requests of the transport that goes through
-// Transport (mcptool.WithOAuth adds it itself).
+// Transport (a provider given the handler in its mcptool.HTTP adds it
+// itself).
 func ExampleOptions_dPoP() {
 	srv := oauthtest.Start(oauthtest.Config{DPoP: true, DPoPNonce: true}) // proofs and nonces required
 	defer srv.Close()
