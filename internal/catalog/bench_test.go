@@ -64,7 +64,7 @@ func fleet(b *testing.B, label string, servers []catalog.ServerConfig) {
 		{"ten_parallel", func(b *testing.B) { startClose(b, ten) }},
 		{"ten_sequential", func(b *testing.B) {
 			for _, s := range ten.Servers {
-				p := s.Provider()
+				p := catalog.ProviderOf(s)
 				if err := p.Connect(ctx); err != nil {
 					b.Fatal(err)
 				}

@@ -383,14 +383,15 @@ func (s ServerConfig) ToolPrefix() string {
 	return s.Name
 }
 
-// Options returns the [mcpclient.Option] values the server's settings make:
+// OptionsOf returns the [mcpclient.Option] values the settings of server s make:
 // its name, transport, headers, environment, working directory, roots, allowed
 // tools ([mcpclient.WithAllowedTools]), disabled tools (as a
 // [mcpclient.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
 // are passed on, so that Connect says so; call [Config.Validate] first to
 // hear of them all at once. A [mcpclient.WithToolFilter] added after these
-// replaces the disabled tools' filter.
-func (s ServerConfig) Options() []mcpclient.Option {
+// replaces the disabled tools' filter. (A function, not a method: a
+// ServerConfig is toolset's too, which hands out no core provider.)
+func OptionsOf(s ServerConfig) []mcpclient.Option {
 	opts := []mcpclient.Option{mcpclient.WithName(s.Name)}
 	if s.Transport != "" {
 		opts = append(opts, mcpclient.WithTransport(s.Transport))
@@ -442,12 +443,11 @@ func (s ServerConfig) Options() []mcpclient.Option {
 	return opts
 }
 
-// Provider returns an unconnected [mcpclient.Provider] for the server:
+// ProviderOf returns an unconnected [mcpclient.Provider] for server s:
 // [mcpclient.FromCommand] for a command, else [mcpclient.FromURL], with
-// [ServerConfig.Options] followed by opts (a logger, say), which therefore
-// win.
-func (s ServerConfig) Provider(opts ...mcpclient.Option) *mcpclient.Provider {
-	all := append(s.Options(), opts...)
+// [OptionsOf] followed by opts (a logger, say), which therefore win.
+func ProviderOf(s ServerConfig, opts ...mcpclient.Option) *mcpclient.Provider {
+	all := append(OptionsOf(s), opts...)
 	if s.Command != "" {
 		return mcpclient.FromCommand(s.Command, s.Args, all...)
 	}

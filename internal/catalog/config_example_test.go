@@ -32,7 +32,7 @@ func ExampleParse() {
 		log.Fatal(err)
 	}
 	for _, s := range config.Servers {
-		p := s.Provider() // connect it, hand its tools to an agent, close it
+		p := catalog.ProviderOf(s) // connect it, hand its tools to an agent, close it
 		fmt.Printf("%s: tools prefixed %q\n", p.Name(), s.ToolPrefix())
 		fmt.Println(s)
 	}

@@ -42,8 +42,8 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = c.String() + c.GoString()
 		for _, s := range c.Servers {
-			_ = s.Options()
-			_ = s.Provider().Name()
+			_ = OptionsOf(s)
+			_ = ProviderOf(s).Name()
 			_ = s.ToolPrefix()
 		}
 	})

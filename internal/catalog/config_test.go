@@ -612,10 +612,10 @@ func TestProviderName(t *testing.T) {
 		{Name: "my-files", Command: "/usr/bin/files-server", Args: []string{"x"}, Env: map[string]string{"A": "b"}, Dir: "/"},
 		{Name: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"A": "b"}},
 	} {
-		if got := s.Provider().Name(); got != s.Name {
+		if got := ProviderOf(s).Name(); got != s.Name {
 			t.Errorf("Provider().Name() = %q, want %q", got, s.Name)
 		}
-		if got := mcpclient.FromURL("https://other.example", s.Options()...).Name(); got != s.Name {
+		if got := mcpclient.FromURL("https://other.example", OptionsOf(s)...).Name(); got != s.Name {
 			t.Errorf("Options() name %q, want %q", got, s.Name)
 		}
 	}
@@ -623,7 +623,7 @@ func TestProviderName(t *testing.T) {
 	// Connect says what is wrong rather than doing something else.
 	bad := ServerConfig{Name: "bad", URL: "https://127.0.0.1:1/mcp", Env: map[string]string{"A": "b"}}
 	var ce *mcpclient.ConfigError
-	if err := bad.Provider().Connect(t.Context()); !errors.As(err, &ce) || ce.Server != "bad" {
+	if err := ProviderOf(bad).Connect(t.Context()); !errors.As(err, &ce) || ce.Server != "bad" {
 		t.Errorf("Connect: %v, want a ConfigError for server %q", err, "bad")
 	}
 }
@@ -663,7 +663,7 @@ func TestProviderConnects(t *testing.T) {
 		"most":   {"add_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes"},
 	}
 	for _, s := range c.Servers {
-		p := s.Provider()
+		p := ProviderOf(s)
 		if err := p.Connect(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -713,7 +713,7 @@ func TestRootsKey(t *testing.T) {
 	}
 	var got [][]mcpclient.Root
 	for _, sc := range c.Servers[:2] {
-		got = append(got, sc.Provider().Roots())
+		got = append(got, ProviderOf(sc).Roots())
 	}
 	want := [][]mcpclient.Root{{{URI: "file:///srv/site", Name: "site"}, {URI: "file://" + filepath.ToSlash(filepath.Join(wd, "rel")), Name: "rel"}}, nil}
 	if !reflect.DeepEqual(got, want) {

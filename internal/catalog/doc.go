@@ -16,7 +16,7 @@
 //   - functional options ([Option]), among them each server's client options
 //     ([WithServerOptions], [WithProviderOptions]); a [Loader] that takes
 //     variables from elsewhere than the environment; a server's provider made
-//     from its config ([ServerConfig.Provider]).
+//     from its config ([ProviderOf]).
 //
 // Where things live: the file's format, expansion and checks in config.go,
 // expand.go and validate.go, a config printed without its secrets in

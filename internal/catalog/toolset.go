@@ -150,7 +150,7 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		popts = append(popts,
 			mcpclient.WithStateChange(func(st mcpclient.State, err error) { t.setState(s, st, err) }),
 			mcpclient.WithToolsChanged(func() { t.changed(s) }))
-		s.p = sc.Provider(popts...)
+		s.p = ProviderOf(sc, popts...)
 		s.call = s.p.Relay()
 		t.servers = append(t.servers, s)
 	}
