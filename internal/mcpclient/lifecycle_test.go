@@ -354,3 +354,18 @@ func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
 		}
 	}
 }
+
+// Connect is bounded whatever the transport: a peer of the caller's that
+// never reads holds the handshake's write, which the connect timeout
+// abandons by closing the connection.
+func TestConnectToAPeerThatNeverReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		client, _ := mcp.NewInMemoryTransports() // the server's end is never read
+		p := mcpclient.FromTransport("mute", client, mcpclient.WithConnectTimeout(time.Second))
+		defer p.Close()
+		err := p.Connect(t.Context())
+		if err == nil || !strings.Contains(err.Error(), "no answer within 1s") {
+			t.Fatalf("Connect: %v, want no answer within 1s", err)
+		}
+	})
+}

@@ -75,6 +75,15 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	p.cfg.notices.askLevel(client)
 	p.instrument(client, captured)
+	// A write the peer never reads ignores its context on some transports
+	// (an in-memory pipe, a caller's own): the connect timeout closes the
+	// connection, which ends it, until the session is made.
+	abandon := context.AfterFunc(ctx, func() {
+		if c := captured.Conn(); c != nil {
+			c.Close()
+		}
+	})
+	defer abandon()
 	cs, err := client.Connect(ctx, captured, nil)
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
@@ -91,6 +100,12 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 			sess.close()
 			return nil, p.connectError(ctx, parent, sess.conn, x.blame(err))
 		}
+	}
+	if !abandon() {
+		// The timeout passed as the tools were listed: the connection is
+		// closed.
+		sess.close()
+		return nil, p.connectError(ctx, parent, sess.conn, context.Cause(ctx))
 	}
 	sess.cat.Store(cat)
 	p.cfg.logger.InfoContext(ctx, "connected to MCP server", "server", p.name,
