@@ -128,6 +128,11 @@ func (p *Provider) capabilities() *mcp.ClientCapabilities {
 // connectError names a failed connect, adding why the process ended when
 // a stdio server exited.
 func (p *Provider) connectError(ctx, parent context.Context, conn mcp.Connection, err error) error {
+	if done := ctx.Err(); done != nil && !errors.Is(err, done) {
+		// dial closed the connection as ctx ended: what the connection
+		// says of it (closed, EOF) says no more than ctx does.
+		err = done
+	}
 	expired := ctx.Err() == context.DeadlineExceeded && parent.Err() == nil
 	// Copied from a server's "listening on" line, say: the server
 	// answered, but not at its root. The URL is not quoted (a key).
