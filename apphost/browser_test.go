@@ -8,9 +8,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
 )
 
 // open opens the page of the app of tool on server in a new tab, and

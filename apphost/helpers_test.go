@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // testPage is a host page as a web agent would write one: a conversation,

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
 )
 
 // One browser serves every browser test of the package; it is stopped

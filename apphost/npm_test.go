@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // The extension's own example app, built with its SDK: it renders the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {

@@ -18,9 +18,9 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/internal/oteltest"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 )

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
 
@@ -283,7 +283,7 @@ func bothGenerations(t *testing.T, f func(t *testing.T, v string, cs *mcp.Client
 }
 
 // A server that lists null among its tools, resources, templates and
-// prompts (internal/hostile's null-items) has its good items served, and
+// prompts (internal/testing/hostile's null-items) has its good items served, and
 // the gateway goes on: a null is left out, not read.
 func TestNullItemsInAServersListingsAreLeftOut(t *testing.T) {
 	cs := behindGateway(t, "null-items")

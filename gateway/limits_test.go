@@ -18,8 +18,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // A request whose JSON nests past RequestDepth or holds more values than

@@ -16,8 +16,8 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // sessionRequest is a POST of body to a gateway's endpoint at url, in the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 

@@ -15,8 +15,8 @@ package main
 import (
 	"os"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli"
-	"github.com/mcpbridge/mcpbridge/internal/cli/chat"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli/chat"
 )
 
 func main() {

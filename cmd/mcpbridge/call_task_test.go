@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // A call the server runs as a task (the demo's, of the 2026-07-28

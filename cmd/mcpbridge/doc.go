@@ -20,7 +20,7 @@
 //
 // Where the servers come from, what each command prints and the exit
 // statuses are in mcpbridge --help, in each command's --help and in
-// docs/cli.md; package internal/cli implements them.
+// docs/cli.md; package cmd/internal/cli implements them.
 //
 // Options: a command's flags are its configuration, and a command lists only
 // the flags that matter to it; a flag left out leaves the libraries'

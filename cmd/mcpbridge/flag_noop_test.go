@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // --env goes to the server mcpbridge starts, whichever way it was named: a

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // lint --json is one object in the shape lint's help documents; the

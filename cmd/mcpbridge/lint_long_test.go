@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // lint sums up what a vendor gets changed or renamed, a line per vendor,

@@ -24,11 +24,11 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // bin is the mcpbridge binary, built once for every test, and

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 )
 
 func main() {

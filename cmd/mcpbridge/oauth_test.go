@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 // A server whose metadata names an authorization server on another origin

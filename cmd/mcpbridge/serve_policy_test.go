@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 // The gateway's policies follow policy's one rule: a deny matches any name

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // A server that does not start is said in one short sentence of cause,

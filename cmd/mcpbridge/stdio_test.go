@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // A call stuck writing 4 MiB to a server that stopped reading ends on

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // checkClean fails if out holds what could drive a terminal or hide from a

@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
 )
 
 // webWith starts mcpbridge web on server-everything, its model answering

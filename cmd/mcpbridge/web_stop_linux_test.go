@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
 )
 
 // Stop on the page is Ctrl-C's equivalent: it cancels the turn, its tool

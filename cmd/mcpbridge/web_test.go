@@ -18,8 +18,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/mcpbridge/mcpbridge/internal/browsertest"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
 // noModel is the environment with no model configured.

@@ -14,7 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // asMain, set in a child's environment, makes this test binary run the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 func TestAuthConfigProblems(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
 )
 
 // The set's providers trace into the set's providers, and a call the set

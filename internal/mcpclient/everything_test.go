@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/form"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/npmtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // Proves that the cost decodeCost reads from a header is at least what Go's

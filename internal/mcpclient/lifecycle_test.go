@@ -21,9 +21,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/proctest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // states records a provider's state changes.

@@ -7,7 +7,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // The test binary doubles as the servers the tests start as subprocesses:

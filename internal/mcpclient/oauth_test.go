@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
 

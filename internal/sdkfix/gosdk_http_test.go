@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // Capture: go-sdk's streamable HTTP connection needs go-sdk's unexported

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
 // A URI (of a skill or of one of its files) with white space, a line break

@@ -15,7 +15,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 // The credentials the mechanisms of secretMechanisms send: none may show

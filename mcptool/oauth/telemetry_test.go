@@ -12,8 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/internal/oauthtest"
-	"github.com/mcpbridge/mcpbridge/internal/oteltest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
 	"go.opentelemetry.io/otel"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/internal/certtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/certtest"
 )
 
 // The certificate served follows its files: a renewal written over them is

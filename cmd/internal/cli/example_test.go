@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 )
 
 // A command run as a program of its own, as cmd/mcpbridge-chat runs chat:

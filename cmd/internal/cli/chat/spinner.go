@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 )
 
 // spinner shows that the program is waiting, on a terminal only.

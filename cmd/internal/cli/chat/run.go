@@ -10,8 +10,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 	"github.com/mcpbridge/mcpbridge/codemode"
-	"github.com/mcpbridge/mcpbridge/internal/cli"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/certtest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/certtest"
 )
 
 // The pair written loads as a server's, and the pool returned trusts it

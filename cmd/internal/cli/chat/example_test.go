@@ -3,7 +3,7 @@ package chat_test
 import (
 	"fmt"
 
-	"github.com/mcpbridge/mcpbridge/internal/cli/chat"
+	"github.com/mcpbridge/mcpbridge/cmd/internal/cli/chat"
 )
 
 // The chat command is a program of its own: cmd/mcpbridge-chat's main is
