@@ -13,6 +13,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -234,4 +235,46 @@ func ExampleConfig_codeMode() {
 	// offered: describe_tools
 	// 3 tool calls (local.add 3).
 	// Returned: 6
+}
+
+// New checks a Config before any run, refusing what could not work or
+// would lift a bound; the Agent it returns may Run any number of times,
+// each run taking the sources' tools afresh.
+func ExampleNew() {
+	for _, bad := range []agent.Config{
+		{System: "You report the weather."},
+		{Model: fakeModel{}, Vendor: "mistral"},
+		{Model: fakeModel{}, MaxSteps: -1},
+	} {
+		_, err := agent.New(bad)
+		fmt.Println(err)
+	}
+
+	type weatherArgs struct {
+		City string `json:"city"`
+	}
+	weather, err := tool.Func("get_weather", "Current weather in a city.",
+		func(_ context.Context, in weatherArgs) (string, error) { return "18°C in " + in.City, nil })
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := agent.New(agent.Config{
+		Model:  fakeModel{}, // llm/openai.New, llm/anthropic.New
+		System: "You report the weather.",
+		Tools:  []tool.Source{weather},
+		Vendor: schema.OpenAI, // the model's: local tools' schemas are lowered for it
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := a.Run(context.Background(), []llm.Message{llm.UserText("Weather in Lisbon?")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// agent: no model
+	// agent: Vendor: schema: unknown vendor "mistral" (want openai, anthropic or gemini)
+	// agent: MaxSteps -1 is negative: the step limit cannot be lifted
+	// The tool said: 18°C in Lisbon
 }

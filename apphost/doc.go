@@ -55,5 +55,5 @@
 // Config.MaxFrames frames are open. SECURITY.md names each promise's test.
 //
 // Options: a host is described as data, a [Config]; zero is the default in
-// every field but Servers. Example serves an app from a go-sdk server.
+// every field but Servers. ExampleNew serves an app from a go-sdk server.
 package apphost

@@ -38,7 +38,7 @@ func newBoard() *mcp.Server {
 // and renders an app with McpApps.render. Here the page's first request is
 // made by hand: open the notes board of the server "notes", then load its
 // frame, sandboxed under the policy its server declared.
-func Example() {
+func ExampleNew() {
 	ctx := context.Background()
 	notes := mcptool.FromServer(newBoard(), &mcptool.Options{Name: "notes", Apps: true})
 	if err := notes.Connect(ctx); err != nil {

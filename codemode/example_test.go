@@ -2,8 +2,10 @@ package codemode_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -79,4 +81,36 @@ func ExampleRuntime_Offer() {
 	// describe_tools
 	// 1 tool call (local.add 1).
 	// Returned: 5
+}
+
+// New takes the Set a script may call and the budgets of its runs; a
+// script that reaches one is stopped with a BudgetError naming it, and
+// what it did so far comes back. A negative budget is refused.
+func ExampleNew() {
+	type order struct {
+		Item string `json:"item"`
+	}
+	buy, err := tool.Func("buy", "Buy one item.", func(_ context.Context, o order) (string, error) { return "bought " + o.Item, nil })
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = codemode.New(buy, codemode.Config{MaxCalls: -1})
+	fmt.Println(err)
+
+	rt, err := codemode.New(buy, codemode.Config{MaxCalls: 3, Timeout: 10 * time.Second})
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := rt.Run(context.Background(), `for (;;) console.log(await tools.local.buy({item: "apple"}))`)
+	var budget *codemode.BudgetError
+	if errors.As(err, &budget) {
+		fmt.Printf("stopped by %s after %d calls\n", budget.Budget, out.Calls)
+	}
+	fmt.Print(out.Console)
+	// Output:
+	// codemode: Config.MaxCalls is negative: a script's budgets cannot be lifted
+	// stopped by MaxCalls after 3 calls
+	// bought apple
+	// bought apple
+	// bought apple
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"path"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -134,4 +135,80 @@ func ExampleApprove() {
 	// Output:
 	// ran fs_write_file
 	// tool "fs_write_file" refused: the user declined to run "fs_write_file": only notes.txt may be written
+}
+
+// New checks every pattern, so that a typo fails at start instead of
+// silently matching nothing. The zero Config allows every call.
+func ExampleNew() {
+	_, err := policy.New(policy.Config{Deny: []string{"delete_[*"}})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, path.ErrBadPattern))
+
+	p, err := policy.New(policy.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = p.Check(context.Background(), "fs_delete_file", nil)
+	fmt.Println("fs_delete_file may run:", err == nil)
+	// Output:
+	// policy: deny pattern "delete_[*": syntax error in pattern
+	// true
+	// fs_delete_file may run: true
+}
+
+// AskUnlessReadOnly spares the user a question about a tool that claims
+// to be read-only, and asks about every other, a tool that claims nothing
+// included. Here the user approves what they are asked.
+func ExampleAskUnlessReadOnly() {
+	p, err := policy.New(policy.Config{
+		Approver: policy.AskUnlessReadOnly(func(_ context.Context, c policy.Call) (policy.Decision, error) {
+			fmt.Printf("asking: run %s of server %s (may destroy data: %v)?\n", c.Tool, c.Server, c.Annotations.Destructive())
+			return policy.Approve(), nil
+		}),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	set := p.Gate(fsTools())
+	for _, d := range set.Definitions {
+		res, err := set.Handler.Call(context.Background(), d.Name, json.RawMessage(`{"path": "notes.txt"}`))
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res.Text())
+	}
+	// Output:
+	// ran fs_read_file
+	// asking: run write_file of server fs (may destroy data: true)?
+	// ran fs_write_file
+	// asking: run delete_file of server fs (may destroy data: true)?
+	// ran fs_delete_file
+}
+
+// Refuse is an approver's no. The model reads that the user declined,
+// then the reason, if there is one: a reason lets it change course
+// rather than ask again.
+func ExampleRefuse() {
+	p, err := policy.New(policy.Config{
+		Approver: func(_ context.Context, c policy.Call) (policy.Decision, error) {
+			if c.Tool == "delete_file" {
+				return policy.Refuse("move the file to trash/ instead"), nil
+			}
+			return policy.Refuse(""), nil
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	set := p.Gate(fsTools())
+	for _, name := range []string{"fs_write_file", "fs_delete_file"} {
+		_, err := set.Handler.Call(context.Background(), name, json.RawMessage(`{"path": "notes.txt"}`))
+		var refused *tool.RefusedError
+		if errors.As(err, &refused) {
+			fmt.Println("the model reads:", refused.Message)
+		}
+	}
+	// Output:
+	// the model reads: the user declined to run "fs_write_file"
+	// the model reads: the user declined to run "fs_delete_file": move the file to trash/ instead
 }

@@ -101,3 +101,28 @@ func ExampleDeclaration() {
 	//   celsius?: number;
 	// }>;
 }
+
+// A host lowers each tool's schema for its vendor and sends what it
+// gets; a schema that cannot be lowered gives a LowerError, and that one
+// tool is left out rather than fail every request.
+func ExampleLower() {
+	for _, t := range []struct{ name, input string }{
+		{"search", `{"type": "object", "properties": {"query": {"type": "string", "format": "regex"}}}`},
+		{"tree", `{"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}},
+			"$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}`},
+	} {
+		low, err := schema.Lower(schema.Gemini, json.RawMessage(t.input))
+		if err != nil {
+			fmt.Println("left out:", t.name, err)
+			continue
+		}
+		fmt.Println("sent:", t.name, string(low.Schema))
+		for _, d := range low.Diagnostics {
+			fmt.Printf("  %v\n", d)
+		}
+	}
+	// Output:
+	// sent: search {"type":"object","properties":{"query":{"type":"string","description":"Format: regex."}}}
+	//   /properties/query/format format: dropped format "regex": Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers
+	// left out: tree schema: lowering for gemini: at /$defs/node/properties/children/items/$ref: reference "#/$defs/node" is recursive; Gemini's Schema cannot express recursion
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -205,4 +207,82 @@ func ExampleText() {
 	// 18°C and clear false
 	// 18°C and clear
 	// [image] true
+}
+
+// Fatal says a failure no retry mends: here the command of a server that
+// is not installed. A host stops and says so, rather than call again.
+func ExampleFatal() {
+	notes := mcptool.FromCommand(mcptool.Command{Path: "mcp-server-not-installed"}, &mcptool.Options{Name: "notes"})
+	err := notes.Connect(context.Background())
+	fmt.Println("stop:", tool.Fatal(err), "retry:", tool.Retryable(err))
+	// Output:
+	// stop: true retry: false
+}
+
+// OutcomeUnknown says a call may or may not have run: here the server
+// was cut off while the call was in flight. Sent again, it might run
+// twice; a host asks the user, or looks first.
+func ExampleOutcomeUnknown() {
+	var srv *httptest.Server
+	server := mcp.NewServer(&mcp.Implementation{Name: "mail", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "send_mail", Description: "Send a mail."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			srv.CloseClientConnections() // the mail sent, perhaps, and the connection gone
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}}, nil, nil
+		})
+	srv = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	defer srv.Close()
+	mail := mcptool.FromURL(mcptool.HTTP{URL: srv.URL}, &mcptool.Options{Name: "mail"})
+	if err := mail.Connect(context.Background()); err != nil {
+		panic(err)
+	}
+	defer mail.Close()
+
+	_, err := mail.Handler().Call(context.Background(), "send_mail", nil)
+	fmt.Println("outcome unknown:", tool.OutcomeUnknown(err), "retry:", tool.Retryable(err))
+	// Output:
+	// outcome unknown: true retry: false
+}
+
+// A host that asks its user passes, in each call's context, the function
+// that asks: a local tool's Elicit and an MCP server's questions during
+// the call reach it. A provider declares that its server may ask with
+// Options.Elicitor, which answers for calls that carry none (here it
+// declines).
+func ExampleWithElicitor() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "signup", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "sign_up", Description: "Sign the user up."},
+		func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			answer, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult)
+			if !ok { // the first round: ask, and be called again with the answer
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{Message: "Your name?",
+					RequestedSchema: json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string"}}}`)}}}, nil, nil
+			}
+			text := "not signed up: " + answer.Action
+			if answer.Action == "accept" {
+				text = fmt.Sprint("signed up ", answer.Content["name"])
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+	decline := func(context.Context, *tool.Elicitation) (tool.Answer, error) {
+		return tool.Answer{Action: "decline"}, nil
+	}
+	signup := mcptool.FromServer(server, &mcptool.Options{Name: "signup", Elicitor: decline})
+	if err := signup.Connect(context.Background()); err != nil {
+		panic(err)
+	}
+	defer signup.Close()
+
+	ctx := tool.WithElicitor(context.Background(), func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
+		fmt.Printf("%s (%s) asks: %s\n", e.Server, e.Tool, e.Message)
+		return tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	})
+	res, err := signup.Handler().Call(ctx, "sign_up", nil)
+	fmt.Println(res.Text(), err)
+	res, err = signup.Handler().Call(context.Background(), "sign_up", nil)
+	fmt.Println(res.Text(), err)
+	// Output:
+	// signup (sign_up) asks: Your name?
+	// signed up Ada <nil>
+	// not signed up: decline <nil>
 }

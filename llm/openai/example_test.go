@@ -45,3 +45,40 @@ func Example() {
 	fmt.Println(resp.StopReason, call.ID, call.Name, string(call.Arguments))
 	// Output: tool_use call_1 get_weather {"city":"Montreal"}
 }
+
+// New takes the model's name and Options, and sends nothing until
+// Generate. Here a stand-in for api.openai.com prints what each request
+// carries of them: the key, the model, the token limit.
+func ExampleNew() {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var sent struct {
+			Model     string `json:"model"`
+			MaxTokens int    `json:"max_completion_tokens"`
+		}
+		json.NewDecoder(r.Body).Decode(&sent)
+		fmt.Println(r.URL.Path, r.Header.Get("Authorization"), sent.Model, sent.MaxTokens)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+			"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Hello!"}}],
+			"usage": {"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12}}`)
+	}))
+	defer api.Close()
+
+	model, err := openai.New("gpt-4.1", &openai.Options{
+		BaseURL:    api.URL + "/v1", // omit for api.openai.com
+		APIKey:     "sk-example",    // omit to read OPENAI_API_KEY
+		HTTPClient: api.Client(),    // the stand-in's client; omit for the SDK's
+		MaxTokens:  1024,            // for a request that sets no limit
+	})
+	if err != nil {
+		panic(err)
+	}
+	resp, err := model.Generate(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("Say hello.")}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(resp.Message.Text(), resp.StopReason, resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	// Output:
+	// /v1/chat/completions Bearer sk-example gpt-4.1 1024
+	// Hello! end_turn 9 3
+}
