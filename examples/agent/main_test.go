@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
@@ -26,20 +23,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	cleanup, err := proctest.DemoOnPath()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	cleanup()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(proctest.RunWithDemo(m))
 }
 
 // The agent of docs/library.md runs end to end: the real OpenAI SDK against a scripted

@@ -3,31 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
-
-	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 func TestMain(m *testing.M) {
-	cleanup, err := proctest.DemoOnPath()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	cleanup()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(proctest.RunWithDemo(m))
 }
 
 // The main job from Go runs end to end on the demo server.

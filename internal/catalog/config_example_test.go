@@ -3,64 +3,9 @@ package catalog_test
 import (
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
-
-// A Claude Desktop file, parsed, checked, and turned into providers. The
-// token comes from the environment; printing the config never shows it.
-func ExampleParse() {
-	data := []byte(`{
-	  "mcpServers": {
-	    "github": {
-	      "command": "npx",
-	      "args": ["-y", "@modelcontextprotocol/server-github"],
-	      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${env:GITHUB_TOKEN:-none}"},
-	      "disabledTools": ["delete_repository"]
-	    },
-	    "docs": {"url": "https://mcp.context7.com/mcp", "prefix": "docs", "timeout": "20s"}
-	  }
-	}`)
-	config, err := catalog.Parse(data)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := config.Validate(); err != nil {
-		log.Fatal(err)
-	}
-	for _, s := range config.Servers {
-		p := catalog.ProviderOf(s) // connect it, hand its tools to an agent, close it
-		fmt.Printf("%s: tools prefixed %q\n", p.Name(), s.ToolPrefix())
-		fmt.Println(s)
-	}
-	// Output:
-	// github: tools prefixed "github"
-	// server "github" command "npx" args [… …] env {"GITHUB_PERSONAL_ACCESS_TOKEN": "…"} disabledTools [delete_repository]
-	// docs: tools prefixed "docs"
-	// server "docs" url https://mcp.context7.com/… prefix docs timeout 20s
-}
-
-// Validate reports every mistake at once, one per line, naming the server
-// and the key.
-func ExampleConfig_Validate() {
-	config, err := catalog.Parse([]byte(`{"mcpServers": {
-	  "files": {"comand": "files-server", "allowedTools": []},
-	  "web": {"url": "ftp://example.com", "headers": {"Authorization": "Bearer secret"}, "timeout": -1}
-	}}`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(config.Validate())
-	// Output:
-	// toolset: server "files": key "comand": unknown key; did you mean "command"?
-	// toolset: server "files": key "command": missing: set "command" to start the server, or "url" to reach it
-	// toolset: server "files": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true
-	// toolset: server "web": key "url": scheme "ftp": want http or https
-	// toolset: server "web": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)
-}
 
 // A Loader takes variables from where the host keeps them, here a map; a
 // variable that is not set is a problem of the server that names it,
@@ -84,19 +29,4 @@ func ExampleLoader() {
 	// Output:
 	// true github.com
 	// toolset: server "jira": key "headers": "Authorization": variable JIRA_TOKEN is not set
-}
-
-// A file that is not JSON fails to load, at its line and column.
-func ExampleLoad() {
-	dir, err := os.MkdirTemp("", "toolset-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "mcp.json")
-	os.WriteFile(path, []byte("{\"mcpServers\": {\n  \"notes\": {\"command\": \"notes-mcp\",}\n}}\n"), 0o600)
-	_, err = catalog.Load(path)
-	fmt.Println(strings.Replace(err.Error(), dir, "DIR", 1))
-	// Output:
-	// toolset: DIR/mcp.json:2:36: invalid character '}' looking for beginning of object key string
 }

@@ -5,6 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"testing"
+
+	"go.uber.org/goleak"
 )
 
 // DemoOnPath builds cmd/mcpbridge into a new directory, puts it first on
@@ -12,8 +15,7 @@ import (
 // there (a stdio server is given PATH and HOME, not the host's whole
 // environment), for the tests of
 // programs that start `mcpbridge serve-demo` as a reader of theirs would.
-// It returns a function that removes the directory. It is meant for a
-// TestMain, before any test runs.
+// It returns a function that removes the directory.
 func DemoOnPath() (cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "mcpbridge-demo")
 	if err != nil {
@@ -29,4 +31,24 @@ func DemoOnPath() (cleanup func(), err error) {
 	os.Setenv("HOME", dir)
 	os.Unsetenv("XDG_CACHE_HOME")
 	return cleanup, nil
+}
+
+// RunWithDemo runs m's tests with the demo on PATH ([DemoOnPath]), then
+// checks that none left a goroutine behind, and returns the exit code: a
+// TestMain's whole body is os.Exit(proctest.RunWithDemo(m)).
+func RunWithDemo(m *testing.M) int {
+	cleanup, err := DemoOnPath()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	code := m.Run()
+	cleanup()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return code
 }

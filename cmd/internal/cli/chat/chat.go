@@ -55,13 +55,8 @@ runs JavaScript against the tools as mcpbridge run does (see its --help), and
 describe_tools, which answers their TypeScript declarations.`,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddTarget(fs)
-		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
-		t.AddMaxDescription(fs)
 		prompt := fs.String("p", "", "run one turn with `PROMPT` and exit")
-		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
-		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
-		t.AddInput(fs)
-		t.AddSampling(fs)
+		modelName, code := addModelFlags(fs, t)
 		return func(ctx context.Context, pos, serverCmd []string, s *cli.Streams) error {
 			if len(pos) > 0 {
 				return cli.Usagef("chat takes no arguments; give a prompt with -p")
@@ -372,4 +367,17 @@ func chatMode(code bool) agent.Mode {
 		return agent.ModeCode
 	}
 	return ""
+}
+
+// addModelFlags adds to fs the flags of a command with a model on t's
+// servers (chat, web): the vendor, the description cap, the model, code
+// mode, and how the servers' questions and sampling are answered.
+func addModelFlags(fs *flag.FlagSet, t *cli.Target) (modelName *string, code *bool) {
+	t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
+	t.AddMaxDescription(fs)
+	modelName = fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
+	code = fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
+	t.AddInput(fs)
+	t.AddSampling(fs)
+	return modelName, code
 }

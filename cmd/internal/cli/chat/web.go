@@ -62,13 +62,8 @@ server's tools that apps may call (see SECURITY.md).`,
 	NoArgs: true,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddAppTarget(fs)
-		t.AddVendor(fs, "", "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini (default: the model's)")
-		t.AddMaxDescription(fs)
-		modelName := fs.String("model", "", "the model `NAME` (default: gpt-4.1-mini at api.openai.com, the one model another OPENAI_BASE_URL lists, or claude-sonnet-4-5 with Anthropic)")
 		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR`; port 0 is a free one")
-		code := fs.Bool("code", false, "code mode: the model writes JavaScript that calls the tools (run_code)")
-		t.AddInput(fs)
-		t.AddSampling(fs)
+		modelName, code := addModelFlags(fs, t)
 		// The page asks, not the terminal.
 		fs.Lookup("no-input").Usage = "never ask on the page: decline what a server asks the user, with a line on stderr saying what it asked"
 		fs.Lookup("sampling").Usage = "let the servers ask the model for completions (sampling), each request approved on the page"
