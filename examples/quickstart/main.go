@@ -10,9 +10,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -32,6 +34,9 @@ func run(ctx context.Context, w io.Writer) error {
 	// mcptool.FromURL(mcptool.HTTP{URL: "http://localhost:8000/mcp"}, nil).
 	notes := mcptool.FromCommand(mcptool.Command{Path: "mcpbridge", Args: []string{"serve-demo"}}, &mcptool.Options{Name: "notes"})
 	if err := notes.Connect(ctx); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return fmt.Errorf("%w: install it with go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge@latest (in a clone: go install ./cmd/mcpbridge)", err)
+		}
 		return err
 	}
 	defer notes.Close()

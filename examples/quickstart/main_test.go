@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -31,5 +32,14 @@ func TestQuickstart(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// Without mcpbridge on PATH, the quickstart says how to install it.
+func TestQuickstartSaysHowToInstallTheDemo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := run(context.Background(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge@latest") {
+		t.Fatalf("run without mcpbridge on PATH: %v", err)
 	}
 }
