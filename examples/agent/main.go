@@ -17,6 +17,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/exec"
 	"slices"
 
 	"github.com/mcpbridge/mcpbridge/agent"
@@ -52,6 +53,9 @@ func run(argv []string, w io.Writer) error {
 	// The agent: one MCP server, one OpenAI-compatible model.
 	tools := mcptool.FromCommand(server, &mcptool.Options{Name: "tools"})
 	if err := tools.Connect(ctx); err != nil {
+		if errors.Is(err, exec.ErrNotFound) && server.Path == "mcpbridge" {
+			return fmt.Errorf("%w: install it with go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge@latest (in a clone: go install ./cmd/mcpbridge)", err)
+		}
 		return err
 	}
 	defer tools.Close()
