@@ -471,8 +471,11 @@ func TestGoSDKWrapsRoundTripErrors(t *testing.T) {
 			t.Errorf(upgraded+"%s: the RoundTripper's error is lost (%v): the tap's Refusal must reach mcptool another way", name, err)
 		case textOnly && errors.Is(err, mine):
 			t.Errorf(upgraded+"%s: the RoundTripper's error is kept whole: HTTPTap.Refused's reading of the text may go", name)
-		case textOnly && !Says(err, mine.Error()):
-			t.Errorf(upgraded+"%s: the RoundTripper's error is lost, its text too (%v): HTTPTap.Refused cannot find it", name, err)
+		case textOnly && !Says(err, mine.Error()) && !Says(err, "client is closing"):
+			// Which of go-sdk's goroutines sees the failed POST first
+			// decides between its text and the connection it closed
+			// (HTTPTap.Refused takes the tap's last refusal then).
+			t.Errorf(upgraded+"%s: the RoundTripper's error is lost, its text too, and the connection was not closed for it (%v): HTTPTap.Refused cannot find it", name, err)
 		}
 	}
 }
