@@ -14,7 +14,7 @@
 //     ([Toolset.Changed]), each server's instructions
 //     ([Toolset.Instructions]);
 //   - functional options ([Option]), among them each server's client options
-//     ([WithServerOptions], [WithProviderOptions]); a [Loader] that takes
+//     ([WithServerOptions]); a [Loader] that takes
 //     variables from elsewhere than the environment; a server's provider made
 //     from its config ([ProviderOf]).
 //

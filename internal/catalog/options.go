@@ -20,7 +20,6 @@ type options struct {
 	logger        *slog.Logger
 	onStatus      func(ServerStatus)
 	onToolChanged func(server string, old, new tool.Definition) bool
-	provider      []mcpclient.Option
 	server        []func(ServerConfig) []mcpclient.Option
 
 	tracerProvider trace.TracerProvider // telemetry.go
@@ -76,17 +75,10 @@ func OnToolChanged(fn func(server string, old, new tool.Definition) bool) Option
 	return func(o *options) { o.onToolChanged = fn }
 }
 
-// WithProviderOptions adds options to every server's provider, after those
-// its [ServerConfig] makes (so they win): a reconnection policy, an HTTP
-// client, a stderr sink.
-func WithProviderOptions(opts ...mcpclient.Option) Option {
-	return func(o *options) { o.provider = append(o.provider, opts...) }
-}
-
 // WithServerOptions adds to each server's provider the options fn returns
-// for its config, after those of [WithProviderOptions]: what must differ
-// from server to server, such as a stderr sink that knows whose lines it
-// reads. fn is called once for each enabled server, by [Start]. Each
+// for its config, after those its [ServerConfig] makes (so they win): a
+// reconnection policy, an HTTP client, a stderr sink that knows whose lines
+// it reads. fn is called once for each enabled server, by [Start]. Each
 // WithServerOptions adds to those before it.
 func WithServerOptions(fn func(ServerConfig) []mcpclient.Option) Option {
 	return func(o *options) { o.server = append(o.server, fn) }

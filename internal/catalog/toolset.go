@@ -143,7 +143,6 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 		// A server that dies is started again by default; the host's
 		// provider options come after, so they may say otherwise.
 		popts := append([]mcpclient.Option{mcpclient.WithLogger(log), mcpclient.WithReconnect(mcpclient.Reconnect{})}, traced...)
-		popts = append(popts, o.provider...)
 		for _, fn := range o.server {
 			popts = append(popts, fn(sc)...)
 		}
