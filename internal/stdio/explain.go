@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A ServerError is a failure of the connection with what the connection
@@ -85,6 +86,12 @@ func (c *Conn) Explain(err error) error {
 		return nil
 	}
 	exit := c.ExitError()
+	if exit == nil && errors.Is(err, syscall.EPIPE) && waitFor(c.exited, c.stopTimeout) {
+		// The server closed its stdin, as an exiting server does, before
+		// it was reaped: its exit is the cause, as it is when the reaper
+		// comes first.
+		exit = c.ExitError()
+	}
 	if exit != nil {
 		// A write can fail on the exited server before the reader has
 		// read what it wrote last; the reaper's read deadline bounds that
