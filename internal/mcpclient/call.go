@@ -391,11 +391,31 @@ func connectionGone(err error) bool {
 // A ping tells. A session that does not answer is closed, so that the
 // provider rebuilds it if it reconnects, and holds returns once it has
 // ended; one whose caller gave up is left as it is.
+//
+// Protocol 2026-07-28 has no ping, and nothing to forget: over HTTP each
+// request stands alone, and a server that went away fails the next one;
+// over a stream, an exchange is lost only with the stream, whose end the
+// session reports.
 func (p *Provider) holds(ctx context.Context, s *session) bool {
 	select {
 	case <-s.done:
 		return false
 	default:
+	}
+	if s.init.ProtocolVersion >= "2026-07-28" {
+		if p.dialer.url != "" {
+			return true
+		}
+		wait, stop := ctx, func() {}
+		if d := p.cfg.requestTimeout(); d > 0 {
+			wait, stop = context.WithTimeout(ctx, d)
+		}
+		defer stop()
+		select {
+		case <-s.done:
+		case <-wait.Done():
+		}
+		return false
 	}
 	err := p.request(ctx, s, operation{"ping", ""}, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		return s.cs.Ping(ctx, nil)

@@ -327,9 +327,12 @@ func (r *rawPoster) events(ctx context.Context, body io.Reader, id []byte) (json
 	for {
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// A long data line: read it whole.
+			// A long data line: read it whole. line is the reader's
+			// buffer, which the next read overwrites: copied first. The
+			// client's transport bounds an event ([sdkfix.HTTPTap]).
+			head := append([]byte(nil), line...)
 			rest, rerr := br.ReadBytes('\n')
-			line, err = append(append([]byte(nil), line...), rest...), rerr
+			line, err = append(head, rest...), rerr
 		}
 		line = bytes.TrimRight(line, "\r\n")
 		switch {
