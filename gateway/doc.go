@@ -11,8 +11,9 @@
 // ({prefix}_{tool}), resources, resource templates and prompts of every
 // server, as the gateway's policy and its own allow; list changes,
 // progress, cancellation and log messages reach the client they concern;
-// what a server asks during a call (elicitation, sampling, a 2026-07-28
-// input_required) goes to the client that made the call; a task a server
+// what a server asks during a request (elicitation, sampling, a 2026-07-28
+// input_required) goes to the client that made it, and is declined while
+// several clients have requests open on that server; a task a server
 // makes of a call is handed to a client that follows tasks, or followed by
 // the gateway to its end.
 //

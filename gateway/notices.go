@@ -77,7 +77,11 @@ func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || pr.ServerCapabilities() == nil || pr.ServerCapabilities().Logging == nil {
 				continue
 			}
-			if _, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: p.Level}); err != nil {
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			ctx, leave := g.enter(ctx, sc.Name, ss)
+			_, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: p.Level})
+			leave()
+			if err != nil {
 				g.log.WarnContext(ctx, "gateway: log level not set", "server", sc.Name, "err", err)
 			}
 		}

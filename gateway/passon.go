@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // What a server says on its own (a log message, a call's progress, a
@@ -160,11 +162,18 @@ func (g *Gateway) pass(server string, size int, run func()) {
 	run()
 }
 
-// enter counts a client's request to server as in flight (inflight.go);
-// its leave first waits for what the server said during it to be passed
+// enter counts a client's request to server, of any method, as in flight
+// (inflight.go), and makes it for the client of the session ss
+// (mcpclient.WithCaller, hostio.go): what the server asks during it is the
+// client's, or no one's while requests of several clients are in flight.
+// Its leave first waits for what the server said during it to be passed
 // on, so that it reaches the client before the request's answer (a request
-// without a session, the fast path's, is told nothing).
+// without a session, the fast path's, is told nothing, and made for the
+// caller its context has).
 func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSession) (context.Context, func()) {
+	if ss != nil {
+		ctx = mcpclient.WithCaller(ctx, callerFor(ss, nil, ""))
+	}
 	ctx, leave := g.calls.enter(ctx, server, ss)
 	q := g.passing[server]
 	if q == nil || ss == nil {

@@ -59,7 +59,7 @@ func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) erro
 	if !g.sees(ctx, it) {
 		return mcp.ResourceNotFoundError(uri)
 	}
-	return g.subs.add(ctx, req.Session, uri, g.upstream(p, uri), g.watch)
+	return g.subs.add(ctx, req.Session, uri, g.upstream(p, uri, req.Session), g.watch)
 }
 
 // unsubscribe ends the client's session's subscription, if it has one,
@@ -78,17 +78,21 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 		if err != nil {
 			return nil // no longer served: nothing to tell
 		}
-		return g.upstream(p, uri)(ctx, on)
+		return g.upstream(p, uri, req.Session)(ctx, on)
 	})
 }
 
 // upstream sends resources/subscribe or resources/unsubscribe of uri to
-// the server p. A server that carries the gateway's listens on one session
-// (sharesListens) is never told to unsubscribe: go-sdk's server would end
-// with it the gateway's listen for list changes (internal/sdkfix); its
-// listen for uri stays, and a later subscription takes it up.
-func (g *Gateway) upstream(p *mcpclient.Provider, uri string) upstream {
+// the server p, for the client of the session ss (nil: the gateway's own,
+// for a session that ended). A server that carries the gateway's listens
+// on one session (sharesListens) is never told to unsubscribe: go-sdk's
+// server would end with it the gateway's listen for list changes
+// (internal/sdkfix); its listen for uri stays, and a later subscription
+// takes it up.
+func (g *Gateway) upstream(p *mcpclient.Provider, uri string, ss *mcp.ServerSession) upstream {
 	return func(ctx context.Context, on bool) error {
+		ctx, leave := g.enter(ctx, p.Name(), ss)
+		defer leave()
 		switch {
 		case on:
 			return g.relay(ctx, p, "resources/subscribe", &mcp.SubscribeParams{URI: uri}, nil)
@@ -125,7 +129,7 @@ func (g *Gateway) watch(ss *mcp.ServerSession) {
 			if err != nil {
 				return nil
 			}
-			return g.upstream(p, uri)
+			return g.upstream(p, uri, nil)
 		})
 		for _, err := range errs {
 			g.log.Warn("gateway: a subscription of a session that ended was not ended on its server", "err", err)

@@ -9,20 +9,18 @@ import (
 )
 
 // askedFor sends a request other than tools/call (resources/read,
-// prompts/get) with send, for the [Caller] ctx carries, as a tool call is
-// made for it: while it is in flight, what the server asks of the host,
-// in the request's result (2026-07-28 multi round trip) or on its own,
-// goes to the caller's relay. A result whose questions the relay leaves to
-// its client ([ErrInputRequired]) is returned raw, as the server wrote it,
-// for the client to answer in its next request. Without a caller's relay
-// it is send alone.
-func (p *Provider) askedFor(ctx context.Context, what string, send func(context.Context) error) (json.RawMessage, error) {
+// prompts/get, completion/complete) with send, for the [Caller] ctx
+// carries, whose request counts as in flight ([Provider.request]): what
+// the server asks of the host in the request's result (2026-07-28 multi
+// round trip) goes to the caller's relay. A result whose questions the
+// relay leaves to its client ([ErrInputRequired]) is returned raw, as the
+// server wrote it, for the client to answer in its next request. Without
+// a caller's relay it is send alone.
+func (p *Provider) askedFor(ctx context.Context, send func(context.Context) error) (json.RawMessage, error) {
 	if callerOf(ctx).Relay == nil {
 		return nil, send(ctx)
 	}
-	f := p.inflight.begin(ctx, what)
-	defer p.inflight.end(f)
-	ctx, caught := sdkfix.WithCatch(f.ctx)
+	ctx, caught := sdkfix.WithCatch(ctx)
 	defer caught.Release()
 	err := send(ctx)
 	if errors.Is(err, ErrInputRequired) {

@@ -29,7 +29,7 @@ func (p *Provider) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 	var res *mcp.ReadResourceResult
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		c := callerOf(ctx)
-		raw, err := p.askedFor(ctx, op.String(), func(ctx context.Context) error {
+		raw, err := p.askedFor(ctx, func(ctx context.Context) error {
 			var err error
 			res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri, InputResponses: c.InputResponses, RequestState: c.RequestState})
 			return err
@@ -99,7 +99,7 @@ func (p *Provider) Request(ctx context.Context, method string, params any) (json
 	var out json.RawMessage
 	err = p.request(ctx, s, op, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
 		if std, ok := standard[method]; ok {
-			raw, err := p.askedFor(ctx, op.String(), func(ctx context.Context) error {
+			raw, err := p.askedFor(ctx, func(ctx context.Context) error {
 				var err error
 				out, err = std(ctx, s.cs, body)
 				return err

@@ -221,7 +221,17 @@ func (o operation) String() string {
 // request runs fn on the session s under the timeout d (none if d is 0)
 // and names its error. fn may call extend to restart the timeout, as a tool
 // call does whenever the server reports progress on it.
+//
+// A request made for a [Caller] with a relay counts as in flight until it
+// returns, whatever its method: a request the server sends meanwhile may
+// be its client's, and is no single client's while requests of several
+// are in flight (relay.go).
 func (p *Provider) request(ctx context.Context, s *session, op operation, d time.Duration, fn func(ctx context.Context, extend func()) error) error {
+	if callerOf(ctx).Relay != nil && frameKey.Value(ctx) == nil {
+		f := p.inflight.begin(ctx, op.String())
+		defer p.inflight.end(f)
+		ctx = f.ctx
+	}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var expired atomic.Bool
