@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +15,7 @@ import (
 )
 
 // BenchmarkCall makes one tools/call at a time of a tool that echoes 256
-// bytes, from a go-sdk client of protocol 2026-07-28, to a server of the
+// bytes, 16 KiB and 1 MiB, from a go-sdk client of protocol 2026-07-28, to a server of the
 // same protocol over streamable HTTP on loopback: straight to it, through
 // the gateway's fast path, and through go-sdk's server in the gateway (a
 // progress token in _meta sends the call there). Its bytes and allocations
@@ -31,7 +33,13 @@ func BenchmarkCall(b *testing.B) {
 	upstream := serveStateless(b, s, nil)
 	front, _ := serve(b, start(b, []catalog.ServerConfig{{Name: "bench", URL: upstream, Required: true}}, nil))
 
-	text := string(make([]byte, 256))
+	for _, size := range []int{256, 16 << 10, 1 << 20} {
+		text := strings.Repeat("x", size)
+		b.Run(fmt.Sprint(size), func(b *testing.B) { benchmarkCall(b, upstream, front, text) })
+	}
+}
+
+func benchmarkCall(b *testing.B, upstream, front, text string) {
 	for _, way := range []struct {
 		name, url, tool string
 		meta            mcp.Meta

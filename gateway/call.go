@@ -15,32 +15,41 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// callTool serves a tools/call of the catalog: the policy's gate, then the
-// toolset's argument check and the server's call, whose result is the
-// client's as the server sent it. The client's progress token is honoured:
-// each report the server makes on the call reaches the client. When the
-// client cancels, or its stream ends, the call is cancelled on the server.
+// callTool serves a tools/call of the catalog through go-sdk's server:
+// the call ([Gateway.call]) for the client of req's session, whose
+// progress token is honoured (each report the server makes on the call
+// reaches the client). A result the server wrote is the client's as it
+// came: go-sdk is handed its head, and the answer is written raw
+// (passRaw). When the client cancels, or its stream ends, the call is
+// cancelled on the server.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res, err := g.call(ctx, req, req.Params.Name, req.Params.Arguments)
-	if err != nil {
+	raw, res, err := g.call(ctx, req.Session, relayTo(req), req.Params.GetProgressToken(), req.Params.Name, req.Params.Arguments)
+	switch {
+	case err != nil:
 		return answer(req.Params.Name, err)
+	case raw != nil:
+		return passed(ctx, raw), nil
 	}
 	return res, nil
 }
 
-// call runs a call of the catalog served now, for callTool and call_tool
-// (req), and returns the server's result or the error as it is. What the
-// server asks of the host during the call is the client's to answer
-// (hostio.go), a task's questions too (taskstate.go).
-func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// call runs a call of the catalog served now, for a client over go-sdk's
+// server (its session ss, nil for none), the fast path and call_tool
+// alike: the gateway's policy and the client's, the toolset's argument
+// check, and the server's call, made for c, whose result is the client's
+// as the server wrote it (raw), or decoded (res) where the server's call
+// answers decoded; or the error as it is. What the server asks of the
+// host during the call is the client's to answer (hostio.go), a task's
+// questions too (taskstate.go). A progress token, if the client gave one
+// on a session, gets the server's reports on the call.
+func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.Caller, token any, name string, args json.RawMessage) (json.RawMessage, *mcp.CallToolResult, error) {
 	snap, err := g.gate(ctx, name, args)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	server := g.serverOf(name)
-	ctx, leave := g.enter(ctx, server, req.Session) // passon.go
+	ctx, leave := g.enter(ctx, server, ss) // passon.go
 	defer leave()
-	ss, token := req.Session, req.Params.GetProgressToken()
 	if token != nil && ss != nil {
 		callCtx := ctx
 		ctx = tool.WithProgress(ctx, func(p tool.Progress) {
@@ -51,15 +60,14 @@ func (g *Gateway) call(ctx context.Context, req *mcp.CallToolRequest, name strin
 			})
 		})
 	}
-	c, err := g.answering(ctx, relayTo(req), name)
-	if err != nil {
-		return nil, err
+	if c, err = g.answering(ctx, c, name); err != nil {
+		return nil, nil, err
 	}
-	res, err := snap.CallResult(mcpclient.WithCaller(ctx, c), name, args)
+	raw, res, err := snap.CallRaw(mcpclient.WithCaller(ctx, c), name, args)
 	if asking := (*mcpclient.AskingTask)(nil); errors.As(err, &asking) {
-		return g.asking(ctx, name, asking)
+		res, err = g.asking(ctx, name, asking)
 	}
-	return res, err
+	return raw, res, err
 }
 
 // gate asks the gateway's policy and the calling client's own about a

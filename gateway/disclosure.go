@@ -83,13 +83,16 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Name == "" {
 			return answer(callToolName, &tool.RefusedError{Name: callToolName, Message: "the arguments must be an object with the tool's \"name\" and its \"arguments\""})
 		}
-		res, err := g.call(ctx, req, in.Name, in.Arguments)
+		raw, res, err := g.call(ctx, req.Session, relayTo(req), req.Params.GetProgressToken(), in.Name, in.Arguments)
 		if errors.Is(err, tool.ErrUnserved) {
 			// An unknown name is the model's to correct, not a protocol error.
 			err = &tool.RefusedError{Name: in.Name, Message: fmt.Sprintf("no tool is named %q; use find_tools", in.Name)}
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			return answer(in.Name, err)
+		case raw != nil:
+			return passed(ctx, raw), nil
 		}
 		return res, nil
 	})

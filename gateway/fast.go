@@ -214,9 +214,8 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, call fastCal
 	// A stateless client can be asked only in a result; a server that
 	// reads capabilities per request is told the client's, and a task is
 	// handed to a client that follows tasks (tasks.go).
-	ctx = mcpclient.WithCaller(ctx, mcpclient.Caller{Relay: mcpclient.ResultOnly{}, Capabilities: call.caps,
-		FollowsTasks: call.caps.Extensions[tasksExtension] != nil})
-	result, isError, err := g.callFast(ctx, call)
+	c := mcpclient.Caller{Relay: mcpclient.ResultOnly{}, Capabilities: call.caps, FollowsTasks: call.caps.Extensions[tasksExtension] != nil}
+	result, isError, err := g.callFast(ctx, call, c)
 	end(isError, err)
 	g.logRequest(ctx, "tools/call", call.name, client, start, isError, err)
 	writeAnswer(w, call.id, result, err)
@@ -240,25 +239,12 @@ func (g *Gateway) traceMeta(meta json.RawMessage) map[string]any {
 
 // callFast makes the call and returns the result to write: the server's
 // as it came, or one the gateway encodes (a refusal, a failure a model can
-// act on, a task handed to the client, a task's question for it, what a
-// raw call answered decoded), and whether it is marked isError; or the
+// act on, a task handed to the client, a task's question for it, what the
+// call answered decoded), and whether it is marked isError; or the
 // JSON-RPC error to answer with.
-func (g *Gateway) callFast(ctx context.Context, call fastCall) ([]byte, bool, error) {
-	snap, err := g.gate(ctx, call.name, call.args)
-	ctx, leave := g.enter(ctx, g.serverOf(call.name), nil) // inflight.go
-	defer leave()
-	var (
-		raw    json.RawMessage
-		res    *mcp.CallToolResult
-		handed *mcpclient.HandedTask
-		asking *mcpclient.AskingTask
-	)
-	if err == nil {
-		raw, res, err = snap.CallRaw(ctx, call.name, call.args)
-	}
-	if errors.As(err, &asking) {
-		res, err = g.asking(ctx, call.name, asking)
-	}
+func (g *Gateway) callFast(ctx context.Context, call fastCall, c mcpclient.Caller) ([]byte, bool, error) {
+	raw, res, err := g.call(ctx, nil, c, nil, call.name, call.args)
+	var handed *mcpclient.HandedTask
 	switch {
 	case errors.As(err, &handed):
 		h := taskHandle{handed.Server, callerOf(ctx).name, handed.ID}

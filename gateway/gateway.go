@@ -147,6 +147,7 @@ func (g *Gateway) newServer() *mcp.Server {
 	g.addTasks(s) // innermost: it reads the caller admit names
 	s.AddReceivingMiddleware(g.traced, g.observe, g.setLevel, g.admit)
 	s.AddReceivingMiddleware(g.hideUnreached) // reach.go
+	s.AddReceivingMiddleware(g.passRaw)       // outermost: every middleware reads the result's head
 	return s
 }
 

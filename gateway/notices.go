@@ -64,7 +64,8 @@ func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingM
 // setLevel passes a client's logging/setLevel on to the servers that log,
 // when it asks for more than they were asked for so far: the servers are
 // shared, so they send what the most verbose client wants, and go-sdk
-// filters each client's share by its own level.
+// filters each client's share by its own level. The request to a server
+// is the gateway's own, for all its clients: no client's in flight.
 func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -77,11 +78,7 @@ func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || pr.ServerCapabilities() == nil || pr.ServerCapabilities().Logging == nil {
 				continue
 			}
-			ss, _ := req.GetSession().(*mcp.ServerSession)
-			ctx, leave := g.enter(ctx, sc.Name, ss)
-			_, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: p.Level})
-			leave()
-			if err != nil {
+			if _, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: p.Level}); err != nil {
 				g.log.WarnContext(ctx, "gateway: log level not set", "server", sc.Name, "err", err)
 			}
 		}

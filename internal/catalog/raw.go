@@ -3,11 +3,8 @@ package catalog
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // CallRaw runs a call as [Snapshot.CallResult] does, the name resolved and
@@ -22,9 +19,5 @@ func (s *Snapshot) CallRaw(ctx context.Context, name string, args json.RawMessag
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, res, err := e.server.p.CallToolRaw(ctx, e.tool, args)
-	if errors.Is(err, mcpclient.ErrNotRaw) {
-		res, err = e.server.p.CallToolResult(ctx, e.tool, args)
-	}
-	return raw, res, err
+	return e.server.p.CallToolRaw(ctx, e.tool, args)
 }

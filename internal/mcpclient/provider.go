@@ -64,8 +64,7 @@ type Provider struct {
 	pool pool // the HTTP connections to the server, without WithHTTPClient (http.go)
 	// The raw calls' streams being read to their end after their answer
 	// (raw.go).
-	finishing finishing
-	wire      struct {
+	wire struct {
 		once sync.Once
 		caps map[string]any
 	} // the capabilities as a relayed call declares them (relay.go)
@@ -168,7 +167,6 @@ func (p *Provider) Name() string { return p.name }
 // before the error returns. Connect on a connected provider returns
 // [ErrConnected]; after Close, a provider may connect again.
 func (p *Provider) Connect(ctx context.Context) error {
-	p.finishing.open()
 	return p.conn.start(ctx)
 }
 
@@ -183,7 +181,6 @@ func (p *Provider) Close() error {
 	p.tasks.close()
 	p.conn.close()
 	p.tasks.wg.Wait() // a task started during Close ends with its session
-	p.finishing.close()
 	p.pool.close()
 	return nil
 }

@@ -121,13 +121,27 @@ func TestCallToolRawJudgesTheAnswer(t *testing.T) {
 	if _, _, err := p.CallToolRaw(ctx, "typed", nil); !errors.As(err, &se) || se.Pointer != "/structuredContent" {
 		t.Errorf("typed: %v; want a SchemaError at /structuredContent", err)
 	}
-	var reports []tool.Progress
-	pctx := tool.WithProgress(ctx, func(p tool.Progress) { reports = append(reports, p) })
-	if raw, _, err := p.CallToolRaw(pctx, "steps", nil); err != nil || len(raw) == 0 {
-		t.Fatalf("steps: %s, %v", raw, err)
+	// go-sdk hands a notification to its handler apart from the answer,
+	// which may overtake it: the tool waits for its report to be seen.
+	s := rawTools(nil, nil)
+	seen := make(chan tool.Progress, 1)
+	addTool(s, "reports", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1, Total: 2, Message: "half"})
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case seen <- <-seen:
+		}
+		return textResult("done"), nil
+	})
+	srv, _ = rawServer(t, s, nil)
+	p = connectRaw(t, srv.URL)
+	pctx := tool.WithProgress(ctx, func(p tool.Progress) { seen <- p })
+	if raw, _, err := p.CallToolRaw(pctx, "reports", nil); err != nil || len(raw) == 0 {
+		t.Fatalf("reports: %s, %v", raw, err)
 	}
-	if len(reports) != 1 || reports[0].Message != "half" {
-		t.Errorf("progress %+v; want the server's one report", reports)
+	if got := <-seen; got.Message != "half" {
+		t.Errorf("progress %+v; want the server's report", got)
 	}
 }
 
@@ -135,8 +149,9 @@ func TestCallToolRawJudgesTheAnswer(t *testing.T) {
 // question (input_required), for the caller to answer in its next call.
 func TestCallToolRawHandsBackAQuestion(t *testing.T) {
 	srv, _ := rawServer(t, rawTools(nil, nil), nil)
-	p := connectRaw(t, srv.URL)
-	raw, res, err := p.CallToolRaw(context.Background(), "asks", nil)
+	p := connectRaw(t, srv.URL, mcpclient.WithRelay())
+	ctx := mcpclient.WithCaller(t.Context(), mcpclient.Caller{Relay: mcpclient.ResultOnly{}})
+	raw, res, err := p.CallToolRaw(ctx, "asks", nil)
 	if err != nil || raw != nil || res == nil || res.InputRequests["who"] == nil || res.RequestState != "asked once" {
 		t.Fatalf("got %s, %+v, %v; want the server's question, decoded", raw, res, err)
 	}
@@ -174,32 +189,56 @@ func TestCallToolRawCancelled(t *testing.T) {
 	}
 }
 
-// A call that cannot be made raw is refused with ErrNotRaw before anything
-// is sent: a server reached otherwise than over streamable HTTP, one of an
-// older protocol, a tool whose arguments go in headers, a call whose
-// content the span records.
-func TestCallToolRawRefusedBeforeSending(t *testing.T) {
-	stateless, seen := rawServer(t, rawTools(nil, nil), nil)
+// A call is made raw on every transport that shows the raw messages:
+// streamable HTTP of either generation, go-sdk's in-memory one, stdio, a
+// tool whose arguments go in headers too; its bytes are what the server
+// wrote, which CallToolResult decodes to the same result. A call whose
+// content the span records comes back decoded.
+func TestCallToolRawOnEveryTransport(t *testing.T) {
+	stateless, _ := rawServer(t, rawTools(nil, nil), nil)
 	stateful := serveHTTP(t, rawTools(nil, nil), nil)
 	inProc := mcpclient.FromServer("raw", rawTools(nil, nil))
 	t.Cleanup(func() { inProc.Close() })
 	connect(t, inProc)
+	overStdio := mcpclient.FromCommand(self(t), nil, mcpclient.WithEnv(demoEnv()))
+	t.Cleanup(func() { overStdio.Close() })
+	connect(t, overStdio)
 	for _, tc := range []struct {
 		name string
 		p    *mcpclient.Provider
 		tool string
+		raw  bool
 	}{
-		{"in process", inProc, "fails"},
-		{"2025-11-25", connectRaw(t, stateful.URL), "fails"},
-		{"x-mcp-header", connectRaw(t, stateless.URL), "headers"},
-		{"content recorded", connectRaw(t, stateless.URL, mcpclient.WithCallContent()), "fails"},
+		{"2026-07-28 over HTTP", connectRaw(t, stateless.URL), "fails", true},
+		{"2025-11-25 over HTTP", connectRaw(t, stateful.URL), "fails", true},
+		{"in process", inProc, "fails", true},
+		{"stdio", overStdio, "note_stats", true},
+		{"x-mcp-header", connectRaw(t, stateless.URL), "headers", true},
+		{"content recorded", connectRaw(t, stateless.URL, mcpclient.WithCallContent()), "fails", false},
 	} {
-		before := seen.get("tools/call")
-		if _, _, err := tc.p.CallToolRaw(context.Background(), tc.tool, nil); !errors.Is(err, mcpclient.ErrNotRaw) {
-			t.Errorf("%s: %v; want ErrNotRaw", tc.name, err)
+		args := json.RawMessage(`{"text":"hi","region":"eu"}`)
+		raw, res, err := tc.p.CallToolRaw(t.Context(), tc.tool, args)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if seen.get("tools/call") != before {
-			t.Errorf("%s: a call was sent", tc.name)
+		if (raw != nil) != tc.raw || (res != nil) == tc.raw {
+			t.Fatalf("%s: raw %s, decoded %v; want raw %v", tc.name, raw, res, tc.raw)
+		}
+		if !tc.raw {
+			continue
+		}
+		decoded, err := tc.p.CallToolResult(t.Context(), tc.tool, args)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var fromRaw mcp.CallToolResult
+		if err := json.Unmarshal(raw, &fromRaw); err != nil {
+			t.Fatalf("%s: %s: %v", tc.name, raw, err)
+		}
+		a, _ := json.Marshal(&fromRaw)
+		b, _ := json.Marshal(decoded)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: the raw result\n%s\ndecodes otherwise than the call's\n%s", tc.name, a, b)
 		}
 	}
 }

@@ -30,7 +30,6 @@ type session struct {
 	done    chan struct{}            // closed when the connection ends
 	clock   *sessionClock            // telemetry.go
 	tasks   taskSupport              // taskwire.go
-	raw     *rawPoster               // raw.go: nil when calls cannot be made raw
 	meta    atomic.Pointer[sentMeta] // call.go
 
 	customMu sync.Mutex
@@ -69,10 +68,6 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	}
 	p.cfg.notices.set(copts)
 	client := p.newClient(copts, schemas) // hostio.go adds what the host answers for its user
-	raw := p.rawSending(t)
-	if raw != nil {
-		client.AddSendingMiddleware(raw.middleware)
-	}
 	p.cfg.notices.askLevel(client)
 	p.instrument(client, captured)
 	// A write the peer never reads ignores its context on some transports
@@ -88,7 +83,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
-	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{}), raw: raw}
+	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
 	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	go func() {
 		cs.Wait()

@@ -201,6 +201,10 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 	} else {
 		res, err = s.cs.CallTool(ctx, params)
 	}
+	if raw, ok := caught.Taken(err); ok {
+		res, err = p.taken(ctx, name, caught, raw)
+		return res, nil, err
+	}
 	if err == nil && len(res.Content) == 0 && res.StructuredContent == nil {
 		// A task comes with neither: go-sdk decodes it as an empty result.
 		if t, err := p.created(caught, name, asTask); t != nil || err != nil {

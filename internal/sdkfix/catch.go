@@ -3,16 +3,19 @@ package sdkfix
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
 // A Catch keeps the raw result of one tools/call as the transport
-// delivered it, before go-sdk decodes it. go-sdk decodes a result whole, so
+// delivered it, before go-sdk decodes it, and takes a plain one from
+// go-sdk altogether ([Catch.Taken]). go-sdk decodes a result whole, so
 // one part it cannot decode (an image whose base64 is corrupt) fails the
 // call and loses every other part; and it decodes a null result as an
 // empty one. With the raw result at hand the call can be judged ([Shape])
@@ -20,6 +23,11 @@ import (
 //
 // The bytes are only kept, never decoded, unless go-sdk's decoding failed
 // or came out empty: a result is decoded once on the way to the model.
+// A plain result (a complete one, content an array: what a relay passes on
+// and a host decodes as it likes) is not even decoded by go-sdk, which
+// decodes every result with a decoder of 32 KB, whatever its size: go-sdk
+// is handed an error in its place, which it returns as it is, and the
+// caller takes the result from the catch ([Catch.Taken]).
 //
 // A catch rides in the context of the call, and what sees the raw messages
 // fills it: a connection [Capture] wraps (stdio, go-sdk's in-memory and io
@@ -29,8 +37,9 @@ import (
 // fills it, and go-sdk's decoding is final.
 type Catch struct {
 	mu     sync.Mutex
-	result json.RawMessage // the result member, from a connection
+	result json.RawMessage // the result member, from a connection, or taken
 	msg    []byte          // the last message of the POST's response, from HTTP
+	taken  bool            // result was taken: go-sdk was handed errTaken
 	// The connection awaiting the answer to request id for it. A
 	// multi-round-trip call sends its request again under a new ID, once
 	// the answer to the last one came.
@@ -67,6 +76,100 @@ func (c *Catch) keepMessage(data []byte) {
 	c.mu.Lock()
 	c.result, c.msg = nil, data
 	c.mu.Unlock()
+}
+
+// errTaken is what go-sdk is handed in the place of a result a catch took.
+// A server that answers with the same error took nothing: [Catch.Taken]
+// tells by the catch.
+var errTaken = &jsonrpc.Error{Code: -32099, Message: "mcpbridge: the result was taken before go-sdk decoded it"}
+
+// Taken returns the result the transport took from go-sdk, and true, when
+// err, what go-sdk's call returned, says it was: the call is then to be
+// judged by the raw result alone. A result is taken only if [Plain].
+func (c *Catch) Taken(err error) (json.RawMessage, bool) {
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) || wire.Code != errTaken.Code || wire.Message != errTaken.Message {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.result, c.taken
+}
+
+// take takes result, the answer's, if it is plain, and reports whether it
+// did.
+func (c *Catch) take(result json.RawMessage) bool {
+	if !Plain(result) {
+		return false
+	}
+	c.mu.Lock()
+	c.result, c.msg, c.taken = result, nil, true
+	c.mu.Unlock()
+	return true
+}
+
+// message takes in data, a whole JSON-RPC message of the POST's response,
+// and returns what go-sdk is to read in its place: the answer with its
+// result taken, nil for any other message (kept, the last one).
+func (c *Catch) message(data []byte) []byte {
+	var id, result, wireErr []byte
+	var method bool
+	if rawjson.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			id = v
+		case "result":
+			result = v
+		case "error":
+			wireErr = v
+		case "method":
+			method = true
+		}
+		return true
+	}) && !method && id != nil && (wireErr == nil || string(wireErr) == "null") && json.Valid(data) && c.take(result) {
+		swap, _ := json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   *jsonrpc.Error  `json:"error"`
+		}{"2.0", id, errTaken})
+		return swap
+	}
+	c.keepMessage(data)
+	return nil
+}
+
+// Plain reports whether result, a tools/call's as written, is one a catch
+// takes from go-sdk: an object whose members read where they are written
+// ([rawjson.Members]), of resultType "complete" or none, content an array,
+// and isError a boolean or none. Anything else (a task, a question, a
+// shape the protocol does not allow) goes to go-sdk, for the caller to
+// judge its decoding.
+func Plain(result json.RawMessage) bool {
+	var resultType, content, isError []byte
+	if !rawjson.Members(result, func(k, v []byte) bool {
+		switch string(k) {
+		case "resultType":
+			resultType = v
+		case "content":
+			content = v
+		case "isError":
+			isError = v
+		}
+		return true
+	}) {
+		return false
+	}
+	switch string(resultType) {
+	case "", "null", `"complete"`:
+	default:
+		return false
+	}
+	switch string(isError) {
+	case "", "null", "true", "false":
+	default:
+		return false
+	}
+	return len(content) > 0 && content[0] == '['
 }
 
 // Raw returns the result that arrived, if one did.
@@ -136,12 +239,18 @@ func (cs *catches) take(id jsonrpc.ID) *Catch {
 	return c
 }
 
-// received gives an answer to the catch awaiting it, if any.
+// received gives an answer to the catch awaiting it, if any, which takes
+// a plain result: go-sdk is handed errTaken in its place.
 func (cs *catches) received(resp *jsonrpc.Response) {
 	if cs.n.Load() == 0 {
 		return
 	}
-	if c := cs.take(resp.ID); c != nil && resp.Error == nil {
+	c := cs.take(resp.ID)
+	switch {
+	case c == nil || resp.Error != nil:
+	case c.take(resp.Result):
+		resp.Result, resp.Error = nil, errTaken
+	default:
 		c.keepResult(resp.Result)
 	}
 }

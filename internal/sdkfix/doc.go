@@ -20,7 +20,11 @@
 //     an empty one. [Catch] keeps the raw result, [Shape] judges it and
 //     [Salvage] keeps the parts that decode (TestGoSDKDecodesAResultWhole,
 //     TestSalvageAgreesWithGoSDK, which holds Salvage to go-sdk's decoding
-//     of each part).
+//     of each part). It decodes every result with a decoder of 32 KB,
+//     twice, whatever the result's size, and re-encoded a result a relay
+//     passes on: a [Catch] takes a plain result before go-sdk sees it
+//     ([Catch.Taken]), go-sdk given an error in its place
+//     (TestGoSDKDecodesEveryResultAnew).
 //   - go-sdk's Tool has no execution member and its ServerCapabilities no
 //     tasks member, on which the experimental tasks of protocol 2025-11-25
 //     ride; and it decodes the CreateTaskResult a task-augmented call

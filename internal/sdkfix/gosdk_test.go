@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -109,20 +110,9 @@ func TestGoSDKClosesAFailedConnection(t *testing.T) {
 // decode, and takes a null result, or one without content, for an empty
 // one.
 func TestGoSDKDecodesAResultWhole(t *testing.T) {
-	ct, _ := rawServer(t, map[string]answer{
-		"tools/call": {result: json.RawMessage(`{"content":[{"type":"text","text":"kept"},{"type":"image","mimeType":"image/png","data":"%%%"}]}`)},
-		"ping":       {result: json.RawMessage(`null`)},
-	})
-	cs := connect(t, &Capture{Transport: ct}, nil)
-	ctx, caught := WithCatch(context.Background())
-	defer caught.Release()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
-	if err == nil {
+	raw := json.RawMessage(`{"content":[{"type":"text","text":"kept"},{"type":"image","mimeType":"image/png","data":"%%%"}]}`)
+	if err := json.Unmarshal(raw, new(mcp.CallToolResult)); err == nil {
 		t.Fatal(upgraded + "a result with one bad part is decoded: Salvage can go")
-	}
-	raw, ok := caught.Raw()
-	if !ok {
-		t.Fatal("the raw result was not caught")
 	}
 	res, err := Salvage(raw, func(kind, mime string) string { return kind + " " + mime })
 	if err != nil || len(res.Content) != 2 || res.Content[1].(*mcp.TextContent).Text != "image image/png" {
@@ -439,5 +429,23 @@ func TestGoSDKDropsTaskStatus(t *testing.T) {
 	}
 	if heard.Load() != `{"taskId":"t1","status":"working"}` {
 		t.Fatalf("Unheard heard %v", heard.Load())
+	}
+}
+
+// Catch: go-sdk decodes every result with a new decoder whose buffer is
+// tens of kilobytes, whatever the result's size; a relay would then encode
+// it anew.
+func TestGoSDKDecodesEveryResultAnew(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 16
+	for range n {
+		if err := json.Unmarshal([]byte(`{"content":[]}`), new(mcp.CallToolResult)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per < 8<<10 {
+		t.Fatalf(upgraded+"decoding an empty result allocates %d bytes: a Catch need not take results", per)
 	}
 }

@@ -1,10 +1,13 @@
 package sdkfix
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -64,9 +67,21 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if sent := sentOf(req.Context()); sent != nil && req.Method == http.MethodPost {
 		sent.post(req)
 	}
+	var release func()
+	if req.Method == http.MethodPost {
+		req, release = tether(req)
+	}
 	resp, err := x.Next.RoundTrip(req)
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		return resp, err
+	}
+	if release != nil && resp.Body != nil {
+		resp.Body = &releasing{resp.Body, release}
+	} else if release != nil {
+		release()
 	}
 	sessionGone(req, resp) // session.go
 	if ref := x.refuse(req, resp); ref != nil {
@@ -94,10 +109,20 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // A reader is shown the messages of a response as they are read: sink
-// is given each whole message while want says so, and may keep it.
+// is given each whole message while want says so, and may keep it; it
+// returns what go-sdk is to read in the message's place, or nil for the
+// message itself.
 type reader struct {
-	sink func([]byte)
+	sink func([]byte) []byte
 	want func() bool
+}
+
+// look makes a sink of fn, which only looks.
+func look(fn func([]byte)) func([]byte) []byte {
+	return func(m []byte) []byte {
+		fn(m)
+		return nil
+	}
 }
 
 // reader returns who reads along with the response to req. A POST's
@@ -111,17 +136,17 @@ func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
 		if rc := catchOf(req.Context()); rc != nil {
 			// A call's stream also carries what its server asks the
 			// host: the forms are kept (forms.go).
-			return reader{func(m []byte) { rc.keepMessage(m); x.Schemas.forms(m) }, always}
+			return reader{func(m []byte) []byte { x.Schemas.forms(m); return rc.message(m) }, always}
 		}
 		return reader{}
 	}
 	switch {
 	case x.Unheard != nil:
-		return reader{x.stream, always}
+		return reader{look(x.stream), always}
 	case x.Schemas == nil:
 		return reader{}
 	}
-	return reader{x.Schemas.message, x.Schemas.waiting}
+	return reader{look(x.Schemas.message), x.Schemas.waiting}
 }
 
 // stream reads a message of a stream for Schemas and Unheard.
@@ -133,3 +158,43 @@ func (x *HTTPTap) stream(data []byte) {
 }
 
 func always() bool { return true }
+
+// finishWithin bounds how long a POST's stream is read on once its caller
+// is done ([tether]).
+const finishWithin = 100 * time.Millisecond
+
+// tether returns req with a context of its own, which ends finishWithin
+// after req's context ends, or when release is called, whichever is first.
+//
+// go-sdk sends a request over streamable HTTP with its caller's context,
+// which ends as soon as the caller has its answer, and the server ends the
+// stream only after the answer: Go's transport then closes the connection
+// whose response it had not read to its end, so that most calls would open
+// a connection of their own. go-sdk reads the stream to its end once it
+// has the answer; the grace lets it, and the connection is used again. A
+// caller that gives up before its answer has its request cut within the
+// grace (go-sdk tells the server it cancelled, besides).
+func tether(req *http.Request) (*http.Request, func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
+	var timer atomic.Pointer[time.Timer]
+	stop := context.AfterFunc(req.Context(), func() { timer.Store(time.AfterFunc(finishWithin, cancel)) })
+	return req.WithContext(ctx), func() {
+		stop()
+		if t := timer.Load(); t != nil {
+			t.Stop()
+		}
+		cancel()
+	}
+}
+
+// A releasing body calls release once it is closed.
+type releasing struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releasing) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
+}

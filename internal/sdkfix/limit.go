@@ -105,7 +105,10 @@ func (b *jsonBody) Read(p []byte) (int, error) {
 		if b.x.limit() >= 0 && len(data) > b.x.limit() {
 			data = b.x.refusal(requestID(b.req), -1)
 		} else if b.r.sink != nil && b.r.want() {
-			b.r.sink(data) // which reads data, as the reader does
+			// which reads data, as the reader does
+			if swap := b.r.sink(data); swap != nil {
+				data = swap
+			}
 		}
 		b.body = bytes.NewReader(data)
 	}
@@ -268,12 +271,14 @@ func (s *eventStream) endEvent() {
 		s.out.WriteString("event: message\ndata: ")
 		s.out.Write(s.x.refusal(id, s.size))
 		s.out.WriteString("\n\n")
-	case s.out.Len() == 0:
-		s.show()
-		s.out, s.event = s.event, s.out
 	default:
-		s.show()
-		s.out.Write(s.event.Bytes())
+		if swap := s.show(); swap != nil {
+			s.out.Write(swapData(s.event.Bytes(), swap))
+		} else if s.out.Len() == 0 {
+			s.out, s.event = s.event, s.out
+		} else {
+			s.out.Write(s.event.Bytes())
+		}
 	}
 	s.event.Reset()
 	if s.event.Cap() > keepBufferCap {
@@ -283,10 +288,11 @@ func (s *eventStream) endEvent() {
 }
 
 // show gives the data of the event to the reader along, if it wants it,
-// in a slice of its own.
-func (s *eventStream) show() {
+// in a slice of its own, and returns the data go-sdk is to read in its
+// place, nil for its own.
+func (s *eventStream) show() []byte {
 	if s.r.sink == nil || !s.r.want() {
-		return
+		return nil
 	}
 	var data []byte
 	n := 0
@@ -299,6 +305,22 @@ func (s *eventStream) show() {
 		}
 	}
 	if n > 0 {
-		s.r.sink(data)
+		return s.r.sink(data)
 	}
+	return nil
+}
+
+// swapData is the event with data in place of its data lines: its other
+// lines (an id, which go-sdk resumes a stream from) as they are.
+func swapData(event, data []byte) []byte {
+	out := make([]byte, 0, 64+len(data))
+	for line := range bytes.Lines(event) {
+		if bytes.HasPrefix(line, []byte("data:")) || len(bytes.TrimRight(line, "\r\n")) == 0 {
+			continue
+		}
+		out = append(out, line...)
+	}
+	out = append(out, "data: "...)
+	out = append(out, data...)
+	return append(out, "\n\n"...)
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"sync"
 	"testing"
@@ -111,4 +115,86 @@ func connect(t *testing.T, t2 mcp.Transport, opts *mcp.ClientOptions) *mcp.Clien
 func isJSONRPC(err error) bool {
 	var wire *jsonrpc.Error
 	return errors.As(err, &wire)
+}
+
+// A catch takes a plain result from go-sdk, which is handed an error in
+// its place, and keeps what the server wrote; anything else (a task, an
+// input_required result, content that is no array, a JSON-RPC error) goes
+// to go-sdk, and is kept as well.
+func TestCatchTakesAPlainResult(t *testing.T) {
+	for _, tc := range []struct {
+		result string
+		taken  bool
+	}{
+		{`{"content":[{"type":"text","text":"<b>&</b>"}],"x-vendor":1}`, true},
+		{`{"isError":true,"content":[],"resultType":"complete","structuredContent":{"b":1,"a":2}}`, true},
+		{`{"resultType":"task","task":{"taskId":"t1"}}`, false},
+		{`{"resultType":"input_required","inputRequests":{}}`, false},
+		{`{"content":{}}`, false},
+		{`{"content":[],"isError":"yes"}`, false},
+		{`null`, false},
+	} {
+		for _, over := range []string{"a connection", "HTTP"} {
+			var cs *mcp.ClientSession
+			if over == "HTTP" {
+				cs = connectHTTP(t, tc.result)
+			} else {
+				ct, _ := rawServer(t, map[string]answer{"tools/call": {result: json.RawMessage(tc.result)}})
+				cs = connect(t, &Capture{Transport: ct}, nil)
+			}
+			ctx, caught := WithCatch(t.Context())
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
+			raw, taken := caught.Taken(err)
+			caught.Release()
+			if taken != tc.taken {
+				t.Fatalf("%s over %s: taken %v (%v), want %v", tc.result, over, taken, err, tc.taken)
+			}
+			if taken && string(raw) != tc.result {
+				t.Fatalf("over %s: took %s, want the server's %s", over, raw, tc.result)
+			}
+			if kept, ok := caught.Raw(); !taken && (!ok || string(kept) != tc.result) {
+				t.Fatalf("%s over %s: kept %s", tc.result, over, kept)
+			}
+		}
+	}
+	// A server that answers with the error itself took nothing.
+	ct, _ := rawServer(t, map[string]answer{"tools/call": {err: errTaken}})
+	cs := connect(t, &Capture{Transport: ct}, nil)
+	ctx, caught := WithCatch(t.Context())
+	defer caught.Release()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"}); err == nil {
+		t.Fatal("the server's error was lost")
+	} else if _, taken := caught.Taken(err); taken {
+		t.Fatal("a server's error was taken for a taken result")
+	}
+}
+
+// connectHTTP connects, through an [HTTPTap], to a server of protocol
+// 2026-07-28 over streamable HTTP whose tool t answers result, written by
+// hand.
+func connectHTTP(t *testing.T, result string) *mcp.ClientSession {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("answered in front")
+	})
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") != "tools/call" {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", req.ID, result)
+	}))
+	t.Cleanup(srv.Close)
+	tap := &HTTPTap{Next: http.DefaultTransport, Logger: slog.New(slog.DiscardHandler)}
+	return connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: tap}}, nil)
 }

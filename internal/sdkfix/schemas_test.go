@@ -19,7 +19,7 @@ func TestEventStreamShowsListings(t *testing.T) {
 		k := NewSchemas()
 		// One read never spans both parts, as the answer comes after the request.
 		parts := io.MultiReader(strings.NewReader(before), strings.NewReader(stream))
-		body := &eventStream{body: io.NopCloser(parts), x: &HTTPTap{Limit: 1 << 20, Logger: slog.New(slog.DiscardHandler)}, r: reader{k.message, k.waiting}}
+		body := &eventStream{body: io.NopCloser(parts), x: &HTTPTap{Limit: 1 << 20, Logger: slog.New(slog.DiscardHandler)}, r: reader{look(k.message), k.waiting}}
 		// The request is sent after the first event was read.
 		buf := make([]byte, size)
 		var read strings.Builder
