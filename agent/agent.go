@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -136,8 +137,9 @@ type Config struct {
 type Agent struct {
 	cfg     Config // with the defaults filled in
 	tel     *loopTelemetry
-	dropped sync.Map // the tools left out for a name another has, said once
-	warned  sync.Map // the servers' instructions cut and skills left out, said once
+	dropped sync.Map                    // the tools left out for a name another has, said once
+	warned  sync.Map                    // the servers' instructions cut and skills left out, said once
+	index   atomic.Pointer[names.Index] // the last catalog searched
 }
 
 // New checks the configuration and composes the system prompt.
@@ -308,7 +310,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 			v.handler = tool.Compose(code.Handler, v.handler)
 			return v, nil
 		}
-		v.catalog = newCatalog(rest)
+		v.catalog = newCatalog(a.searchIndex(rest), rest)
 		// find_tools and load_tools are the agent's own: no policy gates
 		// them, and they serve first.
 		search, err := v.catalog.tools(&v.loaded)
@@ -318,6 +320,18 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = tool.Compose(search.Handler, v.handler)
 	}
 	return v, nil
+}
+
+// searchIndex returns the index of defs: the last run's, if its catalog
+// was the same, so that a catalog is indexed once however many runs search
+// it.
+func (a *Agent) searchIndex(defs []tool.Definition) *names.Index {
+	if x := a.index.Load(); x != nil && x.Same(defs) {
+		return x
+	}
+	x := names.NewIndex(defs)
+	a.index.Store(x)
+	return x
 }
 
 // brought returns what the run's servers bring, by their names: the system

@@ -38,13 +38,14 @@ const (
 
 // catalog is the whole set of tools under progressive disclosure.
 type catalog struct {
-	defs   []tool.Definition
+	index  *names.Index
 	byName map[string]tool.Definition
 	search []tool.Definition // find_tools and load_tools, set by tools
 }
 
-func newCatalog(defs []tool.Definition) *catalog {
-	c := &catalog{defs: defs, byName: make(map[string]tool.Definition, len(defs))}
+// newCatalog makes the catalog of index's tools.
+func newCatalog(index *names.Index, defs []tool.Definition) *catalog {
+	c := &catalog{index: index, byName: make(map[string]tool.Definition, len(defs))}
 	for _, d := range defs {
 		c.byName[d.Name] = d
 	}
@@ -105,20 +106,19 @@ func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) str
 	return strings.TrimSpace(b.String())
 }
 
-// find ranks the tools (names.Search) and says how many matched.
+// find ranks the tools ([names.Index]) and says how many matched.
 func (c *catalog) find(query string) (string, int) {
-	hits := names.Search(c.defs, query)
-	if len(hits) == 0 {
+	hits, n := c.index.Search(query, maxFound, nil)
+	if n == 0 {
 		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
 	}
 	var b strings.Builder
-	for i, d := range hits {
-		if i == maxFound {
-			fmt.Fprintf(&b, "(%d more; narrow the query)\n", len(hits)-maxFound)
-			break
-		}
+	for _, d := range hits {
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n")
 		fmt.Fprintf(&b, "%s: %s\n", oneLine(d.Name, maxFoundLine), oneLine(line, maxFoundLine))
 	}
-	return strings.TrimSpace(b.String()), len(hits)
+	if n > len(hits) {
+		fmt.Fprintf(&b, "(%d more; narrow the query)\n", n-len(hits))
+	}
+	return strings.TrimSpace(b.String()), n
 }
