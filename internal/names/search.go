@@ -2,11 +2,12 @@ package names
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -27,7 +28,7 @@ const (
 // tool's name is what its author chose to say what it does. They were
 // chosen on the public retrieval sets of cmd/searchbench.
 var (
-	fieldWeight = [numFields]float64{fieldName: 3, fieldTitle: 2, fieldDescription: 1, fieldParamName: 0.5, fieldParamText: 0.3, fieldServer: 1}
+	fieldWeight = [numFields]float64{fieldName: 3, fieldTitle: 2, fieldDescription: 1, fieldParamName: 1, fieldParamText: 0.5, fieldServer: 1}
 	fieldB      = [numFields]float64{fieldName: 0.5, fieldTitle: 0.5, fieldDescription: 0.75, fieldParamName: 0.5, fieldParamText: 0.75, fieldServer: 0}
 )
 
@@ -53,8 +54,8 @@ const maxParams = 64
 type Index struct {
 	defs     []tool.Definition
 	terms    map[string]int32 // a term → its postings
+	words    map[string]int32 // a word of the catalog as written → its term, -1 for a stop word
 	postings [][]posting
-	vocab    stemmer // the words of the catalog, read only once built
 	scores   sync.Pool
 }
 
@@ -66,7 +67,7 @@ type posting struct {
 
 // NewIndex indexes defs, which it keeps: the caller must not change them.
 func NewIndex(defs []tool.Definition) *Index {
-	x := &Index{defs: defs, terms: map[string]int32{}, vocab: stemmer{}}
+	x := &Index{defs: defs, terms: map[string]int32{}, words: map[string]int32{}}
 	type entry struct {
 		term int32
 		tf   [numFields]uint16
@@ -82,15 +83,18 @@ func NewIndex(defs []tool.Definition) *Index {
 		first[i] = base
 		fieldText(&defs[i], func(f int, text string) {
 			words(text, func(w string) {
-				t := x.vocab.term(w)
-				if t == "" {
-					return
-				}
-				id, ok := x.terms[t]
+				id, ok := x.words[w]
 				if !ok {
-					id = int32(len(x.terms))
-					x.terms[t] = id
-					at = append(at, -1)
+					id = x.term(w)
+					if len(x.words) < maxVocabulary {
+						x.words[w] = id
+					}
+					for int(id) >= len(at) {
+						at = append(at, -1)
+					}
+				}
+				if id < 0 {
+					return
 				}
 				if at[id] < base {
 					at[id] = len(entries)
@@ -123,6 +127,10 @@ func NewIndex(defs []tool.Definition) *Index {
 		x.postings[id], flat = flat[:0:n], flat[n:]
 	}
 	n := float64(len(defs))
+	idf := make([]float64, len(df))
+	for id, d := range df {
+		idf[id] = math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5))
+	}
 	for i := range defs {
 		for _, e := range entries[first[i]:first[i+1]] {
 			tf := 0.0
@@ -133,15 +141,15 @@ func NewIndex(defs []tool.Definition) *Index {
 				norm := 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
 				tf += fieldWeight[f] * float64(e.tf[f]) / norm
 			}
-			d := float64(df[e.term])
-			idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-			x.postings[e.term] = append(x.postings[e.term], posting{int32(i), float32(idf * tf / (k1 + tf))})
+			x.postings[e.term] = append(x.postings[e.term], posting{int32(i), float32(idf[e.term] * tf / (k1 + tf))})
 		}
 	}
 	return x
 }
 
-// fieldText calls add with each text of d and the field it is of.
+// fieldText calls add with each text of d and the field it is of. The
+// input schema is read as written (package rawjson), without decoding it:
+// a catalog's schemas are most of its bytes.
 func fieldText(d *tool.Definition, add func(field int, text string)) {
 	add(fieldName, d.Name)
 	add(fieldTitle, d.Title)
@@ -150,28 +158,31 @@ func fieldText(d *tool.Definition, add func(field int, text string)) {
 	}
 	add(fieldDescription, d.Description)
 	add(fieldServer, d.Origin.Server)
-	if len(d.InputSchema) == 0 {
-		return
-	}
-	var s struct {
-		Properties map[string]struct {
-			Title       string `json:"title"`
-			Description string `json:"description"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(d.InputSchema, &s) != nil {
-		return // a schema that is not an object says nothing of the tool
-	}
+	var props []byte
+	rawjson.Members(d.InputSchema, func(key, value []byte) bool {
+		if string(key) == "properties" {
+			props = value
+			return false
+		}
+		return true
+	})
 	n := 0
-	for name, p := range s.Properties {
+	rawjson.Members(props, func(name, schema []byte) bool {
 		if n == maxParams {
-			break
+			return false
 		}
 		n++
-		add(fieldParamName, name)
-		add(fieldParamText, p.Title)
-		add(fieldParamText, p.Description)
-	}
+		add(fieldParamName, string(name))
+		rawjson.Members(schema, func(key, value []byte) bool {
+			if k := string(key); k == "description" || k == "title" {
+				if text, ok := rawjson.String(value); ok {
+					add(fieldParamText, text)
+				}
+			}
+			return true
+		})
+		return true
+	})
 }
 
 // Len returns the number of tools indexed. A nil *Index has none.
@@ -220,8 +231,8 @@ func (x *Index) Search(query string, limit int, keep func(tool.Definition) bool)
 	var touched []int32
 	seen := map[int32]bool{}
 	words(query, func(w string) {
-		id, ok := x.terms[x.queryTerm(w)]
-		if !ok || seen[id] {
+		id := x.queryTerm(w)
+		if id < 0 || seen[id] {
 			return
 		}
 		seen[id] = true
@@ -285,12 +296,39 @@ func (x *Index) Search(query string, limit int, keep func(tool.Definition) bool)
 	return out, matched
 }
 
-// queryTerm returns the term of a query's word. The index's vocabulary is
-// not written once built, so that queries may run concurrently; a word it
-// has not seen is stemmed anew.
-func (x *Index) queryTerm(w string) string {
-	if t, ok := x.vocab[w]; ok {
-		return t
+// term returns the term of a word of the catalog, adding it if new, or
+// -1 for a stop word.
+func (x *Index) term(w string) int32 {
+	if lower := strings.ToLower(w); lower != w {
+		if id, ok := x.words[lower]; ok {
+			return id
+		}
 	}
-	return stem(w)
+	t := stem(w)
+	if t == "" {
+		return -1
+	}
+	id, ok := x.terms[t]
+	if !ok {
+		id = int32(len(x.terms))
+		x.terms[t] = id
+	}
+	return id
 }
+
+// queryTerm returns the term of a query's word, or -1 if no tool has it.
+// The index is not written once built, so that queries may run
+// concurrently.
+func (x *Index) queryTerm(w string) int32 {
+	if id, ok := x.words[w]; ok {
+		return id
+	}
+	if id, ok := x.terms[stem(w)]; ok {
+		return id
+	}
+	return -1
+}
+
+// maxVocabulary bounds the words an index remembers; past it, a word is
+// stemmed each time it comes.
+const maxVocabulary = 1 << 20

@@ -23,11 +23,13 @@ func TestWords(t *testing.T) {
 		"mcp__github__create_issue": {"mcp", "github", "create", "issue"},
 		"Send a message, now!":      {"send", "a", "message", "now"},
 		"Crème brûlée":              {"crème", "brûlée"},
+		"获取天气预报":                    {"获", "取", "天", "气", "预", "报"},
+		"abc天気x":                    {"abc", "天", "気", "x"},
 		"":                          nil,
 		"  --  ":                    nil,
 	} {
 		var got []string
-		words(in, func(w string) { got = append(got, w) })
+		words(in, func(w string) { got = append(got, strings.ToLower(w)) })
 		if !slices.Equal(got, want) {
 			t.Errorf("words(%q) = %q, want %q", in, got, want)
 		}
@@ -46,7 +48,7 @@ func TestWordsBounded(t *testing.T) {
 
 func TestStem(t *testing.T) {
 	for w, want := range map[string]string{
-		"files": "file", "filing": "file", "searching": "search", "searches": "search",
+		"Files": "file", "filing": "file", "searching": "search", "searches": "search",
 		"the": "", "to": "", "and": "", "a": "", "utf8": "utf8",
 	} {
 		if got := stem(w); got != want {
@@ -213,4 +215,25 @@ func TestSearchConcurrent(t *testing.T) {
 			t.Errorf("concurrent search: %v", got)
 		}
 	}
+}
+
+// Whatever a server sends as a tool, indexing it and searching it neither
+// fails nor finds what is not there, and a tool is found by a word of its
+// name.
+func FuzzIndex(f *testing.F) {
+	f.Add("list_files", "List the files.", `{"type":"object","properties":{"path":{"description":"a \"dir\""}}}`, "files")
+	f.Add("getURLsFor", "", `{"properties":[]}`, "url")
+	f.Add("天気", "\u2028\xff", `{"properties":{"a":{"title":1}}`, "天")
+	f.Fuzz(func(t *testing.T, name, description, schema, query string) {
+		x := NewIndex([]tool.Definition{{Name: name, Description: description, InputSchema: json.RawMessage(schema)}})
+		hits, n := x.Search(query, 12, nil)
+		if n > 1 || len(hits) != n {
+			t.Fatalf("%d hits, %d matched of one tool", len(hits), n)
+		}
+		findable := false
+		words(name, func(w string) { findable = findable || stem(w) != "" })
+		if hits, _ := x.Search(name, 12, nil); findable && len(hits) != 1 {
+			t.Fatalf("%q not found by its name", name)
+		}
+	})
 }
