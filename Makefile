@@ -79,7 +79,7 @@ bench:
 	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench Start ./internal/catalog/
-	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
+	go test -run 'TestProgressiveDisclosure|TestDisclosureDeferredToTheVendor|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
 	go run ./cmd/gatewaybench
 	go run ./cmd/searchbench -data $(RETRIEVAL_DATA)
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
