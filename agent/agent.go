@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -136,8 +137,9 @@ type Config struct {
 type Agent struct {
 	cfg     Config // with the defaults filled in
 	tel     *loopTelemetry
-	dropped sync.Map // the tools left out for a name another has, said once
-	warned  sync.Map // the servers' instructions cut and skills left out, said once
+	dropped sync.Map                    // the tools left out for a name another has, said once
+	warned  sync.Map                    // the servers' instructions cut and skills left out, said once
+	index   atomic.Pointer[names.Index] // the last catalog searched
 }
 
 // New checks the configuration and composes the system prompt.
@@ -308,7 +310,8 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 			v.handler = tool.Compose(code.Handler, v.handler)
 			return v, nil
 		}
-		v.catalog = newCatalog(rest)
+		deferrer, ok := a.cfg.Model.(llm.ToolDeferrer)
+		v.catalog = newCatalog(a.searchIndex(rest), rest, ok && deferrer.DefersTools())
 		// find_tools and load_tools are the agent's own: no policy gates
 		// them, and they serve first.
 		search, err := v.catalog.tools(&v.loaded)
@@ -318,6 +321,18 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = tool.Compose(search.Handler, v.handler)
 	}
 	return v, nil
+}
+
+// searchIndex returns the index of defs: the last run's, if its catalog
+// was the same, so that a catalog is indexed once however many runs search
+// it.
+func (a *Agent) searchIndex(defs []tool.Definition) *names.Index {
+	if x := a.index.Load(); x != nil && x.Same(defs) {
+		return x
+	}
+	x := names.NewIndex(defs)
+	a.index.Store(x)
+	return x
 }
 
 // brought returns what the run's servers bring, by their names: the system
@@ -405,7 +420,7 @@ func (a *Agent) Run(ctx context.Context, messages []llm.Message) (res *Result, e
 		defs, tokens := v.offered()
 		res.ToolTokens += tokens
 		turn, done := a.tel.chat(ctx)
-		resp, err := a.cfg.Model.Generate(turn, llm.Request{System: v.system, Messages: res.Messages, Tools: defs})
+		resp, err := a.cfg.Model.Generate(turn, llm.Request{System: v.system, Messages: res.Messages, Tools: defs, Deferred: v.deferred()})
 		done(resp, err)
 		res.Steps++
 		if err != nil {
@@ -457,7 +472,11 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 		done(res, err)
 	}
 	if err == nil {
-		return llm.ToolResult(c, a.forModel(res)), nil
+		msg := llm.ToolResult(c, a.forModel(res))
+		if v.catalog != nil {
+			msg.References = v.catalog.references(c.Name, res)
+		}
+		return msg, nil
 	}
 	if ctx.Err() != nil {
 		return llm.ToolError(c, "cancelled"), fmt.Errorf("agent: tool %q: %w", c.Name, ctx.Err())
@@ -558,7 +577,21 @@ func (v *view) offered() ([]tool.Definition, int) {
 	}
 	defs := v.catalog.offered(&v.loaded)
 	defs = slices.Insert(defs, len(v.catalog.search), v.pinned...)
-	return defs, estimateTokens(defs)
+	tokens := estimateTokens(defs)
+	if v.catalog.deferred {
+		// What the vendor loaded is in the model's context as well.
+		tokens += estimateTokens(v.catalog.loaded(&v.loaded))
+	}
+	return defs, tokens
+}
+
+// deferred returns the tools the vendor holds back until find_tools finds
+// them: the catalog, when the vendor loads what find_tools finds.
+func (v *view) deferred() []tool.Definition {
+	if v.catalog == nil || !v.catalog.deferred {
+		return nil
+	}
+	return v.catalog.defs
 }
 
 // estimateTokens estimates how many tokens the definitions cost a model:

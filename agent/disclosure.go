@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,30 +33,57 @@ type (
 )
 
 const (
-	findDescription = "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches; load the ones you need with load_tools before calling them."
-	loadDescription = "Load tools by name (from find_tools) so that you can call them from your next step on."
+	findDescription         = "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches; load the ones you need with load_tools before calling them."
+	findDeferredDescription = "Search the tools available to you by what they do. Returns the names and one-line descriptions of the best matches, which are then loaded: call the ones you need from your next step on."
+	loadDescription         = "Load tools by name (from find_tools) so that you can call them from your next step on."
 )
 
 // catalog is the whole set of tools under progressive disclosure.
 type catalog struct {
+	index  *names.Index
 	defs   []tool.Definition
 	byName map[string]tool.Definition
 	search []tool.Definition // find_tools and load_tools, set by tools
+	// deferred says the model's vendor loads what find_tools finds
+	// (llm.ToolDeferrer): the catalog goes as deferred tools, find_tools'
+	// answer references its hits, and there is no load_tools.
+	deferred bool
 }
 
-func newCatalog(defs []tool.Definition) *catalog {
-	c := &catalog{defs: defs, byName: make(map[string]tool.Definition, len(defs))}
+// newCatalog makes the catalog of index's tools, defs.
+func newCatalog(index *names.Index, defs []tool.Definition, deferred bool) *catalog {
+	c := &catalog{index: index, defs: defs, byName: make(map[string]tool.Definition, len(defs)), deferred: deferred}
 	for _, d := range defs {
 		c.byName[d.Name] = d
 	}
 	return c
 }
 
+// A foundReply is find_tools' structured result when the vendor loads what
+// it finds: the names of the tools its text lists, which the agent sends
+// as the result's references (llm.Message.References).
+type foundReply struct {
+	Tools []string `json:"tools"`
+}
+
 // tools returns find_tools and load_tools over c, loading into into, as
-// the Set that serves them.
+// the Set that serves them; when the vendor loads what find_tools finds,
+// find_tools alone.
 func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
+	if c.deferred {
+		find, err := tool.Func(findToolsName, findDeferredDescription, func(ctx context.Context, in findArgs) (tool.Reply, error) {
+			text, n, hits := c.find(in.Query)
+			found(ctx, n)
+			into.add(hits...)
+			loaded(ctx, hits)
+			data, err := json.Marshal(foundReply{hits})
+			return tool.Reply{Parts: []tool.Part{tool.TextPart{Text: text}}, Structured: data}, err
+		})
+		c.search = find.Definitions
+		return find, err
+	}
 	find, err := tool.Func(findToolsName, findDescription, func(ctx context.Context, in findArgs) (string, error) {
-		text, n := c.find(in.Query)
+		text, n, _ := c.find(in.Query)
 		found(ctx, n)
 		return text, nil
 	})
@@ -73,13 +101,36 @@ func (c *catalog) tools(into *loadedSet) (tool.Set, error) {
 	return set, nil
 }
 
-// offered is the search and load tools, then the loaded ones in load order.
+// offered is the search and load tools, then the loaded ones in load order
+// (when the vendor loads them, the search tool alone).
 func (c *catalog) offered(loaded *loadedSet) []tool.Definition {
 	defs := slices.Clone(c.search)
+	if !c.deferred {
+		defs = append(defs, c.loaded(loaded)...)
+	}
+	return defs
+}
+
+// loaded is the tools loaded, in load order.
+func (c *catalog) loaded(loaded *loadedSet) []tool.Definition {
+	var defs []tool.Definition
 	for _, name := range loaded.snapshot() {
 		defs = append(defs, c.byName[name])
 	}
 	return defs
+}
+
+// references returns the tools a call's result loads, when the vendor
+// loads them: find_tools' hits.
+func (c *catalog) references(call string, res tool.Reply) []string {
+	if !c.deferred || call != findToolsName {
+		return nil
+	}
+	var r foundReply
+	if json.Unmarshal(res.Structured, &r) != nil {
+		return nil
+	}
+	return r.Tools
 }
 
 // load loads the named tools that exist and says which it loaded and which
@@ -105,20 +156,22 @@ func (c *catalog) load(ctx context.Context, names []string, into *loadedSet) str
 	return strings.TrimSpace(b.String())
 }
 
-// find ranks the tools (names.Search) and says how many matched.
-func (c *catalog) find(query string) (string, int) {
-	hits := names.Search(c.defs, query)
-	if len(hits) == 0 {
-		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0
+// find ranks the tools ([names.Index]) and says how many matched, and
+// which it lists.
+func (c *catalog) find(query string) (string, int, []string) {
+	hits, n := c.index.Search(query, maxFound, nil)
+	if n == 0 {
+		return fmt.Sprintf("No tool matches %q. Try other words.", query), 0, nil
 	}
+	listed := make([]string, len(hits))
 	var b strings.Builder
 	for i, d := range hits {
-		if i == maxFound {
-			fmt.Fprintf(&b, "(%d more; narrow the query)\n", len(hits)-maxFound)
-			break
-		}
+		listed[i] = d.Name
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n")
 		fmt.Fprintf(&b, "%s: %s\n", oneLine(d.Name, maxFoundLine), oneLine(line, maxFoundLine))
 	}
-	return strings.TrimSpace(b.String()), len(hits)
+	if n > len(hits) {
+		fmt.Fprintf(&b, "(%d more; narrow the query)\n", n-len(hits))
+	}
+	return strings.TrimSpace(b.String()), n, listed
 }

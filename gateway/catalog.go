@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -21,6 +22,7 @@ import (
 type served struct {
 	snap      *catalog.Snapshot
 	defs      []tool.Definition     // the catalog as listed, policy applied
+	index     *names.Index          // defs, for find_tools (disclosure.go)
 	policy    *gate.Policy          // the policy, knowing the catalog's names
 	tools     map[string][32]byte   // name → hash
 	serverOf  map[string]string     // a tool's name and alias → its server (inflight.go)
@@ -66,6 +68,10 @@ func (g *Gateway) syncTools() {
 		defs = slices.DeleteFunc(defs, func(d tool.Definition) bool { return !pol.Allowed(d.Name) })
 	}
 	clients := g.clientPolicies(defs)
+	index := g.searchIndex()
+	if !index.Same(defs) {
+		index = names.NewIndex(defs)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	old := g.served.tools
@@ -100,7 +106,7 @@ func (g *Gateway) syncTools() {
 		serverOf[d.Name], serverOf[d.Origin.Alias()] = d.Origin.Server, d.Origin.Server
 	}
 	g.served.snap, g.served.defs, g.served.policy, g.served.tools, g.served.clients = snap, defs, pol, now, clients
-	g.served.serverOf = serverOf
+	g.served.serverOf, g.served.index = serverOf, index
 	g.reckon()
 }
 
@@ -130,6 +136,14 @@ func (g *Gateway) snapshot() (*catalog.Snapshot, []tool.Definition) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.served.snap, g.served.defs
+}
+
+// searchIndex returns the index of the catalog served now, nil before
+// the first.
+func (g *Gateway) searchIndex() *names.Index {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.served.index
 }
 
 // capabilities are what the gateway declares: tools (and their list

@@ -136,17 +136,11 @@ func (g *Gateway) clientPolicy(name string) *gate.Policy {
 	return g.served.clients[name]
 }
 
-// visible is what of defs the client of ctx may see.
-func (g *Gateway) visible(ctx context.Context, defs []tool.Definition) []tool.Definition {
+// visible says which tools the client of ctx may see: nil if all.
+func (g *Gateway) visible(ctx context.Context) func(tool.Definition) bool {
 	p := g.clientPolicy(callerOf(ctx).name)
 	if p == nil {
-		return defs
+		return nil
 	}
-	var out []tool.Definition
-	for _, d := range defs {
-		if p.Allowed(d.Name) {
-			out = append(out, d)
-		}
-	}
-	return out
+	return func(d tool.Definition) bool { return p.Allowed(d.Name) }
 }

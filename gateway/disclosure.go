@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -52,17 +51,12 @@ func (g *Gateway) addDisclosure(s *mcp.Server) {
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 			return answer(findToolsName, &tool.RefusedError{Name: findToolsName, Message: "the arguments must be an object with a string \"query\""})
 		}
-		_, defs := g.snapshot()
-		hits := names.Search(g.visible(ctx, defs), in.Query)
+		hits, n := g.searchIndex().Search(in.Query, maxFound, g.visible(ctx))
 		out := struct {
 			Tools []found `json:"tools"`
 			More  int     `json:"more,omitempty"`
-		}{Tools: []found{}}
-		for i, d := range hits {
-			if i == maxFound {
-				out.More = len(hits) - maxFound
-				break
-			}
+		}{Tools: []found{}, More: n - len(hits)}
+		for _, d := range hits {
 			out.Tools = append(out.Tools, found{d.Name, d.Description, d.InputSchema})
 		}
 		data, err := json.Marshal(out)

@@ -47,6 +47,11 @@ type Message struct {
 	// ToolName is, in a tool message, the name of the tool that was called.
 	// Not every vendor takes it, but it lets a host read a transcript.
 	ToolName string
+	// References are, in a tool message, the names of deferred tools
+	// ([Request.Deferred]) the result loads, so that the model may call
+	// them from its next step. A Model that does not defer tools leaves
+	// them out.
+	References []string
 	// IsError marks a tool message whose content reports a failure (a
 	// [tool.FailedError] or [tool.RefusedError]), for vendors that have a flag
 	// for it. The content itself should say what went wrong.

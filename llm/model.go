@@ -22,6 +22,17 @@ type Model interface {
 	Vision() bool
 }
 
+// A ToolDeferrer is a [Model] that may defer tools ([Request.Deferred]):
+// its vendor keeps their definitions out of the model's context until a
+// tool result references them, as Anthropic's tool search does
+// (defer_loading, tool_reference). Package agent then lets find_tools load
+// what it finds, with no load_tools step. DefersTools reports whether this
+// model does (a model too old for it would refuse the request).
+type ToolDeferrer interface {
+	Model
+	DefersTools() bool
+}
+
 // A Request is one call to a [Model].
 type Request struct {
 	// System is the system prompt, sent apart from the messages.
@@ -31,6 +42,11 @@ type Request struct {
 	// Tools are the tools the model may call. Their input schemas are sent as
 	// they are; lowering a schema for a vendor is the caller's business.
 	Tools []tool.Definition
+	// Deferred are tools the vendor keeps out of the model's context until
+	// a tool result references them ([Message.References]); the model may
+	// call them from then on. Only a Model that defers tools
+	// ([ToolDeferrer]) takes them: another refuses the request.
+	Deferred []tool.Definition
 	// MaxTokens caps the answer's length. Zero means the Model's default; a
 	// negative number means no limit, which a Model whose API requires one
 	// (Anthropic) refuses with an error naming the setting.

@@ -27,6 +27,7 @@ type API struct {
 	entries []entry
 	groups  []*group
 	byName  map[string]int // the Set's name of each tool
+	index   *names.Index   // the tools by their paths, for Describe
 }
 
 type entry struct {
@@ -87,6 +88,12 @@ func New(defs []tool.Definition) (*API, error) {
 		g.entries = append(g.entries, len(a.entries))
 		a.entries = append(a.entries, entry{def: d, group: g, ident: id})
 	}
+	byPath := make([]tool.Definition, len(a.entries))
+	for i, e := range a.entries {
+		byPath[i] = e.def
+		byPath[i].Name = e.path() // a word may name the server
+	}
+	a.index = names.NewIndex(byPath)
 	return a, nil
 }
 
@@ -181,8 +188,8 @@ const maxDescribed = 12
 
 // Describe answers the look-up: the declarations of the tools a query
 // names or matches. A word that names a group or a tool's path picks it
-// (a whole group, up to the bound); the others rank the rest by
-// names.Search.
+// (a whole group, up to the bound); the others rank the rest
+// ([names.Index]).
 func (a *API) Describe(query string) string {
 	var picked []int
 	var words []string
@@ -206,12 +213,8 @@ func (a *API) Describe(query string) string {
 		}
 	}
 	if len(words) > 0 {
-		defs := make([]tool.Definition, len(a.entries))
-		for i, e := range a.entries {
-			defs[i] = e.def
-			defs[i].Name = e.path() // a word may name the server
-		}
-		for _, d := range names.Search(defs, strings.Join(words, " ")) {
+		hits, _ := a.index.Search(strings.Join(words, " "), 0, nil)
+		for _, d := range hits {
 			picked = appendNew(picked, a.indexOfPath(d.Name))
 		}
 	}

@@ -104,25 +104,3 @@ func TestAlias(t *testing.T) {
 		t.Fatal("an alias two tools could be read to name was resolved")
 	}
 }
-
-// Search ranks by the query's words, case aside, a word in the name
-// counting double, ties in the order given; a tool no word names is left
-// out.
-func TestSearch(t *testing.T) {
-	defs := []tool.Definition{
-		{Name: "send_mail", Description: "Send a message."},
-		{Name: "read_file", Description: "Read a file from the mail folder."},
-		{Name: "list_files", Description: "List the files."},
-		{Name: "mail_search", Description: "Search the mail."},
-	}
-	var got []string
-	for _, d := range names.Search(defs, "MAIL search") {
-		got = append(got, d.Name)
-	}
-	if want := []string{"mail_search", "send_mail", "read_file"}; !slices.Equal(got, want) {
-		t.Fatalf("Search = %v, want %v", got, want)
-	}
-	if got := names.Search(defs, "weather"); len(got) != 0 {
-		t.Fatal("a query no tool matches found tools")
-	}
-}

@@ -34,7 +34,20 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, error) {
 		return p, err
 	}
 	p.Messages = msgs
-	p.Tools, err = check.Tools("anthropic", req.Tools, toolParam)
+	if p.Tools, err = check.Tools("anthropic", req.Tools, toolParam); err != nil {
+		return p, err
+	}
+	if len(req.Deferred) == 0 {
+		return p, nil
+	}
+	if !m.deferTools {
+		return p, fmt.Errorf("anthropic: %d deferred tools, but Options.DeferTools is not set (a model without tool search refuses them)", len(req.Deferred))
+	}
+	deferred, err := check.Tools("anthropic", req.Deferred, toolParam)
+	for _, t := range deferred {
+		t.OfTool.DeferLoading = sdk.Bool(true)
+	}
+	p.Tools = append(p.Tools, deferred...)
 	return p, err
 }
 
@@ -125,6 +138,11 @@ func (m *Model) toolResult(msg llm.Message) sdk.ContentBlockParamUnion {
 	}
 	for _, b := range m.blocks(msg.Parts) {
 		r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfText: b.OfText, OfImage: b.OfImage})
+	}
+	if m.deferTools {
+		for _, name := range msg.References {
+			r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfToolReference: &sdk.ToolReferenceBlockParam{ToolName: name}})
+		}
 	}
 	return sdk.ContentBlockParamUnion{OfToolResult: &r}
 }

@@ -18,9 +18,10 @@ type Model struct {
 	s             *settings.Model[option.RequestOption]
 	client        sdk.Client
 	promptCaching bool
+	deferTools    bool
 }
 
-var _ llm.Model = (*Model)(nil)
+var _ llm.ToolDeferrer = (*Model)(nil)
 
 // messagesAPI is how this SDK takes the settings every vendor shares.
 var messagesAPI = settings.SDK[option.RequestOption]{
@@ -48,7 +49,7 @@ func New(model string, opts *Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{s: s, client: sdk.NewClient(s.ClientOptions()...), promptCaching: opts.PromptCaching}, nil
+	return &Model{s: s, client: sdk.NewClient(s.ClientOptions()...), promptCaching: opts.PromptCaching, deferTools: opts.DeferTools}, nil
 }
 
 // Generate sends the conversation to the Messages endpoint. An HTTP error from
@@ -94,6 +95,10 @@ func (m *Model) stream(ctx context.Context, params sdk.MessageNewParams, ropts [
 	}
 	return response(&msg), nil
 }
+
+// DefersTools reports whether the model takes deferred tools:
+// [Options.DeferTools].
+func (m *Model) DefersTools() bool { return m.deferTools }
 
 // Vision reports whether the model reads images: not when
 // [Options.TextOnly].

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/llm/anthropic"
 	"github.com/mcpbridge/mcpbridge/llm/internal/fakeapi"
+	"github.com/mcpbridge/mcpbridge/tool"
 )
 
 type (
@@ -292,4 +293,65 @@ func TestNilOptions(t *testing.T) {
 	if err != nil || !m.Vision() || m.Name() != "claude-sonnet-4-5" {
 		t.Fatalf("New with nil Options: %v, %v", m, err)
 	}
+}
+
+// With DeferTools, deferred tools go with defer_loading, and a tool
+// result's references as tool_reference blocks after its text.
+func TestDeferredTools(t *testing.T) {
+	call := llm.ToolCall{ID: "call_f", Name: "find_tools", Arguments: json.RawMessage(`{"query":"weather"}`)}
+	found := llm.ToolResult(call, tool.Text("get_weather: Weather in a city."))
+	found.References = []string{"get_weather"}
+	req := llm.Request{
+		Messages: []llm.Message{llm.UserText("Weather in Paris?"), {Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call}}, found},
+		Tools:    []tool.Definition{{Name: "find_tools"}},
+		Deferred: fakeapi.Tools(),
+	}
+	vendor.Exchanges(t, exchange{
+		Name:    "deferred",
+		Opts:    opts{func(o *anthropic.Options) { o.DeferTools = true }},
+		Request: req,
+		Step: fakeapi.Step{
+			Want: map[string]string{
+				"tools": `[
+					{"name": "find_tools", "input_schema": {"type": "object", "properties": {}}},
+					{"name": "get_weather", "description": "Weather in a city.", "input_schema": ` + fakeapi.WeatherSchema + `, "defer_loading": true},
+					{"name": "get_time", "input_schema": {"type": "object", "properties": {}}, "defer_loading": true}
+				]`,
+				"messages": `[
+					{"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+					{"role": "assistant", "content": [{"type": "tool_use", "id": "call_f", "name": "find_tools", "input": {"query": "weather"}}]},
+					{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_f", "content": [
+						{"type": "text", "text": "get_weather: Weather in a city."},
+						{"type": "tool_reference", "tool_name": "get_weather"}
+					]}]}
+				]`,
+			},
+			Answer: doneAnswer,
+		},
+	})
+	// Without it, deferred tools are refused before anything is sent, and
+	// references are left out.
+	m, err := anthropic.New("claude-3-haiku", &anthropic.Options{APIKey: fakeapi.Key, BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.DefersTools() {
+		t.Fatal("DefersTools without Options.DeferTools")
+	}
+	if _, err := m.Generate(t.Context(), req); err == nil || !strings.Contains(err.Error(), "Options.DeferTools") {
+		t.Fatalf("deferred tools without DeferTools: %v", err)
+	}
+	req.Deferred = nil
+	vendor.Exchanges(t, exchange{
+		Name:    "not deferring",
+		Request: req,
+		Step: fakeapi.Step{
+			Want: map[string]string{"messages": `[
+				{"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+				{"role": "assistant", "content": [{"type": "tool_use", "id": "call_f", "name": "find_tools", "input": {"query": "weather"}}]},
+				{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_f", "content": [{"type": "text", "text": "get_weather: Weather in a city."}]}]}
+			]`},
+			Answer: doneAnswer,
+		},
+	})
 }

@@ -38,6 +38,14 @@ type Options struct {
 	// prompt shorter than the model's minimum cacheable length is simply
 	// not cached.
 	PromptCaching bool
+	// DeferTools says the model has Anthropic's tool search (see which
+	// models do in Anthropic's documentation), so that it takes deferred tools
+	// ([llm.Request.Deferred]): sent with defer_loading, each loaded by a
+	// tool_reference in the tool result that names it
+	// ([llm.Message.References]). Under progressive disclosure, package
+	// agent then hands the catalog this way. Off by default: a model
+	// without tool search refuses such a request.
+	DeferTools bool
 	// MaxRetries is how often the SDK retries a failed request (a
 	// connection error, 408, 409, 429 or 5xx). Zero is the SDK's default,
 	// 2; [New] refuses a negative number. To send each request once, give

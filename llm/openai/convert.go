@@ -20,6 +20,11 @@ import (
 // params builds the Chat Completions request.
 func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.s.Name)}
+	if len(req.Deferred) > 0 {
+		// Deferred tools are the Responses API's, which this package does
+		// not speak.
+		return p, fmt.Errorf("openai: %d deferred tools: the Chat Completions API defers none; send them in Request.Tools", len(req.Deferred))
+	}
 	if req.System != "" {
 		p.Messages = append(p.Messages, oai.SystemMessage(req.System))
 	}

@@ -314,3 +314,19 @@ func TestNilOptions(t *testing.T) {
 		t.Fatalf("New with nil Options: %v, %v", m, err)
 	}
 }
+
+// Chat Completions defers no tools: a request with deferred tools is
+// refused before anything is sent, and the model is no llm.ToolDeferrer.
+func TestDeferredToolsRefused(t *testing.T) {
+	m, err := openai.New("gpt-4.1", &openai.Options{APIKey: fakeapi.Key, BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := any(m).(llm.ToolDeferrer); ok {
+		t.Fatal("an openai.Model is an llm.ToolDeferrer")
+	}
+	_, err = m.Generate(t.Context(), llm.Request{Messages: fakeapi.Question().Messages, Deferred: fakeapi.Tools()})
+	if err == nil || !strings.Contains(err.Error(), "2 deferred tools") {
+		t.Fatalf("deferred tools: %v", err)
+	}
+}
