@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 
 	"go.opentelemetry.io/otel/metric"
@@ -17,7 +16,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
-	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -320,40 +319,13 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	return v, nil
 }
 
-// brought returns what the run's servers bring, by their names: the system
-// prompt, the agent's own prompt followed by their instructions and their
-// skills, and the agent's own tools (load_skill and read_skill_file when
-// there are skills, then read_resource when a server has resources).
+// brought returns what the run's servers bring, by their names
+// ([tool.Set.Brought]): the system prompt, the agent's own prompt followed
+// by their instructions and their skills, and the tools that take them up.
 func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, error) {
-	texts := map[string]string{}
-	readers := map[string]func(context.Context, string) (tool.Reply, error){}
-	for name, srv := range servers {
-		texts[name] = srv.Instructions
-		if srv.Resources != nil {
-			readers[name] = srv.Resources
-		}
-	}
-	section := instructionsSection(texts, func(server string) {
-		a.warnOnce("server instructions cut", "server", server, "limit", maxInstructions)
-	})
-	var own []tool.Set
-	shelf := newSkillShelf(servers, func(msg, server, skill string) {
-		a.warnOnce(msg, "server", server, "skill", fmt.Sprintf("%q", skill))
-	})
-	if len(shelf.order) > 0 {
-		skillTools, err := shelf.tools()
-		if err != nil {
-			return "", nil, err
-		}
-		own = append(own, skillTools)
-		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
-	}
-	resources, ok, err := resourceTool(readers)
+	section, own, err := tool.Set{Servers: servers}.Brought(a.warnOnce)
 	if err != nil {
 		return "", nil, err
-	}
-	if ok {
-		own = append(own, resources)
 	}
 	system := a.cfg.System
 	if section != "" {
@@ -362,7 +334,10 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		}
 		system += section
 	}
-	return system, own, nil
+	if len(own.Definitions) == 0 {
+		return system, nil, nil
+	}
+	return system, []tool.Set{own}, nil
 }
 
 // warnOnce logs a warning the first time the agent meets it.
@@ -464,7 +439,7 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	}
 	text, fatal := explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
-		if near := names.Suggest(c.Name, v.names()); near != "" {
+		if near := near.Suggest(c.Name, v.names()); near != "" {
 			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
 		}
 	}

@@ -118,7 +118,7 @@ func (c *catalog) find(query string) (string, int) {
 			break
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n")
-		fmt.Fprintf(&b, "%s: %s\n", oneLine(d.Name, maxFoundLine), oneLine(line, maxFoundLine))
+		fmt.Fprintf(&b, "%s: %s\n", untrusted.Cut(untrusted.Line(d.Name), maxFoundLine), untrusted.Cut(untrusted.Line(line), maxFoundLine))
 	}
 	return strings.TrimSpace(b.String()), len(hits)
 }
