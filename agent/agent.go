@@ -437,14 +437,13 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	if ctx.Err() != nil {
 		return llm.ToolError(c, "cancelled"), fmt.Errorf("agent: tool %q: %w", c.Name, ctx.Err())
 	}
-	text, fatal := explain(c.Name, err)
+	text, fatal := tool.Explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
 		if near := near.Suggest(c.Name, v.names()); near != "" {
-			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
+			text = untrusted.Text(fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near))
 		}
 	}
 	a.cfg.Logger.DebugContext(ctx, "tool call failed", "tool", c.Name, "error", err)
-	text = untrusted.Text(text) // it may quote the server
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
@@ -458,35 +457,6 @@ func (v *view) names() []string {
 		names[i] = d.Name
 	}
 	return names
-}
-
-// explain says in words what a failed call means for the model, and whether
-// going on is pointless. What a failure means is the error's to say
-// ([tool.OutcomeUnknown], [tool.Fatal], [tool.Retryable], and Timeout as
-// net.Error has it), whoever made it.
-func explain(name string, err error) (text string, fatal bool) {
-	var (
-		failed  *tool.FailedError
-		refused *tool.RefusedError
-		timeout interface{ Timeout() bool }
-	)
-	switch {
-	case errors.Is(err, tool.ErrUnserved):
-		return fmt.Sprintf("There is no tool named %q. Call only the tools you were given.", name), false
-	case errors.As(err, &refused):
-		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
-	case errors.As(err, &failed):
-		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
-	case errors.As(err, &timeout) && timeout.Timeout():
-		return fmt.Sprintf("The tool did not answer in time and was cancelled; whether it ran is unknown. (%v)", err), false
-	case tool.OutcomeUnknown(err):
-		return "The exchange with the tool's server failed during the call (the connection was lost, or a gateway before the server failed), so whether the tool ran is unknown. Check its effect before calling it again.", false
-	case tool.Fatal(err):
-		return "The tool cannot be used: its server cannot be reached, or it is misconfigured on the host.", true
-	case tool.Retryable(err):
-		return "The tool's server could not be reached just now; the call did not complete. Try again or do without it.", false
-	}
-	return fmt.Sprintf("The call failed: %v", err), false
 }
 
 // forModel fits a result to the model: images as text marks for a model

@@ -324,3 +324,15 @@ func ExampleSet_Brought() {
 	//
 	// Find duplicates with search_notes, then delete one. <nil>
 }
+
+// A host tells its model what a failed call means, and stops only when
+// going on is pointless: a tool that failed is for the model to read.
+func ExampleExplain() {
+	text, fatal := tool.Explain("get_note", &tool.FailedError{Name: "get_note", Message: "no note with id 7"})
+	fmt.Println(text, fatal)
+	text, fatal = tool.Explain("delete_note", &tool.RefusedError{Name: "delete_note", Message: "denied by policy"})
+	fmt.Println(text, fatal)
+	// Output:
+	// The tool ran and failed: no note with id 7 false
+	// The call was refused and did not run: denied by policy false
+}
