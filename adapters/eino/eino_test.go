@@ -73,7 +73,9 @@ func (m *scripted) Stream(ctx context.Context, in []*einoschema.Message, opts ..
 	return einoschema.StreamReaderFromArray([]*einoschema.Message{msg}), nil
 }
 
-func (m *scripted) WithTools([]*einoschema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
+func (m *scripted) WithTools([]*einoschema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return m, nil
+}
 
 // calls is a turn that calls tools, each given as name and arguments.
 func calls(nameArgs ...string) turn {
