@@ -299,7 +299,7 @@ func ExampleSet_Brought() {
 			Skills: []tool.Skill{{
 				Name: "tidy", Description: "Merge notes that say the same.", URI: "skill://tidy/SKILL.md",
 				Load: func(context.Context) (string, map[string]int64, error) {
-					return "Find duplicates with search_notes, then delete one.", nil, nil
+					return "Find twin notes with search_notes, then delete one.", nil, nil
 				},
 				ReadFile: func(context.Context, string) ([]byte, error) { return nil, fmt.Errorf("no files") },
 			}},
@@ -322,7 +322,7 @@ func ExampleSet_Brought() {
 	// read_skill_file
 	// Skill notes/tidy, from MCP server notes:
 	//
-	// Find duplicates with search_notes, then delete one. <nil>
+	// Find twin notes with search_notes, then delete one. <nil>
 }
 
 // A host tells its model what a failed call means, and stops only when
