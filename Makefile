@@ -23,12 +23,22 @@ TSSDK := @modelcontextprotocol/sdk@1.32.2
 INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps chromium vet fmt-check conformance demo bench fuzz
+.PHONY: test deps chromium vet fmt-check conformance demo bench fuzz adapters
+
+# The framework adapters are modules of their own (so that the core's
+# go.mod names no framework): ./... of the core does not reach them.
+ADAPTERS := adapters/eino adapters/genkit
 
 test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
+	@set -e; for m in $(ADAPTERS); do echo "cd $$m && go test -race ./..."; \
+		(cd $$m && MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...); done
 	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 	$(run-conformance)
+
+# adapters runs the framework adapters' tests alone.
+adapters:
+	@set -e; for m in $(ADAPTERS); do (cd $$m && MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...); done
 
 # conformance runs the conformance suites alone (conformance/run.sh also
 # takes a single scenario and prints the summary; conformance/gateway.sh
@@ -64,6 +74,7 @@ $(NPM_TOOLS) &:
 
 vet:
 	go vet ./...
+	@set -e; for m in $(ADAPTERS); do (cd $$m && go vet ./...); done
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

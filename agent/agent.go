@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -335,40 +335,13 @@ func (a *Agent) searchIndex(defs []tool.Definition) *names.Index {
 	return x
 }
 
-// brought returns what the run's servers bring, by their names: the system
-// prompt, the agent's own prompt followed by their instructions and their
-// skills, and the agent's own tools (load_skill and read_skill_file when
-// there are skills, then read_resource when a server has resources).
+// brought returns what the run's servers bring, by their names
+// ([tool.Set.Brought]): the system prompt, the agent's own prompt followed
+// by their instructions and their skills, and the tools that take them up.
 func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, error) {
-	texts := map[string]string{}
-	readers := map[string]func(context.Context, string) (tool.Reply, error){}
-	for name, srv := range servers {
-		texts[name] = srv.Instructions
-		if srv.Resources != nil {
-			readers[name] = srv.Resources
-		}
-	}
-	section := instructionsSection(texts, func(server string) {
-		a.warnOnce("server instructions cut", "server", server, "limit", maxInstructions)
-	})
-	var own []tool.Set
-	shelf := newSkillShelf(servers, func(msg, server, skill string) {
-		a.warnOnce(msg, "server", server, "skill", fmt.Sprintf("%q", skill))
-	})
-	if len(shelf.order) > 0 {
-		skillTools, err := shelf.tools()
-		if err != nil {
-			return "", nil, err
-		}
-		own = append(own, skillTools)
-		section = strings.TrimLeft(section+"\n\n"+shelf.section(), "\n")
-	}
-	resources, ok, err := resourceTool(readers)
+	section, own, err := tool.Set{Servers: servers}.Brought(a.warnOnce)
 	if err != nil {
 		return "", nil, err
-	}
-	if ok {
-		own = append(own, resources)
 	}
 	system := a.cfg.System
 	if section != "" {
@@ -377,7 +350,10 @@ func (a *Agent) brought(servers map[string]tool.Server) (string, []tool.Set, err
 		}
 		system += section
 	}
-	return system, own, nil
+	if len(own.Definitions) == 0 {
+		return system, nil, nil
+	}
+	return system, []tool.Set{own}, nil
 }
 
 // warnOnce logs a warning the first time the agent meets it.
@@ -481,14 +457,13 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 	if ctx.Err() != nil {
 		return llm.ToolError(c, "cancelled"), fmt.Errorf("agent: tool %q: %w", c.Name, ctx.Err())
 	}
-	text, fatal := explain(c.Name, err)
+	text, fatal := tool.Explain(c.Name, err)
 	if errors.Is(err, tool.ErrUnserved) {
-		if near := names.Suggest(c.Name, v.names()); near != "" {
-			text = fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near)
+		if near := near.Suggest(c.Name, v.names()); near != "" {
+			text = untrusted.Text(fmt.Sprintf("There is no tool named %q; did you mean %q? Call only the tools you were given.", c.Name, near))
 		}
 	}
 	a.cfg.Logger.DebugContext(ctx, "tool call failed", "tool", c.Name, "error", err)
-	text = untrusted.Text(text) // it may quote the server
 	if fatal {
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
@@ -502,35 +477,6 @@ func (v *view) names() []string {
 		names[i] = d.Name
 	}
 	return names
-}
-
-// explain says in words what a failed call means for the model, and whether
-// going on is pointless. What a failure means is the error's to say
-// ([tool.OutcomeUnknown], [tool.Fatal], [tool.Retryable], and Timeout as
-// net.Error has it), whoever made it.
-func explain(name string, err error) (text string, fatal bool) {
-	var (
-		failed  *tool.FailedError
-		refused *tool.RefusedError
-		timeout interface{ Timeout() bool }
-	)
-	switch {
-	case errors.Is(err, tool.ErrUnserved):
-		return fmt.Sprintf("There is no tool named %q. Call only the tools you were given.", name), false
-	case errors.As(err, &refused):
-		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
-	case errors.As(err, &failed):
-		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
-	case errors.As(err, &timeout) && timeout.Timeout():
-		return fmt.Sprintf("The tool did not answer in time and was cancelled; whether it ran is unknown. (%v)", err), false
-	case tool.OutcomeUnknown(err):
-		return "The exchange with the tool's server failed during the call (the connection was lost, or a gateway before the server failed), so whether the tool ran is unknown. Check its effect before calling it again.", false
-	case tool.Fatal(err):
-		return "The tool cannot be used: its server cannot be reached, or it is misconfigured on the host.", true
-	case tool.Retryable(err):
-		return "The tool's server could not be reached just now; the call did not complete. Try again or do without it.", false
-	}
-	return fmt.Sprintf("The call failed: %v", err), false
 }
 
 // forModel fits a result to the model: images as text marks for a model

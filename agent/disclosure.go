@@ -168,7 +168,7 @@ func (c *catalog) find(query string) (string, int, []string) {
 	for i, d := range hits {
 		listed[i] = d.Name
 		line, _, _ := strings.Cut(strings.TrimSpace(untrusted.Text(d.Description)), "\n")
-		fmt.Fprintf(&b, "%s: %s\n", oneLine(d.Name, maxFoundLine), oneLine(line, maxFoundLine))
+		fmt.Fprintf(&b, "%s: %s\n", untrusted.Cut(untrusted.Line(d.Name), maxFoundLine), untrusted.Cut(untrusted.Line(line), maxFoundLine))
 	}
 	if n > len(hits) {
 		fmt.Fprintf(&b, "(%d more; narrow the query)\n", n-len(hits))

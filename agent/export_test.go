@@ -1,12 +1,13 @@
 package agent
 
-// The names the tests compare against, as the agent has them.
+// The names the tests compare against: the agent's own tools, and those
+// of tool.Set.Brought that it offers.
 const (
 	FindToolsName     = findToolsName
 	LoadToolsName     = loadToolsName
-	ReadResourceName  = readResourceName
-	LoadSkillName     = loadSkillName
-	ReadSkillFileName = readSkillFileName
+	ReadResourceName  = "read_resource"
+	LoadSkillName     = "load_skill"
+	ReadSkillFileName = "read_skill_file"
 )
 
 // EstimateTokens is how the agent sizes definitions against

@@ -126,3 +126,19 @@ func ExampleLower() {
 	//   /properties/query/format format: dropped format "regex": Gemini accepts only enum and date-time for strings, float/double, int32/int64 for numbers
 	// left out: tree schema: lowering for gemini: at /$defs/node/properties/children/items/$ref: reference "#/$defs/node" is recursive; Gemini's Schema cannot express recursion
 }
+
+// A model bound by a strict schema sends null for an argument it leaves
+// out; Arguments gives the tool what its own schema takes.
+func ExampleLowered_Arguments() {
+	low, err := schema.Lower(schema.OpenAI, json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(low.Strict, string(low.Schema))
+	args, err := low.Arguments(json.RawMessage(`{"city":"Oslo","days":null}`))
+	fmt.Println(string(args), err)
+	// Output:
+	// true {"type":"object","properties":{"city":{"type":"string"},"days":{"type":["integer","null"]}},"required":["city","days"],"additionalProperties":false}
+	// {"city":"Oslo"} <nil>
+}

@@ -76,6 +76,23 @@ type Lowered struct {
 	Strict bool
 	// Diagnostics lists every change, drop and refusal, fatal ones included.
 	Diagnostics []Diagnostic
+
+	orig json.RawMessage // the schema lowered, which Arguments reads by
+}
+
+// Arguments reads the arguments a model sent against Schema back into
+// what the original schema takes, for a host that sends a strict schema
+// and calls a handler that judges by the original: a model bound by a
+// strict schema sends null for an optional argument it leaves out, and
+// Arguments drops each such null (of a property the original does not
+// require and whose own schema refuses null). Elsewhere args come back as
+// they are, byte for byte. A toolset's handler does this itself; a host
+// that lowers another source's definitions (a framework adapter) calls it.
+func (l Lowered) Arguments(args json.RawMessage) (json.RawMessage, error) {
+	if !l.Strict {
+		return args, nil
+	}
+	return toolschema.DropNullOptionals(l.orig, args)
 }
 
 // Lower rewrites a tool's input schema so that vendor v accepts it:
@@ -104,7 +121,7 @@ type Lowered struct {
 // diagnostics so far); the caller should quarantine that one tool.
 func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	low, err := toolschema.Lower(toolschema.Vendor(v), schema)
-	return Lowered{Schema: low.Schema, Strict: low.Strict, Diagnostics: diagnostics(low.Diagnostics)}, lowerError(v, err)
+	return Lowered{Schema: low.Schema, Strict: low.Strict, Diagnostics: diagnostics(low.Diagnostics), orig: schema}, lowerError(v, err)
 }
 
 // diagnostics are the core's diagnostics as this package declares them.

@@ -3,6 +3,8 @@ package tool
 import (
 	"errors"
 	"fmt"
+
+	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
 // ErrUnserved is the identity of every [UnservedError]:
@@ -83,4 +85,42 @@ func OutcomeUnknown(err error) bool {
 func Fatal(err error) bool {
 	var e interface{ Fatal() bool }
 	return errors.As(err, &e) && e.Fatal()
+}
+
+// Explain says in words what the failed call of tool name means for the
+// model, and whether going on is pointless (a host ends its loop then, and
+// gives the model the text otherwise): not served, refused, failed, timed
+// out, outcome unknown, unreachable. What a failure means is the error's to
+// say ([OutcomeUnknown], [Fatal], [Retryable], and Timeout as net.Error has
+// it), whoever made it. The text may quote the server: it is cleaned of
+// escape sequences, control and invisible characters. Package agent answers
+// its model so; a framework's agent (adapters/eino, adapters/genkit) the same.
+func Explain(name string, err error) (text string, fatal bool) {
+	text, fatal = explain(name, err)
+	return untrusted.Text(text), fatal
+}
+
+func explain(name string, err error) (text string, fatal bool) {
+	var (
+		failed  *FailedError
+		refused *RefusedError
+		timeout interface{ Timeout() bool }
+	)
+	switch {
+	case errors.Is(err, ErrUnserved):
+		return fmt.Sprintf("There is no tool named %q. Call only the tools you were given.", name), false
+	case errors.As(err, &refused):
+		return fmt.Sprintf("The call was refused and did not run: %s", refused.Message), false
+	case errors.As(err, &failed):
+		return fmt.Sprintf("The tool ran and failed: %s", failed.Message), false
+	case errors.As(err, &timeout) && timeout.Timeout():
+		return fmt.Sprintf("The tool did not answer in time and was cancelled; whether it ran is unknown. (%v)", err), false
+	case OutcomeUnknown(err):
+		return "The exchange with the tool's server failed during the call (the connection was lost, or a gateway before the server failed), so whether the tool ran is unknown. Check its effect before calling it again.", false
+	case Fatal(err):
+		return "The tool cannot be used: its server cannot be reached, or it is misconfigured on the host.", true
+	case Retryable(err):
+		return "The tool's server could not be reached just now; the call did not complete. Try again or do without it.", false
+	}
+	return fmt.Sprintf("The call failed: %v", err), false
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -285,4 +286,53 @@ func ExampleWithElicitor() {
 	// signup (sign_up) asks: Your name?
 	// signed up Ada <nil>
 	// not signed up: decline <nil>
+}
+
+// A host that runs its own loop (a framework's agent) gives the model what
+// the servers bring besides their tools as Brought makes it: their
+// instructions and skills for the system prompt, quoted so that a server's
+// text cannot pass for the host's, and the tools that load a skill.
+func ExampleSet_Brought() {
+	set := tool.Set{Servers: map[string]tool.Server{
+		"notes": {
+			Instructions: "Search before you add a note.",
+			Skills: []tool.Skill{{
+				Name: "tidy", Description: "Merge notes that say the same.", URI: "skill://tidy/SKILL.md",
+				Load: func(context.Context) (string, map[string]int64, error) {
+					return "Find twin notes with search_notes, then delete one.", nil, nil
+				},
+				ReadFile: func(context.Context, string) ([]byte, error) { return nil, fmt.Errorf("no files") },
+			}},
+		},
+	}}
+	system, tools, err := set.Brought(nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.Contains(system, "\n> Search before you add a note.\n"), strings.Contains(system, "- notes/tidy: Merge notes"))
+	for _, d := range tools.Definitions {
+		fmt.Println(d.Name)
+	}
+	reply, err := tools.Handler.Call(context.Background(), "load_skill", json.RawMessage(`{"skill": "notes/tidy"}`))
+	fmt.Println(reply.Text(), err)
+	// Output:
+	// true true
+	// load_skill
+	// read_skill_file
+	// Skill notes/tidy, from MCP server notes:
+	//
+	// Find twin notes with search_notes, then delete one. <nil>
+}
+
+// A host tells its model what a failed call means, and stops only when
+// going on is pointless: a tool that failed is for the model to read.
+func ExampleExplain() {
+	text, fatal := tool.Explain("get_note", &tool.FailedError{Name: "get_note", Message: "no note with id 7"})
+	fmt.Println(text, fatal)
+	text, fatal = tool.Explain("delete_note", &tool.RefusedError{Name: "delete_note", Message: "denied by policy"})
+	fmt.Println(text, fatal)
+	// Output:
+	// The tool ran and failed: no note with id 7 false
+	// The call was refused and did not run: denied by policy false
 }

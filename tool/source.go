@@ -27,7 +27,7 @@ type Set struct {
 	// its resources. It holds each server that brings any, and is nil when
 	// none does. An agent puts the instructions and skills in its system
 	// prompt, each under its server's name, and offers the model tools that
-	// load the skills and read the resources.
+	// load the skills and read the resources: [Set.Brought] makes both.
 	Servers map[string]Server
 }
 

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 )
 
 // suggest returns the key of known that key was probably meant to be, or "".
@@ -34,7 +34,7 @@ func suggest(key string, known []string) string {
 		if norm(k) == n {
 			return k
 		}
-		if d := names.EditDistance(n, norm(k)); d < bestDist {
+		if d := near.EditDistance(n, norm(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}

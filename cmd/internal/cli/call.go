@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -161,7 +161,7 @@ func findTool(snap *catalog.Snapshot, name string, sampling bool) (string, error
 	case 1:
 		return matches[0], nil
 	case 0:
-		if near := names.Suggest(name, all); near != "" {
+		if near := near.Suggest(name, all); near != "" {
 			return "", Usagef("no tool %q; did you mean %q?", name, near)
 		}
 		if !sampling {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
-	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -151,7 +151,7 @@ func flagError(fs *flag.FlagSet, err error, server string, own bool) error {
 		}
 		var flags []string
 		fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
-		if near := names.Suggest(m[1], flags); near != "" {
+		if near := near.Suggest(m[1], flags); near != "" {
 			msg += "; did you mean " + dashed(near) + "?"
 		}
 	} else if m := flagNoValue.FindStringSubmatch(msg); m != nil {

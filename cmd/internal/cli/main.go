@@ -62,7 +62,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/names"
+	"github.com/mcpbridge/mcpbridge/internal/near"
 )
 
 // version is the release; a build may set it with
@@ -159,7 +159,7 @@ func unknownCommand(commands []*Command, args []string) string {
 		for _, c := range commands {
 			known = append(known, c.Name)
 		}
-		if near := names.Suggest(args[0], known); near != "" {
+		if near := near.Suggest(args[0], known); near != "" {
 			return fmt.Sprintf("unknown command %q; did you mean %s? run mcpbridge --help", args[0], near)
 		}
 		return fmt.Sprintf("unknown command %q; run mcpbridge --help", args[0])
