@@ -40,6 +40,14 @@ type OAuth struct {
 	// 403 insufficient_scope. They are the metadata's scopes_supported and
 	// the scope of every challenge. None, the default, requires none.
 	Scopes []string
+	// UserClaim names the claim that says who the token's user is, for an
+	// issuer whose sub is not the user's stable id: a client is the user
+	// of an app, the claim's value with the token's client_id (else azp),
+	// so that each user has a lane, sessions and limits of their own.
+	// Empty, the default, is "sub" (a token without one is its app's own);
+	// a token without the claim named otherwise is refused. serve:
+	// --oauth-user-claim; config "oauth": {"userClaim"}.
+	UserClaim string
 	// JWKSURL is where the issuer's keys are, for an issuer whose metadata
 	// cannot be read (one that does not list PKCE, say). Empty, the
 	// default, takes the jwks_uri of its metadata.

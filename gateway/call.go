@@ -74,7 +74,7 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.C
 // call of the catalog served now, and returns that catalog if they allow it.
 func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (*catalog.Snapshot, error) {
 	g.mu.Lock()
-	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).name]
+	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).entry]
 	g.mu.Unlock()
 	for _, p := range []*gate.Policy{pol, own} {
 		if p == nil {

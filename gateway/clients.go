@@ -16,6 +16,7 @@ import (
 // it in the request's context.
 type caller struct {
 	name  string // the client's name, "" for a client without a token
+	entry string // its entry in Options.Clients, if it has one: its app's, behind OAuth
 	token string // its bearer token, kept only for Options.Passthrough
 }
 
@@ -23,13 +24,26 @@ var callerKey = ctxkey.New[caller]("gateway caller")
 
 func callerOf(ctx context.Context) caller { return callerKey.Value(ctx) }
 
-// clientName is the name of the client whose token info is, "" for none.
+// clientName is the name of the client whose token info is, "" for none:
+// the name of its token in [Options] Clients, or behind OAuth its user
+// ([userOf]). A client's lane, sessions, limits and tasks go by it.
 func clientName(info *auth.TokenInfo) string {
 	if info == nil {
 		return ""
 	}
-	if name, ok := info.Extra[clientKey].(string); ok {
-		return name
+	return info.UserID
+}
+
+// entryName is the name of the entry of [Options] Clients whose policy
+// and rate limit hold for the client whose token info is: its token's,
+// or behind OAuth its app's (client_id, else azp, else sub), which all
+// the app's users share.
+func entryName(info *auth.TokenInfo) string {
+	if info == nil {
+		return ""
+	}
+	if app, ok := info.Extra[clientKey].(string); ok {
+		return app
 	}
 	return info.UserID
 }
@@ -57,7 +71,7 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		defer leave()
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && method == "initialize" {
-			if err := g.sessions.opened(ss, callerOf(ctx).name); err != nil {
+			if err := g.sessions.opened(ss, callerOf(ctx).name, callerOf(ctx).entry); err != nil {
 				return nil, err
 			}
 		}
@@ -74,11 +88,11 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count bool) (context.Context, func(), error) {
 	var c caller
 	if info != nil {
-		c.name = clientName(info)
+		c.name, c.entry = clientName(info), entryName(info)
 		c.token, _ = info.Extra[passthroughKey].(string)
 	}
 	if count {
-		if err := g.limits.take(c.name); err != nil {
+		if err := g.limits.take(c.name, c.entry); err != nil {
 			return ctx, nil, err
 		}
 	}
@@ -97,11 +111,11 @@ func (g *Gateway) hideDenied(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/list" || !ok || len(g.o.clients) == 0 {
 			return res, err
 		}
-		var name string
+		var entry string
 		if extra := req.GetExtra(); extra != nil {
-			name = clientName(extra.TokenInfo)
+			entry = entryName(extra.TokenInfo)
 		}
-		p := g.clientPolicy(name)
+		p := g.clientPolicy(entry)
 		if p == nil {
 			return res, err
 		}
@@ -128,17 +142,17 @@ func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*gate.Policy
 	return out
 }
 
-// clientPolicy is the policy of the named client for the catalog served
-// now, nil if it has none.
-func (g *Gateway) clientPolicy(name string) *gate.Policy {
+// clientPolicy is the policy of the entry of [Options] Clients named
+// entry, for the catalog served now; nil if it has none.
+func (g *Gateway) clientPolicy(entry string) *gate.Policy {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.served.clients[name]
+	return g.served.clients[entry]
 }
 
 // visible says which tools the client of ctx may see: nil if all.
 func (g *Gateway) visible(ctx context.Context) func(tool.Definition) bool {
-	p := g.clientPolicy(callerOf(ctx).name)
+	p := g.clientPolicy(callerOf(ctx).entry)
 	if p == nil {
 		return nil
 	}

@@ -90,7 +90,8 @@ func (g *Gateway) Handler() http.Handler {
 // session. A session's requests whose client goes away before their
 // answers are cancelled, as a stateless client's are.
 func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, stateless, sessions http.Handler) {
-	client := clientName(auth.TokenInfoFromContext(r.Context()))
+	info := auth.TokenInfoFromContext(r.Context())
+	client := clientName(info)
 	body, held, f := g.readBody(w, r, client)
 	if f != nil {
 		f.write(w)
@@ -103,7 +104,7 @@ func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, statele
 		return
 	}
 	for _, c := range msg.calls {
-		if err := g.limits.take(client); err != nil {
+		if err := g.limits.take(client, entryName(info)); err != nil {
 			if msg.batch {
 				(&refusal{status: http.StatusTooManyRequests, code: CodeRateLimited, msg: err.Error(), retry: true}).write(w)
 			} else {

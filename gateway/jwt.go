@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,7 +48,7 @@ var algorithms = []jose.SignatureAlgorithm{
 
 // The keys of an [auth.TokenInfo]'s Extra the gateway sets.
 const (
-	clientKey      = "mcpbridge/client" // a JWT's client: client_id, azp or sub
+	clientKey      = "mcpbridge/client" // a JWT's app: client_id, azp or sub
 	passthroughKey = "mcpbridge/token"  // the token itself, for Options.Passthrough
 )
 
@@ -117,7 +118,8 @@ func (k *issuerKeys) verify(ctx context.Context, token string) (*auth.TokenInfo,
 			Azp      string   `json:"azp"`
 		}
 	)
-	if err := tok.Claims(key, &c, &extra); err != nil {
+	var all map[string]any
+	if err := tok.Claims(key, &c, &extra, &all); err != nil {
 		return nil, &tokenError{"bad signature"}
 	}
 	err = c.ValidateWithLeeway(jwt.Expected{Issuer: k.cfg.Issuer, Time: time.Now()}, leeway)
@@ -136,13 +138,45 @@ func (k *issuerKeys) verify(ctx context.Context, token string) (*auth.TokenInfo,
 		return nil, &tokenError{"its audience is not this gateway"}
 	}
 	scopes := append(strings.Fields(extra.Scope), extra.Scp...)
-	client := cmp.Or(extra.ClientID, extra.Azp, c.Subject)
+	app := cmp.Or(extra.ClientID, extra.Azp, c.Subject)
+	user, err := k.user(c, all)
+	if err != nil {
+		return nil, err
+	}
 	return &auth.TokenInfo{
 		Scopes:     scopes,
 		Expiration: c.Expiry.Time(),
-		UserID:     cmp.Or(c.Subject, client),
-		Extra:      map[string]any{clientKey: client},
+		UserID:     userOf(app, cmp.Or(k.cfg.UserClaim, "sub"), user),
+		Extra:      map[string]any{clientKey: app},
 	}, nil
+}
+
+// user is the token's user: the claim [OAuth] UserClaim names, or its
+// subject ("" for none: the token is its app's own).
+func (k *issuerKeys) user(c jwt.Claims, all map[string]any) (string, error) {
+	if k.cfg.UserClaim == "" {
+		return c.Subject, nil
+	}
+	switch v := all[k.cfg.UserClaim].(type) {
+	case string:
+		if v != "" {
+			return v, nil
+		}
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), nil
+	}
+	return "", &tokenError{"no " + k.cfg.UserClaim + " claim naming its user"}
+}
+
+// userOf names the client a token is: the user of the app app, whom the
+// claim claim says, or the app itself, for a token of its own (a client
+// credentials grant, whose subject is the app). The issuer is the
+// gateway's one: a client's name is unique under it.
+func userOf(app, claim, user string) string {
+	if user == "" || user == app {
+		return app
+	}
+	return app + " (" + claim + " " + user + ")"
 }
 
 // accessTokenType reports whether a JWT whose header's typ is typ may be an

@@ -11,9 +11,9 @@ import (
 // where the field's doc says it may. The same limits apply on every replica
 // alone: N replicas behind a load balancer hold up to N times each.
 //
-// A client is named by its token ([Client] Token, [OAuth]); the
-// clients that present none share the name "", and so share each bound
-// "per client".
+// A client is named by its token ([Client] Token), or behind [OAuth] is
+// a user of an app (UserClaim); the clients that present no token share
+// the name "", and so share each bound "per client".
 type Limits struct {
 	// Sessions bounds the sessions (protocol 2025-11-25 and older) open at
 	// once, and SessionsPerClient those of one client: an initialize past

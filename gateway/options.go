@@ -43,9 +43,11 @@ type Options struct {
 	// give one only if it answers by itself.
 	Policy *policy.Policy
 	// Clients are the clients the gateway tells apart, by name: the
-	// config file's "clients", with their bearer tokens. A client is named
-	// by its token: the name of its Token here, or for a JWT access token
-	// (OAuth) its client_id claim, else azp, else sub.
+	// config file's "clients", with their bearer tokens. An entry holds
+	// for the requests of its Token, or for the JWT access tokens (OAuth)
+	// of the app of its name (client_id claim, else azp, else sub): each
+	// user of that app ([OAuth] UserClaim) is a client of its own, with
+	// the entry's policy and a rate limit of the entry's figures.
 	Clients map[string]Client
 	// RateLimit bounds each client without one of its own, and the
 	// requests without a token, which share one bucket. Nil: no limit.

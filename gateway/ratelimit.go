@@ -46,6 +46,7 @@ type limiter struct {
 }
 
 type bucket struct {
+	rate   rateLimit
 	tokens float64
 	at     time.Time // when tokens was right
 }
@@ -54,9 +55,10 @@ func newLimiter(rates map[string]rateLimit) *limiter {
 	return &limiter{rates: rates, buckets: map[string]*bucket{}}
 }
 
-// limit is the rate limit of client, and false when it has none.
-func (l *limiter) limit(client string) (rateLimit, bool) {
-	r, ok := l.rates[client]
+// limit is the rate limit of the entry of [Options] Clients named entry,
+// and false when it has none.
+func (l *limiter) limit(entry string) (rateLimit, bool) {
+	r, ok := l.rates[entry]
 	if !ok || r.perSecond == 0 {
 		r = l.rates[""]
 	}
@@ -69,10 +71,12 @@ func (l *limiter) limit(client string) (rateLimit, bool) {
 	return r, true
 }
 
-// take counts a request of client, or refuses it with [CodeRateLimited]
-// when the client's bucket is empty.
-func (l *limiter) take(client string) error {
-	r, ok := l.limit(client)
+// take counts a request of client, whose entry of [Options] Clients is
+// entry, or refuses it with [CodeRateLimited] when the client's bucket is
+// empty: each client has a bucket of its own, of its entry's figures (an
+// app's users behind OAuth each have one).
+func (l *limiter) take(client, entry string) error {
+	r, ok := l.limit(entry)
 	if !ok {
 		return nil
 	}
@@ -84,7 +88,7 @@ func (l *limiter) take(client string) error {
 		if len(l.buckets) >= maxBuckets {
 			l.sweep(now)
 		}
-		b = &bucket{tokens: float64(r.burst), at: now}
+		b = &bucket{rate: r, tokens: float64(r.burst), at: now}
 		l.buckets[client] = b
 	}
 	b.tokens = min(float64(r.burst), b.tokens+now.Sub(b.at).Seconds()*r.perSecond)
@@ -110,8 +114,7 @@ func (l *limiter) take(client string) error {
 // idle long enough that a new bucket is the same.
 func (l *limiter) sweep(now time.Time) {
 	for client, b := range l.buckets {
-		r, ok := l.limit(client)
-		if !ok || b.tokens+now.Sub(b.at).Seconds()*r.perSecond >= float64(r.burst) {
+		if r := b.rate; b.tokens+now.Sub(b.at).Seconds()*r.perSecond >= float64(r.burst) {
 			delete(l.buckets, client)
 		}
 	}

@@ -42,7 +42,7 @@ func allows(p *policy.Policy, it servedItem) bool {
 // sees reports whether the client of ctx may see it, which the gateway
 // serves.
 func (g *Gateway) sees(ctx context.Context, it servedItem) bool {
-	return allows(g.o.clients[callerOf(ctx).name], it)
+	return allows(g.o.clients[callerOf(ctx).entry], it)
 }
 
 // reckon works out which servers each client with a policy of its own
@@ -100,21 +100,21 @@ func (g *Gateway) hideUnreached(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return res, err
 		}
-		var name string
+		var entry string
 		if extra := req.GetExtra(); extra != nil {
-			name = clientName(extra.TokenInfo)
+			entry = entryName(extra.TokenInfo)
 		}
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
 			shown := *r
-			shown.Instructions = g.instructionsFor(name)
+			shown.Instructions = g.instructionsFor(entry)
 			return &shown, nil
 		case *mcp.DiscoverResult:
 			shown := *r
-			shown.Instructions = g.instructionsFor(name)
+			shown.Instructions = g.instructionsFor(entry)
 			return &shown, nil
 		}
-		p := g.o.clients[name]
+		p := g.o.clients[entry]
 		if p == nil {
 			return res, err
 		}

@@ -30,6 +30,7 @@ type sessionTable struct {
 type session struct {
 	ss     *mcp.ServerSession
 	client string
+	entry  string         // the client's entry of Options.Clients, whose policy holds
 	calls  map[string]int // the ids of the requests in flight, as written, with the POSTs carrying each
 }
 
@@ -38,7 +39,7 @@ type session struct {
 // then closes it, as it closes any session whose initialize failed. A
 // session counted already (a second initialize, which go-sdk refuses) is
 // taken as it is.
-func (t *sessionTable) opened(ss *mcp.ServerSession, client string) error {
+func (t *sessionTable) opened(ss *mcp.ServerSession, client, entry string) error {
 	id := ss.ID()
 	if id == "" {
 		return nil // a stateless request's, which ends with it
@@ -68,7 +69,7 @@ func (t *sessionTable) opened(ss *mcp.ServerSession, client string) error {
 	if t.open == nil {
 		t.open, t.byClient = map[string]*session{}, map[string]int{}
 	}
-	t.open[id] = &session{ss: ss, client: client, calls: map[string]int{}}
+	t.open[id] = &session{ss: ss, client: client, entry: entry, calls: map[string]int{}}
 	t.byClient[client]++
 	t.ended.Go(func() {
 		_ = ss.Wait()
@@ -82,10 +83,11 @@ func (t *sessionTable) opened(ss *mcp.ServerSession, client string) error {
 	return nil
 }
 
-// of is the name of the client of session ss, for what the gateway sends a
-// session outside any call (notices.go): a session of protocol 2025-11-25,
-// counted at its initialize, or the one client over stdio, which no token
-// names. A stateless request's session is no one's.
+// of is the entry of [Options] Clients of the client of session ss, whose
+// policy says what the gateway sends the session outside any call
+// (notices.go): a session of protocol 2025-11-25, counted at its
+// initialize, or the one client over stdio, which no token names. A
+// stateless request's session is no one's.
 func (t *sessionTable) of(ss *mcp.ServerSession) (string, bool) {
 	if stateless(ss) {
 		return "", false
@@ -97,7 +99,7 @@ func (t *sessionTable) of(ss *mcp.ServerSession) (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.open[id]; s != nil && s.ss == ss {
-		return s.client, true
+		return s.entry, true
 	}
 	return "", false
 }

@@ -77,6 +77,7 @@ func TestFlagsThatCannotApplyAreRefused(t *testing.T) {
 		{[]string{"serve", "--allow-remote"}, "mcpbridge serve: --allow-remote goes with --http: over stdio there is no endpoint\n"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--allow-remote"}, "mcpbridge serve: --allow-remote lets --http bind an address that is not loopback; 127.0.0.1:0 is loopback\n"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--oauth-scope", "mcp"}, "mcpbridge serve: --oauth-scope goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"\n"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--oauth-user-claim", "email"}, "mcpbridge serve: --oauth-user-claim goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"\n"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--oauth-resource", "https://mcp.example/mcp"}, "mcpbridge serve: OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"\n"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--oauth-issuer", "https://auth.example"}, "mcpbridge serve: OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"\n"},
 		{[]string{"serve-demo", "--reset", "--http", "127.0.0.1:0", "--notes", filepath.Join(dir, "notes.json")}, "mcpbridge serve-demo: --reset forgets the notes and exits, serving nothing: --http goes without it\n"},

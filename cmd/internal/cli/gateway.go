@@ -73,8 +73,10 @@ vendor rewrites it); an allow matches the names a client is served, which
 begin with the server's: "github_*" is server github's tools alone.
 "rateLimit" is requests a second per client (a refusal is JSON-RPC error
 -31429, with the wait); "clients" are named by their token's name, or a
-JWT's client_id (else azp, else sub); "passthrough" lists the servers that
-are sent the client's own token. A policy (--allow, --deny, a client's
+JWT's client_id (else azp, else sub): behind OAuth each user of an app
+(its sub, or the claim of --oauth-user-claim, "oauth": {"userClaim"}) is
+a client of its own, with the app's entry; "passthrough" lists the
+servers that are sent the client's own token. A policy (--allow, --deny, a client's
 own) judges resources, templates and prompts as tools, by the names they
 are served under ({server}_{name}): a client allowed nothing of a server
 sees nothing of it, its instructions and log included.
@@ -123,6 +125,7 @@ refused and /readyz answers 503.`,
 		fs.StringVar(&oauth.Issuer, "oauth-issuer", "", "take JWT access tokens of the authorization server `URL` (needs --oauth-resource)")
 		fs.StringVar(&oauth.Resource, "oauth-resource", "", "the gateway's own `URL` as clients reach it (https://host/mcp): the audience tokens must name")
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
+		fs.StringVar(&oauth.UserClaim, "oauth-user-claim", "", "tell a token's user by the `CLAIM` (default sub): each user of an app is a client of its own")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
 		tlsCert := fs.String("tls-cert", "", "serve HTTPS with the certificate (chain) of the PEM `FILE`, read again when it changes (needs --tls-key)")
 		tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `FILE`")

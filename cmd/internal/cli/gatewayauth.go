@@ -10,10 +10,11 @@ import (
 // An oauthConfig is the "oauth" object of a config file's "gateway": the
 // endpoint as an OAuth resource server ([gateway.OAuth]).
 type oauthConfig struct {
-	Issuer   string   `json:"issuer"`
-	Resource string   `json:"resource"`
-	Scopes   []string `json:"scopes"`
-	JWKSURL  string   `json:"jwksUrl"`
+	Issuer    string   `json:"issuer"`
+	Resource  string   `json:"resource"`
+	Scopes    []string `json:"scopes"`
+	JWKSURL   string   `json:"jwksUrl"`
+	UserClaim string   `json:"userClaim"`
 }
 
 // endpointOptions sets o's OAuth (the flags' values first), rate limit,
@@ -25,6 +26,7 @@ func (c gatewayConfig) endpointOptions(o *gateway.Options, flags oauthConfig, to
 		oa.Issuer = cmp.Or(oa.Issuer, c.OAuth.Issuer)
 		oa.Resource = cmp.Or(oa.Resource, c.OAuth.Resource)
 		oa.JWKSURL = cmp.Or(oa.JWKSURL, c.OAuth.JWKSURL)
+		oa.UserClaim = cmp.Or(oa.UserClaim, c.OAuth.UserClaim)
 		if len(oa.Scopes) == 0 {
 			oa.Scopes = c.OAuth.Scopes
 		}
@@ -34,9 +36,11 @@ func (c gatewayConfig) endpointOptions(o *gateway.Options, flags oauthConfig, to
 		return Usagef("OAuth needs both an issuer and a resource: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
 	case oa.Issuer == "" && len(oa.Scopes) > 0:
 		return Usagef("--oauth-scope goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
+	case oa.Issuer == "" && oa.UserClaim != "":
+		return Usagef("--oauth-user-claim goes with OAuth: --oauth-issuer and --oauth-resource, or the config's \"oauth\"")
 	}
 	if oa.Issuer != "" {
-		o.OAuth = &gateway.OAuth{Issuer: oa.Issuer, Resource: oa.Resource, Scopes: oa.Scopes, JWKSURL: oa.JWKSURL}
+		o.OAuth = &gateway.OAuth{Issuer: oa.Issuer, Resource: oa.Resource, Scopes: oa.Scopes, JWKSURL: oa.JWKSURL, UserClaim: oa.UserClaim}
 	}
 	o.RateLimit = c.RateLimit
 	for name, cc := range c.Clients {
