@@ -20,15 +20,26 @@ import (
 // which its handler applies to what reaches it.
 const maxBody = mcp.DefaultMaxRequestBodyBytes
 
-// A budget counts the bytes of request bodies held, in all and by client,
-// within the bounds [Limits.RequestBytes] and RequestBytesPerClient (0 for
-// none).
+// A budget counts bytes the gateway holds for its clients, in all and by
+// client, within the bounds total and perClient (0 for none): request
+// bodies read and not yet answered ([Limits.RequestBytes] and
+// RequestBytesPerClient), and answers not yet taken by their client
+// ([Limits.ResultBytes] and ResultBytesPerClient, results.go). what says
+// what is held, and bounds names the two fields, in a refusal.
 type budget struct {
 	total, perClient int64
+	what             string    // "requests being read or served"
+	bounds           [2]string // the fields of total and perClient
 
 	mu       sync.Mutex
 	held     int64
 	byClient map[string]int64
+}
+
+// requestBudget is the budget of request bodies of l.
+func requestBudget(l Limits) *budget {
+	return &budget{total: l.RequestBytes, perClient: l.RequestBytesPerClient,
+		what: "requests being read or served", bounds: [2]string{"RequestBytes", "RequestBytesPerClient"}}
 }
 
 // take counts n more bytes of client's, or refuses them, saying which
@@ -36,35 +47,50 @@ type budget struct {
 func (b *budget) take(client string, n int64) *refusal {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if f := b.fits(client, n); f != nil {
+		return f
+	}
+	b.addLocked(client, n)
+	return nil
+}
+
+// fits refuses n more bytes of client's that would pass a bound; b.mu is
+// held.
+func (b *budget) fits(client string, n int64) *refusal {
 	mine := b.byClient[client]
 	switch {
 	case b.perClient > 0 && mine+n > b.perClient:
 		return &refusal{status: http.StatusTooManyRequests, retry: true, msg: fmt.Sprintf(
-			"%d bytes of requests being read or served for %s: %d more would pass the bound (RequestBytesPerClient, %d)", mine, who(client), n, b.perClient)}
+			"%d bytes of %s for %s: %d more would pass the bound (%s, %d)", mine, b.what, who(client), n, b.bounds[1], b.perClient)}
 	case b.total > 0 && b.held+n > b.total:
 		return &refusal{status: http.StatusServiceUnavailable, retry: true, msg: fmt.Sprintf(
-			"%d bytes of requests being read or served by the gateway: %d more would pass the bound (RequestBytes, %d)", b.held, n, b.total)}
+			"%d bytes of %s held by the gateway: %d more would pass the bound (%s, %d)", b.held, b.what, n, b.bounds[0], b.total)}
 	}
-	if b.byClient == nil {
-		b.byClient = map[string]int64{}
-	}
-	b.held += n
-	b.byClient[client] = mine + n
 	return nil
 }
 
-// give returns n bytes of client's.
-func (b *budget) give(client string, n int64) {
+// add counts n more bytes of client's, whatever the bounds.
+func (b *budget) add(client string, n int64) {
 	if n == 0 {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.held -= n
-	if b.byClient[client] -= n; b.byClient[client] == 0 {
+	b.addLocked(client, n)
+}
+
+func (b *budget) addLocked(client string, n int64) {
+	if b.byClient == nil {
+		b.byClient = map[string]int64{}
+	}
+	b.held += n
+	if b.byClient[client] += n; b.byClient[client] == 0 {
 		delete(b.byClient, client)
 	}
 }
+
+// give returns n bytes of client's.
+func (b *budget) give(client string, n int64) { b.add(client, -n) }
 
 // who names client in a refusal.
 func who(client string) string {

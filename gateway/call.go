@@ -67,6 +67,11 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.C
 	if asking := (*mcpclient.AskingTask)(nil); errors.As(err, &asking) {
 		res, err = g.asking(ctx, name, asking)
 	}
+	if err == nil && raw != nil {
+		if err := g.room(callerOf(ctx).name, int64(len(raw))); err != nil {
+			return nil, nil, err // results.go
+		}
+	}
 	return raw, res, err
 }
 

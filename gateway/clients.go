@@ -96,6 +96,9 @@ func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count bool
 			return ctx, nil, err
 		}
 	}
+	if err := g.room(c.name, 0); err != nil {
+		return ctx, nil, err // results.go
+	}
 	if err := g.slots.enter(ctx, c.name, g.ctx.Done()); err != nil {
 		return ctx, nil, err
 	}

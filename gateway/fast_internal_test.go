@@ -301,7 +301,7 @@ func FuzzCompleteRaw(f *testing.F) {
 // counts no more than that against the bytes held.
 func TestReadBodyBufferFollowsTheBody(t *testing.T) {
 	g := &Gateway{lim: Limits{}.Resolved()}
-	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
+	g.bytes = requestBudget(g.lim)
 	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0"}`))
 	r.ContentLength = mcp.DefaultMaxRequestBodyBytes
 	body, held, f := g.readBody(httptest.NewRecorder(), r, "")

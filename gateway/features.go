@@ -216,6 +216,13 @@ func (g *Gateway) read(p *mcpclient.Provider, it servedItem) mcp.ResourceHandler
 		if err != nil {
 			return nil, relayError(err)
 		}
+		var n int64
+		for _, c := range res.Contents {
+			n += int64(len(c.Text) + len(c.Blob)*4/3)
+		}
+		if err := g.room(callerOf(ctx).name, n); err != nil {
+			return nil, err // results.go
+		}
 		return res, nil
 	}
 }

@@ -43,7 +43,8 @@ type Gateway struct {
 	drain drain // calls in flight, refused once draining (drain.go)
 
 	lim      Limits       // o.limits resolved (limits.go)
-	bytes    budget       // the bytes of request bodies held (body.go)
+	bytes    *budget      // the bytes of request bodies held (body.go)
+	results  *budget      // the bytes of answers not yet taken (results.go)
 	slots    slots        // the requests being served (slots.go)
 	sessions sessionTable // the sessions open, and whose each is (sessions.go)
 
@@ -72,7 +73,8 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 	log := telemetry.Logger(opts.logger)
 	g := &Gateway{o: opts, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(opts.rates), tasks: newTaskIDs(opts.taskKeys...)}
 	g.lim = opts.limits.Resolved()
-	g.bytes = budget{total: g.lim.RequestBytes, perClient: g.lim.RequestBytesPerClient}
+	g.bytes = requestBudget(g.lim)
+	g.results = resultBudget(g.lim)
 	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
 	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))

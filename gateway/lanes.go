@@ -33,11 +33,13 @@ func (g *Gateway) lanes(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
+		client := clientName(auth.TokenInfoFromContext(r.Context()))
 		l := newLane(w, bound, func() {
 			cancel()
-			g.log.Warn("gateway: a client fell behind: its stream is closed", "client", clientName(auth.TokenInfoFromContext(r.Context())),
+			g.log.Warn("gateway: a client fell behind: its stream is closed", "client", client,
 				"session", r.Header.Get("Mcp-Session-Id"), "method", r.Method, "queued_bytes", bound)
 		})
+		l.held = func(n int) { g.results.add(client, int64(n)) } // results.go
 		defer l.finish()
 		next.ServeHTTP(l, r.WithContext(ctx))
 	})
@@ -49,7 +51,8 @@ type lane struct {
 	w     http.ResponseWriter
 	rc    *http.ResponseController
 	bound int
-	fell  func() // called once, when the client falls behind
+	fell  func()      // called once, when the client falls behind
+	held  func(n int) // told of the bytes it holds, n more (or fewer); may be nil
 
 	mu        sync.Mutex
 	cond      *sync.Cond // signalled when ops, writing, failed or finished change
@@ -131,6 +134,7 @@ func (l *lane) push(op laneOp) error {
 	l.committed = true
 	l.ops = append(l.ops, op)
 	l.queued += len(op.data)
+	l.count(len(op.data))
 	l.cond.Broadcast()
 	l.mu.Unlock()
 	return nil
@@ -140,6 +144,7 @@ func (l *lane) push(op laneOp) error {
 // connection fails its writes from now on, which closes it.
 func (l *lane) failLocked() {
 	l.failed = true
+	l.count(-l.queued)
 	l.ops, l.queued = nil, 0
 	_ = l.rc.SetWriteDeadline(time.Unix(1, 0))
 	l.cond.Broadcast()
@@ -159,16 +164,24 @@ func (l *lane) write() {
 		if l.failed || len(l.ops) == 0 {
 			return
 		}
-		ops := l.ops
+		ops, n := l.ops, l.queued
 		l.ops, l.queued, l.writing = nil, 0, true
 		l.cond.Broadcast()
 		l.mu.Unlock()
 		err := l.apply(ops)
+		l.count(-n)
 		l.mu.Lock()
 		l.writing = false
 		if err != nil && !l.failed {
 			l.failLocked()
 		}
+	}
+}
+
+// count tells held of n bytes more held, or fewer.
+func (l *lane) count(n int) {
+	if l.held != nil && n != 0 {
+		l.held(n)
 	}
 }
 

@@ -54,6 +54,18 @@ type Limits struct {
 	// "requestBytes", "requestBytesPerClient".
 	RequestBytes          int64
 	RequestBytesPerClient int64
+	// ResultBytes bounds the bytes of answers the gateway holds for its
+	// clients, written to their streams and not yet taken by them (a
+	// result of megabytes its client does not read), and
+	// ResultBytesPerClient one client's; they are counted until written
+	// or the client is gone. An answer that would pass a bound is refused
+	// in its place with [CodeRateLimited], naming the bound, and so is a
+	// client's request while its own are past it: a client that does not
+	// read holds no more. Default 256 MiB and 64 MiB; negative, no bound.
+	// serve: --max-result-bytes, --max-result-bytes-per-client; config
+	// "resultBytes", "resultBytesPerClient".
+	ResultBytes          int64
+	ResultBytesPerClient int64
 	// RequestDepth and RequestValues bound a message's JSON before anything
 	// decodes it: how deep its objects and arrays nest, and how many values
 	// (objects, arrays, strings, numbers, literals) it holds in all, so
@@ -135,6 +147,8 @@ func defaultLimits() Limits {
 		CallQueue:             64,
 		RequestBytes:          64 << 20,
 		RequestBytesPerClient: 16 << 20,
+		ResultBytes:           256 << 20,
+		ResultBytesPerClient:  64 << 20,
 		RequestDepth:          64,
 		RequestValues:         65536,
 		BodyRead:              30 * time.Second,
@@ -159,6 +173,8 @@ func (l Limits) Resolved() Limits {
 	pick(&l.CallQueue, d.CallQueue)
 	pick(&l.RequestBytes, d.RequestBytes)
 	pick(&l.RequestBytesPerClient, d.RequestBytesPerClient)
+	pick(&l.ResultBytes, d.ResultBytes)
+	pick(&l.ResultBytesPerClient, d.ResultBytesPerClient)
 	pick(&l.RequestDepth, d.RequestDepth)
 	pick(&l.RequestValues, d.RequestValues)
 	pick(&l.BodyRead, d.BodyRead)

@@ -22,8 +22,8 @@ var sizes = []int{0, 4095, 4097, 8192, 64 << 10, 1 << 20}
 
 // blobUpstream serves the tool blob, whose result is a text of the size
 // it is asked for, statelessly (2026-07-28) over streamable HTTP, and
-// counts the connections the gateway opens to it, by the initialize or
-// server/discover each one starts with.
+// counts the connections the gateway opens to it (if connects is not nil),
+// by the initialize or server/discover each one starts with.
 func blobUpstream(t *testing.T, connects *atomic.Int32) catalog.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "blobs", Version: "1"}, nil)
 	type in struct {
@@ -34,7 +34,7 @@ func blobUpstream(t *testing.T, connects *atomic.Int32) catalog.ServerConfig {
 	})
 	url := serveStateless(t, s, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if m := r.Header.Get("Mcp-Method"); m == "server/discover" || m == "initialize" {
+			if m := r.Header.Get("Mcp-Method"); connects != nil && (m == "server/discover" || m == "initialize") {
 				connects.Add(1)
 			}
 			h.ServeHTTP(w, r)

@@ -364,6 +364,8 @@ type limitsConfig struct {
 	CallQueue             json.RawMessage `json:"callQueue"`
 	RequestBytes          json.RawMessage `json:"requestBytes"`
 	RequestBytesPerClient json.RawMessage `json:"requestBytesPerClient"`
+	ResultBytes           json.RawMessage `json:"resultBytes"`
+	ResultBytesPerClient  json.RawMessage `json:"resultBytesPerClient"`
 	RequestDepth          json.RawMessage `json:"requestDepth"`
 	RequestValues         json.RawMessage `json:"requestValues"`
 	BodyRead              json.RawMessage `json:"bodyRead"`

@@ -42,6 +42,8 @@ func limitFlags(fs *flag.FlagSet, l *gateway.Limits) []limitFlag {
 		{"call-queue", "callQueue", "let at most `N` requests of one client wait for a slot; more are refused", (*intValue)(&l.CallQueue), func(c *limitsConfig) json.RawMessage { return c.CallQueue }},
 		{"max-request-bytes", "requestBytes", "hold at most `SIZE` of request bodies at once (such as 64MiB)", (*sizeValue)(&l.RequestBytes), func(c *limitsConfig) json.RawMessage { return c.RequestBytes }},
 		{"max-request-bytes-per-client", "requestBytesPerClient", "hold at most `SIZE` of one client's request bodies at once", (*sizeValue)(&l.RequestBytesPerClient), func(c *limitsConfig) json.RawMessage { return c.RequestBytesPerClient }},
+		{"max-result-bytes", "resultBytes", "hold at most `SIZE` of answers clients have not read, in all (such as 256MiB); past it an answer is refused", (*sizeValue)(&l.ResultBytes), func(c *limitsConfig) json.RawMessage { return c.ResultBytes }},
+		{"max-result-bytes-per-client", "resultBytesPerClient", "hold at most `SIZE` of answers one client has not read", (*sizeValue)(&l.ResultBytesPerClient), func(c *limitsConfig) json.RawMessage { return c.ResultBytesPerClient }},
 		{"max-request-depth", "requestDepth", "refuse a request whose JSON nests deeper than `N`", (*intValue)(&l.RequestDepth), func(c *limitsConfig) json.RawMessage { return c.RequestDepth }},
 		{"max-request-values", "requestValues", "refuse a request whose JSON holds more than `N` values", (*intValue)(&l.RequestValues), func(c *limitsConfig) json.RawMessage { return c.RequestValues }},
 		{"body-read", "bodyRead", "cut off a request whose body takes longer than `DURATION` to arrive", (*durationValue)(&l.BodyRead), func(c *limitsConfig) json.RawMessage { return c.BodyRead }},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,25 @@ func stallClient() *http.Client {
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
 }
 
+// Serve serves h on loopback, with the send buffers of its connections
+// as small as the system allows, until the test ends, and returns its URL:
+// what h writes to a client that does not read stays in h after a few
+// kilobytes, rather than in the system's buffers.
+func Serve(t testing.TB, h http.Handler) string {
+	t.Helper()
+	lc := net.ListenConfig{Control: smallSendBuffer}
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 // StallSession opens a session of protocol 2025-11-25 at url with the
 // bearer token (none: ""), asks for the log at level, and opens the
 // session's event stream, which it then never reads: everything the
@@ -37,28 +57,36 @@ func stallClient() *http.Client {
 func StallSession(t testing.TB, url, token, level string) *Stall {
 	t.Helper()
 	c := stallClient()
-	post := func(session, body string) *http.Response {
-		t.Helper()
-		req := stallRequest(t, http.MethodPost, url, token, session, body)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode >= 300 {
-			t.Fatalf("hostile: %s: status %d", body, resp.StatusCode)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
-	}
-	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stall","version":"1"}}}`)
-	session := resp.Header.Get("Mcp-Session-Id")
-	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	post(session, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":%q}}`, level))
+	session := openSession(t, c, url, token)
+	sessionPost(t, c, url, token, session, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":%q}}`, level))
 	req := stallRequest(t, http.MethodGet, url, token, session, "")
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	s := stall(t, c, req, true)
+	return stall(t, c, req, true)
+}
+
+// StallSessionCall opens a session of protocol 2025-11-25 at url with the
+// bearer token (none: ""), sends a tools/call of name with arguments args
+// in it, and never reads its answer past the headers, which it waits for.
+func StallSessionCall(t testing.TB, url, token, name string, args map[string]any) *Stall {
+	t.Helper()
+	c := stallClient()
+	session := openSession(t, c, url, token)
+	a, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := stallRequest(t, http.MethodPost, url, token, session, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, name, a))
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	return stall(t, c, req, true)
+}
+
+// openSession opens a session of protocol 2025-11-25 at url over c, and
+// returns its id; the session ends with the test.
+func openSession(t testing.TB, c *http.Client, url, token string) string {
+	t.Helper()
+	resp := sessionPost(t, c, url, token, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stall","version":"1"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	sessionPost(t, c, url, token, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	t.Cleanup(func() {
 		// The session ends with the test: nothing of it outlives it.
 		req := stallRequest(t, http.MethodDelete, url, token, session, "")
@@ -68,7 +96,25 @@ func StallSession(t testing.TB, url, token, level string) *Stall {
 			resp.Body.Close()
 		}
 	})
-	return s
+	return session
+}
+
+// sessionPost sends body in the session (none: "") over c and reads the
+// answer whole.
+func sessionPost(t testing.TB, c *http.Client, url, token, session, body string) *http.Response {
+	t.Helper()
+	req := stallRequest(t, http.MethodPost, url, token, session, body)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode >= 300 {
+		t.Fatalf("hostile: %s: status %d", body, resp.StatusCode)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
 }
 
 // StallCall sends a tools/call of name with arguments args (protocol
