@@ -3,17 +3,24 @@
 # server (conformance/everything-server, in the go-sdk module we build on),
 # at each revision the suite has a requirement set for (2025-11-25 with
 # sessions, 2026-07-28 stateless): direct over streamable HTTP, and through
-# mcpbridge serve, which runs the same server over stdio and serves both
-# revisions on one endpoint.
+# mcpbridge serve, which serves both revisions on one endpoint, in front of
+# the same server reached each way a config may reach it:
+#
+#   stdio          the server over stdio        conformance/gateway-baseline.yml
+#   http           over streamable HTTP,        conformance/gateway-baseline-http.yml
+#                  stateless (2026-07-28)
+#   http-sessions  over streamable HTTP, with   conformance/gateway-baseline-http-sessions.yml
+#                  sessions
 #
 #   conformance/gateway.sh          both revisions, direct and through the
-#                                   gateway: each run's per-scenario summary,
-#                                   then what passes direct and not through it
-#   conformance/gateway.sh --check  through the gateway only, judged against
-#                                   conformance/gateway-baseline.yml (make
-#                                   test): exits non-zero on a failure the
-#                                   baseline does not list, or a listed one
-#                                   that now passes
+#                                   gateway in front of each upstream: each
+#                                   run's per-scenario summary, then what
+#                                   passes direct and not through it
+#   conformance/gateway.sh --check  through the gateway only, each upstream
+#                                   judged against its baseline (make test):
+#                                   exits non-zero on a failure the baseline
+#                                   does not list, or a listed one that now
+#                                   passes
 #
 # Direct, the server runs with sessions for 2025-11-25 (a stateless one
 # cannot ask the client anything during a call) and stateless for
@@ -26,6 +33,12 @@ command -v conformance >/dev/null || { echo "the suite is not installed: make de
 check=false
 [[ ${1-} == --check ]] && check=true
 revisions=(2025-11-25 2026-07-28)
+upstreams=(stdio http http-sessions)
+declare -A baseline=(
+	[stdio]=conformance/gateway-baseline.yml
+	[http]=conformance/gateway-baseline-http.yml
+	[http-sessions]=conformance/gateway-baseline-http-sessions.yml
+)
 work=$(mktemp -d)
 pids=()
 keep=false
@@ -34,16 +47,54 @@ trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; $keep || rm -rf "$work"' 
 cd "$root"
 go build -o "$work/everything" github.com/modelcontextprotocol/go-sdk/conformance/everything-server
 go build -o "$work/mcpbridge" ./cmd/mcpbridge
-printf '{"mcpServers": {"everything": {"command": "%s", "namespace": "none", "required": true}}}\n' "$work/everything" >"$work/mcp.json"
-"$work/mcpbridge" serve --config "$work/mcp.json" --http 127.0.0.1:0 2>"$work/gateway.log" &
-pids+=($!)
-# The gateway prints its URL once its servers are up.
-for _ in $(seq 300); do
-	grep -q 'mcpbridge gateway: ' "$work/gateway.log" && break
-	kill -0 "${pids[0]}" 2>/dev/null || { cat "$work/gateway.log" >&2; exit 1; }
-	sleep 0.1
+
+# freeport: a port of loopback free now (the server takes no port 0).
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# everything PORT [FLAG]...: the server over streamable HTTP on PORT, once
+# it answers.
+everything() {
+	local port=$1
+	shift
+	"$work/everything" -http "127.0.0.1:$port" "$@" 2>"$work/everything-$port.log" &
+	pids+=($!)
+	for _ in $(seq 100); do
+		curl -s "http://127.0.0.1:$port" >/dev/null && return
+		sleep 0.1
+	done
+	echo "the conformance server on port $port did not start" >&2
+	cat "$work/everything-$port.log" >&2
+	exit 1
+}
+
+# The gateway in front of each upstream; gateway[NAME] is its endpoint.
+declare -A gateway
+for up in "${upstreams[@]}"; do
+	case $up in
+	stdio)
+		server=$(printf '"command": "%s"' "$work/everything") ;;
+	http)
+		port=$(freeport)
+		everything "$port"
+		server=$(printf '"url": "http://127.0.0.1:%s/"' "$port") ;;
+	http-sessions)
+		port=$(freeport)
+		everything "$port" -stateless=false
+		server=$(printf '"url": "http://127.0.0.1:%s/"' "$port") ;;
+	esac
+	config=$work/mcp-$up.json
+	log=$work/gateway-$up.log
+	printf '{"mcpServers": {"everything": {%s, "namespace": "none", "required": true}}}\n' "$server" >"$config"
+	"$work/mcpbridge" serve --config "$config" --http 127.0.0.1:0 2>"$log" &
+	pid=$!
+	pids+=($pid)
+	# The gateway prints its URL once its servers are up.
+	for _ in $(seq 300); do
+		grep -q 'mcpbridge gateway: ' "$log" && break
+		kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+		sleep 0.1
+	done
+	gateway[$up]=$(grep -o 'http://[^ ]*/mcp' "$log")
 done
-gateway=$(grep -o 'http://[^ ]*/mcp' "$work/gateway.log")
 
 summary() { grep -a '^[✓✗] \|^Total' "$1" || true; }
 passed() { grep -a '^✓ ' "$1" | cut -d: -f1 | cut -c5- | sort; }
@@ -54,18 +105,20 @@ scored() { echo "$(comm -12 <(passed "$1") <(required "$2") | wc -l) of $(requir
 
 if $check; then
 	status=0
-	for rev in "${revisions[@]}"; do
-		out=$work/gateway-$rev.txt
-		if conformance server --url "$gateway" --requirements "$rev" \
-			--expected-failures conformance/gateway-baseline.yml -o "$work/results-$rev" >"$out" 2>&1; then
-			echo "conformance through mcpbridge serve, $rev: $(scored "$out" "$rev"), as conformance/gateway-baseline.yml expects"
-		else
-			status=1
-			keep=true
-			echo "conformance through mcpbridge serve, $rev: not as conformance/gateway-baseline.yml expects" >&2
-			sed -n '/=== SUMMARY ===/,$p' "$out" >&2
-			echo "full output: $out (the gateway's log: $work/gateway.log)" >&2
-		fi
+	for up in "${upstreams[@]}"; do
+		for rev in "${revisions[@]}"; do
+			out=$work/gateway-$up-$rev.txt
+			if conformance server --url "${gateway[$up]}" --requirements "$rev" \
+				--expected-failures "${baseline[$up]}" -o "$work/results-$up-$rev" >"$out" 2>&1; then
+				echo "conformance through mcpbridge serve, $up upstream, $rev: $(scored "$out" "$rev"), as ${baseline[$up]} expects"
+			else
+				status=1
+				keep=true
+				echo "conformance through mcpbridge serve, $up upstream, $rev: not as ${baseline[$up]} expects" >&2
+				sed -n '/=== SUMMARY ===/,$p' "$out" >&2
+				echo "full output: $out (the gateway's log: $work/gateway-$up.log)" >&2
+			fi
+		done
 	done
 	exit $status
 fi
@@ -73,19 +126,17 @@ fi
 for rev in "${revisions[@]}"; do
 	mode=(-stateless=false)
 	[[ $rev == 2026-07-28 ]] && mode=()
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	"$work/everything" -http "127.0.0.1:$port" "${mode[@]}" 2>"$work/direct-$rev.log" &
-	pids+=($!)
-	for _ in $(seq 100); do
-		curl -s "http://127.0.0.1:$port" >/dev/null && break
-		sleep 0.1
-	done
+	port=$(freeport)
+	everything "$port" "${mode[@]}"
 	(cd "$work" && conformance server --url "http://127.0.0.1:$port/" --requirements "$rev" >"$work/direct.txt" 2>&1) || true
-	(cd "$work" && conformance server --url "$gateway" --requirements "$rev" >"$work/gateway.txt" 2>&1) || true
 	echo "== $rev direct (http://127.0.0.1:$port/): $(scored "$work/direct.txt" "$rev")"
 	summary "$work/direct.txt"
-	echo "== $rev through mcpbridge serve ($gateway): $(scored "$work/gateway.txt" "$rev")"
-	summary "$work/gateway.txt"
-	echo "== $rev: pass direct, fail through the gateway"
-	comm -23 <(passed "$work/direct.txt") <(passed "$work/gateway.txt")
+	for up in "${upstreams[@]}"; do
+		out=$work/gateway-$up.txt
+		(cd "$work" && conformance server --url "${gateway[$up]}" --requirements "$rev" >"$out" 2>&1) || true
+		echo "== $rev through mcpbridge serve, $up upstream (${gateway[$up]}): $(scored "$out" "$rev")"
+		summary "$out"
+		echo "== $rev: pass direct, fail through the gateway ($up upstream)"
+		comm -23 <(passed "$work/direct.txt") <(passed "$out")
+	done
 done

@@ -19,8 +19,9 @@ import (
 )
 
 // The test binary doubles as the demo server, which the fault tests start
-// as a subprocess and kill.
+// as a subprocess and kill, and as the matrix server (matrixserver_test.go).
 func TestMain(m *testing.M) {
+	serveMatrixIfChild()
 	demo.ServeIfChild()
 	goleak.VerifyTestMain(m)
 }
