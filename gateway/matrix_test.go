@@ -860,6 +860,13 @@ func callTask(t *testing.T, u *matrixUpstream, s *side) string {
 	ctx, caught := sdkfix.WithCatch(t.Context())
 	defer caught.Release()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.name("task"), Arguments: map[string]any{}})
+	if plain, ok := caught.Taken(err); ok {
+		// A result answered at once, which the catch takes from go-sdk.
+		res, err = new(mcp.CallToolResult), nil
+		if err := json.Unmarshal(plain, res); err != nil {
+			return "the result: " + err.Error()
+		}
+	}
 	raw, ok := caught.Raw()
 	var task taskWire
 	if err != nil || !ok || json.Unmarshal(raw, &task) != nil || task.ResultType != "task" {

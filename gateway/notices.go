@@ -61,28 +61,40 @@ func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingM
 	})
 }
 
-// setLevel passes a client's logging/setLevel on to the servers that log,
-// when it asks for more than they were asked for so far: the servers are
-// shared, so they send what the most verbose client wants, and go-sdk
-// filters each client's share by its own level. The request to a server
-// is the gateway's own, for all its clients: no client's in flight.
+// setLevel passes the log level a client asks for on to the servers that
+// log, when it is more than they were asked for so far: a 2025-11-25
+// client's logging/setLevel, or the level in a 2026-07-28 request's _meta,
+// taken before the request is served. The servers are shared, so they
+// send what the most verbose client wants, and go-sdk filters each
+// client's share by its own level. A server of 2026-07-28 is told in each
+// request's _meta (mcpclient's Notices.LogLevel); one before it, with a
+// logging/setLevel of the gateway's own, for all its clients: no client's
+// in flight.
 func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		p, ok := req.GetParams().(*mcp.SetLoggingLevelParams)
-		if err != nil || !ok || !g.lowerLevel(p.Level) {
-			return res, err
+		if p := req.GetParams(); p != nil && method != "logging/setLevel" {
+			if level, _ := p.GetMeta()[mcp.MetaKeyLogLevel].(string); g.lowerLevel(mcp.LoggingLevel(level)) {
+				g.tellLevel(ctx, mcp.LoggingLevel(level))
+			}
 		}
-		for _, sc := range g.cfg.Servers {
-			pr, ok := g.ts.Provider(sc.Name)
-			if !ok || pr.ServerCapabilities() == nil || pr.ServerCapabilities().Logging == nil {
-				continue
-			}
-			if _, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: p.Level}); err != nil {
-				g.log.WarnContext(ctx, "gateway: log level not set", "server", sc.Name, "err", err)
-			}
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil && g.lowerLevel(p.Level) {
+			g.tellLevel(ctx, p.Level)
 		}
 		return res, err
+	}
+}
+
+// tellLevel asks the servers before 2026-07-28 that log to log at level.
+func (g *Gateway) tellLevel(ctx context.Context, level mcp.LoggingLevel) {
+	for _, sc := range g.cfg.Servers {
+		pr, ok := g.ts.Provider(sc.Name)
+		if !ok || pr.ServerCapabilities() == nil || pr.ServerCapabilities().Logging == nil || pr.ProtocolVersion() >= statelessVersion {
+			continue
+		}
+		if _, err := pr.Request(ctx, "logging/setLevel", &mcp.SetLoggingLevelParams{Level: level}); err != nil {
+			g.log.WarnContext(ctx, "gateway: log level not set", "server", sc.Name, "err", err)
+		}
 	}
 }
 
