@@ -80,7 +80,8 @@ func TestFrameDocument(t *testing.T) {
 	if got := res.Header.Get("Content-Security-Policy"); got != csp {
 		t.Errorf("policy\n got %s\nwant %s", got, csp)
 	}
-	for h, want := range map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"} {
+	for h, want := range map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+		"Connection-Allowlist": `("https://api.example.com/*" "wss://api.example.com/*");webrtc=block`} {
 		if got := res.Header.Get(h); got != want {
 			t.Errorf("%s: %q, want %q", h, got, want)
 		}
