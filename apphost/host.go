@@ -38,7 +38,7 @@ type Config struct {
 	// may give: the names the page is served by. A page of another site
 	// whose name was made to resolve to this machine (DNS rebinding) is
 	// same-origin with itself, and its scripts would pass every other
-	// check; its requests are refused (403). Nil serves loopback names
+	// check; its requests are refused (403). None serves loopback names
 	// alone (localhost, 127.0.0.1, [::1]); set it to serve the apps by any
 	// other name, and then only the names it lists.
 	Hosts []string
@@ -96,7 +96,7 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/")
 	what, id, _ := strings.Cut(path, "/")
 	switch {
-	case !h.serves(r.Host):
+	case !sdkfix.HostAllowed(r.Host, h.cfg.Hosts):
 		writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("apphost: Host %q is not a name this host serves (Config.Hosts)", r.Host)})
 	case what == "host.js" && id == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -130,15 +130,6 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.Error(w, "not found", http.StatusNotFound)
 	}
-}
-
-// serves reports whether host, a request's Host, names this host: one of
-// Config.Hosts, or by default a loopback name.
-func (h *host) serves(host string) bool {
-	if h.cfg.Hosts == nil {
-		return sdkfix.Loopback(host)
-	}
-	return sdkfix.HostAllowed(host, h.cfg.Hosts)
 }
 
 // fromPage reports whether r was posted by a script of the page's own

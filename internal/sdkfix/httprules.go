@@ -39,8 +39,12 @@ func Loopback(addr string) bool {
 
 // HostAllowed reports whether host, a request's Host header, is one of
 // names, each a name with or without a port: "apps.example" takes any
-// port, "apps.example:8443" that port alone.
+// port, "apps.example:8443" that port alone. No names takes loopback
+// names alone, by [Loopback].
 func HostAllowed(host string, names []string) bool {
+	if len(names) == 0 {
+		return Loopback(host)
+	}
 	name := host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		name = h

@@ -256,6 +256,9 @@ func start() {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// A test serves HTTPS with a certificate of its own making
+		// (certtest), on loopback.
+		chromedp.Flag("ignore-certificate-errors", true),
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.*"),
 		// A sandboxed frame stays in its page's process, where chromedp's
 		// queries reach it: Blink keeps its origin opaque all the same.

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -51,10 +52,12 @@ type webChat struct {
 }
 
 // handler serves the page, its script and style, the apps' host and the
-// API. All but the page's static files and what an iframe loads (the host
-// script, an app's document under its unguessable id) need the run's
-// secret, which only the page opened at the printed address has.
-func (w *webChat) handler() http.Handler {
+// API, to requests whose Host is one of hosts (nil: a loopback name),
+// against DNS rebinding. All but the page's static files and what an
+// iframe loads (the host script, an app's document under its unguessable
+// id) need the run's secret, which only the page opened at the printed
+// address has.
+func (w *webChat) handler(hosts []string) http.Handler {
 	static, _ := fs.Sub(webpage, "webpage")
 	files := http.FileServerFS(static)
 	mux := http.NewServeMux()
@@ -66,13 +69,19 @@ func (w *webChat) handler() http.Handler {
 	mux.Handle("GET /{$}", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /app", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /static/", pageHeaders(http.StripPrefix("/static", files)))
-	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider})
+	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider, Hosts: hosts})
 	mux.Handle("/apps/", http.StripPrefix("/apps", w.guardApps(apps)))
 	mux.Handle("GET /api/info", w.guard(http.HandlerFunc(w.info)))
 	mux.Handle("POST /api/chat", w.guard(http.HandlerFunc(w.chat)))
 	mux.Handle("POST /api/answer", w.guard(http.HandlerFunc(w.answer)))
 	mux.Handle("POST /api/stop", w.guard(http.HandlerFunc(w.stop)))
-	return mux
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !sdkfix.HostAllowed(r.Host, hosts) {
+			writeError(rw, http.StatusForbidden, fmt.Sprintf("mcpbridge web: Host %q is not the page's name (--allow-host)", r.Host))
+			return
+		}
+		mux.ServeHTTP(rw, r)
+	})
 }
 
 // pageHeaders serves the page's own files under a policy of their own:
