@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -88,7 +89,7 @@ func TestWebNeedsItsSecret(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(body)
 	}
-	for _, r := range []struct{ method, path string }{{"GET", "/api/info"}, {"POST", "/api/chat"}, {"POST", "/apps/open"}} {
+	for _, r := range []struct{ method, path string }{{"GET", "/api/info"}, {"POST", "/api/chat"}, {"GET", "/api/conversation?id=x"}, {"POST", "/apps/open"}} {
 		for _, auth := range []string{"", secret[:len(secret)-1] + "x"} {
 			if code, body := do(r.method, r.path, auth); code != http.StatusUnauthorized || !strings.Contains(body, "open the address mcpbridge web printed") {
 				t.Errorf("%s %s with %q: %d %s", r.method, r.path, auth, code, body)
@@ -222,8 +223,9 @@ func TestBrowserWebChat(t *testing.T) {
 	}
 }
 
-// What an app says (ui/message) reaches the conversation, and the model: on
-// /app, the example app's message is a turn of the chat.
+// What an app says (ui/message) reaches the conversation, and the model,
+// once the person sends it on: on /app, the example app's message waits by
+// the input, then is a turn of the chat, marked as the app's.
 func TestBrowserWebAppMessage(t *testing.T) {
 	model, seen := fakeOpenAI(t)
 	app := npmtest.Bin(t, "mcp-server-basic-vanillajs")
@@ -233,11 +235,15 @@ func TestBrowserWebAppMessage(t *testing.T) {
 	frame := tab.Frame(t, "/apps/frame/")
 	browsertest.Wait[bool](t, frame, `/^\d{4}-/.test(document.getElementById("server-time").textContent)`)
 	browsertest.Click(t, frame, "#send-message-btn")
-	if got := browsertest.Wait[string](t, tab, `document.querySelector(".msg.user")?.textContent`); got != "from the app of get-timeThis is message text." {
+	browsertest.Wait[bool](t, tab, `!document.getElementById("pending").hidden`)
+	browsertest.Click(t, tab, "#pending-send")
+	if got := browsertest.Wait[string](t, tab, `document.querySelector(".msg.user")?.textContent`); !regexp.MustCompile(`^from the app of get-time \(server [^)]+\), sent on by youThis is message text\.$`).MatchString(got) {
 		t.Errorf("the conversation shows %q", got)
 	}
 	browsertest.Wait[bool](t, tab, `document.querySelector(".answer, .msg.error") !== null`)
-	if _, _, messages := seen(); !slices.Contains(messages, "user: This is message text.") {
-		t.Errorf("the model was not told the app's message: %q", messages)
+	if _, _, messages := seen(); !slices.ContainsFunc(messages, func(m string) bool {
+		return strings.HasPrefix(m, "user: [The app of server ") && strings.HasSuffix(m, "wrote this message, not the user, who chose to send it on:]\nThis is message text.")
+	}) {
+		t.Errorf("the model was not told the app's message as the app's: %q", messages)
 	}
 }

@@ -39,12 +39,17 @@ page of the same machine. The page answers to loopback names alone unless
 --allow-host names it otherwise. An address that is not loopback is
 refused unless the page is served over HTTPS (--tls-cert, --tls-key, as
 serve takes them, renewals followed) and named with --allow-host: in clear
-the secret and all the page shows would cross the network. The chat streams the model's answer as it is
-written and each tool call (its arguments, progress and result), and
-renders the app of a tool that has one; what an app says (ui/message)
-goes into the conversation. The page at /app?tool=NAME&args=JSON (with
-the same #secret) renders one tool's app, the host calling the tool, for
-an app's developer: it needs no model.
+the secret and all the page shows would cross the network.
+
+The chat streams the model's answer as it is written and each tool call
+(its arguments, progress and result), and renders the app of a tool that
+has one. Each page (tab) has a conversation of its own, shown again when
+it is reloaded; New conversation starts another. What an app says
+(ui/message) starts no turn: it waits by the input, marked as the app's,
+until you send it to the model (which is told the app wrote it, not you)
+or discard it. The page at /app?tool=NAME&args=JSON (with the same
+#secret) renders one tool's app, the host calling the tool, for an app's
+developer: it needs no model.
 
 The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
 OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
