@@ -18,12 +18,18 @@ import (
 func open(t *testing.T, base, server, tool, args string) (tab, frame browsertest.Page) {
 	t.Helper()
 	tab = browsertest.Tab(t)
+	openIn(t, tab, base, server, tool, args)
+	return tab, tab.Frame(t, "/apps/frame/")
+}
+
+// openIn opens the page of the app of tool on server in tab.
+func openIn(t *testing.T, tab browsertest.Page, base, server, tool, args string) {
+	t.Helper()
 	q := url.Values{"server": {server}, "tool": {tool}, "args": {args}}
 	browsertest.Do(t, tab, chromedp.Navigate(base+"/?"+q.Encode()))
 	if msg := browsertest.Wait[string](t, tab, `window.app ? "open" : window.openError`); msg != "open" {
 		t.Fatalf("the page could not open the app: %s", msg)
 	}
-	return tab, tab.Frame(t, "/apps/frame/")
 }
 
 // The demo's notes board renders the notes its tool returned, and its

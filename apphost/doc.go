@@ -38,10 +38,18 @@
 // handler. Its policy is a header nothing in the document can loosen, built
 // from what its server declared (mcptool.AppCSP: nothing by default), with
 // form-action 'none'; its permissions are only those the server asked for.
+// Beside it a Connection-Allowlist header names the same declared origins
+// and nothing else, with WebRTC blocked: in Chromium 152 and later it
+// closes what CSP does not govern (WebRTC's STUN and TURN, preconnect and
+// dns-prefetch, the frame's own navigations), in frames the app makes
+// too. A browser without it enforces the policy alone.
 //
 // # What the handler checks
 //
-// It takes posts only from the page's own scripts (JSON, same-origin by
+// It answers only requests whose Host is a name it serves (Config.Hosts;
+// loopback names by default), so that a page of another site whose name
+// was made to resolve to this machine (DNS rebinding) gets nothing. It
+// takes posts only from the page's own scripts (JSON, same-origin by
 // Sec-Fetch-Site and Origin), so neither a frame nor another site drives
 // the host; it does not authenticate the page: mount it behind what guards
 // the rest of the site. Every message of a frame is bounded (1 MiB) and

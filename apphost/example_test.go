@@ -38,6 +38,13 @@ func newBoard() *mcp.Server {
 // and renders an app with McpApps.render. Here the page's first request is
 // made by hand: open the notes board of the server "notes", then load its
 // frame, sandboxed under the policy its server declared.
+//
+// Served on a loopback address, the host answers to loopback names alone:
+// a page of another site whose name was made to resolve to 127.0.0.1 (DNS
+// rebinding) is refused. To serve the apps by another name, list it in
+// Config.Hosts, and guard the page and the host as the rest of the site,
+// for the host does not authenticate the page (mcpbridge web requires a
+// secret made for the run).
 func ExampleNew() {
 	ctx := context.Background()
 	notes := mcptool.FromServer(newBoard(), &mcptool.Options{Name: "notes", Apps: true})
@@ -53,19 +60,28 @@ func ExampleNew() {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/apps/open", strings.NewReader(`{"server":"notes","tool":"notes_board"}`))
-	req.Header.Set("Content-Type", "application/json")
-	res, err := client.Do(req)
-	if err != nil {
-		panic(err)
+	open := func(host string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/apps/open", strings.NewReader(`{"server":"notes","tool":"notes_board"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = host
+		res, err := client.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		return res
 	}
+
+	res := open("evil.example")
+	res.Body.Close()
+	fmt.Println("a page of evil.example:", res.Status)
+
+	res = open("")
 	var opened struct{ Src, Sandbox string }
 	json.NewDecoder(res.Body).Decode(&opened)
 	res.Body.Close()
 	fmt.Println("iframe sandbox:", opened.Sandbox)
 
-	res, err = client.Get(srv.URL + "/apps/" + opened.Src)
+	res, err := client.Get(srv.URL + "/apps/" + opened.Src)
 	if err != nil {
 		panic(err)
 	}
@@ -74,6 +90,7 @@ func ExampleNew() {
 		fmt.Println(directive)
 	}
 	// Output:
+	// a page of evil.example: 403 Forbidden
 	// iframe sandbox: allow-scripts allow-forms
 	// default-src 'none'
 	// script-src 'unsafe-inline'

@@ -107,7 +107,10 @@ func (h *host) open(w http.ResponseWriter, r *http.Request) {
 // it, under the policy its server declared. The policy is a header, which
 // nothing in the document can loosen, and it sandboxes the document
 // itself, so that opened on its own, not in the page's frame, it is still
-// of an opaque origin.
+// of an opaque origin. The Connection-Allowlist beside it lets the
+// document connect to the origins declared and nowhere else, by channels
+// CSP does not govern: WebRTC, resource hints, its own navigations; a
+// frame it makes itself (srcdoc, about:blank) inherits both.
 func (h *host) serveFrame(w http.ResponseWriter, r *http.Request, id string) {
 	f := h.frame(id)
 	if f == nil {
@@ -117,6 +120,7 @@ func (h *host) serveFrame(w http.ResponseWriter, r *http.Request, id string) {
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
 	hd.Set("Content-Security-Policy", framePolicy(f.app)+"; sandbox "+sandbox)
+	hd.Set("Connection-Allowlist", mcpclient.ConnectionAllowlist(f.app.CSP))
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
@@ -33,6 +34,14 @@ type Config struct {
 	// Logger receives what the apps log (notifications/message), each call
 	// an app makes, and each refusal; nil discards.
 	Logger *slog.Logger
+	// Hosts are the names, with or without a port, that a request's Host
+	// may give: the names the page is served by. A page of another site
+	// whose name was made to resolve to this machine (DNS rebinding) is
+	// same-origin with itself, and its scripts would pass every other
+	// check; its requests are refused (403). None serves loopback names
+	// alone (localhost, 127.0.0.1, [::1]); set it to serve the apps by any
+	// other name, and then only the names it lists.
+	Hosts []string
 	// MaxFrames bounds the apps open at once (default 64); opening one more
 	// closes the one least recently used.
 	MaxFrames int
@@ -87,6 +96,8 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/")
 	what, id, _ := strings.Cut(path, "/")
 	switch {
+	case !sdkfix.HostAllowed(r.Host, h.cfg.Hosts):
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("apphost: Host %q is not a name this host serves (Config.Hosts)", r.Host)})
 	case what == "host.js" && id == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("X-Content-Type-Options", "nosniff")

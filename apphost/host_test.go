@@ -29,6 +29,9 @@ func post(t *testing.T, base, path, body string, headers ...string) (int, string
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
@@ -80,7 +83,8 @@ func TestFrameDocument(t *testing.T) {
 	if got := res.Header.Get("Content-Security-Policy"); got != csp {
 		t.Errorf("policy\n got %s\nwant %s", got, csp)
 	}
-	for h, want := range map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"} {
+	for h, want := range map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+		"Connection-Allowlist": `("https://api.example.com/*" "wss://api.example.com/*");webrtc=block`} {
 		if got := res.Header.Get(h); got != want {
 			t.Errorf("%s: %q, want %q", h, got, want)
 		}
@@ -114,6 +118,51 @@ func TestPostsOnlyFromThePage(t *testing.T) {
 	}
 	if code, body := post(t, base, "rpc/"+id, msg, "Origin", base); code != http.StatusOK || body != `{"reply":{"jsonrpc":"2.0","id":1,"result":{}}}` {
 		t.Errorf("the page: %d %s", code, body)
+	}
+}
+
+// A request whose Host is not a name the host serves is refused, whatever
+// it asks: a page of another site whose name was made to resolve to this
+// machine (DNS rebinding) is same-origin with itself, and its scripts
+// would pass every other check. Loopback names are served by default;
+// Config.Hosts names others, and then only those.
+func TestHostChecked(t *testing.T) {
+	base, id, _ := probeHost(t, apphost.Config{})
+	port := base[strings.LastIndex(base, ":")+1:]
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"probe_data","arguments":{}}}`
+	get := func(base, path, host string) int {
+		req, _ := http.NewRequest(http.MethodGet, base+"/apps/"+path, nil)
+		req.Close = true
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1.evil.example:" + port, "localhost.evil.example"} {
+		if code, body := post(t, base, "rpc/"+id, call, "Host", host, "Origin", "http://"+host); code != http.StatusForbidden || !strings.Contains(body, "not a name this host serves") {
+			t.Errorf("Host %s: tools/call: %d %s", host, code, body)
+		}
+		for _, path := range []string{"host.js", "frame/" + id} {
+			if code := get(base, path, host); code != http.StatusForbidden {
+				t.Errorf("Host %s: GET %s: %d", host, path, code)
+			}
+		}
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port, "127.0.0.1"} {
+		if code, body := post(t, base, "rpc/"+id, call, "Host", host, "Origin", "http://"+host); code != http.StatusOK || !strings.Contains(body, `"text":"data"`) {
+			t.Errorf("Host %s: tools/call: %d %s", host, code, body)
+		}
+	}
+
+	base, id, _ = probeHost(t, apphost.Config{Hosts: []string{"apps.example", "127.0.0.1"}})
+	port = base[strings.LastIndex(base, ":")+1:]
+	for host, want := range map[string]int{"apps.example:8443": http.StatusOK, "apps.example": http.StatusOK, "localhost:" + port: http.StatusForbidden, "evil.example": http.StatusForbidden} {
+		if code := get(base, "frame/"+id, host); code != want {
+			t.Errorf("Hosts set, Host %s: %d, want %d", host, code, want)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
@@ -150,5 +151,25 @@ func TestBrowserAppIsolation(t *testing.T) {
 		if !strings.Contains(logs.String(), refusal) {
 			t.Errorf("the log lacks the refusal %s:\n%s", refusal, logs)
 		}
+	}
+}
+
+// A page of another site that a browser reaches this host by (DNS
+// rebinding, here a name under .localhost, which Chromium resolves to
+// loopback itself) gets nothing of the host: not its script, not an app,
+// not a call, though the page is same-origin with itself.
+func TestBrowserReboundNameRefused(t *testing.T) {
+	base, _, _ := probeHost(t, apphost.Config{})
+	rebound := strings.Replace(base, "127.0.0.1", "rebound.localhost", 1)
+	tab := browsertest.Tab(t)
+	browsertest.Do(t, tab, chromedp.Navigate(rebound+"/?server=probe&tool=probe"))
+	browsertest.Wait[bool](t, tab, `document.readyState === "complete"`)
+	if defined := browsertest.Wait[string](t, tab, `typeof McpApps`); defined != "undefined" {
+		t.Errorf("the page at %s has the host's script: McpApps is %s", rebound, defined)
+	}
+	status := browsertest.Wait[string](t, tab, `fetch("/apps/open", {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({server: "probe", tool: "probe"})}).then(async (r) => r.status + " " + await r.text())`)
+	if !strings.HasPrefix(status, "403 ") {
+		t.Errorf("the page at %s opened an app: %s", rebound, status)
 	}
 }

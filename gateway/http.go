@@ -159,7 +159,7 @@ func (g *Gateway) checkOrigin(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", origin), http.StatusForbidden)
 			return
 		}
-		if len(g.o.hosts) > 0 && !hostAllowed(r.Host, g.o.hosts) {
+		if len(g.o.hosts) > 0 && !sdkfix.HostAllowed(r.Host, g.o.hosts) {
 			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
 			return
 		}
@@ -177,12 +177,4 @@ func (g *Gateway) originAllowed(r *http.Request, origin string) bool {
 	}
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	return local != nil && sdkfix.Loopback(local.String()) && sdkfix.Loopback(u.Host)
-}
-
-func hostAllowed(host string, allowed []string) bool {
-	name := host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		name = h
-	}
-	return slices.Contains(allowed, host) || slices.Contains(allowed, name)
 }

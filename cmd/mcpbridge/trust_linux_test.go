@@ -3,8 +3,10 @@ package main_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +72,31 @@ func TestLocalConfigTrustIsPerPath(t *testing.T) {
 	env := []string{"MCPBRIDGE_CONFIG_DIR=" + home}
 	expect(t, mcpbridge(t, mine, "", env, "tools"), 0, "dev_add_note")
 	expect(t, mcpbridge(t, theirs, "", env, "tools"), 2, "./mcp.json was found but not used", "sh ./server.sh --port 7")
+}
+
+// Proves that the question about a ./mcp.json says what each server would
+// be given from the user's environment and from the file, by name, never
+// a value: a server reached by URL once got "Bearer ..." of $GITHUB_TOKEN
+// in a header after a question that showed its URL alone.
+func TestLocalConfigTrustNamesWhatEachServerGets(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	writeConfig(t, dir, "mcp.json", `{"mcpServers": {
+		"gh": {"url": "https://mcp.example.com/mcp?key=${API_KEY}", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}", "X-Team": "team-secret-0123456789"}},
+		"local": {"command": "node", "args": ["server.js"], "env": {"TOKEN": "${env:GITHUB_TOKEN}", "DEBUG": "1"}}}}`)
+	env := []string{"MCPBRIDGE_CONFIG_DIR=" + home, "GITHUB_TOKEN=ghp_thetokenvalue0123456789", "API_KEY=thekeyvalue0123456789"}
+	gets := []string{
+		"gh: the URL https://mcp.example.com/… (with $API_KEY), sending the headers Authorization (from $GITHUB_TOKEN), X-Team (a value written in the file)",
+		"local: node server.js, in " + dir + ", setting DEBUG (a value written in the file), TOKEN (from $GITHUB_TOKEN)",
+	}
+	r := mcpbridge(t, dir, "", env, "tools")
+	expect(t, r, 2, append([]string{"./mcp.json was found but not used"}, gets...)...)
+	shown, code := onPTY(t, dir, env, "n\n", func(cmd *exec.Cmd, term *os.File) {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = term, io.Discard, term
+	}, "tools")
+	expect(t, result{"", shown, code}, 2, append([]string{"Run the servers of this file?"}, gets...)...)
+	for _, secret := range []string{"ghp_thetokenvalue", "thekeyvalue", "team-secret"} {
+		if strings.Contains(r.err+shown, secret) {
+			t.Errorf("a value was shown, %s:\n%s\n%s", secret, r.err, shown)
+		}
+	}
 }

@@ -175,7 +175,10 @@ func TestWebHasChatsFlags(t *testing.T) {
 	}
 	chat, web := flags("chat"), flags("web")
 	chat = slices.DeleteFunc(chat, func(f string) bool { return f == "-p" })
-	web = slices.DeleteFunc(web, func(f string) bool { return f == "--http" })
+	// Where the page is served, and how (as serve's flags say it).
+	web = slices.DeleteFunc(web, func(f string) bool {
+		return slices.Contains([]string{"--http", "--tls-cert", "--tls-key", "--allow-host"}, f)
+	})
 	if !slices.Equal(chat, web) || !slices.Contains(web, "--code") {
 		t.Errorf("chat's flags %v, web's %v", chat, web)
 	}
@@ -206,10 +209,11 @@ func TestWebCode(t *testing.T) {
 type webEvent struct{ Type, Name, Text string }
 
 // turnEvents runs one turn of mcpbridge web's chat through its API, as
-// the page does, and returns its events.
+// the page does, and returns its events after the first, which says what
+// the person sent.
 func turnEvents(t *testing.T, base, secret, text string) []webEvent {
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{"text": text})
+	body, _ := json.Marshal(map[string]string{"conversation": "test", "text": text})
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/chat", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+secret)
 	res, err := http.DefaultClient.Do(req)
@@ -221,7 +225,10 @@ func turnEvents(t *testing.T, base, secret, text string) []webEvent {
 	for dec := json.NewDecoder(res.Body); ; {
 		var ev webEvent
 		if err := dec.Decode(&ev); err != nil {
-			return events
+			if len(events) == 0 || events[0] != (webEvent{Type: "user", Text: text}) {
+				t.Fatalf("the turn's events %v do not begin with what was sent", events)
+			}
+			return events[1:]
 		}
 		events = append(events, ev)
 	}

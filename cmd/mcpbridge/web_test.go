@@ -3,6 +3,7 @@ package main_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"image/png"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -19,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/certtest"
 	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
@@ -63,7 +66,7 @@ func startWeb(t *testing.T, env []string, args ...string) (base, secret string) 
 	if err != nil || perr != nil || u.Fragment == "" || u.Host == "" {
 		t.Fatalf("mcpbridge web printed %q (%v)\n%s", line, err, stderr.String())
 	}
-	return "http://" + u.Host, u.Fragment
+	return u.Scheme + "://" + u.Host, u.Fragment
 }
 
 // Only the page opened at the printed address, which has the run's secret,
@@ -86,7 +89,7 @@ func TestWebNeedsItsSecret(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(body)
 	}
-	for _, r := range []struct{ method, path string }{{"GET", "/api/info"}, {"POST", "/api/chat"}, {"POST", "/apps/open"}} {
+	for _, r := range []struct{ method, path string }{{"GET", "/api/info"}, {"POST", "/api/chat"}, {"GET", "/api/conversation?id=x"}, {"POST", "/apps/open"}} {
 		for _, auth := range []string{"", secret[:len(secret)-1] + "x"} {
 			if code, body := do(r.method, r.path, auth); code != http.StatusUnauthorized || !strings.Contains(body, "open the address mcpbridge web printed") {
 				t.Errorf("%s %s with %q: %d %s", r.method, r.path, auth, code, body)
@@ -106,6 +109,54 @@ func TestWebNeedsItsSecret(t *testing.T) {
 	res.Body.Close()
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Errorf("the page's policy: %q", csp)
+	}
+}
+
+// web on an address that is not loopback is refused, before any server
+// starts, unless it serves HTTPS and is named: in clear the run's secret
+// and all the page shows would cross the network.
+func TestWebRefusesToServeInClear(t *testing.T) {
+	expect(t, mcpbridge(t, t.TempDir(), "", noModel, "web", "--http", "0.0.0.0:0"), 2,
+		"--http 0.0.0.0:0 is not a loopback address", "in clear", "--tls-cert FILE --tls-key FILE", "--allow-host HOST")
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	certtest.Write(t, "web", cert, key)
+	expect(t, mcpbridge(t, t.TempDir(), "", noModel, "web", "--http", ":0", "--tls-cert", cert, "--tls-key", key), 2,
+		"--http :0 (every interface) is not a loopback address: name the page with --allow-host HOST")
+}
+
+// web --tls-cert --tls-key --allow-host serves its page over HTTPS by the
+// name given, which the printed address carries; the chat's API and the
+// apps answer that name alone, not the address's own.
+func TestBrowserWebOverTLS(t *testing.T) {
+	cache := ownCache(t)
+	expect(t, mcpbridge(t, t.TempDir(), "", cache, "call", "add_note", `{"title":"milk","body":"buy milk"}`), 0, "added note #1")
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	certtest.Write(t, "web", cert, key)
+	base, secret := startWeb(t, append(noModel, cache...), "--tls-cert", cert, "--tls-key", key, "--allow-host", "web.localhost")
+	if !strings.HasPrefix(base, "https://web.localhost:") {
+		t.Fatalf("the page's address: %s", base)
+	}
+	tab := browsertest.Tab(t)
+	browsertest.Do(t, tab, chromedp.Navigate(base+"/app?tool=notes_board&args=%7B%7D#"+secret))
+	frame := tab.Frame(t, "/apps/frame/")
+	browsertest.Wait[bool](t, frame, `document.querySelector("#board .card h3")?.textContent === "#1 milk"`)
+
+	byAddress := strings.Replace(base, "web.localhost", "127.0.0.1", 1)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, DisableKeepAlives: true}}
+	for _, path := range []string{"/", "/api/info", "/apps/host.js"} {
+		req, _ := http.NewRequest(http.MethodGet, byAddress+path, nil)
+		req.Header.Set("Authorization", "Bearer "+secret)
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden || !strings.Contains(string(body), `Host \"127.0.0.1:`) {
+			t.Errorf("GET %s by the address: %d %s", path, res.StatusCode, body)
+		}
 	}
 }
 
@@ -172,8 +223,9 @@ func TestBrowserWebChat(t *testing.T) {
 	}
 }
 
-// What an app says (ui/message) reaches the conversation, and the model: on
-// /app, the example app's message is a turn of the chat.
+// What an app says (ui/message) reaches the conversation, and the model,
+// once the person sends it on: on /app, the example app's message waits by
+// the input, then is a turn of the chat, marked as the app's.
 func TestBrowserWebAppMessage(t *testing.T) {
 	model, seen := fakeOpenAI(t)
 	app := npmtest.Bin(t, "mcp-server-basic-vanillajs")
@@ -183,11 +235,15 @@ func TestBrowserWebAppMessage(t *testing.T) {
 	frame := tab.Frame(t, "/apps/frame/")
 	browsertest.Wait[bool](t, frame, `/^\d{4}-/.test(document.getElementById("server-time").textContent)`)
 	browsertest.Click(t, frame, "#send-message-btn")
-	if got := browsertest.Wait[string](t, tab, `document.querySelector(".msg.user")?.textContent`); got != "from the app of get-timeThis is message text." {
+	browsertest.Wait[bool](t, tab, `!document.getElementById("pending").hidden`)
+	browsertest.Click(t, tab, "#pending-send")
+	if got := browsertest.Wait[string](t, tab, `document.querySelector(".msg.user")?.textContent`); !regexp.MustCompile(`^from the app of get-time \(server [^)]+\), sent on by youThis is message text\.$`).MatchString(got) {
 		t.Errorf("the conversation shows %q", got)
 	}
 	browsertest.Wait[bool](t, tab, `document.querySelector(".answer, .msg.error") !== null`)
-	if _, _, messages := seen(); !slices.Contains(messages, "user: This is message text.") {
-		t.Errorf("the model was not told the app's message: %q", messages)
+	if _, _, messages := seen(); !slices.ContainsFunc(messages, func(m string) bool {
+		return strings.HasPrefix(m, "user: [The app of server ") && strings.HasSuffix(m, "wrote this message, not the user, who chose to send it on:]\nThis is message text.")
+	}) {
+		t.Errorf("the model was not told the app's message as the app's: %q", messages)
 	}
 }

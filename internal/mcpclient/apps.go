@@ -8,6 +8,7 @@ import (
 	"mime"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -126,6 +127,44 @@ func (c AppCSP) Policy() string {
 		"base-uri " + sources("", "'self'", c.BaseURIDomains),
 		"object-src 'none'",
 	}, "; ")
+}
+
+// cspSchemes are the schemes of the URLs each scheme of a source may match
+// under CSP (http also https, ws and wss; https also wss), so that an
+// allowlist built from the sources is never narrower than the policy.
+var cspSchemes = map[string][]string{
+	"http":  {"http", "https", "ws", "wss"},
+	"https": {"https", "wss"},
+	"ws":    {"ws", "wss", "http", "https"},
+	"wss":   {"wss", "https"},
+}
+
+// ConnectionAllowlist returns the Connection-Allowlist header (WICG
+// Connection Allowlists; Chromium enforces it from version 152) a host
+// serves an app's document with: a URL pattern for each origin the app
+// declared it requests (its connect, resource and frame domains that
+// [AppCSP.Policy] takes), nothing else, and WebRTC blocked. The policy
+// says which kind of request may go where; the allowlist closes what CSP
+// does not govern: WebRTC's STUN and TURN, resource hints (preconnect,
+// dns-prefetch), the document's own navigations. It is never narrower
+// than the policy for a declared origin (a source's scheme admits the
+// schemes CSP lets it match, its path is left to CSP), and with nothing
+// declared it allows nothing.
+func ConnectionAllowlist(c AppCSP) string {
+	var patterns []string
+	for _, s := range slices.Concat(c.ConnectDomains, c.ResourceDomains, c.FrameDomains) {
+		if !cspSource.MatchString(s) {
+			continue
+		}
+		scheme, rest, _ := strings.Cut(s, "://")
+		host, _, _ := strings.Cut(rest, "/")
+		for _, sc := range cspSchemes[scheme] {
+			if p := strconv.Quote(sc + "://" + host + "/*"); !slices.Contains(patterns, p) {
+				patterns = append(patterns, p)
+			}
+		}
+	}
+	return "(" + strings.Join(patterns, " ") + ");webrtc=block"
 }
 
 // ReadApp reads an MCP App's interface: the ui:// resource at uri (a

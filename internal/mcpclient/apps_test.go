@@ -200,6 +200,28 @@ func TestAppCSPPolicy(t *testing.T) {
 	}
 }
 
+// The allowlist of an app's document names the origins it declared for
+// requests, with the schemes CSP lets each match, and nothing else: not
+// what the policy leaves out, not its base URI; WebRTC is blocked; nothing
+// declared allows nothing.
+func TestConnectionAllowlist(t *testing.T) {
+	if got := mcpclient.ConnectionAllowlist(mcpclient.AppCSP{}); got != "();webrtc=block" {
+		t.Errorf("empty: %s", got)
+	}
+	c := mcpclient.AppCSP{
+		ConnectDomains:  []string{"https://api.example.com", "wss://live.example.com:8443", "https://x.example.com; script-src *", "*", "'unsafe-eval'", "http://127.0.0.1:*"},
+		ResourceDomains: []string{"https://*.cdn.example.com/assets/", "data:", "https://api.example.com/static"},
+		FrameDomains:    []string{"https://www.youtube.com"},
+		BaseURIDomains:  []string{"https://base.example.com"},
+	}
+	const want = `("https://api.example.com/*" "wss://api.example.com/*" "wss://live.example.com:8443/*" "https://live.example.com:8443/*" ` +
+		`"http://127.0.0.1:*/*" "https://127.0.0.1:*/*" "ws://127.0.0.1:*/*" "wss://127.0.0.1:*/*" ` +
+		`"https://*.cdn.example.com/*" "wss://*.cdn.example.com/*" "https://www.youtube.com/*" "wss://www.youtube.com/*");webrtc=block`
+	if got := mcpclient.ConnectionAllowlist(c); got != want {
+		t.Errorf("declared:\n got %s\nwant %s", got, want)
+	}
+}
+
 // The extension's own example server: its tool names its interface, which
 // reads as an app whose frame asks for nothing.
 func TestBasicAppServer(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +35,21 @@ func Loopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// HostAllowed reports whether host, a request's Host header, is one of
+// names, each a name with or without a port: "apps.example" takes any
+// port, "apps.example:8443" that port alone. No names takes loopback
+// names alone, by [Loopback].
+func HostAllowed(host string, names []string) bool {
+	if len(names) == 0 {
+		return Loopback(host)
+	}
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	}
+	return slices.Contains(names, host) || slices.Contains(names, name)
 }
 
 // Accepts reports whether go-sdk's streamable HTTP handler takes a POST

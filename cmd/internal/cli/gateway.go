@@ -127,8 +127,7 @@ refused and /readyz answers 503.`,
 		fs.Var((*multi)(&oauth.Scopes), "oauth-scope", "require `SCOPE` of every token (repeatable)")
 		fs.StringVar(&oauth.UserClaim, "oauth-user-claim", "", "tell a token's user by the `CLAIM` (default sub): each user of an app is a client of its own")
 		drain := fs.Duration("drain", gateway.DefaultDrainTimeout, "on SIGTERM, wait up to `DURATION` for calls in flight")
-		tlsCert := fs.String("tls-cert", "", "serve HTTPS with the certificate (chain) of the PEM `FILE`, read again when it changes (needs --tls-key)")
-		tlsKey := fs.String("tls-key", "", "the private key of --tls-cert, a PEM `FILE`")
+		tlsCert, tlsKey := addTLSFlags(fs)
 		statusAddr := fs.String("status-http", "", "serve /healthz and /readyz with each server's state on `ADDR` (loopback only)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
 		var limits gateway.Limits

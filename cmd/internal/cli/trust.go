@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,10 +84,12 @@ func trustLocal(path string, data []byte, s *Streams) error {
 
 // describeServers says what a config would start or reach, a server a
 // line: a command with every argument, its working directory (dir, the
-// file's, unless "cwd" says) and the names of the variables it sets; a
-// URL as scheme and host. The file is read again with its references
-// (${VAR}) left as written: they are what the file says, and their values
-// may be secrets.
+// file's, unless "cwd" says) and the variables it sets; a URL as scheme
+// and host, the headers it sends and how it gets an OAuth token. The file
+// is read again with its references (${VAR}) left as written: they are
+// what the file says, and their values may be secrets. No value of a
+// variable or header is shown, only where it comes from: the user's
+// environment, by name, or the file.
 func describeServers(data []byte, dir string) []string {
 	cfg, err := catalog.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
 	if err != nil {
@@ -96,8 +100,22 @@ func describeServers(data []byte, dir string) []string {
 		if sc.Disabled {
 			continue
 		}
-		what := "the URL " + redact.URL(sc.URL)
-		if sc.URL == "" {
+		var what string
+		if sc.URL != "" {
+			what = "the URL " + redact.URL(sc.URL)
+			if names := references(sc.URL); names != "" {
+				what += " (with " + names + ")"
+			}
+			if len(sc.Headers) > 0 {
+				what += ", sending the headers " + sources(sc.Headers)
+			}
+			if a := sc.Auth; a != nil {
+				what += ", getting an OAuth token (" + cmp.Or(a.Grant, "client_credentials") + ")"
+				if names := references(a.ClientSecret + a.IdPClientSecret + a.ClientID + a.IdPClientID); names != "" {
+					what += " with " + names
+				}
+			}
+		} else {
 			words := []string{shellWord(sc.Command)}
 			for _, a := range sc.Args {
 				words = append(words, shellWord(a))
@@ -108,7 +126,7 @@ func describeServers(data []byte, dir string) []string {
 			}
 			what = strings.Join(words, " ") + ", in " + where
 			if len(sc.Env) > 0 {
-				what += ", setting " + strings.Join(slices.Sorted(maps.Keys(sc.Env)), ", ")
+				what += ", setting " + sources(sc.Env)
 			}
 		}
 		lines = append(lines, untrusted.Line(sc.Name+": "+what))
@@ -117,6 +135,34 @@ func describeServers(data []byte, dir string) []string {
 		return []string{"no server"}
 	}
 	return lines
+}
+
+// reference is a variable as describeServers' reading leaves it.
+var reference = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// references names the variables s is made of, "$A and $B", "" if none.
+func references(s string) string {
+	var names []string
+	for _, m := range reference.FindAllStringSubmatch(s, -1) {
+		if !slices.Contains(names, "$"+m[1]) {
+			names = append(names, "$"+m[1])
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// sources names each of m's keys and where its value comes from, never
+// the value: "NAME (from $VAR)", or "NAME (a value written in the file)".
+func sources(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		from := "a value written in the file"
+		if names := references(m[k]); names != "" {
+			from = "from " + names
+		}
+		parts = append(parts, k+" ("+from+")")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shellWord writes w as a shell would need it to read it as one word:

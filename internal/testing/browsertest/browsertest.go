@@ -5,11 +5,15 @@
 //
 // The browser reaches nothing but loopback: the flags below keep it from
 // calling home (background networking, component updates, sync, QUIC),
-// which on a closed network would only fail, many at a time.
+// which on a closed network would only fail, many at a time, and from
+// asking a DNS server anything (every name but localhost's is not found; addresses are not names),
+// so that what a page tries to resolve stays on the machine, where
+// [Resolved] sees it.
 package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,7 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
 
@@ -127,6 +133,77 @@ func Do(t testing.TB, p Page, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// tracingMu lets one test at a time trace the browser, which has one trace.
+var tracingMu sync.Mutex
+
+// Resolved returns the host names the browser was asked to resolve, by
+// any page or for any reason (a DNS prefetch, a preconnect, a request),
+// while f ran, as its network log says them ("http://name.example"): it
+// sees a lookup that sends nothing on the wire. The log is the browser's,
+// read by tracing its "netlog" category for the time of f.
+func Resolved(t testing.TB, p Page, f func()) []string {
+	t.Helper()
+	tracingMu.Lock()
+	defer tracingMu.Unlock()
+	var mu sync.Mutex
+	var events []json.RawMessage
+	finished := false // a listener lasts as long as the tab: one of an earlier call is done
+	complete := make(chan struct{})
+	// The browser's session, not the tab's: a tab's trace holds its
+	// renderer's events alone, not the network service's.
+	chromedp.ListenBrowser(p.Ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			defer mu.Unlock()
+			if finished {
+				return
+			}
+			for _, v := range e.Value {
+				if data, err := v.MarshalJSON(); err == nil {
+					events = append(events, data)
+				}
+			}
+		case *tracing.EventTracingComplete:
+			mu.Lock()
+			defer mu.Unlock()
+			if !finished {
+				finished = true
+				close(complete)
+			}
+		}
+	})
+	config := &tracing.TraceConfig{IncludedCategories: []string{"disabled-by-default-netlog", "netlog"}}
+	if _, err := chromedp.CallBrowser(p.Ctx, tracing.Start, tracing.StartParams{TraceConfig: config, TransferMode: tracing.StartTransferModeReportEvents}); err != nil {
+		t.Fatalf("browser: tracing: %v", err)
+	}
+	f()
+	if _, err := chromedp.CallBrowser(p.Ctx, tracing.End, cdp.Empty{}); err != nil {
+		t.Fatalf("browser: tracing: %v", err)
+	}
+	select {
+	case <-complete:
+	case <-p.Ctx.Done():
+		t.Fatalf("browser: tracing: %v", p.Ctx.Err())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var hosts []string
+	for _, data := range events {
+		var ev struct {
+			Args struct {
+				Params struct {
+					Host string `json:"host"`
+				} `json:"params"`
+			} `json:"args"`
+		}
+		if json.Unmarshal(data, &ev) == nil && ev.Args.Params.Host != "" {
+			hosts = append(hosts, ev.Args.Params.Host)
+		}
+	}
+	return hosts
+}
+
 // consoleTo returns a listener that logs what a page writes on its
 // console to t, until t's cleanup.
 func consoleTo(t testing.TB) func(any) {
@@ -179,6 +256,10 @@ func start() {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// A test serves HTTPS with a certificate of its own making
+		// (certtest), on loopback.
+		chromedp.Flag("ignore-certificate-errors", true),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.*"),
 		// A sandboxed frame stays in its page's process, where chromedp's
 		// queries reach it: Blink keeps its origin opaque all the same.
 		chromedp.Flag("disable-features", "IsolateSandboxedIframes"),

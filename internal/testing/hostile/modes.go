@@ -36,6 +36,7 @@ var modes = map[string]mode{
 	"lookalike-instructions": {doc: "sends instructions that try to close their block with look-alikes", answer: lookalikeInstructions},
 	"skills-hostile":         {doc: "lists skills with line breaks, headings, escapes and spaces in URIs, paths and descriptions", answer: skillsHostile},
 	"app":                    {doc: "an MCP App whose CSP smuggles in a directive and a keyword, and whose admin tool is for the app alone", answer: app},
+	"app-message":            {doc: "an MCP App (board) that says AppMessage into the conversation as it is shown, and bank_transfer, a tool the model may call", answer: appMessage},
 	"escapes":                {doc: "puts terminal escapes in its info, instructions, tools, results, resources, skills and stderr", answer: escapes, stderr: "stderr" + Escapes},
 
 	// What a tool result can do to the host (results.go).

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -30,15 +31,25 @@ var Web = &cli.Command{
 	Examples: `  OPENAI_API_KEY=sk-... mcpbridge web
   mcpbridge web --config mcp.json --http 127.0.0.1:8080
   mcpbridge web -- npx -y @modelcontextprotocol/server-basic-vanillajs --stdio
+  mcpbridge web --http 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem --allow-host box.example
 
 It prints the page's address, with a secret made for the run after #: only
 a page opened at that address drives the chat and the servers, not another
-page of the same machine. The chat streams the model's answer as it is
-written and each tool call (its arguments, progress and result), and
-renders the app of a tool that has one; what an app says (ui/message)
-goes into the conversation. The page at /app?tool=NAME&args=JSON (with
-the same #secret) renders one tool's app, the host calling the tool, for
-an app's developer: it needs no model.
+page of the same machine. The page answers to loopback names alone unless
+--allow-host names it otherwise. An address that is not loopback is
+refused unless the page is served over HTTPS (--tls-cert, --tls-key, as
+serve takes them, renewals followed) and named with --allow-host: in clear
+the secret and all the page shows would cross the network.
+
+The chat streams the model's answer as it is written and each tool call
+(its arguments, progress and result), and renders the app of a tool that
+has one. Each page (tab) has a conversation of its own, shown again when
+it is reloaded; New conversation starts another. What an app says
+(ui/message) starts no turn: it waits by the input, marked as the app's,
+until you send it to the model (which is told the app wrote it, not you)
+or discard it. The page at /app?tool=NAME&args=JSON (with the same
+#secret) renders one tool's app, the host calling the tool, for an app's
+developer: it needs no model.
 
 The model is chat's: any OpenAI-compatible server when OPENAI_API_KEY or
 OPENAI_BASE_URL is set, else Anthropic when ANTHROPIC_API_KEY is set. With
@@ -62,7 +73,7 @@ server's tools that apps may call (see SECURITY.md).`,
 	NoArgs: true,
 	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		t := cli.AddAppTarget(fs)
-		addr := fs.String("http", "127.0.0.1:0", "serve the page on `ADDR`; port 0 is a free one")
+		page := cli.AddPageFlags(fs, "127.0.0.1:0")
 		modelName, code := addModelFlags(fs, t)
 		// The page asks, not the terminal.
 		fs.Lookup("no-input").Usage = "never ask on the page: decline what a server asks the user, with a line on stderr saying what it asked"
@@ -82,6 +93,13 @@ server's tools that apps may call (see SECURITY.md).`,
 					t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
 				}
 			}
+			// Before the servers start: an address refused or in use, or
+			// a certificate that does not load, is said at once.
+			ln, err := page.Listen(slog.New(slog.NewTextHandler(s.Err, nil)))
+			if err != nil {
+				return err
+			}
+			defer ln.Close()
 			ts, _, err := t.Start(ctx, serverCmd, s)
 			if err != nil {
 				return err
@@ -93,7 +111,7 @@ server's tools that apps may call (see SECURITY.md).`,
 					return err
 				}
 			}
-			return serveWeb(ctx, *addr, w, s)
+			return serveWeb(ctx, ln, w, s)
 		}
 	},
 }
@@ -151,21 +169,17 @@ func (m streamedModel) Vendor() string {
 	return v.Vendor()
 }
 
-// serveWeb serves the page of w on addr until ctx ends (Ctrl-C), having
+// serveWeb serves the page of w on ln until ctx ends (Ctrl-C), having
 // printed its address with the run's secret.
-func serveWeb(ctx context.Context, addr string, w *webChat, s *cli.Streams) error {
+func serveWeb(ctx context.Context, ln *cli.PageListener, w *webChat, s *cli.Streams) error {
 	var b [16]byte
 	rand.Read(b[:])
 	w.secret = hex.EncodeToString(b[:])
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return cli.Usagef("--http %s: %v", addr, err)
-	}
-	srv := &http.Server{Handler: w.handler(), ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: w.handler(ln.Hosts), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the turns
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	fmt.Fprintf(s.Out, "http://%s/#%s\n", l.Addr(), w.secret)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(s.Out, "%s/#%s\n", ln.URL, w.secret)
 	select {
 	case err := <-served:
 		return err

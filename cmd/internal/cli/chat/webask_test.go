@@ -47,7 +47,7 @@ func post(w *webChat, path, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+w.secret)
 	rec := httptest.NewRecorder()
-	w.handler().ServeHTTP(rec, req)
+	w.handler([]string{"example.com"}).ServeHTTP(rec, req) // httptest.NewRequest's Host
 	return rec
 }
 
@@ -366,7 +366,7 @@ func TestPageQuestionsBounded(t *testing.T) {
 		}
 		req := httptest.NewRequest(http.MethodPost, "/api/answer", strings.NewReader(`{"id":"q2","action":"decline"}`))
 		rec := httptest.NewRecorder()
-		w.handler().ServeHTTP(rec, req)
+		w.handler([]string{"example.com"}).ServeHTTP(rec, req) // httptest.NewRequest's Host
 		if rec.Code != http.StatusUnauthorized {
 			t.Errorf("an answer without the secret: %d", rec.Code)
 		}

@@ -12,12 +12,14 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -34,7 +36,8 @@ const (
 )
 
 // A webChat is the page's side of mcpbridge web: the servers, the agent
-// (nil without a model) and the conversation, one turn at a time.
+// (nil without a model) and each page's conversation (webconv.go), one
+// turn at a time.
 type webChat struct {
 	ts        *catalog.Toolset
 	agent     *agent.Agent
@@ -43,18 +46,20 @@ type webChat struct {
 	secret    string
 	errw      io.Writer // stderr: what is declined with no turn to ask in
 
-	turnMu  sync.Mutex // held while a turn runs
-	history []llm.Message
+	turnMu sync.Mutex // held while a turn runs, on any page
+	convs  conversations
 
 	mu   sync.Mutex
 	turn *webTurn // the turn running; nil between turns
 }
 
 // handler serves the page, its script and style, the apps' host and the
-// API. All but the page's static files and what an iframe loads (the host
-// script, an app's document under its unguessable id) need the run's
-// secret, which only the page opened at the printed address has.
-func (w *webChat) handler() http.Handler {
+// API, to requests whose Host is one of hosts (nil: a loopback name),
+// against DNS rebinding. All but the page's static files and what an
+// iframe loads (the host script, an app's document under its unguessable
+// id) need the run's secret, which only the page opened at the printed
+// address has.
+func (w *webChat) handler(hosts []string) http.Handler {
 	static, _ := fs.Sub(webpage, "webpage")
 	files := http.FileServerFS(static)
 	mux := http.NewServeMux()
@@ -66,13 +71,20 @@ func (w *webChat) handler() http.Handler {
 	mux.Handle("GET /{$}", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /app", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /static/", pageHeaders(http.StripPrefix("/static", files)))
-	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider})
+	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider, Hosts: hosts})
 	mux.Handle("/apps/", http.StripPrefix("/apps", w.guardApps(apps)))
 	mux.Handle("GET /api/info", w.guard(http.HandlerFunc(w.info)))
 	mux.Handle("POST /api/chat", w.guard(http.HandlerFunc(w.chat)))
+	mux.Handle("GET /api/conversation", w.guard(http.HandlerFunc(w.transcript)))
 	mux.Handle("POST /api/answer", w.guard(http.HandlerFunc(w.answer)))
 	mux.Handle("POST /api/stop", w.guard(http.HandlerFunc(w.stop)))
-	return mux
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !sdkfix.HostAllowed(r.Host, hosts) {
+			writeError(rw, http.StatusForbidden, fmt.Sprintf("mcpbridge web: Host %q is not the page's name (--allow-host)", r.Host))
+			return
+		}
+		mux.ServeHTTP(rw, r)
+	})
 }
 
 // pageHeaders serves the page's own files under a policy of their own:
@@ -154,9 +166,11 @@ func (w *webChat) info(rw http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(rw).Encode(out)
 }
 
-// A webEvent is one line of a turn's stream.
+// A webEvent is one line of a turn's stream, or of a conversation's
+// transcript.
 type webEvent struct {
-	Type      string          `json:"type"` // text, call, progress, result, ask, asked, note, answer, error
+	Type      string          `json:"type"`           // user (transcripts only), text, call, progress, result, ask, asked, note, answer, error
+	From      string          `json:"from,omitempty"` // user: whose words, when not the person's
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Server    string          `json:"server,omitempty"`
@@ -175,6 +189,8 @@ type webEvent struct {
 // A webTurn is a turn running: where its events go, its calls, and the
 // question it shows (webask.go).
 type webTurn struct {
+	convs  *conversations
+	conv   *conversation // what it records what it shows in
 	snap   *catalog.Snapshot
 	ctx    context.Context // ended by Stop, the page closing the stream, Ctrl-C
 	cancel context.CancelFunc
@@ -204,7 +220,9 @@ type webCall struct {
 	app      bool
 }
 
-// emit writes ev as one line, unless the turn has ended.
+// emit writes ev as one line, unless the turn has ended, and keeps it in
+// the conversation's transcript unless it is transient (the answer's
+// pieces, progress, questions).
 func (t *webTurn) emit(ev webEvent) {
 	data, err := json.Marshal(ev)
 	if err != nil {
@@ -214,6 +232,12 @@ func (t *webTurn) emit(ev webEvent) {
 	defer t.mu.Unlock()
 	if t.ended {
 		return
+	}
+	switch ev.Type {
+	case "user", "call", "result", "note", "answer", "error":
+		if t.conv != nil {
+			t.convs.record(t.conv, ev)
+		}
 	}
 	t.out.Write(append(data, '\n'))
 	t.flush()
@@ -227,7 +251,14 @@ func (w *webChat) chat(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Text    string `json:"text"`
+		Conversation string `json:"conversation"`
+		Text         string `json:"text"`
+		// From names the app whose ui/message the person sent on; the
+		// text is then the app's.
+		From *struct {
+			Server string `json:"server"`
+			Tool   string `json:"tool"`
+		} `json:"from"`
 		Context []struct {
 			App        string          `json:"app"`
 			Text       string          `json:"text"`
@@ -241,17 +272,25 @@ func (w *webChat) chat(rw http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(body, &req)
 	}
-	if err != nil || strings.TrimSpace(req.Text) == "" || len(req.Context) > maxContexts {
-		writeError(rw, http.StatusBadRequest, "mcpbridge web: a turn is {\"text\": ..., \"context\": [up to 8 apps' contexts]}")
+	if err != nil || strings.TrimSpace(req.Text) == "" || len(req.Context) > maxContexts || !conversationID.MatchString(req.Conversation) {
+		writeError(rw, http.StatusBadRequest, "mcpbridge web: a turn is {\"conversation\": ID, \"text\": ..., \"from\": {server, tool} of an app, \"context\": [up to 8 apps' contexts]}")
 		return
 	}
 	if !w.turnMu.TryLock() {
-		writeError(rw, http.StatusConflict, "mcpbridge web: a turn is running; wait for its answer")
+		writeError(rw, http.StatusConflict, "mcpbridge web: a turn is running, on this page or another; wait for its answer")
 		return
 	}
 	defer w.turnMu.Unlock()
 
-	text := req.Text
+	text, shown := req.Text, webEvent{Type: "user", Text: req.Text}
+	if f := req.From; f != nil {
+		// What an app said (ui/message) is its server's words, which the
+		// person chose to pass on, and is told the model as such: an app
+		// that wrote "call bank_transfer" is not the person asking.
+		server, own := untrusted.Line(f.Server), untrusted.Line(f.Tool)
+		text = fmt.Sprintf("[The app of server %q (its tool %s) wrote this message, not the user, who chose to send it on:]\n%s", server, own, untrusted.Text(req.Text))
+		shown.From = fmt.Sprintf("from the app of %s (server %s), sent on by you", own, server)
+	}
 	for _, c := range req.Context {
 		// What an app gave for the model: its server wrote it.
 		text += fmt.Sprintf("\n\n[The app of %s gave this context; its server wrote it, not the user:]\n%s", untrusted.Line(c.App), untrusted.Text(c.Text))
@@ -267,11 +306,14 @@ func (w *webChat) chat(rw http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 	})
+	conv := w.convs.get(req.Conversation)
+	turn.convs, turn.conv = &w.convs, conv
 	w.begin(turn)
 	defer w.end(turn)
-	res, err := w.agent.Run(turn.ctx, append(w.history, llm.UserText(text)))
+	turn.emit(shown)
+	res, err := w.agent.Run(turn.ctx, append(slices.Clip(w.convs.messages(conv)), llm.UserText(text)))
 	if res != nil {
-		w.history = res.Messages
+		w.convs.setMessages(conv, res.Messages)
 	}
 	turn.mu.Lock()
 	stopped := turn.stopped

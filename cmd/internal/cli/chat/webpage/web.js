@@ -2,7 +2,9 @@
 // by the apps' host, /apps/host.js), what a server asks during a turn, and
 // /app, one tool's app alone. The run's secret comes after # in the
 // address and goes with every request; everything a server or an app sent
-// is put on the page as text, never as HTML.
+// is put on the page as text, never as HTML. Each page (tab) has its own
+// conversation, its id kept for the tab (sessionStorage) so that a reload
+// shows it again; what an app says waits by the input for the person.
 "use strict";
 (function () {
   const secret = location.hash.slice(1);
@@ -13,10 +15,26 @@
   const send = document.getElementById("send");
   const stop = document.getElementById("stop");
   const notice = document.getElementById("notice");
+  const newButton = document.getElementById("new");
+  const pending = document.getElementById("pending");
+  const pendingSend = document.getElementById("pending-send");
+  const pendingDiscard = document.getElementById("pending-discard");
   const contexts = new Map(); // an app's latest context for the model, by app
-  const apps = new Map();     // a call's rendered app, by call id
   let info = null;
   let busy = false;
+  let waiting = null; // the app's message waiting for the person: its answer
+
+  // The page's conversation: its id, kept for the tab and the path.
+  const conversationKey = "mcpbridge-conversation:" + location.pathname;
+  let conversation = sessionStorage.getItem(conversationKey) || newConversationID();
+
+  function newConversationID() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    const id = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem(conversationKey, id);
+    return id;
+  }
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -185,14 +203,17 @@
   function renderApp(box, server, tool, opts) {
     return McpApps.render(box, Object.assign({
       server, tool, headers,
-      onMessage(text, app) { return fromApp(text, tool); },
+      onMessage(text) { return fromApp(text, server, tool); },
       onContext(ctx) { contexts.set(tool, ctx); return true; },
     }, opts));
   }
 
-  // fromApp takes what an app says (ui/message) into the conversation: a
-  // user's message, marked as the app's, and the model's turn on it.
-  function fromApp(text, tool) {
+  // fromApp takes what an app says (ui/message): it is the app's, not the
+  // person's, so it starts no turn of its own. It waits by the input, marked
+  // as the app's, until the person sends it to the model or discards it,
+  // and the app is answered then; one at a time, so that the text the
+  // person read is the text sent.
+  function fromApp(text, server, tool) {
     if (!info || !info.model) {
       const m = el("div", "msg user", text);
       m.prepend(el("span", "from", "from the app of " + tool + " (no model to answer)"));
@@ -200,12 +221,33 @@
       scroll();
       return true;
     }
-    if (busy) return false;
-    turn(text, "from the app of " + tool);
-    return true;
+    if (waiting) return false;
+    return new Promise((resolve) => {
+      waiting = resolve;
+      pending.querySelector(".who").textContent = "The app of " + tool + " (server " + server + ") asks to send the model:";
+      pending.querySelector(".text").textContent = text;
+      pending.hidden = false;
+      pendingSend.disabled = busy;
+      pendingSend.onclick = () => {
+        if (busy) return;
+        answerApp(true);
+        turn(text, { server, tool });
+      };
+      pendingDiscard.onclick = () => answerApp(false);
+      pendingSend.focus();
+    });
   }
 
-  function callCard(ev) {
+  // answerApp ends the app's message waiting: sent (true) or not.
+  function answerApp(sent) {
+    if (!waiting) return;
+    const resolve = waiting;
+    waiting = null;
+    pending.hidden = true;
+    resolve(sent);
+  }
+
+  function callCard(ev, apps) {
     const card = el("div", "call");
     card.dataset.id = ev.id;
     card.append(el("div", "head", ev.name + " " + JSON.stringify(ev.arguments || {})));
@@ -215,14 +257,14 @@
     card.progress = progress;
     log.append(card);
     if (ev.app) {
-      const pending = renderApp(card, ev.server, ev.tool, { arguments: ev.arguments || {} })
+      const opened = renderApp(card, ev.server, ev.tool, { arguments: ev.arguments || {} })
         .catch((e) => { card.append(el("div", "error", "the app could not be shown: " + e.message)); return null; });
-      apps.set(ev.id, pending);
+      apps.set(ev.id, opened);
     }
     return card;
   }
 
-  function showResult(card, ev) {
+  function showResult(card, ev, apps) {
     card.progress.hidden = true;
     if (ev.isError) card.classList.add("failed");
     const d = el("details");
@@ -234,22 +276,56 @@
     apps.delete(ev.id);
   }
 
-  // turn sends text to the model and shows the turn as its events come.
+  // A shown is what one turn put on the page: its calls' cards and apps,
+  // by call id, and the answer as it is written.
+  function shown() { return { cards: new Map(), apps: new Map(), writing: null }; }
+
+  // render puts one event of a turn on the page, as it comes or as the
+  // conversation's transcript replays it.
+  function render(ev, at) {
+    if (ev.type === "user") {
+      const m = el("div", "msg user", ev.text);
+      if (ev.from) m.prepend(el("span", "from", ev.from));
+      log.append(m);
+    } else if (ev.type === "text") {
+      if (!at.writing) log.append(at.writing = el("div", "msg answer writing", ""));
+      at.writing.textContent += ev.text;
+    } else if (ev.type === "call") {
+      at.writing = null;
+      at.cards.set(ev.id, callCard(ev, at.apps));
+    } else if (ev.type === "progress" && at.cards.has(ev.id)) {
+      const p = at.cards.get(ev.id).progress;
+      p.hidden = false;
+      p.textContent = (ev.total ? ev.progress + "/" + ev.total : String(ev.progress)) + (ev.text ? " " + ev.text : "");
+    } else if (ev.type === "result" && at.cards.has(ev.id)) showResult(at.cards.get(ev.id), ev, at.apps);
+    else if (ev.type === "ask") askCard(ev.question);
+    else if (ev.type === "asked") close(log.querySelector('.ask[data-id="' + CSS.escape(ev.id) + '"]'), ev.action, ev.text);
+    else if (ev.type === "note") log.append(el("div", "note", ev.text));
+    else if (ev.type === "answer") {
+      // The whole answer, cleaned as a whole, in place of its pieces.
+      if (at.writing) {
+        at.writing.textContent = ev.text;
+        at.writing.classList.remove("writing");
+      } else log.append(el("div", "msg answer", ev.text));
+      at.writing = null;
+    }
+    else if (ev.type === "error") log.append(el("div", "msg error", ev.text));
+  }
+
+  // turn sends text to the model, the person's or, sent on by the person,
+  // the app's that from names, and shows the turn as its events come.
   async function turn(text, from) {
     busy = true;
     send.hidden = true;
     stop.hidden = false;
     stop.disabled = false;
-    const m = el("div", "msg user", text);
-    if (from) m.prepend(el("span", "from", from));
-    log.append(m);
-    scroll();
+    newButton.disabled = true;
+    pendingSend.disabled = true;
     const ctx = [...contexts].map(([app, c]) => ({ app, text: c.text || "", structured: c.structured }));
     contexts.clear();
-    const cards = new Map();
-    let writing = null; // the model's answer as it is written, until a call or the whole
+    const at = shown();
     try {
-      const res = await api("/api/chat", { text, context: ctx });
+      const res = await api("/api/chat", { conversation, text, from, context: ctx });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = "";
       for (;;) {
@@ -258,49 +334,55 @@
         buf += value;
         let nl;
         while ((nl = buf.indexOf("\n")) >= 0) {
-          const ev = JSON.parse(buf.slice(0, nl));
+          render(JSON.parse(buf.slice(0, nl)), at);
           buf = buf.slice(nl + 1);
-          if (ev.type === "text") {
-            if (!writing) log.append(writing = el("div", "msg answer writing", ""));
-            writing.textContent += ev.text;
-          } else if (ev.type === "call") {
-            writing = null;
-            cards.set(ev.id, callCard(ev));
-          }
-          else if (ev.type === "progress" && cards.has(ev.id)) {
-            const p = cards.get(ev.id).progress;
-            p.hidden = false;
-            p.textContent = (ev.total ? ev.progress + "/" + ev.total : String(ev.progress)) + (ev.text ? " " + ev.text : "");
-          } else if (ev.type === "result" && cards.has(ev.id)) showResult(cards.get(ev.id), ev);
-          else if (ev.type === "ask") askCard(ev.question);
-          else if (ev.type === "asked") close(log.querySelector('.ask[data-id="' + CSS.escape(ev.id) + '"]'), ev.action, ev.text);
-          else if (ev.type === "note") log.append(el("div", "note", ev.text));
-          else if (ev.type === "answer") {
-            // The whole answer, cleaned as a whole, in place of its pieces.
-            if (writing) {
-              writing.textContent = ev.text;
-              writing.classList.remove("writing");
-            } else log.append(el("div", "msg answer", ev.text));
-            writing = null;
-          }
-          else if (ev.type === "error") log.append(el("div", "msg error", ev.text));
           scroll();
         }
       }
     } catch (e) {
       log.append(el("div", "msg error", e.message));
+      if (!from && !input.value) input.value = text; // not sent: the person's to send again
     } finally {
       // An app whose call never ended (the turn failed, or was stopped) is told.
-      for (const [id, app] of apps) if (cards.has(id)) app.then((a) => a && a.cancelled("the turn ended before the call did"));
-      for (const id of cards.keys()) apps.delete(id);
+      for (const app of at.apps.values()) app.then((a) => a && a.cancelled("the turn ended before the call did"));
       for (const w of log.querySelectorAll(".writing")) w.classList.remove("writing");
       // A question still shown ended with the turn.
       for (const card of log.querySelectorAll(".ask:not(.done)")) close(card, "cancel", "the turn ended");
       busy = false;
       send.hidden = false;
       stop.hidden = true;
+      newButton.disabled = false;
+      pendingSend.disabled = false;
       scroll();
     }
+  }
+
+  // replay shows the conversation as the page last showed it: its
+  // transcript, each turn's events in order.
+  async function replay() {
+    try {
+      const { events } = await (await api("/api/conversation?id=" + encodeURIComponent(conversation))).json();
+      let at = shown();
+      for (const ev of events) {
+        if (ev.type === "user") at = shown();
+        render(ev, at);
+      }
+      scroll();
+    } finally {
+      log.removeAttribute("aria-busy"); // shown as it was
+    }
+  }
+
+  // newConversation starts the page's conversation anew: a new id, an
+  // empty page (and on /app the app again).
+  function newConversation() {
+    if (busy) return;
+    answerApp(false);
+    conversation = newConversationID();
+    contexts.clear();
+    log.replaceChildren();
+    if (location.pathname === "/app") appPage();
+    input.focus();
   }
 
   // appPage renders the app of the tool the address names, the host
@@ -354,10 +436,17 @@
       info = await (await api("/api/info")).json();
     } catch (e) {
       status.textContent = "";
+      log.removeAttribute("aria-busy");
       return say(e.message);
     }
     status.textContent = (info.model ? "model: " + info.model : "no model") + " · servers: " + info.servers.join(", ");
-    if (location.pathname === "/app") return appPage();
+    newButton.hidden = false;
+    newButton.addEventListener("click", newConversation);
+    if (location.pathname === "/app") {
+      await appPage();
+      return replay().catch((e) => say(e.message));
+    }
+    await replay().catch((e) => say(e.message));
     form.hidden = false;
     if (!info.model) {
       say(info.noModel + ". Restart mcpbridge web with one set. Meanwhile /app?tool=NAME&args=JSON shows a tool's app" +
