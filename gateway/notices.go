@@ -72,8 +72,8 @@ func (g *Gateway) forwardLog(ctx context.Context, server string, p *mcp.LoggingM
 // in flight.
 func (g *Gateway) setLevel(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if p := req.GetParams(); p != nil && method != "logging/setLevel" {
-			if level, _ := p.GetMeta()[mcp.MetaKeyLogLevel].(string); g.lowerLevel(mcp.LoggingLevel(level)) {
+		if method != "logging/setLevel" {
+			if level, _ := metaOf(req.GetParams())[mcp.MetaKeyLogLevel].(string); g.lowerLevel(mcp.LoggingLevel(level)) {
 				g.tellLevel(ctx, mcp.LoggingLevel(level))
 			}
 		}
