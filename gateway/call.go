@@ -60,10 +60,19 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.C
 			})
 		})
 	}
-	if c, err = g.answering(ctx, c, name); err != nil {
+	c, held, err := g.answering(ctx, c, name)
+	var raw json.RawMessage
+	var res *mcp.CallToolResult
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case held != "":
+		raw, res, err = g.answered(ctx, held, name, c.InputResponses) // held.go
+	case g.mayHold(server, c):
+		raw, res, err = g.hold(ctx, snap, c, name, args)
+	default:
+		raw, res, err = snap.CallRaw(mcpclient.WithCaller(ctx, c), name, args)
 	}
-	raw, res, err := snap.CallRaw(mcpclient.WithCaller(ctx, c), name, args)
 	if asking := (*mcpclient.AskingTask)(nil); errors.As(err, &asking) {
 		res, err = g.asking(ctx, name, asking)
 	}

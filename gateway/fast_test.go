@@ -74,6 +74,7 @@ type callRequest struct {
 	name    string            // the tool's, in params and Mcp-Name
 	params  string            // members of params besides name and _meta, with a trailing comma
 	meta    string            // members of _meta besides the protocol triple, with a trailing comma
+	caps    string            // the client's capabilities, {} if empty
 	headers map[string]string // set besides the protocol's
 }
 
@@ -81,8 +82,12 @@ type callRequest struct {
 // url, with ctx.
 func newCall(t *testing.T, ctx context.Context, url string, req callRequest) *http.Request {
 	t.Helper()
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":%q,%s"_meta":{%s"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-		req.name, req.params, req.meta)
+	caps := req.caps
+	if caps == "" {
+		caps = "{}"
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":%q,%s"_meta":{%s"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":%s}}}`,
+		req.name, req.params, req.meta, caps)
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, url+req.query, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ type Gateway struct {
 	results  *budget      // the bytes of answers not yet taken (results.go)
 	slots    slots        // the requests being served (slots.go)
 	sessions sessionTable // the sessions open, and whose each is (sessions.go)
+	held     heldCalls    // the calls held for their clients' answers (held.go)
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without Options.OAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
@@ -77,6 +78,7 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 	g.results = resultBudget(g.lim)
 	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
 	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
+	g.held = heldCalls{total: g.lim.Calls, perClient: g.lim.CallsPerClient, within: g.lim.SessionIdle}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if opts.oauth != nil {
 		g.keys = newIssuerKeys(g.ctx, *opts.oauth)
@@ -202,6 +204,7 @@ func (g *Gateway) Close() error {
 	g.close.Do(func() {
 		g.cancel()
 		g.subs.close()
+		g.held.close()
 		g.worker.Wait()
 		if g.keys != nil {
 			g.keys.close() // jwt.go: the fetch of the issuer's keys

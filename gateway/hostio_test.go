@@ -164,8 +164,8 @@ func TestATaskAsksTheCallersClient(t *testing.T) {
 // Against server-everything (protocol 2025-11-25, whose server sends its
 // requests on its own during a call): a session client that made the call
 // is asked (a form, its model, a research task's clarification), and the
-// roots the server learns are the gateway's. A stateless client cannot be
-// asked so: the call fails, saying why, and the server goes on.
+// roots the server learns are the gateway's; a stateless client is asked
+// in its call's result, the call held for its answer.
 func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	t.Parallel()
 	bin := npmtest.Bin(t, "mcp-server-everything")
@@ -208,9 +208,14 @@ func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 		t.Errorf("asked %q", got)
 	}
 
+	// A stateless client is asked in its call's result what the server
+	// asks on its own: the gateway holds the call for its answer.
 	stateless := connect(t, url, versions[0], answering(asked), nil)
-	if res := call(stateless, "trigger-elicitation-request", nil); !res.IsError || !strings.Contains(joined(res), "call's result") {
-		t.Errorf("a stateless client asked on the server's own: %q", joined(res))
+	if got := joined(call(stateless, "trigger-elicitation-request", nil)); !strings.Contains(got, "Name: Ada") {
+		t.Errorf("a stateless client asked on the server's own: %q", got)
+	}
+	if got := question(asked); !strings.HasPrefix(got, "elicit: ") {
+		t.Errorf("the stateless client was asked %q", got)
 	}
 	if got := joined(call(cs, "trigger-elicitation-request", nil)); !strings.Contains(got, "Name: Ada") {
 		t.Errorf("after: %q", got)

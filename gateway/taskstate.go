@@ -50,6 +50,9 @@ type taskState struct {
 	Tool     string   `json:"t"`
 	Task     string   `json:"i"`
 	Answered []string `json:"a,omitempty"`
+	// Held, in place of a task, is the call held on this replica for the
+	// client's answer to its server's question (held.go).
+	Held string `json:"h,omitempty"`
 }
 
 // sealState returns the request state of st, under the first key.
@@ -110,20 +113,24 @@ func stateAEAD(key []byte) cipher.AEAD {
 }
 
 // answering returns c, the caller of a call of the tool name, answering
-// the task its request state names if the gateway wrote it, or the
-// JSON-RPC error refusing a state that claims to be the gateway's and is
-// not, or not the client's.
-func (g *Gateway) answering(ctx context.Context, c mcpclient.Caller, name string) (mcpclient.Caller, error) {
+// the task its request state names if the gateway wrote it, and the id of
+// the call held for the client's answers it names instead (held.go); or
+// the JSON-RPC error refusing a state that claims to be the gateway's and
+// is not, or not the client's.
+func (g *Gateway) answering(ctx context.Context, c mcpclient.Caller, name string) (mcpclient.Caller, string, error) {
 	if !strings.HasPrefix(c.RequestState, statePrefix) {
-		return c, nil
+		return c, "", nil
 	}
 	st, ok := g.tasks.openState(c.RequestState, callerOf(ctx).name, name)
 	if !ok {
-		return c, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tools/call %q: the requestState is not one the gateway gave this client for this tool", name)}
+		return c, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tools/call %q: the requestState is not one the gateway gave this client for this tool", name)}
+	}
+	c.RequestState = ""
+	if st.Held != "" {
+		return c, st.Held, nil
 	}
 	c.Answering = &mcpclient.AskingTask{Server: st.Server, Tool: st.Tool, ID: st.Task, Answered: st.Answered}
-	c.RequestState = ""
-	return c, nil
+	return c, "", nil
 }
 
 // asking is the result of a call of the tool name whose task asks the
@@ -134,17 +141,7 @@ func (g *Gateway) asking(ctx context.Context, name string, a *mcpclient.AskingTa
 	if err != nil {
 		return nil, err
 	}
-	// Decoded from the wire, as go-sdk keeps a result's resultType
-	// unexported: the fast path writes it as decoded.
-	data, err := json.Marshal(struct {
-		ResultType    string              `json:"resultType"`
-		InputRequests mcp.InputRequestMap `json:"inputRequests"`
-		RequestState  string              `json:"requestState"`
-	}{"input_required", a.Requests, state})
-	res := new(mcp.CallToolResult)
-	if err == nil {
-		err = json.Unmarshal(data, res)
-	}
+	res, err := inputRequired(a.Requests, state)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: server %q: task %q: its input requests: %w", a.Server, a.ID, err)
 	}

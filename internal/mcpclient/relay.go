@@ -178,9 +178,21 @@ func relayed[R any](p *Provider, ctx context.Context, ask func(context.Context, 
 	call, cancel := context.WithCancel(f.ctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
+	if frameKey.Value(ctx) == nil {
+		call = onItsOwnKey.With(call, true)
+	}
 	res, err = ask(call, f.relay)
 	return res, true, err
 }
+
+var onItsOwnKey = ctxkey.New[bool]("mcptool asked on its own")
+
+// AskedOnItsOwn reports whether the question a [Relay] is asked with ctx
+// is a request the server sent on its own during the call (protocol
+// 2025-11-25), rather than one in the call's result (a 2026-07-28
+// input_required, which the relay may leave to its client with
+// [ErrInputRequired]).
+func AskedOnItsOwn(ctx context.Context) bool { return onItsOwnKey.Value(ctx) }
 
 // relayElicit relays an elicitation to r, which is told when the server
 // says a URL elicitation is complete, while the call is in flight.
