@@ -48,7 +48,10 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.C
 		return nil, nil, err
 	}
 	server := g.serverOf(name)
-	ctx, leave := g.enter(ctx, server, ss) // passon.go
+	ctx, leave, err := g.enter(ctx, server, ss) // passon.go
+	if err != nil {
+		return nil, nil, err
+	}
 	defer leave()
 	if token != nil && ss != nil {
 		callCtx := ctx

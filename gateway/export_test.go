@@ -21,3 +21,12 @@ const (
 	FindToolsName = findToolsName
 	CallToolName  = callToolName
 )
+
+// OnServerWait has f told of each request that waits for one of server's
+// slots (Limits.ServerCalls).
+func OnServerWait(g *Gateway, server string, f func()) {
+	s := g.share[server]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onWait = f
+}

@@ -209,7 +209,10 @@ func (g *Gateway) read(p *mcpclient.Provider, it servedItem) mcp.ResourceHandler
 		if !g.sees(ctx, it) {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
-		ctx, leave := g.enter(ctx, it.server, req.Session)
+		ctx, leave, err := g.enter(ctx, it.server, req.Session)
+		if err != nil {
+			return nil, err
+		}
 		defer leave()
 		ctx = mcpclient.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		res, err := p.ReadResource(ctx, req.Params.URI)
@@ -236,7 +239,10 @@ func (g *Gateway) getPrompt(p *mcpclient.Provider, it servedItem) mcp.PromptHand
 		if !g.sees(ctx, it) {
 			return nil, unknownPrompt(req.Params.Name)
 		}
-		ctx, leave := g.enter(ctx, it.server, req.Session)
+		ctx, leave, err := g.enter(ctx, it.server, req.Session)
+		if err != nil {
+			return nil, err
+		}
 		defer leave()
 		ctx = mcpclient.WithCaller(ctx, callerFor(req.Session, req.Params.InputResponses, req.Params.RequestState))
 		params := &mcp.GetPromptParams{Name: it.name, Arguments: req.Params.Arguments, InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}

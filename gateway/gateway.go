@@ -42,12 +42,13 @@ type Gateway struct {
 
 	drain drain // calls in flight, refused once draining (drain.go)
 
-	lim      Limits       // o.limits resolved (limits.go)
-	bytes    *budget      // the bytes of request bodies held (body.go)
-	results  *budget      // the bytes of answers not yet taken (results.go)
-	slots    slots        // the requests being served (slots.go)
-	sessions sessionTable // the sessions open, and whose each is (sessions.go)
-	held     heldCalls    // the calls held for their clients' answers (held.go)
+	lim      Limits            // o.limits resolved (limits.go)
+	bytes    *budget           // the bytes of request bodies held (body.go)
+	results  *budget           // the bytes of answers not yet taken (results.go)
+	slots    slots             // the requests being served (slots.go)
+	sessions sessionTable      // the sessions open, and whose each is (sessions.go)
+	held     heldCalls         // the calls held for their clients' answers (held.go)
+	share    map[string]*slots // each server's requests in flight, shared fairly (passon.go)
 
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without Options.OAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
@@ -79,6 +80,12 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
 	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
 	g.held = heldCalls{total: g.lim.Calls, perClient: g.lim.CallsPerClient, within: g.lim.SessionIdle}
+	if g.lim.ServerCalls > 0 {
+		g.share = make(map[string]*slots, len(cfg.Servers))
+		for _, sc := range cfg.Servers {
+			g.share[sc.Name] = &slots{total: g.lim.ServerCalls, fair: true}
+		}
+	}
 	g.ctx, g.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if opts.oauth != nil {
 		g.keys = newIssuerKeys(g.ctx, *opts.oauth)

@@ -43,6 +43,16 @@ type Limits struct {
 	Calls          int
 	CallsPerClient int
 	CallQueue      int
+	// ServerCalls bounds the requests in flight on one server, and shares
+	// them fairly between the clients with requests for it: while n
+	// clients have, each may have ServerCalls/n in flight (at least one),
+	// and a request past it waits, the next slot going to the client with
+	// the fewest. A server answers in turn on its one connection (a stdio
+	// server's pipe), so a client's wait behind another's large answers is
+	// bounded by the other's share, not by its calls' bound. Default 16;
+	// negative, no bound. serve: --max-server-calls; config
+	// "serverCalls".
+	ServerCalls int
 
 	// RequestBytes bounds the bytes of request bodies the gateway holds at
 	// once, read and not yet answered, and RequestBytesPerClient one
@@ -145,6 +155,7 @@ func defaultLimits() Limits {
 		Calls:                 256,
 		CallsPerClient:        32,
 		CallQueue:             64,
+		ServerCalls:           16,
 		RequestBytes:          64 << 20,
 		RequestBytesPerClient: 16 << 20,
 		ResultBytes:           256 << 20,
@@ -171,6 +182,7 @@ func (l Limits) Resolved() Limits {
 	pick(&l.Calls, d.Calls)
 	pick(&l.CallsPerClient, d.CallsPerClient)
 	pick(&l.CallQueue, d.CallQueue)
+	pick(&l.ServerCalls, d.ServerCalls)
 	pick(&l.RequestBytes, d.RequestBytes)
 	pick(&l.RequestBytesPerClient, d.RequestBytesPerClient)
 	pick(&l.ResultBytes, d.ResultBytes)

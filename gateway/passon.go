@@ -166,23 +166,34 @@ func (g *Gateway) pass(server string, size int, run func()) {
 // (inflight.go), and makes it for the client of the session ss
 // (mcpclient.WithCaller, hostio.go): what the server asks during it is the
 // client's, or no one's while requests of several clients are in flight.
-// Its leave first waits for what the server said during it to be passed
-// on, so that it reaches the client before the request's answer (a request
-// without a session, the fast path's, is told nothing, and made for the
-// caller its context has).
-func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSession) (context.Context, func()) {
+// It first takes one of the server's slots, the client's fair share of
+// them ([Limits] ServerCalls), waiting while they are taken, until ctx
+// ends or the gateway closes. Its leave first waits for what the server
+// said during it to be passed on, so that it reaches the client before
+// the request's answer (a request without a session, the fast path's, is
+// told nothing, and made for the caller its context has).
+func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSession) (context.Context, func(), error) {
+	client := callerOf(ctx).name
+	share := g.share[server]
+	if share != nil {
+		if err := share.enter(ctx, client, g.ctx.Done()); err != nil {
+			return ctx, nil, err
+		}
+	}
 	if ss != nil {
 		ctx = mcpclient.WithCaller(ctx, callerFor(ss, nil, ""))
 	}
 	ctx, leave := g.calls.enter(ctx, server, ss)
 	q := g.passing[server]
-	if q == nil || ss == nil {
-		return ctx, leave
-	}
 	return ctx, func() {
-		q.fence(ctx)
+		if q != nil && ss != nil {
+			q.fence(ctx)
+		}
 		leave()
-	}
+		if share != nil {
+			share.leave(client)
+		}
+	}, nil
 }
 
 // stopPassing ends the servers' queues.

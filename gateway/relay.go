@@ -39,7 +39,10 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	if !found || !running || !g.sees(ctx, it) {
 		return nil, fmt.Errorf("gateway: completion/complete: no server serves %s %q", ref.Type, req.Params.Ref.Name+ref.URI)
 	}
-	ctx, leave := g.enter(ctx, it.server, req.Session)
+	ctx, leave, err := g.enter(ctx, it.server, req.Session)
+	if err != nil {
+		return nil, err
+	}
 	defer leave()
 	params := &mcp.CompleteParams{Argument: req.Params.Argument, Context: req.Params.Context, Ref: &ref}
 	res := new(mcp.CompleteResult)
@@ -91,7 +94,10 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 // takes it up.
 func (g *Gateway) upstream(p *mcpclient.Provider, uri string, ss *mcp.ServerSession) upstream {
 	return func(ctx context.Context, on bool) error {
-		ctx, leave := g.enter(ctx, p.Name(), ss)
+		ctx, leave, err := g.enter(ctx, p.Name(), ss)
+		if err != nil {
+			return err
+		}
 		defer leave()
 		switch {
 		case on:

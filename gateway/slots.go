@@ -12,9 +12,14 @@ import (
 
 // slots counts the requests being served, in all and by client, within
 // [Limits.Calls] and CallsPerClient (0 for none), and queues those past a
-// bound, up to CallQueue of each client, in the order they came.
+// bound, up to CallQueue of each client, in the order they came. A
+// server's requests in flight are slots too ([Limits.ServerCalls]),
+// shared fairly: a client may take no more than its share of total.
 type slots struct {
 	total, perClient, queue int
+	fair                    bool // a client takes at most total/clients
+
+	onWait func() // told of each request that waits, for tests
 
 	mu      sync.Mutex
 	busy    int
@@ -32,7 +37,8 @@ type waiter struct {
 
 // fits reports whether a request of c may start now; b.mu is held.
 func (b *slots) fits(c *clientSlots) bool {
-	return (b.total == 0 || b.busy < b.total) && (b.perClient == 0 || c.busy < b.perClient)
+	return (b.total == 0 || b.busy < b.total) && (b.perClient == 0 || c.busy < b.perClient) &&
+		(!b.fair || b.total == 0 || c.busy < max(1, b.total/len(b.clients)))
 }
 
 func (b *slots) client(name string) *clientSlots {
@@ -69,6 +75,9 @@ func (b *slots) enter(ctx context.Context, client string, stop <-chan struct{}) 
 	w := &waiter{client: client, ready: make(chan struct{})}
 	e := b.waiting.PushBack(w)
 	c.waiting++
+	if b.onWait != nil {
+		b.onWait()
+	}
 	b.mu.Unlock()
 	select {
 	case <-w.ready:

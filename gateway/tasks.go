@@ -66,7 +66,10 @@ func (g *Gateway) relayTask(ctx context.Context, ss *mcp.ServerSession, method s
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: task %q: its server is not running", method, p.TaskID)}
 	}
-	ctx, leave := g.enter(ctx, h.server, ss) // inflight.go
+	ctx, leave, err := g.enter(ctx, h.server, ss) // inflight.go
+	if err != nil {
+		return nil, err
+	}
 	defer leave()
 	raw, err := server.Request(ctx, method, &taskParams{TaskID: h.id, InputResponses: p.InputResponses})
 	if err != nil {

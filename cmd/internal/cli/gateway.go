@@ -361,6 +361,7 @@ type limitsConfig struct {
 	Calls                 json.RawMessage `json:"calls"`
 	CallsPerClient        json.RawMessage `json:"callsPerClient"`
 	CallQueue             json.RawMessage `json:"callQueue"`
+	ServerCalls           json.RawMessage `json:"serverCalls"`
 	RequestBytes          json.RawMessage `json:"requestBytes"`
 	RequestBytesPerClient json.RawMessage `json:"requestBytesPerClient"`
 	ResultBytes           json.RawMessage `json:"resultBytes"`

@@ -39,6 +39,7 @@ func limitFlags(fs *flag.FlagSet, l *gateway.Limits) []limitFlag {
 		{"session-idle", "sessionIdle", "close a session without a request for `DURATION`", (*durationValue)(&l.SessionIdle), func(c *limitsConfig) json.RawMessage { return c.SessionIdle }},
 		{"max-calls", "calls", "serve at most `N` requests at once; more wait in their client's queue", (*intValue)(&l.Calls), func(c *limitsConfig) json.RawMessage { return c.Calls }},
 		{"max-calls-per-client", "callsPerClient", "serve at most `N` requests of one client at once", (*intValue)(&l.CallsPerClient), func(c *limitsConfig) json.RawMessage { return c.CallsPerClient }},
+		{"max-server-calls", "serverCalls", "send at most `N` requests at once to one server, shared fairly between the clients", (*intValue)(&l.ServerCalls), func(c *limitsConfig) json.RawMessage { return c.ServerCalls }},
 		{"call-queue", "callQueue", "let at most `N` requests of one client wait for a slot; more are refused", (*intValue)(&l.CallQueue), func(c *limitsConfig) json.RawMessage { return c.CallQueue }},
 		{"max-request-bytes", "requestBytes", "hold at most `SIZE` of request bodies at once (such as 64MiB)", (*sizeValue)(&l.RequestBytes), func(c *limitsConfig) json.RawMessage { return c.RequestBytes }},
 		{"max-request-bytes-per-client", "requestBytesPerClient", "hold at most `SIZE` of one client's request bodies at once", (*sizeValue)(&l.RequestBytesPerClient), func(c *limitsConfig) json.RawMessage { return c.RequestBytesPerClient }},
