@@ -14,7 +14,6 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
@@ -84,13 +83,25 @@ type Config struct {
 	// model sends for an optional argument is dropped before the tool
 	// checks its arguments. Empty: sent as they are.
 	Vendor schema.Vendor
-	// Mode is how the model reaches the tools: sent whole, searched and
-	// loaded, or programmed against in code mode (see [Mode]). The zero
-	// Mode chooses between the first two by ToolTokenBudget.
+	// Mode is how the model reaches the tools: sent whole, or searched
+	// and loaded (see [Mode]). The zero Mode chooses by ToolTokenBudget.
 	Mode Mode
-	// Code bounds the scripts of [ModeCode] (time, CPU, memory, calls,
-	// output); a zero field is package codemode's default.
-	Code codemode.Config
+	// Code, if set, puts the agent in code mode, Mode left empty: the
+	// model is offered, in place of the catalog, the tools Code makes of
+	// the run's (those the policy lets through, the agent's own aside,
+	// served through its gates). Package codemode's Config is one:
+	// run_code runs JavaScript in which every tool is an async function,
+	// tools.<server>.<tool>(args), and describe_tools answers their
+	// TypeScript declarations. A script's calls are the agent's calls:
+	// each goes through the same gates as the model's own (the policy, its
+	// approver, the argument check), is shown to OnToolCall, and runs in an
+	// execute_tool span within run_code's; what the script gives back is
+	// run_code's result, within the result budget. The skill and resource
+	// tools stay direct. Code is kept out of agent itself so that a
+	// program without code mode builds no JavaScript interpreter.
+	Code interface {
+		Tools(ctx context.Context, tools tool.Set) (tool.Set, error)
+	}
 	// Logger receives warnings (a tool name two sources offer, instructions
 	// cut) and debug lines. Nil means slog.Default(), told only warnings
 	// and errors.
@@ -280,7 +291,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = a.tel.gated(g, v.handler)
 	}
 	v.tokens = estimateTokens(v.defs)
-	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {
+	if a.cfg.Code != nil || a.disclosed(v.tokens) {
 		// The agent's own tools stay offered: the system prompt and the
 		// results' links tell the model to use them.
 		pin := map[string]bool{}
@@ -297,7 +308,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 				rest = append(rest, d)
 			}
 		}
-		if a.cfg.Mode == ModeCode {
+		if a.cfg.Code != nil {
 			// run_code and describe_tools are the agent's own: a script's
 			// calls are gated one by one.
 			code, err := a.codeTools(ctx, rest, v.handler)

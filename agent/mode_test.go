@@ -17,6 +17,20 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
+// modeCode names code mode among the modes a test compares: it is no Mode
+// of agent's but Config.Code set, as withMode sets it.
+const modeCode agent.Mode = "code"
+
+// withMode puts cfg in mode m.
+func withMode(cfg agent.Config, m agent.Mode) agent.Config {
+	if m == modeCode {
+		cfg.Code = codemode.Config{}
+	} else {
+		cfg.Mode = m
+	}
+	return cfg
+}
+
 // script is a model's call of run_code.
 func script(id, code string) llm.ToolCall {
 	args, _ := json.Marshal(map[string]string{"code": code})
@@ -37,7 +51,7 @@ func TestCodeMode(t *testing.T) {
 		calls(script("3", `await tools.notes.get_note({id: 9})`)),
 		answer("two notes"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Mode: agent.ModeCode})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Code: codemode.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +112,7 @@ func TestCodeModeGatedAndTraced(t *testing.T) {
 			return out;`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Policy: gate, Mode: agent.ModeCode, TracerProvider: rec.Traces})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Policy: gate, Code: codemode.Config{}, TracerProvider: rec.Traces})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +169,10 @@ func TestCodeModeBudgets(t *testing.T) {
 			return m.IsError && strings.Contains(m.Text(), "CPU budget of 200ms (Config.CPUTime)")
 		},
 	}} {
-		c.cfg.Model, c.cfg.Mode = model, agent.ModeCode
+		c.cfg.Model = model
+		if c.cfg.Code == nil {
+			c.cfg.Code = codemode.Config{}
+		}
 		a, err := agent.New(c.cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -171,8 +188,11 @@ func TestCodeModeBudgets(t *testing.T) {
 	if _, err := agent.New(agent.Config{Model: model, Mode: "scripted"}); err == nil || !strings.Contains(err.Error(), `Mode "scripted"`) {
 		t.Fatalf("a bad mode: %v", err)
 	}
-	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeCode, Code: codemode.Config{Memory: -1}}); err == nil || !strings.Contains(err.Error(), "Config.Memory is negative") {
+	if _, err := agent.New(agent.Config{Model: model, Code: codemode.Config{Memory: -1}}); err == nil || !strings.Contains(err.Error(), "agent: Code: codemode: Config.Memory is negative") {
 		t.Fatalf("a negative budget: %v", err)
+	}
+	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeDirect, Code: codemode.Config{}}); err == nil || !strings.Contains(err.Error(), `Mode "direct" and Code`) {
+		t.Fatalf("a mode and code mode: %v", err)
 	}
 }
 
@@ -182,17 +202,17 @@ func TestCodeModeBudgets(t *testing.T) {
 func TestCodeModeFirstTurn(t *testing.T) {
 	defs := catalog201(true)
 	first := map[agent.Mode]int{}
-	for _, mode := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
+	for _, mode := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, modeCode} {
 		model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
-		a, _ := agent.New(agent.Config{Model: model, Mode: mode, Tools: []tool.Source{tool.Set{Definitions: defs, Handler: tool.Compose()}}})
+		a, _ := agent.New(withMode(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Definitions: defs, Handler: tool.Compose()}}}, mode))
 		if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("weather?")}); err != nil {
 			t.Fatal(err)
 		}
 		first[mode] = agent.EstimateTokens(model.seen[0].Tools)
 	}
-	fmt.Printf("code mode, 201-tool catalog, first turn: %d tokens of definitions (direct tools %d, progressive disclosure %d)\n", first[agent.ModeCode], first[agent.ModeDirect], first[agent.ModeDisclosure])
-	if first[agent.ModeCode] > first[agent.ModeDisclosure] {
-		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[agent.ModeCode], first[agent.ModeDisclosure])
+	fmt.Printf("code mode, 201-tool catalog, first turn: %d tokens of definitions (direct tools %d, progressive disclosure %d)\n", first[modeCode], first[agent.ModeDirect], first[agent.ModeDisclosure])
+	if first[modeCode] > first[agent.ModeDisclosure] {
+		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[modeCode], first[agent.ModeDisclosure])
 	}
 }
 

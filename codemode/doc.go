@@ -12,7 +12,8 @@
 // every turn does not grow with the catalog), and describe_tools, which
 // answers the TypeScript declarations ([Runtime.Declarations]) of the
 // tools a query names or matches. Package agent's code mode
-// (agent.ModeCode) uses it over the tools a run's policy lets through.
+// (agent.Config.Code, given a [Config]) uses it over the tools a run's
+// policy lets through.
 //
 // # The API
 //

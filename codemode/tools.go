@@ -35,7 +35,7 @@ type (
 //
 // A Runtime is thereby a [tool.Source] of a fixed set, for an agent's
 // Tools (package agent's code mode makes one on each run instead, over the
-// tools the policy lets through).
+// tools the policy lets through: see [Config.Tools]).
 func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	run, err := tool.Func(runName, r.runDescription(), func(ctx context.Context, in runArgs) (string, error) {
 		return r.answer(ctx, in.Code)
@@ -55,6 +55,18 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	}
 	set.Servers = r.set.Servers
 	return set, nil
+}
+
+// Tools returns the tools a model programs set's tools with, as
+// [Runtime.Offer] gives them of New(set, c): what package agent's code
+// mode (agent.Config.Code) offers the model over a run's tools. Its error
+// is New's.
+func (c Config) Tools(ctx context.Context, set tool.Set) (tool.Set, error) {
+	rt, err := New(set, c)
+	if err != nil {
+		return tool.Set{}, err
+	}
+	return rt.Offer(ctx)
 }
 
 // terse leaves out of a schema, as the model is sent it, "additionalProperties":
