@@ -12,19 +12,18 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// calls are the tool calls of a run. The loop's goroutine launches them
-// and takes their results; each runs on a goroutine of its own, within
-// the calls in flight, and hands its result back on results, whose room
-// for every call the run may make means it never waits to (and a run that
+// calls are the tool calls of a run. The host's loop launches them and
+// takes their results; each runs on a goroutine of its own, within the
+// calls in flight, and hands its result back on results, whose room for
+// every call the run may make means it never waits to (and a run that
 // ended leaves no goroutine waiting).
 type calls struct {
-	ctx      context.Context
-	r        *Runtime
-	sem      chan struct{}
-	results  chan completion
-	wg       sync.WaitGroup
-	inFlight int // launched and not yet handed to the script (the loop's)
-	made     int // the loop's
+	ctx     context.Context
+	r       *Runtime
+	sem     chan struct{}
+	results chan completion
+	wg      sync.WaitGroup
+	made    int // the loop's
 
 	mu      sync.Mutex
 	counts  map[string]int // calls made, by path
@@ -35,14 +34,11 @@ type calls struct {
 }
 
 // A completion is a call's result for the script: its value (ok) or its
-// error, as JSON. held says the call holds a place in flight, which the
-// loop frees as it takes the result: so the host holds at most
-// MaxInFlight results the script has not taken.
+// error, as JSON.
 type completion struct {
 	id      int
 	ok      bool
 	payload string
-	held    bool
 }
 
 func (c *calls) init(ctx context.Context, r *Runtime) {
@@ -58,7 +54,8 @@ func (c *calls) wait() { c.wg.Wait() }
 
 // launch starts the call id: of the API's tool index, or with index -1 of
 // the tool a script named (callTool), under the name it gave, so that a
-// gate judges that name as it judges the model's.
+// gate judges that name as it judges the model's. A place in flight is
+// held while the tool runs.
 func (c *calls) launch(id, index int, name string, args json.RawMessage, images bool) {
 	c.made++
 	path := name
@@ -90,9 +87,8 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 			return
 		}
 		res, err := c.r.set.Handler.Call(c.ctx, name, args)
-		done := c.complete(id, path, res, err, images)
-		done.held = true
-		c.results <- done
+		<-c.sem
+		c.results <- c.complete(id, path, res, err, images)
 	})
 }
 

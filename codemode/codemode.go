@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/codeapi"
@@ -82,7 +83,19 @@ type Runtime struct {
 	cfg Config
 	set tool.Set
 	api *codeapi.API
+	// isolated runs each script in a process of its own: the program
+	// serves them ([ServeIfChild]).
+	isolated bool
+	// hang is the tests' stand-in for a built-in that never yields (see
+	// local).
+	hang <-chan struct{}
 }
+
+// serving says this program serves interpreters in processes of their
+// own: its main called [ServeIfChild]. It is the package's one variable,
+// a fact about the program's executable rather than a setting: a program
+// that does not serve them must never be started as though it did.
+var serving atomic.Bool
 
 // New returns a Runtime over set's tools, named as a script reaches them
 // (see the package doc). Every call a script makes goes to set.Handler as
@@ -101,7 +114,7 @@ func New(set tool.Set, cfg Config) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{cfg: cfg, set: set, api: a}, nil
+	return &Runtime{cfg: cfg, set: set, api: a, isolated: serving.Load()}, nil
 }
 
 // Declarations returns the TypeScript declarations of the tools: all of

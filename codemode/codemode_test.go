@@ -148,7 +148,7 @@ func TestUncaughtToolFailure(t *testing.T) {
 func TestCallsInFlightAtReturn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		set, c := demoSet(t)
-		rt := runtime(t, set, codemode.Config{})
+		rt := codemode.InProcess(runtime(t, set, codemode.Config{}))
 		out := run(t, rt, `tools.demo.slow_count({to: 2, delay_ms: 1000}); tools.demo.add_note({title: "later", body: "b"}); return 1`)
 		if string(out.Value) != "1" || out.Summary != "2 tool calls (demo.slow_count 1, demo.add_note 1)" {
 			t.Fatalf("%s, %q", out.Value, out.Summary)

@@ -33,13 +33,12 @@
 // # The sandbox
 //
 // The interpreter is QuickJS translated to Go (modernc.org/quickjs): an
-// interpreter per run, on the goroutine that called Run, with nothing of
-// the host in it but tools, callTool and console: no module, file system,
-// network, timer or process. Every call a script makes goes to the Set's
-// handler, as the model's own would: behind a policy's gate
-// (policy.Policy.Gate) it is judged under every name of the tool, and
-// the tool's handler checks its arguments before anything is sent. A tool
-// the Set does not offer is not in the API.
+// interpreter per run, with nothing of the host in it but tools, callTool
+// and console: no module, file system, network, timer or process. Every
+// call a script makes goes to the Set's handler, as the model's own would:
+// behind a policy's gate (policy.Policy.Gate) it is judged under every
+// name of the tool, and the tool's handler checks its arguments before
+// anything is sent. A tool the Set does not offer is not in the API.
 //
 // Each run has budgets ([Config]), each with a default and a [BudgetError]
 // that names it when reached: wall time (Timeout, which cancels the calls
@@ -47,9 +46,30 @@
 // interpreter's heap, so an endless allocation stops with the host's
 // memory bounded), tool calls (MaxCalls), calls in flight (MaxInFlight)
 // and output (MaxOutput). A call's arguments are at most 1 MiB. A script
-// cannot catch a budget's stop. The interpreter builds where
-// modernc.org/quickjs does (Linux, macOS, FreeBSD, Windows); elsewhere Run
-// fails, saying so.
+// cannot catch a budget's stop.
+//
+// The interpreter checks its own time every 10,000 steps of bytecode,
+// never inside a built-in function, so one call of a built-in (an indexOf
+// over a long string, the sort of a large array) can run for minutes
+// without a check. The host therefore holds the budgets from outside too,
+// and how far depends on where the interpreter runs:
+//
+//   - In a process of its own, where the program calls [ServeIfChild]
+//     first in main (mcpbridge-chat does): the program itself started
+//     again, with no environment, talking to the host over two pipes, in
+//     a process group the host kills when a budget is reached (the time,
+//     the interpreter busy a half second past its CPU budget, the output,
+//     the calls) or ctx ends; the system limits its CPU time and address
+//     space besides, and it exits if the host does. Every budget holds,
+//     whatever the script runs, within a second.
+//   - Otherwise, on a goroutine of the host's process: Run still returns
+//     within a second of the budget reached or of ctx's end, and the
+//     interpreter's heap stays bounded, but a built-in that never yields
+//     keeps that goroutine (and a CPU) busy until it returns.
+//
+// The interpreter builds where modernc.org/quickjs does (Linux, macOS,
+// FreeBSD, Windows); elsewhere Run fails, saying so. A process of its own
+// is for Unix systems.
 //
 // Options: a [Config], zero the default in every field; a negative budget
 // is refused by [New], since each protects the host. The Examples run a
