@@ -30,14 +30,16 @@ type calls struct {
 	order   []string       // the paths, in the order of their first call
 	failed  int
 	refused int
+	taken   int              // bytes of results, against Config.MaxResultBytes
 	errs    map[string]error // each tool's last failure
 }
 
 // A completion is a call's result for the script: its value (ok) or its
-// error, as JSON.
+// error, as JSON; or, text, the value itself, a string.
 type completion struct {
 	id      int
 	ok      bool
+	text    bool
 	payload string
 }
 
@@ -92,9 +94,15 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 	})
 }
 
-// complete counts a call's failure, if it failed, and makes its outcome
-// what the script reads.
+// complete makes a call's outcome what the script reads, within the
+// budget of results, and counts its failure if it failed.
 func (c *calls) complete(id int, path string, res tool.Reply, err error, images bool) completion {
+	var value completion
+	if err == nil {
+		value = completion{id: id, ok: true}
+		value.payload, value.text = scriptValue(res, images)
+		err = c.take(path, len(value.payload))
+	}
 	c.mu.Lock()
 	if err != nil {
 		c.errs[path] = err
@@ -106,15 +114,47 @@ func (c *calls) complete(id int, path string, res tool.Reply, err error, images 
 	}
 	c.mu.Unlock()
 	if err == nil {
-		return completion{id: id, ok: true, payload: scriptValue(res, images)}
+		return value
 	}
 	name, msg := thrown(path, err)
-	payload, _ := json.Marshal(struct {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
 		Name    string `json:"name"`
 		Message string `json:"message"`
 		Tool    string `json:"tool"`
 	}{name, msg, path})
-	return completion{id: id, payload: string(payload)}
+	return completion{id: id, payload: b.String()}
+}
+
+// take counts n bytes of path's result against the budget of results, or
+// says it would pass it.
+func (c *calls) take(path string, n int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	limit := c.r.cfg.MaxResultBytes
+	if left := limit - c.taken; n > left {
+		return &resultsSpent{path: path, n: n, left: left, limit: limit}
+	}
+	c.taken += n
+	return nil
+}
+
+// resultsSpent says a call's result would pass the budget of results.
+type resultsSpent struct {
+	path           string
+	n, left, limit int
+}
+
+func (e *resultsSpent) Error() string {
+	return fmt.Sprintf("the result of %s, %d bytes, passes what is left of the script's budget of results: %d bytes of %s (Config.MaxResultBytes)",
+		e.path, e.n, e.left, size(e.limit))
+}
+
+// Unwrap returns the budget's error.
+func (e *resultsSpent) Unwrap() error {
+	return &BudgetError{Budget: "MaxResultBytes", Limit: size(e.limit)}
 }
 
 // failure returns the last failure of the tool at path.
@@ -125,38 +165,42 @@ func (c *calls) failure(path string) error {
 }
 
 // scriptValue is a result as a call resolves to it: the structured
-// content when there is some, else the text, or, with images, the parts
-// in order, each image a small object that describes it (its bytes only
-// when the script asked for them).
-func scriptValue(res tool.Reply, images bool) string {
+// content when there is some, as the tool sent it; else the text, as it
+// is (text); or, with images, the parts in order, each image a small
+// object that describes it (its bytes only when the script asked for
+// them). Nothing is escaped for HTML: the script is no page, and "<" would
+// cost it six bytes.
+func scriptValue(res tool.Reply, images bool) (payload string, text bool) {
 	if len(res.Structured) > 0 && json.Valid(res.Structured) {
-		return string(res.Structured)
+		return string(res.Structured), false
 	}
-	var v any = res.Text()
-	if res.HasImages() {
-		type image struct {
-			Type     string `json:"type"`
-			MIMEType string `json:"mimeType"`
-			Bytes    int    `json:"bytes"`
-			Data     []byte `json:"data,omitempty"`
-		}
-		parts := make([]any, 0, len(res.Parts))
-		for _, p := range res.Parts {
-			switch p := p.(type) {
-			case tool.TextPart:
-				parts = append(parts, p.Text)
-			case tool.ImagePart:
-				im := image{Type: "image", MIMEType: p.MIMEType, Bytes: len(p.Data)}
-				if images {
-					im.Data = p.Data
-				}
-				parts = append(parts, im)
+	if !res.HasImages() {
+		return res.Text(), true
+	}
+	type image struct {
+		Type     string `json:"type"`
+		MIMEType string `json:"mimeType"`
+		Bytes    int    `json:"bytes"`
+		Data     []byte `json:"data,omitempty"`
+	}
+	parts := make([]any, 0, len(res.Parts))
+	for _, p := range res.Parts {
+		switch p := p.(type) {
+		case tool.TextPart:
+			parts = append(parts, p.Text)
+		case tool.ImagePart:
+			im := image{Type: "image", MIMEType: p.MIMEType, Bytes: len(p.Data)}
+			if images {
+				im.Data = p.Data
 			}
+			parts = append(parts, im)
 		}
-		v = parts
 	}
-	data, _ := json.Marshal(v)
-	return string(data)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(parts)
+	return b.String(), false
 }
 
 // thrown is the Error a failed call throws: its name and message.
@@ -166,6 +210,8 @@ func thrown(path string, err error) (name, msg string) {
 		refused *tool.RefusedError
 	)
 	switch {
+	case errors.As(err, new(*resultsSpent)):
+		return "BudgetError", err.Error()
 	case errors.As(err, &failed):
 		return "ToolError", failed.Message
 	case errors.As(err, &refused):

@@ -38,6 +38,12 @@ type Config struct {
 	// MaxOutput bounds the bytes of what a run gives back, console output
 	// and return value together (default 64 KiB).
 	MaxOutput int
+	// MaxResultBytes bounds the bytes of the tool results a run takes in,
+	// all its calls together (default 32 MiB): a result's text or JSON as
+	// the script gets it, and the bytes of its images. A call whose result
+	// would pass it rejects with an Error named BudgetError, which the
+	// script may catch; its later calls may still take what is left.
+	MaxResultBytes int
 }
 
 // The defaults of [Config].
@@ -48,6 +54,7 @@ const (
 	defaultMaxCalls    = 200
 	defaultMaxInFlight = 8
 	defaultMaxOutput   = 64 << 10
+	defaultMaxResults  = 32 << 20
 )
 
 // maxArgs bounds the arguments of one call, in bytes: what the host holds
@@ -61,6 +68,7 @@ func (c Config) withDefaults() (Config, error) {
 	}{
 		{"Timeout", int64(c.Timeout)}, {"CPUTime", int64(c.CPUTime)}, {"Memory", int64(c.Memory)},
 		{"MaxCalls", int64(c.MaxCalls)}, {"MaxInFlight", int64(c.MaxInFlight)}, {"MaxOutput", int64(c.MaxOutput)},
+		{"MaxResultBytes", int64(c.MaxResultBytes)},
 	} {
 		if f.v < 0 {
 			return c, fmt.Errorf("codemode: Config.%s is negative: a script's budgets cannot be lifted", f.name)
@@ -72,6 +80,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.MaxCalls = cmp.Or(c.MaxCalls, defaultMaxCalls)
 	c.MaxInFlight = cmp.Or(c.MaxInFlight, defaultMaxInFlight)
 	c.MaxOutput = cmp.Or(c.MaxOutput, defaultMaxOutput)
+	c.MaxResultBytes = cmp.Or(c.MaxResultBytes, defaultMaxResults)
 	return c, nil
 }
 
@@ -149,7 +158,9 @@ type Output struct {
 // error, a script that ends throwing null is taken to have reached it.
 type BudgetError struct {
 	// Budget is the [Config] field of the budget reached: "Timeout",
-	// "CPUTime", "Memory", "MaxCalls" or "MaxOutput".
+	// "CPUTime", "Memory", "MaxCalls" or "MaxOutput"; or
+	// "MaxResultBytes", in the chain of the [ScriptError] of a call the
+	// script did not catch.
 	Budget string
 	// Limit is the budget's value, as a person reads it.
 	Limit string
@@ -168,6 +179,8 @@ func (e *BudgetError) Error() string {
 		what = "tool calls'"
 	case "MaxOutput":
 		what = "output's"
+	case "MaxResultBytes":
+		return fmt.Sprintf("codemode: a tool's result passed the script's budget of results, %s (Config.MaxResultBytes)", e.Limit)
 	}
 	return fmt.Sprintf("codemode: the script was stopped at its %s budget of %s (Config.%s)%s", what, e.Limit, e.Budget, hint)
 }
@@ -178,7 +191,8 @@ func (e *BudgetError) Error() string {
 type ScriptError struct {
 	// Name is the exception's name: "SyntaxError", "TypeError", "Error";
 	// "ToolError" for a tool that failed (isError), "RefusedError" for a
-	// call a gate refused, "CallError" for one that could not be made.
+	// call a gate refused, "CallError" for one that could not be made,
+	// "BudgetError" for a result past Config.MaxResultBytes.
 	Name string
 	// Message is the exception's message: for a tool's failure, the
 	// tool's own.
@@ -189,7 +203,8 @@ type ScriptError struct {
 	// (server.tool), or "".
 	Tool string
 	// Err is the failure of the call, for a tool's failure: a
-	// *tool.FailedError, a *tool.RefusedError, or what made the call fail.
+	// *tool.FailedError, a *tool.RefusedError, a *[BudgetError], or what
+	// made the call fail.
 	Err error
 }
 

@@ -44,8 +44,10 @@
 // that names it when reached: wall time (Timeout, which cancels the calls
 // in flight), CPU (CPUTime), memory (Memory: a hard limit on the
 // interpreter's heap, so an endless allocation stops with the host's
-// memory bounded), tool calls (MaxCalls), calls in flight (MaxInFlight)
-// and output (MaxOutput). A call's arguments are at most 1 MiB. A script
+// memory bounded), tool calls (MaxCalls), calls in flight (MaxInFlight),
+// output (MaxOutput) and results taken in (MaxResultBytes: a result
+// enters the interpreter as the bytes it is, one copy, never escaped). A
+// call's arguments are at most 1 MiB. A script
 // cannot catch a budget's stop.
 //
 // The interpreter checks its own time every 10,000 steps of bytecode,

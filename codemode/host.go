@@ -96,7 +96,7 @@ func (s *run) start(script string) error {
 	cfg := s.r.cfg
 	start := &message{Kind: kindStart, Body: script, Start: &startParams{
 		Manifest: manifest, Memory: cfg.Memory, CPUTime: cfg.CPUTime, Timeout: cfg.Timeout,
-		MaxOutput: cfg.MaxOutput, MaxCalls: cfg.MaxCalls,
+		MaxOutput: cfg.MaxOutput, MaxCalls: cfg.MaxCalls, Results: cfg.MaxResultBytes,
 	}}
 	if s.r.isolated {
 		s.eng, err = startChild(start)
@@ -128,7 +128,7 @@ func (s *run) loop() error {
 			}
 		case c := <-s.results:
 			s.given++
-			s.eng.give(&message{Kind: kindResult, ID: c.id, OK: c.ok, Body: c.payload})
+			s.eng.give(&message{Kind: kindResult, ID: c.id, OK: c.ok, Text: c.text, Body: c.payload})
 			if !s.busy {
 				s.busy, s.busySince = true, time.Now()
 				s.watchdog.Reset(s.r.cfg.CPUTime + outerGrace - s.busyTotal)

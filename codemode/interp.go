@@ -129,7 +129,7 @@ func (in *interp) run(script string, setup func(*quickjs.VM) bool) error {
 		in.taken++
 		in.pending--
 		err = in.enter(func() error {
-			_, err := vm.Call("__mcpbridge_settle", m.ID, m.OK, m.Body)
+			_, err := vm.Call("__mcpbridge_settle", m.ID, m.OK, m.Text, m.Body)
 			return err
 		})
 		if err != nil {

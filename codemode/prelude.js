@@ -2,7 +2,9 @@
 // manifest as its argument: it takes the host's functions off the global
 // object (the script reaches them only through tools and console), builds
 // tools and console, and leaves two entry points for the host:
-// __mcpbridge_run(source), once, and __mcpbridge_settle(id, ok, payload).
+// __mcpbridge_run(source), once, and __mcpbridge_settle(id, ok, text,
+// payload), payload a call's value (itself a string with text, else JSON)
+// or its error (JSON).
 // Whatever the script does to the globals afterwards, it can only fool
 // itself: what it reaches of the host is what the host gives every call.
 (function (manifest) {
@@ -58,11 +60,11 @@
 	}
 
 	define(g, "__mcpbridge_settle", {
-		value(id, ok, payload) {
+		value(id, ok, text, payload) {
 			const p = pending.get(id);
 			if (!p) return;
 			pending.delete(id);
-			const v = parse(payload);
+			const v = text ? payload : parse(payload);
 			if (ok) {
 				p.resolve(v);
 				return;

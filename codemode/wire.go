@@ -30,6 +30,8 @@ type message struct {
 	Data bool `json:"data,omitempty"`
 	// OK says a call succeeded (result), the script returned (done).
 	OK bool `json:"ok,omitempty"`
+	// Text says a result's Body is its value itself, a string, not JSON.
+	Text bool `json:"text,omitempty"`
 	// Size is the length of the value the script returned (done), which
 	// Body holds only if it is within the output budget.
 	Size int `json:"size,omitempty"`
@@ -79,7 +81,8 @@ type startParams struct {
 	Timeout   time.Duration   `json:"timeout"`
 	MaxOutput int             `json:"maxOutput"`
 	MaxCalls  int             `json:"maxCalls"`
-	// Results is the result budget, which bounds what the host sends.
+	// Results is the budget of results: what the host sends past the
+	// script is at most that.
 	Results int `json:"results"`
 }
 
