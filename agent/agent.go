@@ -110,7 +110,9 @@ type Config struct {
 	// however it is served: a tool of a source, or one of the agent's own
 	// (load_skill and read_skill_file for skills, read_resource for
 	// resources, find_tools and load_tools under progressive disclosure,
-	// run_code and describe_tools in code mode). The function
+	// run_code and describe_tools in code mode); and as each call a
+	// script of code mode makes starts, with the ID of its run_code call,
+	// a slash and its number in the script (7/1, 7/2). The function
 	// it returns, if not nil, is called when the call is done, with the
 	// result as the tool gave it (before it is fitted to the model) or the
 	// error (a refusal by Policy among them). Both run on the goroutine that
@@ -456,17 +458,8 @@ func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall) ([]
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
 func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Message, error) {
-	var done func(tool.Reply, error)
-	if a.cfg.OnToolCall != nil {
-		done = a.cfg.OnToolCall(c)
-	}
-	ctx, executed := a.tel.execute(ctx, c)
-	ctx = a.host(ctx)
-	res, err := v.handler.Call(ctx, c.Name, c.Arguments)
-	executed(res, err)
-	if done != nil {
-		done(res, err)
-	}
+	ctx = context.WithValue(a.host(ctx), scriptKey{}, &script{id: c.ID})
+	res, err := a.serve(ctx, v.handler, c)
 	if err == nil {
 		return llm.ToolResult(c, a.forModel(res)), nil
 	}
@@ -485,6 +478,22 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
 	return llm.ToolError(c, text), nil
+}
+
+// serve serves call c through h as the agent's own: shown to OnToolCall,
+// in an execute_tool span.
+func (a *Agent) serve(ctx context.Context, h tool.Handler, c llm.ToolCall) (tool.Reply, error) {
+	var done func(tool.Reply, error)
+	if a.cfg.OnToolCall != nil {
+		done = a.cfg.OnToolCall(c)
+	}
+	ctx, executed := a.tel.execute(ctx, c)
+	res, err := h.Call(ctx, c.Name, c.Arguments)
+	executed(res, err)
+	if done != nil {
+		done(res, err)
+	}
+	return res, err
 }
 
 // names returns the names of every tool of the run.

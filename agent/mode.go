@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -60,22 +62,32 @@ func (a *Agent) disclosed(tokens int) bool {
 
 // codeTools makes the code tools of a run over rest, the run's tools but
 // the agent's own, served by handler, the run's gated handler: each call
-// a script makes is judged and served as the model's own would be, in a
-// span of its own.
+// a script makes is judged and served as the model's own would be, shown
+// to OnToolCall, in a span of its own.
 func (a *Agent) codeTools(ctx context.Context, rest []tool.Definition, handler tool.Handler) (tool.Set, error) {
-	return a.cfg.Code.Tools(ctx, tool.Set{Definitions: rest, Handler: a.tel.nested(handler)})
+	return a.cfg.Code.Tools(ctx, tool.Set{Definitions: rest, Handler: a.scriptCalls(handler)})
 }
 
-// nested runs each call of next in an execute_tool span, as the run's
-// calls are: a script's calls nest in its run_code span.
-func (l *loopTelemetry) nested(next tool.Handler) tool.Handler {
-	if l == nil {
-		return next
-	}
+// scriptKey keys, in a call's context, the model's call it serves: what a
+// script's calls are numbered under.
+type scriptKey struct{}
+
+// script is a model's call as a script's calls know it: its ID, and the
+// count of the calls made under it.
+type script struct {
+	id string
+	n  atomic.Int64
+}
+
+// scriptCalls serves through next the calls a script makes, as the agent's
+// own: each has the ID of the model's call that ran the script, a slash
+// and its number.
+func (a *Agent) scriptCalls(next tool.Handler) tool.Handler {
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
-		ctx, done := l.execute(ctx, llm.ToolCall{Name: name, Arguments: args})
-		res, err := next.Call(ctx, name, args)
-		done(res, err)
-		return res, err
+		c := llm.ToolCall{Name: name, Arguments: args}
+		if s, ok := ctx.Value(scriptKey{}).(*script); ok {
+			c.ID = s.id + "/" + strconv.FormatInt(s.n.Add(1), 10)
+		}
+		return a.serve(ctx, next, c)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -232,4 +233,94 @@ func catalog201(servers bool) []tool.Definition {
 		defs = append(defs, d)
 	}
 	return append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+}
+
+// A script's calls are the agent's calls: OnToolCall sees each as it
+// starts, under the ID of the run_code call that made it and its number,
+// and its result as it ends; a host that logs, approves or shows tool
+// calls misses none.
+func TestCodeModeCallsShown(t *testing.T) {
+	p := demoProvider(t)
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(script("7", `
+			await tools.notes.add_note({title: "milk", body: "buy"});
+			return await tools.notes.search_notes({query: "milk"});`)),
+		answer("done"),
+	}}
+	var (
+		mu    sync.Mutex
+		shown []string
+	)
+	seen := func(call llm.ToolCall) func(tool.Reply, error) {
+		mu.Lock()
+		shown = append(shown, "start "+call.ID+" "+call.Name+" "+string(call.Arguments))
+		mu.Unlock()
+		return func(res tool.Reply, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			line, _, _ := strings.Cut(res.Text(), "\n")
+			shown = append(shown, fmt.Sprintf("done %s %s: %s %v", call.ID, call.Name, line, err))
+		}
+	}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Code: codemode.Config{}, OnToolCall: seen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("note milk")}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`start 7 run_code {"code":"\n\t\t\tawait tools.notes.add_note({title: \"milk\", body: \"buy\"});\n\t\t\treturn await tools.notes.search_notes({query: \"milk\"});"}`,
+		`start 7/1 add_note {"title":"milk","body":"buy"}`,
+		`done 7/1 add_note: added note #1: milk <nil>`,
+		`start 7/2 search_notes {"query":"milk"}`,
+		`done 7/2 search_notes: #1 milk <nil>`,
+		`done 7 run_code: 2 tool calls (notes.add_note 1, notes.search_notes 1). <nil>`,
+	}
+	if strings.Join(shown, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("OnToolCall saw:\n%s\nwant:\n%s", strings.Join(shown, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// An image a script returns reaches the model as an image where the model
+// takes images, and as "[image]" where it does not; one it does not
+// return stays in the script.
+func TestCodeModeImages(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n a small image")
+	snap, err := tool.Func("snap", "A picture of the screen.", func(context.Context, struct{}) (tool.Reply, error) {
+		return tool.Reply{Parts: []tool.Part{tool.TextPart{Text: "the screen"}, tool.ImagePart{MIMEType: "image/png", Data: png}}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, vision := range []bool{true, false} {
+		model := &scripted{vision: vision, turns: []func(llm.Request) llm.Message{
+			calls(script("1", `const [caption, image] = await tools.local.snap(); await tools.local.snap(); return {caption, image}`)),
+			answer("seen"),
+		}}
+		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{snap}, Code: codemode.Config{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("look")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := toolResult(t, res.Messages, "1")
+		var images [][]byte
+		for _, p := range got.Parts {
+			if im, ok := p.(tool.ImagePart); ok {
+				images = append(images, im.Data)
+			}
+		}
+		text := got.Text()
+		switch {
+		case !strings.Contains(text, `Returned: {"caption":"the screen","image":{"type":"image","mimeType":"image/png","bytes":22}}`):
+			t.Fatalf("run_code answered %q", text)
+		case vision && (len(images) != 1 || string(images[0]) != string(png)):
+			t.Fatalf("a vision model got images %q; want the one returned", images)
+		case !vision && (len(images) != 0 || !strings.HasSuffix(text, "[image]")):
+			t.Fatalf("a model without vision got %d images and %q", len(images), text)
+		}
+	}
 }

@@ -32,15 +32,18 @@ type calls struct {
 	refused int
 	taken   int              // bytes of results, against Config.MaxResultBytes
 	errs    map[string]error // each tool's last failure
+	images  []tool.ImagePart // the results' images, by id
 }
 
 // A completion is a call's result for the script: its value (ok) or its
-// error, as JSON; or, text, the value itself, a string.
+// error, as JSON; or, text, the value itself, a string. images are the ids
+// of the value's images, in order.
 type completion struct {
 	id      int
 	ok      bool
 	text    bool
 	payload string
+	images  []int
 }
 
 func (c *calls) init(ctx context.Context, r *Runtime) {
@@ -99,9 +102,10 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 func (c *calls) complete(id int, path string, res tool.Reply, err error, images bool) completion {
 	var value completion
 	if err == nil {
+		var parts []tool.ImagePart
 		value = completion{id: id, ok: true}
-		value.payload, value.text = scriptValue(res, images)
-		err = c.take(path, len(value.payload))
+		value.payload, value.text, parts = scriptValue(res, images)
+		value.images, err = c.take(path, len(value.payload), parts)
 	}
 	c.mu.Lock()
 	if err != nil {
@@ -128,17 +132,41 @@ func (c *calls) complete(id int, path string, res tool.Reply, err error, images 
 	return completion{id: id, payload: b.String()}
 }
 
-// take counts n bytes of path's result against the budget of results, or
-// says it would pass it.
-func (c *calls) take(path string, n int) error {
+// take counts path's result, n bytes and its images, which the host keeps
+// for the script to return, against the budget of results, and returns
+// the images' ids; or it says the result would pass the budget.
+func (c *calls) take(path string, n int, images []tool.ImagePart) ([]int, error) {
+	for _, im := range images {
+		n += len(im.Data)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	limit := c.r.cfg.MaxResultBytes
 	if left := limit - c.taken; n > left {
-		return &resultsSpent{path: path, n: n, left: left, limit: limit}
+		return nil, &resultsSpent{path: path, n: n, left: left, limit: limit}
 	}
 	c.taken += n
-	return nil
+	var ids []int
+	for _, im := range images {
+		ids = append(ids, len(c.images))
+		c.images = append(c.images, im)
+	}
+	return ids, nil
+}
+
+// returned returns the images of ids, each once, in their order.
+func (c *calls) returned(ids []int) []tool.ImagePart {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []tool.ImagePart
+	seen := map[int]bool{}
+	for _, id := range ids {
+		if id >= 0 && id < len(c.images) && !seen[id] {
+			seen[id] = true
+			out = append(out, c.images[id])
+		}
+	}
+	return out
 }
 
 // resultsSpent says a call's result would pass the budget of results.
@@ -168,14 +196,14 @@ func (c *calls) failure(path string) error {
 // content when there is some, as the tool sent it; else the text, as it
 // is (text); or, with images, the parts in order, each image a small
 // object that describes it (its bytes only when the script asked for
-// them). Nothing is escaped for HTML: the script is no page, and "<" would
-// cost it six bytes.
-func scriptValue(res tool.Reply, images bool) (payload string, text bool) {
+// them), the images returned apart. Nothing is escaped for HTML: the
+// script is no page, and "<" would cost it six bytes.
+func scriptValue(res tool.Reply, images bool) (payload string, text bool, imgs []tool.ImagePart) {
 	if len(res.Structured) > 0 && json.Valid(res.Structured) {
-		return string(res.Structured), false
+		return string(res.Structured), false, nil
 	}
 	if !res.HasImages() {
-		return res.Text(), true
+		return res.Text(), true, nil
 	}
 	type image struct {
 		Type     string `json:"type"`
@@ -194,13 +222,14 @@ func scriptValue(res tool.Reply, images bool) (payload string, text bool) {
 				im.Data = p.Data
 			}
 			parts = append(parts, im)
+			imgs = append(imgs, p)
 		}
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(parts)
-	return b.String(), false
+	return b.String(), false, imgs
 }
 
 // thrown is the Error a failed call throws: its name and message.

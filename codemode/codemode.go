@@ -141,6 +141,11 @@ type Output struct {
 	// Value is what the script returned, as JSON; nil when it returned
 	// nothing.
 	Value json.RawMessage
+	// Images are the images of the tools' results that Value holds (each
+	// described there as {type: "image", mimeType, bytes}), once each, in
+	// their order: for a model that takes images. Only an image object a
+	// call resolved to counts; one the script makes up does not.
+	Images []tool.ImagePart
 	// Console is what the script wrote with console.log (and info, warn,
 	// error, debug), a line each.
 	Console string

@@ -23,7 +23,9 @@
 // made identifiers by the vendors' rule; callTool(name, args) calls a tool
 // by the Set's name, its alias or its path. A call resolves to the tool's
 // structured content when there is some, else its text (with images, to
-// its parts in order); Promise.all makes calls in parallel. A failed call
+// its parts in order, each image an object that describes it); an image
+// object the script returns is in [Output] Images, and reaches the model
+// as an image through run_code. Promise.all makes calls in parallel. A failed call
 // rejects with an Error whose name says why: ToolError (the tool failed),
 // RefusedError (a gate refused it), ReferenceError (no such tool),
 // CallError (it could not be made); one the script does not catch ends the

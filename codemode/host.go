@@ -54,6 +54,7 @@ type run struct {
 	// or "" for undefined), or thrown.
 	finished bool
 	value    string
+	images   []int // the ids of the images the value holds
 	thrown   *ScriptError
 
 	// The interpreter is busy from its start until it waits with every
@@ -128,7 +129,7 @@ func (s *run) loop() error {
 			}
 		case c := <-s.results:
 			s.given++
-			s.eng.give(&message{Kind: kindResult, ID: c.id, OK: c.ok, Text: c.text, Body: c.payload})
+			s.eng.give(&message{Kind: kindResult, ID: c.id, OK: c.ok, Text: c.text, Body: c.payload, Images: c.images})
 			if !s.busy {
 				s.busy, s.busySince = true, time.Now()
 				s.watchdog.Reset(s.r.cfg.CPUTime + outerGrace - s.busyTotal)
@@ -216,6 +217,7 @@ func (s *run) done(m *message) {
 			return
 		}
 		s.value = m.Body
+		s.images = m.Images[:min(len(m.Images), maxReturnedImages)]
 		return
 	}
 	if m.Thrown == nil {
@@ -260,6 +262,7 @@ func (s *run) output() *Output {
 	out := &Output{Console: s.console.String(), Calls: s.made, Summary: s.summary()}
 	if s.value != "" {
 		out.Value = json.RawMessage(s.value)
+		out.Images = s.returned(s.images)
 	}
 	return out
 }

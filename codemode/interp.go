@@ -4,6 +4,7 @@ package codemode
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -128,8 +129,13 @@ func (in *interp) run(script string, setup func(*quickjs.VM) bool) error {
 		}
 		in.taken++
 		in.pending--
+		images := ""
+		if len(m.Images) > 0 {
+			data, _ := json.Marshal(m.Images)
+			images = string(data)
+		}
 		err = in.enter(func() error {
-			_, err := vm.Call("__mcpbridge_settle", m.ID, m.OK, m.Text, m.Body)
+			_, err := vm.Call("__mcpbridge_settle", m.ID, m.OK, m.Text, m.Body, images)
 			return err
 		})
 		if err != nil {
@@ -223,8 +229,8 @@ func (in *interp) print(args []any) (any, error) {
 	return nil, nil
 }
 
-// done takes the script's outcome: (true, value) or (false, "", name,
-// message, stack, tool).
+// done takes the script's outcome: (true, value, "", "", "", "",
+// images) or (false, "", name, message, stack, tool).
 func (in *interp) done(args []any) (any, error) {
 	if in.finished {
 		return nil, nil
@@ -236,6 +242,12 @@ func (in *interp) done(args []any) (any, error) {
 		m.OK, m.Size = true, len(value)
 		if len(value) <= in.st.MaxOutput {
 			m.Body = value
+		}
+		if images, _ := arg[string](args, 6); images != "" && len(images) <= 16<<10 {
+			json.Unmarshal([]byte(images), &m.Images)
+			if len(m.Images) > maxReturnedImages {
+				m.Images = m.Images[:maxReturnedImages]
+			}
 		}
 	} else {
 		e := &thrownError{}

@@ -3,8 +3,9 @@
 // object (the script reaches them only through tools and console), builds
 // tools and console, and leaves two entry points for the host:
 // __mcpbridge_run(source), once, and __mcpbridge_settle(id, ok, text,
-// payload), payload a call's value (itself a string with text, else JSON)
-// or its error (JSON).
+// payload, images), payload a call's value (itself a string with text,
+// else JSON) or its error (JSON), images the host's ids of the images
+// among the value's parts (JSON), "" for none.
 // Whatever the script does to the globals afterwards, it can only fool
 // itself: what it reaches of the host is what the host gives every call.
 (function (manifest) {
@@ -19,12 +20,16 @@
 	const isArray = Array.isArray;
 	const pending = new Map();
 	let next = 0;
+	// The images of the calls' results, each the object the script got,
+	// by the host's id: an image the script returns reaches the model,
+	// and only the object itself, which the script cannot forge, says so.
+	const imageIDs = new Map();
 
 	// json writes v as JSON for the host: what JSON cannot write (a
 	// cycle, a BigInt, a function) as the string it reads as.
-	const json = (v) => {
+	const json = (v, replacer) => {
 		try {
-			const s = stringify(v);
+			const s = stringify(v, replacer);
 			if (s !== undefined) return s;
 		} catch (e) {}
 		try {
@@ -60,11 +65,18 @@
 	}
 
 	define(g, "__mcpbridge_settle", {
-		value(id, ok, text, payload) {
+		value(id, ok, text, payload, images) {
 			const p = pending.get(id);
 			if (!p) return;
 			pending.delete(id);
 			const v = text ? payload : parse(payload);
+			if (ok && images !== "" && isArray(v)) {
+				const ids = parse(images);
+				let k = 0;
+				for (const part of v) {
+					if (part !== null && typeof part === "object" && part.type === "image" && k < ids.length) imageIDs.set(part, ids[k++]);
+				}
+			}
 			if (ok) {
 				p.resolve(v);
 				return;
@@ -144,7 +156,15 @@
 				fail(e);
 				return;
 			}
-			f().then((v) => hostDone(true, v === undefined ? "" : json(v), "", "", "", ""), fail);
+			const returned = [];
+			const collect = (k, x) => {
+				if (x !== null && typeof x === "object" && imageIDs.has(x)) returned.push(imageIDs.get(x));
+				return x;
+			};
+			f().then((v) => {
+				const value = v === undefined ? "" : json(v, collect);
+				hostDone(true, value, "", "", "", "", returned.length > 0 ? stringify(returned) : "");
+			}, fail);
 		},
 	});
 })

@@ -32,6 +32,9 @@ type message struct {
 	OK bool `json:"ok,omitempty"`
 	// Text says a result's Body is its value itself, a string, not JSON.
 	Text bool `json:"text,omitempty"`
+	// Images are the host's ids of images: of the image parts of a
+	// result's value, in order; of those the script returned (done).
+	Images []int `json:"images,omitempty"`
 	// Size is the length of the value the script returned (done), which
 	// Body holds only if it is within the output budget.
 	Size int `json:"size,omitempty"`
@@ -92,6 +95,11 @@ const maxCallName = 1 << 10
 
 // maxStack bounds the stack of an error, in bytes.
 const maxStack = 4096
+
+// maxReturnedImages bounds the images a script's value may carry to the
+// model: each is an image of a result, which the budget of results
+// bounds in bytes.
+const maxReturnedImages = 64
 
 // A frame is a message on a pipe: the lengths of its header (the
 // message as JSON) and of its body, 4 bytes each, big-endian, then both.
