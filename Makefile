@@ -79,6 +79,7 @@ bench:
 	go test -run 'TestProgressiveDisclosure|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
 	go run ./cmd/gatewaybench
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
+	go test -run '^$$' -bench BenchmarkScript -benchtime 30x ./codemode/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI.
