@@ -77,5 +77,6 @@
 //
 // Options: a [Config], zero the default in every field; a negative budget
 // is refused by [New], since each protects the host. The Examples run a
-// script over local tools and offer a model the two tools.
+// script over local tools, offer a model the two tools, and stop one long
+// built-in call in a process of its own.
 package codemode

@@ -27,9 +27,9 @@
 
 	// json writes v as JSON for the host: what JSON cannot write (a
 	// cycle, a BigInt, a function) as the string it reads as.
-	const json = (v, replacer) => {
+	const json = (v) => {
 		try {
-			const s = stringify(v, replacer);
+			const s = stringify(v);
 			if (s !== undefined) return s;
 		} catch (e) {}
 		try {
@@ -156,14 +156,26 @@
 				fail(e);
 				return;
 			}
-			const returned = [];
-			const collect = (k, x) => {
-				if (x !== null && typeof x === "object" && imageIDs.has(x)) returned.push(imageIDs.get(x));
-				return x;
-			};
 			f().then((v) => {
-				const value = v === undefined ? "" : json(v, collect);
-				hostDone(true, value, "", "", "", "", returned.length > 0 ? stringify(returned) : "");
+				if (v === undefined) {
+					hostDone(true, "", "", "", "", "", "");
+					return;
+				}
+				// The images v holds, by the host's ids, each once: only
+				// when v is JSON as it is, which shows them.
+				const returned = new Set();
+				let value;
+				try {
+					value = stringify(v, (k, x) => {
+						if (x !== null && typeof x === "object" && imageIDs.has(x)) returned.add(imageIDs.get(x));
+						return x;
+					});
+				} catch (e) {}
+				if (value === undefined) {
+					hostDone(true, json(v), "", "", "", "", "");
+					return;
+				}
+				hostDone(true, value, "", "", "", "", returned.size > 0 ? stringify([...returned].slice(0, 64)) : "");
 			}, fail);
 		},
 	});
