@@ -71,7 +71,7 @@ func serveInterp(p port, start *message, setup func(*quickjs.VM) bool) {
 	case err == errMemory:
 		end.Budget = "Memory"
 	case errors.As(err, &se):
-		end.Thrown = &thrownError{Name: se.Name, Message: cut(se.Message, in.st.MaxOutput), Stack: cut(se.Stack, maxStack)}
+		end.Thrown = &thrownError{Name: cut(se.Name, maxCallName), Message: cut(se.Message, in.st.MaxOutput), Stack: cut(se.Stack, maxStack)}
 	default:
 		end.Failure = err.Error()
 	}
@@ -255,7 +255,7 @@ func (in *interp) done(args []any) (any, error) {
 		e.Message, _ = arg[string](args, 3)
 		e.Stack, _ = arg[string](args, 4)
 		e.Tool, _ = arg[string](args, 5)
-		e.Message, e.Stack, e.Tool = cut(e.Message, in.st.MaxOutput), cut(e.Stack, maxStack), cut(e.Tool, maxCallName)
+		e.Name, e.Message, e.Stack, e.Tool = cut(e.Name, maxCallName), cut(e.Message, in.st.MaxOutput), cut(e.Stack, maxStack), cut(e.Tool, maxCallName)
 		m.Thrown = e
 	}
 	in.send(m)
