@@ -87,9 +87,11 @@ type Config struct {
 	// and loaded (see [Mode]). The zero Mode chooses by ToolTokenBudget.
 	Mode Mode
 	// Code, if set, puts the agent in code mode, Mode left empty: the
-	// model is offered, in place of the catalog, the tools Code makes of
-	// the run's (those the policy lets through, the agent's own aside,
-	// served through its gates). Package codemode's Config is one:
+	// model is offered, in place of the catalog, the tools Code's method
+	// Tools(ctx, tools) (tool.Set, error) makes of the run's (those the
+	// policy lets through, the agent's own aside, served through its
+	// gates). New calls it once on an empty Set, to check it. Package
+	// codemode's Config is one:
 	// run_code runs JavaScript in which every tool is an async function,
 	// tools.<server>.<tool>(args), and describe_tools answers their
 	// TypeScript declarations. A script's calls are the agent's calls:
