@@ -14,7 +14,6 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
@@ -85,13 +84,27 @@ type Config struct {
 	// model sends for an optional argument is dropped before the tool
 	// checks its arguments. Empty: sent as they are.
 	Vendor schema.Vendor
-	// Mode is how the model reaches the tools: sent whole, searched and
-	// loaded, or programmed against in code mode (see [Mode]). The zero
-	// Mode chooses between the first two by ToolTokenBudget.
+	// Mode is how the model reaches the tools: sent whole, or searched
+	// and loaded (see [Mode]). The zero Mode chooses by ToolTokenBudget.
 	Mode Mode
-	// Code bounds the scripts of [ModeCode] (time, CPU, memory, calls,
-	// output); a zero field is package codemode's default.
-	Code codemode.Config
+	// Code, if set, puts the agent in code mode, Mode left empty: the
+	// model is offered, in place of the catalog, the tools Code's method
+	// Tools(ctx, tools) (tool.Set, error) makes of the run's (those the
+	// policy lets through, the agent's own aside, served through its
+	// gates). New calls it once on an empty Set, to check it. Package
+	// codemode's Config is one:
+	// run_code runs JavaScript in which every tool is an async function,
+	// tools.<server>.<tool>(args), and describe_tools answers their
+	// TypeScript declarations. A script's calls are the agent's calls:
+	// each goes through the same gates as the model's own (the policy, its
+	// approver, the argument check), is shown to OnToolCall, and runs in an
+	// execute_tool span within run_code's; what the script gives back is
+	// run_code's result, within the result budget. The skill and resource
+	// tools stay direct. Code is kept out of agent itself so that a
+	// program without code mode builds no JavaScript interpreter.
+	Code interface {
+		Tools(ctx context.Context, tools tool.Set) (tool.Set, error)
+	}
 	// Logger receives warnings (a tool name two sources offer, instructions
 	// cut) and debug lines. Nil means slog.Default(), told only warnings
 	// and errors.
@@ -100,7 +113,9 @@ type Config struct {
 	// however it is served: a tool of a source, or one of the agent's own
 	// (load_skill and read_skill_file for skills, read_resource for
 	// resources, find_tools and load_tools under progressive disclosure,
-	// run_code and describe_tools in code mode). The function
+	// run_code and describe_tools in code mode); and as each call a
+	// script of code mode makes starts, with the ID of its run_code call,
+	// a slash and its number in the script (7/1, 7/2). The function
 	// it returns, if not nil, is called when the call is done, with the
 	// result as the tool gave it (before it is fitted to the model) or the
 	// error (a refusal by Policy among them). Both run on the goroutine that
@@ -282,7 +297,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 		v.handler = a.tel.gated(g, v.handler)
 	}
 	v.tokens = estimateTokens(v.defs)
-	if a.cfg.Mode == ModeCode || a.disclosed(v.tokens) {
+	if a.cfg.Code != nil || a.disclosed(v.tokens) {
 		// The agent's own tools stay offered: the system prompt and the
 		// results' links tell the model to use them.
 		pin := map[string]bool{}
@@ -299,7 +314,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 				rest = append(rest, d)
 			}
 		}
-		if a.cfg.Mode == ModeCode {
+		if a.cfg.Code != nil {
 			// run_code and describe_tools are the agent's own: a script's
 			// calls are gated one by one.
 			code, err := a.codeTools(ctx, rest, v.handler)
@@ -436,17 +451,8 @@ func (a *Agent) runCalls(ctx context.Context, v *view, calls []llm.ToolCall) ([]
 // runCall runs one call and says what the model reads of it; the error is
 // set only when going on is pointless.
 func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Message, error) {
-	var done func(tool.Reply, error)
-	if a.cfg.OnToolCall != nil {
-		done = a.cfg.OnToolCall(c)
-	}
-	ctx, executed := a.tel.execute(ctx, c)
-	ctx = a.host(ctx)
-	res, err := v.handler.Call(ctx, c.Name, c.Arguments)
-	executed(res, err)
-	if done != nil {
-		done(res, err)
-	}
+	ctx = context.WithValue(a.host(ctx), scriptKey{}, &script{id: c.ID})
+	res, err := a.serve(ctx, v.handler, c)
 	if err == nil {
 		msg := llm.ToolResult(c, a.forModel(res))
 		if v.catalog != nil {
@@ -468,6 +474,22 @@ func (a *Agent) runCall(ctx context.Context, v *view, c llm.ToolCall) (llm.Messa
 		return llm.ToolError(c, text), fmt.Errorf("agent: tool %q: %w", c.Name, err)
 	}
 	return llm.ToolError(c, text), nil
+}
+
+// serve serves call c through h as the agent's own: shown to OnToolCall,
+// in an execute_tool span.
+func (a *Agent) serve(ctx context.Context, h tool.Handler, c llm.ToolCall) (tool.Reply, error) {
+	var done func(tool.Reply, error)
+	if a.cfg.OnToolCall != nil {
+		done = a.cfg.OnToolCall(c)
+	}
+	ctx, executed := a.tel.execute(ctx, c)
+	res, err := h.Call(ctx, c.Name, c.Arguments)
+	executed(res, err)
+	if done != nil {
+		done(res, err)
+	}
+	return res, err
 }
 
 // names returns the names of every tool of the run.

@@ -30,9 +30,11 @@
 //     "[image]"; text over the result budget is cut with a note.
 //   - A catalog over the token budget is not sent whole: the model gets a
 //     tool to search it and one to load what it needs. [Config.Mode] can
-//     choose either way, or code mode ([ModeCode]): the model writes
-//     JavaScript against the tools (package codemode), each call a script
-//     makes judged by the policy as its own would be.
+//     choose either way; [Config.Code] puts the agent in code mode: the
+//     model writes JavaScript against the tools (package codemode, which
+//     plugs in there so that an agent without it builds no interpreter),
+//     each call a script makes the agent's own, judged by the policy and
+//     shown to [Config.OnToolCall] as the model's would be.
 //
 // A call that needs the user's input (an MCP server's elicitation, a local
 // tool's [tool.Elicit]) asks through [Config.Elicit]. A run is traced by

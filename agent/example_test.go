@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/agent"
+	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -201,7 +202,9 @@ func ExampleConfig_toolTokenBudget() {
 
 // In code mode the model writes JavaScript against the tools, each an
 // async function, instead of calling them one turn at a time; the script's
-// calls pass the same policy and checks as the model's own.
+// calls pass the same policy and checks as the model's own. Code mode
+// plugs in from package codemode (Config.Code), so that an agent without
+// it builds no JavaScript interpreter.
 func ExampleConfig_codeMode() {
 	type pair struct {
 		X float64 `json:"x"`
@@ -218,7 +221,7 @@ func ExampleConfig_codeMode() {
 			return llm.Message{Parts: []tool.Part{tool.TextPart{Text: req.Messages[len(req.Messages)-1].Text()}}}
 		},
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{add}, Mode: agent.ModeCode})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{add}, Code: codemode.Config{}})
 	if err != nil {
 		log.Fatal(err)
 	}

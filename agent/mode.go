@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"sync/atomic"
 
-	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/llm"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -15,6 +16,7 @@ type Mode string
 
 // The modes. The zero Mode sends the definitions whole unless they pass
 // [Config.ToolTokenBudget], and has the model search and load them then.
+// Code mode is [Config.Code]'s.
 const (
 	// ModeDirect sends every definition on every turn, whatever its size.
 	ModeDirect Mode = "direct"
@@ -26,39 +28,38 @@ const (
 	// answer loads every tool it lists the vendor's way: there is no
 	// load_tools, and a found tool is called on the next step.
 	ModeDisclosure Mode = "disclosure"
-	// ModeCode gives the model two tools instead of the catalog (package
-	// codemode): run_code runs JavaScript in which every tool is an async
-	// function, tools.<server>.<tool>(args), and describe_tools answers
-	// their TypeScript declarations. A script's calls go through the same
-	// gates as the model's own (the policy, its approver, the argument
-	// check), each in an execute_tool span within run_code's; its return
-	// value and console output come back as run_code's result, after a
-	// line that sums up its calls, within the result budget. The skill
-	// and resource tools stay direct.
-	ModeCode Mode = "code"
 )
 
-// checkMode checks the mode and, for code mode, its budgets.
+// checkMode checks the mode and, for code mode, its configuration: Code
+// makes the tools of an empty Set, so that a budget it refuses fails New,
+// not the first run.
 func checkMode(cfg *Config) error {
 	switch cfg.Mode {
 	case "", ModeDirect, ModeDisclosure:
-		return nil
-	case ModeCode:
-		if _, err := codemode.New(tool.Set{}, cfg.Code); err != nil {
-			return fmt.Errorf("agent: Code: %w", err)
-		}
+	default:
+		return fmt.Errorf("agent: Mode %q: want %q, %q or none", string(cfg.Mode), ModeDirect, ModeDisclosure)
+	}
+	if cfg.Code == nil {
 		return nil
 	}
-	return fmt.Errorf("agent: Mode %q: want %q, %q, %q or none", string(cfg.Mode), ModeDirect, ModeDisclosure, ModeCode)
+	if cfg.Mode != "" {
+		return fmt.Errorf("agent: Mode %q and Code: code mode is a mode of its own; leave Mode empty", string(cfg.Mode))
+	}
+	if _, err := cfg.Code.Tools(context.Background(), tool.Set{}); err != nil {
+		return fmt.Errorf("agent: Code: %w", err)
+	}
+	return nil
 }
 
 // disclosed reports whether a catalog of tokens is searched and loaded
 // rather than sent.
 func (a *Agent) disclosed(tokens int) bool {
-	switch a.cfg.Mode {
-	case ModeDisclosure:
+	switch {
+	case a.cfg.Code != nil:
+		return false
+	case a.cfg.Mode == ModeDisclosure:
 		return true
-	case "":
+	case a.cfg.Mode == "":
 		return a.cfg.ToolTokenBudget > 0 && tokens > a.cfg.ToolTokenBudget
 	}
 	return false
@@ -66,26 +67,32 @@ func (a *Agent) disclosed(tokens int) bool {
 
 // codeTools makes the code tools of a run over rest, the run's tools but
 // the agent's own, served by handler, the run's gated handler: each call
-// a script makes is judged and served as the model's own would be, in a
-// span of its own.
+// a script makes is judged and served as the model's own would be, shown
+// to OnToolCall, in a span of its own.
 func (a *Agent) codeTools(ctx context.Context, rest []tool.Definition, handler tool.Handler) (tool.Set, error) {
-	rt, err := codemode.New(tool.Set{Definitions: rest, Handler: a.tel.nested(handler)}, a.cfg.Code)
-	if err != nil {
-		return tool.Set{}, err
-	}
-	return rt.Offer(ctx)
+	return a.cfg.Code.Tools(ctx, tool.Set{Definitions: rest, Handler: a.scriptCalls(handler)})
 }
 
-// nested runs each call of next in an execute_tool span, as the run's
-// calls are: a script's calls nest in its run_code span.
-func (l *loopTelemetry) nested(next tool.Handler) tool.Handler {
-	if l == nil {
-		return next
-	}
+// scriptKey keys, in a call's context, the model's call it serves: what a
+// script's calls are numbered under.
+type scriptKey struct{}
+
+// script is a model's call as a script's calls know it: its ID, and the
+// count of the calls made under it.
+type script struct {
+	id string
+	n  atomic.Int64
+}
+
+// scriptCalls serves through next the calls a script makes, as the agent's
+// own: each has the ID of the model's call that ran the script, a slash
+// and its number.
+func (a *Agent) scriptCalls(next tool.Handler) tool.Handler {
 	return tool.HandlerFunc(func(ctx context.Context, name string, args json.RawMessage) (tool.Reply, error) {
-		ctx, done := l.execute(ctx, llm.ToolCall{Name: name, Arguments: args})
-		res, err := next.Call(ctx, name, args)
-		done(res, err)
-		return res, err
+		c := llm.ToolCall{Name: name, Arguments: args}
+		if s, ok := ctx.Value(scriptKey{}).(*script); ok {
+			c.ID = s.id + "/" + strconv.FormatInt(s.n.Add(1), 10)
+		}
+		return a.serve(ctx, next, c)
 	})
 }

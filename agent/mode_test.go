@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,20 @@ import (
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
+
+// modeCode names code mode among the modes a test compares: it is no Mode
+// of agent's but Config.Code set, as withMode sets it.
+const modeCode agent.Mode = "code"
+
+// withMode puts cfg in mode m.
+func withMode(cfg agent.Config, m agent.Mode) agent.Config {
+	if m == modeCode {
+		cfg.Code = codemode.Config{}
+	} else {
+		cfg.Mode = m
+	}
+	return cfg
+}
 
 // script is a model's call of run_code.
 func script(id, code string) llm.ToolCall {
@@ -37,7 +52,7 @@ func TestCodeMode(t *testing.T) {
 		calls(script("3", `await tools.notes.get_note({id: 9})`)),
 		answer("two notes"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Mode: agent.ModeCode})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Code: codemode.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +113,7 @@ func TestCodeModeGatedAndTraced(t *testing.T) {
 			return out;`)),
 		answer("done"),
 	}}
-	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Policy: gate, Mode: agent.ModeCode, TracerProvider: rec.Traces})
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Policy: gate, Code: codemode.Config{}, TracerProvider: rec.Traces})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +170,10 @@ func TestCodeModeBudgets(t *testing.T) {
 			return m.IsError && strings.Contains(m.Text(), "CPU budget of 200ms (Config.CPUTime)")
 		},
 	}} {
-		c.cfg.Model, c.cfg.Mode = model, agent.ModeCode
+		c.cfg.Model = model
+		if c.cfg.Code == nil {
+			c.cfg.Code = codemode.Config{}
+		}
 		a, err := agent.New(c.cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -171,8 +189,11 @@ func TestCodeModeBudgets(t *testing.T) {
 	if _, err := agent.New(agent.Config{Model: model, Mode: "scripted"}); err == nil || !strings.Contains(err.Error(), `Mode "scripted"`) {
 		t.Fatalf("a bad mode: %v", err)
 	}
-	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeCode, Code: codemode.Config{Memory: -1}}); err == nil || !strings.Contains(err.Error(), "Config.Memory is negative") {
+	if _, err := agent.New(agent.Config{Model: model, Code: codemode.Config{Memory: -1}}); err == nil || !strings.Contains(err.Error(), "agent: Code: codemode: Config.Memory is negative") {
 		t.Fatalf("a negative budget: %v", err)
+	}
+	if _, err := agent.New(agent.Config{Model: model, Mode: agent.ModeDirect, Code: codemode.Config{}}); err == nil || !strings.Contains(err.Error(), `Mode "direct" and Code`) {
+		t.Fatalf("a mode and code mode: %v", err)
 	}
 }
 
@@ -182,17 +203,17 @@ func TestCodeModeBudgets(t *testing.T) {
 func TestCodeModeFirstTurn(t *testing.T) {
 	defs := catalog201(true)
 	first := map[agent.Mode]int{}
-	for _, mode := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
+	for _, mode := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, modeCode} {
 		model := &scripted{turns: []func(llm.Request) llm.Message{answer("ok")}}
-		a, _ := agent.New(agent.Config{Model: model, Mode: mode, Tools: []tool.Source{tool.Set{Definitions: defs, Handler: tool.Compose()}}})
+		a, _ := agent.New(withMode(agent.Config{Model: model, Tools: []tool.Source{tool.Set{Definitions: defs, Handler: tool.Compose()}}}, mode))
 		if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("weather?")}); err != nil {
 			t.Fatal(err)
 		}
 		first[mode] = agent.EstimateTokens(model.seen[0].Tools)
 	}
-	fmt.Printf("code mode, 201-tool catalog, first turn: %d tokens of definitions (direct tools %d, progressive disclosure %d)\n", first[agent.ModeCode], first[agent.ModeDirect], first[agent.ModeDisclosure])
-	if first[agent.ModeCode] > first[agent.ModeDisclosure] {
-		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[agent.ModeCode], first[agent.ModeDisclosure])
+	fmt.Printf("code mode, 201-tool catalog, first turn: %d tokens of definitions (direct tools %d, progressive disclosure %d)\n", first[modeCode], first[agent.ModeDirect], first[agent.ModeDisclosure])
+	if first[modeCode] > first[agent.ModeDisclosure] {
+		t.Fatalf("code mode's first turn: %d tokens, more than disclosure's %d", first[modeCode], first[agent.ModeDisclosure])
 	}
 }
 
@@ -212,4 +233,94 @@ func catalog201(servers bool) []tool.Definition {
 		defs = append(defs, d)
 	}
 	return append(defs, tool.Definition{Name: "weather_now", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+}
+
+// A script's calls are the agent's calls: OnToolCall sees each as it
+// starts, under the ID of the run_code call that made it and its number,
+// and its result as it ends; a host that logs, approves or shows tool
+// calls misses none.
+func TestCodeModeCallsShown(t *testing.T) {
+	p := demoProvider(t)
+	model := &scripted{turns: []func(llm.Request) llm.Message{
+		calls(script("7", `
+			await tools.notes.add_note({title: "milk", body: "buy"});
+			return await tools.notes.search_notes({query: "milk"});`)),
+		answer("done"),
+	}}
+	var (
+		mu    sync.Mutex
+		shown []string
+	)
+	seen := func(call llm.ToolCall) func(tool.Reply, error) {
+		mu.Lock()
+		shown = append(shown, "start "+call.ID+" "+call.Name+" "+string(call.Arguments))
+		mu.Unlock()
+		return func(res tool.Reply, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			line, _, _ := strings.Cut(res.Text(), "\n")
+			shown = append(shown, fmt.Sprintf("done %s %s: %s %v", call.ID, call.Name, line, err))
+		}
+	}
+	a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{p}, Code: codemode.Config{}, OnToolCall: seen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), []llm.Message{llm.UserText("note milk")}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`start 7 run_code {"code":"\n\t\t\tawait tools.notes.add_note({title: \"milk\", body: \"buy\"});\n\t\t\treturn await tools.notes.search_notes({query: \"milk\"});"}`,
+		`start 7/1 add_note {"title":"milk","body":"buy"}`,
+		`done 7/1 add_note: added note #1: milk <nil>`,
+		`start 7/2 search_notes {"query":"milk"}`,
+		`done 7/2 search_notes: #1 milk <nil>`,
+		`done 7 run_code: 2 tool calls (notes.add_note 1, notes.search_notes 1). <nil>`,
+	}
+	if strings.Join(shown, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("OnToolCall saw:\n%s\nwant:\n%s", strings.Join(shown, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// An image a script returns reaches the model as an image where the model
+// takes images, and as "[image]" where it does not; one it does not
+// return stays in the script.
+func TestCodeModeImages(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n a small image")
+	snap, err := tool.Func("snap", "A picture of the screen.", func(context.Context, struct{}) (tool.Reply, error) {
+		return tool.Reply{Parts: []tool.Part{tool.TextPart{Text: "the screen"}, tool.ImagePart{MIMEType: "image/png", Data: png}}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, vision := range []bool{true, false} {
+		model := &scripted{vision: vision, turns: []func(llm.Request) llm.Message{
+			calls(script("1", `const [caption, image] = await tools.local.snap(); await tools.local.snap(); return {caption, image}`)),
+			answer("seen"),
+		}}
+		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{snap}, Code: codemode.Config{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), []llm.Message{llm.UserText("look")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := toolResult(t, res.Messages, "1")
+		var images [][]byte
+		for _, p := range got.Parts {
+			if im, ok := p.(tool.ImagePart); ok {
+				images = append(images, im.Data)
+			}
+		}
+		text := got.Text()
+		switch {
+		case !strings.Contains(text, `Returned: {"caption":"the screen","image":{"type":"image","mimeType":"image/png","bytes":22}}`):
+			t.Fatalf("run_code answered %q", text)
+		case vision && (len(images) != 1 || string(images[0]) != string(png)):
+			t.Fatalf("a vision model got images %q; want the one returned", images)
+		case !vision && (len(images) != 0 || !strings.HasSuffix(text, "[image]")):
+			t.Fatalf("a model without vision got %d images and %q", len(images), text)
+		}
+	}
 }

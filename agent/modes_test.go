@@ -41,12 +41,12 @@ func TestModesTokens(t *testing.T) {
 	whole := modesTokens(t, func(p *mcpclient.Provider) tool.Source { return p })
 	fmt.Println("modes, one task (20 notes added, searched, counted by tag), tokens = bytes on the wire / 4:")
 	fmt.Printf("  %-11s %6s %10s %11s %9s %8s   %s\n", "mode", "turns", "tokens in", "tokens out", "total", "ratio", "with the server's instructions and skills")
-	for _, m := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, agent.ModeCode} {
+	for _, m := range []agent.Mode{agent.ModeDirect, agent.ModeDisclosure, modeCode} {
 		f, w := bare[m], whole[m]
 		fmt.Printf("  %-11s %6d %10d %11d %9d %7.0f%%   %d tokens, %.0f%%\n", m, f.turns, f.in/4, f.out/4, (f.in+f.out)/4,
 			100*bare.ratio(m), (w.in+w.out)/4, 100*whole.ratio(m))
 	}
-	if ratio := bare.ratio(agent.ModeCode); ratio > 0.30 {
+	if ratio := bare.ratio(modeCode); ratio > 0.30 {
 		t.Fatalf("code mode sent and got %.0f%% of direct tools' tokens; the goal is at most 30%%", 100*ratio)
 	}
 }
@@ -74,7 +74,7 @@ func modesTokens(t *testing.T, source func(*mcpclient.Provider) tool.Source) mod
 	}{
 		{agent.ModeDirect, directScript},
 		{agent.ModeDisclosure, disclosureScript},
-		{agent.ModeCode, codeScript},
+		{modeCode, codeScript},
 	}
 	got := modeFigures{}
 	for _, m := range modes {
@@ -88,7 +88,7 @@ func modesTokens(t *testing.T, source func(*mcpclient.Provider) tool.Source) mod
 		if err := p.Connect(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		a, err := agent.New(agent.Config{Model: model, Tools: []tool.Source{source(p)}, Mode: m.mode})
+		a, err := agent.New(withMode(agent.Config{Model: model, Tools: []tool.Source{source(p)}}, m.mode))
 		if err != nil {
 			t.Fatal(err)
 		}

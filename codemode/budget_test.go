@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -93,7 +95,7 @@ func TestOutputBudget(t *testing.T) {
 func TestTimeBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		set, c := demoSet(t)
-		rt := runtime(t, set, codemode.Config{Timeout: time.Second})
+		rt := codemode.InProcess(runtime(t, set, codemode.Config{Timeout: time.Second}))
 		_, err := rt.Run(context.Background(), "await tools.demo.slow_count({to: 5, delay_ms: 1000})")
 		wantBudget(t, err, "Timeout")
 		synctest.Wait()
@@ -109,7 +111,7 @@ func TestTimeBudget(t *testing.T) {
 func TestCancelReachesServer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		set, c := demoSet(t)
-		rt := runtime(t, set, codemode.Config{})
+		rt := codemode.InProcess(runtime(t, set, codemode.Config{}))
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		go func() {
@@ -155,20 +157,63 @@ func TestBudgetsRefusedNegative(t *testing.T) {
 }
 
 // A script that allocates without end is stopped at its memory budget,
-// with the host's memory bounded: the process's peak resident size grows
-// by little more than the budget, where an interpreter on Go's heap grows
-// by gigabytes in the same CPU time. One that catches the interpreter's
-// error and goes on allocating gets nothing more, and is stopped at its
-// CPU budget.
+// with the memory of the process it runs in bounded: its peak resident
+// size grows by little more than the budget, where an interpreter on Go's
+// heap grows by gigabytes in the same CPU time. One that catches the
+// interpreter's error and goes on allocating gets nothing more, and is
+// stopped at its CPU budget. In the host's process the test measures the
+// host; in a process of the script's own, the test starts itself again
+// (peakChildEnv), for the peak of a process's children is the largest of
+// any it had.
 func TestMemoryBudget(t *testing.T) {
+	t.Run("in-process", func(t *testing.T) {
+		memoryBudget(t, codemode.InProcess, func() (int64, bool) {
+			if !resetPeakRSS() {
+				return 0, false
+			}
+			return peakRSS()
+		}, peakRSS)
+	})
+	t.Run("own-process", func(t *testing.T) {
+		if os.Getenv(peakChildEnv) == "" {
+			inNewProcess(t)
+			return
+		}
+		measure := func() (int64, bool) { return childrenPeakRSS() }
+		memoryBudget(t, func(rt *codemode.Runtime) *codemode.Runtime { return rt }, measure, measure)
+	})
+}
+
+// peakChildEnv marks the test's process started again to measure its
+// children.
+const peakChildEnv = "CODEMODE_TEST_PEAK"
+
+// inNewProcess runs t again in a new process of the test's, and fails it
+// if that fails.
+func inNewProcess(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+strings.ReplaceAll(t.Name(), "/", "$/^")+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), peakChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("in a new process:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("in a new process: %v", err)
+	}
+}
+
+func memoryBudget(t *testing.T, mode func(*codemode.Runtime) *codemode.Runtime, before, after func() (int64, bool)) {
 	budget := 16 << 20
 	if raceOn {
 		budget = 4 << 20 // filled 4 times sooner
 	}
 	// The CPU budget is ample: the memory budget must stop the script
 	// first, whatever the speed of the machine (and the race detector's).
-	rt := runtime(t, tool.Set{}, codemode.Config{Memory: budget, CPUTime: 5 * time.Minute, Timeout: 10 * time.Minute})
-	brief := runtime(t, tool.Set{}, codemode.Config{Memory: budget, CPUTime: time.Second})
+	rt := mode(runtime(t, tool.Set{}, codemode.Config{Memory: budget, CPUTime: 5 * time.Minute, Timeout: 10 * time.Minute}))
+	brief := mode(runtime(t, tool.Set{}, codemode.Config{Memory: budget, CPUTime: time.Second}))
+	unharmed(t, rt) // a process of its own has run: its peak is the base
 	for _, c := range []struct{ script, budget string }{
 		{"const a = []; for (;;) a.push(new Array(100000).fill(1.5))", "Memory"},
 		{"const a = []; for (;;) a.push('y'.repeat(1 << 20) + a.length)", "Memory"},
@@ -177,16 +222,15 @@ func TestMemoryBudget(t *testing.T) {
 		{"const a = []; for (;;) { try { a.push('y'.repeat(1e6) + a.length) } catch (e) {} }", "CPUTime"},
 	} {
 		start := time.Now()
-		measured := resetPeakRSS()
-		before, _ := peakRSS()
+		base, measured := before()
 		r := rt
 		if c.budget == "CPUTime" {
 			r = brief
 		}
 		_, err := r.Run(context.Background(), c.script)
 		wantBudget(t, err, c.budget)
-		if after, ok := peakRSS(); measured && ok {
-			grew := after - before
+		if peak, ok := after(); measured && ok {
+			grew := peak - base
 			t.Logf("%s: peak RSS grew by %d MiB, budget %d MiB (%v)", c.script, grew>>20, budget>>20, time.Since(start))
 			if grew > 2*int64(budget)+16<<20 {
 				t.Fatalf("%s: peak RSS grew by %d MiB with a budget of %d MiB", c.script, grew>>20, budget>>20)
@@ -212,10 +256,46 @@ func TestInFlightBudget(t *testing.T) {
 			defer func() { mu.Lock(); now--; mu.Unlock() }()
 			return h.Call(ctx, name, args)
 		})
-		rt := runtime(t, set, codemode.Config{MaxInFlight: 2})
+		rt := codemode.InProcess(runtime(t, set, codemode.Config{MaxInFlight: 2}))
 		out := run(t, rt, "return (await Promise.all([1, 2, 3, 4, 5, 6].map(i => tools.demo.slow_count({to: 1, delay_ms: 1000})))).length")
 		if string(out.Value) != "6" || most != 2 || c.get("tools/call") != 6 {
 			t.Fatalf("%s calls done, %d at most at once (want 2), %d reached the server", out.Value, most, c.get("tools/call"))
 		}
 	})
+}
+
+// Where the program does not serve interpreters of their own, a built-in
+// that never yields is still bounded for the host: Run returns at the
+// budget the script reached, CPU, time or the context's end, and the
+// interpreter's goroutine, interrupted, ends when the built-in returns.
+func TestInProcessNativeCallBounded(t *testing.T) {
+	for _, c := range []struct {
+		cfg    codemode.Config
+		cancel bool
+		budget string
+	}{
+		{codemode.Config{CPUTime: time.Second}, false, "CPUTime"},
+		{codemode.Config{Timeout: time.Second}, false, "Timeout"},
+		{codemode.Config{}, true, ""},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			hang := make(chan struct{})
+			rt := codemode.Hanging(runtime(t, tool.Set{}, c.cfg), hang)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if c.cancel {
+				time.AfterFunc(time.Second, cancel)
+			}
+			_, err := rt.Run(ctx, "__hang(); return 1")
+			if c.cancel {
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("got %v; want the context's error", err)
+				}
+			} else {
+				wantBudget(t, err, c.budget)
+			}
+			close(hang)
+			unharmed(t, codemode.InProcess(rt))
+		})
+	}
 }

@@ -12,37 +12,38 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// calls are the tool calls of a run. The loop's goroutine launches them
-// and takes their results; each runs on a goroutine of its own, within
-// the calls in flight, and hands its result back on results, whose room
-// for every call the run may make means it never waits to (and a run that
+// calls are the tool calls of a run. The host's loop launches them and
+// takes their results; each runs on a goroutine of its own, within the
+// calls in flight, and hands its result back on results, whose room for
+// every call the run may make means it never waits to (and a run that
 // ended leaves no goroutine waiting).
 type calls struct {
-	ctx      context.Context
-	r        *Runtime
-	sem      chan struct{}
-	results  chan completion
-	wg       sync.WaitGroup
-	inFlight int // launched and not yet handed to the script (the loop's)
-	made     int // the loop's
+	ctx     context.Context
+	r       *Runtime
+	sem     chan struct{}
+	results chan completion
+	wg      sync.WaitGroup
+	made    int // the loop's
 
 	mu      sync.Mutex
 	counts  map[string]int // calls made, by path
 	order   []string       // the paths, in the order of their first call
 	failed  int
 	refused int
+	taken   int              // bytes of results, against Config.MaxResultBytes
 	errs    map[string]error // each tool's last failure
+	images  []tool.ImagePart // the results' images, by id
 }
 
 // A completion is a call's result for the script: its value (ok) or its
-// error, as JSON. held says the call holds a place in flight, which the
-// loop frees as it takes the result: so the host holds at most
-// MaxInFlight results the script has not taken.
+// error, as JSON; or, text, the value itself, a string. images are the ids
+// of the value's images, in order.
 type completion struct {
 	id      int
 	ok      bool
+	text    bool
 	payload string
-	held    bool
+	images  []int
 }
 
 func (c *calls) init(ctx context.Context, r *Runtime) {
@@ -58,7 +59,8 @@ func (c *calls) wait() { c.wg.Wait() }
 
 // launch starts the call id: of the API's tool index, or with index -1 of
 // the tool a script named (callTool), under the name it gave, so that a
-// gate judges that name as it judges the model's.
+// gate judges that name as it judges the model's. A place in flight is
+// held while the tool runs.
 func (c *calls) launch(id, index int, name string, args json.RawMessage, images bool) {
 	c.made++
 	path := name
@@ -90,15 +92,21 @@ func (c *calls) launch(id, index int, name string, args json.RawMessage, images 
 			return
 		}
 		res, err := c.r.set.Handler.Call(c.ctx, name, args)
-		done := c.complete(id, path, res, err, images)
-		done.held = true
-		c.results <- done
+		<-c.sem
+		c.results <- c.complete(id, path, res, err, images)
 	})
 }
 
-// complete counts a call's failure, if it failed, and makes its outcome
-// what the script reads.
+// complete makes a call's outcome what the script reads, within the
+// budget of results, and counts its failure if it failed.
 func (c *calls) complete(id int, path string, res tool.Reply, err error, images bool) completion {
+	var value completion
+	if err == nil {
+		var parts []tool.ImagePart
+		value = completion{id: id, ok: true}
+		value.payload, value.text, parts = scriptValue(res, images)
+		value.images, err = c.take(path, len(value.payload), parts)
+	}
 	c.mu.Lock()
 	if err != nil {
 		c.errs[path] = err
@@ -110,15 +118,71 @@ func (c *calls) complete(id int, path string, res tool.Reply, err error, images 
 	}
 	c.mu.Unlock()
 	if err == nil {
-		return completion{id: id, ok: true, payload: scriptValue(res, images)}
+		return value
 	}
 	name, msg := thrown(path, err)
-	payload, _ := json.Marshal(struct {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
 		Name    string `json:"name"`
 		Message string `json:"message"`
 		Tool    string `json:"tool"`
 	}{name, msg, path})
-	return completion{id: id, payload: string(payload)}
+	return completion{id: id, payload: b.String()}
+}
+
+// take counts path's result, n bytes and its images, which the host keeps
+// for the script to return, against the budget of results, and returns
+// the images' ids; or it says the result would pass the budget.
+func (c *calls) take(path string, n int, images []tool.ImagePart) ([]int, error) {
+	for _, im := range images {
+		n += len(im.Data)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	limit := c.r.cfg.MaxResultBytes
+	if left := limit - c.taken; n > left {
+		return nil, &resultsSpent{path: path, n: n, left: left, limit: limit}
+	}
+	c.taken += n
+	var ids []int
+	for _, im := range images {
+		ids = append(ids, len(c.images))
+		c.images = append(c.images, im)
+	}
+	return ids, nil
+}
+
+// returned returns the images of ids, each once, in their order.
+func (c *calls) returned(ids []int) []tool.ImagePart {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []tool.ImagePart
+	seen := map[int]bool{}
+	for _, id := range ids {
+		if id >= 0 && id < len(c.images) && !seen[id] {
+			seen[id] = true
+			out = append(out, c.images[id])
+		}
+	}
+	return out
+}
+
+// resultsSpent says a call's result would pass the budget of results.
+type resultsSpent struct {
+	path           string
+	n, left, limit int
+}
+
+func (e *resultsSpent) Error() string {
+	return fmt.Sprintf("the result of %s, %d bytes, passes what is left of the script's budget of results: %d bytes of %s (Config.MaxResultBytes)",
+		e.path, e.n, e.left, size(e.limit))
+}
+
+// Unwrap returns the budget's error.
+func (e *resultsSpent) Unwrap() error {
+	return &BudgetError{Budget: "MaxResultBytes", Limit: size(e.limit)}
 }
 
 // failure returns the last failure of the tool at path.
@@ -129,38 +193,43 @@ func (c *calls) failure(path string) error {
 }
 
 // scriptValue is a result as a call resolves to it: the structured
-// content when there is some, else the text, or, with images, the parts
-// in order, each image a small object that describes it (its bytes only
-// when the script asked for them).
-func scriptValue(res tool.Reply, images bool) string {
+// content when there is some, as the tool sent it; else the text, as it
+// is (text); or, with images, the parts in order, each image a small
+// object that describes it (its bytes only when the script asked for
+// them), the images returned apart. Nothing is escaped for HTML: the
+// script is no page, and "<" would cost it six bytes.
+func scriptValue(res tool.Reply, images bool) (payload string, text bool, imgs []tool.ImagePart) {
 	if len(res.Structured) > 0 && json.Valid(res.Structured) {
-		return string(res.Structured)
+		return string(res.Structured), false, nil
 	}
-	var v any = res.Text()
-	if res.HasImages() {
-		type image struct {
-			Type     string `json:"type"`
-			MIMEType string `json:"mimeType"`
-			Bytes    int    `json:"bytes"`
-			Data     []byte `json:"data,omitempty"`
-		}
-		parts := make([]any, 0, len(res.Parts))
-		for _, p := range res.Parts {
-			switch p := p.(type) {
-			case tool.TextPart:
-				parts = append(parts, p.Text)
-			case tool.ImagePart:
-				im := image{Type: "image", MIMEType: p.MIMEType, Bytes: len(p.Data)}
-				if images {
-					im.Data = p.Data
-				}
-				parts = append(parts, im)
+	if !res.HasImages() {
+		return res.Text(), true, nil
+	}
+	type image struct {
+		Type     string `json:"type"`
+		MIMEType string `json:"mimeType"`
+		Bytes    int    `json:"bytes"`
+		Data     []byte `json:"data,omitempty"`
+	}
+	parts := make([]any, 0, len(res.Parts))
+	for _, p := range res.Parts {
+		switch p := p.(type) {
+		case tool.TextPart:
+			parts = append(parts, p.Text)
+		case tool.ImagePart:
+			im := image{Type: "image", MIMEType: p.MIMEType, Bytes: len(p.Data)}
+			if images {
+				im.Data = p.Data
 			}
+			parts = append(parts, im)
+			imgs = append(imgs, p)
 		}
-		v = parts
 	}
-	data, _ := json.Marshal(v)
-	return string(data)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(parts)
+	return b.String(), false, imgs
 }
 
 // thrown is the Error a failed call throws: its name and message.
@@ -170,6 +239,8 @@ func thrown(path string, err error) (name, msg string) {
 		refused *tool.RefusedError
 	)
 	switch {
+	case errors.As(err, new(*resultsSpent)):
+		return "BudgetError", err.Error()
 	case errors.As(err, &failed):
 		return "ToolError", failed.Message
 	case errors.As(err, &refused):

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/internal/codeapi"
@@ -37,6 +38,12 @@ type Config struct {
 	// MaxOutput bounds the bytes of what a run gives back, console output
 	// and return value together (default 64 KiB).
 	MaxOutput int
+	// MaxResultBytes bounds the bytes of the tool results a run takes in,
+	// all its calls together (default 32 MiB): a result's text or JSON as
+	// the script gets it, and the bytes of its images. A call whose result
+	// would pass it rejects with an Error named BudgetError, which the
+	// script may catch; its later calls may still take what is left.
+	MaxResultBytes int
 }
 
 // The defaults of [Config].
@@ -47,6 +54,7 @@ const (
 	defaultMaxCalls    = 200
 	defaultMaxInFlight = 8
 	defaultMaxOutput   = 64 << 10
+	defaultMaxResults  = 32 << 20
 )
 
 // maxArgs bounds the arguments of one call, in bytes: what the host holds
@@ -60,6 +68,7 @@ func (c Config) withDefaults() (Config, error) {
 	}{
 		{"Timeout", int64(c.Timeout)}, {"CPUTime", int64(c.CPUTime)}, {"Memory", int64(c.Memory)},
 		{"MaxCalls", int64(c.MaxCalls)}, {"MaxInFlight", int64(c.MaxInFlight)}, {"MaxOutput", int64(c.MaxOutput)},
+		{"MaxResultBytes", int64(c.MaxResultBytes)},
 	} {
 		if f.v < 0 {
 			return c, fmt.Errorf("codemode: Config.%s is negative: a script's budgets cannot be lifted", f.name)
@@ -71,6 +80,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.MaxCalls = cmp.Or(c.MaxCalls, defaultMaxCalls)
 	c.MaxInFlight = cmp.Or(c.MaxInFlight, defaultMaxInFlight)
 	c.MaxOutput = cmp.Or(c.MaxOutput, defaultMaxOutput)
+	c.MaxResultBytes = cmp.Or(c.MaxResultBytes, defaultMaxResults)
 	return c, nil
 }
 
@@ -82,7 +92,19 @@ type Runtime struct {
 	cfg Config
 	set tool.Set
 	api *codeapi.API
+	// isolated runs each script in a process of its own: the program
+	// serves them ([ServeIfChild]).
+	isolated bool
+	// hang is the tests' stand-in for a built-in that never yields (see
+	// local).
+	hang <-chan struct{}
 }
+
+// serving says this program serves interpreters in processes of their
+// own: its main called [ServeIfChild]. It is the package's one variable,
+// a fact about the program's executable rather than a setting: a program
+// that does not serve them must never be started as though it did.
+var serving atomic.Bool
 
 // New returns a Runtime over set's tools, named as a script reaches them
 // (see the package doc). Every call a script makes goes to set.Handler as
@@ -101,7 +123,7 @@ func New(set tool.Set, cfg Config) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{cfg: cfg, set: set, api: a}, nil
+	return &Runtime{cfg: cfg, set: set, api: a, isolated: serving.Load()}, nil
 }
 
 // Declarations returns the TypeScript declarations of the tools: all of
@@ -119,6 +141,11 @@ type Output struct {
 	// Value is what the script returned, as JSON; nil when it returned
 	// nothing.
 	Value json.RawMessage
+	// Images are the images of the tools' results that Value holds (each
+	// described there as {type: "image", mimeType, bytes}), once each, in
+	// their order: for a model that takes images. Only an image object a
+	// call resolved to counts; one the script makes up does not.
+	Images []tool.ImagePart
 	// Console is what the script wrote with console.log (and info, warn,
 	// error, debug), a line each.
 	Console string
@@ -136,7 +163,9 @@ type Output struct {
 // error, a script that ends throwing null is taken to have reached it.
 type BudgetError struct {
 	// Budget is the [Config] field of the budget reached: "Timeout",
-	// "CPUTime", "Memory", "MaxCalls" or "MaxOutput".
+	// "CPUTime", "Memory", "MaxCalls" or "MaxOutput"; or
+	// "MaxResultBytes", in the chain of the [ScriptError] of a call the
+	// script did not catch.
 	Budget string
 	// Limit is the budget's value, as a person reads it.
 	Limit string
@@ -155,6 +184,8 @@ func (e *BudgetError) Error() string {
 		what = "tool calls'"
 	case "MaxOutput":
 		what = "output's"
+	case "MaxResultBytes":
+		return fmt.Sprintf("codemode: a tool's result passed the script's budget of results, %s (Config.MaxResultBytes)", e.Limit)
 	}
 	return fmt.Sprintf("codemode: the script was stopped at its %s budget of %s (Config.%s)%s", what, e.Limit, e.Budget, hint)
 }
@@ -165,7 +196,8 @@ func (e *BudgetError) Error() string {
 type ScriptError struct {
 	// Name is the exception's name: "SyntaxError", "TypeError", "Error";
 	// "ToolError" for a tool that failed (isError), "RefusedError" for a
-	// call a gate refused, "CallError" for one that could not be made.
+	// call a gate refused, "CallError" for one that could not be made,
+	// "BudgetError" for a result past Config.MaxResultBytes.
 	Name string
 	// Message is the exception's message: for a tool's failure, the
 	// tool's own.
@@ -176,7 +208,8 @@ type ScriptError struct {
 	// (server.tool), or "".
 	Tool string
 	// Err is the failure of the call, for a tool's failure: a
-	// *tool.FailedError, a *tool.RefusedError, or what made the call fail.
+	// *tool.FailedError, a *tool.RefusedError, a *[BudgetError], or what
+	// made the call fail.
 	Err error
 }
 

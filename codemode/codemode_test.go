@@ -148,7 +148,7 @@ func TestUncaughtToolFailure(t *testing.T) {
 func TestCallsInFlightAtReturn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		set, c := demoSet(t)
-		rt := runtime(t, set, codemode.Config{})
+		rt := codemode.InProcess(runtime(t, set, codemode.Config{}))
 		out := run(t, rt, `tools.demo.slow_count({to: 2, delay_ms: 1000}); tools.demo.add_note({title: "later", body: "b"}); return 1`)
 		if string(out.Value) != "1" || out.Summary != "2 tool calls (demo.slow_count 1, demo.add_note 1)" {
 			t.Fatalf("%s, %q", out.Value, out.Summary)
@@ -161,4 +161,32 @@ func TestCallsInFlightAtReturn(t *testing.T) {
 			t.Fatalf("after: %s", got.Value)
 		}
 	})
+}
+
+// The images a script returns, among its calls' results, are the Output's
+// (for a model that takes images), each once and in their order; an object
+// the script makes up to look like one is not an image, and an image it
+// does not return stays in the script.
+func TestReturnedImages(t *testing.T) {
+	set, _ := demoSet(t)
+	rt := runtime(t, set, codemode.Config{})
+	out := run(t, rt, `
+		const [, teal] = await tools.demo.color_swatch({color: "teal"});
+		const [, red] = await tools.demo.color_swatch({color: "red"});
+		await tools.demo.color_swatch({color: "blue"});
+		const fake = {type: "image", mimeType: "image/png", bytes: 3};
+		return {first: red, again: [red, teal, red], fake};`)
+	if len(out.Images) != 2 || out.Images[0].MIMEType != "image/png" || len(out.Images[0].Data) == 0 || string(out.Images[0].Data) == string(out.Images[1].Data) {
+		t.Fatalf("images %d; want red's and teal's", len(out.Images))
+	}
+	if !strings.Contains(string(out.Value), `"fake":{"type":"image","mimeType":"image/png","bytes":3}`) {
+		t.Fatalf("value %s", out.Value)
+	}
+	red := run(t, rt, `const [, red] = await tools.demo.color_swatch({color: "red"}); return red`)
+	if len(red.Images) != 1 || string(red.Images[0].Data) != string(out.Images[0].Data) {
+		t.Fatal("the first image returned is not red's")
+	}
+	if none := run(t, rt, `await tools.demo.color_swatch({color: "red"}); return 1`); len(none.Images) != 0 {
+		t.Fatalf("%d images of a script that returned none", len(none.Images))
+	}
 }

@@ -114,3 +114,20 @@ func ExampleNew() {
 	// bought apple
 	// bought apple
 }
+
+// A program whose main calls ServeIfChild first runs each script in a
+// process of its own, which the host kills at a budget whatever the script
+// runs: here one indexOf that would take minutes inside the interpreter's
+// built-in, stopped at its CPU budget (and at once, were ctx cancelled).
+func ExampleServeIfChild() {
+	codemode.ServeIfChild() // first in main: in the script's process it runs the script and exits
+
+	rt, err := codemode.New(tool.Set{}, codemode.Config{CPUTime: time.Second})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = rt.Run(context.Background(), `return "a".repeat(3e7).indexOf("a".repeat(2e4) + "b")`)
+	fmt.Println(err)
+	// Output:
+	// codemode: the script was stopped at its CPU budget of 1s (Config.CPUTime): an endless loop?
+}

@@ -98,3 +98,14 @@ func TestSandbox(t *testing.T) {
 		t.Fatalf("a module was loaded: %s", out.Value)
 	}
 }
+
+// What a script throws is cut to its bounds, whatever its parts: the
+// interpreter's process may send no more.
+func TestThrownCut(t *testing.T) {
+	rt := runtime(t, tool.Set{}, codemode.Config{MaxOutput: 1024})
+	_, err := rt.Run(context.Background(), `throw Object.assign(new Error("m".repeat(1e6)), {name: "n".repeat(2e6), tool: "t".repeat(1e6)})`)
+	var se *codemode.ScriptError
+	if !errors.As(err, &se) || len(se.Name) > 1100 || len(se.Message) > 1100 || len(se.Tool) > 1100 || !strings.HasPrefix(se.Name, "nnn") {
+		t.Fatalf("got %.200v", err)
+	}
+}

@@ -2,7 +2,10 @@
 // manifest as its argument: it takes the host's functions off the global
 // object (the script reaches them only through tools and console), builds
 // tools and console, and leaves two entry points for the host:
-// __mcpbridge_run(source), once, and __mcpbridge_settle(id, ok, payload).
+// __mcpbridge_run(source), once, and __mcpbridge_settle(id, ok, text,
+// payload, images), payload a call's value (itself a string with text,
+// else JSON) or its error (JSON), images the host's ids of the images
+// among the value's parts (JSON), "" for none.
 // Whatever the script does to the globals afterwards, it can only fool
 // itself: what it reaches of the host is what the host gives every call.
 (function (manifest) {
@@ -17,6 +20,10 @@
 	const isArray = Array.isArray;
 	const pending = new Map();
 	let next = 0;
+	// The images of the calls' results, each the object the script got,
+	// by the host's id: an image the script returns reaches the model,
+	// and only the object itself, which the script cannot forge, says so.
+	const imageIDs = new Map();
 
 	// json writes v as JSON for the host: what JSON cannot write (a
 	// cycle, a BigInt, a function) as the string it reads as.
@@ -58,11 +65,18 @@
 	}
 
 	define(g, "__mcpbridge_settle", {
-		value(id, ok, payload) {
+		value(id, ok, text, payload, images) {
 			const p = pending.get(id);
 			if (!p) return;
 			pending.delete(id);
-			const v = parse(payload);
+			const v = text ? payload : parse(payload);
+			if (ok && images !== "" && isArray(v)) {
+				const ids = parse(images);
+				let k = 0;
+				for (const part of v) {
+					if (part !== null && typeof part === "object" && part.type === "image" && k < ids.length) imageIDs.set(part, ids[k++]);
+				}
+			}
 			if (ok) {
 				p.resolve(v);
 				return;
@@ -142,7 +156,27 @@
 				fail(e);
 				return;
 			}
-			f().then((v) => hostDone(true, v === undefined ? "" : json(v), "", "", "", ""), fail);
+			f().then((v) => {
+				if (v === undefined) {
+					hostDone(true, "", "", "", "", "", "");
+					return;
+				}
+				// The images v holds, by the host's ids, each once: only
+				// when v is JSON as it is, which shows them.
+				const returned = new Set();
+				let value;
+				try {
+					value = stringify(v, (k, x) => {
+						if (x !== null && typeof x === "object" && imageIDs.has(x)) returned.add(imageIDs.get(x));
+						return x;
+					});
+				} catch (e) {}
+				if (value === undefined) {
+					hostDone(true, json(v), "", "", "", "", "");
+					return;
+				}
+				hostDone(true, value, "", "", "", "", returned.size > 0 ? stringify([...returned].slice(0, 64)) : "");
+			}, fail);
 		},
 	});
 })

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // resetPeakRSS starts a new measure of the process's peak resident size;
@@ -25,4 +26,14 @@ func peakRSS() (n int64, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// childrenPeakRSS is the largest peak resident size of the children this
+// process waited for, in bytes.
+func childrenPeakRSS() (int64, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0, false
+	}
+	return ru.Maxrss << 10, true
 }

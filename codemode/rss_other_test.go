@@ -7,3 +7,5 @@ package codemode_test
 func resetPeakRSS() bool { return false }
 
 func peakRSS() (int64, bool) { return 0, false }
+
+func childrenPeakRSS() (int64, bool) { return 0, false }

@@ -27,7 +27,8 @@ type (
 
 // Offer returns the tools a model programs with: run_code, which runs a
 // script (see [Runtime.Run]) and answers with a line that sums up its
-// calls, what it returned and what it printed; and describe_tools, which
+// calls, what it returned and what it printed, then the images it
+// returned ([Output] Images); and describe_tools, which
 // answers the TypeScript declarations of the tools a query names or
 // matches. run_code's description names the servers and how to learn
 // their tools, not the tools themselves, so what a model is sent on every
@@ -35,9 +36,9 @@ type (
 //
 // A Runtime is thereby a [tool.Source] of a fixed set, for an agent's
 // Tools (package agent's code mode makes one on each run instead, over the
-// tools the policy lets through).
+// tools the policy lets through: see [Config.Tools]).
 func (r *Runtime) Offer(context.Context) (tool.Set, error) {
-	run, err := tool.Func(runName, r.runDescription(), func(ctx context.Context, in runArgs) (string, error) {
+	run, err := tool.Func(runName, r.runDescription(), func(ctx context.Context, in runArgs) (tool.Reply, error) {
 		return r.answer(ctx, in.Code)
 	})
 	if err != nil {
@@ -57,6 +58,18 @@ func (r *Runtime) Offer(context.Context) (tool.Set, error) {
 	return set, nil
 }
 
+// Tools returns the tools a model programs set's tools with, as
+// [Runtime.Offer] gives them of New(set, c): what package agent's code
+// mode (agent.Config.Code) offers the model over a run's tools. Its error
+// is New's.
+func (c Config) Tools(ctx context.Context, set tool.Set) (tool.Set, error) {
+	rt, err := New(set, c)
+	if err != nil {
+		return tool.Set{}, err
+	}
+	return rt.Offer(ctx)
+}
+
 // terse leaves out of a schema, as the model is sent it, "additionalProperties":
 // false: it tells the model nothing, and costs bytes on every turn. The
 // arguments are still checked against the whole schema.
@@ -73,9 +86,9 @@ func (r *Runtime) runDescription() string {
 }
 
 // answer runs a script for the model: its summary line, what it returned
-// and what it printed, or, when it threw or was stopped, a failure that
-// says so with the same.
-func (r *Runtime) answer(ctx context.Context, code string) (string, error) {
+// and what it printed, then the images it returned; or, when it threw or
+// was stopped, a failure that says so with the same.
+func (r *Runtime) answer(ctx context.Context, code string) (tool.Reply, error) {
 	out, err := r.Run(ctx, code)
 	var b strings.Builder
 	b.WriteString(out.Summary + ".\n")
@@ -90,11 +103,15 @@ func (r *Runtime) answer(ctx context.Context, code string) (string, error) {
 		b.WriteString("Console:\n" + out.Console)
 	}
 	if err == nil {
-		return strings.TrimSpace(b.String()), nil
+		res := tool.Text(strings.TrimSpace(b.String()))
+		for _, im := range out.Images {
+			res.Parts = append(res.Parts, im)
+		}
+		return res, nil
 	}
 	if ctx.Err() != nil && !errors.As(err, new(*BudgetError)) {
-		return "", err
+		return tool.Reply{}, err
 	}
 	msg := strings.TrimPrefix(err.Error(), "codemode: ")
-	return "", &tool.FailedError{Name: runName, Message: msg + "\n" + strings.TrimSpace(b.String()), Err: err}
+	return tool.Reply{}, &tool.FailedError{Name: runName, Message: msg + "\n" + strings.TrimSpace(b.String()), Err: err}
 }

@@ -17,8 +17,12 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 	"github.com/mcpbridge/mcpbridge/cmd/internal/cli/chat"
+	"github.com/mcpbridge/mcpbridge/codemode"
 )
 
 func main() {
+	// A script of run, or of chat --code, runs in this program started
+	// again, where it can be stopped whatever it runs.
+	codemode.ServeIfChild()
 	os.Exit(cli.Program(chat.Command, os.Args[1:], chat.ChooseModel, chat.Web, chat.Run))
 }

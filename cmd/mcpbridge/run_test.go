@@ -62,3 +62,16 @@ func TestChatCode(t *testing.T) {
 		t.Fatalf("the model was offered %v", tools)
 	}
 }
+
+// A 16 MB result of "<" reaches the script whole, within the default
+// budgets: it enters the interpreter as the bytes it is, where escaped for
+// HTML it took six times as many and passed the memory budget.
+func TestRunTakesABigResult(t *testing.T) {
+	server := hostileServer(t, "big-listed")
+	r := mcpbridge(t, t.TempDir(), `const s = await callTool("big", {size: 16e6, char: "<"}); return s.length + " " + /[^<]/.test(s)`, nil,
+		append([]string{"run", "-"}, server...)...)
+	expect(t, r, 0)
+	if r.out != "16000000 false\n" {
+		t.Fatalf("stdout %.200q", r.out)
+	}
+}

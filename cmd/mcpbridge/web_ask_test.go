@@ -185,8 +185,8 @@ func TestWebHasChatsFlags(t *testing.T) {
 }
 
 // web --code: the model is offered run_code and describe_tools in place of
-// the catalog, and the page's turn shows run_code's call with its script's
-// calls summed up.
+// the catalog, and the page's turn shows run_code's call, each call its
+// script makes with its result, and run_code's result, which sums them up.
 func TestWebCode(t *testing.T) {
 	script := `{"id":"c1","type":"function","function":{"name":"run_code","arguments":"{\"code\":\"return await tools.demo.list_notes()\"}"}}`
 	model, seen := fakeOpenAI(t, script)
@@ -197,7 +197,8 @@ func TestWebCode(t *testing.T) {
 			events = append(events, ev.Type+" "+ev.Name+" "+ev.Text)
 		}
 	}
-	if len(events) != 3 || events[0] != "call run_code " || !strings.HasPrefix(events[1], "result  1 tool call (demo.list_notes 1).") || !strings.HasPrefix(events[2], "answer  The tool said: ") {
+	if len(events) != 5 || events[0] != "call run_code " || events[1] != "call list_notes " || events[2] != "result  no notes yet" ||
+		!strings.HasPrefix(events[3], "result  1 tool call (demo.list_notes 1).") || !strings.HasPrefix(events[4], "answer  The tool said: ") {
 		t.Errorf("the turn's events: %q", events)
 	}
 	if _, tools, _ := seen(); !strings.HasPrefix(strings.Join(tools, ","), "run_code,describe_tools") {

@@ -76,7 +76,7 @@ func (s *Server) read(r *http.Request) (io.Reader, error) {
 		if name, args := CallParams(&req); name == "big" {
 			s.count(req.Method)
 			n, _ := args["size"].(float64)
-			return big(req.ID, int64(n)), nil
+			return big(req.ID, int64(n), args["char"]), nil
 		}
 	}
 	reply, ok := s.Handle(msg)
@@ -87,11 +87,16 @@ func (s *Server) read(r *http.Request) (io.Reader, error) {
 }
 
 // big is the answer of the big tool: a text of n bytes, the id written
-// last, as the TypeScript SDK writes it.
-func big(id json.RawMessage, n int64) io.Reader {
+// last, as the TypeScript SDK writes it. The bytes are char's, an ASCII
+// character a JSON string holds as it is ("<" among them), else "a".
+func big(id json.RawMessage, n int64, char any) io.Reader {
+	c := byte('a')
+	if s, ok := char.(string); ok && len(s) == 1 && s[0] >= ' ' && s[0] < 0x7f && s[0] != '"' && s[0] != '\\' {
+		c = s[0]
+	}
 	return io.MultiReader(
 		strings.NewReader(`{"result":{"content":[{"type":"text","text":"`),
-		io.LimitReader(as{}, n),
+		io.LimitReader(repeated(c), n),
 		strings.NewReader(fmt.Sprintf(`"}]},"jsonrpc":"2.0","id":%s}`, id)))
 }
 
@@ -100,8 +105,8 @@ func big(id json.RawMessage, n int64) io.Reader {
 var bigListed = on("tools/list", func(req *Request) string {
 	big := map[string]any{
 		"name":        "big",
-		"description": "Answers a text of size bytes.",
-		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}}},
+		"description": "Answers a text of size bytes, each char (default a).",
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}, "char": map[string]any{"type": "string"}}},
 	}
 	return Result(req.ID, map[string]any{"tools": []any{Echo, Flaky, big}})
 })
@@ -134,11 +139,12 @@ func echoSecrets(s *Server) http.Handler {
 }
 
 // as reads as an endless run of the letter a.
-type as struct{}
+// repeated reads its byte for ever.
+type repeated byte
 
-func (as) Read(p []byte) (int, error) {
+func (r repeated) Read(p []byte) (int, error) {
 	for i := range p {
-		p[i] = 'a'
+		p[i] = byte(r)
 	}
 	return len(p), nil
 }

@@ -13,7 +13,7 @@ import (
 // lists echo and flaky, and its tools/call also answers these names, which
 // let a test make the server process act:
 //
-//	big    a text of "size" bytes, the id written last
+//	big    a text of "size" bytes ("char"s, default a), the id written last
 //	env    the server's environment, one variable a line
 //	cwd    the server's working directory
 //	spawn  starts "sleep 300" and answers its pid
@@ -44,7 +44,7 @@ func call(req *Request) string {
 	case "big":
 		n, _ := args["size"].(float64)
 		var answer strings.Builder
-		io.Copy(&answer, big(req.ID, int64(n)))
+		io.Copy(&answer, big(req.ID, int64(n), args["char"]))
 		return answer.String()
 	case "env":
 		text = strings.Join(os.Environ(), "\n")

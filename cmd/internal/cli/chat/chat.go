@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
+	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -80,15 +81,14 @@ describe_tools, which answers their TypeScript declarations.`,
 			// toolset's catalog as it stands then.
 			calls := &callLog{w: s.Err, color: cli.UseColor(s.Err)}
 			// The servers' instructions and skills come with their tools.
-			a, err := agent.New(agent.Config{
+			a, err := agent.New(withCode(agent.Config{
 				Model:      &shownModel{Model: model, s: s, calls: calls},
 				System:     chatSystem,
 				Tools:      []tool.Source{ts},
 				OnToolCall: calls.started,
 				Logger:     t.Logger(),
 				Vendor:     t.Vendor, // the agent's own tools, as the catalog
-				Mode:       chatMode(*code),
-			})
+			}, *code))
 			if err != nil {
 				return err
 			}
@@ -360,13 +360,13 @@ func compact(args json.RawMessage) string {
 	return untrusted.Line(string(args))
 }
 
-// chatMode is the agent's mode: code mode with --code, else the agent's
-// choice by the catalog's size.
-func chatMode(code bool) agent.Mode {
+// withCode puts cfg in code mode with --code; without, the agent chooses
+// its mode by the catalog's size.
+func withCode(cfg agent.Config, code bool) agent.Config {
 	if code {
-		return agent.ModeCode
+		cfg.Code = codemode.Config{}
 	}
-	return ""
+	return cfg
 }
 
 // addModelFlags adds to fs the flags of a command with a model on t's

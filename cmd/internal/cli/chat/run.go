@@ -44,9 +44,11 @@ the arguments); a tool that fails (isError) throws an Error whose name is
 ToolError and whose message is the tool's. Promise.all runs calls in
 parallel, 8 at a time.
 
-The script reaches nothing else: no module, file, network or timer. It is
-stopped past 1 minute (--timeout), 10 s of computing, 64 MiB of memory,
-200 tool calls (--max-calls), or 64 KiB of output.
+The script reaches nothing else: no module, file, network or timer. It
+runs in a process of its own, stopped past 1 minute (--timeout), 10 s of
+computing, 64 MiB of memory, 200 tool calls (--max-calls), or 64 KiB of
+output, and at once by Ctrl-C; a call whose result would pass 32 MiB of
+results in all throws an Error named BudgetError.
 
 What it returns is printed on stdout (a string as it is, anything else as
 JSON; --json prints JSON either way), what it logs with console.log on

@@ -125,15 +125,14 @@ func modelConfigured() bool {
 // webAgent is the agent behind the page: chat's, its tool calls shown on the
 // page as they start, progress and end.
 func webAgent(t *cli.Target, ts *catalog.Toolset, model llm.Model, w *webChat, code bool) (*agent.Agent, error) {
-	return agent.New(agent.Config{
+	return agent.New(withCode(agent.Config{
 		Model:      streamedModel{model, w},
 		System:     chatSystem,
 		Tools:      []tool.Source{progressSource{ts, w}},
 		OnToolCall: w.started,
 		Logger:     t.Logger(),
 		Vendor:     t.Vendor, // the agent's own tools, as the catalog
-		Mode:       chatMode(code),
-	})
+	}, code))
 }
 
 // streamedModel is the agent's model with the text of each of its answers
