@@ -193,11 +193,19 @@ func newMatrixServer() *mcp.Server {
 			return nil, nil, ctx.Err()
 		}
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "ended", Description: "How block ended"}, func(ctx context.Context, _ *mcp.CallToolRequest, in keyIn) (*mcp.CallToolResult, any, error) {
+	type endedIn struct {
+		Key    string `json:"key"`
+		Within int    `json:"within,omitempty"` // milliseconds; 0 is endedFor
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "ended", Description: "How block ended"}, func(ctx context.Context, _ *mcp.CallToolRequest, in endedIn) (*mcp.CallToolResult, any, error) {
+		within := endedFor
+		if in.Within > 0 {
+			within = time.Duration(in.Within) * time.Millisecond
+		}
 		select {
 		case how := <-b.of(in.Key).ended:
 			return textResult("block: " + how), nil, nil
-		case <-time.After(endedFor):
+		case <-time.After(within):
 			return textResult("block: still running"), nil, nil
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
