@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpbridge/mcpbridge/codemode"
 	"github.com/mcpbridge/mcpbridge/policy"
@@ -63,7 +64,9 @@ func TestDeniedToolRefused(t *testing.T) {
 // sent, in the words every handler uses.
 func TestArgumentsChecked(t *testing.T) {
 	set, c := demoSet(t)
-	rt := runtime(t, set, codemode.Config{})
+	// Building 2 MiB of arguments takes seconds of CPU under the race
+	// detector on a loaded machine: the budget is not what is tested.
+	rt := runtime(t, set, codemode.Config{CPUTime: 5 * time.Minute, Timeout: 5 * time.Minute})
 	_, err := rt.Run(context.Background(), `await tools.demo.get_note({id: "seven"})`)
 	var se *codemode.ScriptError
 	if !errors.As(err, &se) || se.Name != "RefusedError" || !strings.Contains(se.Message, `argument "id"`) {
@@ -102,7 +105,7 @@ func TestSandbox(t *testing.T) {
 // What a script throws is cut to its bounds, whatever its parts: the
 // interpreter's process may send no more.
 func TestThrownCut(t *testing.T) {
-	rt := runtime(t, tool.Set{}, codemode.Config{MaxOutput: 1024})
+	rt := runtime(t, tool.Set{}, codemode.Config{MaxOutput: 1024, CPUTime: 5 * time.Minute, Timeout: 5 * time.Minute})
 	_, err := rt.Run(context.Background(), `throw Object.assign(new Error("m".repeat(1e6)), {name: "n".repeat(2e6), tool: "t".repeat(1e6)})`)
 	var se *codemode.ScriptError
 	if !errors.As(err, &se) || len(se.Name) > 1100 || len(se.Message) > 1100 || len(se.Tool) > 1100 || !strings.HasPrefix(se.Name, "nnn") {

@@ -184,8 +184,14 @@ func (g *Gateway) promptTaken(l listing, o offer) {
 }
 
 // servers are the gateway's go-sdk servers, each serving the resources and
-// prompts.
-func (g *Gateway) servers() []*mcp.Server { return []*mcp.Server{g.full, g.small} }
+// prompts; none before Start made them (a server's notice that comes as it
+// starts reaches no session: there is none).
+func (g *Gateway) servers() []*mcp.Server {
+	if !g.made.Load() {
+		return nil
+	}
+	return []*mcp.Server{g.full, g.small}
+}
 
 // guard runs add, which hands a server's item to go-sdk; go-sdk panics on an
 // item it finds malformed (a URI that does not parse, a template that is

@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,6 +33,7 @@ type Gateway struct {
 
 	full  *mcp.Server // the whole catalog
 	small *mcp.Server // find_tools and call_tool (disclosure.go)
+	made  atomic.Bool // full and small are made: a server's notices, which come as it starts, may reach them
 
 	mu     sync.Mutex
 	served served        // what the servers serve now (catalog.go, features.go)
@@ -106,6 +108,7 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 	g.full.AddReceivingMiddleware(g.hideDenied)
 	g.small = g.newServer()
 	g.addDisclosure(g.small)
+	g.made.Store(true)
 	g.syncTools()
 	g.syncFeatures()
 	g.worker.Add(1)

@@ -71,7 +71,7 @@ type Limits struct {
 	// or the client is gone. An answer that would pass a bound is refused
 	// in its place with [CodeRateLimited], naming the bound, and so is a
 	// client's request while its own are past it: a client that does not
-	// read holds no more. Default 256 MiB and 64 MiB; negative, no bound.
+	// read holds no more. Default 256 MiB and 32 MiB; negative, no bound.
 	// serve: --max-result-bytes, --max-result-bytes-per-client; config
 	// "resultBytes", "resultBytesPerClient".
 	ResultBytes          int64
@@ -159,7 +159,7 @@ func defaultLimits() Limits {
 		RequestBytes:          64 << 20,
 		RequestBytesPerClient: 16 << 20,
 		ResultBytes:           256 << 20,
-		ResultBytesPerClient:  64 << 20,
+		ResultBytesPerClient:  32 << 20,
 		RequestDepth:          64,
 		RequestValues:         65536,
 		BodyRead:              30 * time.Second,

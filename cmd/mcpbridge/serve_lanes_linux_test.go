@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 // A server that floods its log (160 MiB of messages of 4 KiB, when a
@@ -89,4 +91,40 @@ func peakRSS(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmHWM in /proc status")
 	return 0
+}
+
+// A client that never reads its answers (40 calls of a 5 MiB result in
+// sessions of its own, whose calls give back their slots before their
+// answers are written) holds the gateway's memory no further than its
+// bound of answers not yet read (32 MiB by default): past it, its answers
+// are refused in their place, and its next calls too. Before, each answer
+// waited whole in its lane: the gateway grew by 465 MiB here, as by 1857
+// MiB for 384 calls of 15 MiB. Another client's calls go on meanwhile.
+func TestServeMemoryStaysBoundedWhileAClientDoesNotRead(t *testing.T) {
+	const bound = 200 << 20 // the client's bound, what is read and refused meanwhile, and the collector's slack
+	dir := t.TempDir()
+	self, _ := os.Executable()
+	cfg := writeConfig(t, dir, "mcp.json", fmt.Sprintf(`{"mcpServers": {"big": {"command": %q, "env": {%q: "big-listed", "GORACE": "atexit_sleep_ms=0"}}}}`, self, hostile.ChildEnv))
+	tokens := writeConfig(t, dir, "tokens.txt", "mallory tok-mallory\nbob tok-bob\n")
+	url, cmd, _ := startServe(t, "--config", cfg, "--token-file", tokens)
+	before := peakRSS(t, cmd.Process.Pid)
+	const calls, size = 40, 5 << 20
+	for range calls {
+		hostile.StallSessionCall(t, url, "tok-mallory", "big_big", map[string]any{"size": size}) // waits for its answer's headers
+	}
+	peak := peakRSS(t, cmd.Process.Pid)
+	t.Logf("the gateway's peak RSS: %d MiB before, %d MiB once %d answers of %d MiB went to a client that does not read", before>>20, peak>>20, calls, size>>20)
+	if peak-before > bound {
+		t.Fatalf("the gateway's peak RSS grew by %d MiB, over %d MiB", (peak-before)>>20, bound>>20)
+	}
+	bob, err := mcp.NewClient(&mcp.Implementation{Name: "bob"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: oauthtest.Bearer("tok-bob")}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close()
+	res, err := bob.CallTool(t.Context(), &mcp.CallToolParams{Name: "big_big", Arguments: map[string]any{"size": 1 << 20}})
+	if err != nil || res.IsError {
+		t.Fatalf("bob, beside mallory: %v %v", res, err)
+	}
 }

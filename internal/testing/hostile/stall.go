@@ -185,9 +185,15 @@ func stall(t testing.TB, c *http.Client, req *http.Request, wait bool) *Stall {
 	return s
 }
 
-// Ended reads what the stream still holds, until the server ends it (by
-// closing it or cutting its connection), and returns how many messages it
-// held: a test calls it when it expects the stream to be over.
+// Answered waits for the stalled answer's headers, and reports whether
+// they came: the gateway answered, whatever it wrote after them.
+func (s *Stall) Answered() bool {
+	<-s.done
+	return s.err == nil
+}
+
+// Ended reads the stalled answer to its end and counts its messages: 0 if
+// it was cut before its headers.
 func (s *Stall) Ended() (messages int) {
 	<-s.done
 	if s.err != nil {
