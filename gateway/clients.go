@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -122,7 +123,7 @@ func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*gate.Policy
 	out := make(map[string]*gate.Policy, len(g.o.clients))
 	for name, p := range g.o.clients {
 		if p != nil {
-			out[name] = (*gate.Policy)(p).For(defs)
+			out[name] = handle.Core[gate.Policy](p).For(defs)
 		}
 	}
 	return out

@@ -9,16 +9,17 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{
 		"alice": {Token: "tok-alice"},
 		"bob":   {Token: "tok-bob", Deny: []string{"echo"}},
 	}})
@@ -60,7 +61,7 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 // twice, then once a second; bob's limit is lifted.
 func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+		g, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 			RateLimit: &gateway.RateLimit{Rate: 1, Burst: 2},
 			Clients: map[string]gateway.Client{
 				"alice": {Token: "tok-alice"},
@@ -121,7 +122,7 @@ func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 }
 
 func TestStartRefusesANegativeBurst(t *testing.T) {
-	_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+	_, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {RateLimit: &gateway.RateLimit{Rate: 1, Burst: -1}},
 		},
@@ -148,7 +149,7 @@ func TestStartRefusesClientsItCannotTellApart(t *testing.T) {
 		if c.clients == nil {
 			o.RateLimit = &gateway.RateLimit{Rate: 1, Burst: -2}
 		}
-		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "never", Command: "/nonexistent", Required: true}}}, o)
+		_, err := gateway.Start(t.Context(), &config.Config{Servers: []config.Server{{Name: "never", Command: "/nonexistent", Required: true}}}, o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

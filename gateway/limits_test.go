@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
@@ -30,7 +31,7 @@ import (
 // read and little more.
 func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}, nil))
+	url, _ := serve(t, start(t, []config.Server{a.config(true)}, nil))
 	deep := any("x")
 	for range 70 {
 		deep = []any{deep}
@@ -94,7 +95,7 @@ func TestRequestJSONIsBoundedBeforeDecoding(t *testing.T) {
 // after go-sdk had read and decoded the whole body.
 func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{
 		RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 2},
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice"},
@@ -155,7 +156,7 @@ func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 // calls in flight.
 func TestCallsInFlightAreBoundedAndQueued(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{
 		Limits: gateway.Limits{Calls: 3, CallsPerClient: 2, CallQueue: 1},
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice"},

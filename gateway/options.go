@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -146,7 +148,7 @@ type options struct {
 
 // resolve checks o against cfg and returns it as the gateway applies it,
 // or an error naming the field.
-func (o *Options) resolve(cfg *toolset.Config) (options, error) {
+func (o *Options) resolve(cfg *config.Config) (options, error) {
 	if o == nil {
 		o = &Options{}
 	}

@@ -43,6 +43,7 @@ func (d Diagnostic) String() string {
 // first fatal [Diagnostic]; the tool it belongs to should be left out of the
 // session rather than break it.
 type LowerError struct {
+	// Vendor is the vendor the schema was lowered for.
 	Vendor Vendor
 	// Pointer is the JSON pointer of the problem in the schema, Keyword
 	// the keyword concerned, Message what is wrong.

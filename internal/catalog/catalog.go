@@ -15,21 +15,24 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // A server is one enabled server of a Toolset and its part of the catalog.
 type server struct {
-	cfg  ServerConfig
+	cfg  config.Server
 	t    *Toolset
-	p    *mcpclient.Provider
-	call tool.Handler // the provider's relay: the catalog gates and checks
+	pub  *mcptool.Provider   // as toolset hands it out
+	p    *mcpclient.Provider // pub's core
+	call tool.Handler        // the provider's relay: the catalog gates and checks
 
 	syncMu sync.Mutex // held while the catalog takes in a listing
 
 	// Guarded by t.mu.
-	state   mcpclient.State
+	state   mcptool.State
 	err     error
 	out     bool // left out at Start
 	listed  bool // the first listing has been taken in

@@ -14,7 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
@@ -87,7 +88,7 @@ func trustLocal(path string, data []byte, s *Streams) error {
 // (${VAR}) left as written: they are what the file says, and their values
 // may be secrets.
 func describeServers(data []byte, dir string) []string {
-	cfg, err := catalog.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
+	cfg, err := config.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
 	if err != nil {
 		return []string{"servers it could not describe"}
 	}
