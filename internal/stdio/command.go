@@ -23,8 +23,9 @@ const (
 	// [Command.MaxLineLength] is 0; it matches go-sdk's.
 	DefaultMaxLineLength = 16 << 20
 	// DefaultProbeTimeout is how long a "server/discover" request may go
-	// unanswered when [Command.ProbeTimeout] is 0. A server that supports it
-	// answers at once; one that ignores unknown methods never does.
+	// unanswered once the server answered the ping written after it, when
+	// [Command.ProbeTimeout] is 0. A server that supports it answers at
+	// once; one that ignores unknown methods never does.
 	DefaultProbeTimeout = 2 * time.Second
 	// DefaultStopTimeout is each bounded wait while stopping a server when
 	// [Command.StopTimeout] is 0.
@@ -56,8 +57,11 @@ type Command struct {
 	// message is skipped, failing the request it answers.
 	MaxLineLength int
 	// ProbeTimeout bounds how long a "server/discover" request may go
-	// unanswered before it is failed with "method not found"; 0 means
-	// DefaultProbeTimeout, and a negative value no bound but the caller's.
+	// unanswered, from the server's answer to the ping written after it,
+	// before it is failed with "method not found" (ten times as long from
+	// the write, for a server that answers no ping); 0 means
+	// DefaultProbeTimeout, and a negative value no bound but the caller's
+	// (and no ping).
 	ProbeTimeout time.Duration
 	// StopTimeout is each of the bounded waits when stopping the server
 	// (after closing stdin, after SIGTERM, after SIGKILL); 0 means

@@ -544,6 +544,31 @@ func TestProbeTimeout(t *testing.T) {
 	}
 }
 
+// A server that answers no ping either is still given initialize, once
+// the longer bound for a silent server passes.
+func TestProbeSilentServer(t *testing.T) {
+	c := child(t, "silent")
+	c.ProbeTimeout = 10 * time.Millisecond
+	conn := start(t, c)
+	write(t, conn, request(1, methodDiscover, `{}`))
+	r := readResponse(t, conn)
+	if we := wireError(t, r); r.ID != request(1, "", "").ID || we.Code != jsonrpc.CodeMethodNotFound || !strings.Contains(we.Message, "neither") {
+		t.Errorf("synthetic answer %v %+v", r.ID.Raw(), we)
+	}
+}
+
+// The probe's bound counts from when the server reads, not from its start:
+// a server slower to start than the bound (npx on a loaded machine) still
+// answers server/discover, and is spoken to in 2026-07-28.
+func TestProbeWaitsForASlowStart(t *testing.T) {
+	c := child(t, "slow-sdk")
+	c.ProbeTimeout = 100 * time.Millisecond // a fifth of the server's start
+	_, cs := clientOf(t, c)
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Errorf("protocol %s: the probe gave up on a server still starting", v)
+	}
+}
+
 // A negative probe timeout is no bound: no probe is armed, and the
 // server's late answer is the probe's. A negative stop timeout is refused.
 func TestNegativeTimeouts(t *testing.T) {

@@ -36,13 +36,19 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	var probeID jsonrpc.ID
+	var ping *jsonrpc.Request
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
 		// Armed before the write: the answer may arrive before Write
 		// returns, and must find the probe to disarm.
 		probeID = req.ID
-		c.startProbe(probeID)
+		ping = c.startProbe(probeID)
 	}
 	err := c.write(ctx, msg)
+	if err == nil && ping != nil {
+		// Not the caller's message: if it cannot go, the probe waits for
+		// its answer within the longer bound.
+		_ = c.write(ctx, ping)
+	}
 	if err != nil && probeID.IsValid() {
 		c.cancelProbe(probeID)
 	}
