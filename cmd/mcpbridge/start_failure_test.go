@@ -31,6 +31,34 @@ func TestStartFailureSaysWhy(t *testing.T) {
 	}
 }
 
+// A Node server that crashed on its code is said by its error line, not
+// the last frames of its stack trace, and with no hint at --env: its
+// environment is not what failed.
+func TestStartFailureOfACrash(t *testing.T) {
+	trace := `/srv/index.js:3
+  const x = {
+            ^
+
+SyntaxError: Unexpected token '}'
+    at internalCompileFunction (node:internal/vm:76:18)
+    at wrapSafe (node:internal/modules/cjs/loader:1283:20)
+    at Module._compile (node:internal/modules/cjs/loader:1328:27)
+    at Module.load (node:internal/modules/cjs/loader:1203:32)
+    at Module._load (node:internal/modules/cjs/loader:1019:12)
+
+Node.js v20.11.0`
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--", "sh", "-c", fmt.Sprintf("cat >&2 <<'EOF'\n%s\nEOF\nexit 1", trace))
+	expect(t, r, 3)
+	want := `mcpbridge tools: server "sh" did not start: it exited with status 1 before answering
+  its last words on stderr:
+    SyntaxError: Unexpected token '}'
+    Node.js v20.11.0
+`
+	if r.err != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
+	}
+}
+
 // A server that says a variable is missing, one its environment lacks,
 // is told how to pass it: --env after --, its "env" key in a config. A
 // variable exported in the shell does not reach it; one given does.

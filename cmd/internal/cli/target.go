@@ -422,8 +422,8 @@ func (t *Target) watch(next io.Writer) func(config.Server) io.Writer {
 }
 
 // failure explains why the server name did not start, as the user gave
-// it, with a hint at --env (or the config's "env") when it ran and failed,
-// or said it lacks a variable.
+// it, with a hint at --env (or the config's "env") when it ran and failed
+// (but for a crash of its code), or said it lacks a variable.
 func (t *Target) failure(name string, err error) *startFailure {
 	who := fmt.Sprintf("server %q", name)
 	switch t.kind {
@@ -439,12 +439,16 @@ func (t *Target) failure(name string, err error) *startFailure {
 		}
 		missing = w.variables()
 	}
-	// A --url without a path is said by mcptool, in the cause.
-	hint := t.envHint(name, missing, ranAndFailed(err))
+	// A --url without a path is said by mcptool, in the cause. A server
+	// that crashed on an error of its code lacks no variable it did not
+	// name.
+	se := (*stdio.ServerError)(nil)
+	crashed := errors.As(err, &se) && se.Crashed
+	hint := t.envHint(name, missing, ranAndFailed(err) && !crashed)
 	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
 		hint = t.tokenHint(name)
 	}
-	if se := (*stdio.ServerError)(nil); errors.As(err, &se) && se.Listens != "" {
+	if se != nil && se.Listens != "" {
 		hint = t.urlHint(se.Listens)
 	}
 	if hint != "" {
