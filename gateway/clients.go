@@ -52,7 +52,7 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 			// the endpoint counted it (http.go).
 			info, overHTTP = extra.TokenInfo, extra.Header != nil
 		}
-		ctx, leave, err := g.admitted(ctx, info, !overHTTP)
+		ctx, leave, err := g.admitted(ctx, info, !overHTTP && !handshake(method))
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,9 @@
 package gateway_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/toolset/config"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
@@ -118,6 +121,50 @@ func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 		if over, _ := limited("tok-alice"); !over {
 			t.Error("alice's second request a second later taken: one token came back, not two")
 		}
+	})
+}
+
+// A client's handshake is not a request of its rate limit: whatever it
+// says to connect (initialize, server/discover, the listen it opens), a
+// burst of 2 serves its first two calls, and refuses the third.
+func TestRateLimitLeavesTheHandshakeOut(t *testing.T) {
+	up := newUpstream(t, "a")
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			g := start(t, []config.Server{up.config(true)}, &gateway.Options{RateLimit: &gateway.RateLimit{Rate: 0.001, Burst: 2}})
+			url, _ := serve(t, g)
+			cs := connect(t, url, version, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}}, nil)
+			for i := range 2 {
+				if _, err := cs.ListTools(t.Context(), nil); err != nil {
+					t.Fatalf("call %d of a burst of 2: %v", i+1, err)
+				}
+			}
+			var werr *jsonrpc.Error
+			if _, err := cs.ListTools(t.Context(), nil); !errors.As(err, &werr) || werr.Code != gateway.CodeRateLimited {
+				t.Fatalf("call 3 of a burst of 2: %v, want it refused", err)
+			}
+		})
+	}
+	t.Run("stdio", func(t *testing.T) {
+		g := start(t, []config.Server{up.config(true)}, &gateway.Options{RateLimit: &gateway.RateLimit{Rate: 0.001, Burst: 2}})
+		clientSide, serverSide := mcp.NewInMemoryTransports()
+		served := make(chan error, 1)
+		go func() { served <- g.Run(t.Context(), serverSide) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "host"}, nil).Connect(t.Context(), clientSide, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			if _, err := cs.ListTools(t.Context(), nil); err != nil {
+				t.Fatalf("call %d of a burst of 2: %v", i+1, err)
+			}
+		}
+		var werr *jsonrpc.Error
+		if _, err := cs.ListTools(t.Context(), nil); !errors.As(err, &werr) || werr.Code != gateway.CodeRateLimited {
+			t.Errorf("call 3 of a burst of 2: %v, want it refused", err)
+		}
+		cs.Close()
+		<-served
 	})
 }
 

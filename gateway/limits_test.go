@@ -130,13 +130,16 @@ func TestRateLimitIsCountedBeforeDecoding(t *testing.T) {
 	r.Header.Set("Mcp-Method", "tools/list")
 	overLimit("2026-07-28, a malformed body", post("tok-alice", r))
 
-	// bob, in a session: initialize and a ping, then a malformed body.
+	// bob, in a session: initialize (not counted) and two pings, then a
+	// malformed body.
 	open := sessionRequest(t.Context(), "http://127.0.0.1/mcp", "", initialize)
 	rec := post("tok-bob", open)
 	id := rec.Header().Get("Mcp-Session-Id")
 	post("tok-bob", sessionRequest(t.Context(), "http://127.0.0.1/mcp", id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	if rec := post("tok-bob", sessionRequest(t.Context(), "http://127.0.0.1/mcp", id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)); strings.Contains(rec.Body.String(), `"error"`) {
-		t.Fatalf("within the burst: %s", rec.Body)
+	for i := range 2 {
+		if rec := post("tok-bob", sessionRequest(t.Context(), "http://127.0.0.1/mcp", id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+2))); strings.Contains(rec.Body.String(), `"error"`) {
+			t.Fatalf("within the burst: %s", rec.Body)
+		}
 	}
 	overLimit("2025-11-25, a malformed body", post("tok-bob", sessionRequest(t.Context(), "http://127.0.0.1/mcp", id, malformed)))
 	overLimit("2025-11-25, a ping", post("tok-bob", sessionRequest(t.Context(), "http://127.0.0.1/mcp", id, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)))

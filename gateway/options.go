@@ -117,7 +117,8 @@ type Client struct {
 // A RateLimit is Rate requests a second, in bursts of up to Burst: a
 // token bucket per client, refilled continuously. A request over it is
 // refused with [CodeRateLimited], saying when to retry; every request
-// counts, notifications aside. Zero Rate is the default (a client's: the
+// counts but notifications and what a client says to connect (initialize,
+// server/discover, subscriptions/listen). Zero Rate is the default (a client's: the
 // gateway's RateLimit; the gateway's: none), a negative one no limit. Zero
 // Burst is the rate rounded up, at least 1.
 type RateLimit struct {

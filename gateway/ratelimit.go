@@ -69,6 +69,17 @@ func (l *limiter) limit(client string) (rateLimit, bool) {
 	return r, true
 }
 
+// handshake reports whether method is what a client says to connect,
+// which its rate limit does not count: a burst is the client's calls.
+// Each is still bounded by the sessions and the slots a client may hold.
+func handshake(method string) bool {
+	switch method {
+	case "initialize", "server/discover", "subscriptions/listen":
+		return true
+	}
+	return false
+}
+
 // take counts a request of client, or refuses it with [CodeRateLimited]
 // when the client's bucket is empty.
 func (l *limiter) take(client string) error {
