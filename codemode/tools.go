@@ -95,6 +95,5 @@ func (r *Runtime) answer(ctx context.Context, code string) (string, error) {
 	if ctx.Err() != nil && !errors.As(err, new(*BudgetError)) {
 		return "", err
 	}
-	msg := strings.TrimPrefix(err.Error(), "codemode: ")
-	return "", &tool.FailedError{Name: runName, Message: msg + "\n" + strings.TrimSpace(b.String()), Err: err}
+	return "", &tool.FailedError{Name: runName, Message: err.Error() + "\n" + strings.TrimSpace(b.String()), Err: err}
 }

@@ -25,7 +25,7 @@ func TestStartFailureSaysWhy(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
 	}
 	r = mcpbridge(t, dir, "", nil, withServer(t, "exit-at-init", "tools", "-v")...)
-	expect(t, r, 3, "  its last words on stderr:\n    fatal: no configuration\n", `  detail: mcptool: server "mcpbridge": connect: `)
+	expect(t, r, 3, "  its last words on stderr:\n    fatal: no configuration\n", `  detail: server "mcpbridge": connect: `)
 	if strings.Contains(r.err, "required server") {
 		t.Errorf("stderr speaks of a required server:\n%s", r.err)
 	}

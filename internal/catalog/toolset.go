@@ -204,7 +204,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	}
 	for i, s := range t.servers {
 		if errs[i] != nil {
-			t.log.Warn("toolset: server left out: it did not start", "server", s.cfg.Name, "err", errs[i])
+			t.log.Warn("server left out: it did not start", "server", s.cfg.Name, "err", errs[i])
 		}
 	}
 	return nil

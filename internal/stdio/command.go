@@ -81,7 +81,7 @@ type Command struct {
 
 var _ mcp.Transport = (*Command)(nil)
 
-var errEmptyPath = errors.New("stdio: Command.Path is empty")
+var errEmptyPath = errors.New("no command to start")
 
 // Connect implements mcp.Transport by starting the server; see [Command.Start].
 func (c *Command) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -103,11 +103,11 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		return nil, errEmptyPath
 	}
 	if c.StopTimeout < 0 {
-		return nil, fmt.Errorf("stdio: starting %q: Command.StopTimeout %v: negative, and stopping a server is always bounded", c.Path, c.StopTimeout)
+		return nil, fmt.Errorf("starting %q: Command.StopTimeout %v: negative, and stopping a server is always bounded", c.Path, c.StopTimeout)
 	}
 	env, err := buildEnv(c.Env)
 	if err != nil {
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	logger := c.Logger
 	if logger == nil {
@@ -146,17 +146,17 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	}
 	stdinR, stdinW, err := pipe()
 	if err != nil {
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	stdoutR, stdoutW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	stderrR, stderrW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 
@@ -164,9 +164,9 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		closeAll()
 		// Named by the program alone: the arguments may hold secrets.
 		if notFound(err) && strings.ContainsAny(c.Path, " \t") {
-			return nil, fmt.Errorf("stdio: starting MCP server %q (no shell splits the command: give its arguments as args): %w", c.Path, err)
+			return nil, fmt.Errorf("starting MCP server %q (no shell splits the command: give its arguments as args): %w", c.Path, err)
 		}
-		return nil, fmt.Errorf("stdio: starting MCP server %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting MCP server %q: %w", c.Path, err)
 	}
 	// The child has its copies; ours would keep its stdin from ever
 	// reaching EOF and our stdout/stderr reads from ever seeing one.

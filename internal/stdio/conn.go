@@ -38,7 +38,7 @@ const (
 
 // errClosed is what Read and Write return once Close has been called; it
 // wraps mcp.ErrConnectionClosed, which go-sdk and its callers test for.
-var errClosed = fmt.Errorf("stdio: %w", mcp.ErrConnectionClosed)
+var errClosed = mcp.ErrConnectionClosed
 
 // Conn is the connection to a started MCP server process. It implements
 // mcp.Connection and also reports on the process.
@@ -267,7 +267,7 @@ func (c *Conn) stop() error {
 			// Not the server's courtesy any more but the kernel's, which
 			// may take a moment on a loaded machine.
 			if !waitFor(c.done, max(c.stopTimeout, killWait)) {
-				err = fmt.Errorf("stdio: MCP server %q (pid %d) did not exit after SIGKILL", c.name, c.pid)
+				err = fmt.Errorf("MCP server %q (pid %d) did not exit after SIGKILL", c.name, c.pid)
 				c.logger.Error("MCP server did not exit after SIGKILL", "command", c.name, "pid", c.pid)
 			}
 		}
@@ -322,7 +322,7 @@ func (c *Conn) readError(err error) error {
 		if c.isClosing() {
 			return errClosed // our end of the pipe, closed by Close
 		}
-		return fmt.Errorf("stdio: reading from MCP server %q: %w", c.name, err)
+		return fmt.Errorf("reading from MCP server %q: %w", c.name, err)
 	}
 	// The server closed its stdout, as it does when it exits (during
 	// Close too: Close's own end of the pipe gives another error, above);
@@ -331,9 +331,9 @@ func (c *Conn) readError(err error) error {
 	defer t.Stop()
 	select {
 	case <-c.exited:
-		return fmt.Errorf("stdio: MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
+		return fmt.Errorf("MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
 	case <-t.C:
-		return fmt.Errorf("stdio: MCP server %q closed its stdout: %w", c.name, io.EOF)
+		return fmt.Errorf("MCP server %q closed its stdout: %w", c.name, io.EOF)
 	}
 }
 
