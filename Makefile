@@ -1,7 +1,7 @@
 # The test command of the README: installs what the tests need into .cache/
 # (ignored by git) and chromium (for the browser tests), then vets, checks formatting, runs every test with the
-# race detector, fuzzes every parser of what a server, a client or a config sends for
-# a few seconds each, and runs the official MCP client conformance suite against
+# race detector, fuzzes every parser of what a server, a client or a config sends (a
+# bounded count of inputs each), and runs the official MCP client conformance suite against
 # conformance/client and its server suite through mcpbridge serve (see
 # conformance/README.md). CI runs exactly this
 # through .ci/run.
@@ -23,7 +23,7 @@ TSSDK := @modelcontextprotocol/sdk@1.32.2
 INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps chromium vet fmt-check conformance demo bench fuzz adapters
+.PHONY: test deps npm chromium vet fmt-check conformance demo bench fuzz adapters
 
 # The framework adapters are modules of their own (so that the core's
 # go.mod names no framework): ./... of the core does not reach them.
@@ -43,7 +43,7 @@ adapters:
 # conformance runs the conformance suites alone (conformance/run.sh also
 # takes a single scenario and prints the summary; conformance/gateway.sh
 # compares the server suite direct and through the gateway).
-conformance: deps
+conformance: npm
 	$(run-conformance)
 
 define run-conformance
@@ -58,13 +58,16 @@ NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
 	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/mcp-system-monitor-server $(NPM_BIN)/node $(NPM_BIN)/conformance \
 	$(NPM_BIN)/mcp-inspector-cli $(NPM_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 
-deps: $(NPM_TOOLS) chromium
+deps: npm chromium
+
+# npm installs the npm test servers and clients alone, which needs no root.
+npm: $(NPM_TOOLS)
 
 # The browser tests (go test -run Browser ./...) drive Debian's chromium;
 # installing it needs root, which CI has.
 chromium:
 	@command -v chromium >/dev/null || { \
-		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root"; exit 1; }; \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root (the README says how to run the rest without it)"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # One install for every package; it runs when any of them is missing.

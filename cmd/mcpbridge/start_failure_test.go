@@ -115,7 +115,7 @@ func TestStartFailureQuotesStdout(t *testing.T) {
 
 // A server that breaks the protocol is said as the host found it: the
 // host ends the connection, the server exits as its stdin closes, and that
-// exit is no cause, nor a reason to hint at --env (issue 21, item 6).
+// exit is no cause, nor a reason to hint at --env.
 func TestStartFailureTheHostFound(t *testing.T) {
 	dir := t.TempDir()
 	for mode, cause := range map[string]string{
@@ -135,7 +135,7 @@ func TestStartFailureTheHostFound(t *testing.T) {
 // on stdout: it fails at once, not at its connect timeout (10 minutes here,
 // past the test's own limit on a run), says so, quotes its stderr once and
 // suggests --url with the address it printed; a config's server is told
-// of "url" (issue 21, item 11).
+// of "url".
 func TestStartFailureOfAnHTTPServer(t *testing.T) {
 	app := npmtest.Bin(t, "mcp-server-basic-vanillajs")
 	dir := t.TempDir()

@@ -119,7 +119,7 @@ func TestOptionalCollisionLeftOut(t *testing.T) {
 // a/b are both a_b for OpenAI) are no collision: each keeps its place in
 // the catalog under a name of its own, the one first in byte order the
 // plain name and the other the namer's hash suffix, whatever the listing's
-// order, and each name reaches its own tool (issue 21, item 7).
+// order, and each name reaches its own tool.
 func TestTwinNamesOfOneServer(t *testing.T) {
 	h, err := hostile.New("twin-names")
 	if err != nil {

@@ -265,7 +265,7 @@ func TestOptionalServerLeftOut(t *testing.T) {
 
 // Without WithLogger, an optional server that cannot start is still said:
 // through slog.Default(), as the standard library's servers log, warnings
-// and errors only, so that what went right stays quiet (issue 21, item 12).
+// and errors only, so that what went right stays quiet.
 func TestOptionalServerLeftOutSaidByDefault(t *testing.T) {
 	var log logBuffer
 	defer slog.SetDefault(slog.Default())

@@ -302,7 +302,7 @@ func TestExplainAStoppedServer(t *testing.T) {
 // A server that exits once Close has closed its stdin, as a server should,
 // ended because the host hung up: its exit is not why the connection
 // failed, and the failure the host found is returned as it is, not
-// explained as the server exiting (issue 21, item 6).
+// explained as the server exiting.
 func TestExplainAServerTheHostHungUpOn(t *testing.T) {
 	conn := start(t, child(t, "stderr"))
 	readNotification(t, conn, "ready")
@@ -321,7 +321,7 @@ func TestExplainAServerTheHostHungUpOn(t *testing.T) {
 // an HTTP address serves MCP over HTTP: the connection fails at once,
 // not at the connect deadline, and the error says where it listens (no
 // query, no 0.0.0.0). A correct stdio server never writes such a line to
-// stdout (issue 21, item 11).
+// stdout.
 func TestAServerListeningOnHTTP(t *testing.T) {
 	c := child(t, "http-only")
 	c.StopTimeout = 50 * time.Millisecond
