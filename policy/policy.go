@@ -69,9 +69,9 @@ type core = handle.Of[gate.Policy]
 func New(c Config) (*Policy, error) {
 	gc := gate.Config{Allow: c.Allow, Deny: c.Deny}
 	if ask := c.Approver; ask != nil {
-		gc.Approver = func(ctx context.Context, call gate.Call) (gate.Decision, error) {
-			d, err := ask(ctx, Call(call))
-			return gate.Decision(d), err
+		gc.Approver = func(ctx context.Context, c gate.Call) (bool, string, error) {
+			d, err := ask(ctx, Call{Name: c.Name, Tool: c.Tool, Server: c.Server, Namespaced: c.Namespaced, Annotations: c.Annotations, Args: c.Args})
+			return d.Approved, d.Reason, err
 		}
 	}
 	p, err := gate.New(gc)

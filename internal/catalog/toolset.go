@@ -40,35 +40,21 @@ type Toolset struct {
 
 type pair struct{ server, tool string }
 
-// A ServerStatus is the state of one server of a [Toolset].
-type ServerStatus struct {
-	// Name is the server's name in the config.
-	Name string
-	// State is where its connection stands.
-	State mcptool.State
-	// Err is the last failure: why it failed to start, or why it is
-	// reconnecting; nil otherwise.
-	Err error
-	// Tools is how many tools the server contributes to the catalog, those
-	// left out (quarantined, refused, colliding) not counted.
-	Tools int
-}
-
-// A Quarantine is a tool held out of the catalog, and why: its input schema
-// cannot be lowered for the vendor (or no validation could finish on it),
-// its output schema cannot be used, its name is another server's, or the
-// host refused a change to it.
-type Quarantine struct {
-	// Server and Tool name the tool, by the config's server name and the
-	// server's own tool name.
-	Server, Tool string
-	// Pointer is a JSON pointer into the tool's input schema where the
-	// problem lies, or into its output schema prefixed with /outputSchema,
-	// or "" when it concerns the whole tool.
-	Pointer string
-	// Message says what is wrong.
-	Message string
-}
+// A ServerStatus is where one server of a [Toolset] stands, and a
+// Quarantine a tool held out of the catalog, and why: toolset's ServerStatus
+// and Quarantine, whose docs say each field, with the same fields (toolset
+// converts them).
+type (
+	ServerStatus struct {
+		Name  string
+		State mcptool.State
+		Err   error
+		Tools int
+	}
+	Quarantine struct {
+		Server, Tool, Pointer, Message string
+	}
+)
 
 // String formats q as server "s": tool "t": at /pointer: message.
 func (q Quarantine) String() string {
