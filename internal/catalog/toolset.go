@@ -277,12 +277,8 @@ func (t *Toolset) Instructions() map[string]string {
 // request. It reports false for a server that is not running (disabled, or
 // left out at Start).
 func (t *Toolset) Provider(name string) (*mcpclient.Provider, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, s := range t.servers {
-		if s.cfg.Name == name && !s.out {
-			return s.p, true
-		}
+	if s := t.running(name); s != nil {
+		return s.p, true
 	}
 	return nil, false
 }
@@ -290,14 +286,22 @@ func (t *Toolset) Provider(name string) (*mcpclient.Provider, bool) {
 // Public returns the running provider of the named server as the toolset
 // hands it out ([toolset.Toolset.Provider]), and whether it runs.
 func (t *Toolset) Public(name string) (*mcptool.Provider, bool) {
+	if s := t.running(name); s != nil {
+		return s.pub, true
+	}
+	return nil, false
+}
+
+// running is the named server if it runs, else nil.
+func (t *Toolset) running(name string) *server {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.servers {
 		if s.cfg.Name == name && !s.out {
-			return s.pub, true
+			return s
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // Close closes every server, all at once, and waits for them and for the
