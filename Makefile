@@ -1,7 +1,7 @@
 # The test command of the README: installs what the tests need into .cache/
 # (ignored by git) and chromium (for the browser tests), then vets, checks formatting, runs every test with the
-# race detector, fuzzes every parser of what a server, a client or a config sends for
-# a few seconds each, and runs the official MCP client conformance suite against
+# race detector, fuzzes every parser of what a server, a client or a config sends (a
+# bounded count of inputs each), and runs the official MCP client conformance suite against
 # conformance/client and its server suite through mcpbridge serve (see
 # conformance/README.md). CI runs exactly this
 # through .ci/run.
@@ -23,7 +23,7 @@ TSSDK := @modelcontextprotocol/sdk@1.32.2
 INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps chromium vet fmt-check conformance demo bench fuzz adapters
+.PHONY: test deps npm chromium vet fmt-check conformance demo bench fuzz adapters
 
 # The framework adapters are modules of their own (so that the core's
 # go.mod names no framework): ./... of the core does not reach them.
@@ -33,7 +33,7 @@ test: deps vet fmt-check
 	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...
 	@set -e; for m in $(ADAPTERS); do echo "cd $$m && go test -race ./..."; \
 		(cd $$m && MCPBRIDGE_NPM_DIR=$(NPM_DIR) go test -race -count=1 ./...); done
-	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
+	$(MAKE) --no-print-directory fuzz
 	$(run-conformance)
 
 # adapters runs the framework adapters' tests alone.
@@ -43,7 +43,7 @@ adapters:
 # conformance runs the conformance suites alone (conformance/run.sh also
 # takes a single scenario and prints the summary; conformance/gateway.sh
 # compares the server suite direct and through the gateway).
-conformance: deps
+conformance: npm
 	$(run-conformance)
 
 define run-conformance
@@ -58,13 +58,16 @@ NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
 	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/mcp-system-monitor-server $(NPM_BIN)/node $(NPM_BIN)/conformance \
 	$(NPM_BIN)/mcp-inspector-cli $(NPM_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 
-deps: $(NPM_TOOLS) chromium
+deps: npm chromium
+
+# npm installs the npm test servers and clients alone, which needs no root.
+npm: $(NPM_TOOLS)
 
 # The browser tests (go test -run Browser ./...) drive Debian's chromium;
 # installing it needs root, which CI has.
 chromium:
 	@command -v chromium >/dev/null || { \
-		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root"; exit 1; }; \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root (the README says how to run the rest without it)"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # One install for every package; it runs when any of them is missing.
@@ -97,12 +100,15 @@ bench:
 	go test -run '^$$' -bench BenchmarkScript -benchtime 30x ./codemode/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
-# after another: a bounded run for CI.
-FUZZTIME ?= 10s
+# after another: a bounded run for CI. The bound is a count of inputs, not a
+# time: on a loaded machine a time bound ended inside the fuzzing engine's
+# own deadline and failed a target that had found nothing (FuzzText). 10000
+# inputs take a few seconds a target (codemode's, the slowest, about 20).
+FUZZTIME ?= 10000x
 FUZZ += ./internal/stdio:FuzzInbound
 FUZZ += ./internal/idscan:FuzzIDScanner
 FUZZ += ./internal/sdkfix:FuzzEventStream
-FUZZ += ./internal/catalog:FuzzParse
+FUZZ += ./toolset/config:FuzzParse
 FUZZ += ./internal/skills:FuzzFrontmatter
 FUZZ += ./internal/mcpclient:FuzzVisionImage
 FUZZ += ./internal/untrusted:FuzzText

@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/near"
@@ -292,7 +293,7 @@ func (a *Agent) view(ctx context.Context) (*view, error) {
 	if a.cfg.Policy != nil {
 		// The gate knows every tool by each of its names, so that a rule
 		// holds under the namespaced name and the alias alike.
-		g := (*gate.Policy)(a.cfg.Policy).For(v.defs)
+		g := handle.Core[gate.Policy](a.cfg.Policy).For(v.defs)
 		v.defs = slices.DeleteFunc(v.defs, func(d tool.Definition) bool { return !g.Allowed(d.Name) })
 		v.handler = a.tel.gated(g, v.handler)
 	}

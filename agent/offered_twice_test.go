@@ -17,7 +17,7 @@ import (
 // is said once, as a warning naming the tool, who serves the name and whose
 // tool is left out: a local tool that takes a server's name, a second
 // server with the first one's tools. Without a Logger, slog.Default() is
-// told (issue 21, items 12 and 13).
+// told.
 func TestToolsOfferedTwiceAreSaid(t *testing.T) {
 	shadow, _ := tool.Func("list_notes", "local list", func(context.Context, struct{}) (string, error) { return "", nil })
 	sources := []tool.Source{shadow, demoProvider(t), demoProvider(t, mcpclient.WithName("work"))}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
@@ -22,7 +24,7 @@ import (
 func TestPolicyHoldsUnderEveryName(t *testing.T) {
 	srv := httptest.NewServer(demo.HTTPHandler())
 	defer srv.Close()
-	ts, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "fs", URL: srv.URL}}})
+	ts, err := catalog.Start(context.Background(), &config.Config{Servers: []config.Server{{Name: "fs", URL: srv.URL}}})
 	if err != nil {
 		t.Fatal(err)
 	}

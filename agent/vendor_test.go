@@ -14,7 +14,7 @@ import (
 // A local tool is lowered for Config.Vendor, as a toolset lowers its
 // catalog: for OpenAI, strict, an optional argument required and nullable;
 // the null the model then sends for it is dropped before the tool checks
-// its arguments (issue 21, item 13).
+// its arguments.
 func TestLocalToolsLoweredForTheVendor(t *testing.T) {
 	type args struct {
 		City string `json:"city"`

@@ -3,11 +3,13 @@ package apphost
 import (
 	"context"
 	"encoding/json"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"log/slog"
 	"slices"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/handle"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -54,7 +56,7 @@ func FuzzBridge(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { p.Close() })
-	h := New(Config{Servers: func(string) (*mcptool.Provider, bool) { return (*mcptool.Provider)(p), true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
+	h := New(Config{Servers: func(string) (*mcptool.Provider, bool) { return handle.Wrap[mcptool.Provider](p), true }, Logger: slog.New(slog.DiscardHandler)}).(*host)
 	kinds := []string{"initialized", "message", "context", "open-link", "display-mode", "size"}
 
 	f.Fuzz(func(t *testing.T, msg []byte) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -73,7 +74,7 @@ func (h *host) open(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pub, ok := h.cfg.Servers(req.Server)
-	p := (*mcpclient.Provider)(pub)
+	p := handle.Core[mcpclient.Provider](pub)
 	if !ok || req.Server == "" {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("apphost: no server %q", untrusted.Line(req.Server))})
 		return

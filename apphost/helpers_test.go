@@ -2,11 +2,13 @@ package apphost_test
 
 import (
 	"context"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/mcpbridge/mcpbridge/internal/handle"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 
 	"github.com/mcpbridge/mcpbridge/apphost"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
@@ -53,7 +55,7 @@ func serveHost(t *testing.T, cfg apphost.Config, servers map[string]*mcpclient.P
 	cfg.Logger = slog.New(slog.NewTextHandler(l, nil))
 	cfg.Servers = func(name string) (*mcptool.Provider, bool) {
 		p, ok := servers[name]
-		return (*mcptool.Provider)(p), ok
+		return handle.Wrap[mcptool.Provider](p), ok
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/apps/", http.StripPrefix("/apps", apphost.New(cfg)))

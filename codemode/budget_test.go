@@ -21,8 +21,9 @@ import (
 func wantBudget(t *testing.T, err error, budget string) {
 	t.Helper()
 	var be *codemode.BudgetError
-	if !errors.As(err, &be) || be.Budget != budget || !strings.Contains(err.Error(), "Config."+budget) {
-		t.Fatalf("got %v; want the %s budget's error", err, budget)
+	// The message is for a model and a person: no Go field in it.
+	if !errors.As(err, &be) || be.Budget != budget || !strings.Contains(err.Error(), "budget of "+be.Limit) || strings.Contains(err.Error(), "Config") {
+		t.Fatalf("got %v; want the %s budget's error, in words", err, budget)
 	}
 }
 

@@ -176,8 +176,8 @@ type resultsSpent struct {
 }
 
 func (e *resultsSpent) Error() string {
-	return fmt.Sprintf("the result of %s, %d bytes, passes what is left of the script's budget of results: %d bytes of %s (Config.MaxResultBytes)",
-		e.path, e.n, e.left, size(e.limit))
+	return fmt.Sprintf("the result of %s, %d bytes, passes what is left of the script's budget of %s for results: %d bytes",
+		e.path, e.n, size(e.limit), e.left)
 }
 
 // Unwrap returns the budget's error.

@@ -185,9 +185,11 @@ func (e *BudgetError) Error() string {
 	case "MaxOutput":
 		what = "output's"
 	case "MaxResultBytes":
-		return fmt.Sprintf("codemode: a tool's result passed the script's budget of results, %s (Config.MaxResultBytes)", e.Limit)
+		return fmt.Sprintf("a tool's result passed the script's budget of results of %s", e.Limit)
 	}
-	return fmt.Sprintf("codemode: the script was stopped at its %s budget of %s (Config.%s)%s", what, e.Limit, e.Budget, hint)
+	// Said to a model and to a person, neither of whom knows Config: the
+	// field is Budget, for the program.
+	return fmt.Sprintf("the script was stopped at its %s budget of %s%s", what, e.Limit, hint)
 }
 
 // A ScriptError says that a script threw an exception it did not catch: a
@@ -221,7 +223,7 @@ func (e *ScriptError) Error() string {
 	if at := e.where(); at != "" {
 		msg += " (" + at + ")"
 	}
-	return "codemode: the script threw " + msg
+	return "the script threw " + msg
 }
 
 // Unwrap returns Err.

@@ -129,5 +129,5 @@ func ExampleServeIfChild() {
 	_, err = rt.Run(context.Background(), `return "a".repeat(3e7).indexOf("a".repeat(2e4) + "b")`)
 	fmt.Println(err)
 	// Output:
-	// codemode: the script was stopped at its CPU budget of 1s (Config.CPUTime): an endless loop?
+	// the script was stopped at its CPU budget of 1s: an endless loop?
 }

@@ -38,7 +38,7 @@ func TestResultBudget(t *testing.T) {
 		try { await tools.local.lt({n: 8e6}) } catch (x) { e = x.name + ": " + x.message }
 		const b = await tools.local.lt({n: 1e6});
 		return [a.length, a.slice(0, 3), e, b.length];`)
-	want := `[16000000,"<<<","BudgetError: the result of local.lt, 8000000 bytes, passes what is left of the script's budget of results: 4971520 bytes of 20 MiB (Config.MaxResultBytes)",1000000]`
+	want := `[16000000,"<<<","BudgetError: the result of local.lt, 8000000 bytes, passes what is left of the script's budget of 20 MiB for results: 4971520 bytes",1000000]`
 	if string(out.Value) != want {
 		t.Fatalf("got  %s\nwant %s", out.Value, want)
 	}

@@ -29,7 +29,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=$root/.cache/npm/node_modules/.bin:$PATH
-command -v conformance >/dev/null || { echo "the suite is not installed: make deps" >&2; exit 2; }
+command -v conformance >/dev/null || { echo "the suite is not installed: make npm" >&2; exit 2; }
 check=false
 [[ ${1-} == --check ]] && check=true
 revisions=(2025-11-25 2026-07-28)

@@ -6,7 +6,7 @@
 #                                  conformance/baseline.yml
 #   conformance/run.sh SCENARIO    one scenario, with each check's result
 #
-# Node 22 and the suite are installed into .cache/npm by `make deps` when
+# Node 22 and the suite are installed into .cache/npm by `make npm` when
 # missing. Results (checks.json, the client's stdout and stderr per
 # scenario) go to .cache/conformance-results. Exits non-zero when a check
 # fails that the baseline does not list, or a listed one now passes.
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 bin=$PWD/.cache/npm/node_modules/.bin
 if [[ ! -x $bin/node || ! -x $bin/conformance || ! -x $bin/mcp-server-everything ]]; then
-	make --no-print-directory deps
+	make --no-print-directory npm
 fi
 client=$PWD/.cache/conformance-client
 go build -o "$client" ./conformance/client

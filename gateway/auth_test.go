@@ -11,10 +11,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
 )
@@ -50,7 +51,7 @@ func TestOAuthTakesOnlyTheIssuersTokensForTheGateway(t *testing.T) {
 		var n oauthtest.Network
 		issuer := n.Start(oauthtest.Config{JWT: true})
 		const resource = "https://gateway.example/mcp"
-		g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{OAuth: &gateway.OAuth{
+		g, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{OAuth: &gateway.OAuth{
 			Issuer: issuer.URL, Resource: resource, Scopes: []string{"mcp:tools"}, HTTPClient: n.Client(),
 		}})
 		if err != nil {
@@ -156,7 +157,7 @@ func TestStartRefusesAnOAuthItCannotUse(t *testing.T) {
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "http://gateway.example/mcp"}, "want an absolute https URL"},
 		{gateway.OAuth{Issuer: "https://auth.example", Resource: "https://gateway.example/mcp#top"}, "without a fragment"},
 	} {
-		if _, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{OAuth: &c.o}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{OAuth: &c.o}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
 	}
@@ -172,7 +173,7 @@ func TestAnOAuthClientFindsTheIssuerThroughTheGateway(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	issuer.AddResource(srv.URL + "/mcp")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{OAuth: &gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{OAuth: &gateway.OAuth{Issuer: issuer.URL, Resource: srv.URL + "/mcp"}})
 	mux.Handle("/", g.Handler())
 	h, err := oauth.NewClientCredentials(oauth.ClientCredentialsConfig{Client: oauth.ClientAuth{ID: "svc", Secret: "s3cret", Method: "client_secret_basic"}, Options: oauth.Options{Issuer: issuer.URL}})
 	if err != nil {

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkCall(b *testing.B) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
 	upstream := serveStateless(b, s, nil)
-	front, _ := serve(b, start(b, []catalog.ServerConfig{{Name: "bench", URL: upstream, Required: true}}, nil))
+	front, _ := serve(b, start(b, []config.Server{{Name: "bench", URL: upstream, Required: true}}, nil))
 
 	for _, size := range []int{256, 16 << 10, 1 << 20} {
 		text := strings.Repeat("x", size)
@@ -102,7 +103,7 @@ func BenchmarkAVictimBesideAClientThatDoesNotRead(b *testing.B) {
 // call of its steps by another client.
 func victimOf(b *testing.B, attacked bool) func() time.Duration {
 	chatty := newChatty(b)
-	g := start(b, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
+	g := start(b, []config.Server{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
 		Limits: gateway.Limits{ClientQueueBytes: 64 << 20},
 	})
 	url, _ := serve(b, g)

@@ -89,6 +89,9 @@ func (g *Gateway) call(ctx context.Context, ss *mcp.ServerSession, c mcpclient.C
 
 // gate asks the gateway's policy and the calling client's own about a
 // call of the catalog served now, and returns that catalog if they allow it.
+// A tool their patterns deny is hidden from the client, listings and
+// searches alike, so its call is refused as a call of no tool: nothing
+// says it exists, nor what the policy says.
 func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (*catalog.Snapshot, error) {
 	g.mu.Lock()
 	snap, pol, own := g.served.snap, g.served.policy, g.served.clients[callerOf(ctx).entry]
@@ -96,6 +99,9 @@ func (g *Gateway) gate(ctx context.Context, name string, args json.RawMessage) (
 	for _, p := range []*gate.Policy{pol, own} {
 		if p == nil {
 			continue
+		}
+		if !p.Allowed(name) {
+			return nil, &tool.UnservedError{Name: name}
 		}
 		if err := p.Check(ctx, name, args); err != nil {
 			return nil, err

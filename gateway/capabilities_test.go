@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A server that takes the client's capabilities with each request
@@ -22,7 +22,7 @@ func TestAServerSeesTheCallingClientsCapabilities(t *testing.T) {
 		text := fmt.Sprintf("sampling %v, elicitation %v", caps != nil && caps.Sampling != nil, caps != nil && caps.Elicitation != nil)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
-	g := start(t, []catalog.ServerConfig{{Name: "caps", URL: serveStateless(t, srv, nil), Required: true}}, nil)
+	g := start(t, []config.Server{{Name: "caps", URL: serveStateless(t, srv, nil), Required: true}}, nil)
 	url, _ := serve(t, g)
 	for _, tc := range []struct {
 		opts *mcp.ClientOptions

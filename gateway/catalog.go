@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/tool"
@@ -64,7 +65,7 @@ func (g *Gateway) syncTools() {
 	defs := snap.Definitions()
 	var pol *gate.Policy
 	if g.o.policy != nil {
-		pol = (*gate.Policy)(g.o.policy).For(defs)
+		pol = handle.Core[gate.Policy](g.o.policy).For(defs)
 		defs = slices.DeleteFunc(defs, func(d tool.Definition) bool { return !pol.Allowed(d.Name) })
 	}
 	clients := g.clientPolicies(defs)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -65,7 +66,7 @@ func (g *Gateway) admit(next mcp.MethodHandler) mcp.MethodHandler {
 			// the endpoint counted it (http.go).
 			info, overHTTP = extra.TokenInfo, extra.Header != nil
 		}
-		ctx, leave, err := g.admitted(ctx, info, !overHTTP)
+		ctx, leave, err := g.admitted(ctx, info, !overHTTP && !handshake(method))
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +140,7 @@ func (g *Gateway) clientPolicies(defs []tool.Definition) map[string]*gate.Policy
 	out := make(map[string]*gate.Policy, len(g.o.clients))
 	for name, p := range g.o.clients {
 		if p != nil {
-			out[name] = (*gate.Policy)(p).For(defs)
+			out[name] = handle.Core[gate.Policy](p).For(defs)
 		}
 	}
 	return out

@@ -1,7 +1,9 @@
 package gateway_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -9,16 +11,22 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
+// A client's own policy hides its denied tools: they are neither listed
+// nor found, and a call of one is refused as a call of a tool that does not
+// exist, word for word, so that nothing tells the client it exists or what
+// its policy says.
 func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{
 		"alice": {Token: "tok-alice"},
 		"bob":   {Token: "tok-bob", Deny: []string{"echo"}},
 	}})
@@ -26,9 +34,13 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	call := func(cs *mcp.ClientSession, name string, args map[string]any) string {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
-			t.Fatal(err)
+			return "error: " + err.Error()
 		}
 		return text(t, res)
+	}
+	// The answer for name, with the name taken out.
+	unnamed := func(cs *mcp.ClientSession, name string, args map[string]any) string {
+		return strings.ReplaceAll(call(cs, name, args), name, "NAME")
 	}
 	for _, v := range versions {
 		alice := connect(t, url, v, nil, &http.Client{Transport: oauthtest.Bearer("tok-alice")})
@@ -42,8 +54,9 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 		if got := call(alice, "a_echo", map[string]any{"text": "x"}); got != "a: x" {
 			t.Errorf("%s: alice's call: %q", v, got)
 		}
-		if got := call(bob, "a_echo", map[string]any{"text": "x"}); !strings.Contains(got, `denied by policy pattern "echo"`) {
-			t.Errorf("%s: bob's call: %q", v, got)
+		denied, unknown := unnamed(bob, "a_echo", map[string]any{"text": "x"}), unnamed(bob, "a_nothing", map[string]any{"text": "x"})
+		if denied != unknown || strings.Contains(denied, "polic") {
+			t.Errorf("%s: bob's call of a_echo: %q; want it as of a tool that does not exist: %q", v, denied, unknown)
 		}
 	}
 	// Through progressive disclosure alike.
@@ -51,8 +64,12 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 	if got := call(bob, gateway.FindToolsName, map[string]any{"query": "echo text"}); strings.Contains(got, "a_echo") {
 		t.Errorf("find_tools shows bob a_echo: %s", got)
 	}
-	if got := call(bob, gateway.CallToolName, map[string]any{"name": "a_echo", "arguments": map[string]any{"text": "x"}}); !strings.Contains(got, "denied by policy") {
-		t.Errorf("call_tool runs a_echo for bob: %s", got)
+	for _, name := range []string{"a_echo", "mcp__a__echo"} {
+		denied := strings.ReplaceAll(call(bob, gateway.CallToolName, map[string]any{"name": name, "arguments": map[string]any{"text": "x"}}), name, "NAME")
+		unknown := strings.ReplaceAll(call(bob, gateway.CallToolName, map[string]any{"name": "a_nothing", "arguments": map[string]any{"text": "x"}}), "a_nothing", "NAME")
+		if denied != unknown || strings.Contains(denied, "polic") {
+			t.Errorf("call_tool of %s for bob: %q; want it as of a tool that does not exist: %q", name, denied, unknown)
+		}
 	}
 }
 
@@ -60,7 +77,7 @@ func TestAClientsOwnPolicyHidesAndRefusesItsDeniedTools(t *testing.T) {
 // twice, then once a second; bob's limit is lifted.
 func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+		g, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 			RateLimit: &gateway.RateLimit{Rate: 1, Burst: 2},
 			Clients: map[string]gateway.Client{
 				"alice": {Token: "tok-alice"},
@@ -120,8 +137,52 @@ func TestRateLimitsAreAClientsOwnAndRefill(t *testing.T) {
 	})
 }
 
+// A client's handshake is not a request of its rate limit: whatever it
+// says to connect (initialize, server/discover, the listen it opens), a
+// burst of 2 serves its first two calls, and refuses the third.
+func TestRateLimitLeavesTheHandshakeOut(t *testing.T) {
+	up := newUpstream(t, "a")
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			g := start(t, []config.Server{up.config(true)}, &gateway.Options{RateLimit: &gateway.RateLimit{Rate: 0.001, Burst: 2}})
+			url, _ := serve(t, g)
+			cs := connect(t, url, version, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}}, nil)
+			for i := range 2 {
+				if _, err := cs.ListTools(t.Context(), nil); err != nil {
+					t.Fatalf("call %d of a burst of 2: %v", i+1, err)
+				}
+			}
+			var werr *jsonrpc.Error
+			if _, err := cs.ListTools(t.Context(), nil); !errors.As(err, &werr) || werr.Code != gateway.CodeRateLimited {
+				t.Fatalf("call 3 of a burst of 2: %v, want it refused", err)
+			}
+		})
+	}
+	t.Run("stdio", func(t *testing.T) {
+		g := start(t, []config.Server{up.config(true)}, &gateway.Options{RateLimit: &gateway.RateLimit{Rate: 0.001, Burst: 2}})
+		clientSide, serverSide := mcp.NewInMemoryTransports()
+		served := make(chan error, 1)
+		go func() { served <- g.Run(t.Context(), serverSide) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "host"}, nil).Connect(t.Context(), clientSide, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			if _, err := cs.ListTools(t.Context(), nil); err != nil {
+				t.Fatalf("call %d of a burst of 2: %v", i+1, err)
+			}
+		}
+		var werr *jsonrpc.Error
+		if _, err := cs.ListTools(t.Context(), nil); !errors.As(err, &werr) || werr.Code != gateway.CodeRateLimited {
+			t.Errorf("call 3 of a burst of 2: %v, want it refused", err)
+		}
+		cs.Close()
+		<-served
+	})
+}
+
 func TestStartRefusesANegativeBurst(t *testing.T) {
-	_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+	_, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {RateLimit: &gateway.RateLimit{Rate: 1, Burst: -1}},
 		},
@@ -148,7 +209,7 @@ func TestStartRefusesClientsItCannotTellApart(t *testing.T) {
 		if c.clients == nil {
 			o.RateLimit = &gateway.RateLimit{Rate: 1, Burst: -2}
 		}
-		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "never", Command: "/nonexistent", Required: true}}}, o)
+		_, err := gateway.Start(t.Context(), &config.Config{Servers: []config.Server{{Name: "never", Command: "/nonexistent", Required: true}}}, o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

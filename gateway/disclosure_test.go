@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
@@ -23,7 +24,7 @@ func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
 		{"for a client that asks", nil, "?disclosure=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, c.opts)
+			g := start(t, []config.Server{a.config(true), b.config(true)}, c.opts)
 			url, _ := serve(t, g)
 			cs := connect(t, url+c.suffix, versions[0], nil, nil)
 			if got := toolNames(t, cs); !slices.Equal(got, []string{gateway.CallToolName, gateway.FindToolsName}) {
@@ -62,7 +63,7 @@ func TestDisclosureServesFindAndCallInPlaceOfTheCatalog(t *testing.T) {
 		})
 	}
 	// The full endpoint still lists the catalog.
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	if got := toolNames(t, connect(t, url, versions[1], nil, nil)); len(got) != 4 {
 		t.Errorf("without disclosure: %v", got)

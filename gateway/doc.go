@@ -1,4 +1,4 @@
-// Package gateway serves the servers of a [toolset.Config] as one MCP
+// Package gateway serves the servers of a [config.Config] as one MCP
 // server, to any MCP client: a desktop host that runs it over stdio
 // ([Gateway.Run]), or any number of clients over streamable HTTP
 // ([Gateway.Handler]) in both protocol generations, 2026-07-28 statelessly

@@ -5,8 +5,9 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // readyAt is a log handler that notes, for the record "gateway: draining",
@@ -31,7 +32,7 @@ func (h readyAt) Handle(_ context.Context, r slog.Record) error {
 func TestShutdownSaysItDrainsOnceRefusing(t *testing.T) {
 	var g *gateway.Gateway
 	h := readyAt{&g, make(chan bool, 1)}
-	g = start(t, []catalog.ServerConfig{newUpstream(t, "a").config(true)}, &gateway.Options{Logger: slog.New(h)})
+	g = start(t, []config.Server{newUpstream(t, "a").config(true)}, &gateway.Options{Logger: slog.New(h)})
 	if err := g.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}

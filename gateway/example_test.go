@@ -8,10 +8,11 @@ import (
 	"net/http/httptest"
 	"slices"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // helloServer is the server the examples front, over streamable HTTP: two
@@ -38,7 +39,7 @@ func ExampleStart() {
 	srv := helloServer()
 	defer srv.Close()
 
-	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "hello", URL: srv.URL}}}, nil)
+	g, err := gateway.Start(ctx, &config.Config{Servers: []config.Server{{Name: "hello", URL: srv.URL}}}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func ExampleOptions() {
 	srv := helloServer()
 	defer srv.Close()
 
-	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "hello", URL: srv.URL}}}, &gateway.Options{
+	g, err := gateway.Start(ctx, &config.Config{Servers: []config.Server{{Name: "hello", URL: srv.URL}}}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"ci":  {Token: "ci-token", Allow: []string{"hello_greet*"}, RateLimit: &gateway.RateLimit{Rate: 1, Burst: 5}},
 			"ada": {Token: "ada-token"},

@@ -13,11 +13,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
@@ -32,13 +33,13 @@ const verbatimResult = `{"content":[{"type":"text","text":"<b>hi</b> & bye"}],"s
 
 // statelessUpstream is a server of protocol 2026-07-28 over streamable
 // HTTP whose tool verbatim answers verbatimResult, written by hand.
-func statelessUpstream(t *testing.T) catalog.ServerConfig {
+func statelessUpstream(t *testing.T) config.Server {
 	return countedUpstream(t, new(atomic.Int32))
 }
 
 // countedUpstream is statelessUpstream counting the tools/call requests
 // that reach it in calls.
-func countedUpstream(t *testing.T, calls *atomic.Int32) catalog.ServerConfig {
+func countedUpstream(t *testing.T, calls *atomic.Int32) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "verbatim", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -57,7 +58,7 @@ func countedUpstream(t *testing.T, calls *atomic.Int32) catalog.ServerConfig {
 			h.ServeHTTP(w, r)
 		})
 	})
-	return catalog.ServerConfig{Name: "up", URL: url, Required: true}
+	return config.Server{Name: "up", URL: url, Required: true}
 }
 
 // serveFastOnly serves g's endpoint by the fast path alone
@@ -139,7 +140,7 @@ func post(t *testing.T, url string, req callRequest) (status int, result, rpcErr
 func TestFastPathKeepsTheServersResult(t *testing.T) {
 	var logs proctest.Buffer
 	rec := oteltest.New(t)
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, &gateway.Options{
+	g := start(t, []config.Server{statelessUpstream(t)}, &gateway.Options{
 		Logger:    slog.New(slog.NewJSONHandler(&logs, nil)),
 		Telemetry: mcptool.Telemetry{Tracer: rec.Traces},
 	})
@@ -168,7 +169,7 @@ func TestFastPathKeepsTheServersResult(t *testing.T) {
 // A server's JSON-RPC error reaches the client with its code, and with the
 // HTTP status SEP-2575 gives the code, as go-sdk's handler answers it.
 func TestFastPathRelaysAnErrorWithItsStatus(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, nil)
+	g := start(t, []config.Server{statelessUpstream(t)}, nil)
 	url, _ := serve(t, g)
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "up_invalid"})
 	if want := `{"code":-32602,"message":"not those"}`; status != http.StatusBadRequest || result != nil || string(rpcErr) != want {
@@ -201,7 +202,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []catalog.ServerConfig{countedUpstream(t, &calls)}, &gateway.Options{Policy: pol, RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 3}})
+	g := start(t, []config.Server{countedUpstream(t, &calls)}, &gateway.Options{Policy: pol, RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 3}})
 	url := serveFastOnly(t, g)
 	status, result, rpcErr := post(t, url, callRequest{name: "up_verbatim", params: `"arguments":{"n":1},`})
 	if status != http.StatusOK || rpcErr != nil || string(result) != verbatimResult || calls.Load() != 1 {
@@ -228,7 +229,7 @@ func TestFastPathKeepsTheChecks(t *testing.T) {
 // there: with the server's result as it came, as the fast path answers,
 // or go-sdk's refusal of the request.
 func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{statelessUpstream(t)}, nil)
+	g := start(t, []config.Server{statelessUpstream(t)}, nil)
 	url, _ := serve(t, g)
 	fast := serveFastOnly(t, g)
 	for _, tc := range []struct {
@@ -269,7 +270,7 @@ func TestFastPathLeavesTheRestToGoSDK(t *testing.T) {
 // with exactly one resultType: a decoder that keeps the first member or
 // refuses a repeated one reads it as go-sdk does.
 func TestFastPathWritesOneResultType(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
+	g := start(t, []config.Server{demoServer(t)}, nil)
 	status, result, rpcErr := post(t, serveFastOnly(t, g), callRequest{name: "demo_list_notes"})
 	if status != http.StatusOK || rpcErr != nil {
 		t.Fatalf("status %d, error %s", status, rpcErr)

@@ -6,25 +6,26 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
 // demoServer is the test binary started as the demo server over stdio.
-func demoServer(t *testing.T) catalog.ServerConfig {
+func demoServer(t *testing.T) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return catalog.ServerConfig{Name: "demo", Command: exe, Required: true,
+	return config.Server{Name: "demo", Command: exe, Required: true,
 		Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
 }
 
 func TestAServerKilledDuringACallIsRestartedAndTheCallResent(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
+	g := start(t, []config.Server{demoServer(t)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	children := proctest.Children(os.Getpid())

@@ -4,16 +4,17 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // A listing is what the gateway serves of one server's resources,
 // templates and prompts.
 type listing struct {
-	server    catalog.ServerConfig
+	server    config.Server
 	p         *mcpclient.Provider
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
@@ -61,7 +62,7 @@ func (g *Gateway) syncFeatures() {
 }
 
 // namespaced is name in the server's namespace, as its tools are named.
-func namespaced(sc catalog.ServerConfig, name string) string {
+func namespaced(sc config.Server, name string) string {
 	if prefix := sc.ToolPrefix(); prefix != "" {
 		return prefix + "_" + name
 	}

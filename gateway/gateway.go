@@ -7,19 +7,21 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
-	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 // implementation is how the gateway introduces itself to clients.
 var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbridge", Version: "0.1.0"}
 
-// A Gateway serves the servers of a [toolset.Config] as one MCP server. Build
+// A Gateway serves the servers of a [config.Config] as one MCP server. Build
 // it with [Start]; serve it over HTTP ([Gateway.Handler]) or stdio
 // ([Gateway.Run]), to any number of clients at once; stop it with
 // [Gateway.Shutdown] and [Gateway.Close]. A Gateway is safe for concurrent
@@ -27,7 +29,7 @@ var implementation = mcp.Implementation{Name: "mcpbridge-gateway", Title: "mcpbr
 type Gateway struct {
 	o   options
 	log *slog.Logger
-	cfg *catalog.Config
+	cfg *config.Config
 	ts  *catalog.Toolset
 	tel *telemetry.Telemetry // nil when nothing records (trace.go)
 
@@ -69,7 +71,7 @@ type Gateway struct {
 // is) and serves their tools, resources, resource templates and prompts.
 // Options it cannot take are refused first, naming the field; nil o is
 // the defaults.
-func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, error) {
+func Start(ctx context.Context, cfg *config.Config, o *Options) (*Gateway, error) {
 	opts, err := o.resolve(cfg)
 	if err != nil {
 		return nil, err
@@ -97,13 +99,13 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 		g.passing[sc.Name] = newPassOn(sc.Name, g.lim.ServerQueueBytes, log)
 	}
 	g.tel = telemetry.New(scope, opts.telemetry.Tracer, nil)
-	ts, err := toolset.Start(ctx, cfg, g.toolsetOptions())
+	ts, err := catalog.Start(ctx, cfg, g.catalogOptions()...)
 	if err != nil {
 		g.cancel()
 		g.stopPassing()
 		return nil, err
 	}
-	g.ts = (*catalog.Toolset)(ts)
+	g.ts = ts
 	g.full = g.newServer()
 	g.full.AddReceivingMiddleware(g.hideDenied)
 	g.small = g.newServer()
@@ -116,31 +118,38 @@ func Start(ctx context.Context, cfg *toolset.Config, o *Options) (*Gateway, erro
 	return g, nil
 }
 
-// toolsetOptions are Options.Toolset with the gateway's logger and
-// telemetry where it sets none, and the gateway's own options (notices)
-// added to each server's.
-func (g *Gateway) toolsetOptions() *toolset.Options {
+// catalogOptions are Options.Toolset as toolset.Start takes them, with
+// the gateway's logger and telemetry where it sets none, and the gateway's
+// own options (notices) added to each server's.
+func (g *Gateway) catalogOptions() []catalog.Option {
 	var o toolset.Options
 	if g.o.toolset != nil {
 		o = *g.o.toolset
 	}
-	o.Logger = cmp.Or(o.Logger, g.log)
-	if o.Telemetry.Tracer == nil {
-		o.Telemetry.Tracer = g.o.telemetry.Tracer
+	tracer, meter := o.Telemetry.Tracer, o.Telemetry.Meter
+	if tracer == nil {
+		tracer = g.o.telemetry.Tracer
 	}
-	if o.Telemetry.Meter == nil {
-		o.Telemetry.Meter = g.o.telemetry.Meter
+	if meter == nil {
+		meter = g.o.telemetry.Meter
 	}
-	o.Telemetry.Content = o.Telemetry.Content || g.o.telemetry.Content
-	server := o.Server
-	o.Server = func(sc toolset.ServerConfig) *mcptool.Options {
-		var own *mcptool.Options
-		if server != nil {
-			own = server(sc)
-		}
-		return mcpclient.Extend(own, g.notices(sc)...)
+	opts := []catalog.Option{catalog.WithLogger(cmp.Or(o.Logger, g.log)), catalog.WithTracerProvider(tracer),
+		catalog.WithMeterProvider(meter), catalog.WithServer(o.Server), catalog.WithServerOptions(g.notices)}
+	if o.Vendor != "" {
+		opts = append(opts, catalog.WithVendor(o.Vendor))
 	}
-	return &o
+	if fn := o.OnStatus; fn != nil {
+		opts = append(opts, catalog.OnStatus(func(s catalog.ServerStatus) { fn(toolset.ServerStatus(s)) }))
+	}
+	if o.OnToolChanged != nil {
+		opts = append(opts, catalog.OnToolChanged(o.OnToolChanged))
+	}
+	if o.Telemetry.Content || g.o.telemetry.Content {
+		opts = append(opts, catalog.WithServerOptions(func(config.Server) []mcpclient.Option {
+			return []mcpclient.Option{mcpclient.WithCallContent()}
+		}))
+	}
+	return opts
 }
 
 // newServer makes one of the gateway's two go-sdk servers.
@@ -166,7 +175,7 @@ func (g *Gateway) newServer() *mcp.Server {
 }
 
 // Toolset returns the running servers behind the gateway.
-func (g *Gateway) Toolset() *toolset.Toolset { return (*toolset.Toolset)(g.ts) }
+func (g *Gateway) Toolset() *toolset.Toolset { return handle.Wrap[toolset.Toolset](g.ts) }
 
 // work takes in the servers' changes until Close: a new tool listing, new
 // resources or prompts.
@@ -189,7 +198,7 @@ func (g *Gateway) work() {
 // gateway (a change of its resources or prompts, its log), say what it
 // answers as a host (hostio.go), bound its listings (Limits), and for a
 // server of Options.Passthrough carry the client's token.
-func (g *Gateway) notices(sc catalog.ServerConfig) []mcpclient.Option {
+func (g *Gateway) notices(sc config.Server) []mcpclient.Option {
 	wake := func() {
 		select {
 		case g.features <- struct{}{}:

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/handle"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,7 +46,7 @@ func TestServesTheCatalogToBothGenerations(t *testing.T) {
 
 func TestRefusalsAreResultsAndUnknownToolsErrors(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_echo", Arguments: map[string]any{"text": 3}})
@@ -64,7 +67,7 @@ func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Policy: pol})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Policy: pol})
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[1], nil, nil)
 	if got := toolNames(t, cs); !slices.Equal(got, []string{"a_echo"}) {
@@ -79,8 +82,8 @@ func TestPolicyHidesAndRefusesDeniedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || !strings.Contains(text(t, res), "denied by policy") {
-		t.Errorf("call_tool of a denied tool by its alias: %q", text(t, res))
+	if got := text(t, res); !res.IsError || got != `no tool is named "mcp__a__block"; use find_tools` {
+		t.Errorf("call_tool of a denied tool by its alias: %q, want it as of a tool that does not exist", got)
 	}
 }
 
@@ -117,7 +120,7 @@ func TestPassesResourcesTemplatesAndPromptsThrough(t *testing.T) {
 
 func TestListChangedReachesClients(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	changed := make(chan struct{}, 4)
 	cs := connect(t, url, versions[1], &mcp.ClientOptions{
@@ -142,7 +145,7 @@ func TestListChangedReachesClients(t *testing.T) {
 
 func TestProgressReachesTheClient(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -174,7 +177,7 @@ func TestProgressReachesTheClient(t *testing.T) {
 
 func TestACancelledCallIsCancelledOnTheServer(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -199,7 +202,7 @@ func TestACancelledCallIsCancelledOnTheServer(t *testing.T) {
 
 func TestAClientThatDisconnectsMidCallCancelsIt(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	// A 2026-07-28 request is its own HTTP exchange: closing it is the
 	// client going away.
@@ -231,8 +234,8 @@ func TestServerLogsReachAClientThatAskedForThem(t *testing.T) {
 	stateless := serveStateless(t, a.srv, nil)
 	for _, up := range []struct{ version, url string }{{"2025-11-25", a.http.URL}, {"2026-07-28", stateless}} {
 		t.Run(up.version, func(t *testing.T) {
-			g := start(t, []catalog.ServerConfig{{Name: "a", URL: up.url, Required: true}}, nil)
-			if p, _ := (*catalog.Toolset)(g.Toolset()).Provider("a"); p.ProtocolVersion() != up.version {
+			g := start(t, []config.Server{{Name: "a", URL: up.url, Required: true}}, nil)
+			if p, _ := handle.Core[catalog.Toolset](g.Toolset()).Provider("a"); p.ProtocolVersion() != up.version {
 				t.Fatalf("the server speaks %s, want %s", p.ProtocolVersion(), up.version)
 			}
 			url, _ := serve(t, g)
@@ -260,7 +263,7 @@ func TestAServersErrorKeepsItsData(t *testing.T) {
 	a.srv.AddPrompt(&mcp.Prompt{Name: "needs"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return nil, &jsonrpc.Error{Code: -32021, Message: "sampling required", Data: json.RawMessage(`{"requiredCapabilities":{"sampling":{}}}`)}
 	})
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		_, err := connect(t, url, v, nil, nil).GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "a_needs"})
@@ -275,7 +278,7 @@ func TestAServersErrorKeepsItsData(t *testing.T) {
 // client of v connected to a gateway over two upstreams, a and b.
 func bothGenerations(t *testing.T, f func(t *testing.T, v string, cs *mcp.ClientSession)) {
 	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true), b.config(true)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) { f(t, v, connect(t, url, v, nil, nil)) })
@@ -319,6 +322,6 @@ func behindGateway(t *testing.T, mode string) *mcp.ClientSession {
 	}
 	srv := httptest.NewServer(h.Handler())
 	t.Cleanup(srv.Close)
-	url, _ := serve(t, start(t, []catalog.ServerConfig{{Name: "h", URL: srv.URL, Required: true}}, nil))
+	url, _ := serve(t, start(t, []config.Server{{Name: "h", URL: srv.URL, Required: true}}, nil))
 	return connect(t, url, versions[0], nil, nil)
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // A serverHealth is one server's line in the body of /readyz at
@@ -34,7 +34,7 @@ func (g *Gateway) health() (bool, []serverHealth) {
 	var out []serverHealth
 	for _, st := range g.ts.Status() {
 		out = append(out, serverHealth{Name: st.Name, State: st.State.String(), Required: required[st.Name], Tools: st.Tools})
-		if required[st.Name] && st.State != mcpclient.StateReady {
+		if required[st.Name] && st.State != mcptool.StateReady {
 			ready = false
 		}
 	}

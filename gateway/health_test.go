@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 )
 
 // probe GETs path of srv with the Origin and Host given (none if empty),
@@ -43,7 +44,7 @@ func probe(t *testing.T, srv *httptest.Server, path, origin, host string) (int, 
 // serves them, for an address of the operator's alone.
 func TestProbesAreBareAndCheckedTheServersStatesTheOperators(t *testing.T) {
 	a := newUpstream(t, "secret-payroll")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"ci": {Token: "t0ken"}}})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"ci": {Token: "t0ken"}}})
 	_, srv := serve(t, g)
 	for _, path := range []string{"/healthz", "/readyz"} {
 		code, body := probe(t, srv, path, "", "")

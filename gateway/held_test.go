@@ -10,14 +10,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // asksOnItsOwn is a server of protocol 2025-11-25 (with sessions) whose
 // tool ask asks its client for a name during the call, and greets it;
 // what became of each question (its answer, or why it failed) is sent on
 // outcomes.
-func asksOnItsOwn(t *testing.T, outcomes chan<- string) catalog.ServerConfig {
+func asksOnItsOwn(t *testing.T, outcomes chan<- string) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "ask"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Who are you?",
@@ -30,7 +30,7 @@ func asksOnItsOwn(t *testing.T, outcomes chan<- string) catalog.ServerConfig {
 		outcomes <- "answered " + name
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + name}}}, nil, nil
 	})
-	return catalog.ServerConfig{Name: "own", URL: serveSessions(t, s), Required: true}
+	return config.Server{Name: "own", URL: serveSessions(t, s), Required: true}
 }
 
 // firstAsk is a 2026-07-28 client's call of own_ask, declaring
@@ -76,8 +76,8 @@ func TestAHeldCallIsItsReplicasAndEnds(t *testing.T) {
 	outcomes := make(chan string, 8)
 	up := asksOnItsOwn(t, outcomes)
 	keys := [][]byte{[]byte(strings.Repeat("k", 32))}
-	a, _ := serve(t, start(t, []catalog.ServerConfig{up}, &gateway.Options{TaskKeys: keys}))
-	b, _ := serve(t, start(t, []catalog.ServerConfig{up}, &gateway.Options{TaskKeys: keys}))
+	a, _ := serve(t, start(t, []config.Server{up}, &gateway.Options{TaskKeys: keys}))
+	b, _ := serve(t, start(t, []config.Server{up}, &gateway.Options{TaskKeys: keys}))
 
 	_, result, rpcErr := post(t, a, withElicitation(firstAsk))
 	if rpcErr != nil {
@@ -97,7 +97,7 @@ func TestAHeldCallIsItsReplicasAndEnds(t *testing.T) {
 
 	// A client that does not answer: its call ends, and the server's
 	// question with it; the held call's slot is free again.
-	quick := start(t, []catalog.ServerConfig{up}, &gateway.Options{Limits: gateway.Limits{SessionIdle: 1, CallsPerClient: 1}})
+	quick := start(t, []config.Server{up}, &gateway.Options{Limits: gateway.Limits{SessionIdle: 1, CallsPerClient: 1}})
 	c, _ := serve(t, quick)
 	if _, result, _ := post(t, c, withElicitation(firstAsk)); result != nil {
 		askedState(t, result)
@@ -107,7 +107,7 @@ func TestAHeldCallIsItsReplicasAndEnds(t *testing.T) {
 	}
 
 	// A client's held calls are bounded as its calls are.
-	bounded, _ := serve(t, start(t, []catalog.ServerConfig{up}, &gateway.Options{Limits: gateway.Limits{CallsPerClient: 1}}))
+	bounded, _ := serve(t, start(t, []config.Server{up}, &gateway.Options{Limits: gateway.Limits{CallsPerClient: 1}}))
 	_, result, _ = post(t, bounded, withElicitation(firstAsk))
 	askedState(t, result)
 	if _, _, rpcErr := post(t, bounded, withElicitation(firstAsk)); !strings.Contains(string(rpcErr), "CallsPerClient") {

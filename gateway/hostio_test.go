@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -55,7 +56,7 @@ func joined(res *mcp.CallToolResult) string {
 // asker is a server of protocol 2026-07-28 whose tool ask, prompt
 // greeting and resource memo://asker/greeting each ask for a name in
 // their result (input_required) and greet it once answered.
-func asker(t *testing.T) catalog.ServerConfig {
+func asker(t *testing.T) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	who := mcp.InputRequestMap{"who": &mcp.ElicitParams{
 		Message:         "Who are you?",
@@ -89,7 +90,7 @@ func asker(t *testing.T) catalog.ServerConfig {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 	})
-	return catalog.ServerConfig{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
+	return config.Server{Name: "asker", URL: serveStateless(t, s, nil), Required: true}
 }
 
 // A server's question in its call's result reaches the client that made
@@ -98,7 +99,7 @@ func asker(t *testing.T) catalog.ServerConfig {
 // the answer, a session client is asked by the gateway. A prompts/get's
 // and a resources/read's alike.
 func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{asker(t)}, nil)
+	g := start(t, []config.Server{asker(t)}, nil)
 	url, _ := serve(t, g)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -142,7 +143,7 @@ func TestAQuestionInTheResultReachesTheCallersClient(t *testing.T) {
 // for its tag while it runs: the gateway follows it and asks the session
 // client that made the call.
 func TestATaskAsksTheCallersClient(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoServer(t)}, nil)
+	g := start(t, []config.Server{demoServer(t)}, nil)
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)
 	cs := connect(t, url, versions[1], answering(asked), nil)
@@ -170,8 +171,8 @@ func TestServerEverythingAsksTheCallersClient(t *testing.T) {
 	t.Parallel()
 	bin := npmtest.Bin(t, "mcp-server-everything")
 	dir := t.TempDir()
-	roots := &toolset.Options{Server: func(toolset.ServerConfig) *mcptool.Options { return &mcptool.Options{Roots: []string{dir}} }}
-	g := start(t, []catalog.ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
+	roots := &toolset.Options{Server: func(config.Server) *mcptool.Options { return &mcptool.Options{Roots: []string{dir}} }}
+	g := start(t, []config.Server{{Name: "everything", Command: bin, Args: []string{"stdio"}, Required: true}},
 		&gateway.Options{Toolset: roots})
 	url, _ := serve(t, g)
 	asked := make(chan string, 8)

@@ -104,6 +104,9 @@ func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, statele
 		return
 	}
 	for _, c := range msg.calls {
+		if handshake(c.method) {
+			continue
+		}
 		if err := g.limits.take(client, entryName(info)); err != nil {
 			if msg.batch {
 				(&refusal{status: http.StatusTooManyRequests, code: CodeRateLimited, msg: err.Error(), retry: true}).write(w)

@@ -11,16 +11,17 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
 func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "s3cret-alice"}}})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "s3cret-alice"}}})
 	url, _ := serve(t, g)
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {
@@ -47,7 +48,7 @@ func TestBearerTokensGuardTheEndpointAndNeverReachAServer(t *testing.T) {
 
 func TestRefusesForeignOriginsAndHosts(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{AllowedOrigins: []string{"https://app.example"}})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{AllowedOrigins: []string{"https://app.example"}})
 	url, _ := serve(t, g)
 	post := func(origin, host string) int {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
@@ -84,7 +85,7 @@ func TestRefusesForeignOriginsAndHosts(t *testing.T) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	_, srv := serve(t, g)
 	get := func(path string) (int, map[string]any) {
 		resp, err := http.Get(srv.URL + path)
@@ -112,7 +113,7 @@ func TestHealthAndReadiness(t *testing.T) {
 
 func TestShutdownLetsCallsInFlightFinishAndRefusesNewOnes(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	done := make(chan *mcp.CallToolResult, 1)
@@ -149,7 +150,7 @@ func TestShutdownLetsCallsInFlightFinishAndRefusesNewOnes(t *testing.T) {
 
 func TestShutdownIsBounded(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, nil)
+	g := start(t, []config.Server{a.config(true)}, nil)
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	go cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a_block"})
@@ -186,12 +187,12 @@ func TestReplicasServeOneStatelessClientInTurn(t *testing.T) {
 // started with o, behind a proxy that sends each request to the next,
 // and returns the proxy's MCP endpoint and the requests each replica
 // served.
-func roundRobin(t *testing.T, n int, server catalog.ServerConfig, o *gateway.Options) (string, func() []int64) {
+func roundRobin(t *testing.T, n int, server config.Server, o *gateway.Options) (string, func() []int64) {
 	t.Helper()
 	var targets []*url.URL
 	hits := make([]atomic.Int64, n)
 	for range n {
-		_, srv := serve(t, start(t, []catalog.ServerConfig{server}, o))
+		_, srv := serve(t, start(t, []config.Server{server}, o))
 		u, _ := url.Parse(srv.URL)
 		targets = append(targets, u)
 	}

@@ -8,8 +8,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
@@ -25,7 +26,7 @@ func oauthGateway(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) 
 	if wrap != nil {
 		client.Transport = wrap(client.Transport)
 	}
-	g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+	g, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 		OAuth: &gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: client},
 	})
 	if err != nil {

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
@@ -112,7 +113,7 @@ func TestAClientThatDoesNotReadStallsNoOther(t *testing.T) {
 		t.Run(attack, func(t *testing.T) {
 			chatty := newChatty(t)
 			logged := make(fellBehind, 1)
-			g := start(t, []catalog.ServerConfig{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
+			g := start(t, []config.Server{{Name: "chatty", URL: chatty.url, Required: true}}, &gateway.Options{
 				Logger: slog.New(logged),
 				Limits: gateway.Limits{ClientQueueBytes: 64 << 10},
 			})
@@ -181,7 +182,7 @@ func TestStartRefusesANegativeQueueBound(t *testing.T) {
 		{gateway.Limits{ClientQueueBytes: -1}, "Limits.ClientQueueBytes -1"},
 		{gateway.Limits{ServerQueueBytes: -2}, "Limits.ServerQueueBytes -2"},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{Limits: c.limits})
+		_, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{Limits: c.limits})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start with %+v: %v", c.limits, err)
 		}

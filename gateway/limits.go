@@ -20,7 +20,9 @@ type Limits struct {
 	// either is refused with [CodeRateLimited], naming the bound. Default
 	// 1000 and 100; negative, no bound. serve: --max-sessions,
 	// --max-sessions-per-client; config "sessions", "sessionsPerClient".
-	Sessions          int
+	Sessions int
+	// SessionsPerClient bounds the sessions of one client, as Sessions
+	// bounds all.
 	SessionsPerClient int
 	// SessionIdle closes a session that has had no request in flight for
 	// that long: its client's next request is answered 404, which tells it
@@ -40,9 +42,12 @@ type Limits struct {
 	// Default 256, 32 and 64; negative, no bound. serve: --max-calls,
 	// --max-calls-per-client, --call-queue; config "calls",
 	// "callsPerClient", "callQueue".
-	Calls          int
+	Calls int
+	// CallsPerClient bounds the requests of one client being served, as
+	// Calls bounds all.
 	CallsPerClient int
-	CallQueue      int
+	// CallQueue bounds the requests of one client waiting for a slot.
+	CallQueue int
 	// ServerCalls bounds the requests in flight on one server, and shares
 	// them fairly between the clients with requests for it: while n
 	// clients have, each may have ServerCalls/n in flight (at least one),
@@ -62,7 +67,9 @@ type Limits struct {
 	// Default 64 MiB and 16 MiB; negative, no bound. serve:
 	// --max-request-bytes, --max-request-bytes-per-client; config
 	// "requestBytes", "requestBytesPerClient".
-	RequestBytes          int64
+	RequestBytes int64
+	// RequestBytesPerClient bounds the bytes of one client's request
+	// bodies held at once, as RequestBytes bounds all.
 	RequestBytesPerClient int64
 	// ResultBytes bounds the bytes of answers the gateway holds for its
 	// clients, written to their streams and not yet taken by them (a
@@ -74,7 +81,9 @@ type Limits struct {
 	// read holds no more. Default 256 MiB and 32 MiB; negative, no bound.
 	// serve: --max-result-bytes, --max-result-bytes-per-client; config
 	// "resultBytes", "resultBytesPerClient".
-	ResultBytes          int64
+	ResultBytes int64
+	// ResultBytesPerClient bounds the bytes of one client's answers not yet
+	// read, as ResultBytes bounds all.
 	ResultBytesPerClient int64
 	// RequestDepth and RequestValues bound a message's JSON before anything
 	// decodes it: how deep its objects and arrays nest, and how many values
@@ -85,7 +94,9 @@ type Limits struct {
 	// Default 64 and 65536; negative, no bound but go-sdk's (nesting of
 	// 1000). serve: --max-request-depth, --max-request-values; config
 	// "requestDepth", "requestValues".
-	RequestDepth  int
+	RequestDepth int
+	// RequestValues bounds the values of a request's JSON, as
+	// RequestDepth bounds its nesting.
 	RequestValues int
 	// BodyRead bounds the time a request's body takes to arrive, from the
 	// end of its headers: a client that sends a byte now and then is cut
@@ -104,7 +115,8 @@ type Limits struct {
 	// listener. Default 1024 and 2 minutes; negative, no bound. serve:
 	// --max-connections, --connection-idle; config "connections",
 	// "connectionIdle".
-	Connections    int
+	Connections int
+	// ConnectionIdle closes a keep-alive connection idle that long.
 	ConnectionIdle time.Duration
 
 	// ListingItems bounds one listing of a server (its tools, resources,

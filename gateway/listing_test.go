@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
@@ -17,7 +18,7 @@ import (
 // refused, naming the field.
 func TestLimitsBoundAServersListingInAll(t *testing.T) {
 	_, srv := hostile.Start(t, "pages")
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "paged", URL: srv.URL, Required: true}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "paged", URL: srv.URL, Required: true}}}
 	_, err := gateway.Start(t.Context(), cfg, &gateway.Options{Limits: gateway.Limits{ListingItems: 2}})
 	if err == nil || !strings.Contains(err.Error(), `server "paged": tools/list: page 3 takes the listing past 2 entries in all`) {
 		t.Errorf("a listing of 3 tools under a bound of 2: %v", err)
@@ -28,7 +29,7 @@ func TestLimitsBoundAServersListingInAll(t *testing.T) {
 	}
 	for _, l := range []gateway.Limits{{ListingItems: -1}, {ListingBytes: -1}} {
 		name := map[bool]string{true: "ListingItems", false: "ListingBytes"}[l.ListingItems < 0]
-		if _, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+		if _, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 			Limits: l,
 		}); err == nil || !strings.Contains(err.Error(), "Limits."+name+" -1: negative") {
 			t.Errorf("%+v: %v, want it refused naming the field", l, err)

@@ -10,11 +10,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
 
@@ -117,14 +118,14 @@ func serveStateless(tb testing.TB, s *mcp.Server, wrap func(http.Handler) http.H
 	return srv.URL
 }
 
-func (u *upstream) config(required bool) catalog.ServerConfig {
-	return catalog.ServerConfig{Name: u.name, URL: u.http.URL, Required: required}
+func (u *upstream) config(required bool) config.Server {
+	return config.Server{Name: u.name, URL: u.http.URL, Required: required}
 }
 
 // start starts a gateway over the upstreams, closed at the test's end.
-func start(tb testing.TB, servers []catalog.ServerConfig, o *gateway.Options) *gateway.Gateway {
+func start(tb testing.TB, servers []config.Server, o *gateway.Options) *gateway.Gateway {
 	tb.Helper()
-	g, err := gateway.Start(tb.Context(), &catalog.Config{Servers: servers}, o)
+	g, err := gateway.Start(tb.Context(), &config.Config{Servers: servers}, o)
 	if err != nil {
 		tb.Fatal(err)
 	}

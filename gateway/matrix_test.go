@@ -23,10 +23,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // TestGatewayMatchesDirect is the differential test of the gateway: for
@@ -130,7 +130,7 @@ var (
 // config, and a client's own transport to it.
 type matrixUpstream struct {
 	name    string
-	config  catalog.ServerConfig  // named "up"
+	config  config.Server         // named "up"
 	command func() *exec.Cmd      // for a server over stdio: a new process
 	url     string                // for a server over HTTP
 	sse     bool                  // ... over the legacy SSE transport
@@ -148,7 +148,7 @@ type matrixUpstream struct {
 // test's end.
 func (u *matrixUpstream) through(t *testing.T) *matrixUpstream {
 	c := *u
-	c.gateway, _ = serve(t, start(t, []catalog.ServerConfig{u.config}, nil))
+	c.gateway, _ = serve(t, start(t, []config.Server{u.config}, nil))
 	return &c
 }
 
@@ -201,7 +201,7 @@ func (u *matrixUpstream) start(t *testing.T) {
 			}
 			return cmd
 		}
-		u.config = catalog.ServerConfig{Command: name, Args: args, Env: env}
+		u.config = config.Server{Command: name, Args: args, Env: env}
 	}
 	overHTTP := func(h http.Handler) {
 		srv := httptest.NewServer(h)
@@ -234,7 +234,7 @@ func (u *matrixUpstream) start(t *testing.T) {
 	case "go-sse":
 		s := newMatrixServer()
 		overHTTP(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		u.config.Transport = mcpclient.SSE
+		u.config.Transport = config.SSE
 	case "ts-stdio":
 		node, env, script := node()
 		command(env, node, script, "stdio")

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
@@ -109,7 +111,9 @@ type Client struct {
 	// or subscribed to for it, and a server it is allowed nothing of is
 	// invisible to it. Neither: what every client is served.
 	Allow []string `json:"allow"`
-	Deny  []string `json:"deny"`
+	// Deny are the client's own patterns of what it may not reach, on top
+	// of the gateway's Policy; a deny wins over an allow.
+	Deny []string `json:"deny"`
 	// RateLimit is the client's own; nil is the gateway's RateLimit.
 	RateLimit *RateLimit `json:"rateLimit"`
 }
@@ -117,12 +121,15 @@ type Client struct {
 // A RateLimit is Rate requests a second, in bursts of up to Burst: a
 // token bucket per client, refilled continuously. A request over it is
 // refused with [CodeRateLimited], saying when to retry; every request
-// counts, notifications aside. Zero Rate is the default (a client's: the
-// gateway's RateLimit; the gateway's: none), a negative one no limit. Zero
-// Burst is the rate rounded up, at least 1.
+// counts but notifications and what a client says to connect (initialize,
+// server/discover, subscriptions/listen). Zero Rate is the default (a
+// client's: the gateway's RateLimit; the gateway's: none), a negative one
+// no limit. Zero Burst is the rate rounded up, at least 1.
 type RateLimit struct {
-	Rate  float64 `json:"rate"`
-	Burst int     `json:"burst"`
+	// Rate is requests a second, the bucket's refill.
+	Rate float64 `json:"rate"`
+	// Burst is how many requests may come at once, the bucket's size.
+	Burst int `json:"burst"`
 }
 
 // options are [Options] as the gateway applies them, checked.
@@ -148,7 +155,7 @@ type options struct {
 
 // resolve checks o against cfg and returns it as the gateway applies it,
 // or an error naming the field.
-func (o *Options) resolve(cfg *toolset.Config) (options, error) {
+func (o *Options) resolve(cfg *config.Config) (options, error) {
 	if o == nil {
 		o = &Options{}
 	}

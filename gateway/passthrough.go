@@ -6,15 +6,16 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // checkPassthrough reports a server of [Options] Passthrough that cannot
 // take a client's token.
-func (o *options) checkPassthrough(cfg *catalog.Config) error {
+func (o *options) checkPassthrough(cfg *config.Config) error {
 	for _, name := range o.passthrough {
-		i := slices.IndexFunc(cfg.Servers, func(sc catalog.ServerConfig) bool { return sc.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(sc config.Server) bool { return sc.Name == name })
 		if i < 0 {
 			return fmt.Errorf("gateway: Passthrough: no server is named %q", name)
 		}
@@ -35,7 +36,7 @@ func (o *options) checkPassthrough(cfg *catalog.Config) error {
 
 // passthroughOptions give a server of [Options] Passthrough the HTTP
 // client that forwards the calling client's token.
-func (g *Gateway) passthroughOptions(sc catalog.ServerConfig) []mcpclient.Option {
+func (g *Gateway) passthroughOptions(sc config.Server) []mcpclient.Option {
 	if !slices.Contains(g.o.passthrough, sc.Name) {
 		return nil
 	}

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
@@ -16,7 +17,7 @@ import (
 // only on that client's requests.
 func TestTokenPassthroughIsPerServerAndOptIn(t *testing.T) {
 	a, b := newUpstream(t, "a"), newUpstream(t, "b")
-	g := start(t, []catalog.ServerConfig{a.config(true), b.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{a.config(true), b.config(true)}, &gateway.Options{
 		Passthrough: []string{"b"},
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice"},
@@ -59,15 +60,15 @@ func TestStartRefusesAPassthroughItCannotHonour(t *testing.T) {
 	withHeader := a.config(true)
 	withHeader.Headers = map[string]string{"authorization": "Bearer gateway's own"}
 	for _, c := range []struct {
-		sc   catalog.ServerConfig
+		sc   config.Server
 		name string
 		want string
 	}{
 		{a.config(true), "b", `no server is named "b"`},
-		{catalog.ServerConfig{Name: "a", Command: "true"}, "a", `server "a" is not reached over HTTP`},
+		{config.Server{Name: "a", Command: "true"}, "a", `server "a" is not reached over HTTP`},
 		{withHeader, "a", `server "a" has credentials of its own`},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{Servers: []catalog.ServerConfig{c.sc}}, &gateway.Options{Passthrough: []string{c.name}})
+		_, err := gateway.Start(t.Context(), &config.Config{Servers: []config.Server{c.sc}}, &gateway.Options{Passthrough: []string{c.name}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

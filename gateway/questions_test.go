@@ -7,9 +7,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // inquirer is a server of protocol 2025-11-25 (with sessions) whose tool
@@ -17,7 +17,7 @@ import (
 // begun, and whose completions of the prompt greet ask the client for a
 // name (elicitation, sent on the completion's own stream) and complete
 // with the name given.
-func inquirer(t *testing.T, started chan<- struct{}) catalog.ServerConfig {
+func inquirer(t *testing.T, started chan<- struct{}) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "inq", Version: "1"}, &mcp.ServerOptions{
 		CompletionHandler: func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "partial input: " + req.Params.Argument.Value,
@@ -37,7 +37,7 @@ func inquirer(t *testing.T, started chan<- struct{}) catalog.ServerConfig {
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
 	})
-	return catalog.ServerConfig{Name: "inq", URL: serveSessions(t, s), Required: true}
+	return config.Server{Name: "inq", URL: serveSessions(t, s), Required: true}
 }
 
 // A server's question during one client's request of any method goes to
@@ -46,7 +46,7 @@ func inquirer(t *testing.T, started chan<- struct{}) catalog.ServerConfig {
 // belongs to no single client and is declined, and alice is asked nothing.
 func TestAQuestionGoesToItsRequestsClientAlone(t *testing.T) {
 	started := make(chan struct{}, 1)
-	g := start(t, []catalog.ServerConfig{inquirer(t, started)}, nil)
+	g := start(t, []config.Server{inquirer(t, started)}, nil)
 	url, _ := serve(t, g)
 	aliceAsked, bobAsked := make(chan string, 8), make(chan string, 8)
 	alice := connect(t, url, "2025-11-25", answering(aliceAsked), nil)

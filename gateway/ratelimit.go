@@ -71,6 +71,17 @@ func (l *limiter) limit(entry string) (rateLimit, bool) {
 	return r, true
 }
 
+// handshake reports whether method is what a client says to connect,
+// which its rate limit does not count: a burst is the client's calls.
+// Each is still bounded by the sessions and the slots a client may hold.
+func handshake(method string) bool {
+	switch method {
+	case "initialize", "server/discover", "subscriptions/listen":
+		return true
+	}
+	return false
+}
+
 // take counts a request of client, whose entry of [Options] Clients is
 // entry, or refuses it with [CodeRateLimited] when the client's bucket is
 // empty: each client has a bucket of its own, of its entry's figures (an

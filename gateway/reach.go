@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
@@ -36,7 +37,7 @@ func allows(p *policy.Policy, it servedItem) bool {
 		return true
 	}
 	d := itemDef(it)
-	return (*gate.Policy)(p).For([]tool.Definition{d}).Allowed(d.Name)
+	return handle.Core[gate.Policy](p).For([]tool.Definition{d}).Allowed(d.Name)
 }
 
 // sees reports whether the client of ctx may see it, which the gateway

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
@@ -36,7 +37,7 @@ var everythingOfNotes = []string{
 // resource alone; bob, with no policy of his own, sees everything.
 func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{notes.config(), github.config(true)}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice", Allow: []string{"github_*"}},
 			"bob":   {Token: "tok-bob"},
@@ -64,7 +65,7 @@ func TestAClientAllowedNothingOfAServerSeesNothingOfIt(t *testing.T) {
 // primitive from every client.
 func TestTheGatewaysPolicyHidesAServerInEveryPrimitive(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{notes.config(), github.config(true)}, &gateway.Options{
 		Policy: mustPolicy(t, policy.Config{Deny: []string{"notes_*"}}),
 	})
 	url, _ := serve(t, g)
@@ -234,7 +235,7 @@ func listenRaw(t *testing.T, url, token, uri string) int64 {
 // stream in order, so the first it reads says what it was sent before.
 func TestAServersLogGoesOnlyToTheClientsItBelongsTo(t *testing.T) {
 	notes, github := newNotes(t, "notes"), newUpstream(t, "github")
-	g := start(t, []catalog.ServerConfig{notes.config(), github.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{notes.config(), github.config(true)}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice", Allow: []string{"github_*"}},
 			"bob":   {Token: "tok-bob"},

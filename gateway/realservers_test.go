@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/npmtest"
 )
 
@@ -17,7 +18,7 @@ import (
 // server-memory: go-sdk's client of either generation lists both servers'
 // tools and calls each.
 func TestServesServersFromNPM(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{
+	g := start(t, []config.Server{
 		{Name: "everything", Command: npmtest.Bin(t, "mcp-server-everything"), Args: []string{"stdio"}, Required: true},
 		{Name: "memory", Command: npmtest.Bin(t, "mcp-server-memory"), Required: true,
 			Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},

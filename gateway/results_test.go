@@ -7,8 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // The answers a client has not read are bounded in bytes, its own and all
@@ -22,7 +22,7 @@ func TestAnswersNotReadAreBounded(t *testing.T) {
 	const size = 1 << 20
 	for _, stall := range []string{"stateless", "session"} {
 		t.Run(stall, func(t *testing.T) {
-			g := start(t, []catalog.ServerConfig{blobUpstream(t, nil)}, &gateway.Options{
+			g := start(t, []config.Server{blobUpstream(t, nil)}, &gateway.Options{
 				Clients: map[string]gateway.Client{"mallory": {Token: "tm"}, "bob": {Token: "tb"}, "carol": {Token: "tc"}},
 				Limits:  gateway.Limits{ResultBytesPerClient: 3 << 19, ResultBytes: 5 << 19},
 			})

@@ -12,10 +12,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
@@ -67,7 +68,7 @@ func ping(t *testing.T, h http.Handler, id string) int {
 // answered.
 func TestIdleSessionsExpire(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, err := gateway.Start(t.Context(), &catalog.Config{}, nil)
+		g, err := gateway.Start(t.Context(), &config.Config{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 // room too (in a bubble whose clock the test moves).
 func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{
 		Limits: gateway.Limits{Sessions: 3, SessionsPerClient: 2},
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "tok-alice"},
@@ -163,7 +164,7 @@ func TestSessionsAreCountedPerClientAndInAll(t *testing.T) {
 // them running.
 func TestASessionsEndCancelsItsCalls(t *testing.T) {
 	a := newUpstream(t, "a")
-	url, _ := serve(t, start(t, []catalog.ServerConfig{a.config(true)}, nil))
+	url, _ := serve(t, start(t, []config.Server{a.config(true)}, nil))
 	var once sync.Once
 	release := func() { once.Do(func() { close(a.release) }) } // what a failure left blocked
 	t.Cleanup(release)

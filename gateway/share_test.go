@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // A server's requests in flight are shared fairly between the clients
@@ -37,7 +37,7 @@ func TestAServerIsSharedFairly(t *testing.T) {
 		started <- "quick"
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil, nil
 	})
-	g := start(t, []catalog.ServerConfig{{Name: "shared", URL: serveStateless(t, s, nil), Required: true}}, &gateway.Options{
+	g := start(t, []config.Server{{Name: "shared", URL: serveStateless(t, s, nil), Required: true}}, &gateway.Options{
 		Clients: map[string]gateway.Client{"alice": {Token: "ta"}, "bob": {Token: "tb"}},
 		Limits:  gateway.Limits{ServerCalls: 4},
 	})

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sizes are result sizes on both sides of the buffers a result crosses:
@@ -24,7 +24,7 @@ var sizes = []int{0, 4095, 4097, 8192, 64 << 10, 1 << 20}
 // it is asked for, statelessly (2026-07-28) over streamable HTTP, and
 // counts the connections the gateway opens to it (if connects is not nil),
 // by the initialize or server/discover each one starts with.
-func blobUpstream(t *testing.T, connects *atomic.Int32) catalog.ServerConfig {
+func blobUpstream(t *testing.T, connects *atomic.Int32) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "blobs", Version: "1"}, nil)
 	type in struct {
 		Size int `json:"size"`
@@ -40,7 +40,7 @@ func blobUpstream(t *testing.T, connects *atomic.Int32) catalog.ServerConfig {
 			h.ServeHTTP(w, r)
 		})
 	})
-	return catalog.ServerConfig{Name: "blobs", URL: url, Required: true}
+	return config.Server{Name: "blobs", URL: url, Required: true}
 }
 
 // TestResultsOfEverySizeCrossTheGateway calls a tool of an HTTP server
@@ -50,7 +50,7 @@ func blobUpstream(t *testing.T, connects *atomic.Int32) catalog.ServerConfig {
 // taken for a lost connection, and the ping that followed refused).
 func TestResultsOfEverySizeCrossTheGateway(t *testing.T) {
 	var connects atomic.Int32
-	g := start(t, []catalog.ServerConfig{blobUpstream(t, &connects)}, nil)
+	g := start(t, []config.Server{blobUpstream(t, &connects)}, nil)
 	url, _ := serve(t, g)
 	for _, version := range versions {
 		cs := connect(t, url, version, nil, nil)
@@ -107,7 +107,7 @@ func TestALostCallLeavesAHealthyServerUp(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	})
-	g := start(t, []catalog.ServerConfig{{Name: "up", URL: url, Required: true}}, nil)
+	g := start(t, []config.Server{{Name: "up", URL: url, Required: true}}, nil)
 	gw, _ := serve(t, g)
 	for _, version := range versions {
 		cs := connect(t, gw, version, nil, nil)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A notesServer is an upstream server (protocol 2025-11-25, with
@@ -79,8 +79,8 @@ func newNotes(t *testing.T, name string) *notesServer {
 	return s
 }
 
-func (s *notesServer) config() catalog.ServerConfig {
-	return catalog.ServerConfig{Name: s.name, URL: s.url, Required: true}
+func (s *notesServer) config() config.Server {
+	return config.Server{Name: s.name, URL: s.url, Required: true}
 }
 
 // counts are how many subscriptions and unsubscriptions the server was
@@ -97,7 +97,7 @@ func (s *notesServer) counts() (subscribes, unsubscribes int) {
 // leaves, by unsubscribing or by ending its session.
 func TestASubscriptionIsItsClientsOwn(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []catalog.ServerConfig{notes.config()}, nil)
+	g := start(t, []config.Server{notes.config()}, nil)
 	url, _ := serve(t, g)
 	ctx := t.Context()
 	payroll := "note://payroll"
@@ -166,7 +166,7 @@ func listen(t *testing.T, url, uri string) *mcp.ClientSession {
 // same.
 func TestAListensEndUnsubscribesTheServer(t *testing.T) {
 	notes := newNotes(t, "notes")
-	g := start(t, []catalog.ServerConfig{notes.config()}, nil)
+	g := start(t, []config.Server{notes.config()}, nil)
 	url, _ := serve(t, g)
 	carol := listen(t, url, "note://payroll")
 	if err := carol.Unsubscribe(t.Context(), &mcp.UnsubscribeParams{URI: "note://payroll"}); err != nil {

@@ -8,11 +8,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 )
 
@@ -60,8 +61,8 @@ func (c *countCalls) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 	server := demoOverHTTP(t)
 	key := &gateway.Options{TaskKeys: [][]byte{[]byte(strings.Repeat("k", 32))}}
-	first, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
-	second, _ := serve(t, start(t, []catalog.ServerConfig{server}, key))
+	first, _ := serve(t, start(t, []config.Server{server}, key))
+	second, _ := serve(t, start(t, []config.Server{server}, key))
 	var posts countCalls
 	asked, err := askingClient(t, first, &posts).CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
 	if err != nil {
@@ -85,7 +86,7 @@ func TestATasksQuestionReachesAClientThatDoesNotFollowTasks(t *testing.T) {
 // that asks, as one call: of the catalog's tool, or through call_tool for
 // a client that asked for disclosure.
 func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{demoOverHTTP(t)}, nil))
 	for _, c := range []struct {
 		url  string
 		call *mcp.CallToolParams
@@ -113,7 +114,7 @@ func TestGoSDKsClientAnswersATasksQuestion(t *testing.T) {
 // before the server sees its answers, so the task's own client still
 // answers it.
 func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+	g := start(t, []config.Server{demoOverHTTP(t)}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "a-token"},
 			"bob":   {Token: "b-token"},
@@ -163,7 +164,7 @@ func TestATasksRequestStateIsItsClientsAlone(t *testing.T) {
 // elicitation) is told so in words it can act on: the server, the tool,
 // the question, and what it would need.
 func TestATasksQuestionAClientCannotAnswer(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{demoOverHTTP(t)}, nil))
 	cs := connect(t, url, versions[0], &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{}})
 	if err != nil {

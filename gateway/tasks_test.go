@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
@@ -152,7 +153,7 @@ const maxPolls = 1000
 // of the test's, holding one note tagged work. Its tasks run on a clock
 // that moves on 50 ms at each reading (a task's stage lasts 200 ms of it),
 // so a task moves on as it is polled and the tests wait on no clock.
-func demoOverHTTP(t *testing.T) catalog.ServerConfig {
+func demoOverHTTP(t *testing.T) config.Server {
 	t.Helper()
 	s := demo.New(demo.WithNotesFile(filepath.Join(t.TempDir(), "notes.json")), demo.WithClock(ticking(50*time.Millisecond)))
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
@@ -161,7 +162,7 @@ func demoOverHTTP(t *testing.T) catalog.ServerConfig {
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "add_note", Arguments: map[string]any{"title": "plan", "body": "the plan", "tags": []string{"work"}}}); err != nil {
 		t.Fatal(err)
 	}
-	return catalog.ServerConfig{Name: "demo", URL: srv.URL, Required: true}
+	return config.Server{Name: "demo", URL: srv.URL, Required: true}
 }
 
 // The demo's tag_report becomes a task on its server; a 2026-07-28 client
@@ -196,7 +197,7 @@ func TestATaskIsHandedToAClientThatFollowsTasks(t *testing.T) {
 // extension here, a 2025-11-25 session client in
 // TestATaskAsksTheCallersClient.
 func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{demoOverHTTP(t)}, nil))
 	cs := connect(t, url, versions[0], nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "demo_tag_report", Arguments: map[string]any{"tag": "work"}})
 	if err != nil {
@@ -209,7 +210,7 @@ func TestATaskIsOneCallToAClientThatDoesNotFollowTasks(t *testing.T) {
 
 // A handed task can be cancelled, and one that fails says why.
 func TestAHandedTaskCancelledOrFailing(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{demoOverHTTP(t)}, nil))
 	c := newTaskClient(t, url, nil)
 	if end := c.follow(c.call("demo_tag_report", map[string]any{}), nil, true); end.Status != "cancelled" {
 		t.Errorf("cancelled: ended %q (%s)", end.Status, end.StatusMessage)
@@ -222,7 +223,7 @@ func TestAHandedTaskCancelledOrFailing(t *testing.T) {
 
 // call_tool, for a client that asked for disclosure, hands a task alike.
 func TestCallToolHandsATask(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{demoOverHTTP(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{demoOverHTTP(t)}, nil))
 	c := newTaskClient(t, url+"?disclosure=1", nil)
 	task := c.call(gateway.CallToolName, map[string]any{"name": "demo_broken_job", "arguments": map[string]any{}})
 	if end := c.follow(task, nil, false); end.Status != "failed" {
@@ -233,7 +234,7 @@ func TestCallToolHandsATask(t *testing.T) {
 // A task id is good only from the gateway, and only to the client whose
 // call the task is.
 func TestATaskIsItsClientsAlone(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+	g := start(t, []config.Server{demoOverHTTP(t)}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "a-token"},
 			"bob":   {Token: "b-token"},
@@ -283,7 +284,7 @@ func forge(id string, i int, with string) string {
 // task not found, to every method, as an id the gateway did not give is;
 // the task goes on untouched.
 func TestATaskIdCannotBeForged(t *testing.T) {
-	g := start(t, []catalog.ServerConfig{demoOverHTTP(t)}, &gateway.Options{
+	g := start(t, []config.Server{demoOverHTTP(t)}, &gateway.Options{
 		Clients: map[string]gateway.Client{
 			"alice": {Token: "a-token"},
 			"bob":   {Token: "b-token"},
@@ -322,7 +323,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 	alice := func(keys ...[]byte) *gateway.Options {
 		return &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "a-token"}}, TaskKeys: keys}
 	}
-	made, _ := serve(t, start(t, []catalog.ServerConfig{server}, alice(key)))
+	made, _ := serve(t, start(t, []config.Server{server}, alice(key)))
 	task := newTaskClient(t, made, oauthtest.Bearer("a-token")).call("demo_tag_report", map[string]any{"tag": "work"})
 	for _, c := range []struct {
 		name string
@@ -337,7 +338,7 @@ func TestATaskIdIsGoodWhereItsKeyIs(t *testing.T) {
 		if c.key != nil {
 			o = alice(c.key)
 		}
-		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, o))
+		url, _ := serve(t, start(t, []config.Server{server}, o))
 		other := newTaskClient(t, url, oauthtest.Bearer("a-token"))
 		_, err := other.ask("tasks/get", task.TaskID, nil)
 		switch {
@@ -363,7 +364,7 @@ func TestATaskIdOutlivesARotation(t *testing.T) {
 	old, current, next := []byte("the key before the rotation, 32B"), []byte("the key after the rotation, 32 B"), []byte("the key after the next one, 32 B")
 	client := func(keys ...[]byte) *taskClient {
 		o := &gateway.Options{Clients: map[string]gateway.Client{"alice": {Token: "a-token"}}, TaskKeys: keys}
-		url, _ := serve(t, start(t, []catalog.ServerConfig{server}, o))
+		url, _ := serve(t, start(t, []config.Server{server}, o))
 		return newTaskClient(t, url, oauthtest.Bearer("a-token"))
 	}
 	task := client(old).call("demo_tag_report", map[string]any{"tag": "work"})
@@ -408,7 +409,7 @@ func TestStartRefusesAShortTaskKey(t *testing.T) {
 		{[][]byte{long, long, []byte("short")}, "TaskKeys[2]: a key of 5 bytes"},
 		{[][]byte{nil, long}, "TaskKeys[0]: a key of 0 bytes"},
 	} {
-		_, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{TaskKeys: c.keys})
+		_, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{TaskKeys: c.keys})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start: %v, want %q", err, c.want)
 		}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
 	"github.com/mcpbridge/mcpbridge/mcptool"
 )
@@ -22,7 +23,7 @@ import (
 func TestTracesARequestFromTheClientToTheServer(t *testing.T) {
 	rec := oteltest.New(t)
 	a := newUpstream(t, "a")
-	g := start(t, []catalog.ServerConfig{a.config(true)}, &gateway.Options{Telemetry: mcptool.Telemetry{Tracer: rec.Traces}})
+	g := start(t, []config.Server{a.config(true)}, &gateway.Options{Telemetry: mcptool.Telemetry{Tracer: rec.Traces}})
 	url, _ := serve(t, g)
 	cs := connect(t, url, versions[0], nil, nil)
 	ctx, host := rec.Traces.Tracer("test").Start(t.Context(), "host")

@@ -6,16 +6,16 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // linker is a server of protocol 2025-11-25 whose tool sign_in asks the
 // user to open a page (a URL elicitation) and, once the user accepted,
 // says the flow is complete (notifications/elicitation/complete) before
 // it answers.
-func linker(t *testing.T) catalog.ServerConfig {
+func linker(t *testing.T) config.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "linker", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "sign_in"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", URL: "https://auth.example/sign-in", ElicitationID: "sign-in-1", Message: "Sign in to continue."})
@@ -31,14 +31,14 @@ func linker(t *testing.T) catalog.ServerConfig {
 	})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(srv.Close)
-	return catalog.ServerConfig{Name: "linker", URL: srv.URL, Required: true}
+	return config.Server{Name: "linker", URL: srv.URL, Required: true}
 }
 
 // A URL elicitation a server sends during a call reaches the session
 // client that made the call, its answer the server, and the server's word
 // that the flow is complete the client too.
 func TestAURLElicitationAndItsCompletionReachTheCallersClient(t *testing.T) {
-	url, _ := serve(t, start(t, []catalog.ServerConfig{linker(t)}, nil))
+	url, _ := serve(t, start(t, []config.Server{linker(t)}, nil))
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
 	cs := connect(t, url, versions[1], &mcp.ClientOptions{

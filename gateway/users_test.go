@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // Behind OAuth a client is a user: the token's subject (or the claim the
@@ -25,7 +25,7 @@ func TestOAuthClientsAreUsers(t *testing.T) {
 				var n oauthtest.Network
 				issuer := n.Start(oauthtest.Config{JWT: true})
 				const resource = "https://gateway.example/mcp"
-				g, err := gateway.Start(t.Context(), &catalog.Config{}, &gateway.Options{
+				g, err := gateway.Start(t.Context(), &config.Config{}, &gateway.Options{
 					OAuth:   &gateway.OAuth{Issuer: issuer.URL, Resource: resource, HTTPClient: n.Client(), UserClaim: claim},
 					Clients: map[string]gateway.Client{"desk": {RateLimit: &gateway.RateLimit{Rate: 1e-6, Burst: 2}}},
 					Limits:  gateway.Limits{SessionsPerClient: 1},

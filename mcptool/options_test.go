@@ -85,12 +85,11 @@ func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	var stderr proctest.Buffer
 	p := mcptool.FromCommand(mcptool.Command{
-		Path:   self,
-		Args:   []string{"first", "second"},
-		Env:    map[string]string{serverEnv: "probe", "PROBE_GREETING": "hello", "GORACE": "atexit_sleep_ms=0"},
-		Dir:    dir,
-		Stderr: &stderr,
-	}, &mcptool.Options{Name: "probe"})
+		Path: self,
+		Args: []string{"first", "second"},
+		Env:  map[string]string{serverEnv: "probe", "PROBE_GREETING": "hello", "GORACE": "atexit_sleep_ms=0"},
+		Dir:  dir,
+	}, &mcptool.Options{Name: "probe", Stderr: &stderr})
 	defer p.Close()
 	if err := p.Connect(context.Background()); err != nil {
 		t.Fatal(err)

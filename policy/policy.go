@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpbridge/mcpbridge/internal/gate"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -55,7 +56,11 @@ type Config struct {
 // alone cannot reach another server's tool that happens to share it
 // (server notes's github_push, served as notes_github_push, is no match
 // for github_*).
-type Policy gate.Policy
+type Policy struct{ core }
+
+// core is the policy engine a Policy wraps (package internal/handle says
+// why it is embedded).
+type core = handle.Of[gate.Policy]
 
 // New makes a Policy from c. It returns an error naming the first pattern
 // that is empty or not valid path.Match syntax (errors.Is(err,
@@ -64,13 +69,16 @@ type Policy gate.Policy
 func New(c Config) (*Policy, error) {
 	gc := gate.Config{Allow: c.Allow, Deny: c.Deny}
 	if ask := c.Approver; ask != nil {
-		gc.Approver = func(ctx context.Context, call gate.Call) (gate.Decision, error) {
-			d, err := ask(ctx, Call(call))
-			return gate.Decision(d), err
+		gc.Approver = func(ctx context.Context, c gate.Call) (bool, string, error) {
+			d, err := ask(ctx, Call{Name: c.Name, Tool: c.Tool, Server: c.Server, Namespaced: c.Namespaced, Annotations: c.Annotations, Args: c.Args})
+			return d.Approved, d.Reason, err
 		}
 	}
 	p, err := gate.New(gc)
-	return (*Policy)(p), err
+	if err != nil {
+		return nil, err
+	}
+	return handle.Wrap[Policy](p), nil
 }
 
 // Gate returns set behind the policy: the definitions it allows, in order
@@ -88,7 +96,7 @@ func (p *Policy) Gate(set tool.Set) tool.Set {
 	if p == nil {
 		return set
 	}
-	g := (*gate.Policy)(p).For(set.Definitions)
+	g := handle.Core[gate.Policy](p).For(set.Definitions)
 	out := set
 	out.Definitions = slices.DeleteFunc(slices.Clone(set.Definitions), func(d tool.Definition) bool { return !g.Allowed(d.Name) })
 	next := set.Handler
@@ -108,5 +116,5 @@ func (p *Policy) Gate(set tool.Set) tool.Set {
 // tells the model which rule refused it; or the approval hook's error,
 // wrapped.
 func (p *Policy) Check(ctx context.Context, name string, args json.RawMessage) error {
-	return (*gate.Policy)(p).Check(ctx, name, args)
+	return handle.Core[gate.Policy](p).Check(ctx, name, args)
 }

@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
 )
@@ -24,25 +23,13 @@ type Diagnostic struct {
 }
 
 // String formats d for a log line: pointer, keyword, message.
-func (d Diagnostic) String() string {
-	s := d.Pointer
-	if s == "" {
-		s = "(root)"
-	}
-	if d.Keyword != "" {
-		s += " " + d.Keyword
-	}
-	s += ": " + d.Message
-	if d.Fatal {
-		s += " (fatal)"
-	}
-	return s
-}
+func (d Diagnostic) String() string { return toolschema.Diagnostic(d).String() }
 
 // A LowerError says why a schema cannot be lowered for a vendor. It is the
 // first fatal [Diagnostic]; the tool it belongs to should be left out of the
 // session rather than break it.
 type LowerError struct {
+	// Vendor is the vendor the schema was lowered for.
 	Vendor Vendor
 	// Pointer is the JSON pointer of the problem in the schema, Keyword
 	// the keyword concerned, Message what is wrong.
@@ -56,11 +43,7 @@ type LowerError struct {
 
 // Error names the vendor, the place and the reason.
 func (e *LowerError) Error() string {
-	p := e.Pointer
-	if p == "" {
-		p = "(root)"
-	}
-	return fmt.Sprintf("schema: lowering for %s: at %s: %s", e.Vendor, p, e.Message)
+	return (&toolschema.LowerError{Vendor: toolschema.Vendor(e.Vendor), Pointer: e.Pointer, Message: e.Message}).Error()
 }
 
 // Unwrap returns Err.

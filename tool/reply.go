@@ -25,6 +25,7 @@ type Part interface {
 
 // A TextPart is text for the model to read.
 type TextPart struct {
+	// Text is what the model reads.
 	Text string
 }
 
@@ -32,8 +33,11 @@ type TextPart struct {
 // image (not base64); MIMEType is one a vision model accepts (image/png,
 // image/jpeg, image/gif or image/webp).
 type ImagePart struct {
+	// MIMEType is the image's type: image/png, image/jpeg, image/gif or
+	// image/webp.
 	MIMEType string
-	Data     []byte
+	// Data is the decoded image.
+	Data []byte
 }
 
 func (TextPart) isPart()  {}

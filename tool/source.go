@@ -20,8 +20,11 @@ type Source interface {
 // itself a [Source] that always offers itself, for a host that holds a
 // fixed set.
 type Set struct {
+	// Definitions are what the model is shown, in order.
 	Definitions []Definition
-	Handler     Handler
+	// Handler serves exactly the Definitions' names (and their aliases),
+	// and declines any other.
+	Handler Handler
 	// Servers is what each MCP server behind the tools brings besides them,
 	// by the server's name (as in [Origin]): its instructions, its skills,
 	// its resources. It holds each server that brings any, and is nil when

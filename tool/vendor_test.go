@@ -11,7 +11,7 @@ import (
 // Each vendor's wire format of a list of tools, schemas byte for byte (the
 // keywords in their order), descriptions with <, > and & as written, and
 // Gemini's tool without arguments without parameters; an unknown vendor
-// is refused (issue 21, item 13).
+// is refused.
 func TestVendorJSON(t *testing.T) {
 	defs := []tool.Definition{
 		{Name: "find", Description: "Finds <b> & more.", InputSchema: json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}}}`), Strict: true},

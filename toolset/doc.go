@@ -1,17 +1,18 @@
 // Package toolset runs many MCP servers as one set of tools for an agent.
 //
-// It starts from the configuration people already keep: the mcpServers file
-// of Claude Desktop, Cursor or Claude Code, or VS Code's servers file
-// ([Load], [Parse]; ${VAR} and ${VAR:-default} expanded from the
-// environment), or a [Config] built in Go. [Start] connects every enabled
-// server at once, each within its own timeout, and returns a [Toolset]: a
+// It starts from the configuration people already keep, read by package
+// toolset/config: the mcpServers file of Claude Desktop, Cursor or Claude
+// Code, or VS Code's servers file ([config.Load], [config.Parse]), or a
+// [config.Config] built in Go. [Start] connects every enabled server at
+// once, each within its own timeout, and returns a [Toolset]: a
 // [tool.Source] whose [Toolset.Offer] is the catalog as it stands, taken
 // once a turn (an agent.Agent takes one per run).
 //
 // What it promises:
 //
-//   - A config is checked whole before anything starts: Config.Validate
-//     (and Start) names every problem at once, by server and key.
+//   - A config is checked whole before anything starts: Start (as
+//     config.Config.Validate does) names every problem at once, by server
+//     and key.
 //   - A server that fails to start is logged and left out, unless it is
 //     Required: then nothing is left running and Start fails ([StartError]).
 //   - Each server's tools are namespaced ({server}_{tool} by default), named
@@ -28,17 +29,14 @@
 //     later is logged and put to [Options].OnToolChanged, which may refuse it.
 //   - A server that dies is restarted and re-listed; a call it interrupted
 //     is sent again only for a tool annotated read-only or idempotent.
-//   - A [ServerConfig] prints, and logs, without its secrets (environment
-//     and header values, arguments, a URL's path and query).
 //
-// Options: what the servers are is data, a [Config] of [ServerConfig]
-// values; how the set runs them is one [*Options] to [Start] (nil is the
+// Options: what the servers are is data, a [config.Config] of
+// [config.Server] values; how the set runs them is one [*Options] to [Start] (nil is the
 // defaults), whose Server field gives each server's provider what a file
 // cannot say (an elicitor, sampling, a reconnect policy) as
 // [mcptool.Options].
 //
-// The Examples show a config started (ExampleStart), parsed and checked
-// (ExampleParse, ExampleConfig_Validate, ExampleLoad), a tool quarantined,
+// The Examples show a config started (ExampleStart), a tool quarantined,
 // a change refused (ExampleOptions_onToolChanged) and a server's own
 // provider reached (ExampleToolset_Provider).
 package toolset

@@ -8,9 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
+
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,13 +52,13 @@ func ExampleStart() {
 	}
 	remote := serve(newGreeter())
 	defer remote.Close()
-	config := &toolset.Config{Servers: []toolset.ServerConfig{
+	cfg := &config.Config{Servers: []config.Server{
 		{Name: "local", Command: self, Env: map[string]string{"TOOLSET_TEST_SERVER": "1"}},
 		{Name: "remote", URL: remote.URL},
 		{Name: "archive", Command: "/nonexistent/archive-server"}, // not Required: left out
 	}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, &toolset.Options{Vendor: schema.OpenAI})
+	tools, err := toolset.Start(ctx, cfg, &toolset.Options{Vendor: schema.OpenAI})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -90,68 +90,6 @@ func ExampleStart() {
 	// tool "local_greet" refused: argument "name": want string, got integer
 }
 
-// A Claude Desktop file, parsed and checked. The token comes from the
-// environment; printing the config never shows it.
-func ExampleParse() {
-	config, err := toolset.Parse([]byte(`{
-	  "mcpServers": {
-	    "github": {
-	      "command": "npx",
-	      "args": ["-y", "@modelcontextprotocol/server-github"],
-	      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN:-none}"},
-	      "disabledTools": ["delete_repository"]
-	    },
-	    "docs": {"url": "https://mcp.context7.com/mcp", "prefix": "docs", "timeout": "20s"}
-	  }
-	}`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := config.Validate(); err != nil {
-		log.Fatal(err)
-	}
-	for _, s := range config.Servers {
-		fmt.Println(s)
-	}
-	// Output:
-	// server "github" command "npx" args [… …] env {"GITHUB_PERSONAL_ACCESS_TOKEN": "…"} disabledTools [delete_repository]
-	// server "docs" url https://mcp.context7.com/… prefix docs timeout 20s
-}
-
-// Validate reports every mistake at once, one per line, naming the server
-// and the key; Start does too, before it starts anything.
-func ExampleConfig_Validate() {
-	config, err := toolset.Parse([]byte(`{"mcpServers": {
-	  "files": {"comand": "files-server", "allowedTools": []},
-	  "web": {"url": "ftp://example.com", "headers": {"Authorization": "Bearer secret"}, "timeout": -1}
-	}}`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(config.Validate())
-	// Output:
-	// toolset: server "files": key "comand": unknown key; did you mean "command"?
-	// toolset: server "files": key "command": missing: set "command" to start the server, or "url" to reach it
-	// toolset: server "files": key "allowedTools": empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true
-	// toolset: server "web": key "url": scheme "ftp": want http or https
-	// toolset: server "web": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)
-}
-
-// A file that is not JSON fails to load, at its line and column.
-func ExampleLoad() {
-	dir, err := os.MkdirTemp("", "toolset-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "mcp.json")
-	os.WriteFile(path, []byte("{\"mcpServers\": {\n  \"notes\": {\"command\": \"notes-mcp\",}\n}}\n"), 0o600)
-	_, err = toolset.Load(path)
-	fmt.Println(strings.Replace(err.Error(), dir, "DIR", 1))
-	// Output:
-	// toolset: DIR/mcp.json:2:36: invalid character '}' looking for beginning of object key string
-}
-
 // A tool whose schema the vendor cannot take is held out of the catalog,
 // saying why, while its server's other tools serve. Here Gemini meets a
 // schema that recurses, which it cannot express.
@@ -167,9 +105,9 @@ func ExampleToolset_Quarantined() {
 	srv := serve(garden)
 	defer srv.Close()
 
-	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "garden", URL: srv.URL}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "garden", URL: srv.URL}}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, &toolset.Options{Vendor: schema.Gemini})
+	tools, err := toolset.Start(ctx, cfg, &toolset.Options{Vendor: schema.Gemini})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -199,9 +137,9 @@ func ExampleToolset_Provider() {
 		})
 	srv := serve(docs)
 	defer srv.Close()
-	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "docs", URL: srv.URL}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "docs", URL: srv.URL}}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, nil)
+	tools, err := toolset.Start(ctx, cfg, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -238,11 +176,11 @@ func ExampleOptions() {
 		})
 	srv := serve(signup)
 	defer srv.Close()
-	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "signup", URL: srv.URL}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "signup", URL: srv.URL}}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, &toolset.Options{
+	tools, err := toolset.Start(ctx, cfg, &toolset.Options{
 		OnStatus: func(s toolset.ServerStatus) { fmt.Println(s.Name, s.State, s.Tools) },
-		Server: func(toolset.ServerConfig) *mcptool.Options {
+		Server: func(config.Server) *mcptool.Options {
 			return &mcptool.Options{Elicitor: func(_ context.Context, e *tool.Elicitation) (tool.Answer, error) {
 				fmt.Println("asked:", e.Message) // a host asks its user
 				return tool.Answer{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
@@ -278,9 +216,9 @@ func ExampleOptions_onToolChanged() {
 	defer srv.Close()
 	var started atomic.Bool
 	left := make(chan struct{})
-	config := &toolset.Config{Servers: []toolset.ServerConfig{{Name: "greeter", URL: srv.URL}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "greeter", URL: srv.URL}}}
 	ctx := context.Background()
-	tools, err := toolset.Start(ctx, config, &toolset.Options{
+	tools, err := toolset.Start(ctx, cfg, &toolset.Options{
 		OnToolChanged: func(server string, old, new tool.Definition) bool {
 			fmt.Printf("%s changed %s: %q\n", server, new.Name, new.Description)
 			return false

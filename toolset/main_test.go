@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 		goleak.VerifyTestMain(m)
 		return
 	}
+	fmt.Fprintln(os.Stderr, "greeter: up") // for a test of Options.Server's Stderr
 	if err := newGreeter().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -28,10 +28,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/toolset"
 )
 
 func main() {
@@ -72,7 +73,7 @@ func run(ctx context.Context, clients, calls, payload int) error {
 
 	// The bench's clients present no token, and so share one name, and
 	// the bounds of one client, where a deployment's are each their own.
-	g, err := gateway.Start(ctx, &toolset.Config{Servers: []toolset.ServerConfig{{Name: "bench", URL: upstream.URL, Required: true}}},
+	g, err := gateway.Start(ctx, &config.Config{Servers: []config.Server{{Name: "bench", URL: upstream.URL, Required: true}}},
 		&gateway.Options{Limits: gateway.Limits{CallsPerClient: -1, RequestBytesPerClient: -1}})
 	if err != nil {
 		return err

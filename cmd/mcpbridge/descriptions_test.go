@@ -14,7 +14,7 @@ import (
 // A description longer than the cap (2048 characters unless --max-description
 // or a server's "maxDescription" says otherwise) is cut at the end of a
 // sentence or a word, never inside one, and lint says each cut: the tool,
-// from how many characters to how many (issue 21, item 8).
+// from how many characters to how many.
 func TestLongDescriptions(t *testing.T) {
 	dir := t.TempDir()
 	think := func(r result) string {

@@ -168,9 +168,19 @@ func TestVersionAndHelp(t *testing.T) {
 func TestToolsOnTheDemo(t *testing.T) {
 	r := mcpbridge(t, t.TempDir(), "", nil, "tools")
 	expect(t, r, 0, "add_note", "parameters: title* string, body* string, tags array", "[read-only", "demo: ready, 11 tools")
+	// What the hints in brackets mean is in the command's help.
+	expect(t, mcpbridge(t, "", "", nil, "tools", "--help"), 0, "closed-world (reaches nothing outside\nthe server")
+	// Its output says they are the demo's, as the progress line on
+	// stderr does.
+	if !strings.HasPrefix(r.out, "The bundled demo server's tools (no server was given") {
+		t.Errorf("stdout does not begin by saying the tools are the demo's:\n%s", r.out)
+	}
 	// As an OpenAI model sees them: optional arguments nullable, strict.
 	r = mcpbridge(t, t.TempDir(), "", nil, "tools", "--vendor", "openai")
-	expect(t, r, 0, "parameters: title* string, body* string, tags* array|null", "strict: the model's arguments always match the schema")
+	expect(t, r, 0, "parameters: title* string, body* string, tags* array|null", "\nstrict: every tool: the model's arguments always match the schema\n")
+	if n := strings.Count(r.out, "strict"); n != 1 {
+		t.Errorf("strict said %d times, want once:\n%s", n, r.out)
+	}
 	if strings.Contains(r.out, "\x1b[") {
 		t.Fatal("colour codes with NO_COLOR set and no terminal")
 	}

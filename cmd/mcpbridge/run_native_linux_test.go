@@ -74,7 +74,7 @@ func gone(t *testing.T, pids []int) {
 // by Ctrl-C or SIGTERM, with a line that says so; no process is left.
 func TestRunStopsANativeCall(t *testing.T) {
 	cmd, stderr, kids := startRun(t, nativeScript, "--timeout", "1s")
-	if code := ended(t, cmd); code != 1 || !strings.Contains(stderr.String(), "mcpbridge run: the script was stopped at its time budget of 1s (Config.Timeout)") {
+	if code := ended(t, cmd); code != 1 || !strings.Contains(stderr.String(), "mcpbridge run: the script was stopped at its time budget of 1s (raise it with --timeout)") {
 		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
 	}
 	gone(t, kids)

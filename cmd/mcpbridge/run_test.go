@@ -34,7 +34,7 @@ func TestRunExitStatuses(t *testing.T) {
 	r = mcpbridge(t, dir, "return (", nil, "run", "-")
 	expect(t, r, 1, "the script threw SyntaxError")
 	r = mcpbridge(t, dir, "for (;;) await tools.demo.list_notes()", nil, "run", "-", "--max-calls", "3")
-	expect(t, r, 1, "the script was stopped at its tool calls' budget of 3 calls (Config.MaxCalls)", "3 tool calls (demo.list_notes 3)")
+	expect(t, r, 1, "the script was stopped at its tool calls' budget of 3 calls (raise it with --max-calls)", "3 tool calls (demo.list_notes 3)")
 	r = mcpbridge(t, dir, "await tools.demo.drop_table()", nil, "run", "-")
 	expect(t, r, 1, "tools.demo.drop_table is not a tool you were given; there are: add_note")
 	expect(t, mcpbridge(t, dir, "", nil, "run", "-"), 2, "mcpbridge run: no script on stdin")

@@ -24,7 +24,7 @@ func TestConnectionRefusedInOneSentence(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
 	}
 	r = mcpbridge(t, "", "", nil, "tools", "--url", "http://"+addr+"/mcp", "-v")
-	expect(t, r, 3, "nothing listens at "+addr+" (connection refused)\n", `  detail: mcptool: server "127.0.0.1": `, "connect: connection refused")
+	expect(t, r, 3, "nothing listens at "+addr+" (connection refused)\n", `  detail: server "127.0.0.1": `, "connect: connection refused")
 }
 
 // A server that asks for authorization is said to take a token, and where

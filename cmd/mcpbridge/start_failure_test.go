@@ -25,9 +25,37 @@ func TestStartFailureSaysWhy(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
 	}
 	r = mcpbridge(t, dir, "", nil, withServer(t, "exit-at-init", "tools", "-v")...)
-	expect(t, r, 3, "  its last words on stderr:\n    fatal: no configuration\n", `  detail: mcptool: server "mcpbridge": connect: `)
+	expect(t, r, 3, "  its last words on stderr:\n    fatal: no configuration\n", `  detail: server "mcpbridge": connect: `)
 	if strings.Contains(r.err, "required server") {
 		t.Errorf("stderr speaks of a required server:\n%s", r.err)
+	}
+}
+
+// A Node server that crashed on its code is said by its error line, not
+// the last frames of its stack trace, and with no hint at --env: its
+// environment is not what failed.
+func TestStartFailureOfACrash(t *testing.T) {
+	trace := `/srv/index.js:3
+  const x = {
+            ^
+
+SyntaxError: Unexpected token '}'
+    at internalCompileFunction (node:internal/vm:76:18)
+    at wrapSafe (node:internal/modules/cjs/loader:1283:20)
+    at Module._compile (node:internal/modules/cjs/loader:1328:27)
+    at Module.load (node:internal/modules/cjs/loader:1203:32)
+    at Module._load (node:internal/modules/cjs/loader:1019:12)
+
+Node.js v20.11.0`
+	r := mcpbridge(t, t.TempDir(), "", nil, "tools", "--", "sh", "-c", fmt.Sprintf("cat >&2 <<'EOF'\n%s\nEOF\nexit 1", trace))
+	expect(t, r, 3)
+	want := `mcpbridge tools: server "sh" did not start: it exited with status 1 before answering
+  its last words on stderr:
+    SyntaxError: Unexpected token '}'
+    Node.js v20.11.0
+`
+	if r.err != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.err, want)
 	}
 }
 
@@ -87,7 +115,7 @@ func TestStartFailureQuotesStdout(t *testing.T) {
 
 // A server that breaks the protocol is said as the host found it: the
 // host ends the connection, the server exits as its stdin closes, and that
-// exit is no cause, nor a reason to hint at --env (issue 21, item 6).
+// exit is no cause, nor a reason to hint at --env.
 func TestStartFailureTheHostFound(t *testing.T) {
 	dir := t.TempDir()
 	for mode, cause := range map[string]string{
@@ -107,7 +135,7 @@ func TestStartFailureTheHostFound(t *testing.T) {
 // on stdout: it fails at once, not at its connect timeout (10 minutes here,
 // past the test's own limit on a run), says so, quotes its stderr once and
 // suggests --url with the address it printed; a config's server is told
-// of "url" (issue 21, item 11).
+// of "url".
 func TestStartFailureOfAnHTTPServer(t *testing.T) {
 	app := npmtest.Bin(t, "mcp-server-basic-vanillajs")
 	dir := t.TempDir()

@@ -10,7 +10,7 @@ import (
 // One server offering a/b and a.b, both a_b for OpenAI: its tools are all
 // listed and each name calls its own tool; a.b, first in byte order, keeps
 // the plain name and a/b has the namer's hash suffix, as lint says, once,
-// of the one server (issue 21, item 7).
+// of the one server.
 func TestTwinNamesOfOneServer(t *testing.T) {
 	dir := t.TempDir()
 	namer := toolschema.NewNamer(toolschema.OpenAI)

@@ -20,7 +20,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func main() {
 // run prints the packages of the config at path on out, and what it
 // leaves out on errs.
 func run(path string, out, errs io.Writer) error {
-	cfg, err := catalog.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -32,7 +33,17 @@ func run(ctx context.Context, w io.Writer) error {
 	// Any MCP server works the same way: mcptool.Command{Path: "npx", Args:
 	// []string{"-y", "@modelcontextprotocol/server-everything"}}, or
 	// mcptool.FromURL(mcptool.HTTP{URL: "http://localhost:8000/mcp"}, nil).
-	notes := mcptool.FromCommand(mcptool.Command{Path: "mcpbridge", Args: []string{"serve-demo"}}, &mcptool.Options{Name: "notes"})
+	//
+	// The demo keeps its notes in a file between runs; this one gets a file
+	// of its own, so that it adds nothing to the notes mcpbridge's commands
+	// show you.
+	dir, err := os.MkdirTemp("", "quickstart")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	demo := mcptool.Command{Path: "mcpbridge", Args: []string{"serve-demo", "--notes", filepath.Join(dir, "notes.json")}}
+	notes := mcptool.FromCommand(demo, &mcptool.Options{Name: "notes"})
 	if err := notes.Connect(ctx); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return fmt.Errorf("%w: install it with go install github.com/mcpbridge/mcpbridge/cmd/mcpbridge@latest (in a clone: go install ./cmd/mcpbridge)", err)

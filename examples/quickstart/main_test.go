@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,8 +17,30 @@ func TestMain(m *testing.M) {
 	os.Exit(proctest.RunWithDemo(m))
 }
 
-// The main job from Go runs end to end on the demo server.
+// The main job from Go runs end to end on the demo server, on notes of its
+// own: run twice, it adds its note as the first both times, and leaves
+// none in the demo's own notes (in HOME, see proctest.DemoOnPath).
 func TestQuickstart(t *testing.T) {
+	for range 2 {
+		quickstart(t)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".json") {
+			kept = append(kept, path)
+		}
+		return nil
+	})
+	if len(kept) > 0 {
+		t.Errorf("the quickstart left notes in the demo's own: %v", kept)
+	}
+}
+
+func quickstart(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatal(err)

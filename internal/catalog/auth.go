@@ -6,15 +6,10 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
@@ -24,179 +19,14 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/mcptool/oauth"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
-// AuthConfig is a server's "auth" entry: how a headless host obtains the
-// OAuth token an HTTP server asks for. Secrets may come from the
-// environment with ${VAR}, and files are read when the server connects.
-//
-//	"auth": {"grant": "client_credentials", "clientId": "agent", "clientSecret": "${AGENT_SECRET}"}
-//	"auth": {"grant": "client_credentials", "clientId": "agent", "clientAuth": "private_key_jwt", "privateKeyFile": "/etc/agent/key.pem", "keyId": "k1"}
-//	"auth": {"grant": "jwt_bearer", "clientId": "agent", "clientAuth": "none", "assertionFile": "/var/run/secrets/token"}
-//	"auth": {"grant": "enterprise", "clientId": "agent", "clientSecret": "${S}", "idpTokenEndpoint": "https://idp/token",
-//	         "idpClientId": "agent-at-idp", "idpClientSecret": "${IDP_S}", "subjectTokenFile": "/run/id_token"}
-//
-// Add "dpop": true to bind the tokens to a key of the host's (RFC 9449).
-//
-// The server's metadata names its authorization server, but does not
-// decide where the credentials go: they go to an authorization server on
-// the server's own origin, or to the one "issuer" pins (its issuer URL, as
-// the authorization server's metadata says); another is refused before
-// anything is sent to it. "issuer": "*" trusts whichever the server names.
-type AuthConfig struct {
-	// Grant is "client_credentials", "jwt_bearer" or "enterprise".
-	Grant string
-	// ClientID is the client's registration at the server's authorization
-	// server.
-	ClientID string
-	// ClientSecret authenticates a confidential client.
-	ClientSecret string
-	// ClientAuth is how the client authenticates: "basic" (the default with
-	// a secret), "post", "private_key_jwt", or "none" (the default without).
-	ClientAuth string
-	// PrivateKeyFile is the PEM private key of private_key_jwt; KeyID its
-	// kid.
-	PrivateKeyFile, KeyID string
-	// AssertionFile holds the JWT of a jwt_bearer grant, read at every grant
-	// (workload tokens are rotated in place).
-	AssertionFile string
-	// Issuer pins the authorization server (oauth.Options.Issuer): its
-	// issuer URL, or "*" for whichever the server's metadata names.
-	Issuer string
-	// Scopes are requested with the token.
-	Scopes []string
-	// DPoP binds tokens to a key generated at start.
-	DPoP bool
-	// IdPTokenEndpoint, IdPClientID, IdPClientSecret and SubjectTokenFile
-	// configure the identity provider's token exchange of an enterprise
-	// grant.
-	IdPTokenEndpoint, IdPClientID, IdPClientSecret, SubjectTokenFile string
-}
-
-// parseAuth decodes an "auth" entry, reporting unknown keys and wrong types
-// as problems of the server.
-func parseAuth(data json.RawMessage, problem func(key, format string, args ...any)) *AuthConfig {
-	entries, err := objectEntries(data)
-	if err != nil {
-		problem("auth", "want an object")
-		return nil
-	}
-	a := &AuthConfig{}
-	const str = "a string"
-	readObject(entries, "auth.", problem, []member{
-		{"grant", decode(&a.Grant, str)},
-		{"clientId", decode(&a.ClientID, str)},
-		{"clientSecret", decode(&a.ClientSecret, str)},
-		{"clientAuth", decode(&a.ClientAuth, str)},
-		{"privateKeyFile", decode(&a.PrivateKeyFile, str)},
-		{"keyId", decode(&a.KeyID, str)},
-		{"assertionFile", decode(&a.AssertionFile, str)},
-		{"issuer", decode(&a.Issuer, str)},
-		{"scopes", decode(&a.Scopes, "an array of strings")},
-		{"dpop", decode(&a.DPoP, "true or false")},
-		{"idpTokenEndpoint", decode(&a.IdPTokenEndpoint, str)},
-		{"idpClientId", decode(&a.IdPClientID, str)},
-		{"idpClientSecret", decode(&a.IdPClientSecret, str)},
-		{"subjectTokenFile", decode(&a.SubjectTokenFile, str)},
-	})
-	return a
-}
-
-// fields lists the auth entry's expandable strings with their keys.
-func (a *AuthConfig) fields() map[string]*string {
-	return map[string]*string{
-		"auth.clientId": &a.ClientID, "auth.clientSecret": &a.ClientSecret,
-		"auth.privateKeyFile": &a.PrivateKeyFile, "auth.assertionFile": &a.AssertionFile, "auth.issuer": &a.Issuer,
-		"auth.idpTokenEndpoint": &a.IdPTokenEndpoint, "auth.idpClientId": &a.IdPClientID,
-		"auth.idpClientSecret": &a.IdPClientSecret, "auth.subjectTokenFile": &a.SubjectTokenFile,
-	}
-}
-
-// check reports what makes the entry unusable.
-func (a *AuthConfig) check(problem func(key, format string, args ...any)) {
-	if a.ClientID == "" {
-		problem("auth.clientId", "required")
-	}
-	method := a.method()
-	switch method {
-	case "basic", "post":
-		if a.ClientSecret == "" {
-			problem("auth.clientSecret", "required with clientAuth %q", method)
-		}
-	case "private_key_jwt":
-		if a.PrivateKeyFile == "" {
-			problem("auth.privateKeyFile", "required with clientAuth \"private_key_jwt\"")
-		}
-	case "none":
-	default:
-		problem("auth.clientAuth", "%q: want basic, post, private_key_jwt or none", a.ClientAuth)
-	}
-	if a.Issuer != "" && a.Issuer != oauth.AnyIssuer && !issuerURL(a.Issuer) {
-		problem("auth.issuer", "%q: want the authorization server's https URL, without query or fragment, or \"*\"", a.Issuer)
-	}
-	files := map[string]string{"auth.privateKeyFile": a.PrivateKeyFile}
-	switch a.Grant {
-	case "client_credentials":
-		if method == "none" {
-			problem("auth.clientAuth", "a client_credentials grant needs client authentication")
-		}
-	case "jwt_bearer":
-		if a.AssertionFile == "" {
-			problem("auth.assertionFile", "required for a jwt_bearer grant")
-		}
-		files["auth.assertionFile"] = a.AssertionFile
-	case "enterprise":
-		for _, f := range []struct{ key, v string }{
-			{"auth.idpTokenEndpoint", a.IdPTokenEndpoint}, {"auth.idpClientId", a.IdPClientID}, {"auth.subjectTokenFile", a.SubjectTokenFile},
-		} {
-			if f.v == "" {
-				problem(f.key, "required for an enterprise grant")
-			}
-		}
-		files["auth.subjectTokenFile"] = a.SubjectTokenFile
-	case "":
-		problem("auth.grant", "required: client_credentials, jwt_bearer or enterprise")
-	default:
-		problem("auth.grant", "%q: want client_credentials, jwt_bearer or enterprise (an interactive authorization-code flow is for a host with a user: see mcptool/oauth)", a.Grant)
-	}
-	for _, key := range slices.Sorted(maps.Keys(files)) {
-		if path := files[key]; path != "" {
-			if _, err := os.Stat(path); err != nil {
-				problem(key, "cannot read the file: %v", errors.Unwrap(err))
-			}
-		}
-	}
-}
-
-// issuerURL reports whether s can be an issuer identifier (RFC 8414
-// section 2): an https URL without query or fragment, or http on a
-// loopback address for tests.
-func issuerURL(s string) bool {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return false
-	}
-	ip := net.ParseIP(u.Hostname())
-	return u.Scheme == "https" || u.Scheme == "http" && (u.Hostname() == "localhost" || ip != nil && ip.IsLoopback())
-}
-
-func (a *AuthConfig) method() string {
-	switch {
-	case a.ClientAuth != "":
-		return a.ClientAuth
-	case a.ClientSecret != "":
-		return "basic"
-	case a.PrivateKeyFile != "":
-		return "private_key_jwt"
-	}
-	return "none"
-}
-
-// options returns the provider options the entry makes: the OAuth handler,
-// built when the server first asks for a token. With DPoP, the key is made
-// now, and the provider adds the proofs to its requests (the handler's
-// oauth.Transport).
-func (a *AuthConfig) options(server string) []mcpclient.Option {
+// authOptions returns the provider options a's entry makes: the OAuth
+// handler, built when the server first asks for a token. With DPoP, the key
+// is made now, and the provider adds the proofs to its requests (the
+// handler's oauth.Transport).
+func authOptions(a *config.Auth, server string) []mcpclient.Option {
 	var key crypto.Signer
 	if a.DPoP {
 		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -205,10 +35,10 @@ func (a *AuthConfig) options(server string) []mcpclient.Option {
 		}
 		key = k
 	}
-	return []mcpclient.Option{mcpclient.WithOAuth(&lazyHandler{bind: a.DPoP, build: func() (sdkauth.OAuthHandler, error) { return a.handler(key) }})}
+	return []mcpclient.Option{mcpclient.WithOAuth(&lazyHandler{bind: a.DPoP, build: func() (sdkauth.OAuthHandler, error) { return authHandler(a, key) }})}
 }
 
-func (a *AuthConfig) clientAuth(id, secret, method string) (oauth.ClientAuth, error) {
+func clientAuth(a *config.Auth, id, secret, method string) (oauth.ClientAuth, error) {
 	switch method {
 	case "post":
 		return oauth.ClientAuth{ID: id, Secret: secret, Method: "client_secret_post"}, nil
@@ -228,8 +58,8 @@ func (a *AuthConfig) clientAuth(id, secret, method string) (oauth.ClientAuth, er
 	return oauth.ClientAuth{ID: id, Secret: secret, Method: "client_secret_basic"}, nil
 }
 
-func (a *AuthConfig) handler(dpop crypto.Signer) (sdkauth.OAuthHandler, error) {
-	c, err := a.clientAuth(a.ClientID, a.ClientSecret, a.method())
+func authHandler(a *config.Auth, dpop crypto.Signer) (sdkauth.OAuthHandler, error) {
+	c, err := clientAuth(a, a.ClientID, a.ClientSecret, a.Method())
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +72,7 @@ func (a *AuthConfig) handler(dpop crypto.Signer) (sdkauth.OAuthHandler, error) {
 		if a.IdPClientSecret == "" {
 			idpMethod = "none"
 		}
-		idp, err := a.clientAuth(a.IdPClientID, a.IdPClientSecret, idpMethod)
+		idp, err := clientAuth(a, a.IdPClientID, a.IdPClientSecret, idpMethod)
 		if err != nil {
 			return nil, err
 		}
@@ -334,19 +164,4 @@ func subjectFromFile(path string) (token, tokenType string, err error) {
 		return "", "", fmt.Errorf("subject token file %s is empty", path)
 	}
 	return token, oauthex.TokenTypeIDToken, nil
-}
-
-// String keeps secrets out of a printed entry.
-func (a *AuthConfig) String() string {
-	parts := []string{"grant=" + a.Grant, "clientId=" + a.ClientID, "clientAuth=" + a.method()}
-	if a.ClientSecret != "" {
-		parts = append(parts, "clientSecret=…")
-	}
-	if a.Issuer != "" {
-		parts = append(parts, "issuer="+a.Issuer)
-	}
-	if a.DPoP {
-		parts = append(parts, "dpop")
-	}
-	return "{" + strings.Join(parts, " ") + "}"
 }

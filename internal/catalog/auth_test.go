@@ -3,8 +3,6 @@ package catalog_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,63 +13,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
-
-func TestAuthConfigProblems(t *testing.T) {
-	dir := t.TempDir()
-	loader := catalog.Loader{LookupEnv: func(name string) (string, bool) {
-		return map[string]string{"SECRET": "s3cret-value"}[name], name == "SECRET"
-	}}
-	cfg, err := loader.Parse([]byte(fmt.Sprintf(`{"mcpServers": {
-		"ok":      {"url": "https://a/mcp", "auth": {"grant": "client_credentials", "clientId": "agent", "clientSecret": "${SECRET}"}},
-		"nokey":   {"url": "https://b/mcp", "auth": {"grant": "client_credentials", "clientId": "agent", "clientAuth": "private_key_jwt", "privateKeyFile": %q}},
-		"bad":     {"url": "https://c/mcp", "auth": {"grant": "password", "clinetId": "x"}},
-		"stdio":   {"command": "srv", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b"}},
-		"bearer":  {"url": "https://d/mcp", "auth": {"grant": "jwt_bearer", "clientId": "w", "clientAuth": "none"}},
-		"pinned":  {"url": "https://e/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "https://as.example/tenant"}},
-		"any":     {"url": "https://f/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "*"}},
-		"plain":   {"url": "https://g/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "http://as.example"}},
-		"query":   {"url": "https://h/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": "https://as.example?x=1"}},
-		"typed":   {"url": "https://i/mcp", "auth": {"grant": "client_credentials", "clientId": "a", "clientSecret": "b", "issuer": ["https://as.example"]}}
-	}}`, filepath.Join(dir, "missing.pem"))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Servers[0].Auth.ClientSecret != "s3cret-value" {
-		t.Fatal("${SECRET} not expanded in auth.clientSecret")
-	}
-	err = cfg.Validate()
-	var invalid *catalog.InvalidConfigError
-	if !errors.As(err, &invalid) {
-		t.Fatalf("Validate: %v", err)
-	}
-	text := err.Error()
-	for _, want := range []string{
-		`server "nokey": key "auth.privateKeyFile": cannot read the file`,
-		`server "bad": key "auth.grant": "password"`,
-		`server "bad": key "auth.clinetId": unknown key; did you mean "clientId"?`,
-		`server "bad": key "auth.clientId": required`,
-		`server "stdio": key "auth": only a server reached by url`,
-		`server "bearer": key "auth.assertionFile": required`,
-		`server "plain": key "auth.issuer": "http://as.example": want the authorization server's https URL`,
-		`server "query": key "auth.issuer": "https://as.example?x=1": want`,
-		`server "typed": key "auth.issuer": want a string`,
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("problems lack %q:\n%s", want, text)
-		}
-	}
-	for _, good := range []string{"ok", "pinned", "any"} {
-		if strings.Contains(text, `server "`+good+`"`) {
-			t.Errorf("the good server %q has problems:\n%s", good, text)
-		}
-	}
-	for _, printed := range []string{text, fmt.Sprint(cfg.Servers[0]), fmt.Sprintf("%#v", cfg.Servers[0])} {
-		if strings.Contains(printed, "s3cret-value") {
-			t.Fatalf("the client secret was printed: %s", printed)
-		}
-	}
-}
 
 // A config's client-credentials entry opens a server behind OAuth.
 func TestAuthConfigClientCredentials(t *testing.T) {
@@ -86,7 +29,7 @@ func TestAuthConfigClientCredentials(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(path, []byte(`{"mcpServers": {"notes": {"url": "`+srv.URL+`/mcp", "auth": {
 		"grant": "client_credentials", "clientId": "agent", "clientSecret": "${NOTES_SECRET}", "clientAuth": "post", "scopes": ["notes"]}}}}`), 0o600)
-	cfg, err := catalog.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +56,7 @@ func TestAuthConfigIssuer(t *testing.T) {
 		{`, "issuer": "` + as.URL + `"`, ""},
 		{`, "issuer": "*"`, ""},
 	} {
-		cfg, err := catalog.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + rs.URL + `/mcp", "required": true, "auth": {
+		cfg, err := config.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + rs.URL + `/mcp", "required": true, "auth": {
 			"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "clientAuth": "post"` + tc.issuer + `}}}}`))
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +93,7 @@ func TestAuthConfigIssuer(t *testing.T) {
 // (and asks for nonces) requires.
 func TestAuthConfigDPoP(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{MCP: demo.HTTPHandler(), DPoP: true, DPoPNonce: true, Clients: map[string]string{"agent": "s3cret-value"}})
-	cfg, err := catalog.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + srv.URL + `/mcp", "required": true, "auth": {
+	cfg, err := config.Parse([]byte(`{"mcpServers": {"notes": {"url": "` + srv.URL + `/mcp", "required": true, "auth": {
 		"grant": "client_credentials", "clientId": "agent", "clientSecret": "s3cret-value", "dpop": true}}}}`))
 	if err != nil {
 		t.Fatal(err)

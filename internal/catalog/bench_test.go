@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 )
@@ -23,12 +26,12 @@ import (
 //   - HTTP demo servers with 20 ms of latency on every request, as remote
 //     servers have: their start is waiting, which Start overlaps.
 func BenchmarkStart(b *testing.B) {
-	var stdio, remote []catalog.ServerConfig
+	var stdio, remote []config.Server
 	for i := range 10 {
 		stdio = append(stdio, stdioDemo(b, fmt.Sprintf("demo%d", i)))
 		srv := httptest.NewServer(delayed(20*time.Millisecond, demo.HTTPHandler()))
 		b.Cleanup(srv.Close)
-		remote = append(remote, catalog.ServerConfig{Name: fmt.Sprintf("remote%d", i), URL: srv.URL})
+		remote = append(remote, config.Server{Name: fmt.Sprintf("remote%d", i), URL: srv.URL})
 	}
 	fleet(b, "stdio", stdio)
 	fleet(b, "http+20ms", remote)
@@ -43,11 +46,11 @@ func delayed(d time.Duration, h http.Handler) http.Handler {
 	})
 }
 
-func fleet(b *testing.B, label string, servers []catalog.ServerConfig) {
+func fleet(b *testing.B, label string, servers []config.Server) {
 	ctx := context.Background()
-	ten := &catalog.Config{Servers: servers}
-	one := &catalog.Config{Servers: servers[:1]}
-	startClose := func(b *testing.B, cfg *catalog.Config) {
+	ten := &config.Config{Servers: servers}
+	one := &config.Config{Servers: servers[:1]}
+	startClose := func(b *testing.B, cfg *config.Config) {
 		ts, err := catalog.Start(ctx, cfg)
 		if err != nil {
 			b.Fatal(err)
@@ -64,7 +67,7 @@ func fleet(b *testing.B, label string, servers []catalog.ServerConfig) {
 		{"ten_parallel", func(b *testing.B) { startClose(b, ten) }},
 		{"ten_sequential", func(b *testing.B) {
 			for _, s := range ten.Servers {
-				p := catalog.ProviderOf(s)
+				p := mcptool.FromCommand(mcptool.Command{Path: s.Command, Args: s.Args, Env: s.Env}, &mcptool.Options{Name: s.Name})
 				if err := p.Connect(ctx); err != nil {
 					b.Fatal(err)
 				}

@@ -15,21 +15,24 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/modelio"
 	"github.com/mcpbridge/mcpbridge/internal/names"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // A server is one enabled server of a Toolset and its part of the catalog.
 type server struct {
-	cfg  ServerConfig
+	cfg  config.Server
 	t    *Toolset
-	p    *mcpclient.Provider
-	call tool.Handler // the provider's relay: the catalog gates and checks
+	pub  *mcptool.Provider   // as toolset hands it out
+	p    *mcpclient.Provider // pub's core
+	call tool.Handler        // the provider's relay: the catalog gates and checks
 
 	syncMu sync.Mutex // held while the catalog takes in a listing
 
 	// Guarded by t.mu.
-	state   mcpclient.State
+	state   mcptool.State
 	err     error
 	out     bool // left out at Start
 	listed  bool // the first listing has been taken in
@@ -93,7 +96,7 @@ func (e *toolEntry) prepare(name string, args json.RawMessage) (json.RawMessage,
 	e.once.Do(func() {
 		v, err := toolschema.Compile(e.input)
 		if err != nil {
-			e.server.t.log.Warn("toolset: arguments not checked locally: the input schema does not compile",
+			e.server.t.log.Warn("arguments not checked locally: the input schema does not compile",
 				"server", e.server.cfg.Name, "tool", e.tool, "err", err)
 			return
 		}
@@ -140,7 +143,7 @@ type collisionError struct {
 }
 
 func (e *collisionError) Error() string {
-	return fmt.Sprintf("toolset: servers %q and %q both offer a tool named %q (their tools %q and %q): give one of them a \"prefix\", or keep the default namespace",
+	return fmt.Sprintf("servers %q and %q both offer a tool named %q (their tools %q and %q): give one of them a \"prefix\", or keep the default namespace",
 		e.first.server, e.second.server, e.name, e.first.tool, e.second.tool)
 }
 
@@ -202,7 +205,7 @@ func (t *Toolset) build(s *server, d tool.Definition, hash string) (*toolEntry, 
 	e := &toolEntry{server: s, tool: d.Name, hash: hash, input: d.InputSchema}
 	quarantine := func(diag Quarantine) {
 		e.diag = &diag
-		t.log.Warn("toolset: tool quarantined", "diagnostic", diag.String())
+		t.log.Warn("tool quarantined", "diagnostic", diag.String())
 	}
 	if other, ok := t.aliasOf(key); ok {
 		quarantine(Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: fmt.Sprintf("its name reads as an alias of a tool of server %q (mcp__<server>__<tool>), which it would shadow", other)})
@@ -267,7 +270,7 @@ func (t *Toolset) buildAll() error {
 			if s.cfg.Required {
 				return c
 			}
-			t.log.Warn("toolset: server left out: a tool name is another server's", "server", s.cfg.Name, "err", c)
+			t.log.Warn("server left out: a tool name is another server's", "server", s.cfg.Name, "err", c)
 			t.fail(s, fmt.Errorf("left out: %w", c))
 			continue
 		}
@@ -319,7 +322,7 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 		case !pinned:
 			s.pins[d.Name] = pin{hash: h, def: d}
 			if !initial {
-				t.log.Info("toolset: new tool", "server", s.cfg.Name, "tool", d.Name)
+				t.log.Info("new tool", "server", s.cfg.Name, "tool", d.Name)
 			}
 		case p.hash == h:
 			delete(s.refused, d.Name)
@@ -327,12 +330,12 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned, and the change was refused"}
 			continue
 		case t.opts.onToolChanged != nil:
-			t.log.Warn("toolset: tool changed since it was pinned; asking the host", "server", s.cfg.Name, "tool", d.Name)
+			t.log.Warn("tool changed since it was pinned; asking the host", "server", s.cfg.Name, "tool", d.Name)
 			changes = append(changes, change{p.def, d, h})
 			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: "changed since it was pinned; the host has not accepted the change yet"}
 			continue
 		default:
-			t.log.Warn("toolset: tool changed since it was pinned; accepted", "server", s.cfg.Name, "tool", d.Name)
+			t.log.Warn("tool changed since it was pinned; accepted", "server", s.cfg.Name, "tool", d.Name)
 			s.pins[d.Name] = pin{hash: h, def: d}
 		}
 		hashes[i] = h
@@ -361,7 +364,7 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 			if first == nil {
 				first = err
 			}
-			t.log.Warn("toolset: tool left out", "server", s.cfg.Name, "tool", d.Name, "err", err)
+			t.log.Warn("tool left out", "server", s.cfg.Name, "tool", d.Name, "err", err)
 			outs[i] = &Quarantine{Server: s.cfg.Name, Tool: d.Name, Message: err.Error()}
 		case e.diag != nil:
 			outs[i] = e.diag
@@ -420,7 +423,7 @@ func (t *Toolset) apply(s *server, defs []tool.Definition) error {
 			delete(s.refused, c.new.Name)
 		} else {
 			s.refused[c.new.Name] = c.hash
-			t.log.Warn("toolset: tool change refused; the tool is out of the catalog", "server", s.cfg.Name, "tool", c.new.Name)
+			t.log.Warn("tool change refused; the tool is out of the catalog", "server", s.cfg.Name, "tool", c.new.Name)
 		}
 		t.mu.Unlock()
 	}

@@ -14,19 +14,20 @@
 //     ([Toolset.Changed]), each server's instructions
 //     ([Toolset.Instructions]);
 //   - functional options ([Option]), among them each server's client options
-//     ([WithServerOptions]); a [Loader] that takes
-//     variables from elsewhere than the environment; a server's provider made
-//     from its config ([ProviderOf]).
+//     beyond its [mcptool.Options] ([WithServerOptions]), and each server's
+//     core provider ([Toolset.Provider]).
 //
-// Where things live: the file's format, expansion and checks in config.go,
-// expand.go and validate.go, a config printed without its secrets in
-// print.go; starting and status in toolset.go (each server's provider
-// reconnects); naming, lowering, pinning and quarantine in catalog.go; the
-// snapshot and its calls in snapshot.go, relay.go and raw.go; OAuth from
-// the config in auth.go; telemetry in telemetry.go.
+// The config is package toolset/config's, which this package imports. Each
+// server's provider is made as a user makes one, by mcptool from the host's
+// Options, and the catalog adds what it needs to the core behind it
+// (provider.go). Where the rest lives: starting and status in toolset.go
+// (each server's provider reconnects); naming, lowering, pinning and
+// quarantine in catalog.go; the snapshot and its calls in snapshot.go,
+// relay.go and raw.go; OAuth from the config in auth.go; telemetry in
+// telemetry.go.
 //
 // Zero is the default in every field and option (a nil telemetry provider
-// is the global one); a negative [ServerConfig].CallTimeout means no bound,
-// and a negative [ServerConfig].Timeout, a bound that protects the host
-// from a server that never answers, is refused by [Config.Validate].
+// is the global one); a negative config.Server.CallTimeout means no bound,
+// and a negative Timeout, a bound that protects the host from a server that
+// never answers, is refused by config.Config.Validate.
 package catalog

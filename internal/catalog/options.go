@@ -7,11 +7,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
 	"github.com/mcpbridge/mcpbridge/tool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
-// An Option configures [Start]: what to do with the servers a [Config]
+// An Option configures [Start]: what to do with the servers a [config.Config]
 // describes, as opposed to the servers themselves.
 type Option func(*options)
 
@@ -20,7 +22,8 @@ type options struct {
 	logger        *slog.Logger
 	onStatus      func(ServerStatus)
 	onToolChanged func(server string, old, new tool.Definition) bool
-	server        []func(ServerConfig) []mcpclient.Option
+	public        func(config.Server) *mcptool.Options
+	server        []func(config.Server) []mcpclient.Option
 
 	tracerProvider trace.TracerProvider // telemetry.go
 	meterProvider  metric.MeterProvider
@@ -75,11 +78,19 @@ func OnToolChanged(fn func(server string, old, new tool.Definition) bool) Option
 	return func(o *options) { o.onToolChanged = fn }
 }
 
+// WithServer gives each server's provider the host's [mcptool.Options]
+// for its config (toolset.Options.Server): a field set there wins over the
+// config's same setting (timeouts, tools, roots), a zero one leaves it. fn
+// is called once for each enabled server, by [Start].
+func WithServer(fn func(config.Server) *mcptool.Options) Option {
+	return func(o *options) { o.public = fn }
+}
+
 // WithServerOptions adds to each server's provider the options fn returns
-// for its config, after those its [ServerConfig] makes (so they win): a
-// reconnection policy, an HTTP client, a stderr sink that knows whose lines
-// it reads. fn is called once for each enabled server, by [Start]. Each
-// WithServerOptions adds to those before it.
-func WithServerOptions(fn func(ServerConfig) []mcpclient.Option) Option {
+// for its config, after those its config and [WithServer] make (so they
+// win): what only mcpbridge's own code says, such as the gateway's notices
+// and its host's side. fn is called once for each enabled server, by
+// [Start]. Each WithServerOptions adds to those before it.
+func WithServerOptions(fn func(config.Server) []mcpclient.Option) Option {
 	return func(o *options) { o.server = append(o.server, fn) }
 }

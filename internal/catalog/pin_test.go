@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
@@ -38,7 +40,7 @@ func TestPinningHook(t *testing.T) {
 	describe(server, "other", "Something else.", &calls)
 	changes := make(chan toolChange)
 	answers := make(chan bool)
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "lib", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.OnToolChanged(func(server string, old, new tool.Definition) bool {
 		changes <- toolChange{server, old, new}
 		return <-answers
@@ -108,7 +110,7 @@ func TestPinningDefault(t *testing.T) {
 	describe(server, "lookup", "Looks a book up.", &calls)
 	var log logBuffer
 	changed := log.watch("changed since it was pinned")
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "lib", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.WithLogger(log.logger()))
 	describe(server, "lookup", "SECRET-LOOKING TEXT", &calls)
 	<-changed
@@ -156,7 +158,7 @@ func TestPinningCoversTheWholeDefinition(t *testing.T) {
 			}
 			server.AddTool(base(), answer)
 			var log logBuffer
-			cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "lib", URL: serveMCP(t, server)}}}
+			cfg := &config.Config{Servers: []config.Server{{Name: "lib", URL: serveMCP(t, server)}}}
 			ts := start(t, cfg, catalog.WithLogger(log.logger()))
 			changed := base()
 			tc.change(changed)

@@ -8,8 +8,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 )
 
@@ -17,7 +18,7 @@ import (
 // again, and calls work once it is back.
 func TestServerRestartedAfterDeath(t *testing.T) {
 	before := proctest.Children(os.Getpid())
-	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{stdioDemo(t, "notes")}})
+	ts := start(t, &config.Config{Servers: []config.Server{stdioDemo(t, "notes")}})
 	if p, ok := ts.Provider("notes"); !ok || p.Name() != "notes" {
 		t.Fatal("Provider(notes)")
 	}
@@ -37,7 +38,7 @@ func TestServerRestartedAfterDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	proctest.Eventually(t, "the server to be back after the kill", func() bool {
-		if ts.Status()[0].State != mcpclient.StateReady || slices.Contains(proctest.Children(os.Getpid()), server) {
+		if ts.Status()[0].State != mcptool.StateReady || slices.Contains(proctest.Children(os.Getpid()), server) {
 			return false
 		}
 		_, err := ts.Snapshot(context.Background()).Call(context.Background(), "notes_list_notes", json.RawMessage(`{}`))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 	"github.com/mcpbridge/mcpbridge/schema"
@@ -32,7 +34,7 @@ func TestUnboundedSchemasQuarantined(t *testing.T) {
 	}
 	for _, v := range []schema.Vendor{schema.OpenAI, schema.Anthropic, schema.Gemini, "" /* the default */} {
 		t.Run(string(v), func(t *testing.T) {
-			cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "bad", URL: serve(t, h.Handler())}}}
+			cfg := &config.Config{Servers: []config.Server{{Name: "bad", URL: serve(t, h.Handler())}}}
 			ts := start(t, cfg, catalog.WithVendor(v))
 			snap := ts.Snapshot(context.Background())
 			if got := names(snap.Definitions()); !slices.Equal(got, []string{"bad_echo"}) {

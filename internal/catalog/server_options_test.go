@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
@@ -15,14 +17,14 @@ import (
 // adds to the first (a gateway's to its command line's), which still
 // applies.
 func TestWithServerOptions(t *testing.T) {
-	cfg := &catalog.Config{}
+	cfg := &config.Config{}
 	for _, name := range []string{"a", "b"} {
-		cfg.Servers = append(cfg.Servers, catalog.ServerConfig{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
+		cfg.Servers = append(cfg.Servers, config.Server{Name: name, Command: "sh", Args: []string{"-c", "echo " + name + " >&2; exit 1"}})
 	}
 	sinks := map[string]*proctest.Buffer{"a": {}, "b": {}}
-	ts, err := catalog.Start(context.Background(), cfg, catalog.WithServerOptions(func(sc catalog.ServerConfig) []mcpclient.Option {
+	ts, err := catalog.Start(context.Background(), cfg, catalog.WithServerOptions(func(sc config.Server) []mcpclient.Option {
 		return []mcpclient.Option{mcpclient.WithStderr(sinks[sc.Name])}
-	}), catalog.WithServerOptions(func(catalog.ServerConfig) []mcpclient.Option {
+	}), catalog.WithServerOptions(func(config.Server) []mcpclient.Option {
 		return []mcpclient.Option{mcpclient.WithCallTimeout(time.Minute)}
 	}))
 	if err != nil {

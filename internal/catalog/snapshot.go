@@ -43,7 +43,7 @@ func (t *Toolset) Snapshot(ctx context.Context) *Snapshot {
 			// refresh from; its last listing stands.
 			if st, _ := s.p.State(); st == mcpclient.StateReady {
 				if err := s.p.RefreshIfStale(ctx); err != nil {
-					t.log.WarnContext(ctx, "toolset: stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
+					t.log.WarnContext(ctx, "stale tool listing not refreshed; keeping the old one", "server", s.cfg.Name, "err", err)
 				}
 			}
 			t.sync(s)

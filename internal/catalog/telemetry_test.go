@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oteltest"
@@ -16,7 +18,7 @@ import (
 func TestTelemetry(t *testing.T) {
 	rec := oteltest.New(t)
 	url := serveMCP(t, demo.New())
-	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{{Name: "notes", URL: url + "/mcp"}}},
+	ts := start(t, &config.Config{Servers: []config.Server{{Name: "notes", URL: url + "/mcp"}}},
 		catalog.WithTracerProvider(rec.Traces), catalog.WithMeterProvider(rec.Metrics))
 	rec.Span(t, "connect notes")
 	snap := ts.Snapshot(context.Background())

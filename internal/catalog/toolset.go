@@ -11,10 +11,12 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/schema"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
-// A Toolset is the servers of a [Config], running, as one catalog of tools.
+// A Toolset is the servers of a [config.Config], running, as one catalog of tools.
 // Build it with [Start], take a [Snapshot] for each turn of a conversation,
 // and Close it when done. A Toolset is safe for concurrent use.
 type Toolset struct {
@@ -38,35 +40,21 @@ type Toolset struct {
 
 type pair struct{ server, tool string }
 
-// A ServerStatus is the state of one server of a [Toolset].
-type ServerStatus struct {
-	// Name is the server's name in the config.
-	Name string
-	// State is where its connection stands.
-	State mcpclient.State
-	// Err is the last failure: why it failed to start, or why it is
-	// reconnecting; nil otherwise.
-	Err error
-	// Tools is how many tools the server contributes to the catalog, those
-	// left out (quarantined, refused, colliding) not counted.
-	Tools int
-}
-
-// A Quarantine is a tool held out of the catalog, and why: its input schema
-// cannot be lowered for the vendor (or no validation could finish on it),
-// its output schema cannot be used, its name is another server's, or the
-// host refused a change to it.
-type Quarantine struct {
-	// Server and Tool name the tool, by the config's server name and the
-	// server's own tool name.
-	Server, Tool string
-	// Pointer is a JSON pointer into the tool's input schema where the
-	// problem lies, or into its output schema prefixed with /outputSchema,
-	// or "" when it concerns the whole tool.
-	Pointer string
-	// Message says what is wrong.
-	Message string
-}
+// A ServerStatus is where one server of a [Toolset] stands, and a
+// Quarantine a tool held out of the catalog, and why: toolset's ServerStatus
+// and Quarantine, whose docs say each field, with the same fields (toolset
+// converts them).
+type (
+	ServerStatus struct {
+		Name  string
+		State mcptool.State
+		Err   error
+		Tools int
+	}
+	Quarantine struct {
+		Server, Tool, Pointer, Message string
+	}
+)
 
 // String formats q as server "s": tool "t": at /pointer: message.
 func (q Quarantine) String() string {
@@ -87,13 +75,13 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	return fmt.Sprintf("toolset: required server %q did not start: %v", e.Server, e.Err)
+	return fmt.Sprintf("required server %q did not start: %v", e.Server, e.Err)
 }
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Start connects every enabled server of cfg at once, each within its own
 // connect timeout, and joins their tools into one catalog. It calls
-// [Config.Validate] first and returns its error.
+// [config.Config.Validate] first and returns its error.
 //
 // A server that fails to connect is logged, with its name and error, and
 // left out, unless it is Required: then Start cancels the connections still
@@ -101,7 +89,7 @@ func (e *StartError) Unwrap() error { return e.Err }
 // [StartError] naming that server, which wraps its error.
 //
 // Two servers may not offer a tool under one name, compared after the
-// vendor's rewrite (with [NamespaceNone], say, get.data and get_data are one
+// vendor's rewrite (with [config.NamespaceNone], say, get.data and get_data are one
 // name for OpenAI). Required servers take their names first, then optional
 // ones, in config order: an optional server that claims a taken name is left
 // out, its status saying which server has the name, and two required ones
@@ -110,11 +98,11 @@ func (e *StartError) Unwrap() error { return e.Err }
 // the set is quarantined, as it would shadow that alias.
 //
 // The catalog's names are the namespaced ones ({prefix}_{tool}, see
-// [ServerConfig.ToolPrefix]) made valid for the vendor of [WithVendor], and
+// [config.Server.ToolPrefix]) made valid for the vendor of [WithVendor], and
 // its schemas are lowered for that vendor; a tool that cannot be, or whose
 // output schema cannot be used to check its results ([schema.LintOutput]),
 // is held out ([Toolset.Quarantined]), and the rest of its server still serves.
-func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
+func Start(ctx context.Context, cfg *config.Config, opts ...Option) (*Toolset, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -140,16 +128,21 @@ func Start(ctx context.Context, cfg *Config, opts ...Option) (*Toolset, error) {
 			continue
 		}
 		s := &server{cfg: sc, t: t, pins: map[string]pin{}, refused: map[string]string{}, built: map[string]*toolEntry{}}
-		// A server that dies is started again by default; the host's
-		// provider options come after, so they may say otherwise.
-		popts := append([]mcpclient.Option{mcpclient.WithLogger(log), mcpclient.WithReconnect(mcpclient.Reconnect{})}, traced...)
-		for _, fn := range o.server {
-			popts = append(popts, fn(sc)...)
+		var own *mcptool.Options
+		if o.public != nil {
+			own = o.public(sc)
 		}
-		popts = append(popts,
-			mcpclient.WithStateChange(func(st mcpclient.State, err error) { t.setState(s, st, err) }),
+		// A server that dies is started again by default; the host's
+		// Options come after, so they may say otherwise.
+		popts := append([]mcpclient.Option{mcpclient.WithLogger(log), mcpclient.WithReconnect(mcpclient.Reconnect{})}, traced...)
+		var more []mcpclient.Option
+		for _, fn := range o.server {
+			more = append(more, fn(sc)...)
+		}
+		more = append(more,
+			mcpclient.WithStateChange(func(st mcpclient.State, err error) { t.setState(s, mcptool.State(st), err) }),
 			mcpclient.WithToolsChanged(func() { t.changed(s) }))
-		s.p = ProviderOf(sc, popts...)
+		s.pub, s.p = providerOf(sc, own, popts, more)
 		s.call = s.p.Relay()
 		t.servers = append(t.servers, s)
 	}
@@ -176,11 +169,11 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for i, s := range t.servers {
 		wg.Go(func() {
-			t.setState(s, mcpclient.StateConnecting, nil)
+			t.setState(s, mcptool.StateConnecting, nil)
 			err := s.p.Connect(ctx)
 			errs[i] = err
 			if err == nil {
-				t.setState(s, mcpclient.StateReady, nil)
+				t.setState(s, mcptool.StateReady, nil)
 				return
 			}
 			t.fail(s, err)
@@ -197,7 +190,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 	}
 	for i, s := range t.servers {
 		if errs[i] != nil {
-			t.log.Warn("toolset: server left out: it did not start", "server", s.cfg.Name, "err", errs[i])
+			t.log.Warn("server left out: it did not start", "server", s.cfg.Name, "err", errs[i])
 		}
 	}
 	return nil
@@ -206,7 +199,7 @@ func (t *Toolset) connectAll(ctx context.Context) error {
 // fail marks s as left out, failed with err, and closes its provider.
 func (t *Toolset) fail(s *server, err error) {
 	t.mu.Lock()
-	s.out, s.state, s.err = true, mcpclient.StateFailed, err
+	s.out, s.state, s.err = true, mcptool.StateFailed, err
 	st := s.status()
 	t.mu.Unlock()
 	s.p.Close()
@@ -221,7 +214,7 @@ func (t *Toolset) isOut(s *server) bool {
 }
 
 // setState records a transition of s, from its provider or from Start.
-func (t *Toolset) setState(s *server, st mcpclient.State, err error) {
+func (t *Toolset) setState(s *server, st mcptool.State, err error) {
 	t.mu.Lock()
 	if s.out || s.state == st && s.err == err {
 		t.mu.Unlock()
@@ -284,14 +277,31 @@ func (t *Toolset) Instructions() map[string]string {
 // request. It reports false for a server that is not running (disabled, or
 // left out at Start).
 func (t *Toolset) Provider(name string) (*mcpclient.Provider, bool) {
+	if s := t.running(name); s != nil {
+		return s.p, true
+	}
+	return nil, false
+}
+
+// Public returns the running provider of the named server as the toolset
+// hands it out ([toolset.Toolset.Provider]), and whether it runs.
+func (t *Toolset) Public(name string) (*mcptool.Provider, bool) {
+	if s := t.running(name); s != nil {
+		return s.pub, true
+	}
+	return nil, false
+}
+
+// running is the named server if it runs, else nil.
+func (t *Toolset) running(name string) *server {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.servers {
 		if s.cfg.Name == name && !s.out {
-			return s.p, true
+			return s
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // Close closes every server, all at once, and waits for them and for the
@@ -312,7 +322,7 @@ func (t *Toolset) closeProviders() error {
 	for i, s := range t.servers {
 		wg.Go(func() {
 			if err := s.p.Close(); err != nil {
-				errs[i] = fmt.Errorf("toolset: server %q: close: %w", s.cfg.Name, err)
+				errs[i] = fmt.Errorf("server %q: close: %w", s.cfg.Name, err)
 			}
 		})
 	}

@@ -17,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
@@ -33,13 +36,13 @@ var demoTools = []string{"add_note", "broken_job", "color_swatch", "delete_note"
 
 // stdioDemo is a server entry that starts the test binary as the demo
 // server, with no 1 s pause at exit under the race detector.
-func stdioDemo(t testing.TB, name string) catalog.ServerConfig {
+func stdioDemo(t testing.TB, name string) config.Server {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return catalog.ServerConfig{Name: name, Command: exe, Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
+	return config.Server{Name: name, Command: exe, Env: map[string]string{demo.ChildEnv: "stdio", "GORACE": "atexit_sleep_ms=0"}}
 }
 
 // serve puts handler on loopback for the test's duration.
@@ -97,7 +100,7 @@ func (b *logBuffer) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-func start(t *testing.T, cfg *catalog.Config, opts ...catalog.Option) *catalog.Toolset {
+func start(t *testing.T, cfg *config.Config, opts ...catalog.Option) *catalog.Toolset {
 	t.Helper()
 	ts, err := catalog.Start(context.Background(), cfg, opts...)
 	if err != nil {
@@ -178,12 +181,12 @@ func (b *barrier) serve(handler http.Handler) http.Handler {
 func TestStartParallel(t *testing.T) {
 	servers := []string{"a", "b", "c"}
 	b := newBarrier(len(servers))
-	cfg := &catalog.Config{}
+	cfg := &config.Config{}
 	for _, name := range servers {
 		url := serve(t, b.serve(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return demo.New() }, nil)))
 		// The timeout bounds a start that waits on the barrier in vain;
 		// one made together never waits on it.
-		cfg.Servers = append(cfg.Servers, catalog.ServerConfig{Name: name, URL: url, Required: true, Timeout: 20 * time.Second})
+		cfg.Servers = append(cfg.Servers, config.Server{Name: name, URL: url, Required: true, Timeout: 20 * time.Second})
 	}
 	var mu sync.Mutex
 	var events []catalog.ServerStatus
@@ -193,7 +196,7 @@ func TestStartParallel(t *testing.T) {
 		events = append(events, s)
 	}))
 	for _, s := range ts.Status() {
-		if s.State != mcpclient.StateReady || s.Err != nil || s.Tools != len(demoTools) {
+		if s.State != mcptool.StateReady || s.Err != nil || s.Tools != len(demoTools) {
 			t.Errorf("status %+v, want ready with %d tools", s, len(demoTools))
 		}
 	}
@@ -237,16 +240,16 @@ func TestStartParallel(t *testing.T) {
 // serve, and its status says why.
 func TestOptionalServerLeftOut(t *testing.T) {
 	var log logBuffer
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
+	cfg := &config.Config{Servers: []config.Server{
 		{Name: "broken", Command: "/nonexistent/mcp-server"},
 		stdioDemo(t, "notes"),
 	}}
 	ts := start(t, cfg, catalog.WithLogger(log.logger()))
 	st := ts.Status()
-	if st[0].Name != "broken" || st[0].State != mcpclient.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
+	if st[0].Name != "broken" || st[0].State != mcptool.StateFailed || st[0].Err == nil || st[0].Tools != 0 {
 		t.Errorf("broken: %+v, want failed with its error", st[0])
 	}
-	if st[1].State != mcpclient.StateReady || st[1].Tools != len(demoTools) {
+	if st[1].State != mcptool.StateReady || st[1].Tools != len(demoTools) {
 		t.Errorf("notes: %+v, want ready", st[1])
 	}
 	if l := log.String(); !strings.Contains(l, "broken") || !strings.Contains(l, "left out") || !strings.Contains(l, "nonexistent") {
@@ -262,12 +265,12 @@ func TestOptionalServerLeftOut(t *testing.T) {
 
 // Without WithLogger, an optional server that cannot start is still said:
 // through slog.Default(), as the standard library's servers log, warnings
-// and errors only, so that what went right stays quiet (issue 21, item 12).
+// and errors only, so that what went right stays quiet.
 func TestOptionalServerLeftOutSaidByDefault(t *testing.T) {
 	var log logBuffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
+	cfg := &config.Config{Servers: []config.Server{
 		{Name: "broken", Command: "/nonexistent/mcp-server"},
 		stdioDemo(t, "notes"),
 	}}
@@ -297,13 +300,13 @@ func TestRequiredServerFails(t *testing.T) {
 		}
 		handler.ServeHTTP(w, r)
 	}))
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
+	cfg := &config.Config{Servers: []config.Server{
 		{Name: "vault", URL: required, Required: true},
 		{Name: "notes", URL: notes},
 	}}
 	var once sync.Once
 	ts, err := catalog.Start(context.Background(), cfg, catalog.OnStatus(func(s catalog.ServerStatus) {
-		if s.Name == "notes" && s.State == mcpclient.StateReady {
+		if s.Name == "notes" && s.State == mcptool.StateReady {
 			once.Do(func() { close(gate) })
 		}
 	}))
@@ -330,9 +333,9 @@ func TestRequiredServerFails(t *testing.T) {
 // apart. (Optional servers: TestOptionalCollisionLeftOut.)
 func TestCollision(t *testing.T) {
 	one, two := serve(t, demo.HTTPHandler()), serve(t, demo.HTTPHandler())
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
-		{Name: "home", URL: one, Namespace: catalog.NamespaceNone, Required: true},
-		{Name: "work", URL: two, Namespace: catalog.NamespaceNone, Required: true},
+	cfg := &config.Config{Servers: []config.Server{
+		{Name: "home", URL: one, Namespace: config.NamespaceNone, Required: true},
+		{Name: "work", URL: two, Namespace: config.NamespaceNone, Required: true},
 	}}
 	ts, err := catalog.Start(context.Background(), cfg)
 	if err == nil {
@@ -356,7 +359,7 @@ func TestCollision(t *testing.T) {
 // accepts; Lookup maps them back, and the alias works through the handler.
 func TestVendorNames(t *testing.T) {
 	long := strings.Repeat("knowledge-base-", 5) + "notes"
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: long, URL: serve(t, demo.HTTPHandler())}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: long, URL: serve(t, demo.HTTPHandler())}}}
 	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
 	defs := snap.Definitions()
@@ -423,7 +426,7 @@ func TestQuarantine(t *testing.T) {
 	counting(server, "plant", recursive, &calls)
 	counting(server, "water", json.RawMessage(`{"type": "object", "properties": {"litres": {"type": ["number", "null"]}}}`), &calls)
 	var log logBuffer
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "garden", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "garden", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.WithVendor(schema.Gemini), catalog.WithLogger(log.logger()))
 	snap := ts.Snapshot(context.Background())
 	if got := names(snap.Definitions()); !slices.Equal(got, []string{"garden_water"}) {
@@ -457,7 +460,7 @@ func TestLocalValidation(t *testing.T) {
 	var calls atomic.Int32
 	counting(server, "add", json.RawMessage(`{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]}`), &calls)
 	counting(server, "reset", json.RawMessage(`{"type": "object"}`), &calls)
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "c", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "c", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	h := ts.Snapshot(context.Background()).Handler()
 	ctx := context.Background()
@@ -489,7 +492,7 @@ func TestOpenAIStrict(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search", Version: "1"}, nil)
 	got := receiving(server, "find", json.RawMessage(
 		`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}`))
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "s", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "s", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.WithVendor(schema.OpenAI))
 	snap := ts.Snapshot(context.Background())
 	d := snap.Definitions()[0]
@@ -508,7 +511,7 @@ func TestGeminiFreeFormObject(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tags", Version: "1"}, nil)
 	got := receiving(server, "label", json.RawMessage(
 		`{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}`))
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "t", URL: serveMCP(t, server)}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "t", URL: serveMCP(t, server)}}}
 	ts := start(t, cfg, catalog.WithVendor(schema.Gemini))
 	snap := ts.Snapshot(context.Background())
 	defs := snap.Definitions()
@@ -529,7 +532,7 @@ func TestGeminiFreeFormObject(t *testing.T) {
 // Between changes, Snapshot returns the same catalog; its definitions are
 // copies the caller cannot alter.
 func TestSnapshotStable(t *testing.T) {
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{{Name: "n", URL: serve(t, demo.HTTPHandler())}}}
+	cfg := &config.Config{Servers: []config.Server{{Name: "n", URL: serve(t, demo.HTTPHandler())}}}
 	ts := start(t, cfg)
 	one := ts.Snapshot(context.Background())
 	defs := one.Definitions()
@@ -542,12 +545,12 @@ func TestSnapshotStable(t *testing.T) {
 
 // Start returns Validate's error, and Close is idempotent.
 func TestStartValidatesAndCloses(t *testing.T) {
-	_, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "x"}}})
-	var ve *catalog.InvalidConfigError
+	_, err := catalog.Start(context.Background(), &config.Config{Servers: []config.Server{{Name: "x"}}})
+	var ve *config.InvalidError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Start on a bad config: %v, want a InvalidConfigError", err)
 	}
-	ts, err := catalog.Start(context.Background(), &catalog.Config{Servers: []catalog.ServerConfig{{Name: "off", Command: "x", Disabled: true}}})
+	ts, err := catalog.Start(context.Background(), &config.Config{Servers: []config.Server{{Name: "off", Command: "x", Disabled: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,9 +571,9 @@ func TestNameMovesBetweenServers(t *testing.T) {
 	counting(a, "x", json.RawMessage(`{"type": "object"}`), &calls)
 	counting(a, "keep_a", json.RawMessage(`{"type": "object"}`), &calls)
 	counting(b, "keep_b", json.RawMessage(`{"type": "object"}`), &calls)
-	cfg := &catalog.Config{Servers: []catalog.ServerConfig{
-		{Name: "a", URL: serveMCP(t, a), Namespace: catalog.NamespaceNone},
-		{Name: "b", URL: serveMCP(t, b), Namespace: catalog.NamespaceNone},
+	cfg := &config.Config{Servers: []config.Server{
+		{Name: "a", URL: serveMCP(t, a), Namespace: config.NamespaceNone},
+		{Name: "b", URL: serveMCP(t, b), Namespace: config.NamespaceNone},
 	}}
 	// A re-listing that changes how many tools a server contributes is
 	// reported once the catalog shows it.
@@ -623,7 +626,7 @@ func TestOfferReadsResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := start(t, &catalog.Config{Servers: []catalog.ServerConfig{
+	ts := start(t, &config.Config{Servers: []config.Server{
 		{Name: "notes", URL: serveMCP(t, demo.New())},
 		{Name: "plain", URL: serve(t, plain.Handler())},
 	}})

@@ -15,13 +15,13 @@ import (
 // running the tool, and that it is not asked about calls the patterns refuse.
 func TestApprover(t *testing.T) {
 	var seen []gate.Call
-	decision := gate.Decision{Reason: ""}
+	approved, reason := false, ""
 	p := mustNew(t, gate.Config{
 		Deny:     []string{"write_*"},
 		Resolver: hostNames(),
-		Approver: func(_ context.Context, c gate.Call) (gate.Decision, error) {
+		Approver: func(_ context.Context, c gate.Call) (bool, string, error) {
 			seen = append(seen, c)
-			return decision, nil
+			return approved, reason, nil
 		},
 	})
 	next := &counting{}
@@ -43,20 +43,20 @@ func TestApprover(t *testing.T) {
 		t.Errorf("approver saw %+v", c)
 	}
 
-	decision = gate.Decision{Reason: "not on a Friday"}
+	reason = "not on a Friday"
 	_, err = h.Call(ctx, "delete_file", args)
 	if !errors.As(err, &r) || r.Message != `the user declined to run "delete_file": not on a Friday` {
 		t.Fatalf("declined with a reason: %v", err)
 	}
-	decision = gate.Decision{}
+	reason = ""
 	if _, err = h.Call(ctx, "delete_file", nil); !errors.As(err, &r) {
-		t.Fatalf("the zero Decision must refuse: %v", err)
+		t.Fatalf("not approved must refuse: %v", err)
 	}
 	if len(next.calls) != 0 {
 		t.Fatalf("the wrapped handler ran %q after a refusal", next.calls)
 	}
 
-	decision = gate.Decision{Approved: true}
+	approved = true
 	if res, err := h.Call(ctx, "mcp__fs__delete_file", args); err != nil || res.Text() != "ran mcp__fs__delete_file" {
 		t.Fatalf("approved: %q, %v", res.Text(), err)
 	}
@@ -81,8 +81,8 @@ func TestApprover(t *testing.T) {
 func TestApproverError(t *testing.T) {
 	gone := errors.New("the user closed the window")
 	for _, cause := range []error{gone, context.Canceled} {
-		p := mustNew(t, gate.Config{Approver: func(context.Context, gate.Call) (gate.Decision, error) {
-			return gate.Decision{Approved: true}, cause
+		p := mustNew(t, gate.Config{Approver: func(context.Context, gate.Call) (bool, string, error) {
+			return true, "", cause
 		}})
 		next := &counting{}
 		_, err := p.Handler(next).Call(context.Background(), "delete_file", nil)

@@ -32,6 +32,20 @@ type Config struct {
 	Approver Approver
 }
 
+// A Call is a call as the approval hook sees it: the name it was made by,
+// what the policy knows of the tool (package policy's Call says each
+// field), and its arguments.
+type Call struct {
+	Name string
+	Names
+	Args json.RawMessage
+}
+
+// An Approver is asked about each call the patterns let through: it lets
+// it run, or refuses it for reason (said to the model, may be empty), or
+// fails.
+type Approver func(ctx context.Context, c Call) (approved bool, reason string, err error)
+
 // A Policy gates tool calls by the one rule that package policy's
 // documentation states (policy.Policy): a deny matches any name of the
 // tool, its own name as each vendor rewrites it included; an allow
@@ -89,17 +103,16 @@ func (p *Policy) Check(ctx context.Context, name string, args json.RawMessage) e
 	if p.approve == nil {
 		return nil
 	}
-	d, err := p.approve(ctx, Call{Name: name, Tool: names.Tool, Server: names.Server,
-		Namespaced: names.Namespaced, Annotations: names.Annotations, Args: args})
+	approved, reason, err := p.approve(ctx, Call{Name: name, Names: names, Args: args})
 	switch {
 	case err != nil:
-		return fmt.Errorf("policy: approval of %q: %w", name, err)
-	case d.Approved:
+		return fmt.Errorf("approval of %q: %w", name, err)
+	case approved:
 		return nil
 	}
 	msg := fmt.Sprintf("the user declined to run %q", name)
-	if d.Reason != "" {
-		msg += ": " + d.Reason
+	if reason != "" {
+		msg += ": " + reason
 	}
 	return &tool.RefusedError{Name: name, Message: msg}
 }

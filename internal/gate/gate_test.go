@@ -346,11 +346,11 @@ func TestConcurrent(t *testing.T) {
 	p := mustNew(t, gate.Config{
 		Deny:     []string{"delete_*"},
 		Resolver: hostNames(),
-		Approver: func(context.Context, gate.Call) (gate.Decision, error) {
+		Approver: func(context.Context, gate.Call) (bool, string, error) {
 			mu.Lock()
 			asked++
 			mu.Unlock()
-			return gate.Decision{Approved: true}, nil
+			return true, "", nil
 		},
 	})
 	h := p.Handler(&counting{})
@@ -404,9 +404,9 @@ func TestFor(t *testing.T) {
 	}
 	// The approver sees the annotations the definitions carry.
 	var seen gate.Call
-	p := mustNew(t, gate.Config{Approver: func(_ context.Context, c gate.Call) (gate.Decision, error) {
+	p := mustNew(t, gate.Config{Approver: func(_ context.Context, c gate.Call) (bool, string, error) {
 		seen = c
-		return gate.Decision{Approved: true}, nil
+		return true, "", nil
 	}}).For(defs)
 	if err := p.Check(ctx, "mcp__fs__read_file", nil); err != nil || seen.Annotations != readOnly || seen.Namespaced != "fs_read_file" {
 		t.Fatalf("approver saw %+v, %v", seen, err)

@@ -37,50 +37,29 @@ const (
 // tool's interface.
 func WithApps() Option { return func(c *config) { c.apps = true } }
 
-// An AppResource is an MCP App's interface as [Provider.ReadApp] reads it:
-// the HTML a host renders in a sandboxed frame, and what the server asks of
-// that frame. Everything in it is the server's: render the HTML only in a
-// frame that cannot reach the host (no same origin, no top navigation),
-// under [AppCSP.Policy], with no permission the user did not grant.
-type AppResource struct {
-	// URI is the resource's ui:// URI.
-	URI string
-	// HTML is the document, as the server sent it.
-	HTML string
-	// CSP lists the origins the app asks to reach.
-	CSP AppCSP
-	// Permissions are the browser features the app asks for.
-	Permissions AppPermissions
-	// Domain is the dedicated sandbox origin the app asks for, in a format
-	// each host defines; "" leaves the origin to the host.
-	Domain string
-	// PrefersBorder says whether the app wants the host to draw a border and
-	// background around it; nil leaves that to the host.
-	PrefersBorder *bool
-}
-
-// AppCSP is the origins an MCP App asks to reach (McpUiResourceCsp). An
-// empty list asks for nothing: the default is to deny.
-type AppCSP struct {
-	// ConnectDomains may be fetched, or connected to (connect-src).
-	ConnectDomains []string `json:"connectDomains,omitempty"`
-	// ResourceDomains may serve scripts, styles, images, fonts and media.
-	ResourceDomains []string `json:"resourceDomains,omitempty"`
-	// FrameDomains may be framed by the app (frame-src).
-	FrameDomains []string `json:"frameDomains,omitempty"`
-	// BaseURIDomains may be the document's base URI (base-uri).
-	BaseURIDomains []string `json:"baseUriDomains,omitempty"`
-}
-
-// AppPermissions are the browser features an MCP App asks for
-// (McpUiResourcePermissions). A host may grant them through the frame's
-// allow attribute; an app must not assume it does.
-type AppPermissions struct {
-	Camera         bool // the camera (Permission Policy "camera")
-	Microphone     bool // the microphone ("microphone")
-	Geolocation    bool // the location ("geolocation")
-	ClipboardWrite bool // writing to the clipboard ("clipboard-write")
-}
+// An AppResource is an MCP App's interface as [Provider.ReadApp] reads it,
+// and AppCSP and AppPermissions what it asks of its frame: mcptool's
+// AppResource, AppCSP and AppPermissions, whose docs say each field, with
+// the same fields (mcptool converts them). Everything in them is the
+// server's.
+type (
+	AppResource struct {
+		URI, HTML     string
+		CSP           AppCSP
+		Permissions   AppPermissions
+		Domain        string
+		PrefersBorder *bool
+	}
+	AppCSP struct {
+		ConnectDomains  []string `json:"connectDomains,omitempty"`
+		ResourceDomains []string `json:"resourceDomains,omitempty"`
+		FrameDomains    []string `json:"frameDomains,omitempty"`
+		BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
+	}
+	AppPermissions struct {
+		Camera, Microphone, Geolocation, ClipboardWrite bool
+	}
+)
 
 // cspSource is an origin a policy may name: a scheme, a host (its first
 // label may be *), a port and a path, without a character that could end

@@ -27,8 +27,10 @@
 // lost connection in supervisor.go, the result's conversion for a model in
 // result.go, tasks in task*.go, the host's answers in hostio.go, elicit.go,
 // sampling.go and roots.go, MCP Apps in apps.go, telemetry in telemetry.go.
-// public.go holds the values package mcptool exports (Command, HTTP,
-// Options, Limits, Event, Telemetry) and their conversion into options.
+// The values package mcptool exports (Command, HTTP, Options, Limits...)
+// are its own, converted into this package's options there; a provider
+// mcptool made takes more options before it connects ([Provider.Around]),
+// which is how the catalog builds each server's provider as a user would.
 //
 // Every workaround of a go-sdk behaviour lives in internal/sdkfix, whose doc
 // lists each with the test that fails when go-sdk changes it; the stdio

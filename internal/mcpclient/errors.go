@@ -124,7 +124,7 @@ func (e *SchemaError) Unwrap() error { return e.Err }
 // format is the text of every error of this package. A URL in it (go-sdk
 // quotes the URLs it requested) shows only its scheme and host.
 func format(server, op string, err error) string {
-	return redact.URLs(fmt.Sprintf("mcptool: server %q: %s: %v", server, op, err))
+	return redact.URLs(fmt.Sprintf("server %q: %s: %v", server, op, err))
 }
 
 // classify is [classify] for the provider's server, with the secrets the

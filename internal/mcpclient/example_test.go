@@ -141,6 +141,6 @@ func ExampleHTTPError() {
 		fmt.Println(he.StatusCode, he.RetryAfter, tool.Retryable(err))
 	}
 	// Output:
-	// mcptool: server "search": connect: HTTP 503 Service Unavailable (retry after 5s)
+	// server "search": connect: HTTP 503 Service Unavailable (retry after 5s)
 	// 503 5s true
 }

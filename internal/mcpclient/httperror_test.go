@@ -171,7 +171,7 @@ func TestHTTPRefusals(t *testing.T) {
 					}
 					checkRefusal(t, err, tc.status, tc.retryAfter, want, tc.want)
 					op := map[bool]string{false: ": connect: ", true: `: tools/call "note_stats": `}[onCall]
-					if !strings.Contains(err.Error(), `mcptool: server "flaky"`+op) {
+					if !strings.Contains(err.Error(), `server "flaky"`+op) {
 						t.Errorf("%v: does not name the server and what was done", err)
 					}
 				})
@@ -362,6 +362,6 @@ func TestHTTPRefusalOfARawCall(t *testing.T) {
 	for status, want := range map[int]string{http.StatusBadGateway: "unknown", http.StatusServiceUnavailable: "retryable", http.StatusNotFound: "fatal"} {
 		refuse.Store(int32(status))
 		_, _, err := p.CallToolRaw(context.Background(), "fails", nil)
-		checkRefusal(t, err, status, 0, want, []string{fmt.Sprintf(`mcptool: server "raw": tools/call "fails": HTTP %d %s`, status, http.StatusText(status))})
+		checkRefusal(t, err, status, 0, want, []string{fmt.Sprintf(`server "raw": tools/call "fails": HTTP %d %s`, status, http.StatusText(status))})
 	}
 }

@@ -296,14 +296,31 @@ func WithReconnect(r Reconnect) Option { return func(c *config) { c.reconnect = 
 // come in the order of the changes; fn must not block for long. fn is called
 // before the change is visible through [Provider.State] and to calls waiting
 // for a rebuilt connection, so once a call on the new connection returns, fn
-// has seen the state it was made in.
-func WithStateChange(fn func(State, error)) Option { return func(c *config) { c.onState = fn } }
+// has seen the state it was made in. Each WithStateChange adds fn to those
+// before it, so that the catalog's own and its host's both hear.
+func WithStateChange(fn func(State, error)) Option {
+	return func(c *config) {
+		if prev := c.onState; prev != nil && fn != nil {
+			c.onState = func(s State, err error) { prev(s, err); fn(s, err) }
+		} else if fn != nil {
+			c.onState = fn
+		}
+	}
+}
 
 // WithToolsChanged calls fn after the tools the provider offers changed: the
 // server sent list_changed, the listing's ttl passed, or a rebuilt connection
 // listed different tools. Calls are never concurrent with each other or with
-// the state callback.
-func WithToolsChanged(fn func()) Option { return func(c *config) { c.onToolsChanged = fn } }
+// the state callback. Each WithToolsChanged adds fn to those before it.
+func WithToolsChanged(fn func()) Option {
+	return func(c *config) {
+		if prev := c.onToolsChanged; prev != nil && fn != nil {
+			c.onToolsChanged = func() { prev(); fn() }
+		} else if fn != nil {
+			c.onToolsChanged = fn
+		}
+	}
+}
 
 // WithOAuth authorizes the streamable HTTP transport's requests with h: on a
 // 401 or 403 the handler runs its flow (discovery, then its grant) and the

@@ -44,6 +44,7 @@ var ErrNotConnected = errors.New("provider not connected")
 type Provider struct {
 	name   string
 	dialer dialer
+	opts   []Option // what cfg was made of (Around)
 	cfg    config
 	conn   supervisor // the connection: made, watched, rebuilt
 	calls  progress   // the calls whose timeout progress restarts
@@ -106,6 +107,22 @@ func FromServer(name string, s *mcp.Server, opts ...Option) *Provider {
 
 func newProvider(d dialer, opts []Option) *Provider {
 	p := &Provider{dialer: d}
+	p.setup(opts)
+	return p
+}
+
+// Around makes p, not yet connected, as if it had been built with before,
+// then the options it was built with, then after: what the catalog adds to
+// a provider made from a user's mcptool.Options (a server's config before,
+// so that the user's fields win; the catalog's and its host's own after).
+func (p *Provider) Around(before, after []Option) {
+	p.setup(slices.Concat(before, p.opts, after))
+}
+
+// setup configures p by opts, which it keeps for [Provider.Around].
+func (p *Provider) setup(opts []Option) {
+	d := p.dialer
+	p.opts, p.cfg = opts, config{}
 	for _, o := range opts {
 		o(&p.cfg)
 	}
@@ -137,7 +154,6 @@ func newProvider(d dialer, opts []Option) *Provider {
 		r := p.cfg.reconnect.withDefaults()
 		p.conn.reconnect = &r
 	}
-	return p
 }
 
 // hostPart names a server by a URL that does not parse as one with a host

@@ -149,3 +149,17 @@ func wireRoots(roots []Root) []*mcp.Root {
 	}
 	return out
 }
+
+// RootsOf is the roots of local directories: each its absolute file://
+// URI, named by its last element.
+func RootsOf(dirs []string) []Root {
+	roots := make([]Root, 0, len(dirs))
+	for _, d := range dirs {
+		r, err := RootOf(d)
+		if err != nil { // no working directory: the path as given, refused at Connect unless absolute
+			r = Root{URI: "file://" + filepath.ToSlash(d), Name: filepath.Base(d)}
+		}
+		roots = append(roots, r)
+	}
+	return roots
+}

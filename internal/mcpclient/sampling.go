@@ -32,32 +32,15 @@ const codeRejected = -1
 
 // Sampling says how the host's model answers a server that asks it for a
 // completion (sampling/createMessage, and on protocol 2026-07-28 the
-// sampling an input_required result asks for): see [WithSampling]. Zero
-// fields are defaults.
+// sampling an input_required result asks for): see [WithSampling], and
+// mcptool.Sampling's doc for each field (mcptool converts one to the
+// other). Zero fields are defaults: [DefaultSamplingMaxTokens] and
+// [DefaultSamplingRequests]; a negative bound is refused at Connect.
 type Sampling struct {
-	// Model answers. Required.
-	Model llm.Model
-	// Approve, if set, is asked before each request reaches the model, with
-	// the request as the server made it: the human in the loop the
-	// specification asks for. An error refuses the request: the server
-	// gets the error -1 (rejected) with its text.
-	Approve func(ctx context.Context, req *SamplingRequest) error
-	// CheckTool, if set, judges each tool call of the model's answer before
-	// the answer goes back to the server (which runs the tool), as a host
-	// judges its own calls: (*policy.Policy).Check fits, so that the same
-	// gates hold. Before it, every call must name a tool of the request and
-	// have arguments that fit the tool's input schema. A refusal fails the
-	// request with the error -1.
-	CheckTool func(ctx context.Context, name string, args json.RawMessage) error
-	// MaxTokens caps the tokens of one answer (default
-	// DefaultSamplingMaxTokens): a request asking for more gets this many.
-	// A negative cap is refused at Connect: it is what bounds what a server
-	// spends of the host's model.
-	MaxTokens int
-	// MaxRequests bounds the sampling requests a server makes during one
-	// tool call (default DefaultSamplingRequests); past it they are refused
-	// with the error -1. A negative bound is refused at Connect, for the
-	// same reason.
+	Model       llm.Model
+	Approve     func(ctx context.Context, req *SamplingRequest) error
+	CheckTool   func(ctx context.Context, name string, args json.RawMessage) error
+	MaxTokens   int
 	MaxRequests int
 }
 
@@ -94,25 +77,16 @@ func (s *Sampling) check() error {
 func WithSampling(s Sampling) Option { return func(c *config) { c.sampling = &s } }
 
 // A SamplingRequest is a server's request for a completion, as [Sampling]'s
-// Approve sees it. Every text in it comes from the server.
+// Approve sees it: mcptool.SamplingRequest, whose doc says each field, with
+// the same fields in the same order (mcptool converts one to the other).
+// Every text in it comes from the server.
 type SamplingRequest struct {
-	// Server is the server that asks; Tool the tool whose call the request
-	// came during, when that is sure.
-	Server, Tool string
-	// System is the server's system prompt, sent as this request's own.
-	System string
-	// Messages are the conversation the server sends.
-	Messages []llm.Message
-	// Tools are the tools the server offers the model; ToolChoice is
-	// "auto", "required" or "none".
-	Tools      []tool.Definition
-	ToolChoice string
-	// MaxTokens is what the server asked for; the model is asked for at
-	// most [Sampling.MaxTokens].
-	MaxTokens   int
-	Temperature *float64
-	// ModelHints and the priorities (0 to 1) are the server's model
-	// preferences, advisory.
+	Server, Tool, System                              string
+	Messages                                          []llm.Message
+	Tools                                             []tool.Definition
+	ToolChoice                                        string
+	MaxTokens                                         int
+	Temperature                                       *float64
 	ModelHints                                        []string
 	CostPriority, SpeedPriority, IntelligencePriority float64
 }

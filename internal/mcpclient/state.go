@@ -5,28 +5,21 @@ import (
 	"time"
 )
 
-// State is where a [Provider]'s connection stands.
+// State is where a [Provider]'s connection stands: mcptool.State, whose
+// doc says each, in the same order (mcptool converts one to the other).
 type State int
 
 // The states of a provider's connection.
 const (
-	// StateIdle: not connected yet.
-	StateIdle State = iota
-	// StateConnecting: Connect is in progress.
-	StateConnecting
-	// StateReady: connected and serving.
-	StateReady
-	// StateReconnecting: the connection was lost and is being rebuilt
-	// ([WithReconnect]); calls fail meanwhile with a retryable
-	// [TransportError] that says so.
-	StateReconnecting
-	// StateFailed: Connect failed, or the connection was lost and not
-	// rebuilt. The error says why.
-	StateFailed
-	// StateClosed: Close was called.
-	StateClosed
+	StateIdle         State = iota // not connected yet
+	StateConnecting                // Connect is in progress
+	StateReady                     // connected and serving
+	StateReconnecting              // lost, and being rebuilt ([WithReconnect])
+	StateFailed                    // Connect failed, or lost and not rebuilt
+	StateClosed                    // Close was called
 )
 
+// String names s: "ready", "reconnecting"...
 func (s State) String() string {
 	switch s {
 	case StateIdle:

@@ -200,7 +200,7 @@ func TestConnectBadProtocolVersion(t *testing.T) {
 
 // A server that breaks the protocol fails as the provider found it: the
 // provider hangs up, and the server's exit as its stdin closes is no part
-// of the error (issue 21, item 6).
+// of the error.
 func TestConnectFailsAsTheHostFound(t *testing.T) {
 	for _, mode := range []string{"bad-version", "cursor-loop", "endless"} {
 		err := raw(t, mode).Connect(context.Background())

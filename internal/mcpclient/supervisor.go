@@ -47,7 +47,7 @@ func (v *supervisor) start(ctx context.Context) error {
 	v.mu.Lock()
 	if v.sess != nil || v.connecting != nil {
 		v.mu.Unlock()
-		return fmt.Errorf("mcptool: server %q: connect: %w", v.name, ErrConnected)
+		return fmt.Errorf("server %q: connect: %w", v.name, ErrConnected)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	connecting := make(chan struct{})
@@ -75,7 +75,7 @@ func (v *supervisor) start(ctx context.Context) error {
 	switch {
 	case err == nil && aborted:
 		sess.close()
-		err = fmt.Errorf("mcptool: server %q: connect: closed while connecting", v.name)
+		err = fmt.Errorf("server %q: connect: closed while connecting", v.name)
 		v.setState(StateClosed, nil)
 	case err != nil:
 		v.setState(StateFailed, err)

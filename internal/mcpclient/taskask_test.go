@@ -77,8 +77,8 @@ func TestATaskAsksACallerThatCannotAnswer(t *testing.T) {
 				t.Errorf("%q: want %q", msg, want)
 			}
 		}
-		if strings.Count(msg, "mcptool:") != 1 || c.get("tasks/cancel") != 1 {
-			t.Errorf("%q, %d tasks/cancel; want one prefix, the task cancelled", msg, c.get("tasks/cancel"))
+		if strings.Count(msg, `server "notes"`) != 1 || c.get("tasks/cancel") != 1 {
+			t.Errorf("%q, %d tasks/cancel; want the server named once, the task cancelled", msg, c.get("tasks/cancel"))
 		}
 	})
 }

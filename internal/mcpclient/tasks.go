@@ -240,7 +240,7 @@ func (t *Task) Cancel(ctx context.Context) error {
 	default:
 	}
 	if !r.s.tasks.cancel {
-		return fmt.Errorf("mcptool: server %q: task %q: the server declared no tasks/cancel: %w", r.p.name, t.ID(), errors.ErrUnsupported)
+		return fmt.Errorf("server %q: task %q: the server declared no tasks/cancel: %w", r.p.name, t.ID(), errors.ErrUnsupported)
 	}
 	if err := r.p.cancelTask(ctx, r.s, t.ID()); err != nil {
 		return err

@@ -174,9 +174,13 @@ func TestGoSDKForgetsAListenWhenAnotherEnds(t *testing.T) {
 		prompt := func(name string) (*mcp.Prompt, mcp.PromptHandler) {
 			return &mcp.Prompt{Name: name}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
 		}
+		// The server's listen for the resource starts and ends on goroutines
+		// of its own: the test waits for each, since a cancellation that
+		// overtakes its listen's start leaves that listen open for ever.
+		subscribed, unsubscribed := make(chan struct{}, 1), make(chan struct{}, 1)
 		s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
-			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { subscribed <- struct{}{}; return nil },
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { unsubscribed <- struct{}{}; return nil },
 		})
 		s.AddPrompt(prompt("a"))
 		s.AddResource(&mcp.Resource{URI: "note://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -208,10 +212,12 @@ func TestGoSDKForgetsAListenWhenAnotherEnds(t *testing.T) {
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "note://a"}); err != nil {
 			t.Fatal(err)
 		}
+		<-subscribed
 		if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "note://a"}); err != nil {
 			t.Fatal(err)
 		}
-		synctest.Wait()
+		<-unsubscribed
+		synctest.Wait() // the listen's end forgets the session's listens after it unsubscribes
 		if n := change("c"); n != 1 {
 			t.Fatalf(upgraded+"a session's list-change listen outlives the end of another listen (%d changes told): gateway/relay.go may unsubscribe every server", n)
 		}

@@ -23,8 +23,9 @@ const (
 	// [Command.MaxLineLength] is 0; it matches go-sdk's.
 	DefaultMaxLineLength = 16 << 20
 	// DefaultProbeTimeout is how long a "server/discover" request may go
-	// unanswered when [Command.ProbeTimeout] is 0. A server that supports it
-	// answers at once; one that ignores unknown methods never does.
+	// unanswered once the server answered the ping written after it, when
+	// [Command.ProbeTimeout] is 0. A server that supports it answers at
+	// once; one that ignores unknown methods never does.
 	DefaultProbeTimeout = 2 * time.Second
 	// DefaultStopTimeout is each bounded wait while stopping a server when
 	// [Command.StopTimeout] is 0.
@@ -56,8 +57,11 @@ type Command struct {
 	// message is skipped, failing the request it answers.
 	MaxLineLength int
 	// ProbeTimeout bounds how long a "server/discover" request may go
-	// unanswered before it is failed with "method not found"; 0 means
-	// DefaultProbeTimeout, and a negative value no bound but the caller's.
+	// unanswered, from the server's answer to the ping written after it,
+	// before it is failed with "method not found" (ten times as long from
+	// the write, for a server that answers no ping); 0 means
+	// DefaultProbeTimeout, and a negative value no bound but the caller's
+	// (and no ping).
 	ProbeTimeout time.Duration
 	// StopTimeout is each of the bounded waits when stopping the server
 	// (after closing stdin, after SIGTERM, after SIGKILL); 0 means
@@ -77,7 +81,7 @@ type Command struct {
 
 var _ mcp.Transport = (*Command)(nil)
 
-var errEmptyPath = errors.New("stdio: Command.Path is empty")
+var errEmptyPath = errors.New("no command to start")
 
 // Connect implements mcp.Transport by starting the server; see [Command.Start].
 func (c *Command) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -99,11 +103,11 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		return nil, errEmptyPath
 	}
 	if c.StopTimeout < 0 {
-		return nil, fmt.Errorf("stdio: starting %q: Command.StopTimeout %v: negative, and stopping a server is always bounded", c.Path, c.StopTimeout)
+		return nil, fmt.Errorf("starting %q: Command.StopTimeout %v: negative, and stopping a server is always bounded", c.Path, c.StopTimeout)
 	}
 	env, err := buildEnv(c.Env)
 	if err != nil {
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	logger := c.Logger
 	if logger == nil {
@@ -142,17 +146,17 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 	}
 	stdinR, stdinW, err := pipe()
 	if err != nil {
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	stdoutR, stdoutW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	stderrR, stderrW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("stdio: starting %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting %q: %w", c.Path, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 
@@ -160,9 +164,9 @@ func (c *Command) Start(ctx context.Context) (*Conn, error) {
 		closeAll()
 		// Named by the program alone: the arguments may hold secrets.
 		if notFound(err) && strings.ContainsAny(c.Path, " \t") {
-			return nil, fmt.Errorf("stdio: starting MCP server %q (no shell splits the command: give its arguments as args): %w", c.Path, err)
+			return nil, fmt.Errorf("starting MCP server %q (no shell splits the command: give its arguments as args): %w", c.Path, err)
 		}
-		return nil, fmt.Errorf("stdio: starting MCP server %q: %w", c.Path, err)
+		return nil, fmt.Errorf("starting MCP server %q: %w", c.Path, err)
 	}
 	// The child has its copies; ours would keep its stdin from ever
 	// reaching EOF and our stdout/stderr reads from ever seeing one.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +38,7 @@ const (
 
 // errClosed is what Read and Write return once Close has been called; it
 // wraps mcp.ErrConnectionClosed, which go-sdk and its callers test for.
-var errClosed = fmt.Errorf("stdio: %w", mcp.ErrConnectionClosed)
+var errClosed = mcp.ErrConnectionClosed
 
 // Conn is the connection to a started MCP server process. It implements
 // mcp.Connection and also reports on the process.
@@ -96,11 +97,24 @@ type Conn struct {
 	tail tail // the last lines it wrote to stderr
 }
 
-// probe is an outstanding "server/discover" request.
+// probe is an outstanding "server/discover" request. Its bound counts from
+// when the server shows it reads its stdin, the answer to a ping written
+// after the probe, not from the write: a server's start (npx resolving a
+// package, a loaded machine) must not decide its protocol version.
 type probe struct {
 	timer   *time.Timer
-	expired bool // answered for the server; a late real answer is dropped
+	ping    jsonrpc.ID // the ping written after the probe
+	reading bool       // the server answered the ping
+	expired bool       // answered for the server; a late real answer is dropped
 }
+
+// pingPrefix begins the id of a probe's ping.
+const pingPrefix = "mcpbridge-probe-"
+
+// probeSilence is how many times the probe timeout a probe waits for the
+// answer to its ping: a server that answers no ping (which the protocol
+// asks every server to) is still given initialize, later.
+const probeSilence = 10
 
 var _ mcp.Connection = (*Conn)(nil)
 
@@ -253,7 +267,7 @@ func (c *Conn) stop() error {
 			// Not the server's courtesy any more but the kernel's, which
 			// may take a moment on a loaded machine.
 			if !waitFor(c.done, max(c.stopTimeout, killWait)) {
-				err = fmt.Errorf("stdio: MCP server %q (pid %d) did not exit after SIGKILL", c.name, c.pid)
+				err = fmt.Errorf("MCP server %q (pid %d) did not exit after SIGKILL", c.name, c.pid)
 				c.logger.Error("MCP server did not exit after SIGKILL", "command", c.name, "pid", c.pid)
 			}
 		}
@@ -308,7 +322,7 @@ func (c *Conn) readError(err error) error {
 		if c.isClosing() {
 			return errClosed // our end of the pipe, closed by Close
 		}
-		return fmt.Errorf("stdio: reading from MCP server %q: %w", c.name, err)
+		return fmt.Errorf("reading from MCP server %q: %w", c.name, err)
 	}
 	// The server closed its stdout, as it does when it exits (during
 	// Close too: Close's own end of the pipe gives another error, above);
@@ -317,9 +331,9 @@ func (c *Conn) readError(err error) error {
 	defer t.Stop()
 	select {
 	case <-c.exited:
-		return fmt.Errorf("stdio: MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
+		return fmt.Errorf("MCP server %q exited (%s): %w", c.name, describe(c.exitErr), io.EOF)
 	case <-t.C:
-		return fmt.Errorf("stdio: MCP server %q closed its stdout: %w", c.name, io.EOF)
+		return fmt.Errorf("MCP server %q closed its stdout: %w", c.name, io.EOF)
 	}
 }
 
@@ -330,13 +344,18 @@ func describe(exitErr error) string {
 	return exitErr.Error()
 }
 
-// deliver hands m to Read, unless it is the late answer to a probe that was
-// already answered for the server.
+// deliver hands m to Read, unless it is the answer to a probe's ping, or
+// the late answer to a probe that was already answered for the server.
 func (c *Conn) deliver(m jsonrpc.Message) {
 	c.junk.spoke()
-	if resp, ok := m.(*jsonrpc.Response); ok && c.settleProbe(resp.ID) {
-		c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
-		return
+	if resp, ok := m.(*jsonrpc.Response); ok {
+		if c.pinged(resp.ID) {
+			return
+		}
+		if c.settleProbe(resp.ID) {
+			c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
+			return
+		}
 	}
 	select {
 	case c.incoming <- m:
@@ -347,9 +366,11 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 	}
 }
 
-func (c *Conn) startProbe(id jsonrpc.ID) {
+// startProbe arms a probe for the request id, and returns the ping to
+// write after it (nil without a bound).
+func (c *Conn) startProbe(id jsonrpc.ID) *jsonrpc.Request {
 	if c.probeTimeout < 0 {
-		return // no bound: the server answers, or the caller gives up
+		return nil // no bound: the server answers, or the caller gives up
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -359,9 +380,30 @@ func (c *Conn) startProbe(id jsonrpc.ID) {
 	if old := c.probes[id]; old != nil {
 		old.timer.Stop()
 	}
-	p := &probe{}
-	p.timer = time.AfterFunc(c.probeTimeout, func() { c.expireProbe(id, p) })
+	// A string id: go-sdk's are numbers, so no answer of its is taken.
+	ping, _ := jsonrpc.MakeID(fmt.Sprintf("%s%v", pingPrefix, id.Raw()))
+	p := &probe{ping: ping}
+	p.timer = time.AfterFunc(probeSilence*c.probeTimeout, func() { c.expireProbe(id, p) })
 	c.probes[id] = p
+	return &jsonrpc.Request{ID: ping, Method: "ping"}
+}
+
+// pinged reports whether id is a probe's ping. Its answer (a result or an
+// error: either way the server reads) starts the probe's bound; after the
+// probe's own answer, the common order, it is dropped.
+func (c *Conn) pinged(id jsonrpc.ID) bool {
+	if s, ok := id.Raw().(string); !ok || !strings.HasPrefix(s, pingPrefix) {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.probes {
+		if p.ping == id && !p.expired && !p.reading {
+			p.reading = true
+			p.timer.Reset(c.probeTimeout)
+		}
+	}
+	return true
 }
 
 // expireProbe answers an unanswered probe for the server with "method not
@@ -373,10 +415,11 @@ func (c *Conn) expireProbe(id jsonrpc.ID, p *probe) {
 		return
 	}
 	p.expired = true
-	c.pending = append(c.pending, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-		Code:    jsonrpc.CodeMethodNotFound,
-		Message: fmt.Sprintf("MCP server did not answer %s within %v", methodDiscover, c.probeTimeout),
-	}})
+	msg := fmt.Sprintf("MCP server did not answer %s within %v of answering a ping", methodDiscover, c.probeTimeout)
+	if !p.reading {
+		msg = fmt.Sprintf("MCP server answered neither %s nor a ping within %v", methodDiscover, probeSilence*c.probeTimeout)
+	}
+	c.pending = append(c.pending, &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: msg}})
 	c.mu.Unlock()
 	c.logger.Debug("MCP server did not answer server/discover in time; falling back to initialize",
 		"command", c.name, "pid", c.pid, "timeout", c.probeTimeout)

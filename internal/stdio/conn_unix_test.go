@@ -302,7 +302,7 @@ func TestExplainAStoppedServer(t *testing.T) {
 // A server that exits once Close has closed its stdin, as a server should,
 // ended because the host hung up: its exit is not why the connection
 // failed, and the failure the host found is returned as it is, not
-// explained as the server exiting (issue 21, item 6).
+// explained as the server exiting.
 func TestExplainAServerTheHostHungUpOn(t *testing.T) {
 	conn := start(t, child(t, "stderr"))
 	readNotification(t, conn, "ready")
@@ -321,7 +321,7 @@ func TestExplainAServerTheHostHungUpOn(t *testing.T) {
 // an HTTP address serves MCP over HTTP: the connection fails at once,
 // not at the connect deadline, and the error says where it listens (no
 // query, no 0.0.0.0). A correct stdio server never writes such a line to
-// stdout (issue 21, item 11).
+// stdout.
 func TestAServerListeningOnHTTP(t *testing.T) {
 	c := child(t, "http-only")
 	c.StopTimeout = 50 * time.Millisecond
@@ -541,6 +541,31 @@ func TestProbeTimeout(t *testing.T) {
 	// answer must not reach Read.
 	if r := call(t, conn, 2, "release", ""); string(r.Result) != `"released"` {
 		t.Errorf("result %s", r.Result)
+	}
+}
+
+// A server that answers no ping either is still given initialize, once
+// the longer bound for a silent server passes.
+func TestProbeSilentServer(t *testing.T) {
+	c := child(t, "silent")
+	c.ProbeTimeout = 10 * time.Millisecond
+	conn := start(t, c)
+	write(t, conn, request(1, methodDiscover, `{}`))
+	r := readResponse(t, conn)
+	if we := wireError(t, r); r.ID != request(1, "", "").ID || we.Code != jsonrpc.CodeMethodNotFound || !strings.Contains(we.Message, "neither") {
+		t.Errorf("synthetic answer %v %+v", r.ID.Raw(), we)
+	}
+}
+
+// The probe's bound counts from when the server reads, not from its start:
+// a server slower to start than the bound (npx on a loaded machine) still
+// answers server/discover, and is spoken to in 2026-07-28.
+func TestProbeWaitsForASlowStart(t *testing.T) {
+	c := child(t, "slow-sdk")
+	c.ProbeTimeout = 100 * time.Millisecond // a fifth of the server's start
+	_, cs := clientOf(t, c)
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Errorf("protocol %s: the probe gave up on a server still starting", v)
 	}
 }
 

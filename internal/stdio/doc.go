@@ -40,9 +40,14 @@
 // It also bounds the SEP-2575 "server/discover" probe that go-sdk's client
 // sends first: many servers in the wild neither answer nor reject unknown
 // methods, and go-sdk would wait for the caller's whole connect timeout
-// before falling back to "initialize". After [Command.ProbeTimeout] the
-// connection answers the probe itself with "method not found", which makes
-// go-sdk fall back at once.
+// before falling back to "initialize". The connection writes a ping after
+// the probe; once the server has answered the ping (it reads its stdin),
+// and [Command.ProbeTimeout] more has passed without an answer to the
+// probe, the connection answers the probe itself with "method not found",
+// which makes go-sdk fall back at once. The bound counts from the ping's
+// answer, not from the start, so that a server slow to start (an npx
+// package on a loaded machine) is not spoken to in an older protocol for
+// it; a server that answers no ping either is given ten times the bound.
 //
 // Inbound messages are decoded with a json.Decoder and a small struct kept
 // across messages rather than with jsonrpc.DecodeMessage, which allocates a

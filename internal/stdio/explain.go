@@ -34,8 +34,12 @@ type ServerError struct {
 	// Stdout are the last lines it wrote to stdout since its last message
 	// that are not JSON-RPC, at most three.
 	Stdout []string
-	// Stderr are the last lines it wrote to its stderr, at most five.
+	// Stderr are the last lines it wrote to its stderr, at most five,
+	// without the frames of a stack trace.
 	Stderr []string
+	// Crashed reports that it wrote a stack trace to its stderr: it failed
+	// on an error of its own code, whose line Stderr quotes.
+	Crashed bool
 	// Listens is the URL the server said it listens on (on stdout, which
 	// fails the connection at once, or on stderr) before it wrote any
 	// JSON-RPC: a server that serves MCP over HTTP, to reach at that URL.
@@ -98,7 +102,7 @@ func (c *Conn) Explain(err error) error {
 		// read (see stdoutReader), so the error waits for it.
 		waitFor(c.readerDone, c.stopTimeout+2*drainQuantum)
 	}
-	e := &ServerError{Err: err, Exit: exit, NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr()}
+	e := &ServerError{Err: err, Exit: exit, NotReading: c.deaf.Load(), Stdout: c.junk.last(), Stderr: c.Stderr(), Crashed: c.Crashed()}
 	if silent, listens := c.junk.notSpoken(); silent {
 		for _, l := range e.Stderr {
 			listens = cmp.Or(listens, listenURL(l))

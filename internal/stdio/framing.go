@@ -257,12 +257,12 @@ func (e *encoder) encode(msg jsonrpc.Message) ([]byte, error) {
 			e.wire.Result = jsonNull
 		}
 	default:
-		return nil, fmt.Errorf("stdio: cannot send %T", msg)
+		return nil, fmt.Errorf("cannot send %T", msg)
 	}
 	err := e.enc.Encode(&e.wire)
 	e.wire = wireOut{} // do not keep the caller's payload alive
 	if err != nil {
-		return nil, fmt.Errorf("stdio: encoding message: %w", err)
+		return nil, fmt.Errorf("encoding message: %w", err)
 	}
 	return e.buf.Bytes(), nil
 }

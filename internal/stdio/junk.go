@@ -169,9 +169,9 @@ func (c *Conn) skip(line []byte, err error) {
 		"command", c.name, "pid", c.pid, "bytes", len(line), "error", err)
 	switch flood, listens := c.junk.add(line); {
 	case listens != "":
-		c.fail(fmt.Errorf("stdio: MCP server %q does not speak MCP over stdio: it says on stdout that it listens on %s", c.name, listens))
+		c.fail(fmt.Errorf("MCP server %q does not speak MCP over stdio: it says on stdout that it listens on %s", c.name, listens))
 	case flood:
-		c.fail(fmt.Errorf("stdio: MCP server %q does not speak JSON-RPC: it wrote over %s (or %d KiB) to stdout, none of them JSON-RPC",
+		c.fail(fmt.Errorf("MCP server %q does not speak JSON-RPC: it wrote over %s (or %d KiB) to stdout, none of them JSON-RPC",
 			c.name, plural.Count(maxJunkLines, "line", "lines"), maxJunkBytes>>10))
 	}
 }

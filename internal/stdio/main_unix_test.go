@@ -39,9 +39,16 @@ func TestMain(m *testing.M) {
 func runChild(mode string) int {
 	switch mode {
 	case "fake":
-		return fakeServer()
+		return fakeServer(false)
 	case "sdk":
 		return sdkServer()
+	case "slow-sdk":
+		// A server slow to start, as an npx package on a loaded machine:
+		// it reads nothing before this.
+		time.Sleep(500 * time.Millisecond)
+		return sdkServer()
+	case "silent":
+		return fakeServer(true)
 	case "env":
 		wd, _ := os.Getwd()
 		notify("env", map[string]any{"env": os.Environ(), "cwd": wd})
@@ -69,7 +76,7 @@ func runChild(mode string) int {
 		// A stdio server that also listens for an OAuth callback, and
 		// says so on stderr before it answers.
 		fmt.Fprintln(os.Stderr, "OAuth callback listening on http://127.0.0.1:8080/callback")
-		return fakeServer()
+		return fakeServer(false)
 	case "stubborn":
 		// Ignores both polite requests to stop: stdin EOF and SIGTERM.
 		signal.Ignore(syscall.SIGTERM)
@@ -157,9 +164,9 @@ func notify(method string, params any) {
 
 // fakeServer is a hand-written JSON-RPC server: it echoes requests, answers
 // initialize and tools/list like an MCP server of protocol 2025-06-18, never
-// answers server/discover (until "release"), and on request misbehaves in
-// the ways the tests need.
-func fakeServer() int {
+// answers server/discover (until "release"), nor with silent a ping, and on
+// request misbehaves in the ways the tests need.
+func fakeServer(silent bool) int {
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	var held json.RawMessage // id of the unanswered server/discover
 	for {
@@ -191,6 +198,10 @@ func fakeServer() int {
 			notify("gotResponse", json.RawMessage(line))
 		case methodDiscover:
 			held = m.ID
+		case "ping":
+			if !silent {
+				reply(map[string]any{})
+			}
 		case "release":
 			if held != nil {
 				send(map[string]any{"jsonrpc": "2.0", "id": held, "result": map[string]any{"supportedVersions": []string{"2026-07-28"}}})

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -19,7 +20,8 @@ import (
 //     says more than "index", "main", "build" or "dist" (or its file name,
 //     if none does): node weather/build/index.js is "weather" (also deno,
 //     bun, python, uv run, ruby, php, perl, java -jar); python -m pkg is
-//     "pkg";
+//     "pkg"; a program given inline (node -e CODE, python -c CODE) is
+//     named by its interpreter, "node";
 //   - the image a container runs, without its registry or tag: docker run
 //     -i --rm mcp/fetch is "fetch" (also podman);
 //   - otherwise the command's base name without its extension: server.py
@@ -72,9 +74,9 @@ func named(command string, args []string) string {
 		if len(args) > 0 && args[0] == "run" {
 			args = args[1:]
 		}
-		return script(args, nil)
+		return cmp.Or(script(args, nil), prog)
 	case interpreter(prog):
-		return script(args, nil)
+		return cmp.Or(script(args, nil), prog)
 	}
 	return program(command)
 }
@@ -93,6 +95,10 @@ func interpreter(prog string) bool {
 	}
 	return slices.Contains([]string{"node", "nodejs", "py", "ruby", "php", "perl", "java", "tsx", "ts-node"}, prog)
 }
+
+// inline are the interpreters' flags whose value is the program itself
+// (node -e, python -c, ruby -e...), which names nothing.
+var inline = []string{"-e", "--eval", "-p", "--print", "-c", "-r"}
 
 // The flags of each launcher that take a value as the next argument, which
 // is neither the package nor a name to show.
@@ -134,6 +140,10 @@ func script(args, valued []string) string {
 			return meaningful(strings.Split(args[i+1], "."))
 		case a == "-jar" && i+1 < len(args):
 			return meaningful(strings.Split(strings.ReplaceAll(args[i+1], `\`, "/"), "/"))
+		case slices.Contains(inline, a):
+			// The program is the next argument, code, which may hold a
+			// secret as a flag's value may: the interpreter names it.
+			return ""
 		case strings.HasPrefix(a, "-"):
 			if slices.Contains(valued, a) {
 				i++

@@ -3,6 +3,7 @@ package stdio
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"slices"
 	"sync"
 
@@ -20,13 +21,63 @@ const (
 // A tail keeps the last lines a server wrote to its stderr, for an error to
 // quote when the server fails: a bounded ring of lines, each cut to one line
 // of text without escapes or control characters, as they are the server's.
-// Blank lines are not kept. It is safe for concurrent use.
+// Blank lines are not kept, nor the frames of a stack trace (JavaScript's,
+// Python's, Go's), so that a server that crashed is quoted by its error
+// line, not by the last frames of its trace. It is safe for concurrent use.
 type tail struct {
 	secrets redact.Secrets // masked in the lines kept
 
-	mu    sync.Mutex
-	lines []string // complete lines, oldest first
-	part  []byte   // the line being written, a byte more than quotable reads of it at most
+	mu      sync.Mutex
+	lines   []string // complete lines, oldest first
+	part    []byte   // the line being written, a byte more than quotable reads of it at most
+	trace   trace    // the stack trace being written
+	crashed bool     // the server wrote a stack trace
+}
+
+// trace is the kind of stack trace a server is writing, whose frames a
+// tail leaves out.
+type trace int
+
+const (
+	noTrace trace = iota
+	jsTrace       // "    at f (file.js:1:2)" lines, after the error's
+	pyTrace       // after "Traceback (most recent call last):", indented lines, then the error's
+	goTrace       // after "goroutine 1 [running]:", to the end
+)
+
+// jsFrame is a frame of a JavaScript (or Java) stack trace.
+var jsFrame = regexp.MustCompile(`^\s+at \S`)
+
+// goTraceStart begins a Go program's trace of its goroutines, after its
+// "panic: ..." line.
+var goTraceStart = regexp.MustCompile(`^goroutine \d+ \[.*\]:$`)
+
+// frame reports whether line is a frame of a stack trace, to leave out,
+// following the trace the lines before it began.
+func (t *tail) frame(line []byte) bool {
+	switch {
+	case jsFrame.Match(line):
+		if t.trace != jsTrace && len(t.lines) > 0 {
+			// Node prints the source around the error first: what is
+			// worth quoting is the error's own line, the last before the
+			// frames.
+			t.lines = append(t.lines[:0], t.lines[len(t.lines)-1])
+		}
+		t.trace, t.crashed = jsTrace, true
+		return true
+	case string(bytes.TrimSpace(line)) == "Traceback (most recent call last):":
+		t.trace, t.crashed = pyTrace, true
+		return true
+	case goTraceStart.Match(line):
+		t.trace, t.crashed = goTrace, true
+		return true
+	case t.trace == goTrace:
+		return true
+	case t.trace == pyTrace && len(line) > 0 && (line[0] == ' ' || line[0] == '\t'):
+		return true
+	}
+	t.trace = noTrace
+	return false
 }
 
 // Write keeps what p completes of the server's lines. It never fails.
@@ -49,6 +100,14 @@ func (t *tail) Write(p []byte) (int, error) {
 
 // push ends the line being written.
 func (t *tail) push() {
+	if len(bytes.TrimSpace(t.part)) == 0 {
+		t.part = t.part[:0]
+		return
+	}
+	if t.frame(t.part) {
+		t.part = t.part[:0]
+		return
+	}
 	q := quotable(t.part, maxTailLine, t.secrets)
 	t.part = t.part[:0]
 	if q == "" {
@@ -139,6 +198,14 @@ func (c *Conn) copyStderr(to io.Writer) {
 		_ = m.Flush()
 	}
 	_ = c.stderr.Close()
+}
+
+// Crashed reports whether the server wrote a stack trace to its stderr, as
+// a program does that failed on an error of its own code.
+func (c *Conn) Crashed() bool {
+	c.tail.mu.Lock()
+	defer c.tail.mu.Unlock()
+	return c.tail.crashed
 }
 
 // Stderr returns the last lines the server wrote to its stderr (at most

@@ -56,3 +56,35 @@ func TestSecretsMasked(t *testing.T) {
 		t.Errorf("passed on %q, want %q", got, want)
 	}
 }
+
+// A server that crashed is quoted by its error line, not the frames of
+// its stack trace: Node's (after the source around the error), Python's,
+// Go's; and it is known to have crashed.
+func TestTailQuotesACrashByItsError(t *testing.T) {
+	for _, c := range []struct {
+		name, stderr string
+		want         []string
+	}{
+		{"node", "/srv/index.js:3\n  const x = {\n            ^\n\nSyntaxError: Unexpected token '}'\n" +
+			"    at internalCompileFunction (node:internal/vm:76:18)\n    at wrapSafe (node:internal/modules/cjs/loader:1283:20)\n" +
+			"    at Module._compile (node:internal/modules/cjs/loader:1328:27)\n    at Module._extensions..js (node:internal/modules/cjs/loader:1422:10)\n" +
+			"    at Module.load (node:internal/modules/cjs/loader:1203:32)\n    at Module._load (node:internal/modules/cjs/loader:1019:12)\n\nNode.js v20.11.0\n",
+			[]string{"SyntaxError: Unexpected token '}'", "Node.js v20.11.0"}},
+		{"python", "starting\nTraceback (most recent call last):\n  File \"/srv/main.py\", line 3, in <module>\n    main()\n" +
+			"  File \"/srv/main.py\", line 2, in main\n    import nonexistent\nModuleNotFoundError: No module named 'nonexistent'\n",
+			[]string{"starting", "ModuleNotFoundError: No module named 'nonexistent'"}},
+		{"go", "panic: no config\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/main.go:9 +0x25\nexit status 2\n",
+			[]string{"panic: no config"}},
+	} {
+		var tl tail
+		tl.Write([]byte(c.stderr))
+		if got := tl.last(); !slices.Equal(got, c.want) || !tl.crashed {
+			t.Errorf("%s: last = %q, crashed %v; want %q, crashed", c.name, got, tl.crashed, c.want)
+		}
+	}
+	var tl tail
+	tl.Write([]byte("fatal: no configuration\n  indented, but no trace\n"))
+	if got := tl.last(); len(got) != 2 || tl.crashed {
+		t.Errorf("no trace: last = %q, crashed %v", got, tl.crashed)
+	}
+}

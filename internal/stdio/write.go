@@ -36,13 +36,19 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	var probeID jsonrpc.ID
+	var ping *jsonrpc.Request
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover && req.ID.IsValid() {
 		// Armed before the write: the answer may arrive before Write
 		// returns, and must find the probe to disarm.
 		probeID = req.ID
-		c.startProbe(probeID)
+		ping = c.startProbe(probeID)
 	}
 	err := c.write(ctx, msg)
+	if err == nil && ping != nil {
+		// Not the caller's message: if it cannot go, the probe waits for
+		// its answer within the longer bound.
+		_ = c.write(ctx, ping)
+	}
 	if err != nil && probeID.IsValid() {
 		c.cancelProbe(probeID)
 	}
@@ -120,20 +126,20 @@ func (c *Conn) writeError(ctx context.Context, size, sent int, err error) error 
 	}
 	select {
 	case <-c.exited:
-		return fmt.Errorf("stdio: MCP server %q exited (%v): %w", c.name, c.exitErr, err)
+		return fmt.Errorf("MCP server %q exited (%v): %w", c.name, c.exitErr, err)
 	default:
 	}
 	if ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.deaf.Store(true)
 		c.logger.Warn("MCP server is not reading its stdin; gave up a write", "command", c.name, "pid", c.pid, "bytes", size, "sent", sent)
-		err = fmt.Errorf("stdio: MCP server %q is not reading its stdin: %w", c.name, ctx.Err())
+		err = fmt.Errorf("MCP server %q is not reading its stdin: %w", c.name, ctx.Err())
 	} else {
-		err = fmt.Errorf("stdio: writing to MCP server %q: %w", c.name, err)
+		err = fmt.Errorf("writing to MCP server %q: %w", c.name, err)
 	}
 	if sent > 0 {
 		// Not wrapping err: the caller's context ending is this caller's
 		// business, while the failure is every caller's.
-		c.fail(fmt.Errorf("stdio: MCP server %q: %w: a message was cut short after %d of its %d bytes, corrupting the stream (%v)",
+		c.fail(fmt.Errorf("MCP server %q: %w: a message was cut short after %d of its %d bytes, corrupting the stream (%v)",
 			c.name, mcp.ErrConnectionClosed, sent, size, err))
 	}
 	return err

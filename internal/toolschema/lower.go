@@ -6,19 +6,13 @@ import (
 	"fmt"
 )
 
-// A Diagnostic is one thing lowering changed, dropped or could not do.
+// A Diagnostic is one thing lowering changed, dropped or could not do:
+// schema.Diagnostic, whose doc says each field.
 type Diagnostic struct {
-	// Pointer is a JSON pointer (RFC 6901) into the original schema; "" is
-	// the root. For a tool name problem found by [Lint], it is "" and
-	// Keyword is "name".
 	Pointer string `json:"pointer"`
-	// Keyword is the JSON Schema keyword concerned.
 	Keyword string `json:"keyword,omitempty"`
-	// Message says what happened, for a person reading a log.
 	Message string `json:"message"`
-	// Fatal means the schema cannot be sent to the vendor: the caller should
-	// quarantine the tool.
-	Fatal bool `json:"fatal,omitempty"`
+	Fatal   bool   `json:"fatal,omitempty"` // the tool must be left out
 }
 
 // String formats d for a log line: pointer, keyword, message.
@@ -62,44 +56,22 @@ func (e *LowerError) Error() string {
 // Unwrap returns Err.
 func (e *LowerError) Unwrap() error { return e.Err }
 
-// Lowered is a schema rewritten for one vendor.
+// Lowered is a schema rewritten for one vendor: schema.Lowered, whose doc
+// says each field.
 type Lowered struct {
-	// Schema is the schema to send as the tool's parameters.
-	Schema json.RawMessage
-	// Strict reports, for OpenAI, that Schema meets the Structured Outputs
-	// rules, so the tool may be sent with "strict": true. It is false for
-	// the other vendors.
-	Strict bool
-	// Diagnostics lists every change, drop and refusal, fatal ones included.
+	Schema      json.RawMessage
+	Strict      bool // OpenAI's Structured Outputs rules are met
 	Diagnostics []Diagnostic
 }
 
 // emptyObject is the schema of a tool without arguments.
 var emptyObject = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// Lower rewrites a tool's input schema so that vendor v accepts it:
-//
-//   - [Anthropic]: the schema is returned byte for byte, since the Messages
-//     API takes any JSON Schema as input_schema. An empty schema becomes
-//     {"type":"object","properties":{}}.
-//   - [Gemini]: the schema becomes Gemini's Schema object (an OpenAPI 3.0
-//     subset): local references are inlined (a recursive or remote one is
-//     fatal), type arrays become nullable or anyOf, const becomes a
-//     one-value enum, oneOf becomes anyOf, allOf of plain objects is merged,
-//     and every keyword Gemini refuses is dropped with a diagnostic.
-//   - [OpenAI]: the schema is made strict (Structured Outputs) when it can
-//     be, and Lowered.Strict says so; otherwise it is sent as is, fixed only
-//     where OpenAI refuses it outright.
-//
-// Dropping a keyword only loosens what the model is told: the arguments are
-// still checked against the original schema by a [Validator] before a call.
-//
-// For every vendor, a schema that no validation could finish on (see
-// [UnboundedError]: a reference cycle that never descends into the value,
-// say) cannot be lowered: the arguments could never be checked.
-//
-// A schema that cannot be lowered gives a *LowerError (with the Lowered
-// diagnostics so far); the caller should quarantine that one tool.
+// Lower rewrites a tool's input schema so that vendor v accepts it, as
+// schema.Lower's doc says for each vendor: byte for byte for Anthropic,
+// Gemini's Schema object for Gemini, strict where it can be for OpenAI. A
+// schema no [Validator] could finish on ([UnboundedError]) gives a
+// *LowerError for every vendor, as one that cannot be lowered does.
 func Lower(v Vendor, schema json.RawMessage) (Lowered, error) {
 	if err := v.check(); err != nil {
 		return Lowered{}, err

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -27,23 +27,19 @@ func addAppTarget(fs *flag.FlagSet) *Target {
 // the servers are told the host renders them.
 func AddAppTarget(fs *flag.FlagSet) *Target { return addAppTarget(fs) }
 
-// providerOptions are the options every server's provider gets from the
+// providerOptions sets in o what every server's provider gets from the
 // command: the MCP Apps extension declared for the commands that show apps
 // (tools, call, read), so that a server lists its apps to them, and the
 // description cap of --max-description (none for lint, which says each
 // cut).
-func (t *Target) providerOptions() []mcpclient.Option {
-	var opts []mcpclient.Option
-	if t.apps {
-		opts = append(opts, mcpclient.WithApps())
-	}
+func (t *Target) providerOptions(o *mcptool.Options) {
+	o.Apps = t.apps
 	switch {
 	case t.wholeDescriptions:
-		opts = append(opts, mcpclient.WithMaxDescription(math.MaxInt))
+		o.Limits.Description = math.MaxInt
 	case t.maxDescription > 0:
-		opts = append(opts, mcpclient.WithMaxDescription(int(t.maxDescription)))
+		o.Limits.Description = int(t.maxDescription)
 	}
-	return opts
 }
 
 // A savedApp is the interface of a called tool, saved by call with --out:

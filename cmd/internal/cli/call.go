@@ -237,7 +237,7 @@ func printResult(w io.Writer, res tool.Reply, name, dir string) error {
 
 // shownParts is text as a person reads it on w: on a terminal, a JSON
 // array of two strings or more, which is how the model reads a result of
-// several parts without images ([mcpclient.ToReply]), a part at a time
+// several parts without images ([mcptool.ToReply]), a part at a time
 // (a tool's one text that is such an array is shown so too); elsewhere,
 // text as the model reads it.
 func shownParts(w io.Writer, text string) []string {

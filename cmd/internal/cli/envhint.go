@@ -9,7 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 )
@@ -58,7 +59,7 @@ type stderrWatch struct {
 
 // newStderrWatch watches the stderr of the server sc, passing it on to
 // next.
-func newStderrWatch(sc catalog.ServerConfig, next io.Writer) *stderrWatch {
+func newStderrWatch(sc config.Server, next io.Writer) *stderrWatch {
 	set := map[string]bool{}
 	for _, kv := range stdio.MinimalEnv() {
 		name, _, _ := strings.Cut(kv, "=")

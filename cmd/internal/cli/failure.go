@@ -9,10 +9,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // A startFailure is a server that did not start, said as a person wants
@@ -64,8 +64,8 @@ func startCause(err error) string {
 	var (
 		notFound *exec.Error
 		path     *fs.PathError
-		te       *mcpclient.TransportError
-		pe       *mcpclient.ProtocolError
+		te       *mcptool.TransportError
+		pe       *mcptool.ProtocolError
 		se       *stdio.ServerError
 		dial     *net.OpError
 		dns      *net.DNSError

@@ -14,8 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/near"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -41,10 +42,10 @@ var errReported = errors.New("reported")
 func exitCode(err error) int {
 	var (
 		usage     *usageError
-		invalid   *catalog.InvalidConfigError
-		config    *mcpclient.ConfigError
-		transport *mcpclient.TransportError
-		protocol  *mcpclient.ProtocolError
+		invalid   *config.InvalidError
+		config    *mcptool.ConfigError
+		transport *mcptool.TransportError
+		protocol  *mcptool.ProtocolError
 		api       *llm.APIError
 		network   *url.Error
 		exit      *exitError
@@ -67,7 +68,7 @@ func exitCode(err error) int {
 // one line.
 func errorLines(err error) []string {
 	var (
-		invalid *catalog.InvalidConfigError
+		invalid *config.InvalidError
 		failed  *startFailure
 	)
 	if errors.As(err, &failed) {
@@ -247,15 +248,15 @@ func (d *dirFlag) Set(s string) error {
 // transportFlag is the HTTP transport of --url, under the names a config
 // file's "transport" takes for it (toolset reads them alike): "stdio" is
 // not one, as --url's server is not started.
-type transportFlag mcpclient.TransportKind
+type transportFlag config.Transport
 
 func (f *transportFlag) String() string { return string(*f) }
 func (f *transportFlag) Set(s string) error {
 	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) {
 	case "http", "streamablehttp":
-		*f = transportFlag(mcpclient.StreamableHTTP)
+		*f = transportFlag(config.StreamableHTTP)
 	case "sse":
-		*f = transportFlag(mcpclient.SSE)
+		*f = transportFlag(config.SSE)
 	default:
 		return errors.New("want streamable_http (or http) or sse")
 	}

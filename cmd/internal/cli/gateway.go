@@ -13,10 +13,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/policy"
 	"github.com/mcpbridge/mcpbridge/toolset"
 )
@@ -227,7 +228,7 @@ refused and /readyz answers 503.`,
 			}
 			var g *gateway.Gateway
 			t.logged = true // the log says each server's start and failure once
-			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, tsOpts *toolset.Options) (*catalog.Toolset, error) {
+			ts, _, err := t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *config.Config, tsOpts *toolset.Options) (*toolset.Toolset, error) {
 				var err error
 				// The gateway's logger, not the command line's quiet one,
 				// tells an operator of the servers' lifecycle.
@@ -237,7 +238,7 @@ refused and /readyz answers 503.`,
 				if err != nil {
 					return nil, err
 				}
-				return (*catalog.Toolset)(g.Toolset()), nil
+				return g.Toolset(), nil
 			})
 			if err != nil {
 				return err

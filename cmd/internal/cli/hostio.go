@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
@@ -35,7 +37,7 @@ type host struct {
 	turns    *turns // the command's turns (signal.go)
 	// page asks in place of the terminal ([Target.AskIn]); nil: the terminal.
 	page     tool.Elicitor
-	pageSamp func(llm.Model) mcpclient.Sampling
+	pageSamp func(llm.Model) mcptool.Sampling
 
 	linesOnce sync.Once
 	lines     <-chan string
@@ -57,7 +59,7 @@ func (h *host) add(fs *flag.FlagSet) {
 // server without them is told of none: a root the user did not name could
 // widen what a server was given (the reference filesystem server replaces
 // the directories of its command line with its client's roots).
-func (h *host) applyRoots(cfg *catalog.Config) error {
+func (h *host) applyRoots(cfg *config.Config) error {
 	switch {
 	case h.noRoots && len(h.roots) > 0:
 		return Usagef("give --root or --no-roots, not both")
@@ -109,7 +111,7 @@ func (t *Target) SetModel(m llm.Model) { t.host.model = m }
 // model, in place of the terminal: web asks in its page. With --no-input
 // the terminal's way holds: each question declined with a line, each
 // sampling request shown.
-func (t *Target) AskIn(elicit tool.Elicitor, sampling func(llm.Model) mcpclient.Sampling) {
+func (t *Target) AskIn(elicit tool.Elicitor, sampling func(llm.Model) mcptool.Sampling) {
 	t.host.page, t.host.pageSamp = elicit, sampling
 }
 
@@ -124,7 +126,7 @@ func (t *Target) Lines(s *Streams) <-chan string {
 // hostOptions are the providers' options that answer for the user: the
 // terminal's answers, the model. The roots are the config's
 // ([host.applyRoots]).
-func (t *Target) hostOptions(s *Streams) []mcpclient.Option {
+func (t *Target) hostOptions(s *Streams) mcptool.Options {
 	h := &t.host
 	a := &asker{lines: func() <-chan string { return t.Lines(s) }, w: s.Err, open: openURL, turn: h.turns.current}
 	switch {
@@ -136,28 +138,28 @@ func (t *Target) hostOptions(s *Streams) []mcpclient.Option {
 		a.refuse = "stdin or stderr is not a terminal to ask on"
 	}
 	inPage := h.page != nil && (h.noInput == nil || !*h.noInput)
-	opts := []mcpclient.Option{mcpclient.WithElicitation(a.elicit)}
+	o := mcptool.Options{Elicitor: a.elicit}
 	if inPage {
-		opts = []mcpclient.Option{mcpclient.WithElicitation(h.page)}
+		o.Elicitor = h.page
 	}
 	if t.Sampling() {
-		sampling := mcpclient.Sampling{Model: noModel{}, Approve: func(context.Context, *mcpclient.SamplingRequest) error {
+		sampling := mcptool.Sampling{Model: noModel{}, Approve: func(context.Context, *mcptool.SamplingRequest) error {
 			return errors.New("this command asks no model; call --sampling and chat --sampling do")
 		}}
 		switch {
 		case h.model != nil && inPage && h.pageSamp != nil:
 			sampling = h.pageSamp(h.model)
 		case h.model != nil:
-			sampling = mcpclient.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
+			sampling = mcptool.Sampling{Model: shownAnswers{h.model, s.Err}, Approve: showRequest(s.Err)}
 		}
-		opts = append(opts, mcpclient.WithSampling(sampling))
+		o.Sampling = &sampling
 	}
-	return opts
+	return o
 }
 
 // showRequest shows a server's sampling request as it goes to the model.
-func showRequest(w io.Writer) func(context.Context, *mcpclient.SamplingRequest) error {
-	return func(_ context.Context, r *mcpclient.SamplingRequest) error {
+func showRequest(w io.Writer) func(context.Context, *mcptool.SamplingRequest) error {
+	return func(_ context.Context, r *mcptool.SamplingRequest) error {
 		var last string
 		if n := len(r.Messages); n > 0 {
 			last = r.Messages[n-1].Text()

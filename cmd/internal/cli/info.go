@@ -133,7 +133,7 @@ func describe(ctx context.Context, ts *catalog.Toolset, st catalog.ServerStatus,
 // printInfo prints the servers' info for a person. A server that did not
 // start is left out: the progress lines said why.
 func printInfo(w io.Writer, infos []serverInfo, color bool) {
-	first := true
+	first, older := true, false
 	for _, info := range infos {
 		if info.Server == nil {
 			continue
@@ -148,7 +148,11 @@ func printInfo(w io.Writer, infos []serverInfo, color bool) {
 			fmt.Fprintf(w, " (%s)", title)
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  protocol:     %s%s\n", untrusted.Line(info.ProtocolVersion), olderProtocol(info.ProtocolVersion))
+		mark := ""
+		if isOlder(info.ProtocolVersion) {
+			mark, older = " *", true
+		}
+		fmt.Fprintf(w, "  protocol:     %s%s\n", untrusted.Line(info.ProtocolVersion), mark)
 		fmt.Fprintf(w, "  capabilities: %s\n", untrusted.Line(capabilities(info.Capabilities)))
 		if len(info.Extensions) > 0 {
 			fmt.Fprintf(w, "  extensions:   %s\n", untrusted.Line(strings.Join(info.Extensions, ", ")))
@@ -168,18 +172,16 @@ func printInfo(w io.Writer, infos []serverInfo, color bool) {
 			fmt.Fprintf(w, "  instructions:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
 		}
 	}
+	if older {
+		fmt.Fprintf(w, "\n* the newest protocol that server accepts over its transport; mcpbridge speaks up to %s\n", mcp.SupportedProtocolVersions()[0])
+	}
 }
 
-// olderProtocol explains a protocol version older than the newest
-// mcpbridge speaks: it is what this server accepts over this transport,
-// not what mcpbridge chose (see info's help).
-func olderProtocol(v string) string {
-	newest := mcp.SupportedProtocolVersions()[0]
-	if v == "" || v >= newest {
-		return ""
-	}
-	return fmt.Sprintf(" (the newest this server accepts over this transport; mcpbridge speaks up to %s)", newest)
-}
+// isOlder reports whether v is older than the newest protocol version
+// mcpbridge speaks: then it is what the server accepts over its
+// transport, not what mcpbridge chose (see info's help), which info says
+// once, under the servers.
+func isOlder(v string) bool { return v != "" && v < mcp.SupportedProtocolVersions()[0] }
 
 // capabilities names the capabilities a server declared, compactly.
 func capabilities(raw json.RawMessage) string {

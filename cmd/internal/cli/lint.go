@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/toolschema"
@@ -111,7 +113,7 @@ type lintProblem struct {
 // vendor, and a tool that cannot use it is refused by all; so is a
 // description, which every vendor gets cut to the server's cap (ts holds
 // them whole).
-func lint(ts *catalog.Toolset, cfg *catalog.Config, vendors []schema.Vendor, cap func(catalog.ServerConfig) int) *lintReport {
+func lint(ts *catalog.Toolset, cfg *config.Config, vendors []schema.Vendor, cap func(config.Server) int) *lintReport {
 	rep := &lintReport{Vendors: vendors, Problems: []lintProblem{}}
 	refused, changed := map[[2]string]bool{}, map[[2]string]bool{}
 	add := func(p lintProblem) {
@@ -177,7 +179,7 @@ func lint(ts *catalog.Toolset, cfg *catalog.Config, vendors []schema.Vendor, cap
 }
 
 // wantedName is the name a tool of sc asks for: its own, namespaced.
-func wantedName(sc catalog.ServerConfig, toolName string) string {
+func wantedName(sc config.Server, toolName string) string {
 	if prefix := sc.ToolPrefix(); prefix != "" {
 		return prefix + "_" + toolName
 	}
@@ -188,7 +190,7 @@ func wantedName(sc catalog.ServerConfig, toolName string) string {
 // those whose names need no rewrite first, then the others, each group in
 // byte order, so that of two tools the rewrite makes alike (a.b and a/b)
 // lint says the hash suffix of the one the toolset gives it to.
-func sentNames(namer *toolschema.Namer, sc catalog.ServerConfig, defs []tool.Definition) map[string]string {
+func sentNames(namer *toolschema.Namer, sc config.Server, defs []tool.Definition) map[string]string {
 	rank := func(name string) int {
 		if w := wantedName(sc, name); namer.Rewrite(w) != w {
 			return 1

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpbridge/mcpbridge/mcptool"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
@@ -84,7 +87,7 @@ status 2, as for a tool that does not exist.`,
 // does not exist; other errors pass as they are. The specification's code
 // for it is invalid params since SEP-2164, -32002 before.
 func noResource(server, uri string, err error) error {
-	protocol, ok := errors.AsType[*mcpclient.ProtocolError](err)
+	protocol, ok := errors.AsType[*mcptool.ProtocolError](err)
 	if !ok || protocol.Code != jsonrpc.CodeInvalidParams && protocol.Code != -32002 {
 		return err
 	}
@@ -98,7 +101,7 @@ func noResource(server, uri string, err error) error {
 // listResources prints the resources and resource templates of each
 // running server, or of the one --server names; with several, under the
 // server's name.
-func listResources(ctx context.Context, s *Streams, ts *catalog.Toolset, cfg *catalog.Config, only string) error {
+func listResources(ctx context.Context, s *Streams, ts *catalog.Toolset, cfg *config.Config, only string) error {
 	var providers []*mcpclient.Provider
 	for _, sc := range cfg.Servers {
 		if p, ok := ts.Provider(sc.Name); ok && (only == "" || sc.Name == only) {
@@ -181,7 +184,7 @@ func placeholders(template string) []string {
 }
 
 // onlyServer returns the one running server, or the one --server names.
-func onlyServer(ts *catalog.Toolset, cfg *catalog.Config, name string) (*mcpclient.Provider, error) {
+func onlyServer(ts *catalog.Toolset, cfg *config.Config, name string) (*mcpclient.Provider, error) {
 	var running []string
 	for _, sc := range cfg.Servers {
 		if _, ok := ts.Provider(sc.Name); ok {

@@ -18,8 +18,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/handle"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/plural"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
@@ -109,7 +112,7 @@ func (t *Target) AddMaxDescription(fs *flag.FlagSet) {
 
 // descriptionCap is how many characters of the descriptions of server sc
 // are kept.
-func (t *Target) descriptionCap(sc catalog.ServerConfig) int {
+func (t *Target) descriptionCap(sc config.Server) int {
 	return cmp.Or(int(t.maxDescription), sc.MaxDescription, mcpclient.DefaultMaxDescription)
 }
 
@@ -162,7 +165,7 @@ func redactValue(v string) string {
 }
 
 // resolve turns the target flags and the command after "--" into a config.
-func (t *Target) resolve(serverCmd []string, s *Streams) (*catalog.Config, error) {
+func (t *Target) resolve(serverCmd []string, s *Streams) (*config.Config, error) {
 	cfg, err := t.servers(serverCmd, s)
 	if err != nil {
 		return nil, err
@@ -177,7 +180,7 @@ func (t *Target) resolve(serverCmd []string, s *Streams) (*catalog.Config, error
 }
 
 // servers is the config the target names, before --env and --header.
-func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error) {
+func (t *Target) servers(serverCmd []string, s *Streams) (*config.Config, error) {
 	given := 0
 	for _, set := range []bool{len(serverCmd) > 0, t.url != "", t.config != ""} {
 		if set {
@@ -196,9 +199,9 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error
 	switch {
 	case len(serverCmd) > 0:
 		t.kind = targetCommand
-		return &catalog.Config{Servers: []catalog.ServerConfig{{
+		return &config.Config{Servers: []config.Server{{
 			Name: cmp.Or(t.name, stdio.ServerName(serverCmd[0], serverCmd[1:])), Command: serverCmd[0], Args: serverCmd[1:],
-			Required: true, Namespace: catalog.NamespaceNone,
+			Required: true, Namespace: config.NamespaceNone,
 		}}}, nil
 	case t.url != "":
 		u, err := url.Parse(t.url)
@@ -207,9 +210,9 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error
 			return nil, Usagef("--url: not a URL with a scheme and a host (http://host/path or https://host/path)")
 		}
 		t.kind = targetURL
-		return &catalog.Config{Servers: []catalog.ServerConfig{{
-			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: mcpclient.TransportKind(t.transport),
-			Required: true, Namespace: catalog.NamespaceNone,
+		return &config.Config{Servers: []config.Server{{
+			Name: cmp.Or(t.name, u.Hostname()), URL: t.url, Transport: config.Transport(t.transport),
+			Required: true, Namespace: config.NamespaceNone,
 		}}}, nil
 	}
 	path := t.config
@@ -232,16 +235,16 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error
 		if err != nil {
 			return nil, err
 		}
-		return &catalog.Config{Servers: []catalog.ServerConfig{{
+		return &config.Config{Servers: []config.Server{{
 			Name: cmp.Or(t.name, "demo"), Command: self, Args: []string{"serve-demo", "--notes", notes},
-			Required: true, Namespace: catalog.NamespaceNone,
+			Required: true, Namespace: config.NamespaceNone,
 		}}}, nil
 	}
 	if t.name != "" {
 		return nil, Usagef("--name names a server after -- or at --url; %s names its own", path)
 	}
 	t.kind, t.source = targetConfig, path
-	cfg, err := catalog.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
@@ -256,7 +259,7 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error
 		}
 	}
 	if t.server != "" {
-		var picked []catalog.ServerConfig
+		var picked []config.Server
 		var names []string
 		for _, s := range cfg.Servers {
 			names = append(names, s.Name)
@@ -279,11 +282,11 @@ func (t *Target) servers(serverCmd []string, s *Streams) (*catalog.Config, error
 // started by mcpbridge for a variable. They are added to what a config
 // gives it, the flag's winning. Values with no such server are refused:
 // dropped, they would leave the user believing they applied.
-func (t *Target) give(cfg *catalog.Config, flag string, values map[string]string, atURL bool) error {
+func (t *Target) give(cfg *config.Config, flag string, values map[string]string, atURL bool) error {
 	if len(values) == 0 {
 		return nil
 	}
-	var inUse []*catalog.ServerConfig
+	var inUse []*config.Server
 	var names []string
 	for i := range cfg.Servers {
 		if !cfg.Servers[i].Disabled {
@@ -324,16 +327,15 @@ func (t *Target) give(cfg *catalog.Config, flag string, values map[string]string
 // server on s.Err as it becomes ready or fails. A server that did not
 // start is said as a person reads it, with its cause and its last words on
 // stderr. Close the toolset with [Target.Close].
-func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*catalog.Toolset, *catalog.Config, error) {
-	return t.startWith(ctx, serverCmd, s, func(ctx context.Context, cfg *catalog.Config, o *toolset.Options) (*catalog.Toolset, error) {
-		ts, err := toolset.Start(ctx, cfg, o)
-		return (*catalog.Toolset)(ts), err
-	})
+func (t *Target) Start(ctx context.Context, serverCmd []string, s *Streams) (*catalog.Toolset, *config.Config, error) {
+	return t.startWith(ctx, serverCmd, s, toolset.Start)
 }
 
 // startWith is Start with launch in place of toolset.Start: what serves the
-// set (the gateway) starts it, with the options given.
-func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *catalog.Config, *toolset.Options) (*catalog.Toolset, error)) (*catalog.Toolset, *catalog.Config, error) {
+// set (the gateway) starts it, with the options given. The servers are
+// started through the public API, as a user of toolset does; the catalog
+// behind it is what the commands need besides (snapshots, raw calls).
+func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, launch func(context.Context, *config.Config, *toolset.Options) (*toolset.Toolset, error)) (*catalog.Toolset, *config.Config, error) {
 	cfg, err := t.resolve(serverCmd, s)
 	if err != nil {
 		return nil, nil, err
@@ -349,7 +351,8 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 	if err := t.host.applyRoots(cfg); err != nil {
 		return nil, nil, err
 	}
-	answers := t.hostOptions(s)
+	host := t.hostOptions(s)
+	t.providerOptions(&host)
 	logger := slog.New(slog.DiscardHandler)
 	if t.verbose {
 		logger = slog.New(slog.NewTextHandler(s.Err, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -363,24 +366,26 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 	}
 	t.errw, t.watches, t.hinted = s.Err, map[string]*stderrWatch{}, map[string]bool{}
-	provider, watch := append(answers, t.providerOptions()...), t.watch(serverStderr(s.Err, t.verbose))
+	watch := t.watch(serverStderr(s.Err, t.verbose))
 	opts := &toolset.Options{
 		Vendor: t.Vendor,
 		Logger: logger,
-		// What no public field says: how the command answers a server,
-		// the description's cap, each stdio server's stderr.
-		Server: func(sc catalog.ServerConfig) *mcptool.Options {
-			return mcpclient.Extend(nil, append(slices.Clone(provider), watch(sc)...)...)
+		// How the command answers a server, the description's cap, each
+		// stdio server's stderr.
+		Server: func(sc config.Server) *mcptool.Options {
+			o := host
+			o.Stderr = watch(sc)
+			return &o
 		},
 	}
 	if !t.logged {
 		opts.OnStatus = p.update
 	}
-	ts, err := launch(ctx, cfg, opts)
+	pub, err := launch(ctx, cfg, opts)
 	if err != nil {
 		var (
-			invalid *catalog.InvalidConfigError
-			failed  *catalog.StartError
+			invalid *config.InvalidError
+			failed  *toolset.StartError
 		)
 		switch {
 		case errors.As(err, &invalid):
@@ -390,8 +395,9 @@ func (t *Target) startWith(ctx context.Context, serverCmd []string, s *Streams, 
 		}
 		return nil, nil, err
 	}
+	ts := handle.Core[catalog.Toolset](pub)
 	if !t.logged {
-		p.ready(ts.Status())
+		p.ready(pub.Status())
 	}
 	return ts, cfg, nil
 }
@@ -403,21 +409,21 @@ func (t *Target) Logger() *slog.Logger { return cmp.Or(t.logger, slog.New(slog.D
 
 // watch returns the options that give each stdio server a stderrWatch of
 // its own, passing its stderr on to next.
-func (t *Target) watch(next io.Writer) func(catalog.ServerConfig) []mcpclient.Option {
-	return func(sc catalog.ServerConfig) []mcpclient.Option {
+func (t *Target) watch(next io.Writer) func(config.Server) io.Writer {
+	return func(sc config.Server) io.Writer {
 		if sc.Command == "" {
 			return nil
 		}
 		w := newStderrWatch(sc, next)
 		t.watched = append(t.watched, sc.Name)
 		t.watches[sc.Name] = w
-		return []mcpclient.Option{mcpclient.WithStderr(w)}
+		return w
 	}
 }
 
 // failure explains why the server name did not start, as the user gave
-// it, with a hint at --env (or the config's "env") when it ran and failed,
-// or said it lacks a variable.
+// it, with a hint at --env (or the config's "env") when it ran and failed
+// (but for a crash of its code), or said it lacks a variable.
 func (t *Target) failure(name string, err error) *startFailure {
 	who := fmt.Sprintf("server %q", name)
 	switch t.kind {
@@ -433,12 +439,16 @@ func (t *Target) failure(name string, err error) *startFailure {
 		}
 		missing = w.variables()
 	}
-	// A --url without a path is said by mcptool, in the cause.
-	hint := t.envHint(name, missing, ranAndFailed(err))
-	if he := (*mcpclient.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
+	// A --url without a path is said by mcptool, in the cause. A server
+	// that crashed on an error of its code lacks no variable it did not
+	// name.
+	se := (*stdio.ServerError)(nil)
+	crashed := errors.As(err, &se) && se.Crashed
+	hint := t.envHint(name, missing, ranAndFailed(err) && !crashed)
+	if he := (*mcptool.HTTPError)(nil); errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
 		hint = t.tokenHint(name)
 	}
-	if se := (*stdio.ServerError)(nil); errors.As(err, &se) && se.Listens != "" {
+	if se != nil && se.Listens != "" {
 		hint = t.urlHint(se.Listens)
 	}
 	if hint != "" {
@@ -493,7 +503,7 @@ func (t *Target) Close(ts *catalog.Toolset) {
 func NotStarted(ts *catalog.Toolset) error {
 	var failed []string
 	for _, st := range ts.Status() {
-		if st.State == mcpclient.StateFailed {
+		if st.State == mcptool.StateFailed {
 			failed = append(failed, fmt.Sprintf("%q", st.Name))
 		}
 	}
@@ -532,23 +542,23 @@ func newProgress(w io.Writer, explain func(name string, err error) *startFailure
 	return &progress{w: w, term: IsTerminal(w), color: UseColor(w), explain: explain, started: map[string]time.Time{}, took: map[string]time.Duration{}, done: map[string]bool{}, quiet: map[string]bool{}}
 }
 
-func (p *progress) update(st catalog.ServerStatus) {
+func (p *progress) update(st toolset.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch st.State {
-	case mcpclient.StateConnecting:
+	case mcptool.StateConnecting:
 		if _, ok := p.started[st.Name]; !ok {
 			p.started[st.Name] = time.Now()
 			if p.term {
 				fmt.Fprintf(p.w, "%s %s: connecting…\n", p.paint(Dim, "·"), untrusted.Line(st.Name))
 			}
 		}
-	case mcpclient.StateReady:
+	case mcptool.StateReady:
 		// Said by ready, once the catalog has the server's tools.
 		if _, ok := p.took[st.Name]; !ok {
 			p.took[st.Name] = p.elapsed(st.Name)
 		}
-	case mcpclient.StateFailed:
+	case mcptool.StateFailed:
 		if p.done[st.Name] || p.quiet[st.Name] {
 			return
 		}
@@ -573,11 +583,11 @@ func (p *progress) update(st catalog.ServerStatus) {
 }
 
 // ready says which servers are serving, with their tools, once Start is done.
-func (p *progress) ready(all []catalog.ServerStatus) {
+func (p *progress) ready(all []toolset.ServerStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, st := range all {
-		if st.State == mcpclient.StateReady && !p.done[st.Name] {
+		if st.State == mcptool.StateReady && !p.done[st.Name] {
 			p.done[st.Name] = true
 			fmt.Fprintf(p.w, "%s %s: ready, %s (%v)\n", p.paint(Green, "✓"), untrusted.Line(st.Name), plural.Count(st.Tools, "tool", "tools"), p.took[st.Name])
 		}

@@ -25,7 +25,14 @@ var toolsCmd = &Command{
   mcpbridge tools --vendor openai --json -- npx -y @modelcontextprotocol/server-everything
   mcpbridge tools --config ~/.cursor/mcp.json
   mcpbridge tools --sampling -- npx -y @modelcontextprotocol/server-everything   # what call --sampling sees
-  mcpbridge tools --code                # the TypeScript declarations mcpbridge run's scripts call`,
+  mcpbridge tools --code                # the TypeScript declarations mcpbridge run's scripts call
+
+The words in brackets are the server's hints of what a tool does, not
+promises: read-only (changes nothing), destructive (may delete or
+overwrite), writes (changes things, not destructively), idempotent (a second
+identical call changes nothing more), closed-world (reaches nothing outside
+the server: no web, no other system). mcpbridge sends a call again after a
+lost connection only for a read-only or idempotent tool.`,
 	Setup: func(fs *flag.FlagSet) RunFunc {
 		t := addAppTarget(fs)
 		t.AddVendor(fs, schema.Anthropic, "the `VENDOR` whose rules names and schemas follow: openai, anthropic or gemini")
@@ -60,6 +67,10 @@ var toolsCmd = &Command{
 				}
 				return NotStarted(ts)
 			}
+			if t.kind == targetDemo {
+				// Whoever reads only the output knows whose tools these are.
+				fmt.Fprintf(s.Out, "%s\n\n", Paint(UseColor(s.Out), Dim, demoNote))
+			}
 			printTools(s.Out, defs, *long, UseColor(s.Out))
 			for _, d := range ts.Quarantined() {
 				fmt.Fprintf(s.Err, "left out: %s\n", untrusted.Line(d.String()))
@@ -69,13 +80,25 @@ var toolsCmd = &Command{
 	},
 }
 
+// demoNote heads the tools of the bundled demo server, which a command
+// given no server runs.
+const demoNote = "The bundled demo server's tools (no server was given: name one after --, with --url or with --config)."
+
 // printTools prints the catalog for a person: each description whole with
-// long, else its first line, marked "…" when there was more.
+// long, else its first line, marked "…" when there was more. Whether a
+// tool is strict is said of the fewer, by tool, and of the others once.
 func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 	if len(defs) == 0 {
 		fmt.Fprintln(w, "no tools")
 		return
 	}
+	strict := 0
+	for _, d := range defs {
+		if d.Strict {
+			strict++
+		}
+	}
+	markStrict := 2*strict <= len(defs)
 	for i, d := range defs {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -99,9 +122,18 @@ func printTools(w io.Writer, defs []tool.Definition, long, color bool) {
 		if app := d.App(); app.ResourceURI != "" {
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "app: "+untrusted.Line(app.ResourceURI)+" (call --out DIR saves it)"))
 		}
-		if d.Strict {
+		switch {
+		case markStrict && d.Strict:
 			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "strict: the model's arguments always match the schema"))
+		case !markStrict && !d.Strict:
+			fmt.Fprintf(w, "  %s\n", Paint(color, Dim, "not strict: the model's arguments may not match the schema"))
 		}
+	}
+	switch {
+	case strict == len(defs):
+		fmt.Fprintf(w, "\n%s\n", Paint(color, Dim, "strict: every tool: the model's arguments always match the schema"))
+	case !markStrict:
+		fmt.Fprintf(w, "\n%s\n", Paint(color, Dim, "strict: every tool not said otherwise: the model's arguments always match the schema"))
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpbridge/mcpbridge/internal/catalog"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
+
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
@@ -91,7 +92,7 @@ func trustLocal(path string, data []byte, s *Streams) error {
 // variable or header is shown, only where it comes from: the user's
 // environment, by name, or the file.
 func describeServers(data []byte, dir string) []string {
-	cfg, err := catalog.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
+	cfg, err := config.Loader{LookupEnv: func(name string) (string, bool) { return "${" + name + "}", true }}.Parse(data)
 	if err != nil {
 		return []string{"servers it could not describe"}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/agent"
 	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 	"github.com/mcpbridge/mcpbridge/codemode"
+	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
@@ -66,13 +67,7 @@ describe_tools, which answers their TypeScript declarations.`,
 			if err != nil {
 				return err
 			}
-			t.SetModel(model) // it answers the servers' sampling too, with --sampling
-			// Names and schemas follow the model's vendor unless --vendor
-			// says otherwise.
-			if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
-				t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
-			}
-			ts, _, err := t.Start(ctx, serverCmd, s)
+			ts, err := startFor(ctx, t, model, serverCmd, s)
 			if err != nil {
 				return err
 			}
@@ -233,6 +228,20 @@ func onlyModel(ctx context.Context, base, key string) (string, error) {
 		names = append(names, fmt.Sprintf("and %d more", more))
 	}
 	return "", cli.Usagef("OPENAI_BASE_URL is set, and its server has %d models: give --model NAME, one of %s", len(list.Data), strings.Join(names, ", "))
+}
+
+// startFor starts t's servers for model (nil when none is chosen), which
+// answers their sampling too (with --sampling), and whose vendor's rules
+// their tools' names and schemas follow unless --vendor says otherwise.
+func startFor(ctx context.Context, t *cli.Target, model llm.Model, serverCmd []string, s *cli.Streams) (*catalog.Toolset, error) {
+	if model != nil {
+		t.SetModel(model)
+		if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
+			t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
+		}
+	}
+	ts, _, err := t.Start(ctx, serverCmd, s)
+	return ts, err
 }
 
 // openAIVendor is whose rules tools follow for an OpenAI-compatible server

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/mcpbridge/mcpbridge/cmd/internal/cli"
 	"github.com/mcpbridge/mcpbridge/codemode"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // maxScript bounds the script run reads.
@@ -139,6 +138,10 @@ func printValue(w io.Writer, v json.RawMessage, asJSON bool) error {
 	return cli.WriteJSON(w, v)
 }
 
+// budgetFlags are the flags of run that set a script's budgets, by the
+// budget's name in codemode.Config.
+var budgetFlags = map[string]string{"Timeout": "--timeout", "MaxCalls": "--max-calls"}
+
 // scriptFailed is a script's failure with its exit status: 3 for a call
 // whose server could not be reached, which the script did not catch (the
 // status says the error's kind, as call's does: the chain is kept), else
@@ -148,14 +151,20 @@ func scriptFailed(err error) error {
 	var (
 		se        *codemode.ScriptError
 		be        *codemode.BudgetError
-		transport *mcpclient.TransportError
-		protocol  *mcpclient.ProtocolError
+		transport *mcptool.TransportError
+		protocol  *mcptool.ProtocolError
 	)
 	switch {
 	case errors.As(err, &se) && se.Err != nil && (errors.As(se.Err, &transport) || errors.As(se.Err, &protocol)):
 		return err
-	case errors.As(err, &se), errors.As(err, &be):
-		return errors.New(untrusted.Line(strings.TrimPrefix(err.Error(), "codemode: ")))
+	case errors.As(err, &be):
+		msg := err.Error()
+		if flag := budgetFlags[be.Budget]; flag != "" {
+			msg += " (raise it with " + flag + ")"
+		}
+		return errors.New(untrusted.Line(msg))
+	case errors.As(err, &se):
+		return errors.New(untrusted.Line(err.Error()))
 	}
 	return err
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
-	"github.com/mcpbridge/mcpbridge/llm/openai"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -87,11 +86,6 @@ server's tools that apps may call (see SECURITY.md).`,
 				return err
 			case err != nil:
 				w.noModel = err.Error() // the page says what to set; /app works
-			default:
-				t.SetModel(model)
-				if _, isOpenAI := model.(*openai.Model); isOpenAI && t.Vendor == "" {
-					t.Vendor = openAIVendor(os.Getenv("OPENAI_BASE_URL"))
-				}
 			}
 			// Before the servers start: an address refused or in use, or
 			// a certificate that does not load, is said at once.
@@ -100,7 +94,7 @@ server's tools that apps may call (see SECURITY.md).`,
 				return err
 			}
 			defer ln.Close()
-			ts, _, err := t.Start(ctx, serverCmd, s)
+			ts, err := startFor(ctx, t, model, serverCmd, s)
 			if err != nil {
 				return err
 			}

@@ -14,9 +14,9 @@ import (
 	"unicode"
 
 	"github.com/mcpbridge/mcpbridge/internal/form"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -236,7 +236,7 @@ func fieldsOf(fm *form.Form) []questionField {
 
 // approve is the page's approval of a sampling request: the request shown
 // in the turn running, the model asked only once the person approves.
-func (w *webChat) approve(ctx context.Context, r *mcpclient.SamplingRequest) error {
+func (w *webChat) approve(ctx context.Context, r *mcptool.SamplingRequest) error {
 	t := w.current()
 	if t == nil {
 		return errors.New("no turn of the page is running to approve it in")
@@ -261,8 +261,8 @@ func (w *webChat) approve(ctx context.Context, r *mcpclient.SamplingRequest) err
 
 // sampling is how the servers sample the model with --sampling: each
 // request approved on the page, the model's answer shown there.
-func (w *webChat) sampling(m llm.Model) mcpclient.Sampling {
-	return mcpclient.Sampling{Model: pageAnswers{m, w}, Approve: w.approve}
+func (w *webChat) sampling(m llm.Model) mcptool.Sampling {
+	return mcptool.Sampling{Model: pageAnswers{m, w}, Approve: w.approve}
 }
 
 // pageAnswers is a model whose answers to servers are shown on the page,

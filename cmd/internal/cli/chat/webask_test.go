@@ -12,9 +12,9 @@ import (
 	"testing/synctest"
 
 	"github.com/mcpbridge/mcpbridge/internal/form"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 	"github.com/mcpbridge/mcpbridge/llm"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -279,7 +279,7 @@ func TestPageAsksToOpenAURL(t *testing.T) {
 func TestPageApprovesSampling(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w, _, ev, _ := pageTurn(t)
-		req := &mcpclient.SamplingRequest{Server: "srv", Tool: "haiku", System: "You write haiku.", Messages: []llm.Message{llm.UserText("a haiku")}, MaxTokens: 30}
+		req := &mcptool.SamplingRequest{Server: "srv", Tool: "haiku", System: "You write haiku.", Messages: []llm.Message{llm.UserText("a haiku")}, MaxTokens: 30}
 		approved := make(chan error, 1)
 		go func() { approved <- w.approve(context.Background(), req) }()
 		synctest.Wait()
@@ -331,7 +331,7 @@ func TestPageDeclinesWithNoTurn(t *testing.T) {
 	if want := `server "srv" (tool "t") asked you to open https://example.com/x: Open it. — declined: no turn of the page is running to ask in` + "\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
-	if err := w.approve(context.Background(), &mcpclient.SamplingRequest{Server: "srv"}); err == nil {
+	if err := w.approve(context.Background(), &mcptool.SamplingRequest{Server: "srv"}); err == nil {
 		t.Error("a sampling request with no turn was approved")
 	}
 }

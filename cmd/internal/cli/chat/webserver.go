@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpbridge/mcpbridge/toolset"
 	"io"
 	"io/fs"
 	"net/http"
@@ -71,7 +70,7 @@ func (w *webChat) handler(hosts []string) http.Handler {
 	mux.Handle("GET /{$}", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /app", pageHeaders(http.HandlerFunc(page)))
 	mux.Handle("GET /static/", pageHeaders(http.StripPrefix("/static", files)))
-	apps := apphost.New(apphost.Config{Servers: (*toolset.Toolset)(w.ts).Provider, Hosts: hosts})
+	apps := apphost.New(apphost.Config{Servers: w.ts.Public, Hosts: hosts})
 	mux.Handle("/apps/", http.StripPrefix("/apps", w.guardApps(apps)))
 	mux.Handle("GET /api/info", w.guard(http.HandlerFunc(w.info)))
 	mux.Handle("POST /api/chat", w.guard(http.HandlerFunc(w.chat)))

@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // expand replaces variable references in the fields that may hold them. A
 // field with a reference that cannot be resolved is left as written, and
 // the problem is kept unless the server is disabled.
-func (s *ServerConfig) expand(lookup func(string) (string, bool)) {
+func (s *Server) expand(lookup func(string) (string, bool)) {
 	field := func(key, where string, p *string) {
 		v, msg := expand(*p, lookup)
 		if msg == "" {

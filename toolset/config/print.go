@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
-// String describes the server without a secret: see [ServerConfig].
-func (s ServerConfig) String() string {
+// String describes the server without a secret: see [Server].
+func (s Server) String() string {
 	parts := []string{fmt.Sprintf("server %q", s.Name)}
 	add := func(key, value string) { parts = append(parts, key+" "+value) }
 	if s.Command != "" {
@@ -72,7 +72,7 @@ func (s ServerConfig) String() string {
 }
 
 // GoString is for %#v, and as careful as String.
-func (s ServerConfig) GoString() string {
+func (s Server) GoString() string {
 	var fields []string
 	add := func(name, value string) { fields = append(fields, name+":"+value) }
 	add("Name", fmt.Sprintf("%q", s.Name))
@@ -130,14 +130,14 @@ func (s ServerConfig) GoString() string {
 	if s.Auth != nil {
 		add("Auth", fmt.Sprintf("%q", s.Auth.String()))
 	}
-	return "toolset.ServerConfig{" + strings.Join(fields, ", ") + "}"
+	return "config.Server{" + strings.Join(fields, ", ") + "}"
 }
 
-// LogValue makes a logger, the JSON handler too, print [ServerConfig.String]
+// LogValue makes a logger, the JSON handler too, print [Server.String]
 // rather than the fields, which hold secrets.
-func (s ServerConfig) LogValue() slog.Value { return slog.StringValue(s.String()) }
+func (s Server) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
-// String describes each server without a secret, as [ServerConfig.String]
+// String describes each server without a secret, as [Server.String]
 // does.
 func (c Config) String() string {
 	parts := make([]string, len(c.Servers))
@@ -153,7 +153,7 @@ func (c Config) GoString() string {
 	for i, s := range c.Servers {
 		parts[i] = s.GoString()
 	}
-	return "toolset.Config{Servers:[]toolset.ServerConfig{" + strings.Join(parts, ", ") + "}}"
+	return "config.Config{Servers:[]config.Server{" + strings.Join(parts, ", ") + "}}"
 }
 
 // LogValue makes a logger print [Config.String] rather than the fields.

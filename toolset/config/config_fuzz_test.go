@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"os"
@@ -42,8 +42,6 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = c.String() + c.GoString()
 		for _, s := range c.Servers {
-			_ = OptionsOf(s)
-			_ = ProviderOf(s).Name()
 			_ = s.ToolPrefix()
 		}
 	})

@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // A Config is a set of MCP servers as a config file describes them. Build it
@@ -19,7 +17,7 @@ import (
 // at once.
 type Config struct {
 	// Servers are the configured servers, in the order the file lists them.
-	Servers []ServerConfig
+	Servers []Server
 
 	// problems are mistakes parsing found that no field can show (a server
 	// entry that is not an object); Validate reports them.
@@ -29,9 +27,25 @@ type Config struct {
 }
 
 // A Namespace says how the tools of a server are named among those of the
-// other servers. Set [ServerConfig.Prefix] instead for a namespace of your
-// own choosing; [ServerConfig.ToolPrefix] gives the result.
+// other servers. Set [Server.Prefix] instead for a namespace of your
+// own choosing; [Server.ToolPrefix] gives the result.
 type Namespace string
+
+// A Transport is how a server is reached, as a config's "type" (or
+// "transport") names it.
+type Transport string
+
+// The transports. The zero value leaves the choice to the server's other
+// keys: stdio for a command; for a URL streamable HTTP, unless its path ends
+// in /sse.
+const (
+	// Stdio is a subprocess speaking MCP on its stdin and stdout.
+	Stdio Transport = "stdio"
+	// StreamableHTTP is MCP's streamable HTTP transport.
+	StreamableHTTP Transport = "streamable_http"
+	// SSE is the HTTP+SSE transport of protocol revision 2024-11-05.
+	SSE Transport = "sse"
+)
 
 // The namespaces. The zero value is [NamespaceServer].
 const (
@@ -43,14 +57,14 @@ const (
 	NamespaceNone Namespace = "none"
 )
 
-// A ServerConfig is one server of a [Config]: a command to start (stdio) or a
+// A Server is one server of a [Config]: a command to start (stdio) or a
 // URL to reach (streamable HTTP or SSE), and how much of it to use.
 //
 // Its String and GoString methods, and its log value, show the names of
 // environment variables and headers but never their values, nor the
 // command's arguments, nor a URL's credentials, path or query, since any of
 // them may carry a secret.
-type ServerConfig struct {
+type Server struct {
 	// Name is the server's key in the file. Errors and logs name the server
 	// by it, and it is the default namespace of its tools.
 	Name string
@@ -67,7 +81,7 @@ type ServerConfig struct {
 	// this process's.
 	Dir string
 	// Roots are the directories the server is told it may work in (file key
-	// "roots"), declared as MCP roots ([mcpclient.WithRoots]); a relative one
+	// "roots"), declared as MCP roots (mcptool.Options.Roots); a relative one
 	// is taken from this process's working directory. None is declared by
 	// default, and only these when set: a server may replace the
 	// directories it was started with by its client's roots (the reference
@@ -81,12 +95,11 @@ type ServerConfig struct {
 	// say).
 	Headers map[string]string
 
-	// Transport is the file's "type" (or "transport"), normalized to an
-	// [mcpclient.TransportKind]: "stdio"; "http", "streamable-http",
-	// "streamable_http" and "streamableHttp" become [mcpclient.StreamableHTTP];
-	// "sse" is [mcpclient.SSE]. Empty leaves the choice to mcptool: stdio for a
-	// command, and for a URL streamable HTTP unless its path ends in /sse.
-	Transport mcpclient.TransportKind
+	// Transport is the file's "type" (or "transport"), normalized:
+	// "stdio" is [Stdio]; "http", "streamable-http", "streamable_http" and
+	// "streamableHttp" are [StreamableHTTP]; "sse" is [SSE]. Empty leaves
+	// the choice to the other keys (see [Transport]).
+	Transport Transport
 
 	// Prefix replaces the server's name as the namespace of its tools. It
 	// must be an identifier, since it begins every tool name: letters,
@@ -114,23 +127,22 @@ type ServerConfig struct {
 	Disabled bool
 
 	// Timeout bounds connecting: starting or reaching the server, the
-	// handshake and the tool listing. Zero means
-	// [mcpclient.DefaultConnectTimeout]; a negative one is refused, since a
-	// server that never answers would hold the whole set's start.
+	// handshake and the tool listing. Zero is the provider's default (60s,
+	// mcptool.Limits.Connect); a negative one is refused, since a server
+	// that never answers would hold the whole set's start.
 	Timeout time.Duration
 	// CallTimeout bounds each tool call, restarting while the server reports
-	// progress on it (see mcpclient.WithCallTimeout). Zero means
-	// [mcpclient.DefaultRequestTimeout]; negative means no bound but the
-	// caller's context.
+	// progress on it (mcptool.Limits.Call). Zero is the provider's default
+	// (30s); negative means no bound but the caller's context.
 	CallTimeout time.Duration
 	// MaxDescription is how many characters of each tool description of
-	// the server are kept (see mcpclient.WithMaxDescription). Zero means
-	// [mcpclient.DefaultMaxDescription]; a negative one is refused, since the
-	// server could fill every prompt.
+	// the server are kept (mcptool.Limits.Description). Zero is the
+	// provider's default (2048); a negative one is refused, since the server
+	// could fill every prompt.
 	MaxDescription int
 	// Auth, if set, is how to obtain the OAuth token an HTTP server asks
-	// for (see [AuthConfig]).
-	Auth *AuthConfig
+	// for (see [Auth]).
+	Auth *Auth
 
 	// transportKey is the file key Transport came from ("type" or
 	// "transport"), so that a problem names the key the user wrote.
@@ -164,7 +176,7 @@ func Parse(data []byte) (*Config, error) { return Loader{}.Parse(data) }
 func (l Loader) Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("toolset: %w", err)
+		return nil, fmt.Errorf("reading the config: %w", err)
 	}
 	return l.parse(data, path)
 }
@@ -220,9 +232,9 @@ func (l Loader) parse(data []byte, source string) (*Config, error) {
 	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
 		return nil, syntaxError(data, source, err)
 	}
-	where := "toolset: "
+	where := ""
 	if source != "" {
-		where += source + ": "
+		where = source + ": "
 	}
 	top, err := objectEntries(data)
 	if err != nil {
@@ -264,7 +276,7 @@ func (l Loader) parse(data []byte, source string) (*Config, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	c := &Config{Servers: make([]ServerConfig, 0, len(entries)), file: source}
+	c := &Config{Servers: make([]Server, 0, len(entries)), file: source}
 	for _, e := range entries {
 		s, ok := parseServer(e.key, e.value)
 		if !ok {
@@ -282,7 +294,7 @@ func (l Loader) parse(data []byte, source string) (*Config, error) {
 func syntaxError(data []byte, source string, err error) error {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		return fmt.Errorf("toolset: %w", err)
+		return err
 	}
 	// Offset counts the bytes read, the offending one included.
 	i := min(max(int(se.Offset)-1, 0), len(data))
@@ -290,15 +302,15 @@ func syntaxError(data []byte, source string, err error) error {
 	line := bytes.Count(data[:i], []byte("\n")) + 1
 	col := utf8.RuneCount(data[start:i]) + 1
 	if source != "" {
-		return fmt.Errorf("toolset: %s:%d:%d: %w", source, line, col, err)
+		return fmt.Errorf("%s:%d:%d: %w", source, line, col, err)
 	}
-	return fmt.Errorf("toolset: line %d, column %d: %w", line, col, err)
+	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }
 
 // parseServer reads one server entry, keeping its mistakes in the result's
 // problems. It reports false when the entry is not an object at all.
-func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
-	s := ServerConfig{Name: name}
+func parseServer(name string, data json.RawMessage) (Server, bool) {
+	s := Server{Name: name}
 	entries, err := objectEntries(data)
 	if err != nil {
 		return s, false
@@ -315,7 +327,7 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 			return want
 		}
 	}
-	// In the order of ServerConfig's fields, which a suggestion for an
+	// In the order of Server's fields, which a suggestion for an
 	// unknown key follows.
 	readObject(entries, "", problem, []member{
 		{"command", decode(&s.Command, "a string")},
@@ -356,16 +368,16 @@ func parseServer(name string, data json.RawMessage) (ServerConfig, bool) {
 
 // normalizeTransport maps the names clients use for a transport to
 // mcptool's; an unknown name is returned as it is, for Validate to report.
-func normalizeTransport(name string) mcpclient.TransportKind {
+func normalizeTransport(name string) Transport {
 	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name)) {
 	case "stdio":
-		return mcpclient.Stdio
+		return Stdio
 	case "http", "streamablehttp":
-		return mcpclient.StreamableHTTP
+		return StreamableHTTP
 	case "sse":
-		return mcpclient.SSE
+		return SSE
 	}
-	return mcpclient.TransportKind(name)
+	return Transport(name)
 }
 
 // ToolPrefix returns what goes before the names of the server's tools to
@@ -373,7 +385,7 @@ func normalizeTransport(name string) mcpclient.TransportKind {
 // server's name, or "" for [NamespaceNone]. A server name need not be an
 // identifier ("brave-search"); making names acceptable to a model vendor is
 // left to whoever joins them.
-func (s ServerConfig) ToolPrefix() string {
+func (s Server) ToolPrefix() string {
 	switch {
 	case s.Prefix != "":
 		return s.Prefix
@@ -381,75 +393,4 @@ func (s ServerConfig) ToolPrefix() string {
 		return ""
 	}
 	return s.Name
-}
-
-// OptionsOf returns the [mcpclient.Option] values the settings of server s make:
-// its name, transport, headers, environment, working directory, roots, allowed
-// tools ([mcpclient.WithAllowedTools]), disabled tools (as a
-// [mcpclient.WithToolFilter]), timeouts and the description cap. Settings a provider would refuse
-// are passed on, so that Connect says so; call [Config.Validate] first to
-// hear of them all at once. A [mcpclient.WithToolFilter] added after these
-// replaces the disabled tools' filter. (A function, not a method: a
-// ServerConfig is toolset's too, which hands out no core provider.)
-func OptionsOf(s ServerConfig) []mcpclient.Option {
-	opts := []mcpclient.Option{mcpclient.WithName(s.Name)}
-	if s.Transport != "" {
-		opts = append(opts, mcpclient.WithTransport(s.Transport))
-	}
-	if len(s.Headers) > 0 {
-		opts = append(opts, mcpclient.WithHeaders(s.Headers))
-	}
-	if len(s.Env) > 0 {
-		opts = append(opts, mcpclient.WithEnv(s.Env))
-	}
-	if s.Dir != "" {
-		opts = append(opts, mcpclient.WithDir(s.Dir))
-	}
-	if len(s.Roots) > 0 {
-		roots := make([]mcpclient.Root, len(s.Roots))
-		for i, dir := range s.Roots {
-			r, err := mcpclient.RootOf(dir)
-			if err != nil {
-				r = mcpclient.Root{URI: dir} // refused at Connect, naming it
-			}
-			roots[i] = r
-		}
-		opts = append(opts, mcpclient.WithRoots(roots...))
-	}
-	if s.AllowedTools != nil {
-		opts = append(opts, mcpclient.WithAllowedTools(s.AllowedTools...))
-	}
-	if len(s.DisabledTools) > 0 {
-		// A set of its own, so a later change to the config does not reach
-		// the provider.
-		off := make(map[string]bool, len(s.DisabledTools))
-		for _, name := range s.DisabledTools {
-			off[name] = true
-		}
-		opts = append(opts, mcpclient.WithToolFilter(func(name string) bool { return !off[name] }))
-	}
-	if s.Timeout != 0 {
-		opts = append(opts, mcpclient.WithConnectTimeout(s.Timeout))
-	}
-	if s.CallTimeout != 0 {
-		opts = append(opts, mcpclient.WithCallTimeout(s.CallTimeout))
-	}
-	if s.MaxDescription != 0 {
-		opts = append(opts, mcpclient.WithMaxDescription(s.MaxDescription))
-	}
-	if s.Auth != nil {
-		opts = append(opts, s.Auth.options(s.Name)...)
-	}
-	return opts
-}
-
-// ProviderOf returns an unconnected [mcpclient.Provider] for server s:
-// [mcpclient.FromCommand] for a command, else [mcpclient.FromURL], with
-// [OptionsOf] followed by opts (a logger, say), which therefore win.
-func ProviderOf(s ServerConfig, opts ...mcpclient.Option) *mcpclient.Provider {
-	all := append(OptionsOf(s), opts...)
-	if s.Command != "" {
-		return mcpclient.FromCommand(s.Command, s.Args, all...)
-	}
-	return mcpclient.FromURL(s.URL, all...)
 }

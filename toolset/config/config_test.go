@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"bytes"
@@ -6,19 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcpbridge/mcpbridge/internal/demo"
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 )
 
 // env is a variable lookup over a fixed map, so no test depends on the
@@ -48,7 +42,7 @@ func load(t *testing.T, name string) *Config {
 }
 
 // public drops what parsing keeps for Validate, to compare the fields.
-func public(servers []ServerConfig) []ServerConfig {
+func public(servers []Server) []Server {
 	out := slices.Clone(servers)
 	for i := range out {
 		out[i].transportKey, out[i].problems, out[i].unresolved = "", nil, nil
@@ -60,10 +54,10 @@ func public(servers []ServerConfig) []ServerConfig {
 func TestLoadFormats(t *testing.T) {
 	tests := []struct {
 		file string
-		want []ServerConfig
+		want []Server
 	}{{
 		file: "claude_desktop.json",
-		want: []ServerConfig{{
+		want: []Server{{
 			Name:    "filesystem",
 			Command: "npx",
 			Args:    []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/ada/Desktop"},
@@ -82,21 +76,21 @@ func TestLoadFormats(t *testing.T) {
 		}},
 	}, {
 		file: "cursor.json",
-		want: []ServerConfig{{
+		want: []Server{{
 			Name:    "linear",
 			URL:     "https://mcp.linear.app/sse",
 			Headers: map[string]string{"Authorization": "Bearer lin_from_env"},
 		}, {
 			Name:         "context7",
 			URL:          "https://mcp.context7.com/mcp",
-			Transport:    mcpclient.StreamableHTTP,
+			Transport:    StreamableHTTP,
 			Prefix:       "docs",
 			AllowedTools: []string{"resolve-library-id", "get-library-docs"},
 			Timeout:      20 * time.Second,
 			CallTimeout:  2 * time.Minute,
 		}, {
 			Name:          "local",
-			Transport:     mcpclient.Stdio,
+			Transport:     Stdio,
 			Command:       "uvx",
 			Args:          []string{"mcp-server-time", "--local-timezone=Europe/Paris"},
 			Dir:           "/srv/mcp",
@@ -106,19 +100,19 @@ func TestLoadFormats(t *testing.T) {
 		}},
 	}, {
 		file: "vscode.json",
-		want: []ServerConfig{{
+		want: []Server{{
 			Name:      "perplexity",
-			Transport: mcpclient.Stdio,
+			Transport: Stdio,
 			Command:   "npx",
 			Args:      []string{"-y", "server-perplexity-ask"},
 			Env:       map[string]string{"PERPLEXITY_API_KEY": "pplx_from_env"},
 		}, {
 			Name:      "fetch",
-			Transport: mcpclient.StreamableHTTP,
+			Transport: StreamableHTTP,
 			URL:       "http://127.0.0.1:8931/mcp",
 		}, {
 			Name:      "legacy",
-			Transport: mcpclient.SSE,
+			Transport: SSE,
 			URL:       "https://example.com/events",
 		}},
 	}}
@@ -136,8 +130,8 @@ func TestLoadFormats(t *testing.T) {
 }
 
 // unmask prints servers with their values, for a failing test only.
-func unmask(servers []ServerConfig) string {
-	type plain ServerConfig // no GoString method
+func unmask(servers []Server) string {
+	type plain Server // no GoString method
 	var b strings.Builder
 	for _, s := range servers {
 		fmt.Fprintf(&b, "\n  %+v", plain(s))
@@ -165,11 +159,11 @@ func TestParseFails(t *testing.T) {
 	tests := []struct {
 		name, data, want string
 	}{
-		{"syntax", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": x}\n  }\n}", "toolset: line 3, column 22: invalid character 'x'"},
-		{"trailing comma", `{"mcpServers": {"a": {"command": "x"},}}`, "toolset: line 1, column 39: invalid character '}'"},
-		{"truncated", `{"mcpServers": {`, "toolset: line 1, column 16: unexpected end of JSON input"},
+		{"syntax", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": x}\n  }\n}", "line 3, column 22: invalid character 'x'"},
+		{"trailing comma", `{"mcpServers": {"a": {"command": "x"},}}`, "line 1, column 39: invalid character '}'"},
+		{"truncated", `{"mcpServers": {`, "line 1, column 16: unexpected end of JSON input"},
 		{"empty", ``, "unexpected end of JSON input"},
-		{"not an object", `["mcpServers"]`, "toolset: the config is not a JSON object"},
+		{"not an object", `["mcpServers"]`, "the config is not a JSON object"},
 		{"both keys", `{"mcpServers": {}, "servers": {}}`, `both "mcpServers" and "servers"`},
 		{"key twice", `{"servers": {}, "servers": {}}`, `key "servers" appears twice`},
 		{"no servers", `{"globalShortcut": "x"}`, `no "mcpServers" or "servers" object`},
@@ -192,7 +186,7 @@ func TestParseFails(t *testing.T) {
 	}
 	_, err := Load(path)
 	var se *json.SyntaxError
-	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "toolset: "+path+":2:15: ") {
+	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), path+":2:15: ") {
 		t.Errorf("Load error %v, want a *json.SyntaxError at %s:2:15", err, path)
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); !errors.Is(err, os.ErrNotExist) {
@@ -210,7 +204,7 @@ func TestDisabledServerVariables(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = c.Validate()
-		var ve *InvalidConfigError
+		var ve *InvalidError
 		switch {
 		case disabled && err != nil:
 			t.Errorf("disabled: %v", err)
@@ -280,7 +274,7 @@ func TestExpandFields(t *testing.T) {
 	}
 	set := c.Servers[2]
 	if set.Command != "/bin/srv" || set.Args[0] != "/srv/x" || set.Env["K"] != "v-/bin/srv" || set.Dir != "/srv" {
-		t.Errorf("expanded server: %+v", unmask([]ServerConfig{set}))
+		t.Errorf("expanded server: %+v", unmask([]Server{set}))
 	}
 	want := []Problem{
 		{"cmd", "args", "argument 1: variable T1 is not set", ""},
@@ -289,9 +283,9 @@ func TestExpandFields(t *testing.T) {
 		{"web", "headers", `"Authorization": variable T3 is not set`, ""},
 		{"web", "headers", `"X-Id": ${input:id} asks the user for a value, which a config file cannot do; use ${env:NAME}`, ""},
 	}
-	var ve *InvalidConfigError
+	var ve *InvalidError
 	if err := c.Validate(); !errors.As(err, &ve) {
-		t.Fatalf("Validate: %v, want a *InvalidConfigError", err)
+		t.Fatalf("Validate: %v, want a *InvalidError", err)
 	}
 	if !slices.Equal(ve.Problems, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", lines(ve.Problems), lines(want))
@@ -311,9 +305,9 @@ func lines(ps []Problem) string {
 func TestValidateReportsEverything(t *testing.T) {
 	c := load(t, "problems.json")
 	err := c.Validate()
-	var ve *InvalidConfigError
+	var ve *InvalidError
 	if !errors.As(err, &ve) {
-		t.Fatalf("Validate: %v, want a *InvalidConfigError", err)
+		t.Fatalf("Validate: %v, want a *InvalidError", err)
 	}
 	want := []struct{ server, key, message string }{
 		{"github", "comand", `unknown key; did you mean "command"?`},
@@ -345,7 +339,7 @@ func TestValidateReportsEverything(t *testing.T) {
 	}
 	file := filepath.Join("testdata", "problems.json")
 	for i, line := range strings.Split(msg, "\n") {
-		if !strings.HasPrefix(line, "toolset: "+file+": server ") || ve.Problems[i].File != file {
+		if !strings.HasPrefix(line, file+": server ") || ve.Problems[i].File != file {
 			t.Errorf("line %q does not name its file and server", line)
 		}
 	}
@@ -358,47 +352,47 @@ func TestValidateReportsEverything(t *testing.T) {
 
 // Each check of the fields, on configs built in code.
 func TestValidateChecks(t *testing.T) {
-	cmd := func(s ServerConfig) ServerConfig { s.Name, s.Command = "s", "srv"; return s }
-	web := func(s ServerConfig) ServerConfig { s.Name, s.URL = "s", "https://example.com/mcp"; return s }
+	cmd := func(s Server) Server { s.Name, s.Command = "s", "srv"; return s }
+	web := func(s Server) Server { s.Name, s.URL = "s", "https://example.com/mcp"; return s }
 	tests := []struct {
 		name    string
-		servers []ServerConfig
+		servers []Server
 		key     string // of the one problem expected; "-" for none
 		message string
 	}{
-		{"command", []ServerConfig{cmd(ServerConfig{})}, "-", ""},
-		{"url", []ServerConfig{web(ServerConfig{})}, "-", ""},
-		{"all extras", []ServerConfig{cmd(ServerConfig{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, MaxDescription: 10, Transport: mcpclient.Stdio})}, "-", ""},
-		{"neither", []ServerConfig{{Name: "s"}}, "command", "missing"},
-		{"empty name", []ServerConfig{{Command: "x"}}, "", "empty server name"},
-		{"control in name", []ServerConfig{{Name: "a\nb", Command: "x"}}, "", "control character"},
-		{"twice", []ServerConfig{cmd(ServerConfig{}), cmd(ServerConfig{})}, "", "defined more than once"},
-		{"same prefix", []ServerConfig{cmd(ServerConfig{}), {Name: "t", Command: "y", Prefix: "s"}}, "prefix", `like those of server "s"`},
-		{"same prefix, one disabled", []ServerConfig{cmd(ServerConfig{}), {Name: "t", Command: "y", Prefix: "s", Disabled: true}}, "-", ""},
-		{"same name without namespace", []ServerConfig{cmd(ServerConfig{Namespace: NamespaceNone}), {Name: "t", Command: "y", Namespace: NamespaceNone}}, "-", ""},
-		{"ws scheme", []ServerConfig{{Name: "s", URL: "ws://example.com"}}, "url", `scheme "ws": want http or https`},
-		{"no scheme", []ServerConfig{{Name: "s", URL: "example.com/mcp"}}, "url", `scheme "": want http or https`},
-		{"no host", []ServerConfig{{Name: "s", URL: "https:///mcp"}}, "url", "no host"},
-		{"bad url", []ServerConfig{{Name: "s", URL: "https://exa mple.com/%zz"}}, "url", "not a valid URL"},
-		{"headers on stdio", []ServerConfig{cmd(ServerConfig{Headers: map[string]string{"A": "b"}})}, "headers", "only for a server reached by url"},
-		{"args on http", []ServerConfig{web(ServerConfig{Args: []string{"x"}})}, "args", "only for a server started by command"},
-		{"cwd on http", []ServerConfig{web(ServerConfig{Dir: "/tmp"})}, "cwd", "only for a server started by command"},
-		{"stdio with url", []ServerConfig{web(ServerConfig{Transport: mcpclient.Stdio})}, "transport", `"stdio" is for a server started by command`},
-		{"sse with command", []ServerConfig{cmd(ServerConfig{Transport: mcpclient.SSE})}, "transport", `"sse" is for a server reached by url`},
-		{"unknown transport", []ServerConfig{web(ServerConfig{Transport: "grpc"})}, "transport", `"grpc" is not a transport`},
-		{"bad prefix", []ServerConfig{cmd(ServerConfig{Prefix: "my-tools"})}, "prefix", "not an identifier"},
-		{"bad namespace", []ServerConfig{cmd(ServerConfig{Namespace: "global"})}, "namespace", `"global": want "server" or "none"`},
-		{"prefix and namespace", []ServerConfig{cmd(ServerConfig{Prefix: "p", Namespace: NamespaceNone})}, "namespace", `set together with "prefix"`},
-		{"empty allow list", []ServerConfig{cmd(ServerConfig{AllowedTools: []string{}})}, "allowedTools", "empty"},
-		{"allowed twice", []ServerConfig{cmd(ServerConfig{AllowedTools: []string{"a", "a"}})}, "allowedTools", `"a" is listed twice`},
-		{"empty tool name", []ServerConfig{cmd(ServerConfig{DisabledTools: []string{""}})}, "disabledTools", "an empty tool name"},
-		{"allowed and disabled", []ServerConfig{cmd(ServerConfig{AllowedTools: []string{"a", "b"}, DisabledTools: []string{"b"}})}, "disabledTools", `"b" is also in allowedTools`},
-		{"negative timeout", []ServerConfig{cmd(ServerConfig{Timeout: -time.Second})}, "timeout", "negative"},
-		{"negative call timeout: no bound", []ServerConfig{cmd(ServerConfig{CallTimeout: -time.Second})}, "-", ""},
-		{"negative max description", []ServerConfig{cmd(ServerConfig{MaxDescription: -1})}, "maxDescription", "negative"},
-		{"env name", []ServerConfig{cmd(ServerConfig{Env: map[string]string{"A=B": "v"}})}, "env", `"A=B" is not a variable name`},
-		{"header value", []ServerConfig{web(ServerConfig{Headers: map[string]string{"Authorization": "Bearer x\r\nHost: evil"}})}, "headers", `the value of "Authorization" has a line break`},
-		{"header name", []ServerConfig{web(ServerConfig{Headers: map[string]string{"X Token": "v"}})}, "headers", `"X Token" is not a header name`},
+		{"command", []Server{cmd(Server{})}, "-", ""},
+		{"url", []Server{web(Server{})}, "-", ""},
+		{"all extras", []Server{cmd(Server{Prefix: "p_1", AllowedTools: []string{"a"}, DisabledTools: []string{"b"}, Timeout: time.Second, CallTimeout: time.Second, MaxDescription: 10, Transport: Stdio})}, "-", ""},
+		{"neither", []Server{{Name: "s"}}, "command", "missing"},
+		{"empty name", []Server{{Command: "x"}}, "", "empty server name"},
+		{"control in name", []Server{{Name: "a\nb", Command: "x"}}, "", "control character"},
+		{"twice", []Server{cmd(Server{}), cmd(Server{})}, "", "defined more than once"},
+		{"same prefix", []Server{cmd(Server{}), {Name: "t", Command: "y", Prefix: "s"}}, "prefix", `like those of server "s"`},
+		{"same prefix, one disabled", []Server{cmd(Server{}), {Name: "t", Command: "y", Prefix: "s", Disabled: true}}, "-", ""},
+		{"same name without namespace", []Server{cmd(Server{Namespace: NamespaceNone}), {Name: "t", Command: "y", Namespace: NamespaceNone}}, "-", ""},
+		{"ws scheme", []Server{{Name: "s", URL: "ws://example.com"}}, "url", `scheme "ws": want http or https`},
+		{"no scheme", []Server{{Name: "s", URL: "example.com/mcp"}}, "url", `scheme "": want http or https`},
+		{"no host", []Server{{Name: "s", URL: "https:///mcp"}}, "url", "no host"},
+		{"bad url", []Server{{Name: "s", URL: "https://exa mple.com/%zz"}}, "url", "not a valid URL"},
+		{"headers on stdio", []Server{cmd(Server{Headers: map[string]string{"A": "b"}})}, "headers", "only for a server reached by url"},
+		{"args on http", []Server{web(Server{Args: []string{"x"}})}, "args", "only for a server started by command"},
+		{"cwd on http", []Server{web(Server{Dir: "/tmp"})}, "cwd", "only for a server started by command"},
+		{"stdio with url", []Server{web(Server{Transport: Stdio})}, "transport", `"stdio" is for a server started by command`},
+		{"sse with command", []Server{cmd(Server{Transport: SSE})}, "transport", `"sse" is for a server reached by url`},
+		{"unknown transport", []Server{web(Server{Transport: "grpc"})}, "transport", `"grpc" is not a transport`},
+		{"bad prefix", []Server{cmd(Server{Prefix: "my-tools"})}, "prefix", "not an identifier"},
+		{"bad namespace", []Server{cmd(Server{Namespace: "global"})}, "namespace", `"global": want "server" or "none"`},
+		{"prefix and namespace", []Server{cmd(Server{Prefix: "p", Namespace: NamespaceNone})}, "namespace", `set together with "prefix"`},
+		{"empty allow list", []Server{cmd(Server{AllowedTools: []string{}})}, "allowedTools", "empty"},
+		{"allowed twice", []Server{cmd(Server{AllowedTools: []string{"a", "a"}})}, "allowedTools", `"a" is listed twice`},
+		{"empty tool name", []Server{cmd(Server{DisabledTools: []string{""}})}, "disabledTools", "an empty tool name"},
+		{"allowed and disabled", []Server{cmd(Server{AllowedTools: []string{"a", "b"}, DisabledTools: []string{"b"}})}, "disabledTools", `"b" is also in allowedTools`},
+		{"negative timeout", []Server{cmd(Server{Timeout: -time.Second})}, "timeout", "negative"},
+		{"negative call timeout: no bound", []Server{cmd(Server{CallTimeout: -time.Second})}, "-", ""},
+		{"negative max description", []Server{cmd(Server{MaxDescription: -1})}, "maxDescription", "negative"},
+		{"env name", []Server{cmd(Server{Env: map[string]string{"A=B": "v"}})}, "env", `"A=B" is not a variable name`},
+		{"header value", []Server{web(Server{Headers: map[string]string{"Authorization": "Bearer x\r\nHost: evil"}})}, "headers", `the value of "Authorization" has a line break`},
+		{"header name", []Server{web(Server{Headers: map[string]string{"X Token": "v"}})}, "headers", `"X Token" is not a header name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -409,7 +403,7 @@ func TestValidateChecks(t *testing.T) {
 				}
 				return
 			}
-			var ve *InvalidConfigError
+			var ve *InvalidError
 			if !errors.As(err, &ve) || len(ve.Problems) != 1 {
 				t.Fatalf("Validate: %v, want one problem", err)
 			}
@@ -449,11 +443,11 @@ func TestParseProblems(t *testing.T) {
 		{"e", "required", "want true or false", ""},
 		{"e", "namespace", `want "server" or "none"`, ""},
 	}
-	var ve *InvalidConfigError
+	var ve *InvalidError
 	if err := c.Validate(); !errors.As(err, &ve) || !slices.Equal(ve.Problems, want) {
 		t.Errorf("Validate: %v\nwant:\n%s", err, lines(want))
 	}
-	if got := c.Servers[len(c.Servers)-1].Transport; got != mcpclient.StreamableHTTP {
+	if got := c.Servers[len(c.Servers)-1].Transport; got != StreamableHTTP {
 		t.Errorf("transport of f: %q", got)
 	}
 }
@@ -535,7 +529,7 @@ func TestDurations(t *testing.T) {
 			}
 			continue
 		}
-		var ve *InvalidConfigError
+		var ve *InvalidError
 		if !errors.As(err, &ve) || ve.Problems[0].Key != "timeout" || !strings.Contains(ve.Problems[0].Message, tt.problem) {
 			t.Errorf("%s: %v, want a problem for key timeout containing %q", tt.value, err, tt.problem)
 		}
@@ -544,13 +538,13 @@ func TestDurations(t *testing.T) {
 
 func TestToolPrefix(t *testing.T) {
 	tests := []struct {
-		s    ServerConfig
+		s    Server
 		want string
 	}{
-		{ServerConfig{Name: "github"}, "github"},
-		{ServerConfig{Name: "github", Namespace: NamespaceServer}, "github"},
-		{ServerConfig{Name: "github", Prefix: "gh"}, "gh"},
-		{ServerConfig{Name: "github", Namespace: NamespaceNone}, ""},
+		{Server{Name: "github"}, "github"},
+		{Server{Name: "github", Namespace: NamespaceServer}, "github"},
+		{Server{Name: "github", Prefix: "gh"}, "gh"},
+		{Server{Name: "github", Namespace: NamespaceNone}, ""},
 	}
 	for _, tt := range tests {
 		if got := tt.s.ToolPrefix(); got != tt.want {
@@ -562,7 +556,7 @@ func TestToolPrefix(t *testing.T) {
 // No way of printing a config shows an environment value, a header value,
 // an argument or a URL's secret parts.
 func TestPrintingHidesSecrets(t *testing.T) {
-	c := &Config{Servers: []ServerConfig{{
+	c := &Config{Servers: []Server{{
 		Name:    "cmd",
 		Command: "npx",
 		Args:    []string{"--api-key=arg-secret"},
@@ -572,7 +566,7 @@ func TestPrintingHidesSecrets(t *testing.T) {
 		Name:         "web",
 		URL:          "https://user:pw-secret@example.com/path-secret/sse?key=query-secret#frag-secret",
 		Headers:      map[string]string{"Authorization": "Bearer header-secret"},
-		Transport:    mcpclient.SSE,
+		Transport:    SSE,
 		AllowedTools: []string{"search"},
 		Timeout:      time.Second,
 	}}}
@@ -601,123 +595,8 @@ func TestPrintingHidesSecrets(t *testing.T) {
 	if got, want := c.Servers[1].String(), `server "web" url https://…@example.com/… headers {"Authorization": "…"} transport sse allowedTools [search] timeout 1s`; got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}
-	if got, want := c.Servers[0].GoString(), `toolset.ServerConfig{Name:"cmd", Command:"npx", Args:[]string{"…"}, Env:map[string]string{"TOKEN":"…"}, Dir:"/srv"}`; got != want {
+	if got, want := c.Servers[0].GoString(), `config.Server{Name:"cmd", Command:"npx", Args:[]string{"…"}, Env:map[string]string{"TOKEN":"…"}, Dir:"/srv"}`; got != want {
 		t.Errorf("GoString() =\n%s\nwant\n%s", got, want)
-	}
-}
-
-// The provider a server config builds carries its name and its settings.
-func TestProviderName(t *testing.T) {
-	for _, s := range []ServerConfig{
-		{Name: "my-files", Command: "/usr/bin/files-server", Args: []string{"x"}, Env: map[string]string{"A": "b"}, Dir: "/"},
-		{Name: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"A": "b"}},
-	} {
-		if got := ProviderOf(s).Name(); got != s.Name {
-			t.Errorf("Provider().Name() = %q, want %q", got, s.Name)
-		}
-		if got := mcpclient.FromURL("https://other.example", OptionsOf(s)...).Name(); got != s.Name {
-			t.Errorf("Options() name %q, want %q", got, s.Name)
-		}
-	}
-	// The options are passed on even when mcptool will refuse them, so
-	// Connect says what is wrong rather than doing something else.
-	bad := ServerConfig{Name: "bad", URL: "https://127.0.0.1:1/mcp", Env: map[string]string{"A": "b"}}
-	var ce *mcpclient.ConfigError
-	if err := ProviderOf(bad).Connect(t.Context()); !errors.As(err, &ce) || ce.Server != "bad" {
-		t.Errorf("Connect: %v, want a ConfigError for server %q", err, "bad")
-	}
-}
-
-// Headers, allowed tools, disabled tools and the description cap reach a
-// real server: the demo, over streamable HTTP on loopback.
-func TestProviderConnects(t *testing.T) {
-	var mu sync.Mutex
-	var auth []string
-	handler := demo.HTTPHandler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		auth = append(auth, r.Header.Get("Authorization"))
-		mu.Unlock()
-		handler.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
-
-	data := fmt.Sprintf(`{"mcpServers": {
-		"picked": {
-			"url": "%[1]s/mcp", "type": "http",
-			"headers": {"Authorization": "Bearer ${NOTES_TOKEN}"},
-			"allowedTools": ["add_note", "get_note"],
-			"timeout": 10, "callTimeout": "5s", "maxDescription": 8
-		},
-		"most": {"url": "%[1]s/mcp", "disabledTools": ["delete_note", "slow_count", "color_swatch", "tag_report", "broken_job"]}
-	}}`, ts.URL)
-	c, err := Loader{LookupEnv: env(map[string]string{"NOTES_TOKEN": "t0k"})}.Parse([]byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]string{
-		"picked": {"add_note", "get_note"},
-		"most":   {"add_note", "get_note", "list_notes", "note_stats", "notes_board", "search_notes"},
-	}
-	for _, s := range c.Servers {
-		p := ProviderOf(s)
-		if err := p.Connect(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		got := p.ToolNames()
-		for _, d := range p.Tools() {
-			if cut := strings.HasSuffix(d.Description, "[…]"); cut != (s.Name == "picked") {
-				t.Errorf("%s: description %q: want it cut to 8 characters only with \"maxDescription\": 8", s.Name, d.Description)
-			}
-		}
-		p.Close()
-		slices.Sort(got)
-		if !slices.Equal(got, want[s.Name]) {
-			t.Errorf("%s: tools %q, want %q", s.Name, got, want[s.Name])
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !slices.Contains(auth, "Bearer t0k") || !slices.Contains(auth, "") {
-		t.Errorf("Authorization headers %q: want %q from one server and none from the other", auth, "Bearer t0k")
-	}
-}
-
-// Proves that a server's "roots" are read (references expanded), checked
-// (an empty or repeated one named), and declared to that server alone, a
-// relative one from the working directory; a server without "roots" is
-// told of none.
-func TestRootsKey(t *testing.T) {
-	c, err := Loader{LookupEnv: func(string) (string, bool) { return "/srv", true }}.Parse([]byte(`{"mcpServers": {
-		"files": {"command": "fs", "roots": ["${DIR}/site", "rel"]},
-		"other": {"command": "fs"},
-		"bad":   {"command": "fs", "roots": ["", "/a", "/a"]}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.Validate()
-	for _, want := range []string{`server "bad": key "roots": root 1: an empty directory`, `server "bad": key "roots": "/a" is listed twice`} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Validate: %v; want %q", err, want)
-		}
-	}
-	if strings.Contains(err.Error(), `"files"`) {
-		t.Errorf("Validate refused good roots: %v", err)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got [][]mcpclient.Root
-	for _, sc := range c.Servers[:2] {
-		got = append(got, ProviderOf(sc).Roots())
-	}
-	want := [][]mcpclient.Root{{{URI: "file:///srv/site", Name: "site"}, {URI: "file://" + filepath.ToSlash(filepath.Join(wd, "rel")), Name: "rel"}}, nil}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("roots declared: %v, want %v", got, want)
 	}
 }
 
@@ -727,31 +606,31 @@ func TestRootsKey(t *testing.T) {
 // be read are named under a directory that does not exist.
 func TestValidateSaysEveryProblemInOrder(t *testing.T) {
 	none := filepath.Join(t.TempDir(), "none")
-	c := &Config{file: "mcp.json", Servers: []ServerConfig{{
+	c := &Config{file: "mcp.json", Servers: []Server{{
 		Name: "a\tb", Command: "srv", URL: "ws://example.com", Transport: "grpc", transportKey: "type",
 		Args: []string{"-v"}, Env: map[string]string{"B": "x\x00", "A=1": "v"}, Dir: "/srv",
 		Headers: map[string]string{"X Token": "v", "Ok": "a\r\nb"},
 		Roots:   []string{"/a", "", "/a"}, Prefix: "9lives", Namespace: "global",
 		AllowedTools: []string{"a", "", "a"}, DisabledTools: []string{"", "a"},
 		Timeout: -time.Second, MaxDescription: -1,
-		Auth: &AuthConfig{Grant: "enterprise", ClientAuth: "private_key_jwt", Issuer: "http://as.example"},
+		Auth: &Auth{Grant: "enterprise", ClientAuth: "private_key_jwt", Issuer: "http://as.example"},
 	}, {
-		Name: "legacy", URL: "https://example.com/sse", Transport: mcpclient.SSE,
+		Name: "legacy", URL: "https://example.com/sse", Transport: SSE,
 		Headers: map[string]string{"": "v"}, Prefix: "p", Namespace: NamespaceNone, AllowedTools: []string{},
-		Auth: &AuthConfig{Grant: "jwt_bearer", ClientID: "c", ClientAuth: "none", SubjectTokenFile: none, AssertionFile: none},
+		Auth: &Auth{Grant: "jwt_bearer", ClientID: "c", ClientAuth: "none", SubjectTokenFile: none, AssertionFile: none},
 	}, {
-		Name: "", Transport: mcpclient.Stdio, URL: "https:///mcp",
+		Name: "", Transport: Stdio, URL: "https:///mcp",
 	}, {
-		Name: "web", Command: "srv", Transport: mcpclient.StreamableHTTP,
-		Auth: &AuthConfig{Grant: "password", ClientID: "c", ClientAuth: "basic"},
+		Name: "web", Command: "srv", Transport: StreamableHTTP,
+		Auth: &Auth{Grant: "password", ClientID: "c", ClientAuth: "basic"},
 	}, {
 		Name: "none",
 	}, {
-		Name: "bad", URL: "https://exa mple.com/%zz", Auth: &AuthConfig{Grant: "client_credentials", ClientID: "c", ClientAuth: "post", PrivateKeyFile: none},
+		Name: "bad", URL: "https://exa mple.com/%zz", Auth: &Auth{Grant: "client_credentials", ClientID: "c", ClientAuth: "post", PrivateKeyFile: none},
 	}, {
-		Name: "scheme", URL: "example.com/mcp", Auth: &AuthConfig{ClientID: "c", ClientAuth: "magic"},
+		Name: "scheme", URL: "example.com/mcp", Auth: &Auth{ClientID: "c", ClientAuth: "magic"},
 	}}}
-	want := "toolset: mcp.json: " + strings.Join([]string{
+	want := "mcp.json: " + strings.Join([]string{
 		`server "a\tb": server name has a control character`,
 		`server "a\tb": key "type": "grpc" is not a transport; want stdio, http (or streamable-http) or sse`,
 		`server "a\tb": key "auth": only a server reached by url takes OAuth; pass a command server its credentials with env`,
@@ -778,8 +657,8 @@ func TestValidateSaysEveryProblemInOrder(t *testing.T) {
 		`server "a\tb": key "allowedTools": "a" is listed twice`,
 		`server "a\tb": key "disabledTools": an empty tool name`,
 		`server "a\tb": key "disabledTools": "a" is also in allowedTools`,
-		`server "a\tb": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default (1m0s)`,
-		`server "a\tb": key "maxDescription": negative (-1): descriptions are always bounded; leave the key out for the default (2048)`,
+		`server "a\tb": key "timeout": negative (-1s): connecting is always bounded; leave the key out for the default`,
+		`server "a\tb": key "maxDescription": negative (-1): descriptions are always bounded; leave the key out for the default`,
 		`server "legacy": key "auth": the legacy SSE transport cannot run an OAuth flow; use streamable HTTP`,
 		`server "legacy": key "auth.assertionFile": cannot read the file: GONE`,
 		`server "legacy": key "headers": "" is not a header name`,
@@ -799,7 +678,7 @@ func TestValidateSaysEveryProblemInOrder(t *testing.T) {
 		`server "scheme": key "auth.clientAuth": "magic": want basic, post, private_key_jwt or none`,
 		`server "scheme": key "auth.grant": required: client_credentials, jwt_bearer or enterprise`,
 		`server "scheme": key "url": scheme "": want http or https`,
-	}, "\ntoolset: mcp.json: ")
+	}, "\nmcp.json: ")
 	err := c.Validate()
 	if err == nil {
 		t.Fatal("Validate: nil")

@@ -1,4 +1,4 @@
-package catalog
+package config
 
 import (
 	"cmp"
@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/near"
 )
 
@@ -75,25 +74,25 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// An InvalidConfigError lists every problem [Config.Validate] found, so that one
+// An InvalidError lists every problem [Config.Validate] found, so that one
 // run shows everything to fix.
-type InvalidConfigError struct {
+type InvalidError struct {
 	// Problems come server by server in the order of the file, except
 	// that server entries which are not objects at all come first.
 	Problems []Problem
 }
 
 // Error returns one line per problem.
-func (e *InvalidConfigError) Error() string {
+func (e *InvalidError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		lines[i] = "toolset: " + p.String()
+		lines[i] = p.String()
 	}
 	return strings.Join(lines, "\n")
 }
 
 // Validate reports every problem of the config at once, as a
-// *[InvalidConfigError]: what parsing found (unknown keys, values of the wrong
+// *[InvalidError]: what parsing found (unknown keys, values of the wrong
 // type, variables that are not set) and what the settings get wrong
 // together, each naming the file the config was read from. It returns nil
 // for a config that is fit to start.
@@ -128,12 +127,12 @@ func (c *Config) Validate() error {
 	for i := range problems {
 		problems[i].File = cmp.Or(problems[i].File, c.file)
 	}
-	return &InvalidConfigError{Problems: problems}
+	return &InvalidError{Problems: problems}
 }
 
 // check returns what is wrong with the server's fields, asking each of
 // serverChecks in turn, so that the problems come in one order.
-func (s ServerConfig) check() []Problem {
+func (s Server) check() []Problem {
 	var problems []Problem
 	problem := func(key, format string, args ...any) {
 		problems = append(problems, Problem{Server: s.Name, Key: key, Message: fmt.Sprintf(format, args...)})
@@ -149,21 +148,21 @@ type problemFunc = func(key, format string, args ...any)
 
 // serverChecks are the checks of a server's fields, each of one field or
 // one concern, in the order their problems are said.
-var serverChecks = []func(ServerConfig, problemFunc){
-	ServerConfig.checkName,
-	ServerConfig.checkTransport,
-	ServerConfig.checkAuth,
-	ServerConfig.checkReach,
-	ServerConfig.checkOtherTransport,
-	ServerConfig.checkEnv,
-	ServerConfig.checkHeaders,
-	ServerConfig.checkRoots,
-	ServerConfig.checkNamespace,
-	ServerConfig.checkTools,
-	ServerConfig.checkBounds,
+var serverChecks = []func(Server, problemFunc){
+	Server.checkName,
+	Server.checkTransport,
+	Server.checkAuth,
+	Server.checkReach,
+	Server.checkOtherTransport,
+	Server.checkEnv,
+	Server.checkHeaders,
+	Server.checkRoots,
+	Server.checkNamespace,
+	Server.checkTools,
+	Server.checkBounds,
 }
 
-func (s ServerConfig) checkName(problem problemFunc) {
+func (s Server) checkName(problem problemFunc) {
 	switch {
 	case s.Name == "":
 		problem("", "empty server name")
@@ -174,16 +173,16 @@ func (s ServerConfig) checkName(problem problemFunc) {
 
 // checkTransport checks that the transport the file names fits how the
 // server is reached; the problem names the key the file used.
-func (s ServerConfig) checkTransport(problem problemFunc) {
+func (s Server) checkTransport(problem problemFunc) {
 	key := cmp.Or(s.transportKey, "transport")
 	stdio, remote := s.Command != "", s.URL != ""
 	switch s.Transport {
 	case "":
-	case mcpclient.Stdio:
+	case Stdio:
 		if remote && !stdio {
 			problem(key, `"stdio" is for a server started by command, and this one has a url`)
 		}
-	case mcpclient.StreamableHTTP, mcpclient.SSE:
+	case StreamableHTTP, SSE:
 		if stdio && !remote {
 			problem(key, "%q is for a server reached by url, and this one has a command", s.Transport)
 		}
@@ -193,14 +192,14 @@ func (s ServerConfig) checkTransport(problem problemFunc) {
 }
 
 // checkAuth checks that the server can run an OAuth flow, then the entry.
-func (s ServerConfig) checkAuth(problem problemFunc) {
+func (s Server) checkAuth(problem problemFunc) {
 	if s.Auth == nil {
 		return
 	}
 	switch {
 	case s.Command != "":
 		problem("auth", "only a server reached by url takes OAuth; pass a command server its credentials with env")
-	case s.Transport == mcpclient.SSE:
+	case s.Transport == SSE:
 		problem("auth", "the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")
 	}
 	s.Auth.check(problem)
@@ -208,7 +207,7 @@ func (s ServerConfig) checkAuth(problem problemFunc) {
 
 // checkReach checks that the server is either started by command or
 // reached by an http or https URL.
-func (s ServerConfig) checkReach(problem problemFunc) {
+func (s Server) checkReach(problem problemFunc) {
 	switch stdio, remote := s.Command != "", s.URL != ""; {
 	case stdio && remote:
 		problem("url", `set together with "command": a server is either started by command or reached by url`)
@@ -220,7 +219,7 @@ func (s ServerConfig) checkReach(problem problemFunc) {
 }
 
 // checkURL never quotes the URL: it may carry a token.
-func (s ServerConfig) checkURL(problem problemFunc) {
+func (s Server) checkURL(problem problemFunc) {
 	u, err := url.Parse(s.URL)
 	switch {
 	case err != nil:
@@ -235,7 +234,7 @@ func (s ServerConfig) checkURL(problem problemFunc) {
 // checkOtherTransport refuses the keys of the other transport: args, env
 // and cwd are for a server started by command, headers for one reached by
 // url.
-func (s ServerConfig) checkOtherTransport(problem problemFunc) {
+func (s Server) checkOtherTransport(problem problemFunc) {
 	if s.URL != "" {
 		const msg = "only for a server started by command, and this one has a url"
 		if len(s.Args) > 0 {
@@ -253,7 +252,7 @@ func (s ServerConfig) checkOtherTransport(problem problemFunc) {
 	}
 }
 
-func (s ServerConfig) checkEnv(problem problemFunc) {
+func (s Server) checkEnv(problem problemFunc) {
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		switch {
 		case k == "" || strings.ContainsAny(k, "=\x00"):
@@ -264,7 +263,7 @@ func (s ServerConfig) checkEnv(problem problemFunc) {
 	}
 }
 
-func (s ServerConfig) checkHeaders(problem problemFunc) {
+func (s Server) checkHeaders(problem problemFunc) {
 	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 		switch {
 		case k == "" || strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r == ':' || r >= 0x7f }):
@@ -275,7 +274,7 @@ func (s ServerConfig) checkHeaders(problem problemFunc) {
 	}
 }
 
-func (s ServerConfig) checkRoots(problem problemFunc) {
+func (s Server) checkRoots(problem problemFunc) {
 	for i, dir := range s.Roots {
 		switch {
 		case dir == "":
@@ -288,7 +287,7 @@ func (s ServerConfig) checkRoots(problem problemFunc) {
 
 // checkNamespace checks the prefix, and the namespace, which a prefix
 // already names.
-func (s ServerConfig) checkNamespace(problem problemFunc) {
+func (s Server) checkNamespace(problem problemFunc) {
 	if s.Prefix != "" && !isIdentifier(s.Prefix) {
 		problem("prefix", "%q is not an identifier: use letters, digits and underscores, not starting with a digit", s.Prefix)
 	}
@@ -304,7 +303,7 @@ func (s ServerConfig) checkNamespace(problem problemFunc) {
 
 // checkTools checks the allow list, then the tools disabled, which the
 // allow list must not name.
-func (s ServerConfig) checkTools(problem problemFunc) {
+func (s Server) checkTools(problem problemFunc) {
 	if s.AllowedTools != nil && len(s.AllowedTools) == 0 {
 		problem("allowedTools", `empty: the server would offer no tool; leave the key out for all of them, or set "disabled": true`)
 	}
@@ -329,11 +328,11 @@ func (s ServerConfig) checkTools(problem problemFunc) {
 }
 
 // checkBounds refuses a negative bound where no bound is not an option.
-func (s ServerConfig) checkBounds(problem problemFunc) {
+func (s Server) checkBounds(problem problemFunc) {
 	if s.Timeout < 0 {
-		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default (%v)", s.Timeout, mcpclient.DefaultConnectTimeout)
+		problem("timeout", "negative (%v): connecting is always bounded; leave the key out for the default", s.Timeout)
 	}
 	if s.MaxDescription < 0 {
-		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default (%d)", s.MaxDescription, mcpclient.DefaultMaxDescription)
+		problem("maxDescription", "negative (%d): descriptions are always bounded; leave the key out for the default", s.MaxDescription)
 	}
 }
