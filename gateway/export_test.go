@@ -21,3 +21,6 @@ const (
 	FindToolsName = findToolsName
 	CallToolName  = callToolName
 )
+
+// TaskKeyOf is the key with which g signs new task ids.
+func TaskKeyOf(g *Gateway) string { return string(g.tasks.keys[0]) }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,21 +91,37 @@ func (g *Gateway) Handler() http.Handler {
 // session. A session's requests whose client goes away before their
 // answers are cancelled, as a stateless client's are.
 func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, stateless, sessions http.Handler) {
+	start := time.Now()
 	info := auth.TokenInfoFromContext(r.Context())
 	client := clientName(info)
+	reqID := requestID(w, r) // audit.go
 	body, held, f := g.readBody(w, r, client)
 	if f != nil {
+		g.logRequest(requestIDKey.With(r.Context(), reqID), "", "", client, start, false, f)
 		f.write(w)
 		return
 	}
 	defer g.bytes.give(client, held)
 	msg, f := g.readMessage(body)
 	if f != nil {
+		g.logRequest(requestIDKey.With(r.Context(), reqID), "", "", client, start, false, f)
 		f.write(w)
 		return
 	}
+	if new {
+		// A session's requests are handled in the context of the POST
+		// that opened it, so only a stateless request's exchange is its
+		// own: a session's request is counted by observe.
+		var cw *counted
+		var ex *exchange
+		if r, cw, ex = g.audit.begin(r, w, reqID, body); cw != nil {
+			w = cw
+			defer g.audit.end(r.Context(), ex, cw)
+		}
+	}
 	for _, c := range msg.calls {
 		if err := g.limits.take(client, entryName(info)); err != nil {
+			g.logRequest(requestIDKey.With(r.Context(), reqID), c.method, callName(body, c.method), client, start, false, err)
 			if msg.batch {
 				(&refusal{status: http.StatusTooManyRequests, code: CodeRateLimited, msg: err.Error(), retry: true}).write(w)
 			} else {
