@@ -73,6 +73,7 @@ type store struct {
 	mu     sync.Mutex
 	leases map[string]map[string]bool // key → the members this replica holds
 	err    error                      // why the store was last marked down
+	key    []byte                     // the replicas' task key, once read
 
 	down chan struct{} // the store was marked down: probe it from now on
 	stop chan struct{}
@@ -233,8 +234,14 @@ func (s *store) renew() {
 			keys[key] = append(keys[key], m)
 		}
 	}
+	taskKey := s.key
 	s.mu.Unlock()
 	pipe := s.rdb.Pipeline()
+	if taskKey != nil {
+		// A store restarted empty gets the key back before a replica
+		// that starts makes another.
+		pipe.SetNX(ctx, keyPrefix+"taskkey", taskKey, 0)
+	}
 	n := renewScript.Run(ctx, pipe, []string{keyPrefix + "replicas"}, leaseTTL.Milliseconds(), s.replica)
 	for key, members := range keys {
 		renewScript.Run(ctx, pipe, []string{key}, append([]any{leaseTTL.Milliseconds()}, members...)...)
@@ -244,6 +251,9 @@ func (s *store) renew() {
 		// A store restarted has forgotten the scripts: Exec sent each
 		// by its hash. Once more, in full.
 		pipe = s.rdb.Pipeline()
+		if taskKey != nil {
+			pipe.SetNX(ctx, keyPrefix+"taskkey", taskKey, 0)
+		}
 		n = pipe.Eval(ctx, renewSource, []string{keyPrefix + "replicas"}, leaseTTL.Milliseconds(), s.replica)
 		for key, members := range keys {
 			pipe.Eval(ctx, renewSource, []string{key}, append([]any{leaseTTL.Milliseconds()}, members...)...)
@@ -254,14 +264,23 @@ func (s *store) renew() {
 		s.failed("renew", err)
 		return
 	}
-	if v, err := n.Int64(); err == nil && v > 0 {
-		s.replicas.Store(v)
+	if v, err := n.Int64(); err == nil {
+		s.saw(v)
 	}
 	s.recovered()
 }
 
 func isNoScript(err error) bool {
 	return err != nil && len(err.Error()) >= 8 && err.Error()[:8] == "NOSCRIPT"
+}
+
+// saw notes the replicas the store counts now (this one among them, once
+// it renewed its presence): the shares while the store is down are of
+// the last count, which every operation brings up to date.
+func (s *store) saw(replicas int64) {
+	if replicas > 0 {
+		s.replicas.Store(replicas)
+	}
 }
 
 // share is this replica's share of a per-client bound n while the store is
@@ -287,9 +306,12 @@ func (s *store) shareRate(r rateLimit) rateLimit {
 func (s *store) take(client string, r rateLimit) (time.Duration, error) {
 	var wait int64
 	err := s.run("rate", func(ctx context.Context) error {
-		v, err := rateScript.Run(ctx, s.rdb, []string{keyPrefix + "rate:" + client},
-			strconv.FormatFloat(r.perSecond, 'g', -1, 64), r.burst).Int64()
-		wait = v
+		v, err := rateScript.Run(ctx, s.rdb, []string{keyPrefix + "rate:" + client, keyPrefix + "replicas"},
+			strconv.FormatFloat(r.perSecond, 'g', -1, 64), r.burst).Int64Slice()
+		if err == nil && len(v) == 2 {
+			wait = v[0]
+			s.saw(v[1])
+		}
 		return err
 	})
 	return time.Duration(wait) * time.Microsecond, err
@@ -316,9 +338,10 @@ func (s *store) member() string {
 func (s *store) acquire(kind, client, member string, limit int) (held int, ok bool, err error) {
 	key := keyPrefix + kind + client
 	err = s.run("acquire", func(ctx context.Context) error {
-		v, err := acquireScript.Run(ctx, s.rdb, []string{key}, leaseTTL.Milliseconds(), limit, member).Int64Slice()
-		if err == nil && len(v) == 2 {
+		v, err := acquireScript.Run(ctx, s.rdb, []string{key, keyPrefix + "replicas"}, leaseTTL.Milliseconds(), limit, member).Int64Slice()
+		if err == nil && len(v) == 3 {
 			ok, held = v[0] == 1, int(v[1])
+			s.saw(v[2])
 		}
 		return err
 	})
@@ -368,6 +391,11 @@ func (s *store) taskKey() ([]byte, error) {
 	if err == nil && len(key) < TaskKeySize {
 		err = fmt.Errorf("the key %staskkey holds %d bytes: want %d or more", keyPrefix, len(key), TaskKeySize)
 	}
+	if err == nil {
+		s.mu.Lock()
+		s.key = key
+		s.mu.Unlock()
+	}
 	return key, err
 }
 
@@ -375,12 +403,14 @@ func (s *store) taskKey() ([]byte, error) {
 // store's (TIME), the same for every replica.
 
 // rateScript takes a token from the bucket KEYS[1] of ARGV[1] tokens a
-// second and ARGV[2] at most, full when new, and returns 0, or the wait in
-// microseconds until a token is there. The bucket expires once full again.
+// second and ARGV[2] at most, full when new, and returns {0, or the wait in
+// microseconds until a token is there; the replicas of KEYS[2] alive}. The
+// bucket expires once full again.
 var rateScript = redis.NewScript(`
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local replicas = redis.call('ZCOUNT', KEYS[2], math.floor(now * 1000), '+inf')
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens, at = tonumber(b[1]), tonumber(b[2])
 if tokens == nil or at == nil then tokens, at = burst, now end
@@ -389,26 +419,27 @@ local wait = 0
 if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate * 1e6) end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
-return wait
+return {wait, replicas}
 `)
 
 // acquireScript adds ARGV[3] to the set of leases KEYS[1], expiring in
 // ARGV[1] ms, unless it holds ARGV[2] unexpired ones already (0: no bound),
-// and returns {1 if added, the leases held}. A lease held already is
-// renewed.
+// and returns {1 if added, the leases held, the replicas of KEYS[2]
+// alive}. A lease held already is renewed.
 var acquireScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
+local replicas = redis.call('ZCOUNT', KEYS[2], now, '+inf')
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local n = redis.call('ZCARD', KEYS[1])
 if redis.call('ZSCORE', KEYS[1], ARGV[3]) == false then
-  if limit > 0 and n >= limit then return {0, n} end
+  if limit > 0 and n >= limit then return {0, n, replicas} end
   n = n + 1
 end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
-return {1, n}
+return {1, n, replicas}
 `)
 
 // renewScript writes each lease ARGV[2...] of the set KEYS[1] to expire in

@@ -130,6 +130,9 @@ refused and /readyz answers 503.`,
 		tlsCert, tlsKey := addTLSFlags(fs)
 		statusAddr := fs.String("status-http", "", "serve /healthz and /readyz with each server's state on `ADDR` (loopback only)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
+		store := fs.String("store", "", "share the per-client limits and the task key with the other replicas in the Redis or Valkey at `URL` (redis://host:6379/0; a password goes in $"+storeEnv+" or the config)")
+		auditFile := fs.String("audit", "", "write a record of every request and refusal to `FILE` (- for stdout), as JSON lines")
+		auditArgs := fs.Bool("audit-arguments", false, "record each call's arguments in the audit log (masked)")
 		var limits gateway.Limits
 		limitFlags := limitFlags(fs, &limits)
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
@@ -203,6 +206,9 @@ refused and /readyz answers 503.`,
 				opts.Policy = pol
 			}
 			opts.Logger, opts.Limits = log, limits
+			if opts.Store, err = storeURL(*store, section.Store); err != nil {
+				return err
+			}
 
 			var ln, statusLn net.Listener
 			var certs *certFiles
@@ -219,6 +225,11 @@ refused and /readyz answers 503.`,
 				}
 				defer ln.Close()
 			}
+			closeAudit, err := auditOptions(opts, *auditFile, *auditArgs, section.Audit, t.config, ln, s)
+			if err != nil {
+				return err
+			}
+			defer closeAudit()
 			if *statusAddr != "" {
 				if statusLn, err = listenStatus(*statusAddr); err != nil {
 					return err
@@ -348,6 +359,10 @@ type gatewayConfig struct {
 
 	// The endpoint's certificate (tlsfiles.go).
 	TLS *tlsConfig `json:"tls"`
+
+	// The replicas' shared store and the audit log (gatewaystore.go).
+	Store string       `json:"store"`
+	Audit *auditConfig `json:"audit"`
 }
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
@@ -374,6 +389,7 @@ type limitsConfig struct {
 	ListingBytes          json.RawMessage `json:"listingBytes"`
 	ClientQueueBytes      json.RawMessage `json:"clientQueueBytes"`
 	ServerQueueBytes      json.RawMessage `json:"serverQueueBytes"`
+	StoreTimeout          json.RawMessage `json:"storeTimeout"`
 }
 
 // gatewaySection reads the "gateway" object of the target's config file,
