@@ -99,6 +99,7 @@ bench:
 	go run ./cmd/gatewaybench
 	go run ./cmd/searchbench -data $(RETRIEVAL_DATA)
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
+	go test -run '^$$' -bench Cluster -benchtime 1x ./cmd/mcpbridge/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI.

@@ -53,10 +53,11 @@ type replica struct {
 	exit  chan struct{}
 }
 
-// clusterTokens are the clients of a cluster: alice without a limit of
-// her own, limited with a rate limit of 0.001 a second in bursts of 30
-// (what a test spends is the burst).
-const clusterTokens = "alice tok-alice\nlimited tok-limited\nlimited2 tok-limited2\nbench tok-bench\n"
+// clusterTokens are the clients of a cluster: alice and bench without a
+// limit of their own, limited and limited2 with a rate limit of 0.001 a
+// second in bursts of 30 (what a test spends is the burst), rated with 50
+// a second in bursts of 5 (the benchmark's).
+const clusterTokens = "alice tok-alice\nlimited tok-limited\nlimited2 tok-limited2\nbench tok-bench\nrated tok-rated\n"
 
 // startCluster starts Redis (unless noStore), n replicas and HAProxy in
 // front, once each is ready; all are stopped at the test's end.
@@ -85,7 +86,8 @@ func startCluster(t testing.TB, n int, noStore bool, haproxyCfg string) *cluster
 		name := fmt.Sprintf("replica%d", i+1)
 		config := filepath.Join(c.dir, name+".json")
 		cfg := fmt.Sprintf(`{"mcpServers": {"up": {"url": %q, "required": true}},
- "gateway": {"clients": {"limited": {"rateLimit": {"rate": 0.001, "burst": 30}}, "limited2": {"rateLimit": {"rate": 0.001, "burst": 30}}},
+ "gateway": {"clients": {"limited": {"rateLimit": {"rate": 0.001, "burst": 30}}, "limited2": {"rateLimit": {"rate": 0.001, "burst": 30}},
+   "rated": {"rateLimit": {"rate": 50, "burst": 5}}},
   "limits": {"storeTimeout": "250ms"}}}`, c.up.url+"/"+name)
 		if err := os.WriteFile(config, []byte(cfg), 0o600); err != nil {
 			t.Fatal(err)
@@ -200,6 +202,21 @@ func (c *cluster) startHAProxy(cfg string) {
 		c.haproxy, c.hdone = cmd, done
 		t.Cleanup(func() { cmd.Process.Kill(); <-done })
 		return
+	}
+}
+
+// stop stops HAProxy, the replicas and Redis.
+func (c *cluster) stop() {
+	if c.haproxy != nil {
+		c.haproxy.Process.Kill()
+		<-c.hdone
+	}
+	for _, r := range c.replicas {
+		r.cmd.Process.Kill()
+		<-r.exit
+	}
+	if c.redis != nil {
+		c.redis.Stop()
 	}
 }
 
