@@ -50,7 +50,10 @@ const statelessVersion = "2026-07-28"
 // /healthz answers 200 while the process serves; /readyz answers 200 when
 // every required server is ready and the gateway is not draining, and 503
 // otherwise, both with a JSON body that says no more ([Gateway.StatusHandler]
-// names the servers, for the operator). They need no token, but pass the
+// names the servers, for the operator), but, with [Options] Store, whether
+// the store answers ("store": "up" or "unreachable": the gateway stays
+// ready on its shares of the limits). Every POST is answered with its
+// X-Request-Id, its own or one made for it, which its audit record holds. They need no token, but pass the
 // same Origin and Host checks.
 func (g *Gateway) Handler() http.Handler {
 	// Each stream through a bounded queue of its own (lanes.go).
