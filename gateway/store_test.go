@@ -10,11 +10,14 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
 	"github.com/mcpbridge/mcpbridge/internal/catalog"
 	"github.com/mcpbridge/mcpbridge/internal/testing/oauthtest"
 	"github.com/mcpbridge/mcpbridge/internal/testing/redistest"
+	"github.com/mcpbridge/mcpbridge/mcptool"
 )
 
 // replicas starts n gateways over servers, each with o (a copy), closed at
@@ -297,5 +300,55 @@ func TestReplicasShareTheirTaskKeyThroughTheStore(t *testing.T) {
 	g := start(t, nil, &gateway.Options{Store: r.URL, TaskKeys: [][]byte{key}})
 	if body, code := readyz(t, g); code != 200 || body["store"] != "unreachable" {
 		t.Errorf("a replica with its own key, the store gone: %d %v", code, body)
+	}
+}
+
+// The store's state and its operations are in the gateway's metrics: up
+// while it answers, down once an operation failed, each operation's time
+// and each failure by op.
+func TestTheStoresStateIsInTheMetrics(t *testing.T) {
+	r := redistest.Start(t)
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	defer mp.Shutdown(context.Background())
+	g := start(t, nil, &gateway.Options{
+		Store:     r.URL,
+		RateLimit: &gateway.RateLimit{Rate: 100},
+		Telemetry: mcptool.Telemetry{Meter: mp},
+	})
+	metrics := func() map[string]int64 {
+		var rm metricdata.ResourceMetrics
+		if err := reader.Collect(context.Background(), &rm); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				switch d := m.Data.(type) {
+				case metricdata.Gauge[int64]:
+					for _, p := range d.DataPoints {
+						out[m.Name] = p.Value
+					}
+				case metricdata.Sum[int64]:
+					for _, p := range d.DataPoints {
+						out[m.Name] += p.Value
+					}
+				case metricdata.Histogram[float64]:
+					for _, p := range d.DataPoints {
+						out[m.Name] += int64(p.Count)
+					}
+				}
+			}
+		}
+		return out
+	}
+	refused(t, g.Handler(), "")
+	if m := metrics(); m["mcpbridge.gateway.store.up"] != 1 || m["mcpbridge.gateway.store.duration"] == 0 || m["mcpbridge.gateway.store.errors"] != 0 {
+		t.Errorf("the store up: %v", m)
+	}
+	r.Stop()
+	refused(t, g.Handler(), "")
+	if m := metrics(); m["mcpbridge.gateway.store.up"] != 0 || m["mcpbridge.gateway.store.errors"] == 0 || m["mcpbridge.gateway.store.changes"] != 1 {
+		t.Errorf("the store gone: %v", m)
 	}
 }
