@@ -1,5 +1,6 @@
 # The test command of the README: installs what the tests need into .cache/
-# (ignored by git) and chromium (for the browser tests), then vets, checks formatting, runs every test with the
+# (ignored by git), and from Debian chromium (for the browser tests),
+# redis-server and haproxy (for the cluster tests), then vets, checks formatting, runs every test with the
 # race detector, fuzzes every parser of what a server, a client or a config sends (a
 # bounded count of inputs each), and runs the official MCP client conformance suite against
 # conformance/client and its server suite through mcpbridge serve (see
@@ -23,7 +24,7 @@ TSSDK := @modelcontextprotocol/sdk@1.32.2
 INSPECTOR := @modelcontextprotocol/inspector-cli@1.0.3
 CONFORMANCE_CLIENT := $(CURDIR)/.cache/conformance-client
 
-.PHONY: test deps npm chromium vet fmt-check conformance demo bench fuzz adapters
+.PHONY: test deps npm debian vet fmt-check conformance demo bench fuzz adapters
 
 # The framework adapters are modules of their own (so that the core's
 # go.mod names no framework): ./... of the core does not reach them.
@@ -58,17 +59,21 @@ NPM_TOOLS := $(NPM_BIN)/mcp-server-everything $(NPM_BIN)/mcp-server-filesystem \
 	$(NPM_BIN)/mcp-server-memory $(NPM_BIN)/mcp-server-basic-vanillajs $(NPM_BIN)/mcp-system-monitor-server $(NPM_BIN)/node $(NPM_BIN)/conformance \
 	$(NPM_BIN)/mcp-inspector-cli $(NPM_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 
-deps: npm chromium
+deps: npm debian
 
 # npm installs the npm test servers and clients alone, which needs no root.
 npm: $(NPM_TOOLS)
 
 # The browser tests (go test -run Browser ./...) drive Debian's chromium;
-# installing it needs root, which CI has.
-chromium:
-	@command -v chromium >/dev/null || { \
-		[ "$$(id -u)" = 0 ] || { echo "make deps: the browser tests need chromium: run apt-get install chromium as root (the README says how to run the rest without it)"; exit 1; }; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# the cluster tests (TestCluster in cmd/mcpbridge, conformance/gateway.sh)
+# run Debian's redis-server and haproxy. Each package is named as its
+# command; installing them needs root, which CI has.
+DEBIAN := chromium redis-server haproxy
+debian:
+	@missing=; for c in $(DEBIAN); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	[ -z "$$missing" ] || { \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: the tests need$$missing: run apt-get install$$missing as root (the README says how to run the rest without them)"; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }
 
 # One install for every package; it runs when any of them is missing.
 $(NPM_TOOLS) &:
@@ -98,6 +103,7 @@ bench:
 	go run ./cmd/searchbench -data $(RETRIEVAL_DATA)
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
 	go test -run '^$$' -bench BenchmarkScript -benchtime 30x ./codemode/
+	go test -run '^$$' -bench Cluster -benchtime 1x ./cmd/mcpbridge/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one
 # after another: a bounded run for CI. The bound is a count of inputs, not a

@@ -11,6 +11,11 @@
 #                  stateless (2026-07-28)
 #   http-sessions  over streamable HTTP, with   conformance/gateway-baseline-http-sessions.yml
 #                  sessions
+#   cluster        over streamable HTTP,        conformance/gateway-baseline-http.yml
+#                  stateless, behind three      (one gateway's in front of the same
+#                  replicas sharing Redis       server: the cluster answers as one)
+#                  (--store), behind HAProxy
+#                  (deploy/haproxy.cfg)
 #
 #   conformance/gateway.sh          both revisions, direct and through the
 #                                   gateway in front of each upstream: each
@@ -33,12 +38,16 @@ command -v conformance >/dev/null || { echo "the suite is not installed: make np
 check=false
 [[ ${1-} == --check ]] && check=true
 revisions=(2025-11-25 2026-07-28)
-upstreams=(stdio http http-sessions)
+upstreams=(stdio http http-sessions cluster)
 declare -A baseline=(
 	[stdio]=conformance/gateway-baseline.yml
 	[http]=conformance/gateway-baseline-http.yml
 	[http-sessions]=conformance/gateway-baseline-http-sessions.yml
+	[cluster]=conformance/gateway-baseline-http.yml
 )
+for tool in redis-server haproxy; do
+	command -v $tool >/dev/null || { echo "$tool is not installed: make deps" >&2; exit 2; }
+done
 work=$(mktemp -d)
 pids=()
 keep=false
@@ -66,13 +75,34 @@ everything() {
 	exit 1
 }
 
+# serve CONFIG LOG [FLAG]...: a gateway of CONFIG, logging to LOG, once
+# its servers are up; its endpoint is in $endpoint.
+serve() {
+	local config=$1 log=$2
+	shift 2
+	"$work/mcpbridge" serve --config "$config" --http 127.0.0.1:0 "$@" 2>"$log" &
+	local pid=$!
+	pids+=($pid)
+	# The gateway prints its URL once its servers are up.
+	for _ in $(seq 300); do
+		grep -q 'mcpbridge gateway: ' "$log" && break
+		kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+		sleep 0.1
+	done
+	endpoint=$(grep -o 'http://[^ ]*/mcp' "$log")
+}
+
 # The gateway in front of each upstream; gateway[NAME] is its endpoint.
 declare -A gateway
 for up in "${upstreams[@]}"; do
 	case $up in
 	stdio)
 		server=$(printf '"command": "%s"' "$work/everything") ;;
-	http)
+	http | cluster)
+		# One server for the cluster's replicas, as a deployment's
+		# servers that keep state are: a server over stdio would be
+		# one a replica, each with its own state (a tool added on one
+		# is not on the others).
 		port=$(freeport)
 		everything "$port"
 		server=$(printf '"url": "http://127.0.0.1:%s/"' "$port") ;;
@@ -82,18 +112,35 @@ for up in "${upstreams[@]}"; do
 		server=$(printf '"url": "http://127.0.0.1:%s/"' "$port") ;;
 	esac
 	config=$work/mcp-$up.json
-	log=$work/gateway-$up.log
 	printf '{"mcpServers": {"everything": {%s, "namespace": "none", "required": true}}}\n' "$server" >"$config"
-	"$work/mcpbridge" serve --config "$config" --http 127.0.0.1:0 2>"$log" &
-	pid=$!
-	pids+=($pid)
-	# The gateway prints its URL once its servers are up.
-	for _ in $(seq 300); do
-		grep -q 'mcpbridge gateway: ' "$log" && break
-		kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+	if [[ $up != cluster ]]; then
+		serve "$config" "$work/gateway-$up.log"
+		gateway[$up]=$endpoint
+		continue
+	fi
+	# Redis, three replicas sharing it, HAProxy in front with the shipped
+	# config.
+	rport=$(freeport)
+	redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do
+		grep -q 'Ready to accept connections' "$work/redis.log" && break
 		sleep 0.1
 	done
-	gateway[$up]=$(grep -o 'http://[^ ]*/mcp' "$log")
+	env=()
+	for i in 1 2 3; do
+		serve "$config" "$work/gateway-$up-$i.log" --store "redis://127.0.0.1:$rport/0"
+		env+=("MCPBRIDGE_REPLICA$i=${endpoint#http://}")
+		env[-1]=${env[-1]%/mcp}
+	done
+	hport=$(freeport)
+	env MCPBRIDGE_LISTEN=127.0.0.1:$hport "${env[@]}" haproxy -db -f deploy/haproxy.cfg >"$work/haproxy.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do
+		curl -sf "http://127.0.0.1:$hport/readyz" >/dev/null && break
+		sleep 0.1
+	done
+	gateway[$up]=http://127.0.0.1:$hport/mcp
 done
 
 summary() { grep -a '^[✓✗] \|^Total' "$1" || true; }
@@ -116,7 +163,7 @@ if $check; then
 				keep=true
 				echo "conformance through mcpbridge serve, $up upstream, $rev: not as ${baseline[$up]} expects" >&2
 				sed -n '/=== SUMMARY ===/,$p' "$out" >&2
-				echo "full output: $out (the gateway's log: $work/gateway-$up.log)" >&2
+				echo "full output: $out (the gateway's log: $work/gateway-$up*.log)" >&2
 			fi
 		done
 	done

@@ -112,6 +112,9 @@ type refusal struct {
 	close  bool // the connection is closed after the answer
 }
 
+// Error is the refusal's message, as the logs and the audit record say it.
+func (f *refusal) Error() string { return f.msg }
+
 // write answers r's request with the refusal, as a JSON-RPC error response
 // whose body every client reads: go-sdk's client hands the error of a 4xx
 // body to the caller (a 429 or 503 it reads as its status text, which says

@@ -100,10 +100,11 @@ func (g *Gateway) admitted(ctx context.Context, info *auth.TokenInfo, count bool
 	if err := g.room(c.name, 0); err != nil {
 		return ctx, nil, err // results.go
 	}
-	if err := g.slots.enter(ctx, c.name, g.ctx.Done()); err != nil {
+	leave, err := g.slots.enter(ctx, c.name, g.ctx.Done())
+	if err != nil {
 		return ctx, nil, err
 	}
-	return callerKey.With(ctx, c), func() { g.slots.leave(c.name) }, nil
+	return callerKey.With(ctx, c), leave, nil
 }
 
 // hideDenied is the catalog server's middleware that leaves out of a

@@ -31,7 +31,10 @@
 //   - the bounds of [Limits], each with a default: sessions, requests in
 //     flight, request bytes and JSON, queues, listings;
 //   - how the servers run (Toolset), the Logger and Telemetry,
-//     DrainTimeout, and the TaskKeys replicas share.
+//     DrainTimeout, and the TaskKeys replicas share;
+//   - past one process: the Store the replicas share (Redis or Valkey),
+//     which holds each client's limits across them and their task key,
+//     and the [Audit] log of every request and refusal.
 //
 // Start refuses what it cannot take before any server starts, naming the
 // field.

@@ -1,18 +1,20 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"slices"
-
-	"github.com/mcpbridge/mcpbridge/toolset/config"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/gateway"
+	"github.com/mcpbridge/mcpbridge/toolset/config"
 )
 
 // helloServer is the server the examples front, over streamable HTTP: two
@@ -123,4 +125,46 @@ func ExampleOptions() {
 	// ci-token [hello_greet]
 	// ada-token [hello_greet hello_shout]
 	// no token: 401 Unauthorized
+}
+
+// Replicas behind one load balancer that share a store (Store: Redis or
+// Valkey) hold each client's limits across them; every replica writes an
+// audit record of each request. Here one gateway, without a store, and
+// the record of its client's call.
+func ExampleAudit() {
+	ctx := context.Background()
+	srv := helloServer()
+	defer srv.Close()
+
+	var records bytes.Buffer
+	g, err := gateway.Start(ctx, &config.Config{Servers: []config.Server{{Name: "hello", URL: srv.URL}}}, &gateway.Options{
+		Clients: map[string]gateway.Client{"ada": {Token: "ada-token"}},
+		Audit:   &gateway.Audit{Writer: &records, Replica: "replica-1"},
+		// Store: "redis://redis:6379/0", // the same for every replica
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer g.Close()
+	endpoint := httptest.NewServer(g.Handler())
+	defer endpoint.Close()
+
+	transport := &mcp.StreamableClientTransport{Endpoint: endpoint.URL + "/mcp", HTTPClient: &http.Client{Transport: withToken("ada-token")}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, nil).Connect(ctx, transport, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello_greet", Arguments: map[string]any{"name": "Ada"}}); err != nil {
+		log.Fatal(err)
+	}
+	cs.Close()
+	for line := range strings.Lines(records.String()) {
+		var r struct{ User, Method, Server, Tool, Outcome, Replica string }
+		json.Unmarshal([]byte(line), &r)
+		if r.Method == "tools/call" {
+			fmt.Println(r.User, r.Method, r.Server, r.Tool, r.Outcome, r.Replica)
+		}
+	}
+	// Output:
+	// ada tools/call hello hello_greet ok replica-1
 }

@@ -30,3 +30,6 @@ func OnServerWait(g *Gateway, server string, f func()) {
 	defer s.mu.Unlock()
 	s.onWait = f
 }
+
+// TaskKeyOf is the key with which g signs new task ids.
+func TaskKeyOf(g *Gateway) string { return string(g.tasks.keys[0]) }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -57,6 +58,8 @@ type Gateway struct {
 	keys   *issuerKeys // the OAuth issuer's keys (jwt.go), nil without Options.OAuth
 	limits *limiter    // the clients' rate limits (ratelimit.go)
 	tasks  taskIDs     // the ids of the tasks handed to clients (taskid.go)
+	store  *store      // the replicas' shared store (store.go), nil without Options.Store
+	audit  *auditor    // the audit log (audit.go), nil without Options.Audit
 
 	features chan struct{} // a server's resources or prompts changed
 	ctx      context.Context
@@ -77,12 +80,17 @@ func Start(ctx context.Context, cfg *config.Config, o *Options) (*Gateway, error
 		return nil, err
 	}
 	log := telemetry.Logger(opts.logger)
-	g := &Gateway{o: opts, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(opts.rates), tasks: newTaskIDs(opts.taskKeys...)}
+	g := &Gateway{o: opts, log: log, cfg: cfg, features: make(chan struct{}, 1), limits: newLimiter(opts.rates)}
 	g.lim = opts.limits.Resolved()
+	if err := g.openStore(); err != nil {
+		return nil, err
+	}
+	g.audit = newAuditor(opts.audit, cfg, opts.tokens, log)
 	g.bytes = requestBudget(g.lim)
 	g.results = resultBudget(g.lim)
-	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue}
-	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient}
+	g.slots = slots{total: g.lim.Calls, perClient: g.lim.CallsPerClient, queue: g.lim.CallQueue, shared: g.store}
+	g.sessions = sessionTable{total: g.lim.Sessions, perClient: g.lim.SessionsPerClient, shared: g.store}
+	g.limits.shared = g.store
 	g.held = heldCalls{total: g.lim.Calls, perClient: g.lim.CallsPerClient, within: g.lim.SessionIdle}
 	if g.lim.ServerCalls > 0 {
 		g.share = make(map[string]*slots, len(cfg.Servers))
@@ -103,6 +111,9 @@ func Start(ctx context.Context, cfg *config.Config, o *Options) (*Gateway, error
 	if err != nil {
 		g.cancel()
 		g.stopPassing()
+		if g.store != nil {
+			g.store.close()
+		}
 		return nil, err
 	}
 	g.ts = ts
@@ -116,6 +127,29 @@ func Start(ctx context.Context, cfg *config.Config, o *Options) (*Gateway, error
 	g.worker.Add(1)
 	go g.work()
 	return g, nil
+}
+
+// openStore connects to Options.Store, if given, and takes the task keys:
+// Options.TaskKeys, else the replicas' key in the store, else a random one.
+func (g *Gateway) openStore() error {
+	keys := g.o.taskKeys
+	if g.o.store != "" {
+		var err error
+		g.store, err = openStore(g.o.store, g.lim.StoreTimeout, g.log, newStoreMetrics(g.o.telemetry.Meter))
+		if err != nil {
+			return err
+		}
+		if len(keys) == 0 {
+			key, err := g.store.taskKey()
+			if err != nil {
+				g.store.close()
+				return fmt.Errorf("gateway: Store %s: reading the replicas' task key: %w (give TaskKeys, --task-key-file, to start without the store)", g.store.addr, err)
+			}
+			keys = [][]byte{key}
+		}
+	}
+	g.tasks = newTaskIDs(keys...)
+	return nil
 }
 
 // catalogOptions are Options.Toolset as toolset.Start takes them, with
@@ -231,6 +265,9 @@ func (g *Gateway) Close() error {
 		g.stopPassing()
 		g.closeErr = g.ts.Close()
 		g.sessions.closeAll()
+		if g.store != nil {
+			g.store.close() // after the sessions, whose ends give back their leases
+		}
 	})
 	return g.closeErr
 }

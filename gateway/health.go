@@ -85,8 +85,18 @@ func (g *Gateway) readyz(w http.ResponseWriter, withServers bool) {
 		status, code = "not ready", http.StatusServiceUnavailable
 	}
 	body := map[string]any{"status": status}
+	if st := g.store.state(); st != "" {
+		// A store that does not answer leaves the replica ready: it
+		// serves on its shares of the limits (store.go), and a load
+		// balancer that took every replica out for it would make the
+		// store everyone's outage.
+		body["store"] = st
+	}
 	if withServers {
 		body["servers"] = servers
+		if g.store != nil {
+			body["replicas"] = g.store.replicas.Load()
+		}
 	}
 	writeJSON(w, code, body)
 }

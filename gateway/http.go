@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +50,10 @@ const statelessVersion = "2026-07-28"
 // /healthz answers 200 while the process serves; /readyz answers 200 when
 // every required server is ready and the gateway is not draining, and 503
 // otherwise, both with a JSON body that says no more ([Gateway.StatusHandler]
-// names the servers, for the operator). They need no token, but pass the
+// names the servers, for the operator), but, with [Options] Store, whether
+// the store answers ("store": "up" or "unreachable": the gateway stays
+// ready on its shares of the limits). Every POST is answered with its
+// X-Request-Id, its own or one made for it, which its audit record holds. They need no token, but pass the
 // same Origin and Host checks.
 func (g *Gateway) Handler() http.Handler {
 	// Each stream through a bounded queue of its own (lanes.go).
@@ -90,24 +94,40 @@ func (g *Gateway) Handler() http.Handler {
 // session. A session's requests whose client goes away before their
 // answers are cancelled, as a stateless client's are.
 func (g *Gateway) post(w http.ResponseWriter, r *http.Request, new bool, stateless, sessions http.Handler) {
+	start := time.Now()
 	info := auth.TokenInfoFromContext(r.Context())
 	client := clientName(info)
+	reqID := requestID(w, r) // audit.go
 	body, held, f := g.readBody(w, r, client)
 	if f != nil {
+		g.logRequest(requestIDKey.With(r.Context(), reqID), "", "", client, start, false, f)
 		f.write(w)
 		return
 	}
 	defer g.bytes.give(client, held)
 	msg, f := g.readMessage(body)
 	if f != nil {
+		g.logRequest(requestIDKey.With(r.Context(), reqID), "", "", client, start, false, f)
 		f.write(w)
 		return
+	}
+	if new {
+		// A session's requests are handled in the context of the POST
+		// that opened it, so only a stateless request's exchange is its
+		// own: a session's request is counted by observe.
+		var cw *counted
+		var ex *exchange
+		if r, cw, ex = g.audit.begin(r, w, reqID, body); cw != nil {
+			w = cw
+			defer g.audit.end(r.Context(), ex, cw)
+		}
 	}
 	for _, c := range msg.calls {
 		if handshake(c.method) {
 			continue
 		}
 		if err := g.limits.take(client, entryName(info)); err != nil {
+			g.logRequest(requestIDKey.With(r.Context(), reqID), c.method, callName(body, c.method), client, start, false, err)
 			if msg.batch {
 				(&refusal{status: http.StatusTooManyRequests, code: CodeRateLimited, msg: err.Error(), retry: true}).write(w)
 			} else {

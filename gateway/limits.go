@@ -8,8 +8,9 @@ import (
 // Limits bounds what the gateway holds for its clients: sessions,
 // connections, calls and bytes in flight, queues, listings. Each field's zero
 // value means its documented default; a negative value lifts a bound only
-// where the field's doc says it may. The same limits apply on every replica
-// alone: N replicas behind a load balancer hold up to N times each.
+// where the field's doc says it may. Each replica holds them alone, but for
+// the per-client bounds of sessions and calls, which with a shared store
+// ([Options] Store) hold across the replicas.
 //
 // A client is named by its token ([Client] Token), or behind [OAuth] is
 // a user of an app (UserClaim); the clients that present no token share
@@ -143,6 +144,15 @@ type Limits struct {
 	// --server-queue-bytes; config "serverQueueBytes".
 	ServerQueueBytes int
 	// Neither queue bound can be lifted: [Start] refuses a negative value.
+
+	// StoreTimeout bounds each operation on the replicas' shared store
+	// ([Options] Store): counting a request, a session or a call, renewing
+	// them. One that passes it (or fails) marks the store down: the
+	// per-client limits fall back to this replica's share until the store
+	// answers a probe, and no request waits for it meanwhile. Default 100
+	// milliseconds; it cannot be lifted ([Start] refuses a negative value).
+	// serve: --store-timeout; config "storeTimeout".
+	StoreTimeout time.Duration
 }
 
 // check refuses the bounds that cannot be, naming the field.
@@ -154,6 +164,9 @@ func (l Limits) check() error {
 		if f.n < 0 {
 			return fmt.Errorf("gateway: Limits.%s %d: negative, and this bound protects the gateway, so it cannot be lifted", f.name, f.n)
 		}
+	}
+	if l.StoreTimeout < 0 {
+		return fmt.Errorf("gateway: Limits.StoreTimeout %s: negative, and no request may wait on the store unbounded, so it cannot be lifted", l.StoreTimeout)
 	}
 	return nil
 }
@@ -179,6 +192,7 @@ func defaultLimits() Limits {
 		ConnectionIdle:        2 * time.Minute,
 		ClientQueueBytes:      1 << 20,
 		ServerQueueBytes:      4 << 20,
+		StoreTimeout:          100 * time.Millisecond,
 	}
 }
 
@@ -206,6 +220,7 @@ func (l Limits) Resolved() Limits {
 	pick(&l.ConnectionIdle, d.ConnectionIdle)
 	pick(&l.ClientQueueBytes, d.ClientQueueBytes)
 	pick(&l.ServerQueueBytes, d.ServerQueueBytes)
+	pick(&l.StoreTimeout, d.StoreTimeout)
 	return l
 }
 

@@ -13,34 +13,43 @@ import (
 // observe is the middleware every request a client sends goes through: it
 // is refused while draining, counted while in flight (a listen for
 // notifications aside), and logged when done (method, what it concerns,
-// client, duration, outcome).
+// client, duration, outcome), in the audit log too.
 func (g *Gateway) observe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
+		start := time.Now()
+		ctx, answered := g.observed(ctx, req) // audit.go
+		draining := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()}
 		if g.drain.isDraining() {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()}
+			g.logRequest(ctx, method, subject(req), client(req), start, false, draining)
+			return nil, draining
 		}
 		// A subscriptions/listen lasts as long as its client listens: it is
 		// no call to wait for, and closing the listener ends it.
 		if method != "subscriptions/listen" {
 			if !g.drain.enter() {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: ErrDraining.Error()}
+				g.logRequest(ctx, method, subject(req), client(req), start, false, draining)
+				return nil, draining
 			}
 			defer g.drain.leave()
 		}
-		start := time.Now()
 		res, err := next(ctx, method, req)
+		answered(ctx, res)
 		r, ok := res.(*mcp.CallToolResult)
 		g.logRequest(ctx, method, subject(req), client(req), start, ok && r != nil && r.IsError, err)
 		return res, err
 	}
 }
 
-// logRequest makes the one log record of a request served: method, what
-// it concerns, client, duration, outcome.
+// logRequest makes the one log record of a request served or refused:
+// method, what it concerns, client, duration, outcome; and its audit
+// record (audit.go).
 func (g *Gateway) logRequest(ctx context.Context, method, subject, client string, start time.Time, isError bool, err error) {
+	if g.audit != nil {
+		g.record(ctx, method, subject, client, time.Since(start), isError, err)
+	}
 	if !g.log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}

@@ -91,8 +91,27 @@ type Options struct {
 	// ids and every one verifies them: replicas share the keys, and rotate
 	// them by adding the new one second, then moving it first, then
 	// dropping the old one. Each is [TaskKeySize] bytes or more. None: a
-	// random key, whose ids do not survive a restart.
+	// random key, whose ids do not survive a restart; with a Store, the
+	// key the replicas share there.
 	TaskKeys [][]byte
+
+	// Store is the URL of the replicas' shared store: Redis 7 or Valkey,
+	// redis://[user:password@]host:port[/db], rediss://... (TLS) or
+	// unix:///path. With it, each client's rate limit, SessionsPerClient
+	// and CallsPerClient hold across every replica that names the same
+	// store, each count atomic in the store, and without TaskKeys the
+	// replicas share a task key kept there (protect the store as the key
+	// file: a password, a network only the replicas reach). Each operation
+	// is bounded by Limits.StoreTimeout; while the store does not answer,
+	// each replica holds its share of those limits (the figure divided by
+	// the replicas it last saw), logged, in /readyz and in the metrics.
+	// Empty: one process, every limit its own. [Start] needs the store to
+	// answer only to read the task key.
+	Store string
+	// Audit, if not nil, writes a record of every request a client sends
+	// and of every one refused: who, which server and tool, outcome,
+	// duration, bytes, request id ([Audit]).
+	Audit *Audit
 }
 
 // A Client is what one client is granted, as an entry of the config
@@ -151,6 +170,8 @@ type options struct {
 
 	taskKeys [][]byte // taskid.go: the first signs
 	limits   Limits   // limits.go
+	store    string   // store.go
+	audit    *Audit   // audit.go
 }
 
 // resolve checks o against cfg and returns it as the gateway applies it,
@@ -170,6 +191,8 @@ func (o *Options) resolve(cfg *config.Config) (options, error) {
 		drain:       o.DrainTimeout,
 		passthrough: slices.Clone(o.Passthrough),
 		limits:      o.Limits,
+		store:       o.Store,
+		audit:       o.Audit,
 	}
 	for _, k := range o.TaskKeys {
 		r.taskKeys = append(r.taskKeys, bytes.Clone(k))

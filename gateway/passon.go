@@ -173,10 +173,10 @@ func (g *Gateway) pass(server string, size int, run func()) {
 // the request's answer (a request without a session, the fast path's, is
 // told nothing, and made for the caller its context has).
 func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSession) (context.Context, func(), error) {
-	client := callerOf(ctx).name
-	share := g.share[server]
-	if share != nil {
-		if err := share.enter(ctx, client, g.ctx.Done()); err != nil {
+	give := func() {}
+	if share := g.share[server]; share != nil {
+		var err error
+		if give, err = share.enter(ctx, callerOf(ctx).name, g.ctx.Done()); err != nil {
 			return ctx, nil, err
 		}
 	}
@@ -190,9 +190,7 @@ func (g *Gateway) enter(ctx context.Context, server string, ss *mcp.ServerSessio
 			q.fence(ctx)
 		}
 		leave()
-		if share != nil {
-			share.leave(client)
-		}
+		give()
 	}, nil
 }
 

@@ -37,9 +37,12 @@ type rateLimit struct {
 	burst     int
 }
 
-// A limiter keeps one token bucket per client.
+// A limiter keeps one token bucket per client: in the replicas' shared
+// store when there is one (store.go), else, and while it does not answer,
+// in this process, of the replica's share of the figures.
 type limiter struct {
-	rates map[string]rateLimit
+	rates  map[string]rateLimit
+	shared *store // nil without Options.Store
 
 	mu      sync.Mutex
 	buckets map[string]*bucket
@@ -91,6 +94,16 @@ func (l *limiter) take(client, entry string) error {
 	if !ok {
 		return nil
 	}
+	if l.shared != nil {
+		wait, err := l.shared.take(client, r)
+		if err == nil {
+			if wait <= 0 {
+				return nil
+			}
+			return rateRefusal(client, r, wait)
+		}
+		r = l.shared.shareRate(r)
+	}
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -102,13 +115,19 @@ func (l *limiter) take(client, entry string) error {
 		b = &bucket{rate: r, tokens: float64(r.burst), at: now}
 		l.buckets[client] = b
 	}
+	b.rate = r
 	b.tokens = min(float64(r.burst), b.tokens+now.Sub(b.at).Seconds()*r.perSecond)
 	b.at = now
 	if b.tokens >= 1 {
 		b.tokens--
 		return nil
 	}
-	wait := time.Duration((1 - b.tokens) / r.perSecond * float64(time.Second))
+	return rateRefusal(client, r, time.Duration((1-b.tokens)/r.perSecond*float64(time.Second)))
+}
+
+// rateRefusal is the error of a request of client over its rate limit r,
+// saying the wait before its next request is taken.
+func rateRefusal(client string, r rateLimit, wait time.Duration) error {
 	data, _ := json.Marshal(map[string]float64{"retryAfter": math.Ceil(wait.Seconds()*1000) / 1000})
 	who := "requests without a token"
 	if client != "" {

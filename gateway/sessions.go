@@ -15,11 +15,14 @@ import (
 // sessionTable counts the sessions open (protocol 2025-11-25 and older), in
 // all and by client, within [Limits.Sessions] and SessionsPerClient (0 for
 // none), and knows the requests in flight on each, so that a session's end
-// cancels them. go-sdk closes a session idle for [Limits.SessionIdle]
-// itself (its SessionTimeout); each session's end, whatever ends it, is
-// learnt by a goroutine that waits for it.
+// cancels them. With a shared store a client's sessions are counted there,
+// across the replicas (store.go); the sessions in all are this replica's.
+// go-sdk closes a session idle for [Limits.SessionIdle] itself (its
+// SessionTimeout); each session's end, whatever ends it, is learnt by a
+// goroutine that waits for it.
 type sessionTable struct {
 	total, perClient int
+	shared           *store // nil without Options.Store
 
 	mu       sync.Mutex
 	open     map[string]*session // by session id
@@ -32,6 +35,7 @@ type session struct {
 	client string
 	entry  string         // the client's entry of Options.Clients, whose policy holds
 	calls  map[string]int // the ids of the requests in flight, as written, with the POSTs carrying each
+	lease  string         // its lease in the shared store, if any
 }
 
 // opened counts the session ss of client, which is initializing, or
@@ -45,34 +49,52 @@ func (t *sessionTable) opened(ss *mcp.ServerSession, client, entry string) error
 		return nil // a stateless request's, which ends with it
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, ok := t.open[id]; ok {
+	_, known := t.open[id]
+	t.mu.Unlock()
+	if known {
 		return nil
 	}
-	var bound string
-	var limit int
-	switch {
-	case t.perClient > 0 && t.byClient[client] >= t.perClient:
-		bound, limit = "SessionsPerClient", t.perClient
-	case t.total > 0 && len(t.open) >= t.total:
-		bound, limit = "Sessions", t.total
-	}
-	if bound != "" {
-		data, _ := json.Marshal(map[string]any{"bound": bound, "limit": limit})
-		msg := fmt.Sprintf("%d sessions open for %s, the bound (SessionsPerClient, %d): close one (DELETE) or let one expire before opening another",
-			t.byClient[client], who(client), limit)
-		if bound == "Sessions" {
-			msg = fmt.Sprintf("%d sessions open on the gateway, the bound (Sessions, %d): retry once one is closed or expires", len(t.open), limit)
+	perClient, lease := t.perClient, ""
+	if t.shared != nil && perClient > 0 {
+		lease = t.shared.member()
+		held, ok, err := t.shared.acquire(sessionLeases, client, lease, perClient)
+		switch {
+		case err != nil:
+			perClient = t.shared.share(perClient) // the store is down
+		case !ok:
+			return sessionRefusal("SessionsPerClient", perClient, fmt.Sprintf("%d sessions open for %s across the replicas", held, who(client)))
+		default:
+			perClient = 0 // counted in the store
 		}
-		return &jsonrpc.Error{Code: CodeRateLimited, Message: msg, Data: data}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var err error
+	switch {
+	case perClient > 0 && t.byClient[client] >= perClient:
+		err = sessionRefusal("SessionsPerClient", perClient, fmt.Sprintf("%d sessions open for %s", t.byClient[client], who(client)))
+	case t.total > 0 && len(t.open) >= t.total:
+		err = sessionRefusal("Sessions", t.total, fmt.Sprintf("%d sessions open on the gateway", len(t.open)))
+	}
+	if err != nil {
+		if lease != "" {
+			t.shared.release(sessionLeases, client, lease)
+		}
+		return err
+	}
+	if lease != "" {
+		t.shared.hold(sessionLeases, client, lease) // the store's count, once it answers
 	}
 	if t.open == nil {
 		t.open, t.byClient = map[string]*session{}, map[string]int{}
 	}
-	t.open[id] = &session{ss: ss, client: client, entry: entry, calls: map[string]int{}}
+	t.open[id] = &session{ss: ss, client: client, entry: entry, calls: map[string]int{}, lease: lease}
 	t.byClient[client]++
 	t.ended.Go(func() {
 		_ = ss.Wait()
+		if lease != "" {
+			t.shared.release(sessionLeases, client, lease)
+		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		delete(t.open, id)
@@ -81,6 +103,17 @@ func (t *sessionTable) opened(ss *mcp.ServerSession, client, entry string) error
 		}
 	})
 	return nil
+}
+
+// sessionRefusal is the error of an initialize past bound, whose limit is
+// limit, open saying how many sessions are.
+func sessionRefusal(bound string, limit int, open string) error {
+	data, _ := json.Marshal(map[string]any{"bound": bound, "limit": limit})
+	msg := fmt.Sprintf("%s, the bound (SessionsPerClient, %d): close one (DELETE) or let one expire before opening another", open, limit)
+	if bound == "Sessions" {
+		msg = fmt.Sprintf("%s, the bound (Sessions, %d): retry once one is closed or expires", open, limit)
+	}
+	return &jsonrpc.Error{Code: CodeRateLimited, Message: msg, Data: data}
 }
 
 // of is the entry of [Options] Clients of the client of session ss, whose

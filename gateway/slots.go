@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -14,10 +15,15 @@ import (
 // [Limits.Calls] and CallsPerClient (0 for none), and queues those past a
 // bound, up to CallQueue of each client, in the order they came. A
 // server's requests in flight are slots too ([Limits.ServerCalls]),
-// shared fairly: a client may take no more than its share of total.
+// shared fairly: a client may take no more than its share of total. With a
+// shared store, a client's requests are counted there too, across the
+// replicas (store.go): a request given a slot here waits, holding it,
+// until the store has room for it; while the store does not answer, a
+// client's bound here is this replica's share of CallsPerClient.
 type slots struct {
 	total, perClient, queue int
-	fair                    bool // a client takes at most total/clients
+	fair                    bool   // a client takes at most total/clients
+	shared                  *store // nil without Options.Store
 
 	onWait func() // told of each request that waits, for tests
 
@@ -37,8 +43,18 @@ type waiter struct {
 
 // fits reports whether a request of c may start now; b.mu is held.
 func (b *slots) fits(c *clientSlots) bool {
-	return (b.total == 0 || b.busy < b.total) && (b.perClient == 0 || c.busy < b.perClient) &&
+	per := b.clientBound()
+	return (b.total == 0 || b.busy < b.total) && (per == 0 || c.busy < per) &&
 		(!b.fair || b.total == 0 || c.busy < max(1, b.total/len(b.clients)))
+}
+
+// clientBound is a client's bound on this replica: CallsPerClient, or its
+// share while the shared store does not answer.
+func (b *slots) clientBound() int {
+	if b.shared != nil && !b.shared.ready() {
+		return b.shared.share(b.perClient)
+	}
+	return b.perClient
 }
 
 func (b *slots) client(name string) *clientSlots {
@@ -54,10 +70,65 @@ func (b *slots) client(name string) *clientSlots {
 }
 
 // enter takes a slot for a request of client, waiting in its queue while
-// every slot it may take is busy, until ctx or stop ends; a request past a
-// full queue is refused at once with [CodeRateLimited], naming the bounds.
-// A nil error is to be followed by leave.
-func (b *slots) enter(ctx context.Context, client string, stop <-chan struct{}) error {
+// every slot it may take is busy, until ctx or stop ends, and then for
+// room in the shared store; a request past a full queue is refused at once
+// with [CodeRateLimited], naming the bounds. A nil error comes with the
+// function that gives the slot back.
+func (b *slots) enter(ctx context.Context, client string, stop <-chan struct{}) (func(), error) {
+	if err := b.local(ctx, client, stop); err != nil {
+		return nil, err
+	}
+	if b.shared == nil || b.perClient == 0 {
+		return func() { b.leave(client) }, nil
+	}
+	lease := b.shared.member()
+	if err := b.acquire(ctx, client, lease, stop); err != nil {
+		b.leave(client)
+		return nil, err
+	}
+	return func() {
+		b.shared.release(callLeases, client, lease)
+		b.leave(client)
+	}, nil
+}
+
+// storeWait bounds the pause between two asks of the shared store for
+// room for a call: the store cannot say when a slot of another replica's
+// is given back.
+const storeWait = 50 * time.Millisecond
+
+// acquire takes the lease of a request of client in the shared store,
+// waiting while the client's requests across the replicas are at its
+// bound, until ctx or stop ends. While the store does not answer the slot
+// held here is the request's share: it goes ahead, its lease held to be
+// counted once the store answers.
+func (b *slots) acquire(ctx context.Context, client, lease string, stop <-chan struct{}) error {
+	pause := time.Millisecond
+	for {
+		_, ok, err := b.shared.acquire(callLeases, client, lease, b.perClient)
+		if err != nil {
+			b.shared.hold(callLeases, client, lease)
+			return nil
+		}
+		if ok {
+			return nil
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-stop:
+			t.Stop()
+			return ErrDraining
+		}
+		pause = min(2*pause, storeWait)
+	}
+}
+
+// local takes a slot of this replica's for a request of client.
+func (b *slots) local(ctx context.Context, client string, stop <-chan struct{}) error {
 	b.mu.Lock()
 	c := b.client(client)
 	if b.fits(c) && c.waiting == 0 && !b.ahead(client) {
@@ -153,8 +224,8 @@ func (b *slots) drop(name string, c *clientSlots) {
 // refusal is the error of a request of client past its queue; b.mu is held.
 func (b *slots) refusal(client string, c *clientSlots) error {
 	bound, limit := "Calls", b.total
-	if b.perClient > 0 && c.busy >= b.perClient {
-		bound, limit = "CallsPerClient", b.perClient
+	if per := b.clientBound(); per > 0 && c.busy >= per {
+		bound, limit = "CallsPerClient", per
 	}
 	data, _ := json.Marshal(map[string]any{"bound": bound, "limit": limit})
 	msg := fmt.Sprintf("%d requests being served for %s, the bound (CallsPerClient, %d), and %d waiting, the most its queue holds (CallQueue, %d): retry once one is answered",

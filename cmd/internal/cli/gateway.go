@@ -29,7 +29,7 @@ const tokenEnv = "MCPBRIDGE_TOKEN"
 var serveCmd = &Command{
 	Name:    "serve",
 	NoArgs:  true,
-	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL] [--tls-cert FILE --tls-key FILE] [--status-http ADDR]] [--task-key-file FILE] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
+	Usage:   "serve [--http ADDR [--allow-remote] [--token-file FILE] [--oauth-issuer URL --oauth-resource URL] [--tls-cert FILE --tls-key FILE] [--status-http ADDR]] [--store URL] [--audit FILE] [--task-key-file FILE] [--disclosure] [--allow PATTERN] [--deny PATTERN] [target]",
 	Summary: "Serve the servers' tools, resources and prompts as one MCP server (a gateway), over stdio or streamable HTTP.",
 	Examples: `  mcpbridge serve --config mcp.json                         # stdio: a desktop host's only server
   mcpbridge serve --config mcp.json --http 127.0.0.1:8080   # http://127.0.0.1:8080/mcp, /healthz, /readyz
@@ -49,9 +49,9 @@ A task the gateway hands a client has an id bound to the server, the
 client and the server's own id by a key, random per process unless
 --task-key-file gives one of 32 bytes or more:
   openssl rand -base64 32 > task.key
-Replicas behind a load balancer are given the same file, to route each
-other's tasks; without it, and across a restart, a task id is refused as
-unknown. The file may hold several keys, one a line: the first signs new
+Replicas behind a load balancer are given the same file, or share a store
+(--store) that keeps a key for them, to route each other's tasks; without
+either, and across a restart, a task id is refused as unknown. The file may hold several keys, one a line: the first signs new
 ids, and an id made under any of them is taken. To rotate the key, give
 every replica each step before the next: a new key added on the second
 line (openssl rand -base64 32 >> task.key), then moved to the first, then
@@ -101,10 +101,29 @@ a request's JSON, connections, listings, the queues of what a client has
 not read and of what a server said) has a flag below and a key of "limits" in
 the "gateway" object, such as
   {"gateway": {"limits": {"sessionsPerClient": 20, "sessionIdle": "10m", "requestBytes": "32MiB"}}}
-A flag wins over the config; a negative value lifts a bound. Each replica
-keeps its own: N replicas behind a load balancer take N times as much. A
-session or request past a bound is refused with JSON-RPC error -31429
-naming it; bytes past theirs with 429 or 503 and Retry-After.
+A flag wins over the config; a negative value lifts a bound. A session or
+request past a bound is refused with JSON-RPC error -31429 naming it;
+bytes past theirs with 429 or 503 and Retry-After.
+
+Replicas behind one load balancer act as one with a shared store: Redis 7
+or Valkey, --store redis://host:6379/0 (a URL with a password in
+$` + storeEnv + ` or the config's "store"). Each client's rate limit,
+sessions and calls in flight then hold across the replicas, and the
+replicas share their task key there; the other bounds stay each replica's
+(its memory). Each operation on the store is bounded (--store-timeout);
+while the store does not answer, each replica holds its share of the
+per-client limits (the figure over the replicas it last saw), stays
+ready, and says so in /readyz ("store": "unreachable"). Sessions of
+2025-11-25 live in the replica that opened them: deploy/haproxy.cfg
+routes each home by its Mcp-Session-Id.
+
+--audit FILE (or - for stdout, or "audit": {"file": FILE}) writes a JSON
+line for every request served or refused: who, the server and tool, the
+outcome, the duration, the bytes, and the request id (X-Request-Id, made
+when the request has none), which joins the replicas' records and the
+load balancer's log; --audit-arguments adds each call's arguments, masked.
+With a collector configured for logs (OTEL_EXPORTER_OTLP_ENDPOINT or
+OTEL_LOGS_EXPORTER=otlp) the records are exported there too.
 
 SIGTERM drains: calls in flight finish (within --drain), new requests are
 refused and /readyz answers 503.`,
@@ -131,6 +150,9 @@ refused and /readyz answers 503.`,
 		tlsCert, tlsKey := addTLSFlags(fs)
 		statusAddr := fs.String("status-http", "", "serve /healthz and /readyz with each server's state on `ADDR` (loopback only)")
 		logFormat := fs.String("log", "text", "log `FORMAT` on stderr: text or json")
+		store := fs.String("store", "", "share the per-client limits and the task key with the other replicas in the Redis or Valkey at `URL` (redis://host:6379/0; a password goes in $"+storeEnv+" or the config)")
+		auditFile := fs.String("audit", "", "write a record of every request and refusal to `FILE` (- for stdout), as JSON lines")
+		auditArgs := fs.Bool("audit-arguments", false, "record each call's arguments in the audit log (masked)")
 		var limits gateway.Limits
 		limitFlags := limitFlags(fs, &limits)
 		return func(ctx context.Context, _, serverCmd []string, s *Streams) error {
@@ -204,6 +226,9 @@ refused and /readyz answers 503.`,
 				opts.Policy = pol
 			}
 			opts.Logger, opts.Limits = log, limits
+			if opts.Store, err = storeURL(*store, section.Store); err != nil {
+				return err
+			}
 
 			var ln, statusLn net.Listener
 			var certs *certFiles
@@ -220,6 +245,11 @@ refused and /readyz answers 503.`,
 				}
 				defer ln.Close()
 			}
+			closeAudit, err := auditOptions(opts, *auditFile, *auditArgs, section.Audit, t.config, ln, s)
+			if err != nil {
+				return err
+			}
+			defer closeAudit()
 			if *statusAddr != "" {
 				if statusLn, err = listenStatus(*statusAddr); err != nil {
 					return err
@@ -349,6 +379,10 @@ type gatewayConfig struct {
 
 	// The endpoint's certificate (tlsfiles.go).
 	TLS *tlsConfig `json:"tls"`
+
+	// The replicas' shared store and the audit log (gatewaystore.go).
+	Store string       `json:"store"`
+	Audit *auditConfig `json:"audit"`
 }
 
 // A limitsConfig is the "limits" object of a config file's "gateway": one
@@ -376,6 +410,7 @@ type limitsConfig struct {
 	ListingBytes          json.RawMessage `json:"listingBytes"`
 	ClientQueueBytes      json.RawMessage `json:"clientQueueBytes"`
 	ServerQueueBytes      json.RawMessage `json:"serverQueueBytes"`
+	StoreTimeout          json.RawMessage `json:"storeTimeout"`
 }
 
 // gatewaySection reads the "gateway" object of the target's config file,

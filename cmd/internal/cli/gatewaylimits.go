@@ -54,6 +54,7 @@ func limitFlags(fs *flag.FlagSet, l *gateway.Limits) []limitFlag {
 		{"client-queue-bytes", "clientQueueBytes", "hold at most `N` bytes for a client's stream it does not read; past it, the client loses the stream (default 1 MiB)", (*boundValue)(&l.ClientQueueBytes), func(c *limitsConfig) json.RawMessage { return c.ClientQueueBytes }},
 		{"server-queue-bytes", "serverQueueBytes", "hold at most `N` bytes of a server's notices (log, progress, updates) not yet passed on; past it, they are dropped (default 4 MiB)", (*boundValue)(&l.ServerQueueBytes), func(c *limitsConfig) json.RawMessage { return c.ServerQueueBytes }},
 		{"max-listing-bytes", "listingBytes", "refuse a server's listing of more than `N` bytes in all its pages (default 16 MiB)", (*boundValue)(&l.ListingBytes), func(c *limitsConfig) json.RawMessage { return c.ListingBytes }},
+		{"store-timeout", "storeTimeout", "bound each operation on the shared store (--store) to `DURATION`; past it the limits fall back to this replica's share", (*durationValue)(&l.StoreTimeout), func(c *limitsConfig) json.RawMessage { return c.StoreTimeout }},
 	}
 	for _, f := range flags {
 		fs.Var(f.value, f.flag, f.usage+` (config "`+f.key+`")`)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -10,9 +11,12 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/log/global"
 	"go.opentelemetry.io/otel/propagation"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -20,13 +24,15 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/untrusted"
 )
 
-// The command exports its traces and metrics over OTLP/HTTP when the
+// The command exports its traces, metrics and logs over OTLP/HTTP when the
 // standard OpenTelemetry variables ask for it, and nothing otherwise:
 //
-//   - OTEL_EXPORTER_OTLP_ENDPOINT (or the _TRACES_ or _METRICS_ one) turns
-//     export on, to that collector (http://localhost:4318, say);
-//   - OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER, "otlp" or "none",
-//     turn one signal on (to the default endpoint, localhost:4318) or off;
+//   - OTEL_EXPORTER_OTLP_ENDPOINT (or the _TRACES_, _METRICS_ or _LOGS_
+//     one) turns export on, to that collector (http://localhost:4318, say);
+//   - OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER and OTEL_LOGS_EXPORTER,
+//     "otlp" or "none", turn one signal on (to the default endpoint,
+//     localhost:4318) or off; the logs are the gateway's audit records
+//     (serve);
 //   - OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf, the default;
 //   - OTEL_SERVICE_NAME names the service (default mcpbridge), and
 //     OTEL_RESOURCE_ATTRIBUTES adds to it; OTEL_SDK_DISABLED=true turns
@@ -40,8 +46,8 @@ import (
 
 // telemetryUsage is what the help says of telemetry.
 const telemetryUsage = `Telemetry (OpenTelemetry, over OTLP/HTTP; nothing is exported unless asked):
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318   export traces and metrics there
-  OTEL_SERVICE_NAME, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER (otlp or none),
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318   export traces, metrics and logs there
+  OTEL_SERVICE_NAME, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_LOGS_EXPORTER (otlp or none),
   OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf) and the exporters' other variables apply
 `
 
@@ -58,11 +64,11 @@ func startTelemetry(ctx context.Context, c *Command, getenv func(string) string,
 	if c != nil && c.program != "" {
 		return ctx, func(int) {}
 	}
-	traces, metrics, err := exporting(getenv)
+	traces, metrics, logs, err := exporting(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpbridge: telemetry not exported: %v\n", err)
 	}
-	if !traces && !metrics {
+	if !traces && !metrics && !logs {
 		return ctx, func(int) {}
 	}
 	warn := func(err error) { fmt.Fprintf(stderr, "mcpbridge: telemetry: %s\n", untrusted.Line(err.Error())) }
@@ -93,6 +99,15 @@ func startTelemetry(ctx context.Context, c *Command, getenv func(string) string,
 			stops = append(stops, mp.Shutdown)
 		}
 	}
+	if logs {
+		if exp, err := otlploghttp.New(ctx); err != nil {
+			warn(err)
+		} else {
+			lp := sdklog.NewLoggerProvider(sdklog.WithProcessor(sdklog.NewBatchProcessor(exp)), sdklog.WithResource(res))
+			global.SetLoggerProvider(lp)
+			stops = append(stops, lp.Shutdown)
+		}
+	}
 	name := "mcpbridge"
 	if c != nil {
 		name += " " + c.Name
@@ -114,10 +129,16 @@ func startTelemetry(ctx context.Context, c *Command, getenv func(string) string,
 	}
 }
 
+// logsExported reports whether the environment asks to export logs.
+func logsExported(getenv func(string) string) bool {
+	_, _, logs, _ := exporting(getenv)
+	return logs
+}
+
 // exporting reads which signals the environment asks to export.
-func exporting(getenv func(string) string) (traces, metrics bool, err error) {
+func exporting(getenv func(string) string) (traces, metrics, logs bool, err error) {
 	if strings.EqualFold(getenv("OTEL_SDK_DISABLED"), "true") {
-		return false, false, nil
+		return false, false, false, nil
 	}
 	endpoint := getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
 	signal := func(name string) (bool, error) {
@@ -143,8 +164,6 @@ func exporting(getenv func(string) string) (traces, metrics bool, err error) {
 	}
 	traces, terr := signal("traces")
 	metrics, merr := signal("metrics")
-	if terr != nil {
-		return traces, metrics, terr
-	}
-	return traces, metrics, merr
+	logs, lerr := signal("logs")
+	return traces, metrics, logs, cmp.Or(terr, merr, lerr)
 }
