@@ -83,7 +83,7 @@ demo:
 	go run ./cmd/mcpbridge tools
 
 # bench prints the figures the issues set targets for, each next to its peer.
-# The tool-retrieval sets are read from RETRIEVAL_DATA (cmd/searchbench/README.md
+# The tool-retrieval sets are read from RETRIEVAL_DATA (internal/bench/searchbench/README.md
 # says where each comes from); without them searchbench times a generated catalog.
 RETRIEVAL_DATA ?= $(firstword $(wildcard $(CURDIR)/../shared/retrieval) $(CURDIR)/.cache/retrieval)
 bench:
@@ -91,8 +91,8 @@ bench:
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench Start ./internal/catalog/
 	go test -run 'TestProgressiveDisclosure|TestDisclosureDeferredToTheVendor|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
-	go run ./cmd/gatewaybench
-	go run ./cmd/searchbench -data $(RETRIEVAL_DATA)
+	go run ./internal/bench/gatewaybench
+	go run ./internal/bench/searchbench -data $(RETRIEVAL_DATA)
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
 
 # fuzz runs each fuzz target of FUZZ (package:Target) for FUZZTIME, one

@@ -4,8 +4,8 @@
 // process, and prints the latency (p50, p99) and throughput of each and
 // their ratios.
 //
-//	go run ./cmd/gatewaybench                  # 64 clients, 6400 calls each way
-//	go run ./cmd/gatewaybench -clients 16 -calls 1000
+//	go run ./internal/bench/gatewaybench                  # 64 clients, 6400 calls each way
+//	go run ./internal/bench/gatewaybench -clients 16 -calls 1000
 //
 // The server is a go-sdk server with one tool that echoes its argument,
 // served statelessly over streamable HTTP (protocol 2026-07-28), and the
