@@ -111,6 +111,7 @@ FUZZ += ./internal/toolschema:FuzzValidate
 FUZZ += ./codemode:FuzzDeclarations
 FUZZ += ./internal/form:FuzzParse
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
+FUZZ += ./internal/sdkfix:FuzzDecode
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./cmd/internal/cli:FuzzCallArgs
 FUZZ += ./gateway:FuzzParseCall

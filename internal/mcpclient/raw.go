@@ -68,8 +68,8 @@ func rawCallOf(ctx context.Context) *rawCall { return rawCallKey.Value(ctx) }
 // taken is the result of a call whose plain result raw the transport took
 // from go-sdk ([sdkfix.Catch.Taken]): for a call made raw, its head (what
 // the call checks: isError, the structured content as written), the whole
-// kept in the call's rawCall; otherwise raw decoded, and judged as go-sdk's
-// decoding is.
+// kept in the call's rawCall; otherwise raw decoded as go-sdk decodes it,
+// but without its decoder ([sdkfix.Decode]), and judged.
 func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	if out := rawCallOf(ctx); out != nil {
 		res, err := p.head(name, raw)
@@ -78,8 +78,7 @@ func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch,
 		}
 		return res, err
 	}
-	res := new(mcp.CallToolResult)
-	err := json.Unmarshal(raw, res)
+	res, err := sdkfix.Decode(raw)
 	return p.judge(ctx, name, caught, res, err)
 }
 

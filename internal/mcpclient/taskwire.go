@@ -320,8 +320,8 @@ func (p *Provider) updateTask(ctx context.Context, s *session, id string, answer
 // tools/call's is judged: a part go-sdk cannot decode is salvaged, and a
 // result without content is refused.
 func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
-	res := new(mcp.CallToolResult)
-	if err := json.Unmarshal(raw, res); err != nil {
+	res, err := sdkfix.Decode(raw)
+	if err != nil {
 		return sdkfix.Salvage(raw, note)
 	}
 	if len(res.Content) == 0 && res.StructuredContent == nil {

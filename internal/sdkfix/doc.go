@@ -23,8 +23,10 @@
 //     of each part). It decodes every result with a decoder of 32 KB,
 //     twice, whatever the result's size, and re-encoded a result a relay
 //     passes on: a [Catch] takes a plain result before go-sdk sees it
-//     ([Catch.Taken]), go-sdk given an error in its place
-//     (TestGoSDKDecodesEveryResultAnew).
+//     ([Catch.Taken]), go-sdk given an error in its place, and [Decode]
+//     decodes it as go-sdk would, in proportion to its size
+//     (TestGoSDKDecodesEveryResultAnew; TestDecodeAgreesWithGoSDK and
+//     FuzzDecode hold Decode to go-sdk's decoding).
 //   - go-sdk's Tool has no execution member and its ServerCapabilities no
 //     tasks member, on which the experimental tasks of protocol 2025-11-25
 //     ride; and it decodes the CreateTaskResult a task-augmented call
