@@ -86,7 +86,10 @@ demo:
 # The tool-retrieval sets are read from RETRIEVAL_DATA (internal/bench/searchbench/README.md
 # says where each comes from); without them searchbench times a generated catalog.
 RETRIEVAL_DATA ?= $(firstword $(wildcard $(CURDIR)/../shared/retrieval) $(CURDIR)/.cache/retrieval)
-bench:
+# callbench runs the TypeScript SDK's client beside the Go ones, from the
+# npm packages.
+bench: $(NPM_TOOLS)
+	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go run ./internal/bench/callbench
 	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench Start ./internal/catalog/
