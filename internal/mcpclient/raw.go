@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
-	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // CallToolRaw calls a tool as [Provider.CallToolResult] does (the same
@@ -64,23 +63,6 @@ func withRawCall(ctx context.Context) (context.Context, *rawCall) {
 }
 
 func rawCallOf(ctx context.Context) *rawCall { return rawCallKey.Value(ctx) }
-
-// taken is the result of a call whose plain result raw the transport took
-// from go-sdk ([sdkfix.Catch.Taken]): for a call made raw, its head (what
-// the call checks: isError, the structured content as written), the whole
-// kept in the call's rawCall; otherwise raw decoded as go-sdk decodes it,
-// but without its decoder ([sdkfix.Decode]), and judged.
-func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	if out := rawCallOf(ctx); out != nil {
-		res, err := p.head(name, raw)
-		if err == nil {
-			out.raw, out.res = raw, res
-		}
-		return res, err
-	}
-	res, err := sdkfix.Decode(raw)
-	return p.judge(ctx, name, caught, res, err)
-}
 
 // head is what a call checks of the plain result raw: whether it is
 // marked isError, and its structured content as written; a text part
