@@ -115,6 +115,7 @@ FUZZ += ./codemode:FuzzDeclarations
 FUZZ += ./internal/form:FuzzParse
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
 FUZZ += ./internal/sdkfix:FuzzDecode
+FUZZ += ./internal/streamable:FuzzDecode
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./cmd/internal/cli:FuzzCallArgs
 FUZZ += ./gateway:FuzzParseCall
