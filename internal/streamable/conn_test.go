@@ -178,8 +178,9 @@ func TestHeadersAgreeWithGoSDK(t *testing.T) {
 }
 
 // Against a server that keeps sessions (2025-11-25): the session's id goes
-// with every request, the standalone stream carries what the server says
-// outside a request, and Close ends the session with a DELETE.
+// with every request, the standalone stream is open before the session
+// goes on (a server may send on it at once), and Close ends the session
+// with a DELETE.
 func TestSessionStandaloneStreamAndDelete(t *testing.T) {
 	srv, rec := serve(t, nil)
 	cs := connect(t, &Transport{Endpoint: srv.URL, Client: http.DefaultClient}, nil)
@@ -194,6 +195,8 @@ func TestSessionStandaloneStreamAndDelete(t *testing.T) {
 	for _, r := range rec.requests() {
 		handshake := strings.Contains(r.body, `"initialize"`) || strings.Contains(r.body, `"server/discover"`)
 		switch {
+		case strings.Contains(r.body, `"notifications/initialized"`) && !get:
+			t.Error("the session was initialized before its standalone stream was open")
 		case r.method == http.MethodGet:
 			get = r.header.Get("Accept") == "text/event-stream" && r.header.Get("Mcp-Session-Id") == cs.ID()
 		case r.method == http.MethodDelete:

@@ -301,9 +301,11 @@ func (c *Conn) connectSSE(ctx context.Context, lastID string, delay time.Duratio
 
 // listen opens the standalone stream, on which a server of protocol
 // 2025-11-25 or earlier sends what is no answer to a request (a listing
-// changed, a log message), once the session is initialized. Protocol
-// 2026-07-28 has none (SEP-2575).
-func (c *Conn) listen() {
+// changed, a log message, a question it asks during a call), once the
+// session is initialized; protocol 2026-07-28 has none (SEP-2575). It
+// returns once the server answered the GET, or ctx ends, as go-sdk opens
+// the stream before the session goes on: a server sends on it at once.
+func (c *Conn) listen(ctx context.Context) {
 	c.mu.Lock()
 	open := !c.listening && c.version < standardVersion
 	c.listening = true
@@ -311,18 +313,25 @@ func (c *Conn) listen() {
 	if !open {
 		return
 	}
+	answered := make(chan struct{})
 	c.streams.Add(1)
 	go func() {
 		defer c.streams.Done()
-		c.standalone()
+		c.standalone(answered)
 	}()
+	select {
+	case <-answered:
+	case <-ctx.Done():
+	}
 }
 
-// standalone reads the standalone stream until Close. A server that
-// offers none (405), or answers with something else than a stream, goes
-// without, as go-sdk has it.
-func (c *Conn) standalone() {
+// standalone reads the standalone stream until Close, answered closed
+// once the server answered its GET. A server that offers none (405), or
+// answers with something else than a stream, goes without, as go-sdk has
+// it.
+func (c *Conn) standalone(answered chan<- struct{}) {
 	resp, err := c.connectSSE(c.life, "", 0, true)
+	close(answered)
 	if err != nil {
 		if c.life.Err() == nil {
 			c.fail(fmt.Errorf("standalone SSE request failed (session ID: %v): %v", c.SessionID(), err))

@@ -63,6 +63,9 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			cancel()
 		}
 	}()
+	if req != nil && req.Method == "notifications/initialized" {
+		c.listen(ctx)
+	}
 	resp, err := c.post(post, msg, req, data)
 	if err != nil {
 		switch {
@@ -86,9 +89,6 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent {
 			c.logger.Warn("the MCP server answered a notification or a response with a status other than 202", "status", resp.StatusCode)
-		}
-		if req != nil && req.Method == "notifications/initialized" {
-			c.listen()
 		}
 		return nil
 	}
