@@ -88,38 +88,40 @@ type Conn struct {
 	closeErr  error
 	streams   sync.WaitGroup // the standalone stream, and subscriptions/listen
 
-	mu        sync.Mutex
-	session   string // the server's Mcp-Session-Id, once it gave one
-	version   string // the protocol version of the session, once known
-	listening bool   // the standalone stream was opened
-	closed    bool
-	calls     map[uint64]context.CancelFunc // the requests whose answers are read, which Close ends
-	nextCall  uint64
+	mu      sync.Mutex
+	session string // the server's Mcp-Session-Id, once it gave one
+	version string // the protocol version of the session, once known
+	// The values of their headers, made once: never modified.
+	sessionHeader, versionHeader []string
+	listening                    bool // the standalone stream was opened
+	closed                       bool
+	bodies                       map[uint64]io.Closer // the answers being read, which Close ends
+	nextBody                     uint64
 }
 
 // errConnClosed is the error of a Write after Close.
 var errConnClosed = errors.New("the connection is closed")
 
-// track notes that end ends the reading of a request's answer, which
-// Close calls, and returns the id to forget it by.
-func (c *Conn) track(end context.CancelFunc) uint64 {
+// track notes that body, an answer's, is being read, for Close to end it,
+// and returns the id to forget it by.
+func (c *Conn) track(body io.Closer) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		end()
+		body.Close()
 		return 0
 	}
-	if c.calls == nil {
-		c.calls = map[uint64]context.CancelFunc{}
+	if c.bodies == nil {
+		c.bodies = map[uint64]io.Closer{}
 	}
-	c.nextCall++
-	c.calls[c.nextCall] = end
-	return c.nextCall
+	c.nextBody++
+	c.bodies[c.nextBody] = body
+	return c.nextBody
 }
 
 func (c *Conn) untrack(id uint64) {
 	c.mu.Lock()
-	delete(c.calls, id)
+	delete(c.bodies, id)
 	c.mu.Unlock()
 }
 
@@ -201,8 +203,8 @@ func (c *Conn) Close() error {
 		c.end()
 		c.mu.Lock()
 		c.closed = true
-		for _, end := range c.calls {
-			end()
+		for _, body := range c.bodies {
+			body.Close()
 		}
 		c.mu.Unlock()
 		close(c.done)
@@ -221,7 +223,7 @@ func (c *Conn) setSession(resp *http.Response) error {
 	c.mu.Lock()
 	had := c.session
 	if had == "" {
-		c.session = id
+		c.session, c.sessionHeader = id, []string{id}
 	}
 	c.mu.Unlock()
 	if had != "" && had != id {
@@ -236,12 +238,23 @@ func (c *Conn) setVersion(v string) {
 		return
 	}
 	c.mu.Lock()
-	c.version = v
+	c.version, c.versionHeader = v, []string{v}
 	c.mu.Unlock()
 }
 
-func (c *Conn) sessionVersion() (session, version string) {
+// headers returns the values of the session's Mcp-Session-Id and
+// Mcp-Protocol-Version headers, nil for those not known yet.
+func (c *Conn) headers() (session, version []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.session, c.version
+	return c.sessionHeader, c.versionHeader
+}
+
+func (c *Conn) isClosed() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
 }

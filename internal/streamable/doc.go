@@ -19,8 +19,8 @@
 // decoder whose buffer is 32 KB, and the params of each request it sends
 // once more to read their _meta, whatever their size; this transport
 // reads the envelope of a message where it is written, the params and
-// result kept as slices of the message (decode, held to go-sdk's
-// decoding by TestDecodeAgreesWithGoSDK and FuzzDecode). And a request's
+// result kept as slices of the message (internal/wire, held to go-sdk's
+// decoding by its TestDecodeAgreesWithGoSDK and FuzzDecode). And a request's
 // answer is read by the Write that sent it, so that the caller's answer
 // passes through no goroutine started for it.
 //

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -116,15 +117,15 @@ const finishWithin = 100 * time.Millisecond
 
 // stream reads the event stream resp, the answer to req (the message msg;
 // both nil for the standalone stream), handing each message to Read: for
-// a request until its answer came, then what follows within
-// finishWithin (end cuts it); for the standalone stream until Close. A
-// stream that ends before (a server restarting, a proxy's timeout) is
-// resumed with a GET from its last event's id, as go-sdk does.
-func (c *Conn) stream(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response, end context.CancelFunc) {
+// a request until its answer came, then what follows, within finishWithin
+// if bounded; for the standalone stream until Close. A stream that ends
+// before (a server restarting, a proxy's timeout) is resumed with a GET
+// from its last event's id, as go-sdk does. Close ends it.
+func (c *Conn) stream(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response, bounded bool) {
 	var last string
 	retries := 0
 	for {
-		lastID, delay, over := c.read(ctx, msg, req, resp, end)
+		lastID, delay, over := c.read(ctx, msg, req, resp, bounded)
 		if over || lastID == "" && req != nil {
 			return
 		}
@@ -166,20 +167,20 @@ func about(msg jsonrpc.Message) string {
 // the id of its last event and the delay its server asked for before a
 // reconnection; over reports that nothing is to be resumed: the answer
 // came, the caller gave up, the connection ended.
-func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response, end context.CancelFunc) (lastID string, delay time.Duration, over bool) {
+func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response, bounded bool) (lastID string, delay time.Duration, over bool) {
+	id := c.track(resp.Body)
 	r := readers.Get().(*bufio.Reader)
 	r.Reset(resp.Body)
 	answered := false
 	defer func() {
 		// Read to the end, so that the connection is used again.
-		if answered && end != nil {
-			t := time.AfterFunc(finishWithin, end)
-			io.Copy(io.Discard, r)
-			t.Stop()
+		if answered && bounded {
+			finish(r, resp.Body)
 		} else {
 			io.Copy(io.Discard, r)
 		}
 		resp.Body.Close()
+		c.untrack(id)
 		r.Reset(nil)
 		readers.Put(r)
 	}()
@@ -191,8 +192,8 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 			break
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return "", 0, true // the caller gave up: nothing to resume
+			if ctx.Err() != nil || c.isClosed() {
+				return "", 0, true // the caller gave up, or Close: nothing to resume
 			}
 			if errors.Is(err, errMalformed) {
 				c.fail(fmt.Errorf("%s: %v", about(msg), err))
@@ -203,15 +204,17 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		if e.id != "" {
 			lastID = e.id
 		}
-		if n, err := strconv.ParseInt(e.retry, 10, 64); err == nil {
-			delay = time.Duration(n) * time.Millisecond
+		if e.retry != "" {
+			if n, err := strconv.ParseInt(e.retry, 10, 64); err == nil {
+				delay = time.Duration(n) * time.Millisecond
+			}
 		}
 		// An event without data primes a stream's resumption (SEP-1699);
 		// one of another name is not MCP's.
 		if len(e.data) == 0 || e.name != "" && e.name != "message" {
 			continue
 		}
-		m, err := decode(e.data)
+		m, err := wire.Decode(e.data)
 		if err != nil {
 			c.fail(fmt.Errorf("%s: failed to decode event: %v", about(msg), err))
 			return "", 0, true
@@ -232,6 +235,14 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		c.deliver(&jsonrpc.Response{ID: req.ID, Error: errors.New("request terminated without response")})
 	}
 	return lastID, delay, false
+}
+
+// finish reads the rest of a stream after its answer, from r, for
+// finishWithin at most: then body is closed, which ends the read.
+func finish(r *bufio.Reader, body io.Closer) {
+	t := time.AfterFunc(finishWithin, func() { body.Close() })
+	io.Copy(io.Discard, r)
+	t.Stop()
 }
 
 // The reconnection of a stream, as go-sdk's: up to maxRetries attempts,
@@ -356,5 +367,5 @@ func (c *Conn) standalone(answered chan<- struct{}) {
 		c.fail(err)
 		return
 	}
-	c.stream(c.life, nil, nil, resp, nil)
+	c.stream(c.life, nil, nil, resp, false)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
+	"github.com/mcpbridge/mcpbridge/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
@@ -41,32 +42,17 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("%s: %w", summary(msg), errConnClosed)
 	default:
 	}
-	data, err := encode(msg)
+	data, err := wire.Encode(msg)
 	if err != nil {
 		return fmt.Errorf("%s: %v", summary(msg), err)
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	call := req != nil && req.IsCall()
 	listen := call && req.Method == "subscriptions/listen"
-	// A request's answer is read until it comes, the caller gives up, or
-	// Close; what follows it on its stream is cut after finishWithin.
-	post, cancel := ctx, context.CancelFunc(nil)
-	var id uint64
-	if call {
-		post, cancel = context.WithCancel(ctx)
-		id = c.track(cancel)
-	}
-	handed := false // a subscriptions/listen's stream, read apart, ends it
-	defer func() {
-		if cancel != nil && !handed {
-			c.untrack(id)
-			cancel()
-		}
-	}()
 	if req != nil && req.Method == "notifications/initialized" {
 		c.listen(ctx)
 	}
-	resp, err := c.post(post, msg, req, data)
+	resp, err := c.post(ctx, msg, req, data)
 	if err != nil {
 		switch {
 		case errors.Is(err, errRejected):
@@ -99,17 +85,14 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if listen {
 			// It lasts as long as the session listens: read apart, until
 			// go-sdk cancels it or Close.
-			handed = true
 			c.streams.Add(1)
 			go func() {
 				defer c.streams.Done()
-				defer cancel()
-				defer c.untrack(id)
-				c.stream(post, msg, req, resp, nil)
+				c.stream(ctx, msg, req, resp, false)
 			}()
 			return nil
 		}
-		c.stream(post, msg, req, resp, cancel)
+		c.stream(ctx, msg, req, resp, true)
 	default:
 		resp.Body.Close()
 		return fmt.Errorf("%s: unsupported content type %q", summary(msg), ct)
@@ -125,7 +108,14 @@ func summary(msg jsonrpc.Message) string {
 	return "sending jsonrpc response"
 }
 
+// mediaType is the media type of a Content-Type v, parameters left out:
+// the two MCP answers, as servers write them, without
+// mime.ParseMediaType's allocations.
 func mediaType(v string) string {
+	switch v {
+	case "application/json", "text/event-stream":
+		return v
+	}
 	t, _, err := mime.ParseMediaType(v)
 	if err != nil {
 		return ""
@@ -204,21 +194,23 @@ func (c *Conn) request(ctx context.Context, method string, data []byte, version 
 	if err != nil {
 		return nil, err
 	}
-	req.URL, req.Host = c.url, c.url.Host
+	req.URL = c.url // req.Host left empty: URL's, with no copy of URL for it
 	if c.t.OAuth != nil {
 		if err := c.authorize(ctx, req); err != nil {
 			return nil, err
 		}
 	}
-	session, known := c.sessionVersion()
-	if version == "" {
-		version = known
-	}
-	if version != "" {
+	session, known := c.headers()
+	switch {
+	case version == "" || len(known) == 1 && known[0] == version:
+		if known != nil {
+			req.Header[versionHeader] = known
+		}
+	default:
 		req.Header[versionHeader] = []string{version}
 	}
-	if session != "" {
-		req.Header[sessionHeader] = []string{session}
+	if session != nil {
+		req.Header[sessionHeader] = session
 	}
 	return req, nil
 }
@@ -256,7 +248,7 @@ func (c *Conn) check(msg jsonrpc.Message, resp *http.Response) error {
 		return nil
 	}
 	body, _ := io.ReadAll(resp.Body)
-	if m, err := decode(body); err == nil {
+	if m, err := wire.Decode(body); err == nil {
 		if r, ok := m.(*jsonrpc.Response); ok && r.Error != nil {
 			return fmt.Errorf("%s: %w: %w: %v", about(msg), r.Error, errRejected, http.StatusText(code))
 		}
@@ -269,13 +261,14 @@ func (c *Conn) check(msg jsonrpc.Message, resp *http.Response) error {
 
 // readJSON reads the answer to req, a JSON body, and hands it to Read.
 func (c *Conn) readJSON(msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response) {
+	defer c.untrack(c.track(resp.Body))
 	defer resp.Body.Close()
 	data, err := readAll(resp)
 	if err != nil {
 		c.fail(fmt.Errorf("%s: failed to read body: %v", summary(msg), err))
 		return
 	}
-	m, err := decode(data)
+	m, err := wire.Decode(data)
 	if err != nil {
 		c.fail(fmt.Errorf("%s: failed to decode response: %v", summary(msg), err))
 		return

@@ -1,4 +1,4 @@
-package streamable
+package wire
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// messages are JSON-RPC messages of every shape decode reads itself or
+// messages are JSON-RPC messages of every shape Decode reads itself or
 // hands to go-sdk: for the agreement test and the fuzz corpus.
 var messages = []string{
 	`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}`,
@@ -53,7 +53,7 @@ var messages = []string{
 	``,
 }
 
-// TestDecodeAgreesWithGoSDK holds decode to go-sdk's jsonrpc.DecodeMessage:
+// TestDecodeAgreesWithGoSDK holds Decode to go-sdk's jsonrpc.DecodeMessage:
 // the same message, or a failure where go-sdk fails.
 func TestDecodeAgreesWithGoSDK(t *testing.T) {
 	for _, m := range messages {
@@ -73,7 +73,7 @@ func FuzzDecode(f *testing.F) {
 func agree(t *testing.T, data []byte) {
 	t.Helper()
 	want, wantErr := jsonrpc.DecodeMessage(data)
-	got, err := decode(append([]byte(nil), data...))
+	got, err := Decode(append([]byte(nil), data...))
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%.200s: decode: %v; go-sdk: %v", data, err, wantErr)
 	}
@@ -103,7 +103,7 @@ func TestEncodeAgreesWithGoSDK(t *testing.T) {
 		&jsonrpc.Response{ID: id(float64(3)), Error: &jsonrpc.Error{Code: -1, Message: "no"}},
 	} {
 		want, wantErr := jsonrpc.EncodeMessage(msg)
-		got, err := encode(msg)
+		got, err := Encode(msg)
 		if string(got) != string(want) || (err != nil) != (wantErr != nil) {
 			t.Errorf("%#v: encoded %s, %v; go-sdk %s, %v", msg, got, err, want, wantErr)
 		}

@@ -1,4 +1,8 @@
-package streamable
+// Package wire reads and writes JSON-RPC messages as go-sdk's jsonrpc
+// package does, but without its decoder, which costs a buffer of 32 KB a
+// message whatever its size: for the transports of mcpbridge's own
+// (internal/stdio, internal/streamable), under go-sdk's sessions.
+package wire
 
 import (
 	"encoding/json"
@@ -10,7 +14,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
-// decode reads one JSON-RPC message as go-sdk's jsonrpc.DecodeMessage
+// Decode reads one JSON-RPC message as go-sdk's jsonrpc.DecodeMessage
 // does, but without go-sdk's decoder, which costs a buffer of 32 KB a
 // message whatever its size: the envelope's members are read where they
 // are written, and the params and result are slices of data, which the
@@ -19,14 +23,14 @@ import (
 // another type, an error with members it does not know, JSON that is not
 // valid) it hands to go-sdk, so that the answer, message or error, is
 // go-sdk's. TestDecodeAgreesWithGoSDK and FuzzDecode hold it to go-sdk.
-func decode(data []byte) (jsonrpc.Message, error) {
+func Decode(data []byte) (jsonrpc.Message, error) {
 	if m, ok := decodeEnvelope(data); ok {
 		return m, nil
 	}
 	return jsonrpc.DecodeMessage(data)
 }
 
-// decodeEnvelope is [decode] for the messages it reads itself.
+// decodeEnvelope is [Decode] for the messages it reads itself.
 func decodeEnvelope(data []byte) (jsonrpc.Message, bool) {
 	// go-sdk refuses what is not JSON, and nesting over 1000 levels.
 	if !json.Valid(data) || rawjson.Depth(data) > 1000 {
@@ -141,32 +145,30 @@ func errorOf(v []byte) (*jsonrpc.Error, bool) {
 	return e, true
 }
 
-// encode writes msg as go-sdk's jsonrpc.EncodeMessage does: a request
+// Encode writes msg as go-sdk's jsonrpc.EncodeMessage does: a request
 // (every call and notification the client sends) by hand, its params as
 // go-sdk encoded them, anything else by go-sdk.
-func encode(msg jsonrpc.Message) ([]byte, error) {
+func Encode(msg jsonrpc.Message) ([]byte, error) {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || req.Method == "" || !plain(req.Method) {
 		return jsonrpc.EncodeMessage(msg)
 	}
-	var id []byte
+	out := make([]byte, 0, 64+len(req.Method)+len(req.Params))
+	out = append(out, `{"jsonrpc":"2.0"`...)
 	switch v := req.ID.Raw().(type) {
 	case nil:
 	case int64:
-		id = strconv.AppendInt(nil, v, 10)
+		out = append(out, `,"id":`...)
+		out = strconv.AppendInt(out, v, 10)
 	case string:
 		if !plain(v) {
 			return jsonrpc.EncodeMessage(msg)
 		}
-		id = []byte(`"` + v + `"`)
+		out = append(out, `,"id":"`...)
+		out = append(out, v...)
+		out = append(out, '"')
 	default:
 		return jsonrpc.EncodeMessage(msg)
-	}
-	out := make([]byte, 0, 48+len(id)+len(req.Method)+len(req.Params))
-	out = append(out, `{"jsonrpc":"2.0"`...)
-	if id != nil {
-		out = append(out, `,"id":`...)
-		out = append(out, id...)
 	}
 	out = append(out, `,"method":"`...)
 	out = append(out, req.Method...)
