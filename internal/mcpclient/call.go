@@ -106,9 +106,10 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 		f.endSpan(ctx, res, err)
 	}()
+	f.args = args
 	err = p.request(f.ctx, s, operation{"tools/call", name}, p.cfg.callTimeout(), func(ctx context.Context, extend func()) error {
 		var err error
-		res, err = p.exchange(ctx, s, name, args, extend)
+		res, err = p.exchange(ctx, s, name, &f.args, extend)
 		if leftToCaller(err) {
 			left, err = err, nil
 		}
@@ -132,7 +133,7 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 // a caller answering a task's questions, it answers them instead), and
 // follows to its end a task the call becomes, or hands it to the caller.
 // extend restarts the call's timeout.
-func (p *Provider) exchange(ctx context.Context, s *session, name string, args json.RawMessage, extend func()) (*mcp.CallToolResult, error) {
+func (p *Provider) exchange(ctx context.Context, s *session, name string, args *json.RawMessage, extend func()) (*mcp.CallToolResult, error) {
 	c := callerOf(ctx)
 	if c.Answering != nil {
 		return p.resume(ctx, s, name, c.Answering, c.InputResponses, statusReport(ctx, extend))
@@ -192,7 +193,13 @@ func (p *Provider) send(ctx context.Context, s *session, name string, params *mc
 // returns either its result, judged, or the task the server made of it.
 // A plain result the transport took from go-sdk is decoded here ([Provider.taken]).
 func (p *Provider) sendCall(ctx context.Context, s *session, name string, params *mcp.CallToolParams, asTask bool) (*mcp.CallToolResult, *wireTask, error) {
-	ctx, caught := sdkfix.WithCatch(ctx)
+	var caught *sdkfix.Catch
+	if f := frameKey.Value(ctx); f != nil {
+		caught = &f.catch // the call's sends are one after another
+		ctx = sdkfix.Catching(ctx, caught)
+	} else {
+		ctx, caught = sdkfix.WithCatch(ctx)
+	}
 	defer caught.Release()
 	var res *mcp.CallToolResult
 	var err error

@@ -114,16 +114,22 @@ type exchange struct {
 	headers http.Header
 	tap     *sdkfix.HTTPTap
 	refused atomic.Pointer[originError] // the first request refused
+	same    atomic.Pointer[url.URL]     // the URL last found of the origin
 }
 
 func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
-	if o := origin(req.URL); o != x.origin {
-		if req.Body != nil {
-			req.Body.Close()
+	if req.URL != x.same.Load() {
+		// A URL once found of the server's origin (the transport sends
+		// every request to the one it parsed) is not read again.
+		if o := origin(req.URL); o != x.origin {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			err := &originError{own: x.origin, other: o, redirect: req.Response != nil}
+			x.refused.CompareAndSwap(nil, err)
+			return nil, err
 		}
-		err := &originError{own: x.origin, other: o, redirect: req.Response != nil}
-		x.refused.CompareAndSwap(nil, err)
-		return nil, err
+		x.same.Store(req.URL)
 	}
 	id := route(req.Context())
 	if id != "" || len(x.headers) > 0 {

@@ -2,8 +2,7 @@ package mcpclient
 
 import (
 	"context"
-	"fmt"
-	"strconv"
+	"math"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,11 +11,11 @@ import (
 )
 
 // progress follows the calls in flight that asked for progress, by
-// progress token.
+// progress token: a number, which costs a call less than a string.
 type progress struct {
 	mu    sync.Mutex
 	next  int64
-	calls map[string]tracked // by token
+	calls map[int64]tracked // by token
 }
 
 // A tracked call is told of its progress: extend restarts its timeout,
@@ -29,20 +28,19 @@ type tracked struct {
 // track returns a new progress token for a call whose timeout extend
 // restarts and whose progress goes to report; forget forgets it when the
 // call is over.
-func (pr *progress) track(extend func(), report func(tool.Progress)) (token string) {
+func (pr *progress) track(extend func(), report func(tool.Progress)) (token int64) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	pr.next++
-	token = "mcpbridge-" + strconv.FormatInt(pr.next, 10)
 	if pr.calls == nil {
-		pr.calls = map[string]tracked{}
+		pr.calls = map[int64]tracked{}
 	}
-	pr.calls[token] = tracked{extend, report}
-	return token
+	pr.calls[pr.next] = tracked{extend, report}
+	return pr.next
 }
 
 // forget forgets the call of token.
-func (pr *progress) forget(token string) {
+func (pr *progress) forget(token int64) {
 	pr.mu.Lock()
 	delete(pr.calls, token)
 	pr.mu.Unlock()
@@ -54,8 +52,20 @@ func (pr *progress) progressed(_ context.Context, req *mcp.ProgressNotificationC
 	if req == nil || req.Params == nil {
 		return
 	}
+	var token int64
+	switch v := req.Params.ProgressToken.(type) {
+	case float64: // as go-sdk decodes a number
+		if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			return
+		}
+		token = int64(v)
+	case int64:
+		token = v
+	default:
+		return
+	}
 	pr.mu.Lock()
-	c, ok := pr.calls[fmt.Sprint(req.Params.ProgressToken)]
+	c, ok := pr.calls[token]
 	pr.mu.Unlock()
 	if !ok {
 		return

@@ -122,10 +122,18 @@ func part(v []byte) (mcp.Content, bool) {
 	}) {
 		return nil, false
 	}
-	kind, ok := rawjson.String(typ)
-	if !ok {
-		return nil, false
+	// The type as written, without escapes: one written otherwise goes to
+	// go-sdk.
+	var kind string
+	switch string(typ) {
+	case `"text"`:
+		kind = "text"
+	case `"image"`:
+		kind = "image"
+	case `"audio"`:
+		kind = "audio"
 	}
+	var ok bool
 	switch kind {
 	case "text":
 		s, ok := rawjson.String(text)

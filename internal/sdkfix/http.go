@@ -86,7 +86,7 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	r := x.reader(req, listing)
-	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
+	switch mediaType(resp.Header) {
 	case "text/event-stream":
 		if x.limit() >= 0 || r.sink != nil {
 			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
@@ -155,3 +155,16 @@ func (x *HTTPTap) stream(data []byte) {
 }
 
 func always() bool { return true }
+
+// mediaType is the media type of the Content-Type in h, parameters left
+// out. The two MCP answers, as servers write them, are read without
+// mime.ParseMediaType's allocations.
+func mediaType(h http.Header) string {
+	v := h.Get("Content-Type")
+	switch v {
+	case "application/json", "text/event-stream":
+		return v
+	}
+	t, _, _ := mime.ParseMediaType(v)
+	return t
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -100,7 +99,7 @@ func (x *HTTPTap) Refused(err error) *Refusal {
 // of the streamable transport (its optional stream, whose absence go-sdk
 // takes in any form). A body read to tell is put back.
 func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	switch {
 	case req.Method == http.MethodGet && !x.SSE,
