@@ -41,9 +41,9 @@ type events struct {
 	long []byte // a line longer than r's buffer, gathered
 }
 
-// readers are the buffers the streams are read through, kept for the
-// next: a stream costs no buffer of its own.
-var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
+// readers are what the streams are read through, kept for the next: a
+// stream costs no buffer of its own.
+var readers = sync.Pool{New: func() any { return &events{r: bufio.NewReaderSize(nil, 4096)} }}
 
 // next reads the next event that is not empty into e, and returns io.EOF
 // at the end of the stream.
@@ -101,11 +101,6 @@ func (s *events) line() ([]byte, error) {
 	for err == bufio.ErrBufferFull {
 		line, err = s.r.ReadSlice('\n')
 		s.long = append(s.long, line...)
-	}
-	if cap(s.long) > 1<<20 {
-		// One huge line should not pin its memory for the stream's life.
-		defer func() { s.long = nil }()
-		return bytes.Clone(s.long), err
 	}
 	return s.long, err
 }
@@ -169,7 +164,8 @@ func about(msg jsonrpc.Message) string {
 // came, the caller gave up, the connection ended.
 func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Response, bounded bool) (lastID string, delay time.Duration, over bool) {
 	id := c.track(resp.Body)
-	r := readers.Get().(*bufio.Reader)
+	s := readers.Get().(*events)
+	r := s.r
 	r.Reset(resp.Body)
 	answered := false
 	defer func() {
@@ -182,9 +178,11 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		resp.Body.Close()
 		c.untrack(id)
 		r.Reset(nil)
-		readers.Put(r)
+		if cap(s.long) > 1<<20 {
+			s.long = nil // one huge line should not pin its memory
+		}
+		readers.Put(s)
 	}()
-	s := events{r: r}
 	var e event
 	for {
 		err := s.next(&e)
