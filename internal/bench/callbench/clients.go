@@ -35,9 +35,10 @@ type client struct {
 // A server is where the clients find the echo server: a command to start
 // (stdio) or a URL.
 type server struct {
-	stdio bool
-	self  string // this program, which is the server with serverEnv set
-	url   string
+	stdio   bool
+	self    string // this program, which is the server with serverEnv set
+	url     string
+	answers string // the transport's name: stdio, http, http-json
 }
 
 func (s server) command() *exec.Cmd {

@@ -14,9 +14,10 @@ import (
 )
 
 // serverEnv is the environment variable that makes this program the echo
-// server: "stdio" over its standard input and output, "http" over
-// streamable HTTP on a loopback port, whose URL it prints on a line of
-// its own, until its standard input ends.
+// server: "stdio" over its standard input and output, "http" (answers as
+// event streams) or "http-json" (as JSON bodies) over streamable HTTP on a
+// loopback port, whose URL it prints on a line of its own, until its
+// standard input ends.
 const serverEnv = "CALLBENCH_SERVER"
 
 // The echo server is written by hand, JSON-RPC on the wire, so that every
@@ -30,8 +31,8 @@ func serve(kind string) error {
 	switch kind {
 	case "stdio":
 		return serveStdio(os.Stdin, os.Stdout)
-	case "http":
-		return serveHTTP()
+	case "http", "http-json":
+		return serveHTTP(kind == "http-json")
 	}
 	return fmt.Errorf("%s=%q: want stdio or http", serverEnv, kind)
 }
@@ -121,9 +122,9 @@ func serveStdio(in io.Reader, out io.Writer) error {
 
 // serveHTTP serves streamable HTTP on a loopback port: a POST's answer as
 // one event of an event stream (what go-sdk's and the TypeScript SDK's
-// servers send by default), a session named by Mcp-Session-Id, no
-// standalone stream (405 to a GET).
-func serveHTTP() error {
+// servers send by default), or as a JSON body if asJSON, a session named
+// by Mcp-Session-Id, no standalone stream (405 to a GET).
+func serveHTTP(asJSON bool) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -144,7 +145,9 @@ func serveHTTP() error {
 			return
 		}
 		buf := make([]byte, 0, 128+len(data))
-		buf = append(buf, "event: message\ndata: "...)
+		if !asJSON {
+			buf = append(buf, "event: message\ndata: "...)
+		}
 		buf, ok := answer(buf, data)
 		if !ok {
 			w.WriteHeader(http.StatusAccepted)
@@ -152,6 +155,11 @@ func serveHTTP() error {
 		}
 		if bytes.Contains(data, []byte(`"initialize"`)) {
 			w.Header().Set("Mcp-Session-Id", "s"+strconv.FormatInt(sessions.Add(1), 10))
+		}
+		if asJSON {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(buf)
+			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write(append(buf, "\n\n"...))

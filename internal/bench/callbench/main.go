@@ -60,7 +60,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 3, "rounds")
 	flag.IntVar(&o.size, "size", 64, "bytes of the text each call echoes")
 	sweep := flag.String("sweep", "64,4096,65536,1048576", "text sizes whose bytes and allocations a call are counted, comma-separated")
-	transports := flag.String("transport", "stdio,http", "transports: stdio, http or both")
+	transports := flag.String("transport", "stdio,http", "transports, comma-separated: stdio, http (answers as event streams), http-json (as JSON bodies)")
 	flag.StringVar(&o.npm, "npm", defaultNPM(), "the npm directory make deps installs into")
 	timeout := flag.Duration("timeout", 20*time.Minute, "bound on the whole run")
 	flag.Parse()
@@ -119,16 +119,17 @@ func run(ctx context.Context, o options, transports []string) error {
 		s := server{stdio: t == "stdio", self: self}
 		switch t {
 		case "stdio":
-		case "http":
-			url, stop, err := startHTTP(self)
+		case "http", "http-json":
+			url, stop, err := startHTTP(self, t)
 			if err != nil {
 				return err
 			}
 			defer stop()
 			s.url = url
 		default:
-			return fmt.Errorf("-transport: %q is neither stdio nor http", t)
+			return fmt.Errorf("-transport: %q is none of stdio, http, http-json", t)
 		}
+		s.answers = t
 		if err := measure(ctx, o, s, node, sdkDir, scriptDir); err != nil {
 			return fmt.Errorf("%s: %w", t, err)
 		}
@@ -136,10 +137,11 @@ func run(ctx context.Context, o options, transports []string) error {
 	return nil
 }
 
-// startHTTP starts the echo server over HTTP, and returns its URL.
-func startHTTP(self string) (string, func(), error) {
+// startHTTP starts the echo server over HTTP (kind http or http-json), and
+// returns its URL.
+func startHTTP(self, kind string) (string, func(), error) {
 	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), serverEnv+"=http")
+	cmd.Env = append(os.Environ(), serverEnv+"="+kind)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -209,7 +211,10 @@ func measure(ctx context.Context, o options, s server, node, sdkDir, scriptDir s
 			samples[i][round].conc = took
 		}
 	}
-	transport := "streamable HTTP (SSE answers, loopback)"
+	transport := "streamable HTTP (answers as event streams, loopback)"
+	if s.answers == "http-json" {
+		transport = "streamable HTTP (answers as JSON bodies, loopback)"
+	}
 	if s.stdio {
 		transport = "stdio"
 	}

@@ -47,8 +47,8 @@ func TestEchoAnswers(t *testing.T) {
 }
 
 // Every client calls the echo tool, one after another and concurrently,
-// over stdio and HTTP, with texts on both sides of the pipes' and the
-// readers' buffers.
+// over stdio and HTTP (either answer), with texts on both sides of the
+// pipes' and the readers' buffers.
 func TestEveryClientEchoes(t *testing.T) {
 	node := npmtest.Bin(t, "node")
 	npm := filepath.Dir(filepath.Dir(filepath.Dir(node)))
@@ -58,10 +58,10 @@ func TestEveryClientEchoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, stdio := range []bool{true, false} {
-		s := server{stdio: stdio, self: self}
-		if !stdio {
-			url, stop, err := startHTTP(self)
+	for _, transport := range []string{"stdio", "http", "http-json"} {
+		s := server{stdio: transport == "stdio", self: self, answers: transport}
+		if !s.stdio {
+			url, stop, err := startHTTP(self, transport)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestEveryClientEchoes(t *testing.T) {
 				c.close()
 			}
 			if err != nil {
-				t.Fatalf("stdio %v, %d bytes: %v", stdio, size, err)
+				t.Fatalf("%s, %d bytes: %v", transport, size, err)
 			}
 			if len(clients) != callToolAt+1 {
 				t.Fatalf("%d clients", len(clients))
