@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/internal/wire"
@@ -188,13 +189,19 @@ var (
 func (c *Conn) request(ctx context.Context, method string, data []byte, version string) (*http.Request, error) {
 	var body io.Reader
 	if data != nil {
-		body = bytes.NewReader(data)
+		// A ReadCloser of its own, which NewRequest takes as it is.
+		body = newMessage(data)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, "", body)
 	if err != nil {
 		return nil, err
 	}
 	req.URL = c.url // req.Host left empty: URL's, with no copy of URL for it
+	if data != nil {
+		// Sent again if the connection it went out on was found closed.
+		req.ContentLength = int64(len(data))
+		req.GetBody = func() (io.ReadCloser, error) { return newMessage(data), nil }
+	}
 	if c.t.OAuth != nil {
 		if err := c.authorize(ctx, req); err != nil {
 			return nil, err
@@ -214,6 +221,17 @@ func (c *Conn) request(ctx context.Context, method string, data []byte, version 
 	}
 	return req, nil
 }
+
+// A message is a request's body, in one allocation.
+type message struct{ bytes.Reader }
+
+func newMessage(data []byte) *message {
+	m := new(message)
+	m.Reset(data)
+	return m
+}
+
+func (m *message) Close() error { return nil }
 
 // authorize puts the OAuth handler's token on req. A token source that
 // holds no valid grant (its refresh token expired, say) adds none: the
@@ -277,15 +295,29 @@ func (c *Conn) readJSON(msg jsonrpc.Message, req *jsonrpc.Request, resp *http.Re
 	c.deliver(m)
 }
 
-// readAll reads a body whole, in one allocation when its length is known.
+// readAll reads a body whole, into one allocation of its size: read
+// directly when its length is known, else gathered in a buffer kept for
+// the next.
 func readAll(resp *http.Response) ([]byte, error) {
 	if n := resp.ContentLength; n > 0 && n < 1<<30 {
 		data := make([]byte, n)
 		_, err := io.ReadFull(resp.Body, data)
 		return data, err
 	}
-	return io.ReadAll(resp.Body)
+	b := bodies.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 1<<20 { // one huge body should not pin its memory
+			b.Reset()
+			bodies.Put(b)
+		}
+	}()
+	if _, err := b.ReadFrom(resp.Body); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b.Bytes()), nil
 }
+
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // learn learns from the answer m to req what the session's requests say
 // later: the protocol version the server chose (initialize), or the one a
