@@ -41,7 +41,7 @@ func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*
 	if err != nil {
 		return nil, err
 	}
-	return p.call(ctx, s, target, raw)
+	return p.call(ctx, s, target, raw, false)
 }
 
 // hostCall prepares a host's call of the tool name (its own name or its
@@ -65,20 +65,21 @@ func (p *Provider) hostCall(name string, args any) (*session, string, json.RawMe
 // the HTTP request or its stream was cut), the call is sent again, on the
 // same session if it still answers or else on the rebuilt one, only when
 // the tool is annotated read-only or idempotent; otherwise the caller
-// learns that the outcome is unknown.
-func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// learns that the outcome is unknown. A call for a model (the handler's)
+// leaves the result's _meta undecoded: a model reads the content alone.
+func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage, model bool) (*mcp.CallToolResult, error) {
 	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
 		// Refused before it is sent: the tool would run, and its result
 		// could not be checked.
 		return nil, p.unusableOutput(name, lt)
 	}
-	res, err := p.callOnce(ctx, s, name, args)
+	res, err := p.callOnce(ctx, s, name, args, model)
 	if err == nil || !lostExchange(ctx, err) {
 		return res, err
 	}
 	holds := p.holds(ctx, s)
 	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && (holds || p.conn.reconnect != nil) {
-		return p.resend(ctx, s, holds, name, args)
+		return p.resend(ctx, s, holds, name, args, model)
 	}
 	op := operation{"tools/call", name}
 	var te *TransportError
@@ -94,8 +95,9 @@ func (p *Provider) call(ctx context.Context, s *session, name string, args json.
 // of the task's status restarts too, and the function ctx carries
 // ([WithTaskStatus]) is told of each. Its client span ends here, with the
 // outcome judged and the output checked.
-func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
+func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage, model bool) (res *mcp.CallToolResult, err error) {
 	f := p.inflight.begin(ctx, name)
+	f.model = model && (p.tel == nil || !p.tel.content) // recorded content is the whole result
 	f.holdSpan()
 	var left error // a task handed to the caller, or asking it: the call's answer, not its failure
 	defer func() {
@@ -238,7 +240,11 @@ func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch,
 		}
 		return res, err
 	}
-	res, err := sdkfix.Decode(raw)
+	decode := sdkfix.Decode
+	if f := frameKey.Value(ctx); f != nil && f.model {
+		decode = sdkfix.DecodeContent
+	}
+	res, err := decode(raw)
 	return p.judge(ctx, name, caught, res, err)
 }
 

@@ -43,6 +43,7 @@ type callFrame struct {
 	// allocation), and the catch of its raw result (call.go).
 	args  json.RawMessage
 	catch sdkfix.Catch
+	model bool // the result is for a model: its _meta is not decoded
 }
 
 var frameKey = ctxkey.New[*callFrame]("mcptool call frame")

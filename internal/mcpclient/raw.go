@@ -33,11 +33,11 @@ func (p *Provider) CallToolRaw(ctx context.Context, name string, args json.RawMe
 		return nil, nil, err
 	}
 	if p.tel != nil && p.tel.content {
-		res, err := p.call(ctx, s, target, body)
+		res, err := p.call(ctx, s, target, body, false)
 		return nil, res, err
 	}
 	ctx, out := withRawCall(ctx)
-	res, err := p.call(ctx, s, target, body)
+	res, err := p.call(ctx, s, target, body, false)
 	switch {
 	case err != nil:
 		return nil, nil, err

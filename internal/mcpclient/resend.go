@@ -14,7 +14,7 @@ import (
 
 // resend sends a call again whose exchange on s was lost: on s if it
 // still holds, else on the rebuilt connection once it is ready.
-func (p *Provider) resend(ctx context.Context, s *session, holds bool, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
+func (p *Provider) resend(ctx context.Context, s *session, holds bool, name string, args json.RawMessage, model bool) (res *mcp.CallToolResult, err error) {
 	ctx, done := p.tel.resending(ctx, name)
 	defer func() { done(err) }()
 	next := s
@@ -25,7 +25,7 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 		}
 	}
 	p.cfg.logger.InfoContext(ctx, "the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
-	return p.callOnce(ctx, next, name, args)
+	return p.callOnce(ctx, next, name, args, model)
 }
 
 // lostExchange reports whether err says that the exchange of a call with

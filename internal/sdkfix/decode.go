@@ -14,19 +14,20 @@ import (
 // (mcp.CallToolResult's UnmarshalJSON): the same result, or a failure
 // where go-sdk fails, but for the structured content, which is kept as the
 // server wrote it (a json.RawMessage, the JSON go-sdk's decoded value
-// stands for).
+// stands for), and a resultType of "complete", which go-sdk keeps in an
+// unexported field and the protocol reads as none.
 //
 // go-sdk decodes each result with a decoder whose buffer is 32 KB,
 // whatever the result's size (TestGoSDKDecodesEveryResultAnew). Decode
 // reads the common shapes itself, in proportion to the result: text parts,
 // and images and audio, each part with no member but its type and its
-// text, or data and MIME type. Any other part (a resource, a part with
-// annotations or _meta, a member of another type) it hands to go-sdk's
-// decoding alone, and any other result whole (one with _meta,
-// inputRequests or requestState, or that is not valid JSON).
+// text, or data and MIME type, and the result's _meta. Any other part (a
+// resource, a part with annotations or _meta, a member of another type)
+// it hands to go-sdk's decoding alone, and any other result whole (one
+// with inputRequests or requestState, or that is not valid JSON).
 // TestDecodeAgreesWithGoSDK and FuzzDecode hold it to go-sdk's decoding.
 func Decode(raw json.RawMessage) (*mcp.CallToolResult, error) {
-	if res, ok := decode(raw); ok {
+	if res, ok := decode(raw, false); ok {
 		return res, nil
 	}
 	res := new(mcp.CallToolResult)
@@ -39,14 +40,29 @@ func Decode(raw json.RawMessage) (*mcp.CallToolResult, error) {
 	return res, nil
 }
 
+// DecodeContent is [Decode] but for the result's _meta, which it leaves
+// out: for a result a model reads, which shows it nothing of _meta, and
+// which go-sdk's servers fill in every result of 2026-07-28 (their
+// serverInfo), at the cost of a map or two.
+func DecodeContent(raw json.RawMessage) (*mcp.CallToolResult, error) {
+	if res, ok := decode(raw, true); ok {
+		return res, nil
+	}
+	res, err := Decode(raw)
+	if res != nil {
+		res.Meta = nil
+	}
+	return res, err
+}
+
 // decode is [Decode] for the results it reads itself: ok false for any
-// other, and for a result go-sdk would refuse.
-func decode(raw json.RawMessage) (res *mcp.CallToolResult, ok bool) {
+// other, and for a result go-sdk would refuse; skipMeta leaves _meta out.
+func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok bool) {
 	// go-sdk refuses what is not JSON, and nesting over 1000 levels.
 	if !json.Valid(raw) || rawjson.Depth(raw) > 1000 {
 		return nil, false
 	}
-	var content, isError, structured []byte
+	var content, isError, structured, meta []byte
 	if !rawjson.Members(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "content":
@@ -55,9 +71,11 @@ func decode(raw json.RawMessage) (res *mcp.CallToolResult, ok bool) {
 			isError = v
 		case "structuredContent":
 			structured = v
+		case "_meta":
+			meta = v
 		case "resultType":
 			return string(v) == `"complete"` || string(v) == "null"
-		case "_meta", "inputRequests", "requestState":
+		case "inputRequests", "requestState":
 			return false
 		}
 		return true // a member go-sdk does not know: left alone
@@ -65,6 +83,15 @@ func decode(raw json.RawMessage) (res *mcp.CallToolResult, ok bool) {
 		return nil, false
 	}
 	res = new(mcp.CallToolResult)
+	if len(meta) > 0 && string(meta) != "null" {
+		// go-sdk's servers name themselves in every result of 2026-07-28
+		// (io.modelcontextprotocol/serverInfo). Decoded into the map go-sdk
+		// makes of it, which takes an object, and no number a float64 does
+		// not hold: one go-sdk would refuse is refused left out too.
+		if meta[0] != '{' || !rawjson.FloatsFit(meta) || !skipMeta && json.Unmarshal(meta, &res.Meta) != nil {
+			return nil, false
+		}
+	}
 	switch string(isError) {
 	case "true":
 		res.IsError = true

@@ -62,6 +62,13 @@ var results = []string{
 	`{"content":[],"resultType":"complete"}`,
 	`{"content":[],"resultType":"input_required","inputRequests":{}}`,
 	`{"content":[],"_meta":{"k":"v"}}`,
+	`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"demo","version":"0.1.0"}},"content":[{"type":"text","text":"hi"}],"resultType":"complete"}`,
+	`{"content":[],"_meta":{"n":[1,2.5,-0,1e300,null,true],"o":{"a":{}},"k":"a","k":"b"}}`,
+	`{"content":[],"_meta":{"n":1e400}}`,
+	"{\"content\":[],\"_meta\":{\"bad\":\"\xff\\ud800\"}}",
+	`{"content":[],"_meta":[1]}`,
+	`{"content":[],"_meta":"m"}`,
+	`{"content":[],"_meta":null}`,
 	`{"content":[],"requestState":"s"}`,
 	`{"content":[],"x-vendor":{"deep":[1,2,3]}}`,
 	`{"\u0063ontent":[{"type":"text","text":"escaped key"}]}`,
@@ -104,8 +111,17 @@ func agree(t *testing.T, raw []byte) {
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: Decode: %v; go-sdk: %v", show, err, wantErr)
 	}
+	// DecodeContent is Decode but for _meta, left out.
+	content, cerr := DecodeContent(raw)
+	if (cerr != nil) != (err != nil) {
+		t.Fatalf("%s: DecodeContent: %v; Decode: %v", show, cerr, err)
+	}
 	if err != nil {
 		return
+	}
+	if content.Meta != nil || !reflect.DeepEqual(content.Content, got.Content) || content.IsError != got.IsError ||
+		!reflect.DeepEqual(content.StructuredContent, got.StructuredContent) {
+		t.Fatalf("%s: DecodeContent gave %s; Decode %s", show, mustJSON(t, content), mustJSON(t, got))
 	}
 	if !reflect.DeepEqual(got.Content, want.Content) || got.IsError != want.IsError || !reflect.DeepEqual(got.Meta, want.Meta) ||
 		!reflect.DeepEqual(got.InputRequests, want.InputRequests) || got.RequestState != want.RequestState {
