@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,8 +15,7 @@ import (
 // (mcp.CallToolResult's UnmarshalJSON): the same result, or a failure
 // where go-sdk fails, but for the structured content, which is kept as the
 // server wrote it (a json.RawMessage, the JSON go-sdk's decoded value
-// stands for), and a resultType of "complete", which go-sdk keeps in an
-// unexported field and the protocol reads as none.
+// stands for).
 //
 // go-sdk decodes each result with a decoder whose buffer is 32 KB,
 // whatever the result's size (TestGoSDKDecodesEveryResultAnew). Decode
@@ -55,6 +55,16 @@ func DecodeContent(raw json.RawMessage) (*mcp.CallToolResult, error) {
 	return res, err
 }
 
+// completeResult is an empty result of resultType "complete", as go-sdk
+// decodes one: go-sdk keeps the type in an unexported field, which a copy
+// of this value carries, and writes it again when the result is encoded.
+var completeResult = sync.OnceValue(func() mcp.CallToolResult {
+	var res mcp.CallToolResult
+	json.Unmarshal([]byte(`{"content":[],"resultType":"complete"}`), &res)
+	res.Content = nil
+	return res
+})
+
 // decode is [Decode] for the results it reads itself: ok false for any
 // other, and for a result go-sdk would refuse; skipMeta leaves _meta out.
 func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok bool) {
@@ -63,6 +73,7 @@ func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok boo
 		return nil, false
 	}
 	var content, isError, structured, meta []byte
+	complete := false
 	if !rawjson.Members(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "content":
@@ -74,7 +85,8 @@ func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok boo
 		case "_meta":
 			meta = v
 		case "resultType":
-			return string(v) == `"complete"` || string(v) == "null"
+			complete = string(v) == `"complete"`
+			return complete || string(v) == "null"
 		case "inputRequests", "requestState":
 			return false
 		}
@@ -83,6 +95,9 @@ func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok boo
 		return nil, false
 	}
 	res = new(mcp.CallToolResult)
+	if complete {
+		*res = completeResult() // its resultType, which go-sdk keeps unexported
+	}
 	if len(meta) > 0 && string(meta) != "null" {
 		// go-sdk's servers name themselves in every result of 2026-07-28
 		// (io.modelcontextprotocol/serverInfo). Decoded into the map go-sdk

@@ -127,6 +127,13 @@ func agree(t *testing.T, raw []byte) {
 		!reflect.DeepEqual(got.InputRequests, want.InputRequests) || got.RequestState != want.RequestState {
 		t.Fatalf("%s: Decode gave %s; go-sdk %s", show, mustJSON(t, got), mustJSON(t, want))
 	}
+	// Encoded again, but for the structured content, the same: the
+	// resultType go-sdk keeps unexported included.
+	g, w := *got, *want
+	g.StructuredContent, w.StructuredContent = nil, nil
+	if a, b := mustJSON(t, &g), mustJSON(t, &w); string(a) != string(b) {
+		t.Fatalf("%s: Decode encodes again as %s; go-sdk's as %s", show, a, b)
+	}
 	switch written, ok := got.StructuredContent.(json.RawMessage); {
 	case want.StructuredContent == nil:
 		if got.StructuredContent != nil {
