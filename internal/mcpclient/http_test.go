@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -318,6 +319,13 @@ func TestHTTPTransports(t *testing.T) {
 			}
 			inServersOrder(t, p)
 			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
+			// The structured content is the server's JSON, whichever way the
+			// result came (taken from go-sdk, or decoded by it: SSE).
+			if res, err := p.CallToolResult(context.Background(), "note_stats", nil); err != nil {
+				t.Error(err)
+			} else if raw, ok := res.StructuredContent.(json.RawMessage); !ok || !json.Valid(raw) || !bytes.Contains(raw, []byte(`"count":`)) {
+				t.Errorf("structured content %T %s; want the server's JSON", res.StructuredContent, res.StructuredContent)
+			}
 			p.Close()
 			reqs := srv.seen()[before:]
 			if len(reqs) < 3 {
