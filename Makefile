@@ -91,16 +91,19 @@ demo:
 	go run ./cmd/mcpbridge tools
 
 # bench prints the figures the issues set targets for, each next to its peer.
-# The tool-retrieval sets are read from RETRIEVAL_DATA (cmd/searchbench/README.md
+# The tool-retrieval sets are read from RETRIEVAL_DATA (internal/bench/searchbench/README.md
 # says where each comes from); without them searchbench times a generated catalog.
 RETRIEVAL_DATA ?= $(firstword $(wildcard $(CURDIR)/../shared/retrieval) $(CURDIR)/.cache/retrieval)
-bench:
+# callbench runs the TypeScript SDK's client beside the Go ones, from the
+# npm packages.
+bench: $(NPM_TOOLS)
+	MCPBRIDGE_NPM_DIR=$(NPM_DIR) go run ./internal/bench/callbench
 	go test -run '^$$' -bench HandlerOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench TelemetryOverhead -benchtime 3s ./internal/mcpclient/
 	go test -run '^$$' -bench Start ./internal/catalog/
 	go test -run 'TestProgressiveDisclosure|TestDisclosureDeferredToTheVendor|TestCodeModeFirstTurn|TestModesTokens' -count=1 -v ./agent/ | grep -E 'tokens|^  '
-	go run ./cmd/gatewaybench
-	go run ./cmd/searchbench -data $(RETRIEVAL_DATA)
+	go run ./internal/bench/gatewaybench
+	go run ./internal/bench/searchbench -data $(RETRIEVAL_DATA)
 	go test -run '^$$' -bench AVictimBesideAClientThatDoesNotRead -benchtime 100x ./gateway/
 	go test -run '^$$' -bench BenchmarkScript -benchtime 30x ./codemode/
 	go test -run '^$$' -bench Cluster -benchtime 1x ./cmd/mcpbridge/
@@ -124,6 +127,8 @@ FUZZ += ./internal/toolschema:FuzzValidate
 FUZZ += ./codemode:FuzzDeclarations
 FUZZ += ./internal/form:FuzzParse
 FUZZ += ./internal/sdkfix:FuzzRequestedSchemas
+FUZZ += ./internal/sdkfix:FuzzDecode
+FUZZ += ./internal/wire:FuzzDecode
 FUZZ += ./internal/rawjson:FuzzMembers
 FUZZ += ./cmd/internal/cli:FuzzCallArgs
 FUZZ += ./gateway:FuzzParseCall

@@ -207,6 +207,20 @@ func (s *slowSource) Request(context.Context, string, any) (json.RawMessage, err
 	return s.list, nil
 }
 
+// ListRaw lists the one page.
+func (s *slowSource) ListRaw(_ context.Context, _, member string, keep func(json.RawMessage) bool) error {
+	var page map[string][]json.RawMessage
+	if err := json.Unmarshal(s.list, &page); err != nil {
+		return err
+	}
+	for _, e := range page[member] {
+		if !keep(e) {
+			break
+		}
+	}
+	return nil
+}
+
 func (s *slowSource) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	s.mu.Lock()
 	s.reads++

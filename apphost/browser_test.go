@@ -38,14 +38,14 @@ func openIn(t *testing.T, tab browsertest.Page, base, server, tool, args string)
 func TestBrowserNotesBoard(t *testing.T) {
 	p := connected(t, mcpclient.FromServer("demo", demo.New(), mcpclient.WithApps()))
 	ctx := context.Background()
-	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
+	if _, err := p.CallToolResult(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
 		t.Fatal(err)
 	}
 	base, logs := serveHost(t, apphost.Config{}, map[string]*mcpclient.Provider{"demo": p})
 	_, frame := open(t, base, "demo", "notes_board", "{}")
 	browsertest.Wait[bool](t, frame, `document.querySelector("#board .card h3")?.textContent === "#1 milk"`)
 
-	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "eggs", "body": "a dozen"}); err != nil {
+	if _, err := p.CallToolResult(ctx, "add_note", map[string]any{"title": "eggs", "body": "a dozen"}); err != nil {
 		t.Fatal(err)
 	}
 	browsertest.Click(t, frame, "#refresh")

@@ -21,7 +21,7 @@ import (
 // the gateway's fast path, and through go-sdk's server in the gateway (a
 // progress token in _meta sends the call there). Its bytes and allocations
 // a call, which other processes on the machine do not change, say what the
-// gateway costs; cmd/gatewaybench measures latency and throughput under
+// gateway costs; internal/bench/gatewaybench measures latency and throughput under
 // load.
 func BenchmarkCall(b *testing.B) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)

@@ -111,7 +111,8 @@ func (p *Provider) Handler() tool.Handler { return p.c().Handler() }
 
 // CallTool calls the server's tool name with args (anything that encodes to
 // a JSON object) and returns the result as the server sent it. A result
-// marked isError is a result, not an error.
+// marked isError is a result, not an error. Its StructuredContent is the
+// JSON the server wrote, a json.RawMessage.
 func (p *Provider) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
 	return p.c().CallToolResult(ctx, name, args)
 }

@@ -39,7 +39,7 @@ func TestBoard(t *testing.T) {
 	if app.HTML != boardHTML || app.PrefersBorder == nil || !*app.PrefersBorder || app.CSP.Policy() != (mcpclient.AppCSP{}).Policy() {
 		t.Fatalf("app %s: border %v, policy %s", app.URI, app.PrefersBorder, app.CSP.Policy())
 	}
-	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
+	if _, err := p.CallToolResult(ctx, "add_note", map[string]any{"title": "milk", "body": "buy milk"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"notes_board", "board_refresh"} {
@@ -47,7 +47,7 @@ func TestBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if data, _ := json.Marshal(res.StructuredContent); mcpclient.ToText(res) != "#1 milk" || !strings.Contains(string(data), `"title":"milk"`) {
+		if data, _ := json.Marshal(res.StructuredContent); mcpclient.ToReply(res).Text() != "#1 milk" || !strings.Contains(string(data), `"title":"milk"`) {
 			t.Fatalf("%s: %+v, %v", name, res, err)
 		}
 	}

@@ -75,7 +75,7 @@ func TestAppOnlyToolsAreNotOffered(t *testing.T) {
 		}
 	}
 	res, err := p.CallToolResult(ctx, "board_data", nil)
-	if err != nil || mcpclient.ToText(res) != `{"notes":[]}` {
+	if err != nil || mcpclient.ToReply(res).Text() != `{"notes":[]}` {
 		t.Fatalf("the host's call of the app's tool: %v, %v", res, err)
 	}
 	if meta := p.ToolMeta()["board_data"]; meta == nil {
@@ -88,11 +88,11 @@ func TestAppOnlyToolsAreNotOffered(t *testing.T) {
 func TestWithAppsDeclaresTheExtension(t *testing.T) {
 	ctx := context.Background()
 	p, _ := inProcess(t, appServer(nil, nil), mcpclient.WithApps())
-	if got, err := p.CallTool(ctx, "board", nil); err != nil || got != `apps {"mimeTypes":["text/html;profile=mcp-app"]}` {
+	if got, err := callText(ctx, p, "board", nil); err != nil || got != `apps {"mimeTypes":["text/html;profile=mcp-app"]}` {
 		t.Fatalf("with apps: %q, %v", got, err)
 	}
 	p, _ = inProcess(t, appServer(nil, nil))
-	if got, err := p.CallTool(ctx, "board", nil); err != nil || got != "no apps" {
+	if got, err := callText(ctx, p, "board", nil); err != nil || got != "no apps" {
 		t.Fatalf("without: %q, %v", got, err)
 	}
 }

@@ -6,10 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
-	"sync"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,39 +15,18 @@ import (
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
-// CallTool calls any tool of the server, offered or not (the filters shape
-// what a model sees, not what the host may call), and returns its result as
-// one string: a single text as it is; several parts as a JSON array of
-// strings, each non-text part as a one-line note; a result marked isError as
-// {"error": "..."} with a nil error. The alias mcp__<server>__<tool> works
-// too, <server> being the provider's name.
-//
-// It is the call_tool of the seed's provider API, for a host that hands a
-// model one string (the {"error": ...} form is what [tool.Compose] reads
-// from such handlers). Go code that must tell a failure from a result uses
-// [Provider.Handler] (a [tool.FailedError]) or [Provider.CallToolResult]
-// (IsError).
-func (p *Provider) CallTool(ctx context.Context, name string, args any) (string, error) {
-	res, err := p.CallToolResult(ctx, name, args)
-	if err != nil {
-		return "", err
-	}
-	if res.IsError {
-		data, _ := json.Marshal(map[string]string{"error": toText(res, p.name)})
-		return string(data), nil
-	}
-	return toText(res, p.name), nil
-}
-
-// CallToolResult calls any tool of the server, as [Provider.CallTool] does,
-// and returns the server's result as it is, isError included, for a host
-// relaying it (an MCP App's frame, say). A successful result of a tool whose
+// CallToolResult calls any tool of the server, offered or not (the filters
+// shape what a model sees, not what the host may call), and returns the
+// server's result as it is, isError included, for a host relaying it (an
+// MCP App's frame, say). The alias mcp__<server>__<tool> works too,
+// <server> being the provider's name. A successful result of a tool whose
 // listing declared an output schema is checked against it; a breach, or a
-// missing structured result, is a [SchemaError].
+// missing structured result, is a [SchemaError]. The structured content is
+// the JSON the server wrote, a json.RawMessage.
 //
 // A content part go-sdk cannot decode (corrupt base64, a missing or unknown
 // type, a member of the wrong type) is replaced by a text part holding the
-// one-line note [ToText] would give it, and the other parts are kept. A
+// one-line note [ToReply] would give it, and the other parts are kept. A
 // result that is null, has no content, content that is not an array, or
 // cannot be decoded at all is a [ProtocolError]. This needs the raw
 // result, which this package reads over stdio, streamable HTTP and go-sdk's
@@ -66,7 +41,7 @@ func (p *Provider) CallToolResult(ctx context.Context, name string, args any) (*
 	if err != nil {
 		return nil, err
 	}
-	return p.call(ctx, s, target, raw)
+	return p.call(ctx, s, target, raw, false)
 }
 
 // hostCall prepares a host's call of the tool name (its own name or its
@@ -90,42 +65,27 @@ func (p *Provider) hostCall(name string, args any) (*session, string, json.RawMe
 // the HTTP request or its stream was cut), the call is sent again, on the
 // same session if it still answers or else on the rebuilt one, only when
 // the tool is annotated read-only or idempotent; otherwise the caller
-// learns that the outcome is unknown.
-func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// learns that the outcome is unknown. A call for a model (the handler's)
+// leaves the result's _meta undecoded: a model reads the content alone.
+func (p *Provider) call(ctx context.Context, s *session, name string, args json.RawMessage, model bool) (*mcp.CallToolResult, error) {
 	if lt := s.catalog().listed[name]; lt != nil && lt.outputErr != nil {
 		// Refused before it is sent: the tool would run, and its result
 		// could not be checked.
 		return nil, p.unusableOutput(name, lt)
 	}
-	res, err := p.callOnce(ctx, s, name, args)
+	res, err := p.callOnce(ctx, s, name, args, model)
 	if err == nil || !lostExchange(ctx, err) {
 		return res, err
 	}
 	holds := p.holds(ctx, s)
 	if lt := s.catalog().listed[name]; lt != nil && lt.def.Annotations.Idempotent() && (holds || p.conn.reconnect != nil) {
-		return p.resend(ctx, s, holds, name, args)
+		return p.resend(ctx, s, holds, name, args, model)
 	}
 	op := operation{"tools/call", name}
 	var te *TransportError
 	errors.As(err, &te) // lostExchange holds only for a TransportError
 	return nil, &TransportError{Server: p.name, Op: op.String(), outcomeUnknown: true,
 		Err: fmt.Errorf("the connection was lost during the call, so whether the tool ran is unknown: %w", te.Err)}
-}
-
-// resend sends a call again whose exchange on s was lost: on s if it
-// still holds, else on the rebuilt connection once it is ready.
-func (p *Provider) resend(ctx context.Context, s *session, holds bool, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
-	ctx, done := p.tel.resending(ctx, name)
-	defer func() { done(err) }()
-	next := s
-	if !holds {
-		var werr error
-		if next, werr = p.conn.waitReady(ctx); werr != nil {
-			return nil, p.classify(operation{"tools/call", name}.String(), werr, false)
-		}
-	}
-	p.cfg.logger.InfoContext(ctx, "the exchange was lost during a call; sending it again", "server", p.name, "tool", name)
-	return p.callOnce(ctx, next, name, args)
 }
 
 // callOnce sends one tools/call under the call timeout, which each progress
@@ -135,76 +95,32 @@ func (p *Provider) resend(ctx context.Context, s *session, holds bool, name stri
 // of the task's status restarts too, and the function ctx carries
 // ([WithTaskStatus]) is told of each. Its client span ends here, with the
 // outcome judged and the output checked.
-func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage) (res *mcp.CallToolResult, err error) {
-	var (
-		handed *HandedTask
-		asking *AskingTask
-	)
-	d := p.cfg.callTimeout()
-	report := ctxkey.Value[func(tool.Progress)](ctx)
+func (p *Provider) callOnce(ctx context.Context, s *session, name string, args json.RawMessage, model bool) (res *mcp.CallToolResult, err error) {
 	f := p.inflight.begin(ctx, name)
+	f.model = model && (p.tel == nil || !p.tel.content) // recorded content is the whole result
 	f.holdSpan()
+	var left error // a task handed to the caller, or asking it: the call's answer, not its failure
 	defer func() {
 		p.inflight.end(f)
-		if handed != nil || asking != nil {
-			f.endSpan(ctx, nil, nil) // not a failure: the caller follows or answers the task
+		if left != nil {
+			f.endSpan(ctx, nil, nil)
 			return
 		}
 		f.endSpan(ctx, res, err)
 	}()
-	err = p.request(f.ctx, s, operation{"tools/call", name}, d, func(ctx context.Context, extend func()) error {
-		c := callerOf(ctx)
-		params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
-		declared := p.declare(params, c)
-		if !declared {
-			s.fillMeta(params)
-		}
-		// Progress is asked for only when it matters: as a restart of the
-		// timeout, or to a host that shows it. Otherwise it would only
-		// cost notifications.
-		if d > 0 || report != nil {
-			token := p.calls.track(extend, report)
-			defer p.calls.forget(token)
-			params.SetProgressToken(token)
-		}
-		if c.Answering != nil {
-			res, err = p.resume(ctx, s, name, c.Answering, c.InputResponses, statusReport(ctx, extend))
-			asking = askingOf(err)
-			if asking != nil {
-				return nil
-			}
-			return err
-		}
-		var task *wireTask
+	f.args = args
+	err = p.request(f.ctx, s, operation{"tools/call", name}, p.cfg.callTimeout(), func(ctx context.Context, extend func()) error {
 		var err error
-		asTask := s.asTask(name, false)
-		res, task, err = p.sendCall(ctx, s, name, params, asTask)
-		if !declared {
-			s.keepMeta(params)
-		}
-		if again, aerr := p.elicitFirst(ctx, name, err); again {
-			res, task, err = p.sendCall(ctx, s, name, params, asTask)
-		} else if aerr != nil {
-			err = aerr
-		}
-		if handed = p.handed(ctx, s, name, task); handed != nil {
-			return nil
-		}
-		if task != nil {
-			res, err = p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
-		}
-		if asking = askingOf(err); asking != nil {
-			return nil
+		res, err = p.exchange(ctx, s, name, &f.args, extend)
+		if leftToCaller(err) {
+			left, err = err, nil
 		}
 		return err
 	})
 	switch {
-	case handed != nil:
-		return nil, handed
-	case asking != nil:
-		return nil, asking
-	}
-	if err != nil {
+	case left != nil:
+		return nil, left
+	case err != nil:
 		return nil, err
 	}
 	if !res.IsError && res.InputRequests == nil {
@@ -213,6 +129,138 @@ func (p *Provider) callOnce(ctx context.Context, s *session, name string, args j
 		}
 	}
 	return res, nil
+}
+
+// exchange makes a call's exchange with the server: it sends the call (for
+// a caller answering a task's questions, it answers them instead), and
+// follows to its end a task the call becomes, or hands it to the caller.
+// extend restarts the call's timeout.
+func (p *Provider) exchange(ctx context.Context, s *session, name string, args *json.RawMessage, extend func()) (*mcp.CallToolResult, error) {
+	c := callerOf(ctx)
+	if c.Answering != nil {
+		return p.resume(ctx, s, name, c.Answering, c.InputResponses, statusReport(ctx, extend))
+	}
+	params := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: c.InputResponses, RequestState: c.RequestState}
+	// Progress is asked for only when it matters: as a restart of the
+	// timeout, or to a host that shows it. Otherwise it would only cost
+	// notifications.
+	if report := ctxkey.Value[func(tool.Progress)](ctx); p.cfg.callTimeout() > 0 || report != nil {
+		token := p.calls.track(extend, report)
+		defer p.calls.forget(token)
+		params.SetProgressToken(token)
+	}
+	res, task, err := p.send(ctx, s, name, params)
+	if task == nil {
+		return res, err
+	}
+	if handed := p.handed(ctx, s, name, task); handed != nil {
+		return nil, handed
+	}
+	return p.newRun(s, name, task, statusReport(ctx, extend)).follow(ctx)
+}
+
+// leftToCaller reports whether err, what a call's exchange returned, leaves
+// the call to its caller: a task handed over, or asking the caller's client.
+func leftToCaller(err error) bool {
+	if _, ok := err.(*HandedTask); ok {
+		return true
+	}
+	return askingOf(err) != nil
+}
+
+// send sends a call's params on s and returns its result, or the task the
+// server made of it: once, or once more after a URL elicitation that the
+// server asks for first ([Provider.elicitFirst]).
+func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, *wireTask, error) {
+	declared := p.declare(params, callerOf(ctx))
+	if !declared {
+		s.fillMeta(params)
+	}
+	asTask := s.asTask(name)
+	res, task, err := p.sendCall(ctx, s, name, params, asTask)
+	if !declared {
+		s.keepMeta(params)
+	}
+	again, aerr := p.elicitFirst(ctx, name, err)
+	switch {
+	case again:
+		return p.sendCall(ctx, s, name, params, asTask)
+	case aerr != nil:
+		return nil, nil, aerr
+	}
+	return res, task, err
+}
+
+// sendCall sends one tools/call on s, asking for a task if asTask, and
+// returns either its result, judged, or the task the server made of it.
+// A plain result the transport took from go-sdk is decoded here ([Provider.taken]).
+func (p *Provider) sendCall(ctx context.Context, s *session, name string, params *mcp.CallToolParams, asTask bool) (*mcp.CallToolResult, *wireTask, error) {
+	var caught *sdkfix.Catch
+	if f := frameKey.Value(ctx); f != nil {
+		caught = &f.catch // the call's sends are one after another
+		ctx = sdkfix.Catching(ctx, caught)
+	} else {
+		ctx, caught = sdkfix.WithCatch(ctx)
+	}
+	defer caught.Release()
+	var res *mcp.CallToolResult
+	var err error
+	if asTask {
+		res, err = mcp.CallCustomMethod[*taskCallParams, *mcp.CallToolResult](ctx, s.cs, "tools/call", &taskCallParams{CallToolParams: params})
+	} else {
+		res, err = s.cs.CallTool(ctx, params)
+	}
+	if raw, ok := caught.Taken(err); ok {
+		res, err = p.taken(ctx, name, caught, raw)
+		return res, nil, err
+	}
+	if err == nil && len(res.Content) == 0 && res.StructuredContent == nil {
+		// A task comes with neither: go-sdk decodes it as an empty result.
+		if t, err := p.created(caught, name, asTask); t != nil || err != nil {
+			return nil, t, err
+		}
+	}
+	res, err = p.judge(ctx, name, caught, res, err)
+	if err == nil {
+		structuredJSON(res)
+	}
+	return res, nil, err
+}
+
+// taken is the result of a call whose plain result raw the transport took
+// from go-sdk ([sdkfix.Catch.Taken]): for a call made raw, its head (what
+// the call checks: isError, the structured content as written), the whole
+// kept in the call's rawCall; otherwise raw decoded as go-sdk decodes it,
+// but without its decoder ([sdkfix.Decode]), and judged.
+func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	if out := rawCallOf(ctx); out != nil {
+		res, err := p.head(name, raw)
+		if err == nil {
+			out.raw, out.res = raw, res
+		}
+		return res, err
+	}
+	decode := sdkfix.Decode
+	if f := frameKey.Value(ctx); f != nil && f.model {
+		decode = sdkfix.DecodeContent
+	}
+	res, err := decode(raw)
+	return p.judge(ctx, name, caught, res, err)
+}
+
+// structuredJSON makes the structured content of a result go-sdk decoded
+// the JSON it stands for, as [sdkfix.Decode] keeps it: a caller finds one
+// type there whichever way the result came.
+func structuredJSON(res *mcp.CallToolResult) {
+	if res == nil || res.StructuredContent == nil {
+		return
+	}
+	if _, ok := res.StructuredContent.(json.RawMessage); ok {
+		return
+	}
+	if data, err := json.Marshal(res.StructuredContent); err == nil {
+		res.StructuredContent = json.RawMessage(data)
+	}
 }
 
 // sentMeta is what go-sdk writes in the _meta of every request on a
@@ -301,137 +349,6 @@ func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch,
 		return nil, &ProtocolError{Server: p.name, Op: operation{"tools/call", name}.String(), Err: err}
 	}
 	return res, nil
-}
-
-// progress follows the calls in flight that asked for progress, by
-// progress token.
-type progress struct {
-	mu    sync.Mutex
-	next  int64
-	calls map[string]tracked // by token
-}
-
-// A tracked call is told of its progress: extend restarts its timeout,
-// report (if not nil) hands the progress to the host.
-type tracked struct {
-	extend func()
-	report func(tool.Progress)
-}
-
-// track returns a new progress token for a call whose timeout extend
-// restarts and whose progress goes to report; forget forgets it when the
-// call is over.
-func (pr *progress) track(extend func(), report func(tool.Progress)) (token string) {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	pr.next++
-	token = "mcpbridge-" + strconv.FormatInt(pr.next, 10)
-	if pr.calls == nil {
-		pr.calls = map[string]tracked{}
-	}
-	pr.calls[token] = tracked{extend, report}
-	return token
-}
-
-// forget forgets the call of token.
-func (pr *progress) forget(token string) {
-	pr.mu.Lock()
-	delete(pr.calls, token)
-	pr.mu.Unlock()
-}
-
-// progressed restarts the timeout of the call a progress notification is
-// about and reports it. go-sdk calls it for one notification at a time.
-func (pr *progress) progressed(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-	if req == nil || req.Params == nil {
-		return
-	}
-	pr.mu.Lock()
-	c, ok := pr.calls[fmt.Sprint(req.Params.ProgressToken)]
-	pr.mu.Unlock()
-	if !ok {
-		return
-	}
-	c.extend()
-	if c.report != nil {
-		c.report(tool.Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})
-	}
-}
-
-// lostExchange reports whether err says that the exchange of a call with
-// the server was lost, rather than the call failing on a live connection
-// (an HTTP status, say): the connection ended, or the HTTP request or the
-// stream of its answer was cut.
-func lostExchange(ctx context.Context, err error) bool {
-	var te *TransportError
-	return errors.As(err, &te) && !te.Timeout() && ctx.Err() == nil && connectionGone(err)
-}
-
-// connectionGone reports whether err says the connection, or the exchange
-// of one request on it, ended: go-sdk closed it, the server forgot the HTTP
-// session, a stdio server's output ended (its process exited), or an HTTP
-// connection was cut (a server restarting), which go-sdk reports as an EOF
-// or a reset of the request, or, for a stream it cannot resume, in text
-// alone ([sdkfix.StreamLost]).
-func connectionGone(err error) bool {
-	return errors.Is(err, mcp.ErrConnectionClosed) ||
-		errors.Is(err, mcp.ErrSessionMissing) ||
-		errors.Is(err, io.EOF) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE) ||
-		sdkfix.StreamLost(err)
-}
-
-// holds reports whether the session s still answers after a call's
-// exchange on it was lost. go-sdk fails the call as soon as the exchange
-// breaks, before the session reports its end (a stdio server that exited)
-// or without it ever doing so (an HTTP server that restarted learns that it
-// forgot the session only at the next request; one that went away, never).
-// A ping tells. A session that does not answer is closed, so that the
-// provider rebuilds it if it reconnects, and holds returns once it has
-// ended; one whose caller gave up is left as it is.
-//
-// Protocol 2026-07-28 has no ping, and nothing to forget: over HTTP each
-// request stands alone, and a server that went away fails the next one;
-// over a stream, an exchange is lost only with the stream, whose end the
-// session reports.
-func (p *Provider) holds(ctx context.Context, s *session) bool {
-	select {
-	case <-s.done:
-		return false
-	default:
-	}
-	if s.init.ProtocolVersion >= "2026-07-28" {
-		if p.dialer.url != "" {
-			return true
-		}
-		wait, stop := ctx, func() {}
-		if d := p.cfg.requestTimeout(); d > 0 {
-			wait, stop = context.WithTimeout(ctx, d)
-		}
-		defer stop()
-		select {
-		case <-s.done:
-		case <-wait.Done():
-		}
-		return false
-	}
-	err := p.request(ctx, s, operation{"ping", ""}, p.cfg.requestTimeout(), func(ctx context.Context, _ func()) error {
-		return s.cs.Ping(ctx, nil)
-	})
-	if err == nil {
-		return true
-	}
-	if ctx.Err() == nil {
-		p.cfg.logger.InfoContext(ctx, "the server does not answer on the session that lost a call; closing it", "server", p.name, "error", err)
-		s.conn.Close()
-		select {
-		case <-s.done:
-		case <-ctx.Done():
-		}
-	}
-	return false
 }
 
 // unusableOutput is the error of every call of a tool whose declared output

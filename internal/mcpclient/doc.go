@@ -17,13 +17,16 @@
 //     a result returned to a client that answers in its next call
 //     ([ErrInputRequired]), a task handed over ([HandedTask]) or asked
 //     through ([AskingTask]);
-//   - tasks a host keeps a handle on ([Provider.StartTask], [Task],
-//     [WithTaskStatus]).
+//   - a task's course shown to the host as a call follows it
+//     ([WithTaskStatus]).
 //
 // Where things live: the session and the handshake in session.go, the
-// listing (every page within its bounds) in discovery.go, a tool call, its
-// timeout and the rule for sending a call again after a loss (only for a
-// tool annotated read-only or idempotent) in call.go, the rebuilding of a
+// listing (every page within its bounds) in discovery.go, a tool call in
+// call.go (its timeout, its one send, and each outcome: a result, one
+// taken from the transport and decoded, a task followed or handed over, a
+// URL elicitation first), the rule for sending a call again after a loss
+// (only for a tool annotated read-only or idempotent) in resend.go,
+// progress in progress.go, the rebuilding of a
 // lost connection in supervisor.go, the result's conversion for a model in
 // result.go, tasks in task*.go, the host's answers in hostio.go, elicit.go,
 // sampling.go and roots.go, MCP Apps in apps.go, telemetry in telemetry.go.

@@ -52,7 +52,7 @@ func TestElicitation(t *testing.T) {
 	inMemory, _ := inProcess(t, asking(), accept)
 	overHTTP := connectURL(t, serveHTTP(t, asking(), nil).URL, mcpclient.WithName("notes"), accept)
 	for _, p := range []*mcpclient.Provider{inMemory, overHTTP} {
-		if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "hello Ada" {
+		if got, err := callText(context.Background(), p, "greet", nil); err != nil || got != "hello Ada" {
 			t.Fatalf("got %q, %v", got, err)
 		}
 		// The host is told who asks, during which call, why, and for
@@ -65,7 +65,7 @@ func TestElicitation(t *testing.T) {
 	}
 	// Without the option the provider cannot answer.
 	p2, _ := inProcess(t, asking())
-	if got, err := p2.CallTool(context.Background(), "greet", nil); err == nil || strings.Contains(got, "hello") {
+	if got, err := callText(context.Background(), p2, "greet", nil); err == nil || strings.Contains(got, "hello") {
 		t.Fatalf("without elicitation: %q, %v", got, err)
 	}
 }
@@ -78,11 +78,11 @@ func TestElicitationAnswerChecked(t *testing.T) {
 	p, _ := inProcess(t, asking(), mcpclient.WithElicitation(func(ctx context.Context, e *tool.Elicitation) (tool.Answer, error) {
 		return answering(answer, &asked)(ctx, e)
 	}))
-	if got, err := p.CallTool(context.Background(), "greet", nil); err == nil || !strings.Contains(err.Error(), `field "name": 1 characters (want at least 2)`) {
+	if got, err := callText(context.Background(), p, "greet", nil); err == nil || !strings.Contains(err.Error(), `field "name": 1 characters (want at least 2)`) {
 		t.Fatalf("an answer that does not fit: %q, %v", got, err)
 	}
 	answer = tool.Answer{Action: "decline"}
-	if got, err := p.CallTool(context.Background(), "greet", nil); err != nil || got != "no name: decline" {
+	if got, err := callText(context.Background(), p, "greet", nil); err != nil || got != "no name: decline" {
 		t.Fatalf("declined: %q, %v", got, err)
 	}
 }
@@ -122,7 +122,7 @@ func TestElicitationRefusesBadRequests(t *testing.T) {
 		return tool.Answer{Action: "accept"}, nil
 	}))
 	for name, want := range map[string]string{"format": `format "ipv4"`, "script": "absolute http or https URL"} {
-		if got, err := p.CallTool(context.Background(), name, nil); err == nil || !strings.Contains(err.Error(), want) {
+		if got, err := callText(context.Background(), p, name, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
 		}
 	}
@@ -167,7 +167,7 @@ func TestURLElicitationRequired(t *testing.T) {
 		}
 		return tool.Answer{Action: action}, nil
 	}))
-	if got, err := p.CallTool(context.Background(), "pay", nil); err != nil || got != "paid" {
+	if got, err := callText(context.Background(), p, "pay", nil); err != nil || got != "paid" {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	if asked.URL != "https://pay.example.com/checkout?id=1" || asked.Message != "Pay first." || asked.Schema != nil || asked.Tool != "pay" {
@@ -176,7 +176,7 @@ func TestURLElicitationRequired(t *testing.T) {
 	done.Store(false)
 	action = "decline"
 	var refused *tool.RefusedError
-	if _, err := p.CallTool(context.Background(), "pay", nil); !errors.As(err, &refused) || !strings.Contains(refused.Message, "did not (decline)") {
+	if _, err := callText(context.Background(), p, "pay", nil); !errors.As(err, &refused) || !strings.Contains(refused.Message, "did not (decline)") {
 		t.Fatalf("declined: %v", err)
 	}
 }
@@ -189,7 +189,7 @@ func TestURLElicitationNeverCompleted(t *testing.T) {
 			return tool.Answer{Action: "accept"}, nil
 		}))
 		var te *mcpclient.TransportError
-		if _, err := p.CallTool(context.Background(), "pay", nil); !errors.As(err, &te) || !te.Timeout() {
+		if _, err := callText(context.Background(), p, "pay", nil); !errors.As(err, &te) || !te.Timeout() {
 			t.Fatalf("got %v; want the call's timeout", err)
 		}
 	})

@@ -28,20 +28,20 @@ func demoNotes(opts ...mcpclient.Option) *mcpclient.Provider {
 	return notes
 }
 
-// CallTool is the host's own call, with the result as one string; a tool's
-// failure is the string {"error": ...}, not an error.
-func ExampleProvider_CallTool() {
+// CallToolResult is the host's own call, with the result as the server sent
+// it; a tool's failure is a result marked isError, not an error.
+func ExampleProvider_CallToolResult() {
 	notes := demoNotes()
 	defer notes.Close()
 	ctx := context.Background()
 
-	out, err := notes.CallTool(ctx, "add_note", map[string]any{"title": "hello", "body": "world"})
-	fmt.Println(out, err)
-	out, err = notes.CallTool(ctx, "get_note", map[string]any{"id": 9})
-	fmt.Println(out, err)
+	res, err := notes.CallToolResult(ctx, "add_note", map[string]any{"title": "hello", "body": "world"})
+	fmt.Println(mcpclient.ToReply(res).Text(), err)
+	res, err = notes.CallToolResult(ctx, "get_note", map[string]any{"id": 9})
+	fmt.Println(res.IsError, mcpclient.ToReply(res).Text(), err)
 	// Output:
 	// added note #1: hello <nil>
-	// {"error":"no note with id 9"} <nil>
+	// true no note with id 9 <nil>
 }
 
 // Request sends a method go-sdk does not model, here the Skills
@@ -91,10 +91,10 @@ func ExampleWithTracerProvider() {
 	// tools/call add_note
 }
 
-// A long job a host follows: started as a task, its status shown as it
-// changes, its result taken later. The question the task asks midway (which
+// A long job the server runs as a task: the call follows it to its end,
+// its status shown as it changes. The question the task asks midway (which
 // tag?) is answered by the elicitation hook, here without a person.
-func ExampleProvider_StartTask() {
+func ExampleWithTaskStatus() {
 	notes := mcpclient.FromServer("notes", demo.New(),
 		mcpclient.WithElicitation(func(context.Context, *tool.Elicitation) (tool.Answer, error) {
 			return tool.Answer{Action: "accept", Content: map[string]any{"tag": "work"}}, nil
@@ -108,12 +108,8 @@ func ExampleProvider_StartTask() {
 	ctx = mcpclient.WithTaskStatus(ctx, func(st mcpclient.TaskState) {
 		fmt.Println(st.Status, "-", st.Message)
 	})
-	task, err := notes.StartTask(ctx, "tag_report", nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	res, err := task.Wait(ctx) // or later, or task.Cancel(ctx)
-	fmt.Println(mcpclient.ToText(res), err)
+	res, err := notes.CallToolResult(ctx, "tag_report", nil)
+	fmt.Println(mcpclient.ToReply(res).Text(), err)
 	// Output:
 	// working - reading the notes
 	// input_required - waiting for a tag

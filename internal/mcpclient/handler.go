@@ -78,7 +78,7 @@ func (h *handler) Call(ctx context.Context, name string, args json.RawMessage) (
 		p.tel.refused(ctx, name, err)
 		return tool.Reply{}, err
 	}
-	res, err := p.call(ctx, s, target, args)
+	res, err := p.call(ctx, s, target, args, true)
 	switch {
 	case err != nil:
 		return tool.Reply{}, failure(name, err)

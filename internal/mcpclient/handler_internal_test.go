@@ -1,9 +1,12 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"syscall"
 	"testing"
@@ -29,5 +32,20 @@ func TestConnectionGone(t *testing.T) {
 		if got := connectionGone(err); got != want {
 			t.Errorf("connectionGone(%v) = %v, want %v", err, got, want)
 		}
+	}
+}
+
+// A failure's message is one string, which has no room for an image: a
+// result marked isError gives its images as notes, even one a vision model
+// would take.
+func TestFailureNotesImages(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "chart:"}, &mcp.ImageContent{MIMEType: "image/png", Data: b.Bytes()}}}
+	if got, want := toText(res, ""), `["chart:","[image content (image/png) not shown to the model]"]`; got != want {
+		t.Fatalf("got %s; want %s", got, want)
 	}
 }

@@ -57,11 +57,6 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 	if !errors.As(err, &failed) || failed.Message != "no note with id 7" {
 		t.Fatalf("isError through the handler: %v", err)
 	}
-	// CallTool returns the {"error": ...} string form instead.
-	s, err := p.CallTool(ctx, "get_note", map[string]any{"id": 7})
-	if err != nil || s != `{"error":"no note with id 7"}` {
-		t.Fatalf("CallTool isError: %q, %v", s, err)
-	}
 	// CallToolResult keeps isError intact.
 	r, err := p.CallToolResult(ctx, "get_note", map[string]any{"id": 7})
 	if err != nil || !r.IsError {
@@ -79,7 +74,7 @@ func TestHandlerGateAliasAndFailure(t *testing.T) {
 		t.Fatalf("array arguments through the handler: %v", err)
 	}
 	var ce *mcpclient.ConfigError
-	if _, err := p.CallTool(ctx, "get_note", []int{1}); !errors.As(err, &ce) || ce.Option != "arguments" {
+	if _, err := callText(ctx, p, "get_note", []int{1}); !errors.As(err, &ce) || ce.Option != "arguments" {
 		t.Fatalf("array arguments from the host: %v", err)
 	}
 	// Composition: the provider declines what it does not serve.
@@ -160,7 +155,7 @@ func TestCallsSendTheSessionsMeta(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return mcpclient.ToText(res)
+		return mcpclient.ToReply(res).Text()
 	}
 	relayed := mcpclient.WithCaller(context.Background(), mcpclient.Caller{Relay: mcpclient.ResultOnly{}, Capabilities: &mcp.ClientCapabilities{}})
 	relay := func() {

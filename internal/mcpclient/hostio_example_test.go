@@ -77,8 +77,8 @@ func ExampleWithElicitation() {
 		log.Fatal(err)
 	}
 	defer p.Close()
-	res, err := p.CallTool(ctx, "plan", nil)
-	fmt.Println(res, err)
+	res, err := p.CallToolResult(ctx, "plan", nil)
+	fmt.Println(mcpclient.ToReply(res).Text(), err)
 	// Output:
 	// planner asks: How many days?
 	// 3 days in Lisbon, notes in trips <nil>

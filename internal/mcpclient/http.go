@@ -15,7 +15,10 @@ import (
 // httpClient returns the client of the provider's HTTP transport for the
 // server at endpoint (the legacy SSE transport's if sse is set): a copy of
 // the caller's client (or of the default one) whose transport is an
-// [exchange], returned too. The caller's client is not modified.
+// [exchange], returned too. The caller's client is not modified. Under
+// go-sdk's SSE transport the exchange's tap reads the messages along for
+// schemas; under ours (streamable HTTP) the connection reads them, and
+// the tap only bounds and refuses.
 func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bool) (*http.Client, *exchange) {
 	base := p.cfg.httpClient
 	if base == nil {
@@ -35,10 +38,14 @@ func (p *Provider) httpClient(endpoint *url.URL, schemas *sdkfix.Schemas, sse bo
 			headers.Set(k, v)
 		}
 	}
-	x := &exchange{origin: origin(endpoint), headers: headers, tap: &sdkfix.HTTPTap{
-		Next: next, Schemas: schemas, Unheard: p.unheard(), Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
-		SSE: sse, Authorizes: p.cfg.oauth != nil, Secrets: p.secrets,
-	}}
+	tap := &sdkfix.HTTPTap{
+		Next: next, Limit: p.cfg.maxMessageSize(), Logger: p.cfg.logger, Server: p.name,
+		SSE: sse, Authorizes: p.cfg.oauth != nil, Secrets: p.secrets, Conn: !sse,
+	}
+	if sse {
+		tap.Schemas, tap.Unheard = schemas, p.unheard()
+	}
+	x := &exchange{origin: origin(endpoint), headers: headers, tap: tap}
 	c := *base
 	c.Transport = x
 	return &c, x
@@ -107,16 +114,22 @@ type exchange struct {
 	headers http.Header
 	tap     *sdkfix.HTTPTap
 	refused atomic.Pointer[originError] // the first request refused
+	same    atomic.Pointer[url.URL]     // the URL last found of the origin
 }
 
 func (x *exchange) RoundTrip(req *http.Request) (*http.Response, error) {
-	if o := origin(req.URL); o != x.origin {
-		if req.Body != nil {
-			req.Body.Close()
+	if req.URL != x.same.Load() {
+		// A URL once found of the server's origin (the transport sends
+		// every request to the one it parsed) is not read again.
+		if o := origin(req.URL); o != x.origin {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			err := &originError{own: x.origin, other: o, redirect: req.Response != nil}
+			x.refused.CompareAndSwap(nil, err)
+			return nil, err
 		}
-		err := &originError{own: x.origin, other: o, redirect: req.Response != nil}
-		x.refused.CompareAndSwap(nil, err)
-		return nil, err
+		x.same.Store(req.URL)
 	}
 	id := route(req.Context())
 	if id != "" || len(x.headers) > 0 {

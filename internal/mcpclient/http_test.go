@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,7 +97,7 @@ func TestSameOriginRedirectFollowed(t *testing.T) {
 	mux.Handle("/mcp", s.Handler())
 	srv := record(t, mux)
 	p := connectURL(t, srv.URL+"/old", mcpclient.WithHeaders(map[string]string{"Authorization": "Bearer t0ken"}))
-	if got, err := p.CallTool(context.Background(), "echo", map[string]any{"text": "moved"}); err != nil || got != "moved" {
+	if got, err := callText(context.Background(), p, "echo", map[string]any{"text": "moved"}); err != nil || got != "moved" {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	for _, r := range srv.seen() {
@@ -125,7 +126,7 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 			ctx := context.Background()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := p.CallTool(ctx, "big", map[string]any{"size": size})
+			_, err := callText(ctx, p, "big", map[string]any{"size": size})
 			runtime.ReadMemStats(&after)
 			if err == nil || !strings.Contains(err.Error(), `server "hostile"`) || !strings.Contains(err.Error(), "1048576-byte") {
 				t.Fatalf("got %v; want an error naming the server and the limit", err)
@@ -133,7 +134,7 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 16*limit {
 				t.Errorf("a %d-byte message under a %d-byte limit allocated %d bytes", size, limit, grew)
 			}
-			if got, err := p.CallTool(ctx, "echo", map[string]any{"text": "still here"}); err != nil || got != "still here" {
+			if got, err := callText(ctx, p, "echo", map[string]any{"text": "still here"}); err != nil || got != "still here" {
 				t.Fatalf("after the oversized message: %q, %v", got, err)
 			}
 		})
@@ -232,7 +233,7 @@ func TestHTTPRestartResendsReadOnlyCall(t *testing.T) {
 				}
 				done := make(chan answer, 1)
 				go func() {
-					text, err := p.CallTool(context.Background(), tool, nil)
+					text, err := callText(context.Background(), p, tool, nil)
 					done <- answer{text, err}
 				}()
 				<-srv.began
@@ -249,7 +250,7 @@ func TestHTTPRestartResendsReadOnlyCall(t *testing.T) {
 					t.Fatalf("got %q, %v; want a TransportError saying the outcome is unknown", got.text, got.err)
 				}
 				<-ready
-				if text, err := p.CallTool(context.Background(), "write", nil); err != nil || text != "answered by server 2" {
+				if text, err := callText(context.Background(), p, "write", nil); err != nil || text != "answered by server 2" {
 					t.Fatalf("after the restart: %q, %v", text, err)
 				}
 			})
@@ -318,6 +319,13 @@ func TestHTTPTransports(t *testing.T) {
 			}
 			inServersOrder(t, p)
 			call(t, p.Handler(), "add_note", `{"title":"t","body":"b"}`)
+			// The structured content is the server's JSON, whichever way the
+			// result came (taken from go-sdk, or decoded by it: SSE).
+			if res, err := p.CallToolResult(context.Background(), "note_stats", nil); err != nil {
+				t.Error(err)
+			} else if raw, ok := res.StructuredContent.(json.RawMessage); !ok || !json.Valid(raw) || !bytes.Contains(raw, []byte(`"count":`)) {
+				t.Errorf("structured content %T %s; want the server's JSON", res.StructuredContent, res.StructuredContent)
+			}
 			p.Close()
 			reqs := srv.seen()[before:]
 			if len(reqs) < 3 {

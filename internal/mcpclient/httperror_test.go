@@ -164,7 +164,7 @@ func TestHTTPRefusals(t *testing.T) {
 					if onCall {
 						connect(t, p)
 						srv.on.Store(&tc.httpAnswer)
-						_, err = p.CallTool(context.Background(), "note_stats", nil)
+						_, err = callText(context.Background(), p, "note_stats", nil)
 					} else {
 						srv.on.Store(&tc.httpAnswer)
 						err = p.Connect(context.Background())
@@ -228,7 +228,7 @@ func TestHTTPStatusWithJSONRPCError(t *testing.T) {
 	p := connectURL(t, srv.URL+"/mcp", mcpclient.WithName("flaky"))
 	srv.on.Store(&httpAnswer{status: 400, contentType: "application/json", body: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no such tool here"}}`})
 	defer srv.on.Store(nil)
-	_, err := p.CallTool(context.Background(), "note_stats", nil)
+	_, err := callText(context.Background(), p, "note_stats", nil)
 	var pe *mcpclient.ProtocolError
 	var he *mcpclient.HTTPError
 	if !errors.As(err, &pe) || errors.As(err, &he) || !strings.Contains(err.Error(), "no such tool here") {

@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
+	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/tool"
 )
 
@@ -34,6 +36,14 @@ type callFrame struct {
 	// the call's goroutine alone.
 	holdsSpan bool
 	span      *traced
+
+	// What the call's sends use, held here, which is made anyway, so that
+	// a send costs no allocation of its own: the arguments (their address
+	// goes in the params, an interface holding a pointer with no
+	// allocation), and the catch of its raw result (call.go).
+	args  json.RawMessage
+	catch sdkfix.Catch
+	model bool // the result is for a model: its _meta is not decoded
 }
 
 var frameKey = ctxkey.New[*callFrame]("mcptool call frame")

@@ -32,6 +32,7 @@ type legacyServer struct {
 
 	mu      sync.Mutex
 	gets    int
+	cancels int
 	asTask  map[string]bool
 	created map[string]time.Time
 	tools   map[string]string // the tool of each task
@@ -88,6 +89,9 @@ func (s *legacyServer) answer(req *jsonrpc.Request) (any, *jsonrpc.Error) {
 		if _, ok := s.created[p.TaskID]; !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Task not found"}
 		}
+		return task(p.TaskID), nil
+	case "tasks/cancel":
+		s.cancels++
 		return task(p.TaskID), nil
 	case "tasks/result":
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "done " + s.tools[p.TaskID]}}, "isError": s.tools[p.TaskID] == "fail"}, nil
@@ -203,10 +207,8 @@ func connectLegacy(t *testing.T, s *legacyServer, opts ...mcpclient.Option) *mcp
 	return p
 }
 
-// On protocol 2025-11-25 a tool that requires a task is called as one and
-// a tool that forbids one (by saying nothing) never is; one that allows a
-// task is called as one by a host that starts a task, and plainly by a
-// model.
+// On protocol 2025-11-25 a tool that requires a task is called as one, and
+// a tool that allows one or forbids one (by saying nothing) plainly.
 func TestLegacyTasks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &legacyServer{cancel: true}
@@ -217,17 +219,10 @@ func TestLegacyTasks(t *testing.T) {
 				t.Errorf("%s: %q, want %q", name, got, want)
 			}
 		}
-		task, err := p.StartTask(context.Background(), "opt", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res, err := task.Wait(context.Background()); err != nil || mcpclient.ToText(res) != "done opt" {
-			t.Fatalf("started opt: %v, %v", res, err)
-		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if !s.asTask["req"] || !s.asTask["opt"] || s.asTask["plain"] {
-			t.Fatalf("calls as tasks %v; want req and (started) opt", s.asTask)
+		if !s.asTask["req"] || s.asTask["opt"] || s.asTask["plain"] {
+			t.Fatalf("calls as tasks %v; want req alone", s.asTask)
 		}
 	})
 }
@@ -244,20 +239,26 @@ func TestLegacyTaskFails(t *testing.T) {
 	})
 }
 
-// A server that did not declare tasks.cancel cannot be asked to cancel.
-func TestLegacyTaskCannotBeCancelled(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		task, err := connectLegacy(t, &legacyServer{}).StartTask(context.Background(), "req", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := task.Cancel(context.Background()); !errors.Is(err, errors.ErrUnsupported) {
-			t.Fatalf("Cancel: %v; want errors.ErrUnsupported", err)
-		}
-		if _, err := task.Wait(context.Background()); err != nil {
-			t.Fatalf("the task, not cancelled, ended with %v", err)
-		}
-	})
+// A call whose context ends while its task runs cancels the task on a
+// server that declared tasks.cancel, and leaves it to run on one that did
+// not, which cannot be asked.
+func TestLegacyTaskCancelledWithTheCall(t *testing.T) {
+	for _, declared := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			s := &legacyServer{cancel: declared}
+			p := connectLegacy(t, s)
+			ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond) // the task takes 300
+			defer cancel()
+			if _, err := p.CallToolResult(ctx, "req", nil); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("got %v; want the call's deadline", err)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if want := map[bool]int{true: 1, false: 0}[declared]; s.cancels != want {
+				t.Fatalf("tasks.cancel declared %v: %d tasks/cancel, want %d", declared, s.cancels, want)
+			}
+		})
+	}
 }
 
 // A status notification (which a 2025-11-25 server may send) is taken in
@@ -286,23 +287,15 @@ func TestTaskPollIntervalBounded(t *testing.T) {
 	})
 }
 
-// A 2025-11-25 task's requests to the host (here its model) are answered
-// whether a model's call follows the task or the host started it: a task
-// the host started counts as a call in flight until it ends.
+// A 2025-11-25 task's requests to the host (here its model), which the
+// server sends while tasks/result is pending, are answered: the call
+// following the task is in flight until it ends.
 func TestLegacyTaskSamples(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "sampled text"}}}}
 		p := connectLegacy(t, &legacyServer{}, mcpclient.WithSampling(mcpclient.Sampling{Model: model}))
 		if got := call(t, p.Handler(), "ask", `{}`).Text(); !strings.Contains(got, "sampled text") {
 			t.Fatalf("called: %q", got)
-		}
-		task, err := p.StartTask(context.Background(), "ask", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := task.Wait(context.Background())
-		if err != nil || !strings.Contains(mcpclient.ToText(res), "sampled text") {
-			t.Fatalf("started: %q, %v", mcpclient.ToText(res), err)
 		}
 	})
 }

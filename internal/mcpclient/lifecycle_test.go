@@ -76,16 +76,15 @@ func TestReconnectAfterServerDies(t *testing.T) {
 	p := raw(t, "", fastReconnect, mcpclient.WithStateChange(seen.record))
 	connect(t, p)
 	ctx := context.Background()
-	_, err := p.CallTool(ctx, "exit", nil)
+	_, err := callText(ctx, p, "exit", nil)
 	var te *mcpclient.TransportError
 	if !errors.As(err, &te) || !te.OutcomeUnknown() {
 		t.Fatalf("the interrupted call: %v; want OutcomeUnknown", err)
 	}
 	proctest.Eventually(t, "the provider to reconnect", func() bool {
-		st, _ := p.State()
-		return st == mcpclient.StateReady && p.Connected()
+		return seen.String() == "connecting,ready,reconnecting,ready"
 	})
-	if got, err := p.CallTool(ctx, "echo", map[string]any{"text": "back"}); err != nil || got != "back" {
+	if got, err := callText(ctx, p, "echo", map[string]any{"text": "back"}); err != nil || got != "back" {
 		t.Fatalf("after reconnecting: %q, %v", got, err)
 	}
 	if got := seen.String(); got != "connecting,ready,reconnecting,ready" {
@@ -105,7 +104,7 @@ func TestReconnectGivesUp(t *testing.T) {
 	if err := os.Remove(dir); err != nil { // the next start cannot chdir
 		t.Fatal(err)
 	}
-	p.CallTool(context.Background(), "exit", nil)
+	callText(context.Background(), p, "exit", nil)
 	proctest.Eventually(t, "the provider to give up", func() bool {
 		st, _ := p.State()
 		return st == mcpclient.StateFailed
@@ -121,7 +120,7 @@ func TestReconnectResendsIdempotentCall(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "died-once")
 	p := raw(t, "", fastReconnect, mcpclient.WithEnv(map[string]string{hostile.MarkerEnv: marker}))
 	connect(t, p)
-	got, err := p.CallTool(context.Background(), "flaky", nil)
+	got, err := callText(context.Background(), p, "flaky", nil)
 	if err != nil || got != "answered on the second try" {
 		t.Fatalf("got %q, %v; want the answer of the restarted server", got, err)
 	}
@@ -153,12 +152,12 @@ func TestFromServerReconnects(t *testing.T) {
 func TestCallsWhileReconnecting(t *testing.T) {
 	p := raw(t, "", mcpclient.WithReconnect(mcpclient.Reconnect{MinDelay: time.Hour}))
 	connect(t, p)
-	p.CallTool(context.Background(), "exit", nil)
+	callText(context.Background(), p, "exit", nil)
 	proctest.Eventually(t, "the provider to start reconnecting", func() bool {
 		st, _ := p.State()
 		return st == mcpclient.StateReconnecting
 	})
-	_, err := p.CallTool(context.Background(), "echo", nil)
+	_, err := callText(context.Background(), p, "echo", nil)
 	var te *mcpclient.TransportError
 	if !errors.As(err, &te) || !te.Retryable() || !strings.Contains(err.Error(), "being rebuilt") || !strings.Contains(err.Error(), "exit status 4") {
 		t.Fatalf("got %v; want a retryable error saying the connection is being rebuilt and why", err)
@@ -207,7 +206,7 @@ func TestReconnectExpiredHTTPSession(t *testing.T) {
 	if !strings.Contains(seen.String(), "reconnecting,ready") {
 		t.Fatalf("states %s", seen.String())
 	}
-	if _, err := p.CallTool(ctx, "list_notes", nil); err != nil {
+	if _, err := callText(ctx, p, "list_notes", nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -312,13 +311,13 @@ func TestCallErrorOnLiveConnection(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	p := connectURL(t, srv.URL, mcpclient.WithReconnect(mcpclient.Reconnect{MinDelay: time.Hour}))
-	_, err := p.CallTool(context.Background(), "list_notes", nil)
+	_, err := callText(context.Background(), p, "list_notes", nil)
 	var te *mcpclient.TransportError
 	if !errors.As(err, &te) || te.OutcomeUnknown() {
 		t.Fatalf("got %v; want a TransportError with a known outcome", err)
 	}
-	if !p.Connected() {
-		t.Fatal("the connection did not survive the failed request")
+	if st, _ := p.State(); st != mcpclient.StateReady {
+		t.Fatalf("the connection did not survive the failed request: %v", st)
 	}
 }
 
@@ -349,7 +348,7 @@ func TestProgressTokenOnlyWithCallTimeout(t *testing.T) {
 			return "no token"
 		})
 		p, _ := inProcess(t, server, mcpclient.WithCallTimeout(tc.timeout))
-		if got, err := p.CallTool(context.Background(), "token", nil); err != nil || got != tc.want {
+		if got, err := callText(context.Background(), p, "token", nil); err != nil || got != tc.want {
 			t.Errorf("call timeout %v: %q, %v; want %q", tc.timeout, got, err, tc.want)
 		}
 	}

@@ -2,6 +2,9 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -75,4 +78,40 @@ func listAll[T any](ctx context.Context, p *Provider, method string, declared fu
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListRaw follows the pages of a listing that go-sdk does not model
+// (skills/list, say) through the one pager of every listing: each page is
+// a raw request with the cursor, its entries the array under member, each
+// given to keep as the server wrote it (keep returns false to end the
+// listing there). Its bounds are every listing's: a repeated cursor, the
+// page cap ([WithMaxPages]) and the entries and bytes in all
+// ([WithMaxListing]) each fail it, after the pages before were kept.
+func (p *Provider) ListRaw(ctx context.Context, method, member string, keep func(entry json.RawMessage) bool) error {
+	return listPages(p, method, func(cursor string) ([]*json.RawMessage, string, error) {
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		raw, err := p.Request(ctx, method, params)
+		if err != nil {
+			return nil, "", err
+		}
+		var page map[string]json.RawMessage // members as written: json's field match ignores case
+		var entries []*json.RawMessage
+		var next string
+		malformed := func(err error) error { return &ProtocolError{Server: p.name, Op: method, Err: err} }
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return nil, "", malformed(err)
+		}
+		if list := page[member]; list != nil {
+			if err := json.Unmarshal(list, &entries); err != nil {
+				return nil, "", malformed(fmt.Errorf("%s: %w", member, err))
+			}
+		}
+		if c := page["nextCursor"]; c != nil && string(c) != "null" && json.Unmarshal(c, &next) != nil {
+			return nil, "", malformed(errors.New("nextCursor is not a string"))
+		}
+		return entries, next, nil
+	}, func(e *json.RawMessage) bool { return keep(*e) })
 }

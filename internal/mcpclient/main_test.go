@@ -1,12 +1,14 @@
 package mcpclient_test
 
 import (
+	"context"
 	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 
 	"github.com/mcpbridge/mcpbridge/internal/demo"
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 )
 
@@ -39,3 +41,14 @@ func self(t testing.TB) string {
 
 // demoEnv starts the test binary as the demo server.
 func demoEnv() map[string]string { return childEnv(demo.ChildEnv, "stdio") }
+
+// callText calls the tool name as a host does (Provider.CallToolResult) and
+// returns what a model reads of the result (ToReply), for a test that
+// checks the text.
+func callText(ctx context.Context, p *mcpclient.Provider, name string, args any) (string, error) {
+	res, err := p.CallToolResult(ctx, name, args)
+	if err != nil {
+		return "", err
+	}
+	return mcpclient.ToReply(res).Text(), nil
+}

@@ -173,8 +173,8 @@ func WithHTTPClient(client *http.Client) Option { return func(c *config) { c.htt
 
 // WithToolFilter keeps, of the server's tools, those whose name the predicate
 // accepts: it shapes what [Provider.Tools] offers a model and what the
-// provider's handler serves. It does not limit [Provider.CallTool] or
-// [Provider.CallToolResult], which a host uses for its own calls.
+// provider's handler serves. It does not limit [Provider.CallToolResult],
+// which a host uses for its own calls.
 func WithToolFilter(keep func(name string) bool) Option {
 	return func(c *config) { c.toolFilter = keep }
 }
@@ -210,7 +210,7 @@ func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 // WithoutDiscovery connects without listing the server's tools. Then
 // [Provider.Tools] and [Provider.ToolMeta] are empty, [Provider.Handler] serves
 // no name, and no result is checked against an output schema;
-// [Provider.CallTool], [Provider.CallToolResult], [Provider.ReadResource] and
+// [Provider.CallToolResult], [Provider.ReadResource] and
 // [Provider.Request] still work. For a host that only reads resources.
 func WithoutDiscovery() Option { return func(c *config) { c.noDiscovery = true } }
 

@@ -49,7 +49,7 @@ func TestProgressReported(t *testing.T) {
 		if _, err := p.Handler().Call(ctx, "steps", nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.CallTool(ctx, "steps", nil); err != nil {
+		if _, err := callText(ctx, p, "steps", nil); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()

@@ -186,27 +186,16 @@ func (p *Provider) Connect(ctx context.Context) error {
 	return p.conn.start(ctx)
 }
 
-// Close ends the connection: the tasks started with [Provider.StartTask]
-// that still run are cancelled (each within the request timeout), an HTTP
-// session is closed on the server, a started process and every process it
-// started are stopped (stdin closed, then SIGTERM, then SIGKILL, each after
-// a bounded wait), and the raw calls' streams still read past their answer
-// are read on to their end or cut ([Provider.CallToolRaw]). A Connect in
-// progress is aborted. Close is idempotent and safe from any goroutine.
+// Close ends the connection: an HTTP session is closed on the server, a
+// started process and every process it started are stopped (stdin closed,
+// then SIGTERM, then SIGKILL, each after a bounded wait), and the calls in
+// flight fail; a task a call follows is cancelled on the server (within the
+// request timeout). A Connect in progress is aborted. Close is idempotent
+// and safe from any goroutine.
 func (p *Provider) Close() error {
-	p.tasks.close()
 	p.conn.close()
-	p.tasks.wg.Wait() // a task started during Close ends with its session
 	p.pool.close()
 	return nil
-}
-
-// Connected reports whether the provider is connected and the connection
-// is live: Connect succeeded, Close has not been called, and the server has
-// not gone away.
-func (p *Provider) Connected() bool {
-	s := p.conn.current()
-	return s != nil && !s.ended()
 }
 
 // State returns where the provider's connection stands and, when it failed

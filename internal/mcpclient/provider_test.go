@@ -36,7 +36,7 @@ func TestDiscoveryOnceAndCallsNeverList(t *testing.T) {
 	h := p.Handler()
 	call(t, h, "add_note", `{"title": "milk", "body": "buy milk"}`)
 	call(t, h, "list_notes", ``)
-	if _, err := p.CallTool(context.Background(), "search_notes", map[string]any{"query": "milk"}); err != nil {
+	if _, err := callText(context.Background(), p, "search_notes", map[string]any{"query": "milk"}); err != nil {
 		t.Fatal(err)
 	}
 	// A tool the listing never named, relayed: still no listing.
@@ -65,7 +65,7 @@ func TestFilterAndAllowedTools(t *testing.T) {
 		t.Fatalf("filtered-out tool through the handler: %v, want unserved", err)
 	}
 	// ... while the host may still call anything.
-	if _, err := p.CallTool(ctx, "add_note", map[string]any{"title": "a", "body": "b"}); err != nil {
+	if _, err := callText(ctx, p, "add_note", map[string]any{"title": "a", "body": "b"}); err != nil {
 		t.Fatalf("CallTool of a filtered-out tool: %v", err)
 	}
 	// ToolMeta and output checks use the whole listing.
@@ -83,8 +83,8 @@ func TestConnectTwiceRefusedCloseIdempotent(t *testing.T) {
 	if err := p.Connect(context.Background()); !errors.Is(err, mcpclient.ErrConnected) {
 		t.Fatalf("second Connect: %v, want ErrConnected", err)
 	}
-	if !p.Connected() {
-		t.Fatal("not connected")
+	if st, _ := p.State(); st != mcpclient.StateReady {
+		t.Fatalf("not connected: %v", st)
 	}
 	var wg sync.WaitGroup
 	for range 8 {
@@ -96,10 +96,10 @@ func TestConnectTwiceRefusedCloseIdempotent(t *testing.T) {
 	}
 	wg.Wait()
 	p.Close()
-	if p.Connected() {
-		t.Fatal("connected after Close")
+	if st, _ := p.State(); st != mcpclient.StateClosed {
+		t.Fatalf("%v after Close", st)
 	}
-	_, err := p.CallTool(context.Background(), "list_notes", nil)
+	_, err := callText(context.Background(), p, "list_notes", nil)
 	if !errors.Is(err, mcpclient.ErrNotConnected) {
 		t.Fatalf("call after Close: %v", err)
 	}
@@ -245,7 +245,7 @@ func TestSchemasKeepTheServersOrder(t *testing.T) {
 	if string(def.InputSchema) != in || string(def.OutputSchema) != out {
 		t.Fatalf("schemas\n in  %s\n out %s\nwant the server's, compacted", def.InputSchema, def.OutputSchema)
 	}
-	if _, err := p.CallTool(context.Background(), "t", map[string]any{"zeta": "z"}); err != nil {
+	if _, err := callText(context.Background(), p, "t", map[string]any{"zeta": "z"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -272,7 +272,7 @@ func TestUntrustedServer(t *testing.T) {
 	if meta := p.ToolMeta()["board"]; meta["ui"].(map[string]any)["resourceUri"] != "ui://board/view" {
 		t.Fatalf("ToolMeta: %v", p.ToolMeta())
 	}
-	if _, err := p.CallTool(context.Background(), "board", nil); err != nil {
+	if _, err := callText(context.Background(), p, "board", nil); err != nil {
 		t.Fatal(err)
 	}
 	if out := logs.String(); strings.Contains(out, "long description") || strings.Contains(out, "SERVER-SECRET-RESULT") {
@@ -321,7 +321,7 @@ func TestConfigErrors(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Option != tc.option || ce.Server != "files" || !strings.Contains(err.Error(), `server "files"`) {
 			t.Errorf("got %v; want a ConfigError for %q naming the server", err, tc.option)
 		}
-		if tc.p.Connected() {
+		if st, _ := tc.p.State(); st == mcpclient.StateReady {
 			t.Error("connected after a config error")
 		}
 	}

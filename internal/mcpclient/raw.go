@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
-	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 )
 
 // CallToolRaw calls a tool as [Provider.CallToolResult] does (the same
@@ -34,11 +33,11 @@ func (p *Provider) CallToolRaw(ctx context.Context, name string, args json.RawMe
 		return nil, nil, err
 	}
 	if p.tel != nil && p.tel.content {
-		res, err := p.call(ctx, s, target, body)
+		res, err := p.call(ctx, s, target, body, false)
 		return nil, res, err
 	}
 	ctx, out := withRawCall(ctx)
-	res, err := p.call(ctx, s, target, body)
+	res, err := p.call(ctx, s, target, body, false)
 	switch {
 	case err != nil:
 		return nil, nil, err
@@ -64,24 +63,6 @@ func withRawCall(ctx context.Context) (context.Context, *rawCall) {
 }
 
 func rawCallOf(ctx context.Context) *rawCall { return rawCallKey.Value(ctx) }
-
-// taken is the result of a call whose plain result raw the transport took
-// from go-sdk ([sdkfix.Catch.Taken]): for a call made raw, its head (what
-// the call checks: isError, the structured content as written), the whole
-// kept in the call's rawCall; otherwise raw decoded, and judged as go-sdk's
-// decoding is.
-func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	if out := rawCallOf(ctx); out != nil {
-		res, err := p.head(name, raw)
-		if err == nil {
-			out.raw, out.res = raw, res
-		}
-		return res, err
-	}
-	res := new(mcp.CallToolResult)
-	err := json.Unmarshal(raw, res)
-	return p.judge(ctx, name, caught, res, err)
-}
 
 // head is what a call checks of the plain result raw: whether it is
 // marked isError, and its structured content as written; a text part

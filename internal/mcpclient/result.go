@@ -128,12 +128,11 @@ func partsOf(ctx context.Context, contents []mcp.Content, server string) (parts 
 	return parts, images
 }
 
-// ToText converts an MCP tool result into one string: a single part's text,
-// or the JSON array of every part's string, a non-text part as its one-line
-// note (images included: a string has no room for them).
-func ToText(res *mcp.CallToolResult) string { return toText(res, "") }
-
-// toText is [ToText], a resource link naming server unless it is "".
+// toText converts an MCP tool result into one string, the message of a
+// [tool.FailedError]: a single part's text, or the JSON array of every
+// part's string, a non-text part as its one-line note (images included: a
+// string has no room for them). A resource link names server unless it
+// is "".
 func toText(res *mcp.CallToolResult, server string) string {
 	parts := make([]tool.Part, len(res.Content))
 	for i, c := range res.Content {

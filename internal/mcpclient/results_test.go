@@ -65,7 +65,7 @@ func TestCorruptPartKeepsTheRest(t *testing.T) {
 		if got := texts(res); got != want {
 			t.Errorf("handler = %s, want %s", got, want)
 		}
-		text, err := p.CallTool(ctx, "echo", nil)
+		text, err := callText(ctx, p, "echo", nil)
 		if err != nil || text != want {
 			t.Errorf("CallTool = %s, %v; want %s", text, err, want)
 		}
@@ -73,7 +73,7 @@ func TestCorruptPartKeepsTheRest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("CallToolResult: %v", err)
 		}
-		if len(full.Content) != 2 || mcpclient.ToText(&mcp.CallToolResult{Content: full.Content[1:]}) != imageNote {
+		if len(full.Content) != 2 || mcpclient.ToReply(&mcp.CallToolResult{Content: full.Content[1:]}).Text() != imageNote {
 			t.Errorf("CallToolResult content = %s", mustJSON(t, full.Content))
 		}
 	})
@@ -126,7 +126,7 @@ func (o opaque) Connect(ctx context.Context) (mcp.Connection, error) {
 // kept.
 func TestBadPartsBecomeNotes(t *testing.T) {
 	overEach(t, "bad-parts", func(t *testing.T, p *mcpclient.Provider) {
-		text, err := p.CallTool(context.Background(), "echo", nil)
+		text, err := callText(context.Background(), p, "echo", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

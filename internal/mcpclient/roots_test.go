@@ -40,7 +40,7 @@ func TestRoots(t *testing.T) {
 	}
 	p, _ := inProcess(t, rootsServer(changed), mcpclient.WithRoots(work))
 	ctx := context.Background()
-	if got, err := p.CallTool(ctx, "roots", nil); err != nil || got != work.Name+" "+work.URI {
+	if got, err := callText(ctx, p, "roots", nil); err != nil || got != work.Name+" "+work.URI {
 		t.Fatalf("roots: %q, %v", got, err)
 	}
 	// A change is told to the server, which asks again.
@@ -49,7 +49,7 @@ func TestRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-changed
-	if got, err := p.CallTool(ctx, "roots", nil); err != nil || got != "data file:///srv/data" {
+	if got, err := callText(ctx, p, "roots", nil); err != nil || got != "data file:///srv/data" {
 		t.Fatalf("roots after the change: %q, %v", got, err)
 	}
 	if got := p.Roots(); len(got) != 1 || got[0] != other {
@@ -64,7 +64,7 @@ func TestRoots(t *testing.T) {
 // a root that is not a file:// URI is refused at Connect.
 func TestRootsOff(t *testing.T) {
 	p, _ := inProcess(t, rootsServer(make(chan struct{}, 1)))
-	if got, err := p.CallTool(context.Background(), "roots", nil); err != nil || got != "" {
+	if got, err := callText(context.Background(), p, "roots", nil); err != nil || got != "" {
 		t.Fatalf("roots without WithRoots: %q, %v", got, err)
 	}
 	var ce *mcpclient.ConfigError

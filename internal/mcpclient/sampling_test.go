@@ -87,7 +87,7 @@ func TestSampling(t *testing.T) {
 			approved = append(approved, req)
 			return nil
 		}}))
-	got, err := p.CallTool(context.Background(), "ask", nil)
+	got, err := callText(context.Background(), p, "ask", nil)
 	if err != nil || got != `scripted-1 endTurn [{"type":"text","text":"Paris."}]` {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -109,22 +109,22 @@ func TestSamplingRefusals(t *testing.T) {
 	ctx := context.Background()
 	params := &mcp.CreateMessageWithToolsParams{MaxTokens: 10, Messages: question("hi")}
 	p, _ := inProcess(t, samplingServer(1, params))
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), "does not support CreateMessage") {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), "does not support CreateMessage") {
 		t.Fatalf("sampling off: %v", err)
 	}
 	model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "ok"}}}}
 	no := func(context.Context, *mcpclient.SamplingRequest) error { return errors.New("not now") }
 	p, _ = inProcess(t, samplingServer(1, params), mcpclient.WithSampling(mcpclient.Sampling{Model: model, Approve: no}))
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), "the user rejected the sampling request: not now") {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), "the user rejected the sampling request: not now") {
 		t.Fatalf("refused by Approve: %v", err)
 	}
 	p, _ = inProcess(t, samplingServer(3, params), mcpclient.WithSampling(mcpclient.Sampling{Model: model, MaxRequests: 2}))
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), "more than 2 sampling requests during one tool call") {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), "more than 2 sampling requests during one tool call") {
 		t.Fatalf("three requests in a call of two: %v", err)
 	}
 	context := &mcp.CreateMessageWithToolsParams{MaxTokens: 10, Messages: question("hi"), IncludeContext: "allServers"}
 	p, _ = inProcess(t, samplingServer(1, context), mcpclient.WithSampling(mcpclient.Sampling{Model: model}))
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), `includeContext "allServers"`) {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), `includeContext "allServers"`) {
 		t.Fatalf("includeContext: %v", err)
 	}
 	if n := len(model.requests()); n != 2 {
@@ -165,7 +165,7 @@ func TestSamplingWithTools(t *testing.T) {
 	ctx := context.Background()
 	model := &scriptedModel{answer: call("get_weather", `{"city":"Oslo"}`)}
 	p, _ := inProcess(t, samplingServer(1, params), mcpclient.WithSampling(mcpclient.Sampling{Model: model, CheckTool: check}))
-	got, err := p.CallTool(ctx, "ask", nil)
+	got, err := callText(ctx, p, "ask", nil)
 	if err != nil || got != `scripted-1 toolUse [{"type":"tool_use","id":"u2","name":"get_weather","input":{"city":"Oslo"}}]` {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -179,12 +179,12 @@ func TestSamplingWithTools(t *testing.T) {
 		`{"town":"Oslo"}`:   `the model's call of "get_weather"`,
 	} {
 		model.answer = call("get_weather", answer)
-		if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", answer, err, want)
 		}
 	}
 	model.answer = call("delete_everything", `{}`)
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), "which the request did not offer") {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), "which the request did not offer") {
 		t.Errorf("a tool not offered: %v", err)
 	}
 	if len(checked) != 2 {
@@ -193,7 +193,7 @@ func TestSamplingWithTools(t *testing.T) {
 	// Tool results that do not answer the tool uses are invalid params.
 	unanswered := &mcp.CreateMessageWithToolsParams{MaxTokens: 100, Messages: history[:2], Tools: []*mcp.Tool{weather}}
 	p, _ = inProcess(t, samplingServer(1, unanswered), mcpclient.WithSampling(mcpclient.Sampling{Model: model}))
-	if _, err := p.CallTool(ctx, "ask", nil); err == nil || !strings.Contains(err.Error(), "tool uses have no results") {
+	if _, err := callText(ctx, p, "ask", nil); err == nil || !strings.Contains(err.Error(), "tool uses have no results") {
 		t.Errorf("unanswered tool uses: %v", err)
 	}
 }

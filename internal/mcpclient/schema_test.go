@@ -22,7 +22,7 @@ func TestUnboundedOutputSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	_, err = p.CallTool(ctx, "out_cycle", nil)
+	_, err = callText(ctx, p, "out_cycle", nil)
 	var se *mcpclient.SchemaError
 	if !errors.As(err, &se) || se.Tool != "out_cycle" || se.Pointer != "/outputSchema/$ref" || !strings.Contains(err.Error(), "cycle") {
 		t.Fatalf("CallTool(out_cycle) = %v; want a SchemaError at /outputSchema/$ref", err)
@@ -42,7 +42,7 @@ func TestUnboundedOutputSchema(t *testing.T) {
 			t.Errorf("%s: input schema %s, want the server's", d.Name, d.InputSchema)
 		}
 	}
-	if res, err := p.CallTool(ctx, "echo", map[string]any{"text": "still here"}); err != nil || !strings.Contains(res, "still here") {
+	if res, err := callText(ctx, p, "echo", map[string]any{"text": "still here"}); err != nil || !strings.Contains(res, "still here") {
 		t.Fatalf("echo: %q, %v", res, err)
 	}
 }

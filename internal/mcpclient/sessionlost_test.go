@@ -21,12 +21,12 @@ func TestAForgottenHTTPSessionIsOpenedAnew(t *testing.T) {
 	s, srv := hostile.Start(t, "forgets-session")
 	p := connectURL(t, srv.URL, mcpclient.WithName("forgetful"), mcpclient.WithReconnect(mcpclient.Reconnect{MinDelay: time.Millisecond}))
 	ctx := context.Background()
-	if out, err := p.CallTool(ctx, "echo", map[string]any{"text": "one"}); err != nil || out != "one" {
+	if out, err := callText(ctx, p, "echo", map[string]any{"text": "one"}); err != nil || out != "one" {
 		t.Fatalf("the first call: %q, %v", out, err)
 	}
 	// The server has forgotten the session.
 	for i := range 3 {
-		if out, err := p.CallTool(ctx, "peek", map[string]any{}); err != nil || out != "peeked" {
+		if out, err := callText(ctx, p, "peek", map[string]any{}); err != nil || out != "peeked" {
 			t.Fatalf("read-only call %d after the session was forgotten: %q, %v", i+1, out, err)
 		}
 	}

@@ -50,7 +50,7 @@ func TestATaskAsksACallerAnsweredInResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mcpclient.ToText(res); !strings.Contains(got, `report on "work": 1 notes`) || c.get("tasks/update") != 1 || c.get("tools/call") != 2 {
+		if got := mcpclient.ToReply(res).Text(); !strings.Contains(got, `report on "work": 1 notes`) || c.get("tasks/update") != 1 || c.get("tools/call") != 2 {
 			t.Errorf("result %q after %d tasks/update, %d tools/call", got, c.get("tasks/update"), c.get("tools/call"))
 		}
 		// Answering names the tool of the task: another's call is refused.
@@ -93,7 +93,7 @@ func TestALegacyTaskAsksACallerAnsweredInResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mcpclient.ToText(res); !strings.Contains(got, "only in its call's result") || !strings.Contains(got, "with a session (protocol 2025-11-25)") {
+		if got := mcpclient.ToReply(res).Text(); !strings.Contains(got, "only in its call's result") || !strings.Contains(got, "with a session (protocol 2025-11-25)") {
 			t.Errorf("the server was told %q", got)
 		}
 	})
@@ -196,8 +196,8 @@ func TestATaskAsksACallerAnsweredInResultsTwice(t *testing.T) {
 			res, err := p.CallToolResult(mcpclient.WithCaller(context.Background(), caller), "survey", nil)
 			var asking *mcpclient.AskingTask
 			if round == 2 {
-				if err != nil || mcpclient.ToText(res) != "one then two" {
-					t.Fatalf("round %d: %q, %v", round, mcpclient.ToText(res), err)
+				if err != nil || mcpclient.ToReply(res).Text() != "one then two" {
+					t.Fatalf("round %d: %q, %v", round, mcpclient.ToReply(res).Text(), err)
 				}
 				break
 			}

@@ -19,7 +19,7 @@ func TestACallerFollowingTasksCallsAToolThatIsNoTask(t *testing.T) {
 	p := connectURL(t, srv.URL)
 	ctx := mcpclient.WithCaller(context.Background(), mcpclient.Caller{FollowsTasks: true})
 	res, err := p.CallToolResult(ctx, "list_notes", nil)
-	if err != nil || mcpclient.ToText(res) != "no notes yet" {
-		t.Fatalf("%q, %v", mcpclient.ToText(res), err)
+	if err != nil || mcpclient.ToReply(res).Text() != "no notes yet" {
+		t.Fatalf("%q, %v", mcpclient.ToReply(res).Text(), err)
 	}
 }

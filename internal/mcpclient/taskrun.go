@@ -21,7 +21,7 @@ const (
 )
 
 // A run follows one task to its end, for a tool call that became a task
-// ([Provider.callOnce]) or for a host ([Task]).
+// ([Provider.callOnce]).
 type run struct {
 	p        *Provider
 	s        *session
@@ -173,26 +173,18 @@ func (r *run) course(ctx context.Context, wait *taskWaiting) (*mcp.CallToolResul
 }
 
 // stopped ends following a task whose context ended before it did: the
-// task is cancelled on the server, unless the host has done so
-// ([Task.Cancel]), and polled once more, so that the host sees what the
-// server says of it. It returns the context's cause, or for a task the
-// host cancelled a [TaskError].
+// task is cancelled on the server, and polled once more, so that the host
+// sees what the server says of it. It returns the context's cause.
 func (r *run) stopped(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	ctx = context.WithoutCancel(ctx)
-	if cause == errCancelRequested || r.cancel(ctx) {
+	if r.cancel(ctx) {
 		if t, err := r.poll(ctx); err == nil {
 			r.see(t)
 		}
 	}
-	if cause == errCancelRequested {
-		return &TaskError{Server: r.p.name, Task: r.state}
-	}
 	return cause
 }
-
-// errCancelRequested ends the following of a task the host cancelled.
-var errCancelRequested = errors.New("the task was cancelled")
 
 // poll reads the task's state.
 func (r *run) poll(ctx context.Context) (*wireTask, error) { return r.p.getTask(ctx, r.s, r.id) }

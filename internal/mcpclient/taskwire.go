@@ -102,14 +102,11 @@ func taskSupportOf(execution json.RawMessage) string {
 }
 
 // asTask reports whether a call of the named tool on s is sent as a task
-// (2025-11-25): when the tool requires it, or, for a host that asks
-// (host), when it allows it. The extension's server decides by itself.
-func (s *session) asTask(name string, host bool) bool {
+// (2025-11-25): when the tool requires it. The extension's server decides
+// by itself.
+func (s *session) asTask(name string) bool {
 	lt := s.catalog().listed[name]
-	if s.tasks.gen != legacyTasks || lt == nil {
-		return false
-	}
-	return lt.taskSupport == taskRequired || host && lt.taskSupport == taskOptional
+	return s.tasks.gen == legacyTasks && lt != nil && lt.taskSupport == taskRequired
 }
 
 // wireTask is a task as either generation writes it: 2025-11-25 names its
@@ -187,32 +184,6 @@ type taskCallParams struct {
 	*mcp.CallToolParams
 	// Task asks for a task; its ttl is left to the server.
 	Task struct{} `json:"task"`
-}
-
-// sendCall sends one tools/call on s, asking for a task if asTask, and
-// returns either its result, judged, or the task the server made of it.
-func (p *Provider) sendCall(ctx context.Context, s *session, name string, params *mcp.CallToolParams, asTask bool) (*mcp.CallToolResult, *wireTask, error) {
-	ctx, caught := sdkfix.WithCatch(ctx)
-	defer caught.Release()
-	var res *mcp.CallToolResult
-	var err error
-	if asTask {
-		res, err = mcp.CallCustomMethod[*taskCallParams, *mcp.CallToolResult](ctx, s.cs, "tools/call", &taskCallParams{CallToolParams: params})
-	} else {
-		res, err = s.cs.CallTool(ctx, params)
-	}
-	if raw, ok := caught.Taken(err); ok {
-		res, err = p.taken(ctx, name, caught, raw)
-		return res, nil, err
-	}
-	if err == nil && len(res.Content) == 0 && res.StructuredContent == nil {
-		// A task comes with neither: go-sdk decodes it as an empty result.
-		if t, err := p.created(caught, name, asTask); t != nil || err != nil {
-			return nil, t, err
-		}
-	}
-	res, err = p.judge(ctx, name, caught, res, err)
-	return res, nil, err
 }
 
 // created reads from the raw answer to a tools/call the task the server
@@ -320,8 +291,8 @@ func (p *Provider) updateTask(ctx context.Context, s *session, id string, answer
 // tools/call's is judged: a part go-sdk cannot decode is salvaged, and a
 // result without content is refused.
 func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
-	res := new(mcp.CallToolResult)
-	if err := json.Unmarshal(raw, res); err != nil {
+	res, err := sdkfix.Decode(raw)
+	if err != nil {
 		return sdkfix.Salvage(raw, note)
 	}
 	if len(res.Content) == 0 && res.StructuredContent == nil {

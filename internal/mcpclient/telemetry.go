@@ -296,8 +296,11 @@ func message(err error) string {
 }
 
 func jsonText(v any) string {
-	if raw, ok := v.(json.RawMessage); ok {
+	switch raw := v.(type) {
+	case json.RawMessage:
 		return string(raw)
+	case *json.RawMessage: // a call's arguments (callFrame)
+		return string(*raw)
 	}
 	data, err := json.Marshal(v)
 	if err != nil {

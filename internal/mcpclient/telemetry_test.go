@@ -235,7 +235,7 @@ func TestTracesReconnectAndResend(t *testing.T) {
 		mcpclient.WithEnv(map[string]string{hostile.MarkerEnv: marker}),
 		mcpclient.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))...)
 	connect(t, p)
-	got, err := p.CallTool(context.Background(), "flaky", nil)
+	got, err := callText(context.Background(), p, "flaky", nil)
 	if err != nil || got != "answered on the second try" {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -340,7 +340,7 @@ func TestTracesTheHostsAnswers(t *testing.T) {
 	model := &scriptedModel{answer: llm.Message{Parts: []tool.Part{tool.TextPart{Text: "ok"}}}}
 	params := &mcp.CreateMessageWithToolsParams{MaxTokens: 10, Messages: question("hi")}
 	p, _ := inProcess(t, samplingServer(2, params), append(traced(rec), mcpclient.WithSampling(mcpclient.Sampling{Model: model, MaxRequests: 1}))...)
-	if _, err := p.CallTool(context.Background(), "ask", nil); err == nil {
+	if _, err := callText(context.Background(), p, "ask", nil); err == nil {
 		t.Fatal("two sampling requests passed a bound of one")
 	}
 	spans := rec.Named("sample notes")
@@ -360,7 +360,7 @@ func TestTracesTheHostsAnswers(t *testing.T) {
 
 	var asked tool.Elicitation
 	p, _ = inProcess(t, asking(), append(traced(rec), mcpclient.WithElicitation(answering(tool.Answer{Action: "decline"}, &asked)))...)
-	if _, err := p.CallTool(context.Background(), "greet", nil); err != nil {
+	if _, err := callText(context.Background(), p, "greet", nil); err != nil {
 		t.Fatal(err)
 	}
 	oteltest.ChildOf(t, rec.Span(t, "elicit notes"), rec.Span(t, "tools/call greet"))

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/mcpbridge/mcpbridge/internal/streamable"
 )
 
 // A dialer is where a provider's server is: a URL, a command (stdio set),
@@ -71,21 +73,35 @@ func (p *Provider) transport(schemas *sdkfix.Schemas) (mcp.Transport, *exchange,
 	if len(c.env) > 0 || c.dir != "" {
 		return nil, nil, &ConfigError{Server: p.name, Option: "env/dir", Err: errors.New("only a command (stdio) server has an environment and a working directory")}
 	}
-	// go-sdk's own cap on an event is off: the client's tap bounds every
-	// message, where go-sdk's cap would end the connection.
 	switch t := c.transport; {
 	case t == StreamableHTTP || t == "" && path.Base(u.Path) != "sse":
-		client, x := p.httpClient(u, schemas, false)
-		return &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: client, OAuthHandler: c.oauth, MaxEventSize: -1}, x, nil
+		client, x := p.httpClient(u, nil, false)
+		return &streamable.Transport{Endpoint: d.url, Client: client, OAuth: c.oauth, InputSchema: p.inputSchema, Logger: c.logger}, x, nil
 	case t == SSE || t == "":
 		if c.oauth != nil {
 			return nil, nil, &ConfigError{Server: p.name, Option: "oauth", Err: errors.New("the legacy SSE transport cannot run an OAuth flow; use streamable HTTP")}
 		}
+		// go-sdk's own cap on an event is off: the client's tap bounds
+		// every message, where go-sdk's cap would end the connection.
 		client, x := p.httpClient(u, schemas, true)
 		return sdkfix.Detach(&mcp.SSEClientTransport{Endpoint: d.url, HTTPClient: client, MaxEventSize: -1}), x, nil
 	default:
 		return nil, nil, &ConfigError{Server: p.name, Option: "transport", Err: fmt.Errorf("%q is not one of %q, %q", t, StreamableHTTP, SSE)}
 	}
+}
+
+// inputSchema is the input schema of the tool name as the current session
+// listed it, whose x-mcp-header arguments a call sends in headers too
+// (streamable HTTP, 2026-07-28); nil for a tool not listed.
+func (p *Provider) inputSchema(name string) json.RawMessage {
+	s := p.conn.current()
+	if s == nil {
+		return nil
+	}
+	if lt := s.catalog().listed[name]; lt != nil {
+		return lt.def.InputSchema
+	}
+	return nil
 }
 
 // pathless reports whether the dialer's URL has no path: a server's

@@ -26,7 +26,7 @@ const (
 // Probabilistic Relevance Framework: BM25 and Beyond", 2009) with a weight
 // and a length normalisation per field. A word of the name counts most: a
 // tool's name is what its author chose to say what it does. They were
-// chosen on the public retrieval sets of cmd/searchbench.
+// chosen on the public retrieval sets of internal/bench/searchbench.
 var (
 	fieldWeight = [numFields]float64{fieldName: 3, fieldTitle: 2, fieldDescription: 1, fieldParamName: 1, fieldParamText: 0.5, fieldServer: 1}
 	fieldB      = [numFields]float64{fieldName: 0.5, fieldTitle: 0.5, fieldDescription: 0.75, fieldParamName: 0.5, fieldParamText: 0.75, fieldServer: 0}

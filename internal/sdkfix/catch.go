@@ -51,6 +51,15 @@ type Catch struct {
 // it. The caller releases it when the call is over.
 func WithCatch(ctx context.Context) (context.Context, *Catch) { return ride(ctx, catchKey) }
 
+// Catching is [WithCatch] with the caller's own catch c, emptied: one a
+// caller's call holds already (the tools/call sent again after a URL
+// elicitation, say), at the cost of no allocation of its own. c must have
+// been released, if it was used.
+func Catching(ctx context.Context, c *Catch) context.Context {
+	*c = Catch{}
+	return catchKey.With(ctx, c)
+}
+
 var catchKey = ctxkey.New[*Catch]("sdkfix catch")
 
 // catchOf returns the catch ctx carries, or nil.
@@ -87,8 +96,10 @@ var errTaken = &jsonrpc.Error{Code: -32099, Message: "mcpbridge: the result was 
 // err, what go-sdk's call returned, says it was: the call is then to be
 // judged by the raw result alone. A result is taken only if [Plain].
 func (c *Catch) Taken(err error) (json.RawMessage, bool) {
-	var wire *jsonrpc.Error
-	if !errors.As(err, &wire) || wire.Code != errTaken.Code || wire.Message != errTaken.Message {
+	// errors.Is matches a JSON-RPC error by its code, without an
+	// allocation: a server's error of the same code took nothing, which
+	// the catch knows.
+	if err == nil || !errors.Is(err, errTaken) {
 		return nil, false
 	}
 	c.mu.Lock()

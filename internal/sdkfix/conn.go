@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/stdio"
+	"github.com/mcpbridge/mcpbridge/internal/streamable"
 )
 
 // A Capture is a transport that remembers the connection it made, for its
@@ -16,12 +17,13 @@ import (
 // it failed), and reads along with it where it can: a connection that may
 // be wrapped goes to go-sdk with Schemas reading the listings it receives,
 // a [Catch] keeping the raw result of a call that asks, a [Sent] learning
-// a request's id, and Unheard shown the notifications go-sdk drops. Only ours ([stdio.Conn]) and go-sdk's stream
-// connection (its in-memory, io and command transports) may: go-sdk calls
-// unexported methods on its other connections (the streamable HTTP
-// client's sessionUpdated, which sends the protocol version header and
-// opens the stream of the server's notifications), which a wrapper would
-// hide. The HTTP transports are read by [HTTPTap] instead.
+// a request's id, and Unheard shown the notifications go-sdk drops. Only ours ([stdio.Conn],
+// [streamable.Conn]) and go-sdk's stream connection (its in-memory, io and
+// command transports) may: go-sdk calls unexported methods on its other
+// connections (the streamable HTTP client's sessionUpdated, which sends
+// the protocol version header and opens the stream of the server's
+// notifications), which a wrapper would hide. go-sdk's legacy SSE
+// transport is read by [HTTPTap] instead.
 type Capture struct {
 	mcp.Transport
 	// Schemas, if set, reads the listings the connection receives.
@@ -52,7 +54,8 @@ func (c *Capture) Connect(ctx context.Context) (mcp.Connection, error) {
 // or go-sdk's stream connection, which has no method go-sdk looks for on a
 // client's connection. Its type is unexported, hence the name.
 func wrappable(conn mcp.Connection) bool {
-	if _, ours := conn.(*stdio.Conn); ours {
+	switch conn.(type) {
+	case *stdio.Conn, *streamable.Conn: // ours
 		return true
 	}
 	return reflect.TypeOf(conn).String() == ioConnType

@@ -23,8 +23,10 @@
 //     of each part). It decodes every result with a decoder of 32 KB,
 //     twice, whatever the result's size, and re-encoded a result a relay
 //     passes on: a [Catch] takes a plain result before go-sdk sees it
-//     ([Catch.Taken]), go-sdk given an error in its place
-//     (TestGoSDKDecodesEveryResultAnew).
+//     ([Catch.Taken]), go-sdk given an error in its place, and [Decode]
+//     decodes it as go-sdk would, in proportion to its size
+//     (TestGoSDKDecodesEveryResultAnew; TestDecodeAgreesWithGoSDK and
+//     FuzzDecode hold Decode to go-sdk's decoding).
 //   - go-sdk's Tool has no execution member and its ServerCapabilities no
 //     tasks member, on which the experimental tasks of protocol 2025-11-25
 //     ride; and it decodes the CreateTaskResult a task-augmented call
@@ -37,12 +39,19 @@
 //     middleware sees it. [Unheard] is shown them
 //     (TestGoSDKDropsTaskStatus).
 //   - These need the raw messages, which go-sdk does not show. [Capture]
-//     wraps the connection to read them, but only ours and go-sdk's stream
-//     connection (its in-memory, io and command transports), which it knows
-//     by the name of its unexported type (TestGoSDKStreamConnType): go-sdk
-//     calls an unexported method on its streamable HTTP connection, which a
-//     wrapper hides (TestGoSDKStreamableConnCannotBeWrapped). Over HTTP,
-//     [HTTPTap] reads the bodies instead.
+//     wraps the connection to read them, but only ours (internal/stdio's,
+//     internal/streamable's) and go-sdk's stream connection (its
+//     in-memory, io and command transports), which it knows by the name of
+//     its unexported type (TestGoSDKStreamConnType): go-sdk calls an
+//     unexported method on its streamable HTTP connection, which a wrapper
+//     hides (TestGoSDKStreamableConnCannotBeWrapped). Under its legacy SSE
+//     transport, [HTTPTap] reads the bodies instead.
+//   - go-sdk's streamable HTTP client decodes every message it reads, and
+//     the params of every request it sends once more, with a decoder of
+//     32 KB whatever their size (TestGoSDKDecodesEveryResultAnew), and hands
+//     a call's answer over through a goroutine of its own. mcpbridge speaks
+//     streamable HTTP through internal/streamable instead, whose tests hold
+//     its decoding and its headers to go-sdk's.
 //   - go-sdk numbers the requests it sends in its JSON-RPC layer, below
 //     any middleware, and shows the number to no one; telemetry records it
 //     (jsonrpc.request.id). A [Sent] in the request's context learns it

@@ -1,22 +1,20 @@
 package sdkfix
 
 import (
-	"context"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpbridge/mcpbridge/internal/redact"
 )
 
-// An HTTPTap is the [http.RoundTripper] under go-sdk's HTTP client
-// transports. It does for HTTP what [Capture] does for a connection, as
-// go-sdk's HTTP connections cannot be wrapped: it shows Schemas the tool
+// An HTTPTap is the [http.RoundTripper] under the HTTP client transports
+// (internal/streamable's, go-sdk's legacy SSE one). Under go-sdk's, it does
+// for HTTP what [Capture] does for a connection, as go-sdk's HTTP
+// connections cannot be wrapped ([HTTPTap.Conn] says which): it shows Schemas the tool
 // listings, keeps a call's raw result when its request's context asks
 // ([WithCatch]), learns a request's id for a [Sent], and shows Unheard the
 // notifications go-sdk drops. It bounds every message the server sends by
@@ -42,8 +40,13 @@ type HTTPTap struct {
 	// GET is the connection: a GET that fails is refused ([Refusal]).
 	SSE bool
 	// Authorizes reports that an OAuth handler answers a 401 or 403, so
-	// that those go to go-sdk, which runs it, rather than being refused.
+	// that those go to the transport, which runs it, rather than being
+	// refused.
 	Authorizes bool
+	// Conn reports that the connection above reads each message itself
+	// (internal/streamable's, which a [Capture] wraps): the tap bounds and
+	// refuses, and reads nothing along.
+	Conn bool
 	// Secrets are masked in what a Refusal keeps of its body, with the
 	// request's own credentials (its Authorization, a token an OAuth
 	// handler put there) and the secret parts of its URL: an error page
@@ -63,25 +66,16 @@ func (x *HTTPTap) limit() int {
 // RoundTrip sends req and returns its response, whose body is bounded and
 // read along with as it is read.
 func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
-	listing := req.Method == http.MethodPost && x.Schemas.request(req)
-	if sent := sentOf(req.Context()); sent != nil && req.Method == http.MethodPost {
-		sent.post(req)
-	}
-	var release func()
-	if req.Method == http.MethodPost {
-		req, release = tether(req)
+	listing := false
+	if !x.Conn && req.Method == http.MethodPost {
+		listing = x.Schemas.request(req)
+		if sent := sentOf(req.Context()); sent != nil {
+			sent.post(req)
+		}
 	}
 	resp, err := x.Next.RoundTrip(req)
 	if err != nil {
-		if release != nil {
-			release()
-		}
 		return resp, err
-	}
-	if release != nil && resp.Body != nil {
-		resp.Body = &releasing{resp.Body, release}
-	} else if release != nil {
-		release()
 	}
 	sessionGone(req, resp) // session.go
 	if ref := x.refuse(req, resp); ref != nil {
@@ -92,7 +86,7 @@ func (x *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	r := x.reader(req, listing)
-	switch ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct {
+	switch mediaType(resp.Header) {
 	case "text/event-stream":
 		if x.limit() >= 0 || r.sink != nil {
 			resp.Body = &eventStream{body: resp.Body, x: x, r: r}
@@ -132,6 +126,9 @@ func look(fn func([]byte)) func([]byte) []byte {
 // transport's one stream carries every answer, and it is where a server
 // sends the notifications no request asked for (for Unheard).
 func (x *HTTPTap) reader(req *http.Request, listing bool) reader {
+	if x.Conn {
+		return reader{}
+	}
 	if req.Method == http.MethodPost && !listing {
 		if rc := catchOf(req.Context()); rc != nil {
 			// A call's stream also carries what its server asks the
@@ -159,42 +156,15 @@ func (x *HTTPTap) stream(data []byte) {
 
 func always() bool { return true }
 
-// finishWithin bounds how long a POST's stream is read on once its caller
-// is done ([tether]).
-const finishWithin = 100 * time.Millisecond
-
-// tether returns req with a context of its own, which ends finishWithin
-// after req's context ends, or when release is called, whichever is first.
-//
-// go-sdk sends a request over streamable HTTP with its caller's context,
-// which ends as soon as the caller has its answer, and the server ends the
-// stream only after the answer: Go's transport then closes the connection
-// whose response it had not read to its end, so that most calls would open
-// a connection of their own. go-sdk reads the stream to its end once it
-// has the answer; the grace lets it, and the connection is used again. A
-// caller that gives up before its answer has its request cut within the
-// grace (go-sdk tells the server it cancelled, besides).
-func tether(req *http.Request) (*http.Request, func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
-	var timer atomic.Pointer[time.Timer]
-	stop := context.AfterFunc(req.Context(), func() { timer.Store(time.AfterFunc(finishWithin, cancel)) })
-	return req.WithContext(ctx), func() {
-		stop()
-		if t := timer.Load(); t != nil {
-			t.Stop()
-		}
-		cancel()
+// mediaType is the media type of the Content-Type in h, parameters left
+// out. The two MCP answers, as servers write them, are read without
+// mime.ParseMediaType's allocations.
+func mediaType(h http.Header) string {
+	v := h.Get("Content-Type")
+	switch v {
+	case "application/json", "text/event-stream":
+		return v
 	}
-}
-
-// A releasing body calls release once it is closed.
-type releasing struct {
-	io.ReadCloser
-	release func()
-}
-
-func (b *releasing) Close() error {
-	err := b.ReadCloser.Close()
-	b.release()
-	return err
+	t, _, _ := mime.ParseMediaType(v)
+	return t
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -141,15 +142,36 @@ type eventStream struct {
 	body io.ReadCloser
 	x    *HTTPTap
 	r    reader
-	buf  []byte // for reading the body
+	b    *streamBuffers // from the first Read until the stream's end
 
+	size int64 // bytes of the current event so far
+	over bool  // the current event is over the limit
+	line lineState
+	scan idscan.Scanner // the data of the event over the limit
+	err  error          // the body's, once out is drained
+	done bool           // the stream ended, and its buffers went back
+}
+
+// streamBuffers are an eventStream's buffers, kept for the next stream
+// once one ends: a stream costs no buffer of its own.
+type streamBuffers struct {
+	buf   []byte       // for reading the body
 	event bytes.Buffer // the current event so far, unless over the limit
-	size  int64        // bytes of the current event so far
-	over  bool         // the current event is over the limit
-	line  lineState
-	scan  idscan.Scanner // the data of the event over the limit
-	out   bytes.Buffer   // whole events for the reader
-	err   error          // the body's, once out is drained
+	out   bytes.Buffer // whole events for the reader
+}
+
+var streamBufferPool = sync.Pool{New: func() any { return new(streamBuffers) }}
+
+// release gives the stream's buffers back, and ends it.
+func (s *eventStream) release() {
+	b := s.b
+	s.b, s.done = nil, true
+	if b == nil || b.event.Cap() > keepBufferCap || b.out.Cap() > keepBufferCap {
+		return // one huge event should not pin its memory in the pool
+	}
+	b.event.Reset()
+	b.out.Reset()
+	streamBufferPool.Put(b)
 }
 
 // lineState follows the current line of an event.
@@ -161,29 +183,37 @@ type lineState struct {
 }
 
 func (s *eventStream) Read(p []byte) (int, error) {
-	for s.out.Len() == 0 {
-		if s.out.Cap() > keepBufferCap {
-			s.out = bytes.Buffer{}
+	if s.done {
+		return 0, s.err
+	}
+	if s.b == nil {
+		s.b = streamBufferPool.Get().(*streamBuffers)
+	}
+	b := s.b
+	for b.out.Len() == 0 {
+		if b.out.Cap() > keepBufferCap {
+			b.out = bytes.Buffer{}
 		}
 		if s.err != nil {
+			s.release()
 			return 0, s.err
 		}
-		if s.buf == nil {
+		if want := min(max(len(p), 4<<10), 32<<10); len(b.buf) < want {
 			// As large as the reader reads, within bounds: a reader of
-			// small reads (a raw call's, mcptool/raw.go) needs no more.
-			s.buf = make([]byte, min(max(len(p), 4<<10), 32<<10))
+			// small reads needs no more.
+			b.buf = make([]byte, want)
 		}
-		n, err := s.body.Read(s.buf)
-		s.take(s.buf[:n])
+		n, err := s.body.Read(b.buf)
+		s.take(b.buf[:n])
 		if err != nil {
 			// An event the stream's end cuts short goes on as it is, for
 			// the reader to judge.
-			s.out.Write(s.event.Bytes())
-			s.event.Reset()
+			b.out.Write(b.event.Bytes())
+			b.event.Reset()
 			s.err = err
 		}
 	}
-	return s.out.Read(p)
+	return b.out.Read(p)
 }
 
 func (s *eventStream) Close() error { return s.body.Close() }
@@ -197,7 +227,7 @@ func (s *eventStream) take(p []byte) {
 		}
 		p = p[len(seg):]
 		if !s.over {
-			s.event.Write(seg)
+			s.b.event.Write(seg)
 			if s.x.limit() >= 0 && s.size+int64(len(seg)) > int64(s.x.limit()) {
 				s.overflow()
 				continue
@@ -217,8 +247,8 @@ func (s *eventStream) take(p []byte) {
 // overflow turns the current event, over the limit with its last bytes,
 // into one being dropped: what was kept of it is scanned instead.
 func (s *eventStream) overflow() {
-	kept := s.event.Bytes()
-	s.event.Reset() // not written again until the event ends
+	kept := s.b.event.Bytes()
+	s.b.event.Reset() // not written again until the event ends
 	s.over, s.size, s.line = true, 0, lineState{}
 	s.take(kept)
 }
@@ -268,21 +298,21 @@ func (s *eventStream) endEvent() {
 				"server", s.x.Server, "bytes", s.size, "limit", s.x.limit())
 			break
 		}
-		s.out.WriteString("event: message\ndata: ")
-		s.out.Write(s.x.refusal(id, s.size))
-		s.out.WriteString("\n\n")
+		s.b.out.WriteString("event: message\ndata: ")
+		s.b.out.Write(s.x.refusal(id, s.size))
+		s.b.out.WriteString("\n\n")
 	default:
 		if swap := s.show(); swap != nil {
-			s.out.Write(swapData(s.event.Bytes(), swap))
-		} else if s.out.Len() == 0 {
-			s.out, s.event = s.event, s.out
+			s.b.out.Write(swapData(s.b.event.Bytes(), swap))
+		} else if s.b.out.Len() == 0 {
+			s.b.out, s.b.event = s.b.event, s.b.out
 		} else {
-			s.out.Write(s.event.Bytes())
+			s.b.out.Write(s.b.event.Bytes())
 		}
 	}
-	s.event.Reset()
-	if s.event.Cap() > keepBufferCap {
-		s.event = bytes.Buffer{}
+	s.b.event.Reset()
+	if s.b.event.Cap() > keepBufferCap {
+		s.b.event = bytes.Buffer{}
 	}
 	s.size, s.over, s.line, s.scan = 0, false, lineState{}, idscan.Scanner{}
 }
@@ -296,7 +326,7 @@ func (s *eventStream) show() []byte {
 	}
 	var data []byte
 	n := 0
-	for _, line := range bytes.Split(s.event.Bytes(), []byte("\n")) {
+	for _, line := range bytes.Split(s.b.event.Bytes(), []byte("\n")) {
 		if v, ok := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("data:")); ok {
 			if n++; n > 1 {
 				data = append(data, '\n')

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -100,7 +99,7 @@ func (x *HTTPTap) Refused(err error) *Refusal {
 // of the streamable transport (its optional stream, whose absence go-sdk
 // takes in any form). A body read to tell is put back.
 func (x *HTTPTap) refuse(req *http.Request, resp *http.Response) *Refusal {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header)
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	switch {
 	case req.Method == http.MethodGet && !x.SSE,
@@ -229,12 +228,11 @@ func (x *HTTPTap) jsonRPC(resp *http.Response, failed bool) bool {
 	}
 	if !failed {
 		// SDKs write "jsonrpc" first: its first bytes tell such an answer,
-		// which is then not read twice (here, and by go-sdk).
-		head := make([]byte, peekHead)
-		n, _ := io.ReadFull(resp.Body, head)
-		head = head[:n]
-		resp.Body = &putBack{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-		if opensAsJSONRPC(head) {
+		// which is then not read twice (here, and by the transport).
+		p := &peeked{body: resp.Body}
+		p.n, _ = io.ReadFull(resp.Body, p.head[:])
+		resp.Body = p
+		if opensAsJSONRPC(p.head[:p.n]) {
 			return true
 		}
 	}
@@ -277,6 +275,25 @@ func opensAsJSONRPC(head []byte) bool {
 }
 
 // putBack is a body partly read, with what was read before the rest.
+// A peeked body gives back the head read from it, then the rest: the
+// head held within, so that a peek costs one allocation.
+type peeked struct {
+	head   [peekHead]byte
+	n, off int
+	body   io.ReadCloser
+}
+
+func (p *peeked) Read(b []byte) (int, error) {
+	if p.off < p.n {
+		k := copy(b, p.head[p.off:p.n])
+		p.off += k
+		return k, nil
+	}
+	return p.body.Read(b)
+}
+
+func (p *peeked) Close() error { return p.body.Close() }
+
 type putBack struct {
 	io.Reader
 	body io.ReadCloser

@@ -65,11 +65,7 @@ func Salvage(raw json.RawMessage, note func(kind, mimeType string) string) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	res := new(mcp.CallToolResult)
-	if err := json.Unmarshal(repaired, res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return Decode(repaired)
 }
 
 // wirePart is a content part of a tool result with the members go-sdk

@@ -43,9 +43,8 @@ type refusal struct {
 }
 
 type config struct {
-	logger   *slog.Logger
-	maxPages int
-	dynamic  bool
+	logger  *slog.Logger
+	dynamic bool
 }
 
 // An Option configures a Client.
@@ -55,16 +54,6 @@ type Option func(*config)
 // level) to l. Nothing the server sent beyond URIs, names and digests is
 // logged. Nil, the default, is slog.Default() told only the refusals.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
-
-// DefaultMaxPages is how many pages of skills/list one listing follows
-// unless [WithMaxPages] says otherwise.
-const DefaultMaxPages = 100
-
-// WithMaxPages caps the pages of skills/list one listing follows; zero
-// means [DefaultMaxPages]. The cap keeps a server whose listing never ends
-// from holding the host, so it cannot be lifted: with a negative n,
-// [Client.List] fails, naming the option.
-func WithMaxPages(n int) Option { return func(c *config) { c.maxPages = n } }
 
 // WithDynamic lets the Client load dynamic skills ([Skill.Dynamic]), which
 // carry no digests: their SKILL.md frontmatter is still compared with the
@@ -80,9 +69,6 @@ func New(src Source, opts ...Option) *Client {
 		o(&cfg)
 	}
 	cfg.logger = telemetry.Logger(cfg.logger)
-	if cfg.maxPages == 0 {
-		cfg.maxPages = DefaultMaxPages
-	}
 	return &Client{
 		src:     src,
 		cfg:     cfg,
@@ -104,57 +90,34 @@ func (c *Client) declared() error {
 //
 // Entries that break the extension's rules are left out (and logged); loading
 // one returns its [EntryError]. A listing may be partial: a skill it does not
-// name may still load by its URI. When the listing does not end (a repeated
-// cursor, or more than [WithMaxPages] pages) List returns the skills of the
-// pages it read with a [PageError].
+// name may still load by its URI. The pages are followed as every listing's
+// are ([Source].ListRaw), within the source's bounds: a listing that does
+// not end (a repeated cursor, too many pages) or holds too much fails, and
+// List returns the skills of the pages it read with the error.
 func (c *Client) List(ctx context.Context) ([]Skill, error) {
 	if err := c.declared(); err != nil {
 		return nil, err
 	}
-	if c.cfg.maxPages < 0 {
-		return nil, fmt.Errorf("skills: WithMaxPages(%d): the page cap cannot be lifted", c.cfg.maxPages)
-	}
 	var (
 		skills  []Skill
 		invalid []*EntryError
-		cursor  string
-		seen    = map[string]bool{}
+		n       int
 	)
-	var pageErr error
-	for page := 1; ; page++ {
-		if page > c.cfg.maxPages {
-			pageErr = &PageError{Pages: page - 1, Cursor: cursor}
-			break
-		}
-		params := map[string]any{}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
-		raw, err := c.src.Request(ctx, "skills/list", params)
+	err := c.src.ListRaw(ctx, "skills/list", "skills", func(raw json.RawMessage) bool {
+		s, err := parseEntry(raw, fmt.Sprintf("skills[%d]", n))
+		n++
 		if err != nil {
-			return nil, fmt.Errorf("skills: skills/list: %w", err)
+			invalid = append(invalid, err.(*EntryError))
+			return true
 		}
-		var res listResult
-		if err := json.Unmarshal(raw, &res); err != nil {
-			return nil, fmt.Errorf("skills: skills/list: malformed result: %w", err)
-		}
-		for i, raw := range res.Skills {
-			s, err := parseEntry(raw, fmt.Sprintf("skills[%d] of page %d", i, page))
-			if err != nil {
-				invalid = append(invalid, err.(*EntryError))
-				continue
-			}
-			skills = append(skills, s)
-		}
-		if res.NextCursor == "" {
-			break
-		}
-		if seen[res.NextCursor] {
-			pageErr = &PageError{Pages: page, Cursor: res.NextCursor, Repeated: true}
-			break
-		}
-		seen[res.NextCursor] = true
-		cursor = res.NextCursor
+		skills = append(skills, s)
+		return true
+	})
+	if err != nil && n == 0 {
+		return nil, fmt.Errorf("skills: %w", err)
+	}
+	if err != nil {
+		err = fmt.Errorf("skills: %w", err)
 	}
 
 	c.mu.Lock()
@@ -171,7 +134,14 @@ func (c *Client) List(ctx context.Context) ([]Skill, error) {
 	for _, e := range invalid {
 		c.cfg.logger.Warn("skills: invalid entry left out", "uri", e.URI, "reason", e.Reason)
 	}
-	return skills, pageErr
+	return skills, err
+}
+
+// hasListing reports whether a listing was made, whole or in part.
+func (c *Client) hasListing() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listed != nil
 }
 
 // Get asks the server for the entry of the skill whose SKILL.md is at uri
@@ -263,11 +233,9 @@ func (c *Client) resolve(ctx context.Context, id string) (Skill, error) {
 		return c.Get(ctx, id)
 	}
 	if !listed {
-		if _, err := c.List(ctx); err != nil {
-			var pe *PageError
-			if !errors.As(err, &pe) {
-				return Skill{}, err
-			}
+		// A listing that failed midway is searched as far as it came.
+		if _, err := c.List(ctx); err != nil && !c.hasListing() {
+			return Skill{}, err
 		}
 	}
 	c.mu.Lock()

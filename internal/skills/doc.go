@@ -40,6 +40,7 @@
 // server-provided text, tagged with the server it came from.
 //
 // Options: a Client takes functional options ([Option]); zero (or nil) means
-// the default in each. The page cap of [WithMaxPages] protects the host from
-// a server and cannot be lifted: a negative one fails [Client.List].
+// the default in each. The listing is bounded by its source, as every
+// listing of the server is (the provider's page cap and its bounds on the
+// entries and bytes in all).
 package skills

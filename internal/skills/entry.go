@@ -17,12 +17,8 @@ import (
 // skillFile is the name of the file every skill has at its root.
 const skillFile = "SKILL.md"
 
-// The wire form of skills/list and skills/get results.
+// The wire form of skills/get results and of a listing's entries.
 type (
-	listResult struct {
-		Skills     []json.RawMessage `json:"skills"`
-		NextCursor string            `json:"nextCursor,omitempty"`
-	}
 	getResult struct {
 		Skill json.RawMessage `json:"skill"`
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/mcpbridge/mcpbridge/internal/plural"
 )
 
 // ErrNotDeclared is returned when the server did not declare the Skills
@@ -107,25 +105,6 @@ func (e *AmbiguousError) Error() string {
 		uris[i] = uriText(u)
 	}
 	return fmt.Sprintf("skills: %d skills are named %q (%s): load one by its URI", len(e.URIs), e.Name, strings.Join(uris, ", "))
-}
-
-// A PageError says skills/list did not end: a cursor came back that was
-// already followed, or the listing ran past the page cap ([WithMaxPages]).
-// [Client.List] returns it together with the skills of the pages it read.
-type PageError struct {
-	// Pages is how many pages were read.
-	Pages int
-	// Cursor is the cursor that was not followed.
-	Cursor string
-	// Repeated reports a repeated cursor; otherwise the cap was reached.
-	Repeated bool
-}
-
-func (e *PageError) Error() string {
-	if e.Repeated {
-		return fmt.Sprintf("skills: skills/list: cursor %s repeated after %s", quote(e.Cursor), plural.Count(e.Pages, "page", "pages"))
-	}
-	return fmt.Sprintf("skills: skills/list: more than %s", plural.Count(e.Pages, "page", "pages"))
 }
 
 // uriText is a URI from the server as a message shows it: as it is when it

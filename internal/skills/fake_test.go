@@ -131,9 +131,9 @@ func (f *fakeServer) server() *mcp.Server {
 }
 
 // connect serves f in process and returns a connected provider for it.
-func connect(t testing.TB, f *fakeServer) *mcpclient.Provider {
+func connect(t testing.TB, f *fakeServer, opts ...mcpclient.Option) *mcpclient.Provider {
 	t.Helper()
-	p, stop, err := serve(context.Background(), f)
+	p, stop, err := serve(context.Background(), f, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,13 +143,13 @@ func connect(t testing.TB, f *fakeServer) *mcpclient.Provider {
 
 // serve serves f in process and connects a provider to it; stop closes
 // both ends. A real server is mcpclient.FromURL or mcpclient.FromCommand.
-func serve(ctx context.Context, f *fakeServer) (p *mcpclient.Provider, stop func(), err error) {
+func serve(ctx context.Context, f *fakeServer, opts ...mcpclient.Option) (p *mcpclient.Provider, stop func(), err error) {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := f.server().Connect(ctx, st, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	p = mcpclient.FromTransport("fake", ct, mcpclient.WithoutDiscovery())
+	p = mcpclient.FromTransport("fake", ct, append([]mcpclient.Option{mcpclient.WithoutDiscovery()}, opts...)...)
 	if err := p.Connect(ctx); err != nil {
 		ss.Close()
 		return nil, nil, err

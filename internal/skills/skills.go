@@ -24,13 +24,18 @@ const (
 )
 
 // A Source is a connected MCP server as a Client needs it.
-// *mcptool.Provider implements it.
+// *mcpclient.Provider implements it.
 type Source interface {
 	// ServerExtensions returns the extensions the server declared, by
 	// identifier.
 	ServerExtensions() map[string]any
 	// Request sends a JSON-RPC request and returns its raw result.
 	Request(ctx context.Context, method string, params any) (json.RawMessage, error)
+	// ListRaw follows the pages of a listing, the entries of each the
+	// array under member, giving keep each entry as written, within the
+	// bounds of every listing of the source (a repeated cursor, its pages,
+	// and its entries and bytes in all).
+	ListRaw(ctx context.Context, method, member string, keep func(entry json.RawMessage) bool) error
 	// ReadResource reads the resource at uri.
 	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error)
 }

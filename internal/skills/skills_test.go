@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/skills"
 )
 
@@ -125,57 +126,40 @@ func TestListPaginates(t *testing.T) {
 	}
 }
 
-// A cursor that comes back again ends the listing with a PageError, and
-// the skills read so far.
-func TestListRepeatedCursor(t *testing.T) {
-	srv := &fakeServer{pages: map[string]page{
-		"":     {skills: []any{entry("alpha", "first", skillMD("alpha", "first", ""))}, next: "loop"},
-		"loop": {skills: []any{entry("beta", "second", skillMD("beta", "second", ""))}, next: "loop"},
-	}}
-	list, err := skills.New(connect(t, srv)).List(context.Background())
-	var pe *skills.PageError
-	if !errors.As(err, &pe) || !pe.Repeated || pe.Cursor != "loop" || pe.Pages != 2 {
-		t.Fatalf("error = %v (%+v), want a repeated-cursor PageError after 2 pages", err, pe)
-	}
-	if len(list) != 2 {
-		t.Errorf("%d skills returned with the error, want the 2 read", len(list))
-	}
-	if n := srv.count("skills/list"); n != 2 {
-		t.Errorf("%d skills/list requests, want 2", n)
-	}
-}
-
-// A listing longer than the cap stops at it.
-func TestListPageCap(t *testing.T) {
-	pages := map[string]page{}
-	for i := range 10 {
-		cursor := ""
-		if i > 0 {
-			cursor = "c" + strconv.Itoa(i)
-		}
-		pages[cursor] = page{next: "c" + strconv.Itoa(i+1)}
-	}
-	pages["c9"] = page{} // the end, past the cap
-	srv := &fakeServer{pages: pages}
-	_, err := skills.New(connect(t, srv), skills.WithMaxPages(3)).List(context.Background())
-	var pe *skills.PageError
-	if !errors.As(err, &pe) || pe.Repeated || pe.Pages != 3 {
-		t.Fatalf("error = %v, want a page-cap PageError after 3 pages", err)
-	}
-	if n := srv.count("skills/list"); n != 3 {
-		t.Errorf("%d skills/list requests, want 3", n)
-	}
-	// Zero is the default cap, which the listing stays under; a negative
-	// cap is refused before anything is asked.
-	if list, err := skills.New(connect(t, srv), skills.WithMaxPages(0), skills.WithLogger(nil)).List(context.Background()); err != nil {
-		t.Errorf("WithMaxPages(0): %v, %v", list, err)
-	}
-	before := srv.count("skills/list")
-	if _, err := skills.New(connect(t, srv), skills.WithMaxPages(-1)).List(context.Background()); err == nil || !strings.Contains(err.Error(), "WithMaxPages(-1)") {
-		t.Errorf("WithMaxPages(-1): %v, want it refused by name", err)
-	}
-	if n := srv.count("skills/list"); n != before {
-		t.Errorf("a refused cap still sent skills/list")
+// skills/list is paged as every listing is, by the provider's one pager:
+// a cursor that comes back again, more pages than WithMaxPages, and more
+// entries or bytes in all than WithMaxListing each end the listing, and
+// List returns the skills read before it with the error.
+func TestListBoundedAsEveryListing(t *testing.T) {
+	one := func(name string) []any { return []any{entry(name, "d", skillMD(name, "d", ""))} }
+	two := func(a, b string) []any { return append(one(a), one(b)...) }
+	for _, tc := range []struct {
+		name  string
+		pages map[string]page
+		opts  []mcpclient.Option
+		want  string // in the error
+		read  int    // skills/list requests
+		kept  int    // skills returned with the error
+	}{
+		{"repeated cursor", map[string]page{"": {skills: one("alpha"), next: "loop"}, "loop": {skills: one("beta"), next: "loop"}},
+			nil, `cursor "loop" repeated on page 3`, 2, 2},
+		{"pages", map[string]page{"": {skills: one("a"), next: "c1"}, "c1": {skills: one("b"), next: "c2"}, "c2": {skills: one("c"), next: "c3"}, "c3": {}},
+			[]mcpclient.Option{mcpclient.WithMaxPages(3)}, "more than 3 pages", 3, 3},
+		{"entries", map[string]page{"": {skills: two("a", "b"), next: "c1"}, "c1": {skills: two("c", "d")}},
+			[]mcpclient.Option{mcpclient.WithMaxListing(3, 0)}, "past 3 entries in all", 2, 2},
+		{"bytes", map[string]page{"": {skills: two("a", "b"), next: "c1"}, "c1": {skills: two("c", "d")}},
+			[]mcpclient.Option{mcpclient.WithMaxListing(0, 600)}, "bytes in all", 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := &fakeServer{pages: tc.pages}
+			list, err := skills.New(connect(t, srv, tc.opts...)).List(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "skills/list") {
+				t.Fatalf("error = %v; want one naming skills/list and %q", err, tc.want)
+			}
+			if len(list) != tc.kept || srv.count("skills/list") != tc.read {
+				t.Fatalf("%d skills kept after %d skills/list; want %d after %d", len(list), srv.count("skills/list"), tc.kept, tc.read)
+			}
+		})
 	}
 }
 

@@ -432,7 +432,7 @@ func TestJunkAndBatches(t *testing.T) {
 func TestUndecodableResponse(t *testing.T) {
 	conn := start(t, child(t, "fake"))
 	write(t, conn, request(1, "undecodable", ""))
-	for _, want := range []string{"exceeded max depth", "unexpected EOF"} {
+	for _, want := range []string{"exceeded max depth", "unexpected end of JSON input"} {
 		r := readResponse(t, conn)
 		if e := wireError(t, r); r.ID.Raw() != int64(1) || e.Code != jsonrpc.CodeParseError || !strings.Contains(e.Message, want) {
 			t.Errorf("answer %v: %v, want a parse error saying %q", r.ID.Raw(), e, want)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
+	"github.com/mcpbridge/mcpbridge/internal/wire"
 )
 
 const (
@@ -113,100 +114,33 @@ func (r *frameReader) discard(frag []byte, final bool) *oversized {
 	return &oversized{size: size, id: id, hasID: hasID, isRequest: isRequest}
 }
 
-// wireIn is the decode form of any JSON-RPC message.
-type wireIn struct {
-	Version versionTag      `json:"jsonrpc"`
-	ID      any             `json:"id"`
-	Method  *string         `json:"method"` // a pointer, as "method":"" is still a request
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   *jsonrpc.Error  `json:"error"`
-}
+var errNoID = errors.New("response without an id")
 
-// versionTag checks "jsonrpc":"2.0" without allocating a string for it.
-type versionTag bool
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (v *versionTag) UnmarshalJSON(b []byte) error {
-	*v = string(b) == `"2.0"`
-	return nil
-}
-
-var (
-	errNoID         = errors.New("response without an id")
-	errTrailingData = errors.New("data after the message")
-)
-
-// decoder turns lines into messages. Its wire struct and json.Decoder are
-// reused from line to line: json.Unmarshal would allocate its state, error
-// context and scanner stack anew for every message. Nothing decoded aliases
-// them or the line, as RawMessage fields are copied.
-type decoder struct {
-	wire wireIn
-	src  bytes.Reader
-	dec  *json.Decoder
-	fed  int64 // bytes dec has read from src over its life
-}
-
-// unmarshal is json.Unmarshal(line, v) through the reused json.Decoder.
-func (d *decoder) unmarshal(line []byte, v any) error {
-	if len(line) > keepBufferCap {
-		// The Decoder would keep a buffer this size for good.
-		return json.Unmarshal(line, v)
-	}
-	if d.dec == nil {
-		d.src.Reset(nil)
-		d.dec = json.NewDecoder(&d.src)
-		d.fed = 0
-	}
-	// Bytes of the previous line the Decoder never read (whitespace, as
-	// checked below) are dropped, and so is their place in the stream.
-	d.fed -= int64(d.src.Len())
-	start := d.fed
-	d.src.Reset(line)
-	d.fed += int64(len(line))
-	err := d.dec.Decode(v)
-	if err == nil {
-		// A Decoder reads a stream of values; a line must hold just one.
-		end := d.dec.InputOffset() - start
-		if end < 0 || end > int64(len(line)) || len(bytes.TrimSpace(line[end:])) > 0 {
-			err = errTrailingData
-		}
-	}
-	if err != nil {
-		// Its buffer may hold the rest of this line, or it may be stuck
-		// on a syntax error: start afresh.
-		d.dec = nil
-	}
-	return err
-}
+// decoder turns lines into messages, as go-sdk's jsonrpc.DecodeMessage
+// does but for what a line must be (one JSON value, nothing after it),
+// without go-sdk's decoder ([wire.Decode]). Nothing decoded aliases the
+// line, which the reader reuses: the message keeps a copy of its own.
+type decoder struct{}
 
 // decode parses one JSON-RPC message (not a batch).
 func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
-	w := &d.wire
-	*w = wireIn{}
-	defer func() { *w = wireIn{} }() // do not keep the payload alive
-	if err := d.unmarshal(line, w); err != nil {
+	line = bytes.TrimSpace(line)
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v) // which says what is wrong
+		if err == nil {
+			err = errors.New("not JSON")
+		}
 		return nil, err
 	}
-	if !w.Version {
-		return nil, errors.New(`missing or wrong "jsonrpc" version`)
-	}
-	id, err := jsonrpc.MakeID(w.ID)
+	m, err := wire.Decode(bytes.Clone(line))
 	if err != nil {
 		return nil, err
 	}
-	if w.Method != nil {
-		return &jsonrpc.Request{ID: id, Method: *w.Method, Params: w.Params}, nil
-	}
-	if !id.IsValid() {
+	if r, ok := m.(*jsonrpc.Response); ok && !r.ID.IsValid() {
 		return nil, errNoID
 	}
-	resp := &jsonrpc.Response{ID: id, Result: w.Result}
-	if w.Error != nil { // not a typed nil in the error interface
-		resp.Error = w.Error
-	}
-	return resp, nil
+	return m, nil
 }
 
 // wireOut is the encode form of any JSON-RPC message, kept in the Conn and

@@ -63,7 +63,7 @@ func (in *inbound) frame(line []byte, over *oversized) {
 // speaking protocol versions before 2025-06-18 may send.
 func (in *inbound) batch(line []byte) {
 	var raws []json.RawMessage
-	err := in.dec.unmarshal(line, &raws)
+	err := json.Unmarshal(line, &raws)
 	if err == nil && len(raws) == 0 {
 		err = errors.New("empty batch")
 	}

@@ -5,8 +5,8 @@
 // and throughput of each way and their ratios, against the targets: p50
 // at most 1.2x direct, throughput at least 0.9x.
 //
-//	go run ./cmd/gatewaybench                          # 64 clients, 6400 calls a size each way
-//	go run ./cmd/gatewaybench -clients 16 -payloads 8192
+//	go run ./internal/bench/gatewaybench                          # 64 clients, 6400 calls a size each way
+//	go run ./internal/bench/gatewaybench -clients 16 -payloads 8192
 //
 // The server is a go-sdk server with one tool that echoes its argument,
 // served statelessly over streamable HTTP (protocol 2026-07-28), and the

@@ -3,7 +3,7 @@
 // and the search it replaced, all computed in the same run, and times
 // indexing and querying catalogs of 100 to 10,000 tools.
 //
-//	go run ./cmd/searchbench -data .cache/retrieval
+//	go run ./internal/bench/searchbench -data .cache/retrieval
 //
 // For each set it prints how often the right tool comes first (top-1) and
 // among the first five (top-5), which find_tools shows of its twelve, and
@@ -39,7 +39,7 @@ func main() {
 		log.Fatal(err)
 	}
 	for _, m := range missing {
-		fmt.Printf("set %s: not in %s; see cmd/searchbench/README.md\n", m, *data)
+		fmt.Printf("set %s: not in %s; see internal/bench/searchbench/README.md\n", m, *data)
 	}
 	if len(sets) > 0 {
 		quality(sets)
