@@ -74,7 +74,7 @@ type fastCall struct {
 // rewrite or refuse ([plainID]), and a number in _meta a float64 cannot
 // hold (go-sdk decodes _meta whole, and refuses the call).
 func parseCall(body []byte) (fastCall, bool) {
-	if !json.Valid(body) || rawjson.Depth(body) > maxDepth {
+	if !rawjson.Valid(body, maxDepth) {
 		return fastCall{}, false
 	}
 	var call fastCall

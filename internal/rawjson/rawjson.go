@@ -78,15 +78,23 @@ func skipSpace(data []byte, i int) int {
 // skipString returns the end of the string that starts at data[i], or -1
 // if it does not end.
 func skipString(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
+	// By the quotes, which bytes.IndexByte finds many bytes at a time: a
+	// quote ends the string unless an odd run of backslashes escapes it.
+	start := i
+	for i++; ; i++ {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += q
+		escapes := 0
+		for j := i - 1; j > start && data[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
 			return i + 1
 		}
 	}
-	return -1
 }
 
 // skipValue returns the end of the value that starts at data[i], or -1 if

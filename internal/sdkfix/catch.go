@@ -40,6 +40,7 @@ type Catch struct {
 	result json.RawMessage // the result member, from a connection, or taken
 	msg    []byte          // the last message of the POST's response, from HTTP
 	taken  bool            // result was taken: go-sdk was handed errTaken
+	args   json.RawMessage // the arguments the connection writes (arguments.go)
 	// The connection awaiting the answer to request id for it. A
 	// multi-round-trip call sends its request again under a new ID, once
 	// the answer to the last one came.
@@ -137,7 +138,7 @@ func (c *Catch) message(data []byte) []byte {
 			method = true
 		}
 		return true
-	}) && !method && id != nil && (wireErr == nil || string(wireErr) == "null") && json.Valid(data) && c.take(result) {
+	}) && !method && id != nil && (wireErr == nil || string(wireErr) == "null") && rawjson.Valid(data, -1) && c.take(result) {
 		swap, _ := json.Marshal(struct {
 			JSONRPC string          `json:"jsonrpc"`
 			ID      json.RawMessage `json:"id"`

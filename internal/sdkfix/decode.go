@@ -69,7 +69,7 @@ var completeResult = sync.OnceValue(func() mcp.CallToolResult {
 // other, and for a result go-sdk would refuse; skipMeta leaves _meta out.
 func decode(raw json.RawMessage, skipMeta bool) (res *mcp.CallToolResult, ok bool) {
 	// go-sdk refuses what is not JSON, and nesting over 1000 levels.
-	if !json.Valid(raw) || rawjson.Depth(raw) > 1000 {
+	if !rawjson.Valid(raw, 1000) {
 		return nil, false
 	}
 	var content, isError, structured, meta []byte

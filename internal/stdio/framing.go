@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/internal/wire"
 )
 
@@ -125,7 +126,7 @@ type decoder struct{}
 // decode parses one JSON-RPC message (not a batch).
 func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
 	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
+	if !rawjson.Valid(line, -1) {
 		var v any
 		err := json.Unmarshal(line, &v) // which says what is wrong
 		if err == nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 )
 
 // A JSON value decoded with object key order kept: *object, []any, string,
@@ -88,7 +90,7 @@ func clone(v any) any {
 // nests past maxDepth, by the token decoder, which says what is wrong and
 // where.
 func decodeOrdered(data []byte) (any, error) {
-	if json.Valid(data) {
+	if rawjson.Valid(data, maxDepth) {
 		p := validParser{data: data}
 		if v, ok := p.value(0); ok {
 			return v, nil

@@ -33,7 +33,7 @@ func Decode(data []byte) (jsonrpc.Message, error) {
 // decodeEnvelope is [Decode] for the messages it reads itself.
 func decodeEnvelope(data []byte) (jsonrpc.Message, bool) {
 	// go-sdk refuses what is not JSON, and nesting over 1000 levels.
-	if !json.Valid(data) || rawjson.Depth(data) > 1000 {
+	if !rawjson.Valid(data, 1000) {
 		return nil, false
 	}
 	var version, id, method, params, result, wireErr []byte
