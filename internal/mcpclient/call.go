@@ -203,6 +203,11 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 		ctx, caught = sdkfix.WithCatch(ctx)
 	}
 	defer caught.Release()
+	if args, ok := params.Arguments.(*json.RawMessage); ok && s.wraps && (p.tel == nil || !p.tel.content) {
+		// Recorded content is the arguments as go-sdk holds them.
+		params.Arguments = caught.Arguments(*args)
+		defer func() { params.Arguments = args }()
+	}
 	var res *mcp.CallToolResult
 	var err error
 	if asTask {

@@ -31,6 +31,7 @@ type session struct {
 	clock   *sessionClock            // telemetry.go
 	tasks   taskSupport              // taskwire.go
 	meta    atomic.Pointer[sentMeta] // call.go
+	wraps   bool                     // the connection writes a call's arguments (sdkfix.Catch.Arguments)
 
 	customMu sync.Mutex
 	custom   map[string]bool // methods registered for Request
@@ -83,7 +84,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
-	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{})}
+	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{}), wraps: captured.Wraps()}
 	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	go func() {
 		cs.Wait()
