@@ -95,14 +95,26 @@ func run(ctx context.Context, clients, calls, rounds int, sizes []int) error {
 	defer upstream.Close()
 
 	// The bench's clients present no token, and so share one name, and
-	// the bounds of one client, where a deployment's are each their own.
-	g, err := gateway.Start(ctx, &config.Config{Servers: []config.Server{{Name: "bench", URL: upstream.URL, Required: true}}},
-		&gateway.Options{Limits: gateway.Limits{CallsPerClient: -1, RequestBytesPerClient: -1, ResultBytesPerClient: -1, ServerCalls: -1}})
+	// the bounds of one client, where a deployment's are each their own;
+	// and 64 calls of 1 MiB at once pass the default bounds of bytes held
+	// in all, which the bench measures the cost of, not the refusal.
+	// What the gateway's goroutines run carries the label side=gateway in
+	// a -cpuprofile (go tool pprof -tagfocus side=gateway): its share of
+	// the CPU, the clients' and the server's aside.
+	gctx := pprof.WithLabels(ctx, pprof.Labels("side", "gateway"))
+	pprof.SetGoroutineLabels(gctx)
+	g, err := gateway.Start(gctx, &config.Config{Servers: []config.Server{{Name: "bench", URL: upstream.URL, Required: true}}},
+		&gateway.Options{Limits: gateway.Limits{CallsPerClient: -1, RequestBytes: -1, RequestBytesPerClient: -1,
+			ResultBytes: -1, ResultBytesPerClient: -1, ServerCalls: -1}})
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	front := httptest.NewServer(g.Handler())
+	pprof.SetGoroutineLabels(ctx)
+	h := g.Handler()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pprof.Do(r.Context(), pprof.Labels("side", "gateway"), func(context.Context) { h.ServeHTTP(w, r) })
+	}))
 	defer front.Close()
 
 	w := os.Stdout
@@ -178,9 +190,17 @@ func verdict(ok bool) string {
 // load makes calls calls of tool at url, spread over clients concurrent
 // clients, each its own go-sdk client session, and measures them.
 func load(ctx context.Context, url, tool string, clients, calls int, text string) (measure, error) {
+	// Each client keeps its connection, as clients in processes of their
+	// own do: Go's default transport keeps two idle a host, so that 64
+	// clients in one process would open connections all the time, which
+	// costs both ways alike and hides what the gateway costs.
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = clients
+	defer t.CloseIdleConnections()
+	hc := &http.Client{Transport: t}
 	sessions := make([]*mcp.ClientSession, clients)
 	for i := range sessions {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gatewaybench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gatewaybench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 		if err != nil {
 			return measure{}, err
 		}
