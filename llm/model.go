@@ -25,8 +25,9 @@ type Model interface {
 // A ToolDeferrer is a [Model] that may defer tools ([Request.Deferred]):
 // its vendor keeps their definitions out of the model's context until a
 // tool result references them, as Anthropic's tool search does
-// (defer_loading, tool_reference). Package agent then lets find_tools load
-// what it finds, with no load_tools step. DefersTools reports whether this
+// (defer_loading, tool_reference) and OpenAI's client-executed tool search
+// (tool_search_output). Package agent then lets find_tools load what it
+// finds, with no load_tools step. DefersTools reports whether this
 // model does (a model too old for it would refuse the request).
 type ToolDeferrer interface {
 	Model

@@ -75,7 +75,10 @@ func (m *Model) streamResponse(ctx context.Context, params responses.ResponseNew
 // responsesParams builds the Responses request, and says the name of the
 // search tool ("" when no tool is deferred).
 func (m *Model) responsesParams(req llm.Request) (responses.ResponseNewParams, string, error) {
-	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.s.Name)}
+	// A Model keeps no state and sends the whole conversation each time:
+	// nothing is gained by the API keeping the response, which Chat
+	// Completions does not by default either.
+	p := responses.ResponseNewParams{Model: shared.ResponsesModel(m.s.Name), Store: oai.Bool(false)}
 	if req.System != "" {
 		p.Instructions = oai.String(req.System)
 	}

@@ -81,6 +81,7 @@ func TestResponses(t *testing.T) {
 		Step: fakeapi.Step{
 			Want: map[string]string{
 				"model":             `"test-model"`,
+				"store":             `false`,
 				"instructions":      `"Be brief."`,
 				"input":             `[{"role": "user", "content": "Say hello."}]`,
 				"max_output_tokens": `100`,
