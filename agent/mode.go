@@ -22,8 +22,8 @@ const (
 	ModeDirect Mode = "direct"
 	// ModeDisclosure always has the model search the catalog
 	// (find_tools) and load what it needs (load_tools). With a Model whose
-	// vendor defers tools ([llm.ToolDeferrer], such as llm/anthropic with
-	// Options.DeferTools), the catalog goes to the vendor as deferred
+	// vendor defers tools ([llm.ToolDeferrer], such as llm/anthropic or
+	// llm/openai with Options.DeferTools), the catalog goes to the vendor as deferred
 	// tools instead, the policy applied as to any offer, and find_tools'
 	// answer loads every tool it lists the vendor's way: there is no
 	// load_tools, and a found tool is called on the next step.

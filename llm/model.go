@@ -25,8 +25,9 @@ type Model interface {
 // A ToolDeferrer is a [Model] that may defer tools ([Request.Deferred]):
 // its vendor keeps their definitions out of the model's context until a
 // tool result references them, as Anthropic's tool search does
-// (defer_loading, tool_reference). Package agent then lets find_tools load
-// what it finds, with no load_tools step. DefersTools reports whether this
+// (defer_loading, tool_reference) and OpenAI's client-executed tool search
+// (tool_search_output). Package agent then lets find_tools load what it
+// finds, with no load_tools step. DefersTools reports whether this
 // model does (a model too old for it would refuse the request).
 type ToolDeferrer interface {
 	Model
@@ -45,7 +46,10 @@ type Request struct {
 	// Deferred are tools the vendor keeps out of the model's context until
 	// a tool result references them ([Message.References]); the model may
 	// call them from then on. Only a Model that defers tools
-	// ([ToolDeferrer]) takes them: another refuses the request.
+	// ([ToolDeferrer]) takes them: another refuses the request. The first
+	// of Tools is then the tool whose results reference them (package
+	// agent's find_tools): a vendor whose search is a call of its own kind
+	// (OpenAI's tool_search) sends that tool as its search.
 	Deferred []tool.Definition
 	// MaxTokens caps the answer's length. Zero means the Model's default; a
 	// negative number means no limit, which a Model whose API requires one

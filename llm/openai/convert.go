@@ -21,9 +21,8 @@ import (
 func (m *Model) params(req llm.Request) (oai.ChatCompletionNewParams, error) {
 	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.s.Name)}
 	if len(req.Deferred) > 0 {
-		// Deferred tools are the Responses API's, which this package does
-		// not speak.
-		return p, fmt.Errorf("openai: %d deferred tools: the Chat Completions API defers none; send them in Request.Tools", len(req.Deferred))
+		// Deferred tools are the Responses API's, which DeferTools selects.
+		return p, fmt.Errorf("openai: %d deferred tools, but Options.DeferTools is not set (the Chat Completions API defers none; a model without tool search refuses them)", len(req.Deferred))
 	}
 	if req.System != "" {
 		p.Messages = append(p.Messages, oai.SystemMessage(req.System))

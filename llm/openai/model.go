@@ -12,16 +12,19 @@ import (
 	"github.com/mcpbridge/mcpbridge/llm/internal/settings"
 )
 
-// A Model is one chat model behind the Chat Completions API. It implements
-// [llm.Model] and is safe for concurrent use.
+// A Model is one chat model behind the Chat Completions API, or with
+// [Options.DeferTools] the Responses API. It implements [llm.Model] and
+// [llm.ToolDeferrer], and is safe for concurrent use.
 type Model struct {
 	s               *settings.Model[option.RequestOption]
+	rs              *settings.Model[option.RequestOption] // the Responses API's
 	client          oai.Client
 	legacyMaxTokens bool
 	noStrict        bool
+	deferTools      bool
 }
 
-var _ llm.Model = (*Model)(nil)
+var _ llm.ToolDeferrer = (*Model)(nil)
 
 // chatAPI is how this SDK takes the settings every vendor shares. OpenAI
 // echoes a rejected key back, masked; the error's message is scrubbed of it.
@@ -38,6 +41,13 @@ var chatAPI = settings.SDK[option.RequestOption]{
 	}),
 }
 
+// responsesAPI is the Responses API, which only errors tell apart.
+var responsesAPI = func() settings.SDK[option.RequestOption] {
+	sdk := chatAPI
+	sdk.Call = "response"
+	return sdk
+}()
+
 // New returns the Model named model (such as "gpt-4.1" or, on Ollama,
 // "qwen3:8b"); nil opts are the defaults. It checks the options but sends
 // nothing: a wrong key or an unreachable server shows in the first
@@ -50,15 +60,24 @@ func New(model string, opts *Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{s: s, client: oai.NewClient(s.ClientOptions()...),
-		legacyMaxTokens: opts.LegacyMaxTokens, noStrict: opts.NoStrict}, nil
+	rs, err := settings.New(responsesAPI, model, opts.settings())
+	if err != nil {
+		return nil, err
+	}
+	return &Model{s: s, rs: rs, client: oai.NewClient(s.ClientOptions()...),
+		legacyMaxTokens: opts.LegacyMaxTokens, noStrict: opts.NoStrict, deferTools: opts.DeferTools}, nil
 }
 
 // Generate sends the conversation to the Chat Completions endpoint and
-// returns the first choice. An HTTP error from the API is an [*llm.APIError]
-// with Vendor "openai". With [llm.Request.OnText] the answer is streamed
-// (with stream_options.include_usage, so that the usage is counted).
+// returns the first choice; with [Options.DeferTools], to the Responses
+// endpoint. An HTTP error from the API is an [*llm.APIError] with Vendor
+// "openai". With [llm.Request.OnText] the answer is streamed (on Chat
+// Completions with stream_options.include_usage, so that the usage is
+// counted).
 func (m *Model) Generate(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if m.deferTools {
+		return m.respond(ctx, req)
+	}
 	params, err := m.params(req)
 	if err != nil {
 		return nil, err
@@ -102,6 +121,10 @@ func (m *Model) stream(ctx context.Context, params oai.ChatCompletionNewParams, 
 	}
 	return response(&acc.ChatCompletion)
 }
+
+// DefersTools reports whether the model takes deferred tools:
+// [Options.DeferTools].
+func (m *Model) DefersTools() bool { return m.deferTools }
 
 // Vision reports whether the model reads images: not when
 // [Options.TextOnly].

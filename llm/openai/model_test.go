@@ -315,18 +315,18 @@ func TestNilOptions(t *testing.T) {
 	}
 }
 
-// Chat Completions defers no tools: a request with deferred tools is
-// refused before anything is sent, and the model is no llm.ToolDeferrer.
+// Without DeferTools, Chat Completions defers no tools: a request with
+// deferred tools is refused before anything is sent, naming the option.
 func TestDeferredToolsRefused(t *testing.T) {
 	m, err := openai.New("gpt-4.1", &openai.Options{APIKey: fakeapi.Key, BaseURL: "http://127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := any(m).(llm.ToolDeferrer); ok {
-		t.Fatal("an openai.Model is an llm.ToolDeferrer")
+	if m.DefersTools() {
+		t.Fatal("DefersTools without Options.DeferTools")
 	}
 	_, err = m.Generate(t.Context(), llm.Request{Messages: fakeapi.Question().Messages, Deferred: fakeapi.Tools()})
-	if err == nil || !strings.Contains(err.Error(), "2 deferred tools") {
+	if err == nil || !strings.Contains(err.Error(), "2 deferred tools") || !strings.Contains(err.Error(), "Options.DeferTools") {
 		t.Fatalf("deferred tools: %v", err)
 	}
 }

@@ -41,6 +41,17 @@ type Options struct {
 	// arguments always match the schema; an OpenAI-compatible server may
 	// refuse the field.
 	NoStrict bool
+	// DeferTools says the model has OpenAI's tool search (gpt-5.4 and
+	// later), so that it takes deferred tools ([llm.Request.Deferred]):
+	// requests then go to the Responses API (/v1/responses) instead of Chat
+	// Completions, the first of [llm.Request.Tools] as a client-executed
+	// tool_search, and each tool result that answers it as a
+	// tool_search_output holding the definitions it references
+	// ([llm.Message.References]). Under progressive disclosure, package
+	// agent then hands the catalog this way. Off by default: a model
+	// without tool search, or an OpenAI-compatible server without the
+	// Responses API, refuses such a request. LegacyMaxTokens does not apply.
+	DeferTools bool
 	// MaxRetries is how often the SDK retries a failed request (a
 	// connection error, 408, 409, 429 or 5xx). Zero is the SDK's default,
 	// 2; [New] refuses a negative number. To send each request once, give
