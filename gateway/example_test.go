@@ -158,6 +158,9 @@ func ExampleAudit() {
 		log.Fatal(err)
 	}
 	cs.Close()
+	// Once the gateway's endpoint has closed, no request is left to
+	// write a record.
+	endpoint.Close()
 	for line := range strings.Lines(records.String()) {
 		var r struct{ User, Method, Server, Tool, Outcome, Replica string }
 		json.Unmarshal([]byte(line), &r)
