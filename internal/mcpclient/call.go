@@ -203,10 +203,12 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 		ctx, caught = sdkfix.WithCatch(ctx)
 	}
 	defer caught.Release()
-	if args, ok := params.Arguments.(*json.RawMessage); ok && s.wraps && (p.tel == nil || !p.tel.content) {
+	args := params.Arguments
+	if raw, ok := args.(*json.RawMessage); ok && s.wraps && (p.tel == nil || !p.tel.content) {
 		// Recorded content is the arguments as go-sdk holds them.
-		params.Arguments = caught.Arguments(*args)
-		defer func() { params.Arguments = args }()
+		if mark, ok := caught.Arguments(*raw); ok {
+			params.Arguments = mark
+		}
 	}
 	var res *mcp.CallToolResult
 	var err error
@@ -215,6 +217,7 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 	} else {
 		res, err = s.cs.CallTool(ctx, params)
 	}
+	params.Arguments = args // for a call sent again
 	if raw, ok := caught.Taken(err); ok {
 		res, err = p.taken(ctx, name, caught, raw)
 		return res, nil, err

@@ -10,26 +10,30 @@ import (
 )
 
 // argumentsMark is what go-sdk encodes in the place of a tools/call's
-// arguments that the connection writes itself ([Catch.Arguments]).
-var argumentsMark = json.RawMessage(`"\u0000mcpbridge: the call's arguments"`)
+// arguments that the connection writes itself ([Catch.Arguments]); an
+// interface made once, as each conversion would cost an allocation.
+var argumentsMark any = markBytes
 
-// Arguments returns what a tools/call's params are to carry as their
-// arguments, for go-sdk to encode, when args, the arguments as written,
-// are large and valid JSON: a mark, which the
-// connection of a [Capture] replaces with args as it writes the request.
+var markBytes = json.RawMessage(`"\u0000mcpbridge: the call's arguments"`)
+
+// Arguments keeps args, a tools/call's arguments as written, for the
+// connection to write, when they are large and valid JSON, and returns
+// what the call's params are to carry in their place, for go-sdk to
+// encode, and true: a mark, which the connection of a [Capture] replaces
+// with args as it writes the request.
 // go-sdk encodes params with encoding/json, which rereads and compacts a
 // json.RawMessage byte by byte, twice, so that a relay would pay for its
 // client's arguments three times over. Only a connection a Capture wraps
 // ([Capture.Wraps]) writes them: over any other, pass args themselves.
 // (Valid reads args once, at many times the speed of encoding/json.)
-func (c *Catch) Arguments(args json.RawMessage) any {
+func (c *Catch) Arguments(args json.RawMessage) (mark any, ok bool) {
 	if len(args) < spliceMin || !rawjson.Valid(args, -1) {
-		return args
+		return nil, false
 	}
 	c.mu.Lock()
 	c.args = args
 	c.mu.Unlock()
-	return argumentsMark
+	return argumentsMark, true
 }
 
 // spliceMin is the size of arguments below which go-sdk's encoding costs
@@ -48,7 +52,7 @@ func (c *Catch) withArguments(req *jsonrpc.Request) (*jsonrpc.Request, error) {
 	}
 	var at []byte
 	rawjson.Members(req.Params, func(k, v []byte) bool {
-		if string(k) == "arguments" && string(v) == string(argumentsMark) {
+		if string(k) == "arguments" && string(v) == string(markBytes) {
 			at = v
 			return false
 		}
