@@ -135,45 +135,39 @@ func (g *Gateway) serve(all []listing, old map[string]servedItem, k kind) map[st
 
 // resources offers l's resources under their URIs.
 func (g *Gateway) resources(l listing) []offer {
-	var out []offer
-	for _, r := range l.resources {
-		if r.URI == "" {
-			continue
-		}
-		c := *r
-		c.Name = namespaced(l.server, r.Name)
-		it := servedItem{l.server.Name, r.Name, c.Name, hash(&c)}
-		out = append(out, offer{key: r.URI, item: it, what: "resource " + r.URI,
-			add: func(s *mcp.Server) { s.AddResource(&c, g.read(l.p, it)) }})
-	}
-	return out
+	return offers(l, l.resources, "resource", func(r *mcp.Resource) (*string, string) { return &r.Name, r.URI },
+		func(s *mcp.Server, r *mcp.Resource, it servedItem) { s.AddResource(r, g.read(l.p, it)) })
 }
 
 // templates offers l's resource templates under their URI templates.
 func (g *Gateway) templates(l listing) []offer {
-	var out []offer
-	for _, t := range l.templates {
-		if t.URITemplate == "" {
-			continue
-		}
-		c := *t
-		c.Name = namespaced(l.server, t.Name)
-		it := servedItem{l.server.Name, t.Name, c.Name, hash(&c)}
-		out = append(out, offer{key: t.URITemplate, item: it, what: "resource template " + t.URITemplate,
-			add: func(s *mcp.Server) { s.AddResourceTemplate(&c, g.read(l.p, it)) }})
-	}
-	return out
+	return offers(l, l.templates, "resource template", func(t *mcp.ResourceTemplate) (*string, string) { return &t.Name, t.URITemplate },
+		func(s *mcp.Server, t *mcp.ResourceTemplate, it servedItem) { s.AddResourceTemplate(t, g.read(l.p, it)) })
 }
 
 // prompts offers l's prompts under their names in the server's namespace.
 func (g *Gateway) prompts(l listing) []offer {
+	return offers(l, l.prompts, "prompt", func(p *mcp.Prompt) (*string, string) { return &p.Name, p.Name },
+		func(s *mcp.Server, p *mcp.Prompt, it servedItem) { s.AddPrompt(p, g.getPrompt(l.p, it)) })
+}
+
+// offers offers each of items, one kind of l's: a copy named in the
+// server's namespace, under the key id gives of it once named (its URI,
+// say; an item without one is left out), that add serves. id returns
+// the item's name, to rename, and its key.
+func offers[T any](l listing, items []*T, kind string, id func(*T) (*string, string), add func(*mcp.Server, *T, servedItem)) []offer {
 	var out []offer
-	for _, pr := range l.prompts {
-		c := *pr
-		c.Name = namespaced(l.server, pr.Name)
-		it := servedItem{l.server.Name, pr.Name, c.Name, hash(&c)}
-		out = append(out, offer{key: c.Name, item: it, what: "prompt " + c.Name,
-			add: func(s *mcp.Server) { s.AddPrompt(&c, g.getPrompt(l.p, it)) }})
+	for _, item := range items {
+		c := *item
+		name, _ := id(&c)
+		original := *name
+		*name = namespaced(l.server, original)
+		_, key := id(&c)
+		if key == "" {
+			continue
+		}
+		it := servedItem{l.server.Name, original, *name, hash(&c)}
+		out = append(out, offer{key: key, item: it, what: kind + " " + key, add: func(s *mcp.Server) { add(s, &c, it) }})
 	}
 	return out
 }
