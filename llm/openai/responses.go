@@ -84,7 +84,7 @@ func (m *Model) responsesParams(req llm.Request) (responses.ResponseNewParams, s
 	}
 	tools := req.Tools
 	var search string
-	var deferred map[string]tool.Definition
+	var deferred map[string]*responses.FunctionToolParam
 	if len(req.Deferred) > 0 {
 		if len(tools) == 0 {
 			return p, "", fmt.Errorf("openai: %d deferred tools and no tool to search them (the first of Request.Tools)", len(req.Deferred))
@@ -100,14 +100,17 @@ func (m *Model) responsesParams(req llm.Request) (responses.ResponseNewParams, s
 		}
 		p.Tools = append(p.Tools, responses.ToolUnionParam{OfToolSearch: &ts})
 		search, tools = d.Name, tools[1:]
-		deferred = make(map[string]tool.Definition, len(req.Deferred))
-		for _, d := range req.Deferred {
-			deferred[d.Name] = d
-		}
-		// A deferred definition that would fail is refused now, not when a
-		// search finds it.
-		if _, err := check.Tools("openai", req.Deferred, m.functionTool); err != nil {
+		// Each made once, marked defer_loading, for the searches that load
+		// it; one that would fail is refused now, not when a search finds it.
+		loadable, err := check.Tools("openai", req.Deferred, func(d tool.Definition, s json.RawMessage) *responses.FunctionToolParam {
+			return m.function(d, s, true)
+		})
+		if err != nil {
 			return p, "", err
+		}
+		deferred = make(map[string]*responses.FunctionToolParam, len(loadable))
+		for i, d := range req.Deferred {
+			deferred[d.Name] = loadable[i]
 		}
 	}
 	fns, err := check.Tools("openai", tools, m.functionTool)
@@ -140,7 +143,12 @@ func (m *Model) responsesParams(req llm.Request) (responses.ResponseNewParams, s
 // Completions. "strict" is always sent: the Responses API takes its absence
 // as true, which a schema not lowered for it fails.
 func (m *Model) functionTool(d tool.Definition, schema json.RawMessage) *responses.FunctionToolParam {
-	f := param.Override[responses.FunctionToolParam](functionJSON(d, schema, d.Strict && !m.noStrict, false))
+	return m.function(d, schema, false)
+}
+
+// function is d's function tool; deferred marks it defer_loading.
+func (m *Model) function(d tool.Definition, schema json.RawMessage, deferred bool) *responses.FunctionToolParam {
+	f := param.Override[responses.FunctionToolParam](functionJSON(d, schema, d.Strict && !m.noStrict, deferred))
 	return &f
 }
 
@@ -163,7 +171,7 @@ func functionJSON(d tool.Definition, schema json.RawMessage, strict, deferred bo
 // tool go as tool_search_call items, and their results as
 // tool_search_output items that load the deferred tools they reference; a
 // reference to a tool that is not deferred in this request loads nothing.
-func (m *Model) input(in []llm.Message, search string, deferred map[string]tool.Definition) (responses.ResponseInputParam, error) {
+func (m *Model) input(in []llm.Message, search string, deferred map[string]*responses.FunctionToolParam) (responses.ResponseInputParam, error) {
 	var out responses.ResponseInputParam
 	searches := map[string]bool{} // the IDs of the search tool's calls
 	for i, msg := range in {
@@ -195,7 +203,7 @@ func (m *Model) input(in []llm.Message, search string, deferred map[string]tool.
 				return nil, fmt.Errorf("openai: message %d: tool result without a call ID", i)
 			}
 			if searches[msg.ToolCallID] {
-				out = append(out, responses.ResponseInputItemUnionParam{OfToolSearchOutput: m.loaded(msg, deferred)})
+				out = append(out, responses.ResponseInputItemUnionParam{OfToolSearchOutput: loaded(msg, deferred)})
 				continue
 			}
 			out = append(out, responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
@@ -211,7 +219,7 @@ func (m *Model) input(in []llm.Message, search string, deferred map[string]tool.
 // loaded is the tool_search_output that answers a search: the definitions
 // of the deferred tools its result references, each once. Its text has no
 // place there; the definitions say what it listed.
-func (m *Model) loaded(msg llm.Message, deferred map[string]tool.Definition) *responses.ResponseToolSearchOutputItemParam {
+func loaded(msg llm.Message, deferred map[string]*responses.FunctionToolParam) *responses.ResponseToolSearchOutputItemParam {
 	o := &responses.ResponseToolSearchOutputItemParam{
 		CallID:    oai.String(msg.ToolCallID),
 		Execution: responses.ResponseToolSearchOutputItemParamExecutionClient,
@@ -221,17 +229,12 @@ func (m *Model) loaded(msg llm.Message, deferred map[string]tool.Definition) *re
 	}
 	seen := map[string]bool{}
 	for _, name := range msg.References {
-		d, ok := deferred[name]
+		f, ok := deferred[name]
 		if !ok || seen[name] {
 			continue
 		}
 		seen[name] = true
-		// The definitions were checked with the request's tools.
-		defs, _ := check.Tools("openai", []tool.Definition{d}, func(d tool.Definition, s json.RawMessage) json.RawMessage {
-			return functionJSON(d, s, d.Strict && !m.noStrict, true)
-		})
-		f := param.Override[responses.FunctionToolParam](defs[0])
-		o.Tools = append(o.Tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfFunction: &f})
+		o.Tools = append(o.Tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfFunction: f})
 	}
 	return o
 }
