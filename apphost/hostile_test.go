@@ -15,6 +15,7 @@ import (
 	"github.com/mcpbridge/mcpbridge/internal/demo"
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
 	"github.com/mcpbridge/mcpbridge/internal/testing/browsertest"
+	"github.com/mcpbridge/mcpbridge/internal/testing/hostile"
 	"github.com/mcpbridge/mcpbridge/policy"
 )
 
@@ -25,24 +26,7 @@ import (
 // for and the microphone it did not, and calls of tools that are not its
 // own to call.
 const probeHTML = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p id="status">probing</p><script>
-let nextID = 0;
-const pending = new Map();
-function request(method, params) {
-  const id = ++nextID;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    window.parent.postMessage({ jsonrpc: "2.0", id, method, params }, "*");
-  });
-}
-window.addEventListener("message", (e) => {
-  const m = e.data;
-  if (m && m.id !== undefined && pending.has(m.id)) {
-    const p = pending.get(m.id);
-    pending.delete(m.id);
-    m.error ? p.reject(m.error) : p.resolve(m.result);
-  }
-});
-const violations = [];
+` + hostile.AppRequestJS + `const violations = [];
 document.addEventListener("securitypolicyviolation", (e) => violations.push(e.violatedDirective + " " + e.blockedURI));
 async function attempt(fn) { try { return await fn(); } catch (e) { return (e && (e.name || "")) + ": " + (e && e.message); } }
 async function call(name) { return attempt(async () => { const r = await request("tools/call", { name, arguments: {} }); return "ran: " + r.content[0].text; }); }
