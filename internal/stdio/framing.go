@@ -162,6 +162,7 @@ type encoder struct {
 	buf  bytes.Buffer
 	enc  *json.Encoder
 	wire wireOut
+	line []byte // a request's line; see encode
 }
 
 func newEncoder() *encoder {
@@ -172,18 +173,24 @@ func newEncoder() *encoder {
 	return e
 }
 
-// encode returns msg as one line ending in '\n'. json.Encoder compacts
-// RawMessage params and results, so an indented payload cannot break the
-// framing with a newline of its own.
+// encode returns msg as one line ending in '\n'. Params and results are
+// compacted, so that an indented payload cannot break the framing with a
+// newline of its own, and must be valid JSON.
+//
+// A request, nearly every message a client writes, is written by hand
+// ([wire.Append]), its params as they are: they are checked in one pass,
+// and compacted only if they hold a newline. Reflection and json.Encoder's
+// compaction of every params cost more than the write of a small call.
 func (e *encoder) encode(msg jsonrpc.Message) ([]byte, error) {
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		return e.request(req)
+	}
 	if e.buf.Cap() > keepBufferCap {
 		e.buf = bytes.Buffer{}
 	}
 	e.buf.Reset()
 	e.wire = wireOut{Version: "2.0"}
 	switch m := msg.(type) {
-	case *jsonrpc.Request:
-		e.wire.ID, e.wire.Method, e.wire.Params = m.ID.Raw(), m.Method, m.Params
 	case *jsonrpc.Response:
 		e.wire.ID, e.wire.Result, e.wire.Error = m.ID.Raw(), m.Result, toWireError(m.Error)
 		if e.wire.Result == nil && e.wire.Error == nil {
@@ -201,6 +208,35 @@ func (e *encoder) encode(msg jsonrpc.Message) ([]byte, error) {
 	}
 	return e.buf.Bytes(), nil
 }
+
+// request encodes req as [encoder.encode] does.
+func (e *encoder) request(req *jsonrpc.Request) ([]byte, error) {
+	params := req.Params
+	if len(params) > 0 && !rawjson.Valid(params, maxEncodeDepth) {
+		return nil, fmt.Errorf("encoding message: the params of %q are not valid JSON", req.Method)
+	}
+	if bytes.IndexByte(params, '\n') >= 0 {
+		var b bytes.Buffer
+		if err := json.Compact(&b, params); err != nil {
+			return nil, fmt.Errorf("encoding message: %w", err)
+		}
+		compact := *req
+		compact.Params = b.Bytes()
+		req = &compact
+	}
+	if cap(e.line) > keepBufferCap {
+		e.line = nil
+	}
+	line, err := wire.Append(e.line[:0], req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding message: %w", err)
+	}
+	e.line = append(line, '\n')
+	return e.line, nil
+}
+
+// maxEncodeDepth is the nesting json.Encoder allows the params it writes.
+const maxEncodeDepth = 10000
 
 // toWireError converts a handler's error as go-sdk does: a *jsonrpc.Error
 // as is, any other error with its text, keeping the code of a wrapped

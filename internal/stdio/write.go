@@ -90,6 +90,16 @@ const quickWrite = time.Millisecond
 // interrupts the write when ctx ends (within quickWrite); Close interrupts
 // it by closing the pipe.
 func (c *Conn) writeLine(ctx context.Context, line []byte) (int, error) {
+	sent, err := c.tryWrite(line)
+	if err != nil || sent == len(line) {
+		return sent, err
+	}
+	n, err := c.waitWrite(ctx, line[sent:])
+	return sent + n, err
+}
+
+// waitWrite writes line as writeLine does, waiting for room in the pipe.
+func (c *Conn) waitWrite(ctx context.Context, line []byte) (int, error) {
 	if ctx.Done() == nil {
 		return c.stdin.Write(line)
 	}

@@ -149,12 +149,21 @@ func errorOf(v []byte) (*jsonrpc.Error, bool) {
 // (every call and notification the client sends) by hand, its params as
 // go-sdk encoded them, anything else by go-sdk.
 func Encode(msg jsonrpc.Message) ([]byte, error) {
+	var dst []byte
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		dst = make([]byte, 0, 64+len(req.Method)+len(req.Params))
+	}
+	return Append(dst, msg)
+}
+
+// Append is [Encode] appending to dst: a connection that writes one
+// message at a time keeps one buffer for all.
+func Append(dst []byte, msg jsonrpc.Message) ([]byte, error) {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || req.Method == "" || !plain(req.Method) {
-		return jsonrpc.EncodeMessage(msg)
+		return bySDK(dst, msg)
 	}
-	out := make([]byte, 0, 64+len(req.Method)+len(req.Params))
-	out = append(out, `{"jsonrpc":"2.0"`...)
+	out := append(dst, `{"jsonrpc":"2.0"`...)
 	switch v := req.ID.Raw().(type) {
 	case nil:
 	case int64:
@@ -162,13 +171,13 @@ func Encode(msg jsonrpc.Message) ([]byte, error) {
 		out = strconv.AppendInt(out, v, 10)
 	case string:
 		if !plain(v) {
-			return jsonrpc.EncodeMessage(msg)
+			return bySDK(dst, msg)
 		}
 		out = append(out, `,"id":"`...)
 		out = append(out, v...)
 		out = append(out, '"')
 	default:
-		return jsonrpc.EncodeMessage(msg)
+		return bySDK(dst, msg)
 	}
 	out = append(out, `,"method":"`...)
 	out = append(out, req.Method...)
@@ -178,6 +187,15 @@ func Encode(msg jsonrpc.Message) ([]byte, error) {
 		out = append(out, req.Params...)
 	}
 	return append(out, '}'), nil
+}
+
+// bySDK appends msg as go-sdk encodes it.
+func bySDK(dst []byte, msg jsonrpc.Message) ([]byte, error) {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, data...), nil
 }
 
 // plain reports whether s is written in JSON as it is, between quotes:

@@ -107,5 +107,12 @@ func TestEncodeAgreesWithGoSDK(t *testing.T) {
 		if string(got) != string(want) || (err != nil) != (wantErr != nil) {
 			t.Errorf("%#v: encoded %s, %v; go-sdk %s, %v", msg, got, err, want, wantErr)
 		}
+		// Append keeps what dst holds, whichever way msg is written.
+		if err == nil {
+			got, _ = Append([]byte("before\n"), msg)
+			if string(got) != "before\n"+string(want) {
+				t.Errorf("%#v: appended %s; want before\\n%s", msg, got, want)
+			}
+		}
 	}
 }
