@@ -41,6 +41,9 @@ type events struct {
 	long []byte // a line longer than r's buffer, gathered
 }
 
+// keepLong is the most of a long line's buffer kept for the next.
+const keepLong = 1 << 20
+
 // readers are what the streams are read through, kept for the next: a
 // stream costs no buffer of its own.
 var readers = sync.Pool{New: func() any { return &events{r: bufio.NewReaderSize(nil, 4096)} }}
@@ -50,7 +53,7 @@ var readers = sync.Pool{New: func() any { return &events{r: bufio.NewReaderSize(
 func (s *events) next(e *event) error {
 	*e = event{}
 	for {
-		line, err := s.line()
+		line, long, err := s.line()
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("error reading event: %v", err)
 		}
@@ -70,12 +73,16 @@ func (s *events) next(e *event) error {
 				e.retry = string(bytes.TrimSpace(value))
 			case "data":
 				value = bytes.TrimSpace(value)
-				if e.data != nil {
-					e.data = append(e.data, '\n')
-				} else {
-					e.data = make([]byte, 0, len(value))
+				switch {
+				case e.data != nil:
+					e.data = append(append(e.data, '\n'), value...)
+				case long && cap(s.long) > keepLong:
+					// The gathered line, too large to be kept for the
+					// next, becomes the event's: not copied once more.
+					e.data, s.long = value, nil
+				default:
+					e.data = append(make([]byte, 0, len(value)), value...)
 				}
-				e.data = append(e.data, value...)
 			}
 			if !eof {
 				continue
@@ -91,18 +98,20 @@ func (s *events) next(e *event) error {
 	}
 }
 
-// line reads one line, valid until the next read.
-func (s *events) line() ([]byte, error) {
-	line, err := s.r.ReadSlice('\n')
+// line reads one line, valid until the next read. A line longer than
+// r's buffer is gathered in s.long, and long reports it: the caller may
+// keep it, leaving s.long nil.
+func (s *events) line() (line []byte, long bool, err error) {
+	line, err = s.r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
-		return line, err
+		return line, false, err
 	}
 	s.long = append(s.long[:0], line...)
 	for err == bufio.ErrBufferFull {
 		line, err = s.r.ReadSlice('\n')
 		s.long = append(s.long, line...)
 	}
-	return s.long, err
+	return s.long, true, err
 }
 
 // finishWithin bounds how long the stream of a request is read on after
@@ -178,7 +187,7 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		resp.Body.Close()
 		c.untrack(id)
 		r.Reset(nil)
-		if cap(s.long) > 1<<20 {
+		if cap(s.long) > keepLong {
 			s.long = nil // one huge line should not pin its memory
 		}
 		readers.Put(s)
