@@ -59,6 +59,7 @@ type Conn struct {
 	// interleave); a channel, so that waiting for it can be abandoned.
 	writeLock chan struct{}
 	enc       *encoder // guarded by writeLock
+	try       rawWrite // guarded by writeLock; see tryWrite
 	// interrupt sets the write deadline that wakes a blocked write, when
 	// the writer's context ends, and then tells interrupted: made once,
 	// as one write runs at a time (writeLine).

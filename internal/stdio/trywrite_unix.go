@@ -10,25 +10,30 @@ import (
 // tryWrite writes what of line the pipe takes at once, without waiting
 // for room and without a deadline. Setting and clearing the deadline of
 // a write that needs none costs two timer changes, each of which may wake
-// the poller: more than the write of a small call.
+// the poller: more than the write of a small call. Called under the
+// write lock, it uses the Conn's one raw write, made with the Conn, so
+// that a write costs no allocation.
 func (c *Conn) tryWrite(line []byte) (int, error) {
-	rc, err := c.stdin.SyscallConn()
-	if err != nil {
-		return 0, nil // the blocking write will say what is wrong
-	}
-	var n int
-	var werr error
-	err = rc.Write(func(fd uintptr) bool {
-		for {
-			n, werr = syscall.Write(int(fd), line)
-			if werr != syscall.EINTR {
-				return true
+	t := &c.try
+	if t.conn == nil {
+		rc, err := c.stdin.SyscallConn()
+		if err != nil {
+			return 0, nil // the blocking write will say what is wrong
+		}
+		t.conn = rc
+		t.write = func(fd uintptr) bool {
+			for {
+				t.n, t.err = syscall.Write(int(fd), t.line)
+				if t.err != syscall.EINTR {
+					return true
+				}
 			}
 		}
-	})
-	if n < 0 {
-		n = 0
 	}
+	t.line = line
+	err := t.conn.Write(t.write)
+	n, werr := max(t.n, 0), t.err
+	*t = rawWrite{conn: t.conn, write: t.write}
 	if err != nil || errors.Is(werr, syscall.EAGAIN) {
 		return n, nil // the blocking write takes over, and names a failure
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -79,6 +80,16 @@ func (c *Conn) write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	c.deaf.Store(false)
 	return nil
+}
+
+// rawWrite is a write straight to the pipe's descriptor (tryWrite): the
+// descriptor, the function that writes, and its line and outcome.
+type rawWrite struct {
+	conn  syscall.RawConn
+	write func(fd uintptr) bool
+	line  []byte
+	n     int
+	err   error
 }
 
 // quickWrite is how long a write may wait for room in the pipe before it
