@@ -45,7 +45,7 @@ func main() {
 	payloads := flag.String("payloads", "256,16384,1048576", "the sizes of text the calls echo, in bytes, comma-separated")
 	rounds := flag.Int("rounds", 2, "turns of direct and through the gateway, whose calls are measured together")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the calls through the gateway to `FILE`")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of each round of calls through the gateway to `FILE`.SIZE.ROUND (go tool pprof takes several at once)")
 	flag.Parse()
 	profile = *cpuprofile
 	var sizes []int
@@ -132,13 +132,13 @@ func run(ctx context.Context, clients, calls, rounds int, sizes []int) error {
 			return fmt.Errorf("through the gateway: %w", err)
 		}
 		var direct, through measure
-		for range rounds {
+		for round := range rounds {
 			d, err := load(ctx, upstream.URL, "echo", clients, n/rounds, text)
 			if err != nil {
 				return fmt.Errorf("direct: %w", err)
 			}
 			direct.add(d)
-			th, err := loadProfiled(ctx, front.URL+"/mcp", "bench_echo", clients, n/rounds, text)
+			th, err := loadProfiled(ctx, fmt.Sprintf("%s.%d.%d", profile, size, round), front.URL+"/mcp", "bench_echo", clients, n/rounds, text)
 			if err != nil {
 				return fmt.Errorf("through the gateway: %w", err)
 			}
@@ -163,12 +163,13 @@ func run(ctx context.Context, clients, calls, rounds int, sizes []int) error {
 	return nil
 }
 
-// loadProfiled is load, under the CPU profile of -cpuprofile if given.
-func loadProfiled(ctx context.Context, url, tool string, clients, calls int, text string) (measure, error) {
+// loadProfiled is load, under a CPU profile written to file if -cpuprofile
+// is given.
+func loadProfiled(ctx context.Context, file, url, tool string, clients, calls int, text string) (measure, error) {
 	if profile == "" {
 		return load(ctx, url, tool, clients, calls, text)
 	}
-	f, err := os.OpenFile(profile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return measure{}, err
 	}
