@@ -2,6 +2,7 @@ package mcpclient_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,6 +137,33 @@ func TestHTTPMessageSizeLimit(t *testing.T) {
 			}
 			if got, err := callText(ctx, p, "echo", map[string]any{"text": "still here"}); err != nil || got != "still here" {
 				t.Fatalf("after the oversized message: %q, %v", got, err)
+			}
+		})
+	}
+}
+
+// A large result costs a few times its size to read, over an event stream
+// as in a JSON body: the event is held whole below the connection (so that
+// one over the limit is dropped whole), read into one buffer of its size,
+// and decoded.
+func TestHTTPLargeResultInProportion(t *testing.T) {
+	const size = 4 << 20
+	for _, mode := range []string{"events", ""} {
+		t.Run(cmp.Or(mode, "json"), func(t *testing.T) {
+			_, srv := hostile.Start(t, mode)
+			p := connectURL(t, srv.URL+"/mcp", mcpclient.WithName("hostile"))
+			ctx := context.Background()
+			call := func() {
+				res, err := p.CallToolResult(ctx, "big", map[string]any{"size": size})
+				if err != nil || len(res.Content) != 1 || len(res.Content[0].(*mcp.TextContent).Text) != size {
+					t.Fatalf("the big call: %v", err)
+				}
+			}
+			call() // connections and buffers made
+			if grew := allocated(call); grew > 8*size {
+				t.Errorf("a result of %d bytes allocated %d bytes (%.1f times)", size, grew, float64(grew)/size)
+			} else {
+				t.Logf("a result of %d bytes allocated %.1f times its size", size, float64(grew)/size)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -39,7 +40,15 @@ var errMalformed = errors.New("malformed line in SSE stream")
 type events struct {
 	r    *bufio.Reader
 	long []byte // a line longer than r's buffer, gathered
+	held held   // what r reads, if it holds whole events; or nil
 }
+
+// A held body holds whole events before they are read (sdkfix's bound on
+// a message's size does): Buffered is how many bytes of them are left.
+// A line longer than the reader's buffer is gathered in one allocation of
+// at most that much, not in a series that grows by a quarter each time
+// (five times a large message, in all).
+type held interface{ Buffered() int }
 
 // keepLong is the most of a long line's buffer kept for the next.
 const keepLong = 1 << 20
@@ -106,7 +115,11 @@ func (s *events) line() (line []byte, long bool, err error) {
 	if err != bufio.ErrBufferFull {
 		return line, false, err
 	}
-	s.long = append(s.long[:0], line...)
+	need := len(line)
+	if s.held != nil {
+		need += s.held.Buffered()
+	}
+	s.long = append(slices.Grow(s.long[:0], need), line...)
 	for err == bufio.ErrBufferFull {
 		line, err = s.r.ReadSlice('\n')
 		s.long = append(s.long, line...)
@@ -176,6 +189,7 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 	s := readers.Get().(*events)
 	r := s.r
 	r.Reset(resp.Body)
+	s.held, _ = resp.Body.(held)
 	answered := false
 	defer func() {
 		// Read to the end, so that the connection is used again.
@@ -187,6 +201,7 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		resp.Body.Close()
 		c.untrack(id)
 		r.Reset(nil)
+		s.held = nil
 		if cap(s.long) > keepLong {
 			s.long = nil // one huge line should not pin its memory
 		}

@@ -3,6 +3,7 @@ package streamable
 import (
 	"bufio"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,34 @@ func TestEventsAcrossTheBuffer(t *testing.T) {
 			t.Errorf("event %d: id %q, %d bytes of data beginning %.10q; want id %q, %d bytes beginning %.10q",
 				i, got[i].id, len(got[i].data), got[i].data, want[i].id, len(want[i].data), want[i].data)
 		}
+	}
+}
+
+// heldEvents is a body that holds its events whole, as sdkfix's bound does.
+type heldEvents struct{ *strings.Reader }
+
+func (h heldEvents) Buffered() int { return h.Len() }
+
+// A line longer than the reader's buffer, from a body that holds its
+// events whole, is gathered in one allocation of its size, which becomes
+// the event's data: a large message is not allocated five times over as
+// the line grows.
+func TestALongLineGatheredAtOnce(t *testing.T) {
+	const size = 3 << 20
+	stream := "data: " + strings.Repeat("x", size) + "\n\n"
+	body := heldEvents{strings.NewReader(stream)}
+	s := &events{r: bufio.NewReaderSize(body, 4096), held: body}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var e event
+	if err := s.next(&e); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if len(e.data) != size {
+		t.Fatalf("%d bytes of data; want %d", len(e.data), size)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > size+size/2 {
+		t.Errorf("reading a %d-byte line allocated %d bytes; want at most %d", size, got, size+size/2)
 	}
 }
