@@ -156,7 +156,7 @@ type eventStream struct {
 // once one ends: a stream costs no buffer of its own.
 type streamBuffers struct {
 	buf   []byte       // for reading the body
-	event bytes.Buffer // the current event so far, unless over the limit
+	event eventBuf     // the current event so far, unless over the limit
 	out   bytes.Buffer // whole events for the reader
 }
 
@@ -166,7 +166,7 @@ var streamBufferPool = sync.Pool{New: func() any { return new(streamBuffers) }}
 func (s *eventStream) release() {
 	b := s.b
 	s.b, s.done = nil, true
-	if b == nil || b.event.Cap() > keepBufferCap || b.out.Cap() > keepBufferCap {
+	if b == nil || b.out.Cap() > keepBufferCap {
 		return // one huge event should not pin its memory in the pool
 	}
 	b.event.Reset()
@@ -256,10 +256,10 @@ func (s *eventStream) take(p []byte) {
 // overflow turns the current event, over the limit with its last bytes,
 // into one being dropped: what was kept of it is scanned instead.
 func (s *eventStream) overflow() {
-	kept := s.b.event.Bytes()
-	s.b.event.Reset() // not written again until the event ends
 	s.over, s.size, s.line = true, 0, lineState{}
-	s.take(kept)
+	// Not written while over the limit: scanned where it is, then let go.
+	s.b.event.each(s.take)
+	s.b.event.Reset()
 }
 
 func (s *eventStream) lineBytes(b []byte) {
@@ -314,15 +314,14 @@ func (s *eventStream) endEvent() {
 		if swap := s.show(); swap != nil {
 			s.b.out.Write(swapData(s.b.event.Bytes(), swap))
 		} else if s.b.out.Len() == 0 {
-			s.b.out, s.b.event = s.b.event, s.b.out
+			// Handed over whole, not copied: out's buffer, empty, is kept
+			// for a next event.
+			s.b.out = *bytes.NewBuffer(s.b.event.Take(s.b.out.AvailableBuffer()))
 		} else {
 			s.b.out.Write(s.b.event.Bytes())
 		}
 	}
 	s.b.event.Reset()
-	if s.b.event.Cap() > keepBufferCap {
-		s.b.event = bytes.Buffer{}
-	}
 	s.size, s.over, s.line, s.scan = 0, false, lineState{}, idscan.Scanner{}
 }
 

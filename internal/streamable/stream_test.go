@@ -76,7 +76,8 @@ func TestALongLineGatheredAtOnce(t *testing.T) {
 	if len(e.data) != size {
 		t.Fatalf("%d bytes of data; want %d", len(e.data), size)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > size+size/2 {
-		t.Errorf("reading a %d-byte line allocated %d bytes; want at most %d", size, got, size+size/2)
+	// Twice the line with -race, five times and more line by line.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 5*size/2 {
+		t.Errorf("reading a %d-byte line allocated %d bytes; want at most %d", size, got, 5*size/2)
 	}
 }
