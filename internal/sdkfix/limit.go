@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/mcpbridge/mcpbridge/internal/gather"
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
 )
 
@@ -155,9 +156,9 @@ type eventStream struct {
 // streamBuffers are an eventStream's buffers, kept for the next stream
 // once one ends: a stream costs no buffer of its own.
 type streamBuffers struct {
-	buf   []byte       // for reading the body
-	event eventBuf     // the current event so far, unless over the limit
-	out   bytes.Buffer // whole events for the reader
+	buf   []byte        // for reading the body
+	event gather.Buffer // the current event so far, unless over the limit
+	out   bytes.Buffer  // whole events for the reader
 }
 
 var streamBufferPool = sync.Pool{New: func() any { return new(streamBuffers) }}
@@ -258,7 +259,7 @@ func (s *eventStream) take(p []byte) {
 func (s *eventStream) overflow() {
 	s.over, s.size, s.line = true, 0, lineState{}
 	// Not written while over the limit: scanned where it is, then let go.
-	s.b.event.each(s.take)
+	s.b.event.Each(s.take)
 	s.b.event.Reset()
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/mcpbridge/mcpbridge/internal/gather"
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
 	"github.com/mcpbridge/mcpbridge/internal/rawjson"
 	"github.com/mcpbridge/mcpbridge/internal/wire"
@@ -19,17 +20,19 @@ const (
 	// readBufferSize is the bufio size for stdout. Typical messages fit,
 	// so they are decoded straight from bufio's buffer without a copy.
 	readBufferSize = 64 << 10
-	// keepBufferCap is the largest line buffer kept for the next line; one
-	// huge message should not pin its memory for the life of the session.
-	keepBufferCap = 1 << 20
+	// keepBufferCap is the largest buffer kept for the next message written;
+	// one huge message should not pin its memory for the life of the
+	// session. (A line read is gathered in a gather.Buffer, which keeps as
+	// much.)
+	keepBufferCap = gather.Keep
 )
 
 // frameReader splits a stream into newline-delimited lines, enforcing a
 // length limit without ever buffering more than the limit.
 type frameReader struct {
 	br    *bufio.Reader
-	limit int // bytes per line, newline excluded; <= 0 means none
-	buf   []byte
+	limit int           // bytes per line, newline excluded; <= 0 means none
+	buf   gather.Buffer // a line longer than br's buffer
 }
 
 // oversized describes a line that exceeded the limit and was discarded.
@@ -56,34 +59,33 @@ func (r *frameReader) next() (line []byte, over *oversized, err error) {
 }
 
 func (r *frameReader) readLine() ([]byte, *oversized, error) {
-	if cap(r.buf) > keepBufferCap {
-		r.buf = nil
-	}
-	r.buf = r.buf[:0]
+	r.buf.Reset()
 	for {
 		frag, err := r.br.ReadSlice('\n')
 		switch {
 		case err == nil:
-			n := len(r.buf) + len(frag) - 1
+			n := r.buf.Len() + len(frag) - 1
 			if r.limit > 0 && n > r.limit {
 				return nil, r.discard(frag, true), nil
 			}
-			if len(r.buf) == 0 {
+			if r.buf.Len() == 0 {
 				return frag, nil, nil
 			}
-			return append(r.buf, frag...), nil, nil
+			r.buf.Write(frag)
+			return r.buf.Bytes(), nil, nil
 		case err == bufio.ErrBufferFull:
-			if r.limit > 0 && len(r.buf)+len(frag) > r.limit {
+			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
 				return nil, r.discard(frag, false), nil
 			}
-			r.buf = append(r.buf, frag...)
-		case len(r.buf)+len(frag) > 0 && err == io.EOF:
+			r.buf.Write(frag)
+		case r.buf.Len()+len(frag) > 0 && err == io.EOF:
 			// A last line without a newline is still a message; the EOF
 			// comes again on the next call.
-			if r.limit > 0 && len(r.buf)+len(frag) > r.limit {
+			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
 				return nil, r.discard(frag, true), nil
 			}
-			return append(r.buf, frag...), nil, nil
+			r.buf.Write(frag)
+			return r.buf.Bytes(), nil, nil
 		default:
 			return nil, nil, err
 		}
@@ -95,10 +97,10 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 // request it answers can still be failed. Only bufio's buffer is used.
 func (r *frameReader) discard(frag []byte, final bool) *oversized {
 	var sc idscan.Scanner
-	sc.Feed(r.buf)
+	r.buf.Each(sc.Feed)
 	sc.Feed(frag)
-	size := int64(len(r.buf) + len(frag))
-	r.buf = r.buf[:0]
+	size := int64(r.buf.Len() + len(frag))
+	r.buf.Reset()
 	for !final {
 		var err error
 		frag, err = r.br.ReadSlice('\n')

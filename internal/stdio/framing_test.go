@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +66,53 @@ func TestFrameReader(t *testing.T) {
 	}) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
+}
+
+// Lines on both sides of the gathering's head and of a buffer it keeps,
+// one after another and one over the limit among them, read back as
+// written, each costing about its size to gather (a buffer grown as the
+// bytes came cost five times it).
+func TestFrameReaderLongLines(t *testing.T) {
+	const limit = 3 << 20
+	sizes := []int{readBufferSize - 1, readBufferSize, readBufferSize + 1, 5 * readBufferSize, keepBufferCap + 1, limit, 100, limit + 1, 2*keepBufferCap + 7, 10}
+	var input strings.Builder
+	for i, n := range sizes {
+		input.WriteString(strings.Repeat(string(rune('a'+i)), n))
+		input.WriteString("\n")
+	}
+	fr := newFrameReader(strings.NewReader(input.String()), limit, readBufferSize)
+	for i, n := range sizes {
+		var line []byte
+		var over *oversized
+		grew := allocated(t, func() {
+			var err error
+			if line, over, err = fr.next(); err != nil {
+				t.Fatalf("line %d: %v", i, err)
+			}
+		})
+		if n > limit {
+			if over == nil || over.size != int64(n) {
+				t.Fatalf("line %d of %d bytes over the %d-byte limit: got %d bytes, %+v", i, n, limit, len(line), over)
+			}
+		} else if over != nil || len(line) != n+1 || strings.Count(string(line), string(rune('a'+i))) != n {
+			t.Fatalf("line %d: %d bytes (%+v); want %d", i, len(line), over, n+1)
+		}
+		// Twice the line at most: the pieces, when a line is the longest
+		// yet, and the line put together.
+		if grew > 2*uint64(n)+2*readBufferSize {
+			t.Errorf("line %d of %d bytes allocated %d bytes to gather", i, n, grew)
+		}
+	}
+}
+
+// allocated returns the bytes f allocated.
+func allocated(t *testing.T, f func()) uint64 {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestFrameReaderNoLimit(t *testing.T) {

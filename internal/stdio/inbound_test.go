@@ -143,8 +143,8 @@ func FuzzInbound(f *testing.F) {
 				}
 				return
 			}
-			if len(line) > limit+1 || cap(in.fr.buf) > limit+16 {
-				t.Fatalf("a line of %d bytes held, buffer %d, past the %d-byte limit", len(line), cap(in.fr.buf), limit)
+			if len(line) > limit+1 || in.fr.buf.Cap() > limit+16 {
+				t.Fatalf("a line of %d bytes held, buffer %d, past the %d-byte limit", len(line), in.fr.buf.Cap(), limit)
 			}
 			rec = recorder{}
 			in.frame(line, over)

@@ -1,17 +1,17 @@
-package sdkfix
+package gather
 
 import (
 	"bytes"
 	"testing"
 )
 
-// An event gathered in any sizes of writes, in the head and on into the
+// A message gathered in any sizes of writes, in the head and on into the
 // pieces, reads back as written, whole or part by part; Take hands it over
 // and Reset starts the next.
-func TestEventBuf(t *testing.T) {
-	var b eventBuf
-	for _, size := range []int{0, 1, pieceSize, pieceSize + 1, 5*pieceSize + 17, keepBufferCap, keepBufferCap + 1} {
-		for _, chunk := range []int{7, 4096, pieceSize, pieceSize + 3} {
+func TestBuffer(t *testing.T) {
+	var b Buffer
+	for _, size := range []int{0, 1, PieceSize, PieceSize + 1, 5*PieceSize + 17, Keep, Keep + 1} {
+		for _, chunk := range []int{7, 4096, PieceSize, PieceSize + 3} {
 			want := make([]byte, size)
 			for i := range want {
 				want[i] = byte(i*31 + size + chunk)
@@ -25,7 +25,7 @@ func TestEventBuf(t *testing.T) {
 				t.Fatalf("size %d in writes of %d: Len %d", size, chunk, b.Len())
 			}
 			var parts []byte
-			b.each(func(p []byte) { parts = append(parts, p...) })
+			b.Each(func(p []byte) { parts = append(parts, p...) })
 			if !bytes.Equal(parts, want) {
 				t.Fatalf("size %d in writes of %d: the parts differ from what was written", size, chunk)
 			}
@@ -40,7 +40,7 @@ func TestEventBuf(t *testing.T) {
 				}
 			}
 			b.Reset()
-			if b.Len() != 0 || len(b.Bytes()) != 0 || cap(b.head) > 2*pieceSize || cap(b.spare) > keepBufferCap {
+			if b.Len() != 0 || len(b.Bytes()) != 0 || cap(b.head) > 2*PieceSize || cap(b.spare) > Keep {
 				t.Fatalf("after Reset: Len %d, %d bytes, head of %d", b.Len(), len(b.Bytes()), cap(b.head))
 			}
 		}
