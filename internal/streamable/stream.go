@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpbridge/mcpbridge/internal/gather"
 	"github.com/mcpbridge/mcpbridge/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -50,9 +51,6 @@ type events struct {
 // (five times a large message, in all).
 type held interface{ Buffered() int }
 
-// keepLong is the most of a long line's buffer kept for the next.
-const keepLong = 1 << 20
-
 // readers are what the streams are read through, kept for the next: a
 // stream costs no buffer of its own.
 var readers = sync.Pool{New: func() any { return &events{r: bufio.NewReaderSize(nil, 4096)} }}
@@ -85,7 +83,7 @@ func (s *events) next(e *event) error {
 				switch {
 				case e.data != nil:
 					e.data = append(append(e.data, '\n'), value...)
-				case long && cap(s.long) > keepLong:
+				case long && cap(s.long) > gather.Keep:
 					// The gathered line, too large to be kept for the
 					// next, becomes the event's: not copied once more.
 					e.data, s.long = value, nil
@@ -202,7 +200,7 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		c.untrack(id)
 		r.Reset(nil)
 		s.held = nil
-		if cap(s.long) > keepLong {
+		if cap(s.long) > gather.Keep {
 			s.long = nil // one huge line should not pin its memory
 		}
 		readers.Put(s)
