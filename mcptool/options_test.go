@@ -380,6 +380,10 @@ func TestReconnect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		server := newGreeter()
 		p := connected(t, server, &mcptool.Options{Reconnect: &mcptool.Reconnect{MinDelay: time.Second}})
+		// Settled first: go-sdk v1.8.0's ServerSession.Close cancels the
+		// subscriptions/listen handlers it knows of, and hangs on one whose
+		// request arrives as it closes (the client opens it on connecting).
+		synctest.Wait()
 		for s := range server.Sessions() {
 			s.Close()
 		}

@@ -133,6 +133,10 @@ func TestFromServerReconnects(t *testing.T) {
 		server := demo.New()
 		var seen states
 		p, _ := inProcess(t, server, mcpclient.WithReconnect(mcpclient.Reconnect{}), mcpclient.WithStateChange(seen.record))
+		// Settled first: go-sdk v1.8.0's ServerSession.Close cancels the
+		// subscriptions/listen handlers it knows of, and hangs on one whose
+		// request arrives as it closes (the client opens it on connecting).
+		synctest.Wait()
 		for s := range server.Sessions() {
 			s.Close()
 		}
