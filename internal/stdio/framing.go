@@ -33,6 +33,9 @@ type frameReader struct {
 	br    *bufio.Reader
 	limit int           // bytes per line, newline excluded; <= 0 means none
 	buf   gather.Buffer // a line longer than br's buffer
+	// owned says the last line is the caller's to keep: one put together
+	// past gather.Keep is never used again, and needs no copy of its own.
+	owned bool
 }
 
 // oversized describes a line that exceeded the limit and was discarded.
@@ -60,6 +63,7 @@ func (r *frameReader) next() (line []byte, over *oversized, err error) {
 
 func (r *frameReader) readLine() ([]byte, *oversized, error) {
 	r.buf.Reset()
+	r.owned = false
 	for {
 		frag, err := r.br.ReadSlice('\n')
 		switch {
@@ -72,7 +76,7 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 				return frag, nil, nil
 			}
 			r.buf.Write(frag)
-			return r.buf.Bytes(), nil, nil
+			return r.gathered(), nil, nil
 		case err == bufio.ErrBufferFull:
 			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
 				return nil, r.discard(frag, false), nil
@@ -85,11 +89,21 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 				return nil, r.discard(frag, true), nil
 			}
 			r.buf.Write(frag)
-			return r.buf.Bytes(), nil, nil
+			return r.gathered(), nil, nil
 		default:
 			return nil, nil, err
 		}
 	}
+}
+
+// gathered returns the line put together in r.buf, the caller's to keep
+// if it is too large for the buffer to be kept.
+func (r *frameReader) gathered() []byte {
+	if r.buf.Len() > gather.Keep {
+		r.owned = true
+		return r.buf.Take(nil)
+	}
+	return r.buf.Bytes()
 }
 
 // discard consumes the rest of an oversized line, already read up to and
@@ -121,9 +135,12 @@ var errNoID = errors.New("response without an id")
 
 // decoder turns lines into messages, as go-sdk's jsonrpc.DecodeMessage
 // does but for what a line must be (one JSON value, nothing after it),
-// without go-sdk's decoder ([wire.Decode]). Nothing decoded aliases the
-// line, which the reader reuses: the message keeps a copy of its own.
-type decoder struct{}
+// without go-sdk's decoder ([wire.Decode]). Nothing decoded aliases a
+// line the reader uses again: the message keeps a copy of its own, unless
+// the line is the decoder's to keep (owned).
+type decoder struct {
+	owned bool // the lines decoded are the decoder's to keep (frameReader.owned)
+}
 
 // decode parses one JSON-RPC message (not a batch).
 func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
@@ -136,7 +153,10 @@ func (d *decoder) decode(line []byte) (jsonrpc.Message, error) {
 		}
 		return nil, err
 	}
-	m, err := wire.Decode(bytes.Clone(line))
+	if !d.owned {
+		line = bytes.Clone(line)
+	}
+	m, err := wire.Decode(line)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,7 @@ func (in *inbound) run() error {
 		if err != nil {
 			return err
 		}
+		in.dec.owned = in.fr.owned
 		in.frame(line, over)
 	}
 }

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpbridge/mcpbridge/internal/gather"
 	"github.com/mcpbridge/mcpbridge/internal/idscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -169,4 +171,35 @@ func FuzzInbound(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A line put together past the buffer kept for the next is the message's
+// own: it is decoded where it lies, not copied once more; a line the reader
+// uses again is copied (TestDecodeDoesNotAlias).
+func TestALargeLineIsDecodedInPlace(t *testing.T) {
+	for _, tc := range []struct {
+		size  int
+		owned bool
+	}{{gather.Keep / 2, false}, {2 * gather.Keep, true}} {
+		text := strings.Repeat("x", tc.size)
+		var rec recorder
+		in := newInbound(`{"jsonrpc":"2.0","id":1,"result":"`+text+`"}`+"\n", 4*gather.Keep, readBufferSize, &rec)
+		line, over, err := in.fr.next()
+		if err != nil || over != nil {
+			t.Fatalf("%d bytes: %v, %+v", tc.size, err, over)
+		}
+		in.dec.owned = in.fr.owned
+		in.frame(line, over)
+		if len(rec.delivered) != 1 {
+			t.Fatalf("%d bytes: %d messages delivered", tc.size, len(rec.delivered))
+		}
+		result := rec.delivered[0].(*jsonrpc.Response).Result
+		if string(result) != `"`+text+`"` {
+			t.Fatalf("%d bytes: the result is %.20q", tc.size, result)
+		}
+		line[bytes.IndexByte(line, 'x')] = 'Z' // what the reader may do with a line it keeps
+		if aliased := result[1] == 'Z'; aliased != tc.owned {
+			t.Errorf("%d bytes: the result lies in the line: %v; want %v", tc.size, aliased, tc.owned)
+		}
+	}
 }
