@@ -219,15 +219,6 @@ func (s *eventStream) Read(p []byte) (int, error) {
 
 func (s *eventStream) Close() error { return s.body.Close() }
 
-// Buffered returns how many bytes of whole events are held for the reader,
-// so that a reader gathering a long line can make room for it at once.
-func (s *eventStream) Buffered() int {
-	if s.b == nil {
-		return 0
-	}
-	return s.b.out.Len()
-}
-
 // take takes in the next bytes of the stream.
 func (s *eventStream) take(p []byte) {
 	for len(p) > 0 {

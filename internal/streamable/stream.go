@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -40,16 +39,8 @@ var errMalformed = errors.New("malformed line in SSE stream")
 // comment.
 type events struct {
 	r    *bufio.Reader
-	long []byte // a line longer than r's buffer, gathered
-	held held   // what r reads, if it holds whole events; or nil
+	long gather.Buffer // a line longer than r's buffer, gathered
 }
-
-// A held body holds whole events before they are read (sdkfix's bound on
-// a message's size does): Buffered is how many bytes of them are left.
-// A line longer than the reader's buffer is gathered in one allocation of
-// at most that much, not in a series that grows by a quarter each time
-// (five times a large message, in all).
-type held interface{ Buffered() int }
 
 // readers are what the streams are read through, kept for the next: a
 // stream costs no buffer of its own.
@@ -60,7 +51,7 @@ var readers = sync.Pool{New: func() any { return &events{r: bufio.NewReaderSize(
 func (s *events) next(e *event) error {
 	*e = event{}
 	for {
-		line, long, err := s.line()
+		line, owned, err := s.line()
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("error reading event: %v", err)
 		}
@@ -83,10 +74,10 @@ func (s *events) next(e *event) error {
 				switch {
 				case e.data != nil:
 					e.data = append(append(e.data, '\n'), value...)
-				case long && cap(s.long) > gather.Keep:
-					// The gathered line, too large to be kept for the
-					// next, becomes the event's: not copied once more.
-					e.data, s.long = value, nil
+				case owned:
+					// The gathered line, too large for its buffer to be
+					// kept, is the event's: not copied once more.
+					e.data = value
 				default:
 					e.data = append(make([]byte, 0, len(value)), value...)
 				}
@@ -105,24 +96,25 @@ func (s *events) next(e *event) error {
 	}
 }
 
-// line reads one line, valid until the next read. A line longer than
-// r's buffer is gathered in s.long, and long reports it: the caller may
-// keep it, leaving s.long nil.
-func (s *events) line() (line []byte, long bool, err error) {
+// line reads one line, valid until the next read; or, if owned, the
+// caller's to keep: a line longer than r's buffer is gathered in s.long
+// (as the stdio connection gathers one), and one past gather.Keep is
+// handed over.
+func (s *events) line() (line []byte, owned bool, err error) {
 	line, err = s.r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return line, false, err
 	}
-	need := len(line)
-	if s.held != nil {
-		need += s.held.Buffered()
-	}
-	s.long = append(slices.Grow(s.long[:0], need), line...)
+	s.long.Reset()
+	s.long.Write(line)
 	for err == bufio.ErrBufferFull {
 		line, err = s.r.ReadSlice('\n')
-		s.long = append(s.long, line...)
+		s.long.Write(line)
 	}
-	return s.long, true, err
+	if s.long.Len() > gather.Keep {
+		return s.long.Take(nil), true, err
+	}
+	return s.long.Bytes(), false, err
 }
 
 // finishWithin bounds how long the stream of a request is read on after
@@ -187,7 +179,6 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 	s := readers.Get().(*events)
 	r := s.r
 	r.Reset(resp.Body)
-	s.held, _ = resp.Body.(held)
 	answered := false
 	defer func() {
 		// Read to the end, so that the connection is used again.
@@ -199,10 +190,6 @@ func (c *Conn) read(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Reque
 		resp.Body.Close()
 		c.untrack(id)
 		r.Reset(nil)
-		s.held = nil
-		if cap(s.long) > gather.Keep {
-			s.long = nil // one huge line should not pin its memory
-		}
 		readers.Put(s)
 	}()
 	var e event
