@@ -746,20 +746,30 @@ func sideComplete(t *testing.T, s *side, ref *mcp.CompleteReference, arg, value 
 const (
 	heardWithin  = 10 * time.Second
 	silentWithin = time.Second
+	sayAgain     = 100 * time.Millisecond
 )
 
 // said is what the server said on c, waited for until last: direct notes
 // whether it heard it, and the gateway's side waits for what direct did
-// not hear only silentWithin.
-func said(s *side, n *note, c <-chan string, last string) []string {
+// not hear only silentWithin. again, if not nil, is called every
+// sayAgain while last is not heard, to have the server say it again.
+func said(s *side, n *note, c <-chan string, last string, again func()) []string {
 	bound := heardWithin
 	if s.through && !n.heard || !s.through && n.known {
 		bound = silentWithin
 	}
 	var lines []string
 	timeout := time.After(bound)
+	var tick <-chan time.Time
+	if again != nil {
+		t := time.NewTicker(sayAgain)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
+		case <-tick:
+			again()
 		case line := <-c:
 			lines = append(lines, line)
 			if strings.HasSuffix(line, last) {
@@ -784,7 +794,7 @@ func logDuringACall(t *testing.T, s *side, n *note) string {
 	}
 	key := s.key(t)
 	return duringACall(t, s, "log", key, meta, func() []string {
-		lines := said(s, n, s.heard.logs, "end "+key)
+		lines := said(s, n, s.heard.logs, "end "+key, nil)
 		for i := range lines {
 			lines[i] = strings.ReplaceAll(lines[i], key, "KEY")
 		}
@@ -795,7 +805,7 @@ func logDuringACall(t *testing.T, s *side, n *note) string {
 // progressOfACall calls steps with a progress token: the progress heard
 // during the call, and its result.
 func progressOfACall(t *testing.T, s *side, n *note) string {
-	return duringACall(t, s, "steps", s.key(t), mcp.Meta{"progressToken": "tok"}, func() []string { return said(s, n, s.heard.progress, "step 2") })
+	return duringACall(t, s, "steps", s.key(t), mcp.Meta{"progressToken": "tok"}, func() []string { return said(s, n, s.heard.progress, "step 2", nil) })
 }
 
 // duringACall calls the tool name, which answers once told to proceed:
@@ -840,13 +850,19 @@ func cancelACall(t *testing.T, s *side, n *note) string {
 
 // subscribe subscribes to the readme, has the server say it changed, and
 // unsubscribes: the updates heard.
+//
+// On protocol 2026-07-28 go-sdk's Subscribe opens the subscriptions/listen
+// stream from a goroutine of its own and returns at once, so a touch can
+// reach the server before the listen does (go-sdk issues 1171 and 1283):
+// until an update is heard, the readme is touched again.
 func subscribe(t *testing.T, s *side, n *note) string {
 	uri := "memo://matrix/readme"
 	if err := s.cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: uri}); err != nil {
 		return outcome(nil, err)
 	}
-	touched := callTool(t, s, "touch", map[string]any{"uri": uri}, nil)
-	heard := said(s, n, s.heard.updates, "updated "+uri)
+	touch := func() string { return callTool(t, s, "touch", map[string]any{"uri": uri}, nil) }
+	touched := touch()
+	heard := said(s, n, s.heard.updates, "updated "+uri, func() { touch() })
 	if err := s.cs.Unsubscribe(t.Context(), &mcp.UnsubscribeParams{URI: uri}); err != nil {
 		return outcome(nil, err)
 	}
