@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -470,3 +471,54 @@ func TestCloseEndsWhatIsRead(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// writeCounter counts the writes made to the connections it dials.
+type writeCounter struct {
+	mu     sync.Mutex
+	writes int
+}
+
+type countedConn struct {
+	net.Conn
+	c *writeCounter
+}
+
+func (c countedConn) Write(p []byte) (int, error) {
+	c.c.mu.Lock()
+	c.c.writes++
+	c.c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func (w *writeCounter) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writes
+}
+
+// A message goes out in one write, its headers with its body: net/http
+// sends the headers of a body it does not know to be in memory ahead of
+// it, which costs a write and the server a read more a message.
+func TestAMessageIsOneWrite(t *testing.T) {
+	srv, _ := serve(t, &mcp.StreamableHTTPOptions{Stateless: true})
+	wc := &writeCounter{}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countedConn{c, wc}, nil
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	cs := connect(t, &Transport{Endpoint: srv.URL, Client: &http.Client{Transport: tr}}, nil)
+	for range 3 {
+		before := wc.count()
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hello"}}); err != nil {
+			t.Fatal(err)
+		}
+		if n := wc.count() - before; n != 1 {
+			t.Fatalf("a call went out in %d writes, want 1", n)
+		}
+	}
+}

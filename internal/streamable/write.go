@@ -189,19 +189,18 @@ var (
 func (c *Conn) request(ctx context.Context, method string, data []byte, version string) (*http.Request, error) {
 	var body io.Reader
 	if data != nil {
-		// A ReadCloser of its own, which NewRequest takes as it is.
-		body = newMessage(data)
+		// A reader net/http knows to be in memory: it writes the headers
+		// with the body then, in one write, where it would send them
+		// ahead of another reader's body. NewRequest sets the length and
+		// GetBody, for a message sent again if the connection it went
+		// out on was found closed.
+		body = bytes.NewReader(data)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, "", body)
 	if err != nil {
 		return nil, err
 	}
 	req.URL = c.url // req.Host left empty: URL's, with no copy of URL for it
-	if data != nil {
-		// Sent again if the connection it went out on was found closed.
-		req.ContentLength = int64(len(data))
-		req.GetBody = func() (io.ReadCloser, error) { return newMessage(data), nil }
-	}
 	if c.t.OAuth != nil {
 		if err := c.authorize(ctx, req); err != nil {
 			return nil, err
@@ -221,17 +220,6 @@ func (c *Conn) request(ctx context.Context, method string, data []byte, version 
 	}
 	return req, nil
 }
-
-// A message is a request's body, in one allocation.
-type message struct{ bytes.Reader }
-
-func newMessage(data []byte) *message {
-	m := new(message)
-	m.Reset(data)
-	return m
-}
-
-func (m *message) Close() error { return nil }
 
 // authorize puts the OAuth handler's token on req. A token source that
 // holds no valid grant (its refresh token expired, say) adds none: the
