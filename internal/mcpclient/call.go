@@ -173,12 +173,14 @@ func leftToCaller(err error) bool {
 // server asks for first ([Provider.elicitFirst]).
 func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, *wireTask, error) {
 	declared := p.declare(params, callerOf(ctx))
-	if !declared {
+	// A call past go-sdk writes the rest of _meta itself (rawcall.go).
+	sdk := !declared && s.caller == nil
+	if sdk {
 		s.fillMeta(params)
 	}
 	asTask := s.asTask(name)
 	res, task, err := p.sendCall(ctx, s, name, params, asTask)
-	if !declared {
+	if sdk {
 		s.keepMeta(params)
 	}
 	again, aerr := p.elicitFirst(ctx, name, err)
@@ -192,9 +194,43 @@ func (p *Provider) send(ctx context.Context, s *session, name string, params *mc
 }
 
 // sendCall sends one tools/call on s, asking for a task if asTask, and
-// returns either its result, judged, or the task the server made of it.
-// A plain result the transport took from go-sdk is decoded here ([Provider.taken]).
+// returns either its result, judged, or the task the server made of it:
+// past go-sdk where the connection allows it (rawcall.go), else through
+// go-sdk's session.
 func (p *Provider) sendCall(ctx context.Context, s *session, name string, params *mcp.CallToolParams, asTask bool) (*mcp.CallToolResult, *wireTask, error) {
+	if s.caller == nil {
+		return p.sendSDK(ctx, s, name, params, asTask)
+	}
+	c := &rawSend{p: p, s: s, name: name, asTask: asTask}
+	err := c.send(ctx, params)
+	return c.res, c.task, err
+}
+
+// received judges raw, a result as the server wrote it, or hands it to
+// go-sdk, and keeps the outcome.
+func (c *rawSend) received(ctx context.Context, raw json.RawMessage) error {
+	p, name := c.p, c.name
+	var err error
+	switch {
+	case asksInput(raw):
+		// go-sdk answers it, as it answers every question of the
+		// server; within this request's span.
+		c.res, c.task, err = p.sendSDK(telemetryDone(ctx), c.s, name, c.req.Params, c.asTask)
+	case sdkfix.Plain(raw):
+		c.res, err = p.taken(ctx, name, raw)
+	default:
+		if c.task, err = p.created(raw, true, name, c.asTask); c.task != nil || err != nil {
+			return err
+		}
+		c.res, err = sdkfix.Decode(raw)
+		c.res, err = p.judge(ctx, name, raw, true, c.res, err)
+	}
+	return err
+}
+
+// sendSDK is sendCall through go-sdk's session. A plain result the
+// transport took from go-sdk is decoded here ([Provider.taken]).
+func (p *Provider) sendSDK(ctx context.Context, s *session, name string, params *mcp.CallToolParams, asTask bool) (*mcp.CallToolResult, *wireTask, error) {
 	var caught *sdkfix.Catch
 	if f := frameKey.Value(ctx); f != nil {
 		caught = &f.catch // the call's sends are one after another
@@ -219,16 +255,17 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 	}
 	params.Arguments = args // for a call sent again
 	if raw, ok := caught.Taken(err); ok {
-		res, err = p.taken(ctx, name, caught, raw)
+		res, err = p.taken(ctx, name, raw)
 		return res, nil, err
 	}
+	raw, ok := caught.Raw()
 	if err == nil && len(res.Content) == 0 && res.StructuredContent == nil {
 		// A task comes with neither: go-sdk decodes it as an empty result.
-		if t, err := p.created(caught, name, asTask); t != nil || err != nil {
+		if t, err := p.created(raw, ok, name, asTask); t != nil || err != nil {
 			return nil, t, err
 		}
 	}
-	res, err = p.judge(ctx, name, caught, res, err)
+	res, err = p.judge(ctx, name, raw, ok, res, err)
 	if err == nil {
 		structuredJSON(res)
 	}
@@ -240,7 +277,7 @@ func (p *Provider) sendCall(ctx context.Context, s *session, name string, params
 // the call checks: isError, the structured content as written), the whole
 // kept in the call's rawCall; otherwise raw decoded as go-sdk decodes it,
 // but without its decoder ([sdkfix.Decode]), and judged.
-func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch, raw json.RawMessage) (*mcp.CallToolResult, error) {
+func (p *Provider) taken(ctx context.Context, name string, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	if out := rawCallOf(ctx); out != nil {
 		res, err := p.head(name, raw)
 		if err == nil {
@@ -253,7 +290,7 @@ func (p *Provider) taken(ctx context.Context, name string, caught *sdkfix.Catch,
 		decode = sdkfix.DecodeContent
 	}
 	res, err := decode(raw)
-	return p.judge(ctx, name, caught, res, err)
+	return p.judge(ctx, name, raw, true, res, err)
 }
 
 // structuredJSON makes the structured content of a result go-sdk decoded
@@ -322,19 +359,18 @@ func askingOf(err error) *AskingTask {
 	return asking
 }
 
-// judge completes go-sdk's answer to a tools/call with the raw result,
-// where the transport kept it: a result that arrived but that go-sdk could
+// judge completes the decoded answer to a tools/call with the raw result,
+// if ok, where the transport kept it: a result that arrived but that go-sdk could
 // not decode is salvaged part by part, and an empty one is checked for what
 // go-sdk decodes as empty but the protocol does not allow (null, no
 // content). What cannot be had is a [ProtocolError].
-func (p *Provider) judge(ctx context.Context, name string, caught *sdkfix.Catch, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+func (p *Provider) judge(ctx context.Context, name string, raw json.RawMessage, ok bool, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
 	switch {
 	case err == nil && (len(res.Content) > 0 || res.StructuredContent != nil):
 		return res, nil
 	case err != nil && ctx.Err() != nil:
 		return nil, err
 	}
-	raw, ok := caught.Raw()
 	if ok && errors.Is(err, ErrInputRequired) {
 		if res, ok := inputRequired(raw); ok {
 			return res, nil

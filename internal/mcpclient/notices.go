@@ -52,19 +52,25 @@ func (n Notices) set(o *mcp.ClientOptions) {
 // askLevel makes client send the level n.LogLevel gives in the _meta of
 // each 2026-07-28 request (go-sdk has put the protocol version there).
 func (n Notices) askLevel(client *mcp.Client) {
-	if n.LogLevel == nil {
-		return
+	if n.LogLevel != nil {
+		client.AddSendingMiddleware(n.level)
 	}
-	client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if p := req.GetParams(); p != nil {
-				if m := p.GetMeta(); m[mcp.MetaKeyProtocolVersion] != nil {
-					if level := n.LogLevel(); level != "" {
-						m[mcp.MetaKeyLogLevel] = level
-					}
+}
+
+// level is the sending middleware askLevel adds: it puts the level in the
+// _meta of a request of 2026-07-28.
+func (n Notices) level(next mcp.MethodHandler) mcp.MethodHandler {
+	if n.LogLevel == nil {
+		return next
+	}
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p := req.GetParams(); p != nil {
+			if m := p.GetMeta(); m[mcp.MetaKeyProtocolVersion] != nil {
+				if level := n.LogLevel(); level != "" {
+					m[mcp.MetaKeyLogLevel] = level
 				}
 			}
-			return next(ctx, method, req)
 		}
-	})
+		return next(ctx, method, req)
+	}
 }

@@ -186,13 +186,12 @@ type taskCallParams struct {
 	Task struct{} `json:"task"`
 }
 
-// created reads from the raw answer to a tools/call the task the server
+// created reads from raw, the answer to a tools/call if ok, the task the server
 // made of it: a result of type "task" (the extension), or the task member
 // of a CreateTaskResult when one was asked for (2025-11-25). It returns
 // nil for an answer that is no task.
-func (p *Provider) created(caught *sdkfix.Catch, name string, asked bool) (*wireTask, error) {
+func (p *Provider) created(raw json.RawMessage, ok bool, name string, asked bool) (*wireTask, error) {
 	op := operation{"tools/call", name}
-	raw, ok := caught.Raw()
 	if !ok {
 		if asked {
 			return nil, &ProtocolError{Server: p.name, Op: op.String(), Err: errors.New("the task the server created cannot be read over this transport")}

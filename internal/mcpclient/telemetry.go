@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpbridge/mcpbridge/internal/ctxkey"
 	"github.com/mcpbridge/mcpbridge/internal/sdkfix"
 	"github.com/mcpbridge/mcpbridge/internal/telemetry"
 )
@@ -124,6 +125,9 @@ func (t startTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // carries the span's trace context to the server in params._meta.
 func (c *clientTelemetry) sending(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if telemetryDoneKey.Value(ctx) {
+			return next(ctx, method, req)
+		}
 		x := c.begin(ctx, method, req)
 		if x == nil {
 			return next(ctx, method, req)
@@ -138,6 +142,13 @@ func (c *clientTelemetry) sending(next mcp.MethodHandler) mcp.MethodHandler {
 		return res, err
 	}
 }
+
+// telemetryDone returns ctx marked as that of a request traced already: a
+// call past go-sdk sent again through it (rawcall.go), whose span is the
+// call's.
+func telemetryDone(ctx context.Context) context.Context { return telemetryDoneKey.With(ctx, true) }
+
+var telemetryDoneKey = ctxkey.New[bool]("mcpclient traced")
 
 // A traced request is one request or notification being traced or timed.
 type traced struct {

@@ -2,6 +2,8 @@ package sdkfix
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 
@@ -33,6 +35,7 @@ type Capture struct {
 
 	mu   sync.Mutex
 	conn mcp.Connection
+	tap  *tapConn // conn wrapped, or nil
 }
 
 // Connect connects the transport and remembers the connection.
@@ -47,7 +50,14 @@ func (c *Capture) Connect(ctx context.Context) (mcp.Connection, error) {
 	if !wrappable(conn) {
 		return conn, nil
 	}
-	return &tapConn{Connection: conn, schemas: c.Schemas, unheard: c.Unheard}, nil
+	c.tap = &tapConn{Connection: conn, schemas: c.Schemas, unheard: c.Unheard}
+	c.tap.waiting.done = make(chan struct{})
+	if a, ok := conn.(answerer); ok {
+		// Answered where it is read: go-sdk's reading goroutine, which
+		// would pass it on, is not woken for it.
+		a.Answer(c.tap.answer)
+	}
+	return c.tap, nil
 }
 
 // wrappable reports whether conn may go to go-sdk behind a wrapper: ours,
@@ -86,6 +96,7 @@ type tapConn struct {
 	schemas *Schemas
 	unheard Unheard
 	calls   catches
+	waiting waiters // calls sent with Call
 }
 
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -108,21 +119,59 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
+	for {
+		msg, err := c.Connection.Read(ctx)
+		if err != nil {
+			c.waiting.end(err)
+			return msg, err
+		}
+		if resp, ok := msg.(*jsonrpc.Response); ok && c.answer(resp) {
+			continue
+		}
+		return c.read(msg)
+	}
+}
+
+// answer gives resp to the call sent with Call that awaits it, shown to
+// the schemas as go-sdk's answers are, and reports whether one did.
+func (c *tapConn) answer(resp *jsonrpc.Response) bool {
+	answer := c.waiting.take(resp.ID)
+	if answer == nil {
+		return false
+	}
+	c.schemas.forms(resp.Result) // an input_required result's
+	answer <- resp               // buffered, and given once
+	return true
+}
+
+// Close closes the connection, and fails the calls sent with Call that
+// await their answers.
+func (c *tapConn) Close() error {
+	err := c.Connection.Close()
+	c.waiting.end(fmt.Errorf("%w: %w", mcp.ErrConnectionClosed, errClosing))
+	return err
+}
+
+// errClosing is why a call awaited on a connection closed meanwhile
+// failed, as go-sdk says it.
+var errClosing = errors.New("jsonrpc2: client is closing")
+
+// read shows msg, read and not answered to a Call, to what reads along.
+func (c *tapConn) read(msg jsonrpc.Message) (jsonrpc.Message, error) {
+	if req, ok := msg.(*jsonrpc.Request); ok {
 		c.schemas.forms(req.Params) // an elicitation/create's
 		if c.unheard != nil {
 			c.unheard.request(req)
 		}
 	}
 	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || err != nil {
-		return msg, err
+	if !ok {
+		return msg, nil
 	}
 	c.calls.received(resp)
 	c.schemas.forms(resp.Result) // an input_required result's
 	if c.schemas != nil && c.schemas.waiting() && resp.Error == nil {
 		c.schemas.received(resp.ID.Raw(), resp.Result)
 	}
-	return msg, err
+	return msg, nil
 }

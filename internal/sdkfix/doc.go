@@ -52,6 +52,16 @@
 //     a call's answer over through a goroutine of its own. mcpbridge speaks
 //     streamable HTTP through internal/streamable instead, whose tests hold
 //     its decoding and its headers to go-sdk's.
+//   - go-sdk sends every request through one generic path: a reflective
+//     encoding of its params (and of their _meta, made anew for each
+//     request of 2026-07-28), its JSON-RPC layer's bookkeeping, and its
+//     reading goroutine, woken to hand the answer to the caller. For a
+//     tools/call that was most of what a call cost the client. A [Caller]
+//     (the connection [Capture] wrapped) sends a request go-sdk does not
+//     see and hands its answer straight back, on the goroutine that read
+//     it where the connection is ours; mcptool encodes the call itself
+//     (TestCallerAnswersPastGoSDK; TestACallPastGoSDKCarriesGoSDKsMeta in
+//     internal/mcpclient holds its _meta to go-sdk's).
 //   - go-sdk numbers the requests it sends in its JSON-RPC layer, below
 //     any middleware, and shows the number to no one; telemetry records it
 //     (jsonrpc.request.id). A [Sent] in the request's context learns it

@@ -50,6 +50,7 @@ type Conn struct {
 	limit        int
 	probeTimeout time.Duration
 	stopTimeout  time.Duration
+	answer       func(*jsonrpc.Response) bool // set by Answer, or nil
 
 	stdin  *os.File
 	stdout *os.File
@@ -164,7 +165,7 @@ func newConn(cfg connConfig) *Conn {
 	go c.copyStderr(to)
 	go c.reap()
 	go c.readLoop(&inbound{
-		fr:     newFrameReader(stdoutReader{c.stdout}, c.limit, readBufferSize),
+		fr:     newFrameReader(&stdoutReader{f: c.stdout}, c.limit, readBufferSize),
 		limit:  c.limit,
 		sink:   c,
 		logger: c.logger.With("command", c.name, "pid", c.pid),
@@ -345,8 +346,9 @@ func describe(exitErr error) string {
 	return exitErr.Error()
 }
 
-// deliver hands m to Read, unless it is the answer to a probe's ping, or
-// the late answer to a probe that was already answered for the server.
+// deliver hands m to Read, unless it is the answer to a probe's ping, the
+// late answer to a probe that was already answered for the server, or an
+// answer the function given to Answer took.
 func (c *Conn) deliver(m jsonrpc.Message) {
 	c.junk.spoke()
 	if resp, ok := m.(*jsonrpc.Response); ok {
@@ -355,6 +357,9 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 		}
 		if c.settleProbe(resp.ID) {
 			c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
+			return
+		}
+		if c.answer != nil && c.answer(resp) {
 			return
 		}
 	}
@@ -366,6 +371,11 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 	case <-c.failed:
 	}
 }
+
+// Answer has the connection give each response it reads to f before Read
+// would return it, on the goroutine that read it: one f reports it took
+// goes no further. It must be set before the connection is used.
+func (c *Conn) Answer(f func(*jsonrpc.Response) bool) { c.answer = f }
 
 // startProbe arms a probe for the request id, and returns the ping to
 // write after it (nil without a bound).
@@ -499,13 +509,16 @@ func waitFor(ch <-chan struct{}, d time.Duration) bool {
 // reaper sets a read deadline: whatever is still in the pipe is drained,
 // but a pipe held open by a process that escaped the group, and silent for
 // drainQuantum, counts as EOF instead of blocking Read until Close.
-type stdoutReader struct{ f *os.File }
+type stdoutReader struct {
+	f   *os.File
+	raw rawRead // see read
+}
 
-func (r stdoutReader) Read(p []byte) (int, error) {
-	n, err := r.f.Read(p)
+func (r *stdoutReader) Read(p []byte) (int, error) {
+	n, err := r.read(p)
 	if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
 		_ = r.f.SetReadDeadline(time.Now().Add(drainQuantum))
-		n, err = r.f.Read(p)
+		n, err = r.read(p)
 		if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
 			return 0, io.EOF
 		}

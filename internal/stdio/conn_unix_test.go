@@ -824,3 +824,26 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// An answer the function given to Answer takes goes no further: Read
+// returns the messages after it, and the answers it leaves.
+func TestAnswerTakesAnAnswerFromRead(t *testing.T) {
+	conn := start(t, child(t, "fake"))
+	taken := make(chan *jsonrpc.Response, 1)
+	conn.Answer(func(r *jsonrpc.Response) bool {
+		if r.ID.Raw() != "ours" {
+			return false
+		}
+		taken <- r
+		return true
+	})
+	write(t, conn, request("ours", "tools/call", `{"name":"x"}`))
+	if r := call(t, conn, 2, "tools/call", `{"name":"y"}`); r.Error != nil {
+		t.Fatalf("the answer left to Read: %+v", r)
+	}
+	r := <-taken
+	var res struct{ Params map[string]any }
+	if err := json.Unmarshal(r.Result, &res); err != nil || res.Params["name"] != "x" {
+		t.Fatalf("the answer taken: %s (%v)", r.Result, err)
+	}
+}

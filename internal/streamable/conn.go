@@ -78,7 +78,8 @@ type Conn struct {
 	life     context.Context // until Close
 	end      context.CancelFunc
 	incoming chan jsonrpc.Message
-	done     chan struct{} // closed by Close
+	answer   func(*jsonrpc.Response) bool // set by Answer, or nil
+	done     chan struct{}                // closed by Close
 
 	failOnce sync.Once
 	failure  error
@@ -149,9 +150,13 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// deliver hands msg to Read, and reports false if the connection was
-// closed first.
+// deliver hands msg to Read, or an answer to the function given to
+// Answer if it takes it, and reports false if the connection was closed
+// first.
 func (c *Conn) deliver(msg jsonrpc.Message) bool {
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil && c.answer(resp) {
+		return true
+	}
 	select {
 	case c.incoming <- msg:
 		return true
@@ -159,6 +164,12 @@ func (c *Conn) deliver(msg jsonrpc.Message) bool {
 		return false
 	}
 }
+
+// Answer has the connection give each response it reads to f before Read
+// would return it, on the goroutine that read it (the caller's Write, for
+// the answer to its request): one f reports it took goes no further. It
+// must be set before the connection is used.
+func (c *Conn) Answer(f func(*jsonrpc.Response) bool) { c.answer = f }
 
 // fail ends the connection with err: Read returns it, and so every call
 // in flight fails. An err wrapping mcp.ErrSessionMissing says the server

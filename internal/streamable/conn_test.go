@@ -522,3 +522,28 @@ func TestAMessageIsOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// The answer to a POST goes to the function given to Answer, on the
+// goroutine of the Write that sent the request, and not to Read.
+func TestAnswerTakesTheAnswerOfAPost(t *testing.T) {
+	srv, _ := serve(t, &mcp.StreamableHTTPOptions{Stateless: true})
+	conn, err := (&Transport{Endpoint: srv.URL, Client: http.DefaultClient}).Connect(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := conn.(*Conn)
+	var taken *jsonrpc.Response
+	c.Answer(func(r *jsonrpc.Response) bool { taken = r; return true })
+	id, _ := jsonrpc.MakeID("ours")
+	req := &jsonrpc.Request{ID: id, Method: "tools/call", Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"echo"}`)}
+	if err := c.Write(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if taken == nil || taken.ID != id || string(taken.Result) != `{"content":[]}` {
+		t.Fatalf("taken %+v", taken)
+	}
+	if n := len(c.incoming); n != 0 {
+		t.Fatalf("%d messages left for Read", n)
+	}
+}

@@ -12,9 +12,9 @@
 // every client, over stdio (each client starts its own) and over
 // streamable HTTP on loopback (one for all). Each round makes, through
 // each client, -calls calls one after another, then -calls calls by
-// -callers concurrent callers on the client's one session; the clients
-// take turns, each round starting with another, so that whatever else the
-// machine does falls on all alike. It prints, for each client, the time a
+// -callers concurrent callers on the client's one session, in blocks of a
+// tenth; the clients take turns block by block, each block starting with
+// another, so that whatever else the machine does falls on all alike. It prints, for each client, the time a
 // call and the calls a second under load (the least and the most over the
 // rounds), their ratios to the TypeScript SDK's and the floor's in the
 // same round, and, for the Go clients, the bytes and allocations a call,
@@ -64,6 +64,7 @@ func main() {
 	flag.StringVar(&o.npm, "npm", defaultNPM(), "the npm directory make deps installs into")
 	timeout := flag.Duration("timeout", 20*time.Minute, "bound on the whole run")
 	flag.Parse()
+	o.calls = max(o.calls/blocks, 1) * blocks // made in blocks
 	for _, s := range strings.Split(*sweep, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -171,6 +172,9 @@ type sample struct {
 	bytes, allocs float64       // a call, in seq; Go clients only
 }
 
+// blocks is how many blocks of calls a round's are made in, each way.
+const blocks = 10
+
 // measure runs the rounds on one transport and prints them.
 func measure(ctx context.Context, o options, s server, node, sdkDir, scriptDir string) error {
 	clients, err := allClients(ctx, o, s, node, sdkDir, scriptDir)
@@ -192,23 +196,38 @@ func measure(ctx context.Context, o options, s server, node, sdkDir, scriptDir s
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
+	// A round's calls go in blocks, each client's taken in turn, so that
+	// whatever else the machine does meanwhile falls on every client
+	// alike: on a shared machine, one block of 5000 calls for each
+	// client in turn made the ratios of a round swing by half.
+	per := max(o.calls/blocks, 1)
 	samples := make([][]sample, len(clients))
 	for round := range o.rounds {
-		for k := range clients {
-			i := (round + k) % len(clients)
-			smp, err := clients[i].sequential(ctx, o.calls)
-			if err != nil {
-				return fmt.Errorf("%s: %w", clients[i].name, err)
+		sum := make([]sample, len(clients))
+		for b := range blocks {
+			for k := range clients {
+				i := (round + b + k) % len(clients)
+				smp, err := clients[i].sequential(ctx, per)
+				if err != nil {
+					return fmt.Errorf("%s: %w", clients[i].name, err)
+				}
+				sum[i].seq += smp.seq
+				sum[i].bytes += smp.bytes / blocks
+				sum[i].allocs += smp.allocs / blocks
 			}
-			samples[i] = append(samples[i], smp)
 		}
-		for k := range clients {
-			i := (round + k) % len(clients)
-			took, err := clients[i].concurrent(ctx, o.callers, o.calls)
-			if err != nil {
-				return fmt.Errorf("%s: %w", clients[i].name, err)
+		for b := range blocks {
+			for k := range clients {
+				i := (round + b + k) % len(clients)
+				took, err := clients[i].concurrent(ctx, o.callers, per)
+				if err != nil {
+					return fmt.Errorf("%s: %w", clients[i].name, err)
+				}
+				sum[i].conc += took
 			}
-			samples[i][round].conc = took
+		}
+		for i := range clients {
+			samples[i] = append(samples[i], sum[i])
 		}
 	}
 	transport := "streamable HTTP (answers as event streams, loopback)"
