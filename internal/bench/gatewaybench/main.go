@@ -43,7 +43,7 @@ func main() {
 	clients := flag.Int("clients", 64, "concurrent clients")
 	calls := flag.Int("calls", 6400, "calls of each size, each way, at most")
 	payloads := flag.String("payloads", "256,16384,1048576", "the sizes of text the calls echo, in bytes, comma-separated")
-	rounds := flag.Int("rounds", 2, "turns of direct and through the gateway, whose calls are measured together")
+	rounds := flag.Int("rounds", 4, "turns of direct and through the gateway, whose calls are measured together")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of each round of calls through the gateway to `FILE`.SIZE.ROUND (go tool pprof takes several at once)")
 	flag.Parse()
@@ -118,7 +118,7 @@ func run(ctx context.Context, clients, calls, rounds int, sizes []int) error {
 	defer front.Close()
 
 	w := os.Stdout
-	fmt.Fprintf(w, "%d clients, protocol 2026-07-28 over streamable HTTP on loopback; %d rounds of direct, then through the gateway\n", clients, rounds)
+	fmt.Fprintf(w, "%d clients, protocol 2026-07-28 over streamable HTTP on loopback; %d rounds, each way in turn\n", clients, rounds)
 	met := true
 	for _, size := range sizes {
 		n := min(calls, max(clients, (512<<20)/max(size, 1)))
@@ -131,18 +131,25 @@ func run(ctx context.Context, clients, calls, rounds int, sizes []int) error {
 		if _, err := load(ctx, front.URL+"/mcp", "bench_echo", clients, clients, text); err != nil {
 			return fmt.Errorf("through the gateway: %w", err)
 		}
+		// The rounds take turns, each starting with the other way, so that
+		// whatever else the machine does falls on both alike.
 		var direct, through measure
 		for round := range rounds {
-			d, err := load(ctx, upstream.URL, "echo", clients, n/rounds, text)
-			if err != nil {
-				return fmt.Errorf("direct: %w", err)
+			for k := range 2 {
+				if (round+k)%2 == 0 {
+					d, err := load(ctx, upstream.URL, "echo", clients, n/rounds, text)
+					if err != nil {
+						return fmt.Errorf("direct: %w", err)
+					}
+					direct.add(d)
+					continue
+				}
+				th, err := loadProfiled(ctx, fmt.Sprintf("%s.%d.%d", profile, size, round), front.URL+"/mcp", "bench_echo", clients, n/rounds, text)
+				if err != nil {
+					return fmt.Errorf("through the gateway: %w", err)
+				}
+				through.add(th)
 			}
-			direct.add(d)
-			th, err := loadProfiled(ctx, fmt.Sprintf("%s.%d.%d", profile, size, round), front.URL+"/mcp", "bench_echo", clients, n/rounds, text)
-			if err != nil {
-				return fmt.Errorf("through the gateway: %w", err)
-			}
-			through.add(th)
 		}
 		fmt.Fprintf(w, "\n%d calls each way, %d-byte text\n", direct.count(), size)
 		fmt.Fprintf(w, "%-16s %10s %10s %12s\n", "", "p50", "p99", "calls/s")
