@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -49,10 +48,9 @@ type answerer interface {
 
 // waiters are the calls a tapConn awaits the answers of, by request ID.
 type waiters struct {
-	n     atomic.Int64 // len(byID)
-	mu    sync.Mutex
-	byID  map[jsonrpc.ID]chan *jsonrpc.Response
-	ended error // why the connection ended, once it did
+	awaited[chan *jsonrpc.Response]
+	mu    sync.Mutex // guards ended
+	ended error      // why the connection ended, once it did
 	done  chan struct{}
 	// answers are the channels of answered calls, used again: no longer
 	// awaited (see take) and emptied, nothing else sends on one. The
@@ -69,20 +67,14 @@ func (c *tapConn) Call(ctx context.Context, req *jsonrpc.Request) (*jsonrpc.Resp
 		answer = make(chan *jsonrpc.Response, 1)
 	}
 	w.mu.Lock()
-	if err := w.ended; err != nil {
-		w.mu.Unlock()
-		return nil, err
+	ended := w.ended
+	w.mu.Unlock()
+	if ended != nil {
+		return nil, ended
 	}
-	if w.byID == nil {
-		w.byID = map[jsonrpc.ID]chan *jsonrpc.Response{}
-	}
-	if _, ok := w.byID[req.ID]; ok {
-		w.mu.Unlock()
+	if !w.add(req.ID, answer) {
 		return nil, fmt.Errorf("request ID %v is awaited already", req.ID.Raw())
 	}
-	w.byID[req.ID] = answer
-	w.n.Add(1)
-	w.mu.Unlock()
 	defer w.forget(req.ID)
 	if err := c.Write(ctx, req); err != nil {
 		return nil, err
@@ -109,19 +101,9 @@ func (c *tapConn) Call(ctx context.Context, req *jsonrpc.Request) (*jsonrpc.Resp
 func (w *waiters) forget(id jsonrpc.ID) { w.take(id) }
 
 // take returns, no longer awaited, the channel of the call awaiting the
-// answer to id, or nil. A connection with no call awaited pays one atomic
-// load a message.
+// answer to id, or nil.
 func (w *waiters) take(id jsonrpc.ID) chan *jsonrpc.Response {
-	if w.n.Load() == 0 {
-		return nil
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	answer, ok := w.byID[id]
-	if ok {
-		delete(w.byID, id)
-		w.n.Add(-1)
-	}
+	answer, _ := w.awaited.take(id)
 	return answer
 }
 

@@ -215,25 +215,12 @@ func (c *Catch) Release() {
 
 // catches are the calls on one connection that await their raw result, by
 // request ID.
-type catches struct {
-	// n is len(byID), read without the lock so that a connection with no
-	// call awaited pays one atomic load a message.
-	n    atomic.Int64
-	mu   sync.Mutex
-	byID map[jsonrpc.ID]*Catch
-}
+type catches struct{ awaited[*Catch] }
 
 // expect notes that the answer to request id goes to c.
 func (cs *catches) expect(id jsonrpc.ID, c *Catch) {
-	cs.mu.Lock()
-	if cs.byID == nil {
-		cs.byID = map[jsonrpc.ID]*Catch{}
-	}
-	if _, ok := cs.byID[id]; !ok {
-		cs.n.Add(1)
-	}
-	cs.byID[id] = c
-	cs.mu.Unlock()
+	cs.take(id)
+	cs.add(id, c)
 	c.mu.Lock()
 	c.awaits, c.id = cs, id
 	c.mu.Unlock()
@@ -241,22 +228,54 @@ func (cs *catches) expect(id jsonrpc.ID, c *Catch) {
 
 // take removes and returns the catch awaiting the answer to id.
 func (cs *catches) take(id jsonrpc.ID) *Catch {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	c, ok := cs.byID[id]
-	if ok {
-		delete(cs.byID, id)
-		cs.n.Add(-1)
-	}
+	c, _ := cs.awaited.take(id)
 	return c
+}
+
+// awaited are what awaits the answers to requests, by request ID.
+type awaited[T any] struct {
+	// n is len(byID), read without the lock so that a connection with
+	// nothing awaited pays one atomic load a message.
+	n    atomic.Int64
+	mu   sync.Mutex
+	byID map[jsonrpc.ID]T
+}
+
+// add notes that the answer to id goes to v, and reports whether it did:
+// not if something awaits it already.
+func (a *awaited[T]) add(id jsonrpc.ID, v T) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.byID[id]; ok {
+		return false
+	}
+	if a.byID == nil {
+		a.byID = map[jsonrpc.ID]T{}
+	}
+	a.byID[id] = v
+	a.n.Add(1)
+	return true
+}
+
+// take removes and returns what awaits the answer to id, if anything.
+func (a *awaited[T]) take(id jsonrpc.ID) (T, bool) {
+	var v T
+	if a.n.Load() == 0 {
+		return v, false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	v, ok := a.byID[id]
+	if ok {
+		delete(a.byID, id)
+		a.n.Add(-1)
+	}
+	return v, ok
 }
 
 // received gives an answer to the catch awaiting it, if any, which takes
 // a plain result: go-sdk is handed errTaken in its place.
 func (cs *catches) received(resp *jsonrpc.Response) {
-	if cs.n.Load() == 0 {
-		return
-	}
 	c := cs.take(resp.ID)
 	switch {
 	case c == nil || resp.Error != nil:
