@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/mcpbridge/mcpbridge/mcptool"
@@ -34,7 +33,11 @@ func TestServerRestartedAfterDeath(t *testing.T) {
 	if server == 0 {
 		t.Fatal("cannot find the server process")
 	}
-	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
+	proc, err := os.FindProcess(server)
+	if err == nil {
+		err = proc.Kill()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	proctest.Eventually(t, "the server to be back after the kill", func() bool {

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package redistest runs Debian's redis-server for a test, on a loopback
 // port free when it starts, with nothing saved to disk: the shared store
 // of the gateway's replicas, stopped, started again and frozen as a test
