@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -96,7 +97,8 @@ type tapConn struct {
 	schemas *Schemas
 	unheard Unheard
 	calls   catches
-	waiting waiters // calls sent with Call
+	waiting waiters      // calls sent with Call
+	written atomic.Int64 // messages written: see answer
 }
 
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -115,6 +117,7 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			sent.set(req.ID)
 		}
 	}
+	c.written.Add(1) // see answer
 	return c.Connection.Write(ctx, msg)
 }
 
@@ -140,7 +143,14 @@ func (c *tapConn) answer(resp *jsonrpc.Response) bool {
 		return false
 	}
 	c.schemas.forms(resp.Result) // an input_required result's
-	answer <- resp               // buffered, and given once
+	// What was done before a message was written happens before what is
+	// done with an answer read after it: a host's handler that noted
+	// something and then answered the server, which then finished the
+	// call, is seen by the call's caller. The server orders them, which
+	// the Go memory model does not see; go-sdk's reading goroutine
+	// ordered them by a lock of its own.
+	c.written.Load()
+	answer <- resp // buffered, and given once
 	return true
 }
 
