@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpbridge/mcpbridge/internal/testing/proctest"
 
 	"github.com/mcpbridge/mcpbridge/internal/mcpclient"
@@ -481,5 +483,29 @@ func TestStdioAnsweredErrorQuotesNoStderr(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "stderr") {
 		t.Errorf("the error quotes the server's stderr: %v", err)
+	}
+}
+
+// A large result over stdio costs memory in proportion to its size, as
+// over HTTP (TestHTTPLargeResultInProportion): the line is gathered once
+// and decoded in place, and the call past go-sdk decodes its text once.
+func TestStdioLargeResultInProportion(t *testing.T) {
+	const size = 4 << 20
+	p := raw(t, "")
+	connect(t, p)
+	ctx := context.Background()
+	call := func() {
+		res, err := p.CallToolResult(ctx, "big", map[string]any{"size": size})
+		if err != nil || len(res.Content) != 1 || len(res.Content[0].(*mcp.TextContent).Text) != size {
+			t.Fatalf("the big call: %v", err)
+		}
+	}
+	call() // buffers made
+	grew := allocated(call)
+	t.Logf("a result of %d bytes allocated %.1f times its size", size, float64(grew)/size)
+	// Twice: the line read, and the text decoded from it; a copy more
+	// (the line cloned before it is decoded, say) passes 2.75.
+	if grew > 11*size/4 {
+		t.Errorf("a result of %d bytes allocated %d bytes; want at most 2.75 times", size, grew)
 	}
 }
