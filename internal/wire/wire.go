@@ -151,7 +151,12 @@ func errorOf(v []byte) (*jsonrpc.Error, bool) {
 func Encode(msg jsonrpc.Message) ([]byte, error) {
 	var dst []byte
 	if req, ok := msg.(*jsonrpc.Request); ok {
-		dst = make([]byte, 0, 64+len(req.Method)+len(req.Params))
+		// The envelope is 47 bytes and an id; a number's is at most 20.
+		n := 64 + len(req.Method) + len(req.Params)
+		if id, ok := req.ID.Raw().(string); ok {
+			n += len(id)
+		}
+		dst = make([]byte, 0, n)
 	}
 	return Append(dst, msg)
 }

@@ -116,3 +116,19 @@ func TestEncodeAgreesWithGoSDK(t *testing.T) {
 		}
 	}
 }
+
+// A request is encoded in one allocation, the size of what it writes,
+// whatever its id.
+func TestEncodeARequestInOneAllocation(t *testing.T) {
+	params := json.RawMessage(`{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 16<<10) + `"}}`)
+	for _, v := range []any{float64(1<<53 - 1), "mcpbridge-call-123456789", strings.Repeat("i", 200)} {
+		id, err := jsonrpc.MakeID(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := &jsonrpc.Request{ID: id, Method: "tools/call", Params: params}
+		if n := testing.AllocsPerRun(10, func() { Encode(req) }); n != 1 {
+			t.Errorf("id %v: %v allocations; want 1", v, n)
+		}
+	}
+}
