@@ -13,8 +13,8 @@ import (
 )
 
 // A call's arguments reach the server as the caller wrote them, whichever
-// way they are encoded (large ones are written by the connection, not by
-// go-sdk: sdkfix.Catch.Arguments): on every transport, raw or decoded,
+// way they are encoded (by the call itself past go-sdk, rawcall.go; by
+// go-sdk over legacy SSE): on every transport, raw or decoded,
 // with the call's content recorded or not, at sizes on both sides of
 // where the way changes, with white space and escapes in them.
 func TestArgumentsArriveAsWritten(t *testing.T) {

@@ -172,17 +172,9 @@ func leftToCaller(err error) bool {
 // server made of it: once, or once more after a URL elicitation that the
 // server asks for first ([Provider.elicitFirst]).
 func (p *Provider) send(ctx context.Context, s *session, name string, params *mcp.CallToolParams) (*mcp.CallToolResult, *wireTask, error) {
-	declared := p.declare(params, callerOf(ctx))
-	// A call past go-sdk writes the rest of _meta itself (rawcall.go).
-	sdk := !declared && s.caller == nil
-	if sdk {
-		s.fillMeta(params)
-	}
+	p.declare(params, callerOf(ctx))
 	asTask := s.asTask(name)
 	res, task, err := p.sendCall(ctx, s, name, params, asTask)
-	if sdk {
-		s.keepMeta(params)
-	}
 	again, aerr := p.elicitFirst(ctx, name, err)
 	switch {
 	case again:
@@ -239,13 +231,6 @@ func (p *Provider) sendSDK(ctx context.Context, s *session, name string, params 
 		ctx, caught = sdkfix.WithCatch(ctx)
 	}
 	defer caught.Release()
-	args := params.Arguments
-	if raw, ok := args.(*json.RawMessage); ok && s.wraps && (p.tel == nil || !p.tel.content) {
-		// Recorded content is the arguments as go-sdk holds them.
-		if mark, ok := caught.Arguments(*raw); ok {
-			params.Arguments = mark
-		}
-	}
 	var res *mcp.CallToolResult
 	var err error
 	if asTask {
@@ -253,7 +238,6 @@ func (p *Provider) sendSDK(ctx context.Context, s *session, name string, params 
 	} else {
 		res, err = s.cs.CallTool(ctx, params)
 	}
-	params.Arguments = args // for a call sent again
 	if raw, ok := caught.Taken(err); ok {
 		res, err = p.taken(ctx, name, raw)
 		return res, nil, err
@@ -305,47 +289,6 @@ func structuredJSON(res *mcp.CallToolResult) {
 	}
 	if data, err := json.Marshal(res.StructuredContent); err == nil {
 		res.StructuredContent = json.RawMessage(data)
-	}
-}
-
-// sentMeta is what go-sdk writes in the _meta of every request on a
-// session of protocol 2026-07-28 or later (SEP-2575), whatever the request:
-// the protocol version and the client's capabilities. It makes them again
-// for each request, a copy of the capabilities each time (five
-// allocations), though they follow from the session alone, and it keeps
-// what it finds there. So the first call's are kept and given to the next.
-type sentMeta struct{ version, capabilities any }
-
-// fillMeta gives params the _meta go-sdk wrote in an earlier call on s,
-// if one was kept.
-func (s *session) fillMeta(params *mcp.CallToolParams) {
-	m := s.meta.Load()
-	if m == nil {
-		return
-	}
-	meta := params.GetMeta()
-	if meta == nil {
-		meta = mcp.Meta{}
-		params.SetMeta(meta)
-	}
-	if _, ok := meta[mcp.MetaKeyProtocolVersion]; !ok {
-		meta[mcp.MetaKeyProtocolVersion] = m.version
-	}
-	if _, ok := meta[mcp.MetaKeyClientCapabilities]; !ok {
-		meta[mcp.MetaKeyClientCapabilities] = m.capabilities
-	}
-}
-
-// keepMeta keeps the _meta go-sdk wrote in params, those of a call that
-// declared no capabilities of its own, if none was kept yet.
-func (s *session) keepMeta(params *mcp.CallToolParams) {
-	if s.meta.Load() != nil {
-		return
-	}
-	version, ok := params.Meta[mcp.MetaKeyProtocolVersion]
-	caps, ok2 := params.Meta[mcp.MetaKeyClientCapabilities]
-	if ok && ok2 {
-		s.meta.CompareAndSwap(nil, &sentMeta{version, caps})
 	}
 }
 

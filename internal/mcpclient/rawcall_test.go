@@ -3,9 +3,11 @@ package mcpclient_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,5 +78,40 @@ func TestArgumentsThatAreNotJSON(t *testing.T) {
 	}
 	if n := count.get("tools/call"); n != 0 {
 		t.Fatalf("the server was sent %d calls", n)
+	}
+}
+
+// A call whose caller gives up is cancelled on the server by
+// notifications/cancelled, where nothing else ends it: in process, and
+// over HTTP with a session (2025-11-25), whose POST's end the server does
+// not take for a cancellation.
+func TestACallGivenUpIsCancelledOnTheServer(t *testing.T) {
+	for _, over := range []string{"in process", "HTTP session"} {
+		blocked, ended := make(chan struct{}, 1), make(chan error, 1)
+		var p *mcpclient.Provider
+		if over == "HTTP session" {
+			p = connectURL(t, serveHTTP(t, rawTools(blocked, ended), nil).URL)
+		} else {
+			p, _ = inProcess(t, rawTools(blocked, ended))
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() {
+			_, err := p.CallToolResult(ctx, "block", nil)
+			done <- err
+		}()
+		<-blocked
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: the call: %v; want it cancelled", over, err)
+		}
+		select {
+		case err := <-ended:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: on the server: %v; want the call cancelled", over, err)
+			}
+		case <-time.After(10 * time.Second): // far past the notice's writing
+			t.Errorf("%s: the server's call was never cancelled", over)
+		}
 	}
 }

@@ -97,11 +97,11 @@ type Caller struct {
 // declare puts in params' _meta the capabilities the call for c declares
 // to a server that reads them per request, if c says what its client
 // declared: the provider's, but for elicitation and sampling, the
-// client's. go-sdk fills in the rest of _meta without overwriting them.
-// It reports whether it declared any.
-func (p *Provider) declare(params *mcp.CallToolParams, c Caller) bool {
+// client's. The call fills in the rest of _meta without overwriting them
+// (rawcall.go; go-sdk likewise).
+func (p *Provider) declare(params *mcp.CallToolParams, c Caller) {
 	if c.Capabilities == nil || !p.cfg.relay {
-		return false
+		return
 	}
 	wire := maps.Clone(p.wireCapabilities())
 	delete(wire, "elicitation")
@@ -118,7 +118,6 @@ func (p *Provider) declare(params *mcp.CallToolParams, c Caller) bool {
 	}
 	meta[mcp.MetaKeyClientCapabilities] = wire
 	params.SetMeta(meta)
-	return true
 }
 
 // wireCapabilities returns the provider's capabilities as go-sdk writes

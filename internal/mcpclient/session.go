@@ -27,13 +27,11 @@ type session struct {
 	init    *mcp.InitializeResult
 	client  *mcp.Client
 	cat     atomic.Pointer[catalog]
-	done    chan struct{}            // closed when the connection ends
-	clock   *sessionClock            // telemetry.go
-	tasks   taskSupport              // taskwire.go
-	meta    atomic.Pointer[sentMeta] // call.go
-	wraps   bool                     // the connection writes a call's arguments (sdkfix.Catch.Arguments)
-	caller  sdkfix.Caller            // the connection, for calls past go-sdk (rawcall.go), or nil
-	sent    atomic.Int64             // calls sent past go-sdk: their IDs
+	done    chan struct{} // closed when the connection ends
+	clock   *sessionClock // telemetry.go
+	tasks   taskSupport   // taskwire.go
+	caller  sdkfix.Caller // the connection, for calls past go-sdk (rawcall.go), or nil
+	sent    atomic.Int64  // calls sent past go-sdk: their IDs
 	// info and caps are the members of _meta a call past go-sdk writes
 	// for the client, encoded, or nil (rawcall.go).
 	info, caps []byte
@@ -89,7 +87,7 @@ func (p *Provider) dial(parent context.Context) (*session, error) {
 	if err != nil {
 		return nil, p.connectError(ctx, parent, captured.Conn(), x.blame(err))
 	}
-	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{}), wraps: captured.Wraps(), caller: captured.Caller()}
+	sess := &session{cs: cs, client: client, conn: captured.Conn(), schemas: schemas, init: cs.InitializeResult(), done: make(chan struct{}), caller: captured.Caller()}
 	sess.tasks = negotiateTasks(sess.init, schemas.Capabilities())
 	p.callMeta(sess)
 	go func() {

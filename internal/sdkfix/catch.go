@@ -40,7 +40,6 @@ type Catch struct {
 	result json.RawMessage // the result member, from a connection, or taken
 	msg    []byte          // the last message of the POST's response, from HTTP
 	taken  bool            // result was taken: go-sdk was handed errTaken
-	args   json.RawMessage // the arguments the connection writes (arguments.go)
 	// The connection awaiting the answer to request id for it. A
 	// multi-round-trip call sends its request again under a new ID, once
 	// the answer to the last one came.

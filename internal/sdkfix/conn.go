@@ -75,14 +75,6 @@ func wrappable(conn mcp.Connection) bool {
 // ioConnType is the name of go-sdk's stream connection type.
 const ioConnType = "*mcp.ioConn"
 
-// Wraps reports whether the connection made reads along with go-sdk (see
-// [Capture]), and so writes a call's arguments kept by [Catch.Arguments].
-func (c *Capture) Wraps() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.conn != nil && wrappable(c.conn)
-}
-
 // Conn returns the connection made, or nil.
 func (c *Capture) Conn() mcp.Connection {
 	c.mu.Lock()
@@ -108,10 +100,6 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		if rc := catchOf(ctx); rc != nil {
 			c.calls.expect(req.ID, rc)
-			var err error
-			if msg, err = rc.withArguments(req); err != nil {
-				return err
-			}
 		}
 		if sent := sentOf(ctx); sent != nil {
 			sent.set(req.ID)
