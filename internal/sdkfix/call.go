@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpbridge/mcpbridge/internal/stdio"
 )
 
 // A Caller sends a request on a connection and returns its answer, both
@@ -76,8 +78,17 @@ func (c *tapConn) Call(ctx context.Context, req *jsonrpc.Request) (*jsonrpc.Resp
 		return nil, fmt.Errorf("request ID %v is awaited already", req.ID.Raw())
 	}
 	defer w.forget(req.ID)
+	if c.stdio != nil {
+		req.Extra = stdio.Awaited{}
+	}
 	if err := c.Write(ctx, req); err != nil {
 		return nil, err
+	}
+	if c.stdio != nil {
+		if resp, ok := c.stdio.Await(ctx, answer); ok {
+			w.answers.Put(answer) // given once, and no longer awaited
+			return resp, nil
+		}
 	}
 	select {
 	case resp := <-answer:

@@ -58,6 +58,9 @@ func (c *Capture) Connect(ctx context.Context) (mcp.Connection, error) {
 		// would pass it on, is not woken for it.
 		a.Answer(c.tap.answer)
 	}
+	if sc, ok := conn.(*stdio.Conn); ok {
+		c.tap.stdio = sc
+	}
 	return c.tap, nil
 }
 
@@ -90,6 +93,7 @@ type tapConn struct {
 	unheard Unheard
 	calls   catches
 	waiting waiters      // calls sent with Call
+	stdio   *stdio.Conn  // the connection, if stdio: a caller reads its answer (Await)
 	written atomic.Int64 // messages written: see answer
 }
 

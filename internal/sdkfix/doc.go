@@ -59,7 +59,8 @@
 //     tools/call that was most of what a call cost the client. A [Caller]
 //     (the connection [Capture] wrapped) sends a request go-sdk does not
 //     see and hands its answer straight back, on the goroutine that read
-//     it where the connection is ours; mcptool encodes the call itself
+//     it where the connection is ours (over stdio on Linux, the caller's
+//     own: stdio.Conn.Await); mcptool encodes the call itself
 //     (TestCallerAnswersPastGoSDK; TestACallPastGoSDKCarriesGoSDKsMeta in
 //     internal/mcpclient holds its _meta to go-sdk's).
 //   - go-sdk numbers the requests it sends in its JSON-RPC layer, below

@@ -50,7 +50,7 @@ type Conn struct {
 	limit        int
 	probeTimeout time.Duration
 	stopTimeout  time.Duration
-	answer       func(*jsonrpc.Response) bool // set by Answer, or nil
+	answer       atomic.Pointer[func(*jsonrpc.Response) bool] // set by Answer, or nil
 
 	stdin  *os.File
 	stdout *os.File
@@ -71,6 +71,17 @@ type Conn struct {
 	failErr  error         // set before failed is closed
 	failOnce sync.Once
 	deaf     atomic.Bool // a write was abandoned: the server is not reading
+
+	// in reads the server's output (out) in the turn of whoever holds
+	// turn, a token (see await.go): the reader's goroutine, or a caller's.
+	in       *inbound
+	out      *stdoutReader
+	turn     chan struct{}
+	callBack chan struct{} // wakes the reader resting from its turn
+	wanted   atomic.Bool   // a caller wanted the turn the reader held
+	waiting  atomic.Int32  // callers waiting for the turn, or their answer
+	awaits   atomic.Uint64 // answers awaited so far, to see callers stop
+	restFor  time.Duration // readerRest, but in tests
 
 	incoming   chan jsonrpc.Message // unbuffered, so readerDone implies all were taken
 	wake       chan struct{}        // a synthetic message was queued in pending
@@ -155,6 +166,9 @@ func newConn(cfg connConfig) *Conn {
 		exited:       make(chan struct{}),
 		done:         make(chan struct{}),
 		stderrDone:   make(chan struct{}),
+		turn:         make(chan struct{}, 1), // empty: the reader's turn
+		callBack:     make(chan struct{}, 1),
+		restFor:      readerRest,
 	}
 	c.interrupt = c.interruptWrite
 	c.junk.secrets, c.tail.secrets = cfg.secrets, cfg.secrets
@@ -162,14 +176,17 @@ func newConn(cfg connConfig) *Conn {
 	if to != nil && !cfg.secrets.Empty() {
 		to = &maskedLines{w: to, secrets: cfg.secrets}
 	}
-	go c.copyStderr(to)
-	go c.reap()
-	go c.readLoop(&inbound{
-		fr:     newFrameReader(&stdoutReader{f: c.stdout}, c.limit, readBufferSize),
+	c.out = &stdoutReader{f: c.stdout}
+	c.out.init()
+	c.in = &inbound{
+		fr:     newFrameReader(c.out, c.limit, readBufferSize),
 		limit:  c.limit,
 		sink:   c,
 		logger: c.logger.With("command", c.name, "pid", c.pid),
-	})
+	}
+	go c.copyStderr(to)
+	go c.reap()
+	go c.readLoop()
 	return c
 }
 
@@ -308,14 +325,9 @@ func (c *Conn) reap() {
 	stopGroup(c.pid, min(c.stopTimeout, maxGroupGrace))
 	// A process that left the group (setsid) may still hold stdout open;
 	// this bounds how long the reader waits on it (see stdoutReader).
-	_ = c.stdout.SetReadDeadline(time.Now().Add(c.stopTimeout))
+	c.out.setBase(time.Now().Add(c.stopTimeout))
 	c.logger.Debug("MCP server exited", "command", c.name, "pid", c.pid, "status", describe(err))
 	close(c.done)
-}
-
-func (c *Conn) readLoop(in *inbound) {
-	defer close(c.readerDone)
-	c.readErr = c.readError(in.run())
 }
 
 // readError turns the error that ended reading into the one Read returns.
@@ -359,7 +371,7 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 			c.logger.Debug("dropping a late answer to server/discover", "command", c.name, "pid", c.pid)
 			return
 		}
-		if c.answer != nil && c.answer(resp) {
+		if f := c.answer.Load(); f != nil && (*f)(resp) {
 			return
 		}
 	}
@@ -374,8 +386,8 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 
 // Answer has the connection give each response it reads to f before Read
 // would return it, on the goroutine that read it: one f reports it took
-// goes no further. It must be set before the connection is used.
-func (c *Conn) Answer(f func(*jsonrpc.Response) bool) { c.answer = f }
+// goes no further. It applies to the responses read after it returns.
+func (c *Conn) Answer(f func(*jsonrpc.Response) bool) { c.answer.Store(&f) }
 
 // startProbe arms a probe for the request id, and returns the ping to
 // write after it (nil without a bound).
@@ -503,25 +515,4 @@ func waitFor(ch <-chan struct{}, d time.Duration) bool {
 	case <-t.C:
 		return false
 	}
-}
-
-// stdoutReader reads the server's stdout. Once the server has exited, the
-// reaper sets a read deadline: whatever is still in the pipe is drained,
-// but a pipe held open by a process that escaped the group, and silent for
-// drainQuantum, counts as EOF instead of blocking Read until Close.
-type stdoutReader struct {
-	f   *os.File
-	raw rawRead // see read
-}
-
-func (r *stdoutReader) Read(p []byte) (int, error) {
-	n, err := r.read(p)
-	if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
-		_ = r.f.SetReadDeadline(time.Now().Add(drainQuantum))
-		n, err = r.read(p)
-		if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
-			return 0, io.EOF
-		}
-	}
-	return n, err
 }

@@ -36,6 +36,18 @@ type frameReader struct {
 	// owned says the last line is the caller's to keep: one put together
 	// past gather.Keep is never used again, and needs no copy of its own.
 	owned bool
+	// A read cut short by errYield leaves its line part read, for the
+	// next call to go on with: its start in buf (partial), or, over the
+	// limit, what was seen of it (skip, set while a line is discarded).
+	partial bool
+	skip    *skipping
+}
+
+// skipping is what is known of a line over the limit while the rest of it
+// is read and dropped.
+type skipping struct {
+	sc   idscan.Scanner
+	size int64
 }
 
 // oversized describes a line that exceeded the limit and was discarded.
@@ -52,6 +64,8 @@ func newFrameReader(r io.Reader, limit, bufSize int) *frameReader {
 
 // next returns the next line that is not blank, or a description of the
 // next line if it is too long. The line is valid until the following call.
+// An error of errYield from the reader below loses nothing: the call after
+// goes on with the line.
 func (r *frameReader) next() (line []byte, over *oversized, err error) {
 	for {
 		line, over, err = r.readLine()
@@ -62,31 +76,41 @@ func (r *frameReader) next() (line []byte, over *oversized, err error) {
 }
 
 func (r *frameReader) readLine() ([]byte, *oversized, error) {
-	r.buf.Reset()
-	r.owned = false
+	if !r.partial {
+		r.buf.Reset()
+		r.owned = false
+	}
+	r.partial = false
+	if r.skip != nil {
+		return r.skipRest()
+	}
 	for {
 		frag, err := r.br.ReadSlice('\n')
+		over := r.limit > 0 && r.buf.Len()+len(frag)-1 > r.limit
 		switch {
 		case err == nil:
-			n := r.buf.Len() + len(frag) - 1
-			if r.limit > 0 && n > r.limit {
-				return nil, r.discard(frag, true), nil
+			if over {
+				return r.startSkip(frag, true)
 			}
 			if r.buf.Len() == 0 {
 				return frag, nil, nil
 			}
 			r.buf.Write(frag)
 			return r.gathered(), nil, nil
-		case err == bufio.ErrBufferFull:
+		case err == bufio.ErrBufferFull || err == errYield:
 			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
-				return nil, r.discard(frag, false), nil
+				return r.startSkip(frag, false)
 			}
 			r.buf.Write(frag)
+			if err == errYield {
+				r.partial = true
+				return nil, nil, err
+			}
 		case r.buf.Len()+len(frag) > 0 && err == io.EOF:
 			// A last line without a newline is still a message; the EOF
 			// comes again on the next call.
 			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
-				return nil, r.discard(frag, true), nil
+				return r.startSkip(frag, true)
 			}
 			r.buf.Write(frag)
 			return r.gathered(), nil, nil
@@ -106,28 +130,52 @@ func (r *frameReader) gathered() []byte {
 	return r.buf.Bytes()
 }
 
-// discard consumes the rest of an oversized line, already read up to and
-// including frag, feeding everything through an idscan.Scanner so that the
-// request it answers can still be failed. Only bufio's buffer is used.
-func (r *frameReader) discard(frag []byte, final bool) *oversized {
-	var sc idscan.Scanner
-	r.buf.Each(sc.Feed)
-	sc.Feed(frag)
-	size := int64(r.buf.Len() + len(frag))
+// startSkip begins to discard a line over the limit, read up to and
+// including frag (the whole line if final), feeding everything through an
+// idscan.Scanner so that the request it answers can still be failed. Only
+// bufio's buffer is used.
+func (r *frameReader) startSkip(frag []byte, final bool) ([]byte, *oversized, error) {
+	r.skip = &skipping{}
+	r.buf.Each(r.skip.sc.Feed)
+	r.skip.size = int64(r.buf.Len())
 	r.buf.Reset()
-	for !final {
-		var err error
-		frag, err = r.br.ReadSlice('\n')
-		sc.Feed(frag)
-		size += int64(len(frag))
-		// On EOF or another error the line is cut short; report what was
-		// seen, and the error comes again on the next read.
-		final = err != bufio.ErrBufferFull
+	if final {
+		return nil, r.skipped(frag), nil
 	}
+	r.skip.sc.Feed(frag)
+	r.skip.size += int64(len(frag))
+	return r.skipRest()
+}
+
+// skipRest reads and drops the rest of the line being discarded.
+func (r *frameReader) skipRest() ([]byte, *oversized, error) {
+	for {
+		frag, err := r.br.ReadSlice('\n')
+		switch err {
+		case bufio.ErrBufferFull, errYield:
+			r.skip.sc.Feed(frag)
+			r.skip.size += int64(len(frag))
+			if err == errYield {
+				return nil, nil, err // skip holds what was seen
+			}
+		default:
+			// On EOF or another error the line is cut short; report what
+			// was seen, and the error comes again on the next read.
+			return nil, r.skipped(frag), nil
+		}
+	}
+}
+
+// skipped reports the line discarded, whose last fragment is frag.
+func (r *frameReader) skipped(frag []byte) *oversized {
+	s := r.skip
+	r.skip = nil
+	s.sc.Feed(frag)
+	size := s.size + int64(len(frag))
 	if len(frag) > 0 && frag[len(frag)-1] == '\n' {
 		size--
 	}
-	id, hasID, isRequest := sc.Result()
+	id, hasID, isRequest := s.sc.Result()
 	return &oversized{size: size, id: id, hasID: hasID, isRequest: isRequest}
 }
 

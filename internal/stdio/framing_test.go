@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -265,4 +266,42 @@ func TestBuildEnv(t *testing.T) {
 	if _, err := buildEnv(map[string]string{"K": "secret\x00"}); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("buildEnv with a NUL in a value: %v", err)
 	}
+}
+
+// FuzzFramesInTurns holds a stream read in callers' turns, each read a few
+// bytes and each turn ended by errYield anywhere in a line, to the frames
+// of the same stream read whole: a turn's end loses nothing.
+func FuzzFramesInTurns(f *testing.F) {
+	for _, s := range []string{
+		"{\"a\":1}\n{\"b\":2}\n",
+		"\n\n  \n" + strings.Repeat("x", 100) + "\nshort\n" + strings.Repeat("y", 40) + "\n",
+		`{"jsonrpc":"2.0","id":7,"result":"` + strings.Repeat("z", 200) + `"}` + "\nlast without a newline",
+		strings.Repeat("w", 65) + "\n" + strings.Repeat("v", 64) + "\n",
+	} {
+		f.Add([]byte(s))
+	}
+	frames := func(r io.Reader) []string {
+		fr := newFrameReader(r, 64, 16)
+		var out []string
+		for {
+			line, over, err := fr.next()
+			switch {
+			case err == errYield:
+				continue
+			case err != nil:
+				return append(out, "end: "+err.Error())
+			case over != nil:
+				out = append(out, fmt.Sprintf("over: %d %v %v %v", over.size, over.id.Raw(), over.hasID, over.isRequest))
+			default:
+				out = append(out, string(line))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole := frames(bytes.NewReader(data))
+		turns := frames(&yielding{r: bytes.NewReader(data)})
+		if !slices.Equal(whole, turns) {
+			t.Fatalf("read in turns:\n%q\nread whole:\n%q", turns, whole)
+		}
+	})
 }

@@ -36,16 +36,15 @@ type inbound struct {
 	logger *slog.Logger
 }
 
-// run reads until the stream ends, and returns the error that ended it.
-func (in *inbound) run() error {
-	for {
-		line, over, err := in.fr.next()
-		if err != nil {
-			return err
-		}
-		in.dec.owned = in.fr.owned
-		in.frame(line, over)
+// step reads one line and handles it; an error is the read's.
+func (in *inbound) step() error {
+	line, over, err := in.fr.next()
+	if err != nil {
+		return err
 	}
+	in.dec.owned = in.fr.owned
+	in.frame(line, over)
+	return nil
 }
 
 // frame handles what the frame reader read: a line, or one over the limit.

@@ -28,8 +28,12 @@ func (r *recorder) skip(line []byte, _ error) {
 }
 
 func newInbound(input string, limit, bufSize int, s sink) *inbound {
+	return newInboundFrom(strings.NewReader(input), limit, bufSize, s)
+}
+
+func newInboundFrom(r io.Reader, limit, bufSize int, s sink) *inbound {
 	return &inbound{
-		fr:     newFrameReader(strings.NewReader(input), limit, bufSize),
+		fr:     newFrameReader(r, limit, bufSize),
 		limit:  limit,
 		sink:   s,
 		logger: slog.New(slog.DiscardHandler),
@@ -72,10 +76,56 @@ func TestInboundAnswersEveryID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":8,"result":"` + strings.Repeat("x", 60000) + `"}`, // over the limit
 		"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":\"bad \xff utf-8\"}",
 	}, "\n")
-	var rec recorder
-	if err := newInbound(input, 50000, 64, &rec).run(); !errors.Is(err, io.EOF) {
-		t.Fatalf("run = %v, want EOF", err)
+	t.Run("read whole", func(t *testing.T) {
+		var rec recorder
+		if err := run(newInbound(input, 50000, 64, &rec)); !errors.Is(err, io.EOF) {
+			t.Fatalf("run = %v, want EOF", err)
+		}
+		checkEveryID(t, &rec)
+	})
+	// A caller's turn to read (Conn.Await) may end anywhere in a line,
+	// an oversized one too: the next read goes on with it.
+	t.Run("read in turns", func(t *testing.T) {
+		var rec recorder
+		yields := &yielding{r: strings.NewReader(input)}
+		if err := run(newInboundFrom(yields, 50000, 64, &rec)); !errors.Is(err, io.EOF) {
+			t.Fatalf("run = %v, want EOF", err)
+		}
+		if yields.n < 1000 {
+			t.Fatalf("%d turns ended, want one every few bytes", yields.n)
+		}
+		checkEveryID(t, &rec)
+	})
+}
+
+// run steps in until reading ends, each turn's end aside.
+func run(in *inbound) error {
+	for {
+		if err := in.step(); err != nil && err != errYield {
+			return err
+		}
 	}
+}
+
+// yielding reads a few bytes at a time, and ends a turn between reads.
+type yielding struct {
+	r     io.Reader
+	n     int  // turns ended
+	ended bool // the last read ended a turn
+}
+
+func (y *yielding) Read(p []byte) (int, error) {
+	if !y.ended {
+		y.ended = true
+		y.n++
+		return 0, errYield
+	}
+	y.ended = false
+	return y.r.Read(p[:min(len(p), 1+y.n%7)])
+}
+
+func checkEveryID(t *testing.T, rec *recorder) {
+	t.Helper()
 	if got, want := strings.Join(ids(rec.delivered), ","), "1,2,3,6,7,-,8,9"; got != want {
 		t.Errorf("delivered %s, want %s", got, want)
 	}

@@ -168,7 +168,8 @@ func notify(method string, params any) {
 // request misbehaves in the ways the tests need.
 func fakeServer(silent bool) int {
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	var held json.RawMessage // id of the unanswered server/discover
+	var held json.RawMessage      // id of the unanswered server/discover
+	var holding []json.RawMessage // ids of the calls to hold
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
@@ -206,6 +207,10 @@ func fakeServer(silent bool) int {
 			if held != nil {
 				send(map[string]any{"jsonrpc": "2.0", "id": held, "result": map[string]any{"supportedVersions": []string{"2026-07-28"}}})
 			}
+			for _, id := range holding {
+				send(map[string]any{"jsonrpc": "2.0", "id": id, "result": "held"})
+			}
+			holding = nil
 			reply("released")
 		case "initialize":
 			reply(map[string]any{
@@ -241,6 +246,9 @@ func fakeServer(silent bool) int {
 			reply("after junk")
 		case "batch":
 			writeLine(fmt.Appendf(nil, `[{"jsonrpc":"2.0","method":"one"},{"jsonrpc":"2.0","id":%s,"result":"two"}]`+"\n", m.ID))
+		case "hold":
+			// Answered at the next release.
+			holding = append(holding, m.ID)
 		case "exit":
 			os.Exit(p.Code)
 		default:

@@ -20,6 +20,44 @@ type rawRead struct {
 	off  bool // the descriptor blocks, or cannot be had: os.File reads
 }
 
+// init finds whether the pipe can be read past the runtime: its
+// descriptor must not block.
+func (r *stdoutReader) init() {
+	t := &r.raw
+	rc, err := r.f.SyscallConn()
+	if err == nil {
+		rc.Control(func(fd uintptr) {
+			flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
+			t.off = err != nil || flags&unix.O_NONBLOCK == 0
+		})
+	}
+	if err != nil || t.off {
+		t.off = true
+		return
+	}
+	t.conn = rc
+	t.try = func(fd uintptr) bool {
+		for {
+			n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.p[0])), uintptr(len(t.p)))
+			switch e {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // the poller waits for data
+			case 0:
+				t.n, t.err = int(n), nil
+			default:
+				t.n, t.err = 0, e
+			}
+			return true
+		}
+	}
+}
+
+// pollable reports whether the pipe is read in non-blocking mode, its
+// wait for data the poller's, which a read deadline ends without loss.
+func (r *stdoutReader) pollable() bool { return !r.raw.off }
+
 // read reads from the pipe as os.File does, but in a system call that
 // does not tell the runtime (see writeFD): a read of a descriptor in
 // non-blocking mode cannot block, and waiting for data is the poller's.
@@ -27,36 +65,6 @@ type rawRead struct {
 // which names it.
 func (r *stdoutReader) read(p []byte) (int, error) {
 	t := &r.raw
-	if t.conn == nil && !t.off {
-		rc, err := r.f.SyscallConn()
-		if err == nil {
-			rc.Control(func(fd uintptr) {
-				flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
-				t.off = err != nil || flags&unix.O_NONBLOCK == 0
-			})
-		}
-		if err != nil || t.off {
-			t.off = true
-		} else {
-			t.conn = rc
-			t.try = func(fd uintptr) bool {
-				for {
-					n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.p[0])), uintptr(len(t.p)))
-					switch e {
-					case syscall.EINTR:
-						continue
-					case syscall.EAGAIN:
-						return false // the poller waits for data
-					case 0:
-						t.n, t.err = int(n), nil
-					default:
-						t.n, t.err = 0, e
-					}
-					return true
-				}
-			}
-		}
-	}
 	if t.off || len(p) == 0 {
 		return r.f.Read(p)
 	}

@@ -79,6 +79,7 @@ func (c *Conn) write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.writeError(ctx, len(line), n, err)
 	}
 	c.deaf.Store(false)
+	c.wrote(msg)
 	return nil
 }
 
