@@ -24,9 +24,9 @@ const (
 	// notices within it.
 	callerTurn = 2 * time.Millisecond
 	// readerRest is how long the reader, having given up its turn, waits
-	// for callers to stop taking it before it takes it back: what the
-	// server says between calls (a notification, a request of its own)
-	// waits as long.
+	// for callers to stop awaiting answers before it takes it back: what
+	// the server says between calls (a notification, a request of its
+	// own) waits up to twice as long.
 	readerRest = time.Millisecond
 )
 
@@ -95,14 +95,19 @@ func (c *Conn) readTurn(ctx context.Context, answer <-chan *jsonrpc.Response) {
 	// The deadline stays until the next turn sets its own (the reader
 	// clears it): a second call of the file's deadline a call saved.
 	c.out.turnUntil(until)
+	c.callersTurn = true
 	var err error
-	for len(answer) == 0 && err == nil {
+	for len(answer) == 0 && err == nil && c.stalled == nil {
 		err = c.in.step()
 	}
+	stalled := c.stalled != nil
+	c.callersTurn = false
 	c.turn <- struct{}{}
-	if len(answer) == 0 {
-		// The reader reads on: the caller's answer is slow in coming, or
-		// reading ended, which the reader meets again and reports.
+	if len(answer) == 0 || stalled || c.unawaited.Swap(false) {
+		// The reader reads on: the caller's answer is slow in coming,
+		// reading ended, which the reader meets again and reports, a
+		// message waits for go-sdk to read it, or a request of go-sdk's
+		// was written in the turn, whose answer no caller awaits.
 		c.callReader()
 	}
 }
@@ -162,6 +167,10 @@ wait:
 	idle.Stop()
 	<-c.turn
 	c.out.turnUntil(time.Time{})
+	if m := c.stalled; m != nil {
+		c.stalled = nil
+		c.hand(m)
+	}
 }
 
 // callReader calls the reader back to its turn, if it rests.
@@ -175,9 +184,15 @@ func (c *Conn) callReader() {
 // wrote notes msg written: the answer to a request that is not awaited
 // must be read at once, by the reader if no caller reads.
 func (c *Conn) wrote(msg jsonrpc.Message) {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() && len(c.turn) > 0 {
-		if _, awaited := req.Extra.(Awaited); !awaited {
-			c.callReader()
-		}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.ID.IsValid() {
+		return
+	}
+	if _, awaited := req.Extra.(Awaited); awaited {
+		return
+	}
+	c.unawaited.Store(true) // for a caller's turn to end with (readTurn)
+	if len(c.turn) > 0 {
+		c.callReader()
 	}
 }

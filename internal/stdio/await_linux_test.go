@@ -268,3 +268,72 @@ func TestAwaitAsTheServerExits(t *testing.T) {
 		t.Fatalf("Read = %v, want EOF saying the server exited with status 3", err)
 	}
 }
+
+// What the server says after the last answer a caller awaited, with none
+// awaited after, is read: the reader takes its turn back.
+func TestAwaitThenTheServerSpeaks(t *testing.T) {
+	conn := start(t, child(t, "fake"))
+	conn.wanted.Store(true) // the reader gives its turn up after the first answer
+	a := newAwaiting(conn)
+	const calls = 3
+	notes := make(chan error, 1)
+	go func() { // go-sdk's reading goroutine
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		for range calls {
+			m, err := conn.Read(ctx)
+			if r, ok := m.(*jsonrpc.Request); err == nil && (!ok || r.Method != "notes/after") {
+				err = fmt.Errorf("read %+v, want the note", m)
+			}
+			if err != nil {
+				notes <- err
+				return
+			}
+		}
+		notes <- nil
+	}()
+	for range calls {
+		if _, err := a.call(t.Context(), "then-note", `{}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-notes; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A caller never waits in its turn for go-sdk to read what it read: the
+// message goes to the reader, in its order, and the caller's turn ends.
+func TestAwaitLeavesGoSDKsMessagesToTheReader(t *testing.T) {
+	conn, a := turnGivenUp(t)
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	defer cancel()
+	_, ch, err := a.send(ctx, "bignote", `{"size":10}`) // a note, then the answer
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaited := make(chan bool, 1)
+	go func() {
+		_, ok := conn.Await(ctx, ch)
+		awaited <- ok
+	}()
+	select {
+	case ok := <-awaited:
+		if ok {
+			t.Fatal("Await took the answer: the note before it was read, and not taken by Read")
+		}
+	case <-time.After(testTimeout):
+		t.Fatal("Await waits for go-sdk to read the note")
+	}
+	if params := readNotification(t, conn, "notifications/message"); !strings.Contains(string(params), "yyyyyyyyyy") {
+		t.Fatalf("the note: %s", params)
+	}
+	select {
+	case r := <-ch:
+		if string(r.Result) != `"after bignote"` {
+			t.Fatalf("the answer: %s", r.Result)
+		}
+	case <-ctx.Done():
+		t.Fatal("the answer never came")
+	}
+}

@@ -74,14 +74,19 @@ type Conn struct {
 
 	// in reads the server's output (out) in the turn of whoever holds
 	// turn, a token (see await.go): the reader's goroutine, or a caller's.
-	in       *inbound
-	out      *stdoutReader
-	turn     chan struct{}
-	callBack chan struct{} // wakes the reader resting from its turn
-	wanted   atomic.Bool   // a caller wanted the turn the reader held
-	waiting  atomic.Int32  // callers waiting for the turn, or their answer
-	awaits   atomic.Uint64 // answers awaited so far, to see callers stop
-	restFor  time.Duration // readerRest, but in tests
+	in        *inbound
+	out       *stdoutReader
+	turn      chan struct{}
+	callBack  chan struct{} // wakes the reader resting from its turn
+	wanted    atomic.Bool   // a caller wanted the turn the reader held
+	waiting   atomic.Int32  // callers waiting for the turn, or their answer
+	unawaited atomic.Bool   // a request was written whose answer no caller awaits
+	// Guarded by turn: a caller reads (callersTurn), and a message it read
+	// that Read did not take at once, for the reader to hand on (stalled).
+	callersTurn bool
+	stalled     jsonrpc.Message
+	awaits      atomic.Uint64 // answers awaited so far, to see callers stop
+	restFor     time.Duration // readerRest, but in tests
 
 	incoming   chan jsonrpc.Message // unbuffered, so readerDone implies all were taken
 	wake       chan struct{}        // a synthetic message was queued in pending
@@ -375,6 +380,22 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 			return
 		}
 	}
+	if c.callersTurn {
+		// A caller never waits for go-sdk to read: the reader does, the
+		// caller's turn ended (readTurn).
+		select {
+		case c.incoming <- m:
+		default:
+			c.stalled = m
+		}
+		return
+	}
+	c.hand(m)
+}
+
+// hand hands m to Read, waiting until it is taken, the connection closes
+// or fails.
+func (c *Conn) hand(m jsonrpc.Message) {
 	select {
 	case c.incoming <- m:
 	case <-c.closing:

@@ -61,7 +61,7 @@
 // two cores. While callers keep awaiting answers one at a time the reader
 // rests, and takes its turn back when a request of go-sdk's is written, as
 // the connection closes or the server exits, or once no answer was awaited
-// for 1 ms: what the server says between calls waits that long at most.
+// for 1 ms: what the server says between calls waits 2 ms at most.
 // Many calls awaited at once are read by the reader, as before.
 //
 // Package sdkfix lists these go-sdk behaviours with the others mcpbridge
