@@ -115,6 +115,7 @@ bench: $(NPM_TOOLS)
 # inputs take a few seconds a target (codemode's, the slowest, about 20).
 FUZZTIME ?= 10000x
 FUZZ += ./internal/stdio:FuzzInbound
+FUZZ += ./internal/stdio:FuzzFramesInTurns
 FUZZ += ./internal/idscan:FuzzIDScanner
 FUZZ += ./internal/sdkfix:FuzzEventStream
 FUZZ += ./toolset/config:FuzzParse
