@@ -61,19 +61,8 @@ func (c *Conn) Await(ctx context.Context, answer <-chan *jsonrpc.Response) (*jso
 	case <-c.turn:
 	default:
 		c.wanted.Store(true) // see readLoop
-		c.waiting.Add(1)
-		select {
-		case resp := <-answer:
-			c.waiting.Add(-1)
-			return resp, true
-		case <-c.turn:
-			c.waiting.Add(-1)
-		case <-ctx.Done():
-			c.waiting.Add(-1)
-			return nil, false
-		case <-c.readerDone:
-			c.waiting.Add(-1)
-			return nil, false
+		if resp, ok, turn := c.wait(ctx, answer); !turn {
+			return resp, ok
 		}
 	}
 	c.readTurn(ctx, answer)
@@ -83,6 +72,22 @@ func (c *Conn) Await(ctx context.Context, answer <-chan *jsonrpc.Response) (*jso
 	default:
 		return nil, false
 	}
+}
+
+// wait waits, counted in waiting, for the answer, the turn (turn), ctx's
+// end or the end of reading.
+func (c *Conn) wait(ctx context.Context, answer <-chan *jsonrpc.Response) (resp *jsonrpc.Response, ok, turn bool) {
+	c.waiting.Add(1)
+	defer c.waiting.Add(-1)
+	select {
+	case resp = <-answer:
+		return resp, true, false
+	case <-c.turn:
+		return nil, false, true
+	case <-ctx.Done():
+	case <-c.readerDone:
+	}
+	return nil, false, false
 }
 
 // readTurn reads, in a caller's turn, until answer holds the answer or
@@ -167,9 +172,10 @@ wait:
 	idle.Stop()
 	<-c.turn
 	c.out.turnUntil(time.Time{})
-	if m := c.stalled; m != nil {
-		c.stalled = nil
-		c.hand(m)
+	stalled := c.stalled
+	c.stalled = nil
+	for _, m := range stalled {
+		c.deliver(m) // again: all but the first went no further than stalled
 	}
 }
 

@@ -214,14 +214,7 @@ func TestAwaitASlowAnswer(t *testing.T) {
 	if r := call(t, conn, 1, "release", ""); string(r.Result) != `"released"` {
 		t.Fatalf("release: %s", r.Result)
 	}
-	select {
-	case r := <-held:
-		if string(r.Result) != `"held"` {
-			t.Fatalf("held call: %s", r.Result)
-		}
-	case <-ctx.Done():
-		t.Fatal("the answer to the held call never came")
-	}
+	answered(t, ctx, held, `"held"`)
 }
 
 // A caller whose context ends while another reads stops awaiting; one
@@ -305,10 +298,37 @@ func TestAwaitThenTheServerSpeaks(t *testing.T) {
 // A caller never waits in its turn for go-sdk to read what it read: the
 // message goes to the reader, in its order, and the caller's turn ends.
 func TestAwaitLeavesGoSDKsMessagesToTheReader(t *testing.T) {
+	ctx, conn, ch := awaitUnread(t, "bignote", `{"size":10}`) // a note, then the answer
+	if params := readNotification(t, conn, "notifications/message"); !strings.Contains(string(params), "yyyyyyyyyy") {
+		t.Fatalf("the note: %s", params)
+	}
+	answered(t, ctx, ch, `"after bignote"`)
+}
+
+// Messages go-sdk has not taken keep their order behind the first it did
+// not take, the rest of a batch with them, its answer too: the reader hands
+// them on in the order the server wrote them.
+func TestAwaitKeepsABatchInOrder(t *testing.T) {
+	ctx, conn, ch := awaitUnread(t, "batch-notes", `{}`)
+	readNotification(t, conn, "one")
+	select {
+	case r := <-ch:
+		t.Fatalf("the answer %s came before the second note was read", r.Result)
+	default:
+	}
+	readNotification(t, conn, "two")
+	answered(t, ctx, ch, `"three"`)
+}
+
+// awaitUnread calls method in a caller's turn with nothing reading what
+// go-sdk would, and checks that the turn ends without the answer, which
+// follows what the server wrote before it. It returns the answer's channel.
+func awaitUnread(t *testing.T, method, params string) (context.Context, *Conn, chan *jsonrpc.Response) {
+	t.Helper()
 	conn, a := turnGivenUp(t)
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
-	defer cancel()
-	_, ch, err := a.send(ctx, "bignote", `{"size":10}`) // a note, then the answer
+	t.Cleanup(cancel)
+	_, ch, err := a.send(ctx, method, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,18 +340,21 @@ func TestAwaitLeavesGoSDKsMessagesToTheReader(t *testing.T) {
 	select {
 	case ok := <-awaited:
 		if ok {
-			t.Fatal("Await took the answer: the note before it was read, and not taken by Read")
+			t.Fatal("Await took the answer ahead of what the server wrote before it, which go-sdk had not read")
 		}
 	case <-time.After(testTimeout):
-		t.Fatal("Await waits for go-sdk to read the note")
+		t.Fatal("Await waits for go-sdk to read")
 	}
-	if params := readNotification(t, conn, "notifications/message"); !strings.Contains(string(params), "yyyyyyyyyy") {
-		t.Fatalf("the note: %s", params)
-	}
+	return ctx, conn, ch
+}
+
+// answered checks that the answer on ch comes, with the result want.
+func answered(t *testing.T, ctx context.Context, ch chan *jsonrpc.Response, want string) {
+	t.Helper()
 	select {
 	case r := <-ch:
-		if string(r.Result) != `"after bignote"` {
-			t.Fatalf("the answer: %s", r.Result)
+		if string(r.Result) != want {
+			t.Fatalf("the answer: %s, want %s", r.Result, want)
 		}
 	case <-ctx.Done():
 		t.Fatal("the answer never came")

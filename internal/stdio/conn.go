@@ -81,10 +81,11 @@ type Conn struct {
 	wanted    atomic.Bool   // a caller wanted the turn the reader held
 	waiting   atomic.Int32  // callers waiting for the turn, or their answer
 	unawaited atomic.Bool   // a request was written whose answer no caller awaits
-	// Guarded by turn: a caller reads (callersTurn), and a message it read
-	// that Read did not take at once, for the reader to hand on (stalled).
+	// Guarded by turn: a caller reads (callersTurn), and the messages it
+	// read from the one Read did not take at once on, for the reader to
+	// deliver (stalled: at most a line's, as the caller's turn ends there).
 	callersTurn bool
-	stalled     jsonrpc.Message
+	stalled     []jsonrpc.Message
 	awaits      atomic.Uint64 // answers awaited so far, to see callers stop
 	restFor     time.Duration // readerRest, but in tests
 
@@ -367,6 +368,10 @@ func describe(exitErr error) string {
 // late answer to a probe that was already answered for the server, or an
 // answer the function given to Answer took.
 func (c *Conn) deliver(m jsonrpc.Message) {
+	if c.callersTurn && len(c.stalled) > 0 {
+		c.stalled = append(c.stalled, m) // behind one Read did not take (a batch's)
+		return
+	}
 	c.junk.spoke()
 	if resp, ok := m.(*jsonrpc.Response); ok {
 		if c.pinged(resp.ID) {
@@ -386,7 +391,7 @@ func (c *Conn) deliver(m jsonrpc.Message) {
 		select {
 		case c.incoming <- m:
 		default:
-			c.stalled = m
+			c.stalled = append(c.stalled, m)
 		}
 		return
 	}

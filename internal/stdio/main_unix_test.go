@@ -246,6 +246,9 @@ func fakeServer(silent bool) int {
 			reply("after junk")
 		case "batch":
 			writeLine(fmt.Appendf(nil, `[{"jsonrpc":"2.0","method":"one"},{"jsonrpc":"2.0","id":%s,"result":"two"}]`+"\n", m.ID))
+		case "batch-notes":
+			// Two notifications and the answer in one line, as a batch.
+			writeLine(fmt.Appendf(nil, `[{"jsonrpc":"2.0","method":"one"},{"jsonrpc":"2.0","method":"two"},{"jsonrpc":"2.0","id":%s,"result":"three"}]`+"\n", m.ID))
 		case "then-note":
 			reply("noted next")
 			notify("notes/after", nil)
