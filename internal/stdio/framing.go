@@ -86,10 +86,9 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 	}
 	for {
 		frag, err := r.br.ReadSlice('\n')
-		over := r.limit > 0 && r.buf.Len()+len(frag)-1 > r.limit
 		switch {
 		case err == nil:
-			if over {
+			if r.past(r.buf.Len() + len(frag) - 1) { // the newline aside
 				return r.startSkip(frag, true)
 			}
 			if r.buf.Len() == 0 {
@@ -98,7 +97,7 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 			r.buf.Write(frag)
 			return r.gathered(), nil, nil
 		case err == bufio.ErrBufferFull || err == errYield:
-			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
+			if r.past(r.buf.Len() + len(frag)) {
 				return r.startSkip(frag, false)
 			}
 			r.buf.Write(frag)
@@ -109,7 +108,7 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 		case r.buf.Len()+len(frag) > 0 && err == io.EOF:
 			// A last line without a newline is still a message; the EOF
 			// comes again on the next call.
-			if r.limit > 0 && r.buf.Len()+len(frag) > r.limit {
+			if r.past(r.buf.Len() + len(frag)) {
 				return r.startSkip(frag, true)
 			}
 			r.buf.Write(frag)
@@ -119,6 +118,9 @@ func (r *frameReader) readLine() ([]byte, *oversized, error) {
 		}
 	}
 }
+
+// past reports whether a line of n bytes is over the limit.
+func (r *frameReader) past(n int) bool { return r.limit > 0 && n > r.limit }
 
 // gathered returns the line put together in r.buf, the caller's to keep
 // if it is too large for the buffer to be kept.
