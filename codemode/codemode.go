@@ -98,6 +98,10 @@ type Runtime struct {
 	// hang is the tests' stand-in for a built-in that never yields (see
 	// local).
 	hang <-chan struct{}
+	// maxName bounds the tool name a script's call may carry: that of the
+	// set's longest, as the script has it (each byte that is not UTF-8 is
+	// U+FFFD there, three bytes), and never less than maxCallName.
+	maxName int
 }
 
 // serving says this program serves interpreters in processes of their
@@ -123,7 +127,11 @@ func New(set tool.Set, cfg Config) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{cfg: cfg, set: set, api: a, isolated: serving.Load()}, nil
+	r := &Runtime{cfg: cfg, set: set, api: a, isolated: serving.Load(), maxName: maxCallName}
+	for _, d := range set.Definitions {
+		r.maxName = max(r.maxName, 3*len(d.Name))
+	}
+	return r, nil
 }
 
 // Declarations returns the TypeScript declarations of the tools: all of

@@ -190,3 +190,28 @@ func TestReturnedImages(t *testing.T) {
 		t.Fatalf("%d images of a script that returned none", len(none.Images))
 	}
 }
+
+// A tool's name may be longer than the specification's 128 bytes, and a
+// script calls it; a name longer than any tool's is refused in the
+// interpreter, and never reaches the host.
+func TestCallToolNameBound(t *testing.T) {
+	long := "t" + strings.Repeat("x", 1500)
+	var got []string
+	set := tool.Set{
+		Definitions: []tool.Definition{{Name: long, InputSchema: json.RawMessage(`{"type":"object"}`)}},
+		Handler: tool.HandlerFunc(func(_ context.Context, name string, _ json.RawMessage) (tool.Reply, error) {
+			got = append(got, name)
+			return tool.Text("ok"), nil
+		}),
+	}
+	rt := runtime(t, set, codemode.Config{})
+	out := run(t, rt, `return await callTool("`+long+`", {});`)
+	if string(out.Value) != `"ok"` || len(got) != 1 || got[0] != long {
+		t.Fatalf("the long name's call: %s, handler saw %d calls", out.Value, len(got))
+	}
+	_, err := rt.Run(context.Background(), `await callTool("x".repeat(5000), {});`)
+	var se *codemode.ScriptError
+	if !errors.As(err, &se) || !strings.Contains(se.Message, "a tool name of") || len(got) != 1 {
+		t.Fatalf("a name past every tool's: %v, handler saw %d calls", err, len(got))
+	}
+}

@@ -97,7 +97,7 @@ func (s *run) start(script string) error {
 	cfg := s.r.cfg
 	start := &message{Kind: kindStart, Body: script, Start: &startParams{
 		Manifest: manifest, Memory: cfg.Memory, CPUTime: cfg.CPUTime, Timeout: cfg.Timeout,
-		MaxOutput: cfg.MaxOutput, MaxCalls: cfg.MaxCalls, Results: cfg.MaxResultBytes,
+		MaxOutput: cfg.MaxOutput, MaxCalls: cfg.MaxCalls, Results: cfg.MaxResultBytes, MaxName: s.r.maxName,
 	}}
 	if s.r.isolated {
 		s.eng, err = startChild(start)
@@ -168,7 +168,7 @@ func (s *run) handle(m *message) (end bool, err error) {
 			s.stop(&BudgetError{Budget: "MaxCalls", Limit: fmt.Sprintf("%d calls", cfg.MaxCalls)})
 			return false, nil
 		}
-		if len(m.Body) > maxArgs || len(m.Name) > maxCallName {
+		if len(m.Body) > maxArgs || len(m.Name) > s.r.maxName {
 			return true, errors.New("codemode: the interpreter sent a call past its bounds")
 		}
 		s.launch(m.ID, m.Index, m.Name, json.RawMessage(m.Body), m.Data)

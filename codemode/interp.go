@@ -213,7 +213,7 @@ func (in *interp) call(args []any) (any, error) {
 	if len(params) > maxArgs {
 		return nil, fmt.Errorf("%s: the arguments are %s, more than a call may send (%s)", name, size(len(params)), size(maxArgs))
 	}
-	if len(name) > maxCallName {
+	if len(name) > in.st.MaxName {
 		return nil, fmt.Errorf("a tool name of %s: no tool has one", size(len(name)))
 	}
 	in.pending++

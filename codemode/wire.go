@@ -87,10 +87,14 @@ type startParams struct {
 	// Results is the budget of results: what the host sends past the
 	// script is at most that.
 	Results int `json:"results"`
+	// MaxName bounds the tool name a call may carry (Runtime.maxName).
+	MaxName int `json:"maxName"`
 }
 
-// maxCallName bounds the name a script gives callTool: no tool has a name
-// of more than 128 bytes, and the host need not read a longer one.
+// maxCallName is the least bound of the tool name a script's call may
+// carry, and what is shown of a name in an error: the MCP specification
+// gives a tool 128 bytes, but a set may hold longer names, which the bound
+// grows to (Runtime.maxName) so that every tool declared can be called.
 const maxCallName = 1 << 10
 
 // maxStack bounds the stack of an error, in bytes.
